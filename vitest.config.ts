@@ -1,0 +1,34 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+// Two layers: `unit` (pure code, no I/O) and `integration` (a real PostgreSQL: one embedded
+// server with a throwaway database per run, started by test/integration-setup.ts).
+export default defineConfig({
+  resolve: { alias: { "~": path.resolve(import.meta.dirname) } },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["server/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts"],
+          exclude: ["**/*.int.test.ts", "node_modules/**"],
+          environment: "node",
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: ["server/**/*.int.test.ts", "scripts/**/*.int.test.ts", "test/**/*.int.test.ts"],
+          globalSetup: ["test/integration-setup.ts"],
+          environment: "node",
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          // Files share one database; run them one at a time so row counts mean something.
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
