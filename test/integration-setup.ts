@@ -8,14 +8,6 @@ import type { TestProject } from "vitest/node";
 import { startEmbeddedPostgres } from "../server/db/embedded-postgres";
 import { migrate } from "../server/db/migrator";
 
-declare module "vitest" {
-  export interface ProvidedContext {
-    databaseUrl: string;
-    /** URL of the server's maintenance database, for tests that create databases of their own. */
-    adminDatabaseUrl: string;
-  }
-}
-
 export default async function setup(project: TestProject) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "versus-it-"));
   fs.chmodSync(dataDir, 0o755);

@@ -29,6 +29,15 @@ CREATE TYPE "AgentKind" AS ENUM ('go', 'jvm', 'other');
 CREATE TYPE "ShareMode" AS ENUM ('live', 'snapshot');
 
 -- CreateTable
+CREATE TABLE "InstanceSetting" (
+    "key" TEXT NOT NULL,
+    "value" JSONB NOT NULL,
+    "updatedAt" TIMESTAMP(3) NOT NULL,
+
+    CONSTRAINT "InstanceSetting_pkey" PRIMARY KEY ("key")
+);
+
+-- CreateTable
 CREATE TABLE "User" (
     "id" TEXT NOT NULL,
     "email" TEXT NOT NULL,

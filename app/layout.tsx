@@ -1,0 +1,32 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { TRPCReactProvider } from "~/components/trpc/react";
+import "./globals.css";
+
+export const metadata: Metadata = {
+  title: { default: "Versus", template: "%s · Versus" },
+  description: "Performance experiments with before/after verdicts you can trust.",
+};
+
+export default function RootLayout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en">
+      <body>
+        <header className="topbar">
+          <div className="topbar-inner">
+            <Link href="/" className="brand">
+              Ver<span>sus</span>
+            </Link>
+            <nav aria-label="Main">
+              <Link href="/">Projects</Link>
+            </nav>
+          </div>
+        </header>
+        <TRPCReactProvider>
+          <main>{children}</main>
+        </TRPCReactProvider>
+      </body>
+    </html>
+  );
+}

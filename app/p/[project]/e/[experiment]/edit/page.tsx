@@ -1,0 +1,33 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { ExperimentForm } from "~/components/experiments/experiment-form";
+import { toFormValues } from "~/components/experiments/to-form-values";
+import { api, orNotFound } from "~/app/_lib/trpc-server";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Edit experiment" };
+
+type Params = { params: Promise<{ project: string; experiment: string }> };
+
+export default async function EditExperimentPage({ params }: Params) {
+  const { project: projectSlug, experiment: experimentSlug } = await params;
+  const detail = await orNotFound((await api()).experiment.get({ projectSlug, experimentSlug }));
+  const { project, experiment } = detail;
+  return (
+    <>
+      <nav className="breadcrumbs" aria-label="Breadcrumb">
+        <Link href="/">Projects</Link>
+        <span>/</span>
+        <Link href={`/p/${project.slug}`}>{project.name}</Link>
+        <span>/</span>
+        <Link href={`/p/${project.slug}/e/${experiment.slug}`}>{experiment.title}</Link>
+        <span>/</span>
+        <span>Edit</span>
+      </nav>
+      <div className="page-head">
+        <h1>Edit experiment</h1>
+      </div>
+      <ExperimentForm mode="edit" projectSlug={project.slug} experimentSlug={experiment.slug} initial={toFormValues(detail)} />
+    </>
+  );
+}

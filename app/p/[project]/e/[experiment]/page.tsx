@@ -1,0 +1,154 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { DeleteExperimentButton } from "~/components/experiments/delete-experiment-button";
+import { Markdown } from "~/components/experiments/markdown";
+import { RunsTable } from "~/components/experiments/runs-table";
+import { directionLabel, formatDateTime, plural } from "~/components/format";
+import { api, orNotFound } from "~/app/_lib/trpc-server";
+
+export const dynamic = "force-dynamic";
+
+type Params = { params: Promise<{ project: string; experiment: string }> };
+
+export async function generateMetadata({ params }: Params): Promise<Metadata> {
+  const { experiment } = await params;
+  return { title: experiment };
+}
+
+export default async function ExperimentPage({ params }: Params) {
+  const { project: projectSlug, experiment: experimentSlug } = await params;
+  const { project, experiment } = await orNotFound((await api()).experiment.get({ projectSlug, experimentSlug }));
+  const variantNames = new Map(experiment.variants.map((variant) => [variant.id, variant.name]));
+  const base = `/p/${project.slug}/e/${experiment.slug}`;
+
+  return (
+    <>
+      <nav className="breadcrumbs" aria-label="Breadcrumb">
+        <Link href="/">Projects</Link>
+        <span>/</span>
+        <Link href={`/p/${project.slug}`}>{project.name}</Link>
+        <span>/</span>
+        <span>{experiment.title}</span>
+      </nav>
+      <div className="page-head">
+        <div>
+          <h1>{experiment.title}</h1>
+          <p>
+            <span className="badge">{experiment.status}</span>{" "}
+            {experiment.isExample ? <span className="badge accent">example data</span> : null}{" "}
+            {experiment.tags.map((tag) => (
+              <span key={tag} className="badge" style={{ marginRight: 4 }}>
+                #{tag}
+              </span>
+            ))}
+            <span className="small"> Updated {formatDateTime(experiment.updatedAt)}</span>
+          </p>
+        </div>
+        <div className="actions">
+          <Link className="button" href={`${base}/edit`}>
+            Edit
+          </Link>
+          <DeleteExperimentButton projectSlug={project.slug} experimentSlug={experiment.slug} title={experiment.title} runCount={experiment.runCount} />
+        </div>
+      </div>
+
+      <div className="grid">
+        <section className="card" aria-labelledby="hypothesis-heading">
+          <h2 id="hypothesis-heading">Hypothesis</h2>
+          {experiment.hypothesis ? <p style={{ margin: 0 }}>{experiment.hypothesis}</p> : <p className="muted">No hypothesis written yet.</p>}
+        </section>
+        <section className="card" aria-labelledby="method-heading">
+          <h2 id="method-heading">Method</h2>
+          <dl className="facts">
+            <dt>Warm-up runs</dt>
+            <dd>{experiment.warmupRuns}</dd>
+            <dt>Measured runs</dt>
+            <dd>{experiment.measuredRuns} per variant</dd>
+            <dt>Significance level</dt>
+            <dd>α = {experiment.alpha}</dd>
+            {experiment.parameters.map((parameter) => (
+              <div key={parameter.name} style={{ display: "contents" }}>
+                <dt>{parameter.name}</dt>
+                <dd>{parameter.value || "—"}</dd>
+              </div>
+            ))}
+          </dl>
+        </section>
+        {experiment.environmentNotes ? (
+          <section className="card" aria-labelledby="environment-heading">
+            <h2 id="environment-heading">Environment</h2>
+            <p style={{ margin: 0, whiteSpace: "pre-wrap" }}>{experiment.environmentNotes}</p>
+          </section>
+        ) : null}
+      </div>
+
+      {experiment.description ? (
+        <section className="card" aria-labelledby="description-heading">
+          <h2 id="description-heading">Description</h2>
+          <Markdown>{experiment.description}</Markdown>
+        </section>
+      ) : null}
+
+      <section className="card" aria-labelledby="variants-heading">
+        <h2 id="variants-heading">Variants</h2>
+        <div className="table-wrap">
+          <table aria-label="Variants">
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Description</th>
+                <th className="num">Runs</th>
+              </tr>
+            </thead>
+            <tbody>
+              {experiment.variants.map((variant) => (
+                <tr key={variant.id}>
+                  <td>
+                    {variant.name} {variant.isBaseline ? <span className="badge good">baseline</span> : null}
+                  </td>
+                  <td className="muted">{variant.description || "—"}</td>
+                  <td className="num">{variant.runCount}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+
+      <section className="card" aria-labelledby="metrics-heading">
+        <h2 id="metrics-heading">Metrics</h2>
+        <div className="table-wrap">
+          <table aria-label="Metrics">
+            <thead>
+              <tr>
+                <th>Key</th>
+                <th>Label</th>
+                <th>Unit</th>
+                <th>Better when</th>
+                <th>Per run</th>
+              </tr>
+            </thead>
+            <tbody>
+              {experiment.metrics.map((metric) => (
+                <tr key={metric.id}>
+                  <td>
+                    <code>{metric.key}</code>
+                  </td>
+                  <td>{metric.label || "—"}</td>
+                  <td>{metric.unit}</td>
+                  <td>{directionLabel[metric.direction]}</td>
+                  <td>{metric.aggregation}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+
+      <section className="card" aria-labelledby="runs-heading">
+        <h2 id="runs-heading">Runs <span className="muted small">({plural(experiment.runCount, "run")})</span></h2>
+        <RunsTable runs={experiment.runs} total={experiment.runCount} variantNames={variantNames} />
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,30 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { ExperimentForm } from "~/components/experiments/experiment-form";
+import { api, orNotFound } from "~/app/_lib/trpc-server";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "New experiment" };
+
+export default async function NewExperimentPage({ params }: { params: Promise<{ project: string }> }) {
+  const { project: projectSlug } = await params;
+  const project = await orNotFound((await api()).project.bySlug({ projectSlug }));
+  return (
+    <>
+      <nav className="breadcrumbs" aria-label="Breadcrumb">
+        <Link href="/">Projects</Link>
+        <span>/</span>
+        <Link href={`/p/${project.slug}`}>{project.name}</Link>
+        <span>/</span>
+        <span>New experiment</span>
+      </nav>
+      <div className="page-head">
+        <div>
+          <h1>New experiment</h1>
+          <p>Define it once: hypothesis, variants, metrics. Runs and uploads attach to it.</p>
+        </div>
+      </div>
+      <ExperimentForm mode="create" projectSlug={project.slug} />
+    </>
+  );
+}

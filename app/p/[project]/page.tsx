@@ -1,0 +1,87 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { formatDateTime, plural } from "~/components/format";
+import { api, orNotFound } from "~/app/_lib/trpc-server";
+
+export const dynamic = "force-dynamic";
+
+type Params = { params: Promise<{ project: string }> };
+
+export async function generateMetadata({ params }: Params): Promise<Metadata> {
+  const { project } = await params;
+  return { title: project };
+}
+
+export default async function ProjectPage({ params }: Params) {
+  const { project: projectSlug } = await params;
+  const { project, experiments } = await orNotFound((await api()).experiment.list({ projectSlug }));
+  return (
+    <>
+      <nav className="breadcrumbs" aria-label="Breadcrumb">
+        <Link href="/">Projects</Link>
+        <span>/</span>
+        <span>{project.name}</span>
+      </nav>
+      <div className="page-head">
+        <div>
+          <h1>{project.name}</h1>
+          <p>{project.description ?? "Experiments in this project"}</p>
+        </div>
+        <div className="actions">
+          <Link className="button primary" href={`/p/${project.slug}/new`}>
+            New experiment
+          </Link>
+        </div>
+      </div>
+      {experiments.length === 0 ? (
+        <div className="card empty">
+          <p>No experiments yet.</p>
+          <Link className="button primary" href={`/p/${project.slug}/new`}>
+            Define the first experiment
+          </Link>
+        </div>
+      ) : (
+        <div className="card table-wrap">
+          <table aria-label="Experiments">
+            <thead>
+              <tr>
+                <th>Experiment</th>
+                <th>Variants</th>
+                <th className="num">Metrics</th>
+                <th className="num">Runs</th>
+                <th>Status</th>
+                <th>Updated</th>
+              </tr>
+            </thead>
+            <tbody>
+              {experiments.map((experiment) => (
+                <tr key={experiment.slug}>
+                  <td>
+                    <Link href={`/p/${project.slug}/e/${experiment.slug}`}>{experiment.title}</Link>
+                    {experiment.isExample ? <> <span className="badge accent">example data</span></> : null}
+                    {experiment.hypothesis ? <div className="muted small">{experiment.hypothesis}</div> : null}
+                  </td>
+                  <td>
+                    {experiment.variants.map((variant) => (
+                      <span key={variant.name} className={variant.isBaseline ? "badge good" : "badge"} style={{ marginRight: 4 }}>
+                        {variant.name}
+                        {variant.isBaseline ? " (baseline)" : ""}
+                      </span>
+                    ))}
+                  </td>
+                  <td className="num">{experiment.metricCount}</td>
+                  <td className="num">{experiment.runCount}</td>
+                  <td>
+                    <span className="badge">{experiment.status}</span>
+                  </td>
+                  <td className="small muted">{formatDateTime(experiment.updatedAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <p className="muted small">{plural(experiments.length, "experiment")}</p>
+        </div>
+      )}
+    </>
+  );
+}

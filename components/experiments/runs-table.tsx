@@ -1,0 +1,68 @@
+import { formatDateTime, plural } from "~/components/format";
+
+interface RunRow {
+  id: string;
+  status: string;
+  source: string;
+  sourceDetail: string;
+  repetition: number;
+  createdAt: Date;
+  finishedAt: Date | null;
+  gitCommit: string | null;
+  gitBranch: string | null;
+  environment: unknown;
+  variantId: string;
+}
+
+/** A one-line summary of a run's captured environment (CPU, cores, OS, runtime). */
+function environmentSummary(environment: unknown): string {
+  if (!environment || typeof environment !== "object") return "—";
+  const env = environment as Record<string, unknown>;
+  const parts = [env.cpuModel, env.cores && `${String(env.cores)} cores`, env.os, env.runtime].filter(Boolean).map(String);
+  return parts.length ? parts.join(" · ") : "—";
+}
+
+export function RunsTable({ runs, total, variantNames }: { runs: RunRow[]; total: number; variantNames: Map<string, string> }) {
+  if (runs.length === 0) {
+    return <p className="empty">No runs yet. Runs appear here when results are uploaded or an agent runs this experiment.</p>;
+  }
+  return (
+    <div className="table-wrap">
+      <table aria-label="Runs">
+        <thead>
+          <tr>
+            <th>Variant</th>
+            <th>Status</th>
+            <th>Source</th>
+            <th className="num">#</th>
+            <th>Commit</th>
+            <th>Environment</th>
+            <th>When</th>
+          </tr>
+        </thead>
+        <tbody>
+          {runs.map((run) => (
+            <tr key={run.id}>
+              <td>{variantNames.get(run.variantId) ?? "?"}</td>
+              <td>
+                <span className={run.status === "succeeded" ? "badge good" : "badge"}>{run.status}</span>
+              </td>
+              <td>
+                {run.source}
+                {run.sourceDetail ? <div className="muted small">{run.sourceDetail}</div> : null}
+              </td>
+              <td className="num">{run.repetition}</td>
+              <td className="small">
+                {run.gitCommit ? <code>{run.gitCommit.slice(0, 10)}</code> : "—"}
+                {run.gitBranch ? <div className="muted">{run.gitBranch}</div> : null}
+              </td>
+              <td className="small">{environmentSummary(run.environment)}</td>
+              <td className="small muted">{formatDateTime(run.finishedAt ?? run.createdAt)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {total > runs.length ? <p className="muted small">Showing the latest {runs.length} of {plural(total, "run")}.</p> : null}
+    </div>
+  );
+}

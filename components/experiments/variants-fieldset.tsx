@@ -1,0 +1,57 @@
+"use client";
+import { useFieldArray, useFormContext } from "react-hook-form";
+import { Field, FieldError, invalidProps } from "~/components/forms/field";
+import type { TExperimentFormValues } from "~/server/schemas/experiment";
+
+export function VariantsFieldset() {
+  const { control, register, formState, watch, setValue, trigger } = useFormContext<TExperimentFormValues>();
+  const { fields, append, remove } = useFieldArray({ control, name: "variants" });
+  const errors = formState.errors.variants;
+  const variants = watch("variants");
+
+  // One radio group across the rows: choosing a baseline clears the flag everywhere else.
+  const chooseBaseline = (chosen: number) => {
+    variants.forEach((_, index) => setValue(`variants.${index}.isBaseline`, index === chosen, { shouldDirty: true }));
+    if (formState.isSubmitted) void trigger("variants");
+  };
+
+  return (
+    <fieldset>
+      <legend>Variants</legend>
+      <p className="muted small" style={{ marginTop: 0 }}>
+        The arms you compare, e.g. &quot;Plain&quot; and &quot;Gzip&quot;. Exactly one is the baseline the others are measured against.
+      </p>
+      <FieldError id="variants-error" message={errors?.message ?? errors?.root?.message} />
+      {fields.map((field, index) => {
+        const nameId = `variants.${index}.name`;
+        const descriptionId = `variants.${index}.description`;
+        return (
+          <div key={field.id} className="list-row variant-row" data-testid="variant-row">
+            <Field id={nameId} label="Name" error={errors?.[index]?.name?.message}>
+              <input id={nameId} type="text" {...register(`variants.${index}.name`)} {...invalidProps(nameId, errors?.[index]?.name?.message)} />
+            </Field>
+            <Field id={descriptionId} label="Description" error={errors?.[index]?.description?.message}>
+              <input id={descriptionId} type="text" {...register(`variants.${index}.description`)} />
+            </Field>
+            <label className="radio">
+              <input type="radio" name="baseline" checked={Boolean(variants[index]?.isBaseline)} onChange={() => chooseBaseline(index)} />
+              Baseline
+            </label>
+            <div className="row-remove">
+              <button type="button" className="button small danger" onClick={() => remove(index)} aria-label={`Remove variant ${index + 1}`}>
+                Remove
+              </button>
+            </div>
+          </div>
+        );
+      })}
+      <button
+        type="button"
+        className="button small"
+        onClick={() => append({ name: "", description: "", isBaseline: fields.length === 0, config: {} })}
+      >
+        Add variant
+      </button>
+    </fieldset>
+  );
+}

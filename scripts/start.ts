@@ -1,0 +1,90 @@
+// `npm start`: everything a fresh clone needs to serve Versus.
+//   1. database: DATABASE_URL, or a project-local embedded PostgreSQL under .data/
+//   2. migrations, 3. example data (first start only), 4. a production build if stale,
+//   5. `next start` on PORT (default 3000). Ctrl-C / SIGTERM stops the server, then PostgreSQL.
+// `--dev` runs `next dev` instead of building.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { migrate } from "../server/db/migrator";
+import { buildIsStale } from "./lib/build-freshness";
+import { openDatabase } from "./lib/database";
+import { scriptEnv } from "./lib/env";
+
+const root = path.resolve(import.meta.dirname, "..");
+const dev = process.argv.includes("--dev");
+const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
+const log = (line: string) => console.log(`[versus] ${line}`);
+// Next.js would otherwise phone home with anonymous telemetry; a self-hosted tool should not.
+process.env.NEXT_TELEMETRY_DISABLED ??= "1";
+
+let child: ChildProcess | undefined;
+let shuttingDown = false;
+
+log(scriptEnv.DATABASE_URL ? "using DATABASE_URL" : `starting embedded PostgreSQL (data in ${scriptEnv.VERSUS_DATA_DIR}/)`);
+const database = await openDatabase();
+
+async function shutdown(code: number): Promise<never> {
+  if (!shuttingDown) {
+    shuttingDown = true;
+    if (child && child.exitCode === null) {
+      child.kill("SIGTERM");
+      await new Promise((resolve) => child?.once("exit", resolve));
+    }
+    if (database.embedded) {
+      log("stopping embedded PostgreSQL");
+      await database.embedded.stop();
+    }
+  }
+  process.exit(code);
+}
+process.on("SIGINT", () => void shutdown(0));
+process.on("SIGTERM", () => void shutdown(0));
+
+try {
+  const migrated = await migrate(database.url);
+  log(migrated.applied.length ? `applied migrations: ${migrated.applied.join(", ")}` : "database schema is up to date");
+  for (const name of migrated.modified) log(`warning: migration ${name} changed after it was applied`);
+
+  process.env.DATABASE_URL = database.url;
+  if (scriptEnv.VERSUS_SKIP_SEED === "0") {
+    const { createPrismaClient } = await import("../server/db/client");
+    const { loadExampleDataOnce } = await import("../server/services/example-data");
+    const db = createPrismaClient(database.url);
+    log(`example data: ${await loadExampleDataOnce(db)}`);
+    await db.$disconnect();
+  }
+
+  if (!dev && buildIsStale(root)) {
+    log("building the app (first start or sources changed)…");
+    const build = spawnSync(process.execPath, [nextBin, "build"], { cwd: root, stdio: "inherit", env: { ...process.env, VERSUS_SKIP_ENV_VALIDATION: "1" } });
+    if (build.status !== 0) throw new Error(`next build failed with exit code ${build.status}`);
+  }
+
+  const args = [nextBin, dev ? "dev" : "start", "--port", String(scriptEnv.PORT), "--hostname", scriptEnv.HOSTNAME];
+  child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "inherit", "inherit"], env: process.env });
+  child.once("exit", (code) => {
+    if (!shuttingDown) {
+      log(`server exited with code ${code}`);
+      void shutdown(code ?? 1);
+    }
+  });
+  await waitForHealth(`http://127.0.0.1:${scriptEnv.PORT}/api/health`);
+  log(`Versus is running at http://localhost:${scriptEnv.PORT}  (Ctrl-C to stop)`);
+} catch (error) {
+  console.error(`[versus] start failed: ${error instanceof Error ? error.message : String(error)}`);
+  await shutdown(1);
+}
+
+async function waitForHealth(url: string) {
+  for (let attempt = 0; attempt < 600 && !shuttingDown; attempt++) {
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  if (!shuttingDown) throw new Error(`the server did not answer ${url} within 150 s`);
+}

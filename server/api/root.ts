@@ -1,0 +1,13 @@
+import { experimentRouter } from "./routers/experiment";
+import { projectRouter } from "./routers/project";
+import { createCallerFactory, createTRPCRouter } from "./trpc";
+
+export const appRouter = createTRPCRouter({
+  project: projectRouter,
+  experiment: experimentRouter,
+});
+
+export type AppRouter = typeof appRouter;
+
+/** Server-side caller (React Server Components, tests): same procedures, no HTTP. */
+export const createCaller = createCallerFactory(appRouter);

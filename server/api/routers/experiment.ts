@@ -1,0 +1,16 @@
+import { ZCreateExperiment, ZExperimentRef, ZUpdateExperiment } from "../../schemas/experiment";
+import { ZProjectRef } from "../../schemas/project";
+import { createExperiment, deleteExperiment, getExperiment, listExperiments, updateExperiment } from "../../services/experiments";
+import { createTRPCRouter, publicProcedure } from "../trpc";
+
+export const experimentRouter = createTRPCRouter({
+  list: publicProcedure.input(ZProjectRef).query(({ ctx, input }) => listExperiments(ctx.db, input.projectSlug)),
+  get: publicProcedure.input(ZExperimentRef).query(({ ctx, input }) => getExperiment(ctx.db, input.projectSlug, input.experimentSlug)),
+  create: publicProcedure
+    .input(ZCreateExperiment)
+    .mutation(({ ctx, input }) => createExperiment(ctx.db, input.projectSlug, input.experiment)),
+  update: publicProcedure
+    .input(ZUpdateExperiment)
+    .mutation(({ ctx, input }) => updateExperiment(ctx.db, input.projectSlug, input.experimentSlug, input.experiment)),
+  delete: publicProcedure.input(ZExperimentRef).mutation(({ ctx, input }) => deleteExperiment(ctx.db, input.projectSlug, input.experimentSlug)),
+});

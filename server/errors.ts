@@ -1,0 +1,47 @@
+// The one error type of server/. Services throw AppError with a code; the tRPC error formatter
+// and the REST handlers translate the code into a tRPC code or an HTTP status.
+
+export const appErrorCodes = {
+  BAD_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNPROCESSABLE: 422,
+  INTERNAL: 500,
+} as const;
+
+export type AppErrorCode = keyof typeof appErrorCodes;
+
+/** One problem with one input field; `path` is the field's location, e.g. ["variants", 1, "name"]. */
+export interface FieldIssue {
+  path: (string | number)[];
+  message: string;
+}
+
+export class AppError extends Error {
+  readonly code: AppErrorCode;
+  readonly fieldIssues: FieldIssue[];
+
+  constructor(code: AppErrorCode, message: string, options: { fieldIssues?: FieldIssue[]; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.name = "AppError";
+    this.code = code;
+    this.fieldIssues = options.fieldIssues ?? [];
+  }
+
+  get httpStatus(): number {
+    return appErrorCodes[this.code];
+  }
+
+  /** The REST error body: {"error": {"code", "message", "details"}}. */
+  toJSON() {
+    return { error: { code: this.code, message: this.message, details: this.fieldIssues.length ? { fields: this.fieldIssues } : undefined } };
+  }
+}
+
+export function badInput(fieldIssues: FieldIssue[]): AppError {
+  const summary = fieldIssues.map((issue) => `${issue.path.join(".") || "input"}: ${issue.message}`).join("; ");
+  return new AppError("BAD_REQUEST", `Invalid input — ${summary}`, { fieldIssues });
+}

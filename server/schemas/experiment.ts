@@ -1,0 +1,97 @@
+// The shapes of an experiment definition, shared by tRPC procedures, REST, OpenAPI and forms.
+import { z } from "zod";
+import { ZSlug, wholeNumber } from "./common";
+
+export const metricDirections = ["lower_is_better", "higher_is_better"] as const;
+export const ZMetricDirection = z.enum(metricDirections, { error: "choose whether lower or higher is better" });
+
+export const metricAggregations = ["mean", "median", "p90", "p95", "p99", "min", "max", "sum", "rate", "last"] as const;
+export const ZMetricAggregation = z.enum(metricAggregations, { error: "choose how a run is summarised" });
+
+export const experimentStatuses = ["draft", "active", "completed", "archived"] as const;
+export const ZExperimentStatus = z.enum(experimentStatuses);
+
+export const ZParameter = z.object({
+  name: z.string().trim().min(1, "parameter name is required").max(100),
+  value: z.string().trim().max(500),
+});
+
+export const ZVariantInput = z.object({
+  /** Present when editing an existing variant. */
+  id: z.string().min(1).optional(),
+  name: z.string().trim().min(1, "variant name is required").max(100, "variant name must be at most 100 characters"),
+  description: z.string().trim().max(2000).default(""),
+  isBaseline: z.boolean(),
+  /** Workload configuration for agents (plugin name and settings). */
+  config: z.record(z.string(), z.unknown()).default({}),
+});
+
+export const ZMetricKey = z
+  .string()
+  .trim()
+  .min(1, "metric key is required")
+  .max(64, "metric key must be at most 64 characters")
+  .regex(/^[A-Za-z0-9_.:/-]+$/, "use letters, digits and _ . : / - (e.g. upload_latency_ms)");
+
+export const ZMetricInput = z.object({
+  id: z.string().min(1).optional(),
+  key: ZMetricKey,
+  label: z.string().trim().max(100).default(""),
+  unit: z.string({ error: "unit is required" }).trim().min(1, "unit is required (e.g. ms, B, req/s, %)").max(32),
+  direction: ZMetricDirection,
+  aggregation: ZMetricAggregation.default("mean"),
+});
+
+const experimentFields = z.object({
+  title: z.string({ error: "title is required" }).trim().min(1, "title is required").max(200, "title must be at most 200 characters"),
+  /** Derived from the title when left empty. */
+  slug: z.union([ZSlug, z.literal("")]).optional(),
+  hypothesis: z.string().trim().max(5000).default(""),
+  description: z.string().trim().max(50_000).default(""),
+  environmentNotes: z.string().trim().max(10_000).default(""),
+  status: ZExperimentStatus.default("draft"),
+  parameters: z.array(ZParameter).max(50, "at most 50 parameters").default([]),
+  warmupRuns: wholeNumber("warm-up runs").min(0, "warm-up runs cannot be negative").max(1_000_000),
+  measuredRuns: wholeNumber("measured runs").min(1, "measured runs must be at least 1").max(1_000_000),
+  alpha: z.number({ error: "alpha must be a number" }).gt(0, "alpha must be above 0").lt(1, "alpha must be below 1").default(0.05),
+  // Blank and repeated tags are dropped rather than refused: they come from a comma-separated box.
+  tags: z
+    .array(z.string().trim().max(40, "a tag must be at most 40 characters"))
+    .max(20, "at most 20 tags")
+    .default([])
+    .transform((tags) => [...new Set(tags.filter(Boolean))]),
+  variants: z.array(ZVariantInput).min(1, "add at least one variant").max(50, "at most 50 variants"),
+  metrics: z.array(ZMetricInput).min(1, "add at least one metric").max(100, "at most 100 metrics"),
+});
+
+/** Issues for repeated names within a list, reported on each repeat. */
+function flagDuplicates(ctx: z.RefinementCtx, list: string[], path: string, field: string, what: string) {
+  const seen = new Set<string>();
+  list.forEach((value, index) => {
+    const key = value.trim().toLowerCase();
+    if (key && seen.has(key)) ctx.addIssue({ code: "custom", path: [path, index, field], message: `duplicate ${what} "${value.trim()}"` });
+    seen.add(key);
+  });
+}
+
+export const ZExperimentInput = experimentFields.superRefine((experiment, ctx) => {
+  const baselines = experiment.variants.filter((variant) => variant.isBaseline).length;
+  if (baselines !== 1) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["variants"],
+      message: `exactly one variant must be the baseline (${baselines === 0 ? "none is" : `${baselines} are`})`,
+    });
+  }
+  flagDuplicates(ctx, experiment.variants.map((v) => v.name), "variants", "name", "variant name");
+  flagDuplicates(ctx, experiment.metrics.map((m) => m.key), "metrics", "key", "metric key");
+  flagDuplicates(ctx, experiment.parameters.map((p) => p.name), "parameters", "name", "parameter name");
+});
+
+export type TExperimentInput = z.output<typeof ZExperimentInput>;
+export type TExperimentFormValues = z.input<typeof ZExperimentInput>;
+
+export const ZExperimentRef = z.object({ projectSlug: ZSlug, experimentSlug: ZSlug });
+
+export const ZCreateExperiment = z.object({ projectSlug: ZSlug, experiment: ZExperimentInput });
+export const ZUpdateExperiment = ZExperimentRef.extend({ experiment: ZExperimentInput });

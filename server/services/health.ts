@@ -1,0 +1,19 @@
+// Liveness plus database reachability, for GET /api/health.
+import type { Db } from "../db/client";
+
+export interface Health {
+  status: "ok" | "degraded";
+  app: { version: string; uptimeSeconds: number };
+  database: { status: "ok" | "unreachable"; latencyMs?: number; error?: string };
+}
+
+export async function checkHealth(db: Db, version: string): Promise<Health> {
+  const app = { version, uptimeSeconds: Math.round(process.uptime()) };
+  const started = performance.now();
+  try {
+    await db.$queryRaw`SELECT 1`;
+    return { status: "ok", app, database: { status: "ok", latencyMs: Math.round((performance.now() - started) * 10) / 10 } };
+  } catch (error) {
+    return { status: "degraded", app, database: { status: "unreachable", error: error instanceof Error ? error.message.split("\n")[0] : String(error) } };
+  }
+}
