@@ -4,9 +4,9 @@
 // `prisma migrate dev --create-only` does, without the engine binary. With no migrations yet,
 // it diffs from an empty database.
 //
-// Why not diff from the migrations themselves: the WASM engine reads the database back through
-// the pg driver adapter, which cannot deserialise the catalog columns our CHECK constraints and
-// triggers bring ("Column type 'char' could not be deserialized").
+// Why not diff from the migrations themselves: that makes the WASM engine read a live database
+// back through @prisma/adapter-pg, which has no mapping for PostgreSQL's "char" catalog columns
+// ("Column type 'char' could not be deserialized") — even on an empty database.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";

@@ -18,7 +18,8 @@ function newestMtime(target: string): number {
   if (!stat.isDirectory()) return stat.mtimeMs;
   let newest = stat.mtimeMs;
   for (const entry of fs.readdirSync(target, { withFileTypes: true })) {
-    if (IGNORED.has(entry.name)) continue;
+    // Tests live beside the code but are not part of the build.
+    if (IGNORED.has(entry.name) || /\.test\.tsx?$/.test(entry.name)) continue;
     newest = Math.max(newest, newestMtime(path.join(target, entry.name)));
   }
   return newest;

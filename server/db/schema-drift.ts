@@ -83,8 +83,12 @@ function compareTable(name: string, want: TableDescription, have: TableDescripti
     const label = `column ${quote(name)}.${quote(column)}`;
     if (!h) problems.push(`${label} is in ${SOURCE} but not in the database`);
     else if (!w) problems.push(`${label} is in the database but not in ${SOURCE}`);
-    else if (describeColumn(w) !== describeColumn(h)) {
-      problems.push(`${label}: ${SOURCE} says ${describeColumn(w)}, database has ${describeColumn(h)}`);
+    else {
+      // Defaults are compared only when the expected side knows them (see ColumnDescription).
+      const withDefault = w.default !== undefined;
+      if (describeColumn(w, withDefault) !== describeColumn(h, withDefault)) {
+        problems.push(`${label}: ${SOURCE} says ${describeColumn(w, withDefault)}, database has ${describeColumn(h, withDefault)}`);
+      }
     }
   }
 

@@ -1,5 +1,5 @@
 // Liveness plus database reachability, for GET /api/health.
-import type { Db } from "../db/client";
+import { db as defaultDb, type Db } from "../db/client";
 
 export interface Health {
   status: "ok" | "degraded";
@@ -7,7 +7,7 @@ export interface Health {
   database: { status: "ok" | "unreachable"; latencyMs?: number; error?: string };
 }
 
-export async function checkHealth(db: Db, version: string): Promise<Health> {
+export async function checkHealth(version: string, db: Db = defaultDb): Promise<Health> {
   const app = { version, uptimeSeconds: Math.round(process.uptime()) };
   const started = performance.now();
   try {

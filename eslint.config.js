@@ -1,0 +1,37 @@
+// ESLint flat config: Next.js core-web-vitals + TypeScript rules, plus the house layering rules.
+import { defineConfig, globalIgnores } from "eslint/config";
+import nextVitals from "eslint-config-next/core-web-vitals";
+import nextTs from "eslint-config-next/typescript";
+
+export default defineConfig([
+  ...nextVitals,
+  ...nextTs,
+  globalIgnores([".next/**", ".data/**", "node_modules/**", "server/db/generated/**", "agents/**", "test-results/**", "playwright-report/**", "next-env.d.ts"]),
+  {
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+    },
+  },
+  {
+    // DESIGN §2: server/ is framework-free domain code.
+    files: ["server/**/*.ts"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [{ group: ["react", "react-dom", "next", "next/*", "@tanstack/*"], message: "server/ never imports React or Next." }] }],
+    },
+  },
+  {
+    // DESIGN §2: pages and components never touch the database or compute statistics.
+    files: ["app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["~/server/db/*", "**/server/db/*", "@prisma/*", "pg"], message: "app/ and components/ go through tRPC or a service, never the database.", allowTypeImports: true },
+            { group: ["~/server/stats/*", "**/server/stats/*"], message: "Statistics are computed in server/, not in the UI.", allowTypeImports: true },
+          ],
+        },
+      ],
+    },
+  },
+]);
