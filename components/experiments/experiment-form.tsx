@@ -8,6 +8,7 @@ import { useState } from "react";
 import { Controller, FormProvider, useForm } from "react-hook-form";
 import { Field, invalidProps } from "~/components/forms/field";
 import { applyServerErrors } from "~/components/forms/server-errors";
+import { useHydrated } from "~/components/forms/use-hydrated";
 import { useTRPC } from "~/components/trpc/react";
 import { experimentStatuses, ZExperimentInput, type TExperimentFormValues, type TExperimentInput } from "~/server/schemas/experiment";
 import { MetricsFieldset } from "./metrics-fieldset";
@@ -39,12 +40,15 @@ type Props =
 
 export function ExperimentForm(props: Props) {
   const trpc = useTRPC();
+  const hydrated = useHydrated();
   const router = useRouter();
   const [formError, setFormError] = useState<string>();
   const form = useForm<TExperimentFormValues, unknown, TExperimentInput>({
     resolver: zodResolver(ZExperimentInput),
     defaultValues: props.initial ?? emptyExperiment,
-    mode: "onTouched",
+    // Validate on submit, then as the user corrects: validating on blur made messages appear
+    // under the pointer and moved the "Add …" buttons away mid-click.
+    mode: "onSubmit",
   });
   const create = useMutation(trpc.experiment.create.mutationOptions());
   const update = useMutation(trpc.experiment.update.mutationOptions());
@@ -67,7 +71,7 @@ export function ExperimentForm(props: Props) {
 
   return (
     <FormProvider {...form}>
-      <form className="stack" onSubmit={onSubmit} noValidate aria-label={props.mode === "create" ? "New experiment" : "Edit experiment"}>
+      <form className="stack" onSubmit={onSubmit} noValidate data-ready={hydrated} aria-label={props.mode === "create" ? "New experiment" : "Edit experiment"}>
         {formError ? <div className="alert" role="alert">{formError}</div> : null}
 
         <fieldset>
@@ -137,7 +141,7 @@ export function ExperimentForm(props: Props) {
         <MetricsFieldset />
 
         <div className="form-actions">
-          <button className="button primary" type="submit" disabled={form.formState.isSubmitting}>
+          <button className="button primary" type="submit" disabled={!hydrated || form.formState.isSubmitting}>
             {props.mode === "create" ? "Create experiment" : "Save changes"}
           </button>
           <button className="button" type="button" onClick={() => router.back()}>

@@ -7,6 +7,7 @@ import { useForm } from "react-hook-form";
 import type { z } from "zod";
 import { Field, invalidProps } from "~/components/forms/field";
 import { applyServerErrors } from "~/components/forms/server-errors";
+import { useHydrated } from "~/components/forms/use-hydrated";
 import { useTRPC } from "~/components/trpc/react";
 import { ZProjectInput } from "~/server/schemas/project";
 
@@ -14,6 +15,7 @@ type Values = z.input<typeof ZProjectInput>;
 
 export function NewProjectForm() {
   const trpc = useTRPC();
+  const hydrated = useHydrated();
   const router = useRouter();
   const [formError, setFormError] = useState<string>();
   const form = useForm<Values, unknown, z.output<typeof ZProjectInput>>({
@@ -34,7 +36,7 @@ export function NewProjectForm() {
   });
 
   return (
-    <form className="stack" onSubmit={onSubmit} noValidate aria-label="New project">
+    <form className="stack" onSubmit={onSubmit} noValidate data-ready={hydrated} aria-label="New project">
       {formError ? <div className="alert" role="alert">{formError}</div> : null}
       <div className="row">
         <Field id="project-name" label="Name" error={errors.name?.message}>
@@ -45,7 +47,7 @@ export function NewProjectForm() {
         </Field>
       </div>
       <div className="form-actions">
-        <button className="button primary" type="submit" disabled={form.formState.isSubmitting}>
+        <button className="button primary" type="submit" disabled={!hydrated || form.formState.isSubmitting}>
           Create project
         </button>
       </div>

@@ -42,7 +42,44 @@ export const ZMetricInput = z.object({
   aggregation: ZMetricAggregation.default("mean"),
 });
 
-const experimentFields = z.object({
+/** Issues for repeated names within a list (case-insensitive), reported on each repeat. */
+function flagDuplicates(ctx: z.RefinementCtx, list: string[], field: string, what: string) {
+  const seen = new Set<string>();
+  list.forEach((value, index) => {
+    const key = value.trim().toLowerCase();
+    if (key && seen.has(key)) ctx.addIssue({ code: "custom", path: [index, field], message: `duplicate ${what} "${value.trim()}"` });
+    seen.add(key);
+  });
+}
+
+// Cross-row rules sit on the lists themselves, not on the whole experiment: Zod skips an
+// object's refinements while any of its fields is invalid, and the form should show a
+// duplicate name or a missing baseline together with an empty title, not after it is fixed.
+const ZVariantList = z
+  .array(ZVariantInput)
+  .min(1, "add at least one variant")
+  .max(50, "at most 50 variants")
+  .superRefine((variants, ctx) => {
+    const baselines = variants.filter((variant) => variant.isBaseline).length;
+    if (baselines !== 1) {
+      ctx.addIssue({ code: "custom", message: `exactly one variant must be the baseline (${baselines === 0 ? "none is" : `${baselines} are`})` });
+    }
+    flagDuplicates(ctx, variants.map((v) => v.name), "name", "variant name");
+  });
+
+const ZMetricList = z
+  .array(ZMetricInput)
+  .min(1, "add at least one metric")
+  .max(100, "at most 100 metrics")
+  .superRefine((metrics, ctx) => flagDuplicates(ctx, metrics.map((m) => m.key), "key", "metric key"));
+
+const ZParameterList = z
+  .array(ZParameter)
+  .max(50, "at most 50 parameters")
+  .default([])
+  .superRefine((parameters, ctx) => flagDuplicates(ctx, parameters.map((p) => p.name), "name", "parameter name"));
+
+export const ZExperimentInput = z.object({
   title: z.string({ error: "title is required" }).trim().min(1, "title is required").max(200, "title must be at most 200 characters"),
   /** Derived from the title when left empty. */
   slug: z.union([ZSlug, z.literal("")]).optional(),
@@ -50,7 +87,7 @@ const experimentFields = z.object({
   description: z.string().trim().max(50_000).default(""),
   environmentNotes: z.string().trim().max(10_000).default(""),
   status: ZExperimentStatus.default("draft"),
-  parameters: z.array(ZParameter).max(50, "at most 50 parameters").default([]),
+  parameters: ZParameterList,
   warmupRuns: wholeNumber("warm-up runs").min(0, "warm-up runs cannot be negative").max(1_000_000),
   measuredRuns: wholeNumber("measured runs").min(1, "measured runs must be at least 1").max(1_000_000),
   alpha: z.number({ error: "alpha must be a number" }).gt(0, "alpha must be above 0").lt(1, "alpha must be below 1").default(0.05),
@@ -60,32 +97,8 @@ const experimentFields = z.object({
     .max(20, "at most 20 tags")
     .default([])
     .transform((tags) => [...new Set(tags.filter(Boolean))]),
-  variants: z.array(ZVariantInput).min(1, "add at least one variant").max(50, "at most 50 variants"),
-  metrics: z.array(ZMetricInput).min(1, "add at least one metric").max(100, "at most 100 metrics"),
-});
-
-/** Issues for repeated names within a list, reported on each repeat. */
-function flagDuplicates(ctx: z.RefinementCtx, list: string[], path: string, field: string, what: string) {
-  const seen = new Set<string>();
-  list.forEach((value, index) => {
-    const key = value.trim().toLowerCase();
-    if (key && seen.has(key)) ctx.addIssue({ code: "custom", path: [path, index, field], message: `duplicate ${what} "${value.trim()}"` });
-    seen.add(key);
-  });
-}
-
-export const ZExperimentInput = experimentFields.superRefine((experiment, ctx) => {
-  const baselines = experiment.variants.filter((variant) => variant.isBaseline).length;
-  if (baselines !== 1) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["variants"],
-      message: `exactly one variant must be the baseline (${baselines === 0 ? "none is" : `${baselines} are`})`,
-    });
-  }
-  flagDuplicates(ctx, experiment.variants.map((v) => v.name), "variants", "name", "variant name");
-  flagDuplicates(ctx, experiment.metrics.map((m) => m.key), "metrics", "key", "metric key");
-  flagDuplicates(ctx, experiment.parameters.map((p) => p.name), "parameters", "name", "parameter name");
+  variants: ZVariantList,
+  metrics: ZMetricList,
 });
 
 export type TExperimentInput = z.output<typeof ZExperimentInput>;

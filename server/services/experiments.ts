@@ -215,12 +215,16 @@ async function requireFreeSlug(tx: Tx, projectId: string, slug: string): Promise
 }
 
 async function nextFreeSlug(tx: Tx, projectId: string, base: string): Promise<string> {
+  // Numbered copies are cut to leave room for "-NNN" within 64 characters, and must not end the
+  // cut on a hyphen ("a--2" breaks the slug format). Search by that stem, not the full base:
+  // a copy of a 64-character base does not start with the base.
+  const stem = base.slice(0, 60).replace(/-+$/, "");
   const taken = new Set(
-    (await tx.experiment.findMany({ where: { projectId, slug: { startsWith: base } }, select: { slug: true } })).map((e) => e.slug),
+    (await tx.experiment.findMany({ where: { projectId, slug: { startsWith: stem } }, select: { slug: true } })).map((e) => e.slug),
   );
   if (!taken.has(base)) return base;
   for (let suffix = 2; ; suffix++) {
-    const candidate = `${base.slice(0, 60)}-${suffix}`;
+    const candidate = `${stem}-${suffix}`;
     if (!taken.has(candidate)) return candidate;
   }
 }

@@ -1,0 +1,38 @@
+// Typed helpers for browser tests: unique names per test so runs never collide (documenso style).
+import { expect, type Page } from "@playwright/test";
+
+export function uniqueSuffix(): string {
+  return `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+}
+
+/** Opens a page with a form and waits until React has hydrated it (its data-ready flag). */
+export async function openForm(page: Page, url: string) {
+  await page.goto(url);
+  await expect(page.locator('form[data-ready="true"]').first()).toBeVisible();
+}
+
+/** Creates a project through the home page form and waits for its (empty) experiments page. */
+export async function createProjectViaUi(page: Page, name: string): Promise<string> {
+  await openForm(page, "/");
+  const form = page.getByRole("form", { name: "New project" });
+  await form.getByLabel("Name").fill(name);
+  await form.getByRole("button", { name: "Create project" }).click();
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+  const slug = new URL(page.url()).pathname.split("/")[2];
+  if (!slug) throw new Error(`unexpected project URL ${page.url()}`);
+  return slug;
+}
+
+export interface MetricRow {
+  key: string;
+  unit: string;
+  direction?: "lower is better" | "higher is better";
+}
+
+/** Fills metric row `index` (adding the row first). */
+export async function addMetric(page: Page, index: number, metric: MetricRow) {
+  await page.getByRole("button", { name: "Add metric" }).click();
+  await page.locator(`[id="metrics.${index}.key"]`).fill(metric.key);
+  await page.locator(`[id="metrics.${index}.unit"]`).fill(metric.unit);
+  if (metric.direction) await page.locator(`[id="metrics.${index}.direction"]`).selectOption({ label: metric.direction });
+}
