@@ -1,0 +1,49 @@
+// `npm test`: every layer, in order, stopping at the first failure —
+// prisma generate, typecheck, lint, unit, integration (real PostgreSQL), agent tests
+// (Go and JVM, once their folders exist), and Playwright e2e in Chromium.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "..");
+const npx = process.platform === "win32" ? "npx.cmd" : "npx";
+
+interface Step {
+  name: string;
+  command: string;
+  args: string[];
+  cwd?: string;
+  /** Steps for parts of the project that do not exist yet are skipped, and say so. */
+  when?: () => boolean;
+}
+
+const steps: Step[] = [
+  { name: "prisma generate", command: npx, args: ["tsx", "scripts/prisma-generate.ts"] },
+  { name: "typecheck", command: npx, args: ["tsc", "--noEmit", "-p", "."] },
+  { name: "lint", command: npx, args: ["eslint", "--max-warnings", "0", "."] },
+  { name: "unit", command: npx, args: ["vitest", "run", "--project", "unit"] },
+  { name: "integration", command: npx, args: ["vitest", "run", "--project", "integration"] },
+  { name: "go agent", command: "go", args: ["test", "-race", "./..."], cwd: "agents/go", when: () => fs.existsSync(path.join(root, "agents/go/go.mod")) },
+  { name: "jvm agent", command: "mvn", args: ["-q", "-B", "test"], cwd: "agents/jvm", when: () => fs.existsSync(path.join(root, "agents/jvm/pom.xml")) },
+  { name: "e2e", command: npx, args: ["playwright", "test"] },
+];
+
+const results: { name: string; seconds: number; outcome: "passed" | "skipped" }[] = [];
+for (const step of steps) {
+  if (step.when && !step.when()) {
+    results.push({ name: step.name, seconds: 0, outcome: "skipped" });
+    continue;
+  }
+  console.log(`\n━━ ${step.name} ━━`);
+  const started = Date.now();
+  const run = spawnSync(step.command, step.args, { cwd: path.join(root, step.cwd ?? "."), stdio: "inherit", env: process.env });
+  const seconds = Math.round((Date.now() - started) / 100) / 10;
+  if (run.status !== 0) {
+    console.error(`\n✗ ${step.name} failed after ${seconds}s (exit ${run.status ?? run.signal}).`);
+    process.exit(run.status || 1);
+  }
+  results.push({ name: step.name, seconds, outcome: "passed" });
+}
+
+console.log("\n━━ summary ━━");
+for (const result of results) console.log(`${result.outcome === "passed" ? "✓" : "–"} ${result.name.padEnd(16)} ${result.outcome === "passed" ? `${result.seconds}s` : "skipped (not in this checkout)"}`);
