@@ -4,6 +4,7 @@
 //   5. `next start` on PORT (default 3000). Ctrl-C / SIGTERM stops the server, then PostgreSQL.
 // `--dev` runs `next dev` instead of building.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { migrate } from "../server/db/migrator";
@@ -20,6 +21,15 @@ process.env.NEXT_TELEMETRY_DISABLED ??= "1";
 
 let child: ChildProcess | undefined;
 let shuttingDown = false;
+
+// The Prisma client is generated code (not committed); make it when missing or older than the schema.
+const generatedClient = path.join(root, "server/db/generated/client.ts");
+const schemaFile = path.join(root, "prisma/schema.prisma");
+if (!fs.existsSync(generatedClient) || fs.statSync(generatedClient).mtimeMs < fs.statSync(schemaFile).mtimeMs) {
+  log("generating the Prisma client");
+  const generate = spawnSync(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), "scripts/prisma-generate.ts"], { cwd: root, stdio: "inherit" });
+  if (generate.status !== 0) process.exit(generate.status ?? 1);
+}
 
 log(scriptEnv.DATABASE_URL ? "using DATABASE_URL" : `starting embedded PostgreSQL (data in ${scriptEnv.VERSUS_DATA_DIR}/)`);
 const database = await openDatabase();
