@@ -47,10 +47,10 @@ export default async function ProjectPage({ params }: Params) {
               <tr>
                 <th>Experiment</th>
                 <th>Variants</th>
-                <th className="num">Metrics</th>
+                <th className="num" data-narrow="hide">Metrics</th>
                 <th className="num">Runs</th>
-                <th>Status</th>
-                <th>Updated</th>
+                <th data-narrow="hide">Status</th>
+                <th data-narrow="hide">Updated</th>
               </tr>
             </thead>
             <tbody>
@@ -69,12 +69,14 @@ export default async function ProjectPage({ params }: Params) {
                       </span>
                     ))}
                   </td>
-                  <td className="num">{experiment.metricCount}</td>
+                  <td className="num" data-narrow="hide">{experiment.metricCount}</td>
                   <td className="num">{experiment.runCount}</td>
-                  <td>
+                  <td data-narrow="hide">
                     <span className="badge">{experiment.status}</span>
                   </td>
-                  <td className="small muted">{formatDateTime(experiment.updatedAt)}</td>
+                  <td className="small muted" data-narrow="hide">
+                    {formatDateTime(experiment.updatedAt)}
+                  </td>
                 </tr>
               ))}
             </tbody>
