@@ -1,6 +1,7 @@
 "use client";
 import { useFieldArray, useFormContext } from "react-hook-form";
 import { directionLabel } from "~/components/format";
+import { RemoveRowButton } from "~/components/forms/remove-row-button";
 import { Field, FieldError, invalidProps } from "~/components/forms/field";
 import { metricAggregations, metricDirections, type TExperimentFormValues } from "~/server/schemas/experiment";
 
@@ -48,11 +49,7 @@ export function MetricsFieldset() {
                 ))}
               </select>
             </Field>
-            <div className="row-remove">
-              <button type="button" className="button small danger" onClick={() => remove(index)} aria-label={`Remove metric ${index + 1}`}>
-                Remove
-              </button>
-            </div>
+            <RemoveRowButton what="metric" index={index} onRemove={() => remove(index)} />
           </div>
         );
       })}

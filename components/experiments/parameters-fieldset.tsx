@@ -1,5 +1,6 @@
 "use client";
 import { useFieldArray, useFormContext } from "react-hook-form";
+import { RemoveRowButton } from "~/components/forms/remove-row-button";
 import { Field, invalidProps } from "~/components/forms/field";
 import type { TExperimentFormValues } from "~/server/schemas/experiment";
 
@@ -24,11 +25,7 @@ export function ParametersFieldset() {
             <Field id={valueId} label="Value" error={errors?.[index]?.value?.message}>
               <input id={valueId} type="text" placeholder="1 MB" {...register(`parameters.${index}.value`)} />
             </Field>
-            <div className="row-remove">
-              <button type="button" className="button small danger" onClick={() => remove(index)} aria-label={`Remove parameter ${index + 1}`}>
-                Remove
-              </button>
-            </div>
+            <RemoveRowButton what="parameter" index={index} onRemove={() => remove(index)} />
           </div>
         );
       })}

@@ -1,5 +1,6 @@
 "use client";
 import { useFieldArray, useFormContext } from "react-hook-form";
+import { RemoveRowButton } from "~/components/forms/remove-row-button";
 import { Field, FieldError, invalidProps } from "~/components/forms/field";
 import type { TExperimentFormValues } from "~/server/schemas/experiment";
 
@@ -37,11 +38,7 @@ export function VariantsFieldset() {
               <input type="radio" name="baseline" checked={Boolean(variants[index]?.isBaseline)} onChange={() => chooseBaseline(index)} />
               Baseline
             </label>
-            <div className="row-remove">
-              <button type="button" className="button small danger" onClick={() => remove(index)} aria-label={`Remove variant ${index + 1}`}>
-                Remove
-              </button>
-            </div>
+            <RemoveRowButton what="variant" index={index} onRemove={() => remove(index)} />
           </div>
         );
       })}

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { Breadcrumbs } from "~/components/breadcrumbs";
 import { formatDateTime, plural } from "~/components/format";
 import { api, orNotFound } from "~/app/_lib/trpc-server";
 
@@ -17,11 +18,7 @@ export default async function ProjectPage({ params }: Params) {
   const { project, experiments } = await orNotFound((await api()).experiment.list({ projectSlug }));
   return (
     <>
-      <nav className="breadcrumbs" aria-label="Breadcrumb">
-        <Link href="/">Projects</Link>
-        <span>/</span>
-        <span>{project.name}</span>
-      </nav>
+      <Breadcrumbs items={[{ label: project.name }]} />
       <div className="page-head">
         <div>
           <h1>{project.name}</h1>

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { Breadcrumbs } from "~/components/breadcrumbs";
 import { ExperimentForm } from "~/components/experiments/experiment-form";
 import { api, orNotFound } from "~/app/_lib/trpc-server";
 
@@ -11,13 +11,7 @@ export default async function NewExperimentPage({ params }: { params: Promise<{ 
   const project = await orNotFound((await api()).project.bySlug({ projectSlug }));
   return (
     <>
-      <nav className="breadcrumbs" aria-label="Breadcrumb">
-        <Link href="/">Projects</Link>
-        <span>/</span>
-        <Link href={`/p/${project.slug}`}>{project.name}</Link>
-        <span>/</span>
-        <span>New experiment</span>
-      </nav>
+      <Breadcrumbs items={[{ label: project.name, href: `/p/${project.slug}` }, { label: "New experiment" }]} />
       <div className="page-head">
         <div>
           <h1>New experiment</h1>

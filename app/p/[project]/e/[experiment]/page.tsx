@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { Breadcrumbs } from "~/components/breadcrumbs";
 import { DeleteExperimentButton } from "~/components/experiments/delete-experiment-button";
 import { Markdown } from "~/components/experiments/markdown";
 import { RunsTable } from "~/components/experiments/runs-table";
@@ -23,13 +24,7 @@ export default async function ExperimentPage({ params }: Params) {
 
   return (
     <>
-      <nav className="breadcrumbs" aria-label="Breadcrumb">
-        <Link href="/">Projects</Link>
-        <span>/</span>
-        <Link href={`/p/${project.slug}`}>{project.name}</Link>
-        <span>/</span>
-        <span>{experiment.title}</span>
-      </nav>
+      <Breadcrumbs items={[{ label: project.name, href: `/p/${project.slug}` }, { label: experiment.title }]} />
       <div className="page-head">
         <div>
           <h1>{experiment.title}</h1>

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { Breadcrumbs } from "~/components/breadcrumbs";
 import { ExperimentForm } from "~/components/experiments/experiment-form";
 import { toFormValues } from "~/components/experiments/to-form-values";
 import { api, orNotFound } from "~/app/_lib/trpc-server";
@@ -15,15 +15,7 @@ export default async function EditExperimentPage({ params }: Params) {
   const { project, experiment } = detail;
   return (
     <>
-      <nav className="breadcrumbs" aria-label="Breadcrumb">
-        <Link href="/">Projects</Link>
-        <span>/</span>
-        <Link href={`/p/${project.slug}`}>{project.name}</Link>
-        <span>/</span>
-        <Link href={`/p/${project.slug}/e/${experiment.slug}`}>{experiment.title}</Link>
-        <span>/</span>
-        <span>Edit</span>
-      </nav>
+      <Breadcrumbs items={[{ label: project.name, href: `/p/${project.slug}` }, { label: experiment.title, href: `/p/${project.slug}/e/${experiment.slug}` }, { label: "Edit" }]} />
       <div className="page-head">
         <h1>Edit experiment</h1>
       </div>
