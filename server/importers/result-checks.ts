@@ -1,0 +1,50 @@
+// Test support: what an ImportResult must satisfy to be uploaded as runs (the limits of
+// server/schemas/results.ts restated here, so importer tests catch a value the upload would
+// refuse without depending on the upload code). Returns the problems found; [] means none.
+import type { ImportedMetric, ImportResult } from "./types";
+
+const ISO_WITH_ZONE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/;
+
+function metricProblems(metric: ImportedMetric, where: string): string[] {
+  const problems: string[] = [];
+  const finite = (v: unknown) => typeof v === "number" && Number.isFinite(v);
+  if (metric.key.trim() === "" || metric.key.length > 200) problems.push(`${where}: bad key "${metric.key}"`);
+  if (metric.unit.trim() === "" || metric.unit.length > 32) problems.push(`${where}: unit must be 1-32 characters`);
+  if (metric.label !== undefined && metric.label.length > 100) problems.push(`${where}: label over 100 characters`);
+  if (metric.samples !== undefined && (metric.samples.length === 0 || !metric.samples.every(finite))) problems.push(`${where}: samples empty or not finite`);
+  const s = metric.summary;
+  if (!s && !metric.samples) problems.push(`${where}: neither samples nor summary`);
+  if (s) {
+    if (!Number.isInteger(s.n) || s.n < 1) problems.push(`${where}: summary.n ${s.n} is not a whole number ≥ 1`);
+    for (const [field, value] of Object.entries(s)) if (value !== undefined && !finite(value)) problems.push(`${where}: summary.${field} not finite`);
+    if (s.sd !== undefined && s.sd < 0) problems.push(`${where}: negative sd`);
+    if (s.min !== undefined && s.max !== undefined && s.min > s.max) problems.push(`${where}: min above max`);
+  }
+  const t = metric.timeSeries;
+  if (t) {
+    if (t.values.length === 0 || t.values.length !== t.offsetsMs.length) problems.push(`${where}: time series lengths`);
+    if (!t.values.every(finite) || !t.offsetsMs.every((o) => finite(o) && o >= 0)) problems.push(`${where}: time series values`);
+  }
+  return problems;
+}
+
+export function uploadProblems(result: ImportResult): string[] {
+  const problems: string[] = [];
+  if (result.benchmarks.length === 0) problems.push("no benchmarks");
+  for (const benchmark of result.benchmarks) {
+    if (benchmark.name.trim() === "") problems.push("empty benchmark name");
+    if (benchmark.repetitions.length === 0) problems.push(`${benchmark.name}: no repetitions`);
+    benchmark.repetitions.forEach((repetition, r) => {
+      const where = `${benchmark.name}#${r}`;
+      if (repetition.metrics.length === 0) problems.push(`${where}: no metrics`);
+      if (repetition.startedAt !== undefined && !ISO_WITH_ZONE.test(repetition.startedAt)) problems.push(`${where}: startedAt ${repetition.startedAt} lacks a zone`);
+      const keys = new Set<string>();
+      for (const metric of repetition.metrics) {
+        if (keys.has(metric.key)) problems.push(`${where}: metric ${metric.key} twice`);
+        keys.add(metric.key);
+        problems.push(...metricProblems(metric, `${where}.${metric.key}`));
+      }
+    });
+  }
+  return problems;
+}
