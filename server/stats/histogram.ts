@@ -1,0 +1,62 @@
+// Percentiles merged from the runs' HdrHistograms (V2 compressed encoding, as HdrHistogram's
+// encodeIntoCompressedByteBuffer / wrk2 / k6 exports produce), with hdr-histogram-js. Merging
+// histograms is exact up to the histograms' own precision, and costs nothing per sample.
+import { build, decodeFromCompressedBase64 } from "hdr-histogram-js";
+import type { MergedPercentiles } from "./schemas";
+
+const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/** Standard base64 of bytes, without relying on Node's Buffer. */
+export function bytesToBase64(bytes: Uint8Array): string {
+  let out = "";
+  for (let i = 0; i < bytes.length; i += 3) {
+    const a = bytes[i] as number;
+    const b = bytes[i + 1];
+    const c = bytes[i + 2];
+    const n = (a << 16) | ((b ?? 0) << 8) | (c ?? 0);
+    out += B64[(n >> 18) & 63];
+    out += B64[(n >> 12) & 63];
+    out += b === undefined ? "=" : B64[(n >> 6) & 63];
+    out += c === undefined ? "=" : B64[n & 63];
+  }
+  return out;
+}
+
+/** Merge histograms (base64 strings or raw bytes of the compressed encoding); null if none. */
+export function mergeHistograms(encoded: readonly (Uint8Array | string)[]): MergedPercentiles | null {
+  if (encoded.length === 0) return null;
+  const merged = build({ bitBucketSize: 64, autoResize: true, numberOfSignificantValueDigits: 3 });
+  try {
+    for (const item of encoded) {
+      const text = typeof item === "string" ? item.trim() : bytesToBase64(item);
+      let h;
+      try {
+        h = decodeFromCompressedBase64(text, 64);
+      } catch (e) {
+        throw new RangeError(`not a compressed HdrHistogram (V2 encoding): ${e instanceof Error ? e.message : String(e)}`);
+      }
+      try {
+        merged.add(h);
+      } finally {
+        h.destroy();
+      }
+    }
+    if (merged.totalCount === 0) return null;
+    return {
+      count: merged.totalCount,
+      // As HdrHistogram's getMinValue/getMaxValue: the lowest and highest equivalent values of
+      // the first and last non-empty buckets (the raw maxValue of a decoded histogram is the
+      // bucket's lowest value).
+      min: merged.getValueAtPercentile(0),
+      max: merged.getValueAtPercentile(100),
+      mean: merged.mean,
+      p50: merged.getValueAtPercentile(50),
+      p90: merged.getValueAtPercentile(90),
+      p95: merged.getValueAtPercentile(95),
+      p99: merged.getValueAtPercentile(99),
+      p999: merged.getValueAtPercentile(99.9),
+    };
+  } finally {
+    merged.destroy();
+  }
+}
