@@ -1,7 +1,10 @@
 // Where the scripts get their database: DATABASE_URL when set, otherwise the project-local
-// embedded PostgreSQL under VERSUS_DATA_DIR (default .data/), started for the caller.
+// embedded PostgreSQL under VERSUS_DATA_DIR (default .data/) — reused when it is already
+// running (e.g. `npm run db:migrate` while `npm start` is up), started for the caller otherwise.
+import fs from "node:fs";
 import path from "node:path";
-import { startEmbeddedPostgres, type EmbeddedServer } from "../../server/db/embedded-postgres";
+import pg from "pg";
+import { embeddedUrl, readEmbeddedCredentials, startEmbeddedPostgres, type EmbeddedServer } from "../../server/db/embedded-postgres";
 import { scriptEnv } from "./env";
 
 export interface Database {
@@ -10,10 +13,34 @@ export interface Database {
   embedded?: EmbeddedServer;
 }
 
+const DATABASE = "versus";
+
 export async function openDatabase(log: (line: string) => void = () => {}): Promise<Database> {
   if (scriptEnv.DATABASE_URL) return { url: scriptEnv.DATABASE_URL };
   const dataDir = path.resolve(scriptEnv.VERSUS_DATA_DIR);
+  const running = await runningEmbeddedUrl(dataDir);
+  if (running) return { url: running };
   const embedded = await startEmbeddedPostgres({ dataDir, port: scriptEnv.VERSUS_EMBEDDED_PG_PORT, log });
-  await embedded.ensureDatabase("versus");
-  return { url: embedded.urlFor("versus"), embedded };
+  await embedded.ensureDatabase(DATABASE);
+  return { url: embedded.urlFor(DATABASE), embedded };
+}
+
+/** The URL of an embedded server another process already runs on this data directory, if any. */
+async function runningEmbeddedUrl(dataDir: string): Promise<string | undefined> {
+  const pidFile = path.join(dataDir, "postgres", "postmaster.pid");
+  const credentials = readEmbeddedCredentials(dataDir);
+  if (!credentials || !fs.existsSync(pidFile)) return undefined;
+  // postmaster.pid: line 1 is the PID, line 4 the port.
+  const port = Number(fs.readFileSync(pidFile, "utf8").split("\n")[3]);
+  if (!Number.isInteger(port)) return undefined;
+  const url = embeddedUrl(credentials, port, DATABASE);
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    return url;
+  } catch {
+    return undefined; // a stale pid file from a crash: start the server ourselves
+  } finally {
+    await client.end().catch(() => {});
+  }
 }

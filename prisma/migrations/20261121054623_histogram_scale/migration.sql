@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "RunMetricResult" ADD COLUMN     "histogramScale" DOUBLE PRECISION;

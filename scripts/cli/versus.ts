@@ -1,0 +1,82 @@
+// The `versus` CLI (npx versus …): upload results and import tool output from a laptop or CI.
+// Reads VERSUS_URL and VERSUS_API_KEY; exits non-zero with the server's message on failure.
+import crypto from "node:crypto";
+import fs from "node:fs";
+import { Command, Option } from "commander";
+import { importFormats } from "../../server/importers";
+import { createKeyCommand } from "./admin";
+import { apiTargetFromEnv, postFile } from "./http";
+import { progressPrinter } from "./progress";
+
+
+/** Same file and options → same key, so re-running a CI step never stores results twice. */
+function idempotencyKey(file: string, extra: string): string {
+  const hash = crypto.createHash("sha256");
+  hash.update(fs.readFileSync(file));
+  hash.update(extra);
+  return `cli-${hash.digest("hex").slice(0, 40)}`;
+}
+
+function report(body: unknown) {
+  const result = body as { experiment: { url: string }; runs: { variant: string }[]; replayed: boolean; created: { experiment: boolean; variants: string[]; metrics: string[] } };
+  const variants = [...new Set(result.runs.map((r) => r.variant))];
+  console.error(`${result.replayed ? "already stored earlier" : "stored"}: ${result.runs.length} run(s) of ${variants.map((v) => `"${v}"`).join(", ")}`);
+  if (result.created.experiment) console.error("created the experiment");
+  if (result.created.variants.length) console.error(`created variants: ${result.created.variants.join(", ")}`);
+  if (result.created.metrics.length) console.error(`created metrics: ${result.created.metrics.join(", ")}`);
+  console.log(result.experiment.url);
+}
+
+function requireFile(file: string) {
+  if (!fs.existsSync(file) || !fs.statSync(file).isFile()) throw new Error(`no such file: ${file}`);
+}
+
+const program = new Command()
+  .name("versus")
+  .description("Upload performance results to Versus")
+  .showHelpAfterError();
+
+program
+  .command("upload")
+  .description("upload runs in Versus's JSON format (POST /api/v1/results)")
+  .argument("<results.json>")
+  .action(async (file: string) => {
+    requireFile(file);
+    const body = await postFile(apiTargetFromEnv(), "/api/v1/results", file, { "Content-Type": "application/json", "Idempotency-Key": idempotencyKey(file, "upload") }, progressPrinter("uploading"));
+    report(body);
+  });
+
+program
+  .command("import")
+  .description("import a benchmark tool's output (POST /api/v1/imports)")
+  .argument("<file>")
+  .addOption(new Option("--format <format>", "the tool that wrote the file").choices(importFormats).makeOptionMandatory())
+  .requiredOption("--experiment <slug>", "experiment slug")
+  .option("--variant <name>", "variant the runs belong to (default: one variant per benchmark)")
+  .addOption(new Option("--split <how>", "several benchmarks in one file become variants or metrics").choices(["variant", "metric"]))
+  .option("--create", "create the experiment, variants and metrics when missing", false)
+  .action(async (file: string, options: { format: string; experiment: string; variant?: string; split?: string; create: boolean }) => {
+    requireFile(file);
+    const query = new URLSearchParams({ format: options.format, experiment: options.experiment });
+    if (options.variant) query.set("variant", options.variant);
+    if (options.split) query.set("split", options.split);
+    if (options.create) query.set("create", "true");
+    const body = await postFile(apiTargetFromEnv(), `/api/v1/imports?${query}`, file, { "Content-Type": "text/plain", "Idempotency-Key": idempotencyKey(file, query.toString()) }, progressPrinter("uploading"));
+    report(body);
+  });
+
+program
+  .command("admin")
+  .description("server-side administration (needs the server's DATABASE_URL)")
+  .command("create-key")
+  .description("create an API key for a project (creating the project if needed) and print it")
+  .requiredOption("--project <slug>", "project slug")
+  .option("--name <name>", "a name to recognise the key by")
+  .action(createKeyCommand);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  console.error(`versus: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}

@@ -1,0 +1,10 @@
+// GET /api/v1/experiments/{slugOrId}/comparison?baseline=<variant>
+import { ZComparisonQuery } from "../../schemas/comparison";
+import { parseInput } from "../../schemas/validation";
+import { getComparison } from "../../services/comparison";
+import { json, type RestContext } from "./handler";
+
+export async function getExperimentComparison(ctx: RestContext, slugOrId: string): Promise<Response> {
+  const query = parseInput(ZComparisonQuery, Object.fromEntries(ctx.url.searchParams));
+  return json(await getComparison(ctx.db, { projectId: ctx.principal.projectId }, slugOrId, query.baseline));
+}

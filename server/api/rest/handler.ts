@@ -1,0 +1,60 @@
+// The REST API's one wrapper: authenticates the project API key, runs the handler, and turns
+// every error into {"error": {"code", "message", "details"}} with the right HTTP status.
+import crypto from "node:crypto";
+import { ZodError } from "zod";
+import { db, type Db } from "../../db/client";
+import { env } from "../../env";
+import { AppError, badInput } from "../../errors";
+import { fieldIssuesOf } from "../../schemas/validation";
+import { authenticateApiKey, type ApiKeyPrincipal } from "../../services/api-keys";
+import { readBody } from "./body";
+
+export interface RestContext {
+  req: Request;
+  url: URL;
+  db: Db;
+  principal: ApiKeyPrincipal;
+  /** The body (size-limited) and its SHA-256, read on demand. */
+  body(): Promise<{ bytes: Buffer; sha256: string }>;
+  /** Absolute origin for links in responses. */
+  baseUrl: string;
+}
+
+export function restRoute(handler: (ctx: RestContext) => Promise<Response>) {
+  return async (req: Request): Promise<Response> => {
+    try {
+      const principal = await authenticateApiKey(db, req.headers.get("authorization"));
+      const url = new URL(req.url);
+      let body: { bytes: Buffer; sha256: string } | undefined;
+      return await handler({
+        req,
+        url,
+        db,
+        principal,
+        baseUrl: (env.VERSUS_PUBLIC_URL ?? url.origin).replace(/\/$/, ""),
+        body: async () => {
+          if (!body) {
+            const bytes = await readBody(req, env.VERSUS_MAX_BODY_BYTES);
+            body = { bytes, sha256: crypto.createHash("sha256").update(bytes).digest("hex") };
+          }
+          return body;
+        },
+      });
+    } catch (error) {
+      return errorResponse(error);
+    }
+  };
+}
+
+export function errorResponse(error: unknown): Response {
+  const appError =
+    error instanceof AppError ? error : error instanceof ZodError ? badInput(fieldIssuesOf(error)) : undefined;
+  if (appError) {
+    const headers: Record<string, string> = appError.code === "UNAUTHORIZED" ? { "WWW-Authenticate": 'Bearer realm="versus"' } : {};
+    return Response.json(appError.toJSON(), { status: appError.httpStatus, headers });
+  }
+  console.error("REST request failed:", error);
+  return Response.json({ error: { code: "INTERNAL", message: "Internal error; the server log has the details" } }, { status: 500 });
+}
+
+export const json = (body: unknown, status = 200) => Response.json(body, { status });

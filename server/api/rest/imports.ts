@@ -1,0 +1,40 @@
+// POST /api/v1/imports?format=…&experiment=…[&variant=…][&split=variant|metric][&create=true]
+// The body is a benchmark tool's raw output.
+import { AppError } from "../../errors";
+import { importers, type ImportFormat } from "../../importers";
+import { importToUpload } from "../../importers/to-upload";
+import { ImportFormatError } from "../../importers/types";
+import { ZImportQuery } from "../../schemas/imports";
+import { ZResultsUpload } from "../../schemas/results";
+import { parseInput } from "../../schemas/validation";
+import { ingestResults } from "../../services/results";
+import { json, type RestContext } from "./handler";
+import { idempotencyKeyOf } from "./results";
+
+export async function postImport(ctx: RestContext): Promise<Response> {
+  const query = parseInput(ZImportQuery, Object.fromEntries(ctx.url.searchParams));
+  const idempotencyKey = idempotencyKeyOf(ctx.req);
+  const { bytes, sha256 } = await ctx.body();
+  if (bytes.length === 0) throw new AppError("BAD_REQUEST", `Request body is empty: send the ${query.format} output as the body`);
+
+  let parsed;
+  try {
+    parsed = importers[query.format as ImportFormat].importer(bytes.toString("utf8"));
+  } catch (error) {
+    if (error instanceof ImportFormatError) throw new AppError("UNPROCESSABLE", error.message, { cause: error });
+    throw error;
+  }
+  // The importer's output goes through the same schema as a hand-written upload.
+  const upload = parseInput(ZResultsUpload, importToUpload(parsed, { experiment: query.experiment, variant: query.variant, split: query.split, create: query.create }));
+  const result = await ingestResults(ctx.db, upload, {
+    projectId: ctx.principal.projectId,
+    projectSlug: ctx.principal.projectSlug,
+    source: "import",
+    sourceDetail: query.format,
+    idempotencyKey,
+    // Same body into another experiment or variant is a different request.
+    bodySha256: `${sha256}:${ctx.url.search}`.slice(0, 200),
+    baseUrl: ctx.baseUrl,
+  });
+  return json(result, result.replayed ? 200 : 201);
+}

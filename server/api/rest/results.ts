@@ -1,0 +1,31 @@
+// POST /api/v1/results — runs in Versus's own JSON format.
+import { parseInput } from "../../schemas/validation";
+import { ZResultsUpload } from "../../schemas/results";
+import { ingestResults } from "../../services/results";
+import { AppError } from "../../errors";
+import { parseJson } from "./body";
+import { json, type RestContext } from "./handler";
+
+export async function postResults(ctx: RestContext): Promise<Response> {
+  const idempotencyKey = idempotencyKeyOf(ctx.req);
+  const { bytes, sha256 } = await ctx.body();
+  const upload = parseInput(ZResultsUpload, parseJson(bytes));
+  const result = await ingestResults(ctx.db, upload, {
+    projectId: ctx.principal.projectId,
+    projectSlug: ctx.principal.projectSlug,
+    source: "upload",
+    idempotencyKey,
+    bodySha256: sha256,
+    baseUrl: ctx.baseUrl,
+  });
+  return json(result, result.replayed ? 200 : 201);
+}
+
+export function idempotencyKeyOf(req: Request): string | undefined {
+  const key = req.headers.get("idempotency-key")?.trim();
+  if (key === undefined || key === "") return undefined;
+  if (key.length > 200 || !/^[\x21-\x7e]+$/.test(key)) {
+    throw new AppError("BAD_REQUEST", "Idempotency-Key must be 1–200 visible ASCII characters", { fieldIssues: [{ path: ["Idempotency-Key"], message: "must be 1–200 visible ASCII characters" }] });
+  }
+  return key;
+}

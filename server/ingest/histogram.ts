@@ -1,0 +1,56 @@
+// HdrHistogram helpers. Histograms are stored in the V2 compressed encoding, which the JS, Go and
+// Java implementations all read and write, so histograms from any agent merge exactly.
+// HdrHistogram records integers; float values are recorded as round(value × scale).
+import * as hdr from "hdr-histogram-js";
+
+export type Histogram = hdr.Histogram;
+
+const SIGNIFICANT_DIGITS = 3;
+/** Values at or above 10^3 units keep 3 significant digits; below that the resolution is 1 unit. */
+const RESOLVED_FROM = 10 ** SIGNIFICANT_DIGITS;
+
+let wasmReady = false;
+
+/**
+ * A histogram for recording at ingest. The WebAssembly build records about 5× faster than the
+ * JS one (a million values in ~20 ms); call destroy() when done, it holds WASM memory.
+ */
+export function newHistogram(): Histogram {
+  if (!wasmReady) {
+    hdr.initWebAssemblySync();
+    wasmReady = true;
+  }
+  return hdr.build({ bitBucketSize: 64, autoResize: true, numberOfSignificantValueDigits: SIGNIFICANT_DIGITS, useWebAssembly: true });
+}
+
+/**
+ * The power of ten that puts the smallest positive value at ≥ 1000 units, so every value keeps
+ * 3 significant digits (≤ 0.1 % error) — but never so large that the maximum overflows 2^53.
+ */
+export function scaleFor(minPositive: number, max: number): number {
+  if (!(minPositive > 0)) return 1;
+  let exponent = Math.ceil(Math.log10(RESOLVED_FROM / minPositive));
+  while (exponent > -12 && max * 10 ** exponent > Number.MAX_SAFE_INTEGER / 2) exponent--;
+  return 10 ** exponent;
+}
+
+export function encodeHistogram(histogram: Histogram): Buffer {
+  return Buffer.from(hdr.encodeIntoCompressedBase64(histogram), "base64");
+}
+
+export function decodeHistogram(bytes: Uint8Array | string): Histogram {
+  const base64 = typeof bytes === "string" ? bytes : Buffer.from(bytes).toString("base64");
+  return hdr.decodeFromCompressedBase64(base64, 64, false);
+}
+
+export const PERCENTILES = { p50: 50, p90: 90, p95: 95, p99: 99, p999: 99.9 } as const;
+export type PercentileKey = keyof typeof PERCENTILES;
+
+/** Percentiles of a histogram, converted back to the metric's unit. */
+export function percentilesOf(histogram: Histogram, scale: number): Record<PercentileKey, number> {
+  const result = {} as Record<PercentileKey, number>;
+  for (const [key, percentile] of Object.entries(PERCENTILES) as [PercentileKey, number][]) {
+    result[key] = histogram.getValueAtPercentile(percentile) / scale;
+  }
+  return result;
+}

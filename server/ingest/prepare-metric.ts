@@ -1,0 +1,119 @@
+// Turns one uploaded metric of one run into the rows we store: summary figures, histogram,
+// compact samples, time series. Pure CPU work, done before the database transaction opens.
+import { AppError, type FieldIssue } from "../errors";
+import type { TRunMetricInput } from "../schemas/results";
+import { decodeHistogram, percentilesOf } from "./histogram";
+import { encodeSamples, float64FromBase64 } from "./sample-codec";
+import { summarizeSamples } from "./summarize-samples";
+
+export interface PreparedMetric {
+  key: string;
+  result: {
+    n: bigint;
+    mean: number;
+    sd: number | null;
+    min: number;
+    max: number;
+    p50: number | null;
+    p90: number | null;
+    p95: number | null;
+    p99: number | null;
+    p999: number | null;
+    sum: number | null;
+    histogram: Uint8Array<ArrayBuffer> | null;
+    histogramScale: number | null;
+    samples: Uint8Array<ArrayBuffer> | null;
+  };
+  timeSeries?: { startedAt: Date; offsetsMs: number[]; values: number[] };
+}
+
+const bad = (path: (string | number)[], message: string) => {
+  const issue: FieldIssue = { path, message };
+  return new AppError("BAD_REQUEST", `Invalid input — ${path.join(".")}: ${message}`, { fieldIssues: [issue] });
+};
+
+const bytes = (buffer: Buffer): Uint8Array<ArrayBuffer> => new Uint8Array(buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength) as ArrayBuffer);
+
+/** `scales`: histogram scale per metric key used so far; updated with the scale chosen here. */
+export function prepareMetric(metric: TRunMetricInput, path: (string | number)[], runStartedAt: Date, scales: Map<string, number>): PreparedMetric {
+  let samples: ArrayLike<number> | undefined = metric.samples;
+  if (metric.samplesBase64 !== undefined) {
+    const decoded = float64FromBase64(metric.samplesBase64);
+    if (!decoded) throw bad([...path, "samplesBase64"], "must be base64 of little-endian float64 values (a multiple of 8 bytes)");
+    if (decoded.some((value) => !Number.isFinite(value))) throw bad([...path, "samplesBase64"], "contains NaN or Infinity");
+    samples = decoded;
+  }
+
+  const timeSeries = metric.timeSeries && {
+    startedAt: metric.timeSeries.startedAt ? new Date(metric.timeSeries.startedAt) : runStartedAt,
+    offsetsMs: metric.timeSeries.offsetsMs ?? metric.timeSeries.values.map((_, i) => i * (metric.timeSeries?.intervalMs ?? 0)),
+    values: metric.timeSeries.values,
+  };
+
+  if (samples) {
+    const s = summarizeSamples(samples, scales.get(metric.key));
+    if (s.histogramScale !== undefined && !scales.has(metric.key)) scales.set(metric.key, s.histogramScale);
+    return {
+      key: metric.key,
+      timeSeries,
+      result: {
+        n: BigInt(s.n), mean: s.mean, sd: s.sd ?? null, min: s.min, max: s.max,
+        p50: s.p50 ?? null, p90: s.p90 ?? null, p95: s.p95 ?? null, p99: s.p99 ?? null, p999: s.p999 ?? null, sum: s.sum,
+        histogram: s.histogram ? bytes(s.histogram) : null, histogramScale: s.histogramScale ?? null,
+        samples: bytes(encodeSamples(samples)),
+      },
+    };
+  }
+
+  if (metric.summary || metric.histogram) {
+    const summary = metric.summary;
+    let fromHistogram: Partial<Record<"p50" | "p90" | "p95" | "p99" | "p999" | "min" | "max" | "mean" | "n", number>> = {};
+    let histogram: Uint8Array<ArrayBuffer> | null = null;
+    if (metric.histogram) {
+      const scale = metric.histogramScale ?? 1;
+      try {
+        const decoded = decodeHistogram(metric.histogram);
+        if (decoded.totalCount === 0) throw new Error("empty");
+        fromHistogram = { ...percentilesOf(decoded, scale), min: decoded.minNonZeroValue / scale, max: decoded.maxValue / scale, mean: decoded.mean / scale, n: decoded.totalCount };
+        histogram = bytes(Buffer.from(metric.histogram, "base64"));
+      } catch {
+        throw bad([...path, "histogram"], "is not a non-empty HdrHistogram in V2 compressed encoding (base64)");
+      }
+    }
+    const n = summary?.n ?? fromHistogram.n;
+    const mean = summary?.mean ?? fromHistogram.mean;
+    if (n === undefined || mean === undefined) throw bad([...path, "summary"], "is required");
+    const p50 = summary?.p50 ?? fromHistogram.p50 ?? null;
+    const p90 = summary?.p90 ?? fromHistogram.p90 ?? null;
+    const p95 = summary?.p95 ?? fromHistogram.p95 ?? null;
+    const p99 = summary?.p99 ?? fromHistogram.p99 ?? null;
+    const p999 = summary?.p999 ?? fromHistogram.p999 ?? null;
+    // min and max are required columns. A summary without them (e.g. wrk prints no minimum) gets
+    // the smallest / largest figure it does give, so that min ≤ every percentile ≤ max still holds
+    // (the mean alone would put the "minimum" above the median of a skewed distribution).
+    const known = [mean, p50, p90, p95, p99, p999].filter((value): value is number => value !== null);
+    return {
+      key: metric.key,
+      timeSeries,
+      result: {
+        n: BigInt(n), mean, sd: summary?.sd ?? null,
+        min: summary?.min ?? fromHistogram.min ?? Math.min(...known), max: summary?.max ?? fromHistogram.max ?? Math.max(...known),
+        p50, p90, p95, p99, p999, sum: summary?.sum ?? null,
+        histogram, histogramScale: histogram ? (metric.histogramScale ?? 1) : null, samples: null,
+      },
+    };
+  }
+
+  // Only a time series (e.g. TPS per second): the run's figures describe its points.
+  const values = timeSeries?.values ?? [];
+  const s = summarizeSamples(values);
+  return {
+    key: metric.key,
+    timeSeries,
+    result: {
+      n: BigInt(s.n), mean: s.mean, sd: s.sd ?? null, min: s.min, max: s.max,
+      p50: s.p50 ?? null, p90: s.p90 ?? null, p95: s.p95 ?? null, p99: s.p99 ?? null, p999: s.p999 ?? null, sum: s.sum,
+      histogram: null, histogramScale: null, samples: null,
+    },
+  };
+}

@@ -1,0 +1,33 @@
+// The comparison of an experiment's variants: tRPC, REST and OpenAPI share this shape.
+import { z } from "zod";
+import { ZMetricComparison } from "../stats/schemas";
+import { ZSlug } from "./common";
+
+export const ZComparisonQuery = z.object({
+  /** Variant to compare against; the experiment's baseline when omitted. */
+  baseline: z.string().trim().min(1).max(100).optional(),
+});
+
+export const ZComparisonRef = z.object({ projectSlug: ZSlug, experimentSlug: ZSlug }).extend(ZComparisonQuery.shape);
+
+export const ZComparison = z
+  .object({
+    experiment: z.object({ slug: z.string(), title: z.string(), alpha: z.number() }),
+    baseline: z.string(),
+    variants: z.array(z.object({ name: z.string(), isBaseline: z.boolean(), runs: z.number().int() })),
+    metrics: z.array(
+      z.object({
+        key: z.string(),
+        label: z.string(),
+        unit: z.string(),
+        direction: z.enum(["lower_is_better", "higher_is_better"]),
+        aggregation: z.string().describe("how each run is reduced to the one value compared across runs"),
+        comparison: ZMetricComparison.nullable(),
+        /** Why there is no comparison, e.g. no runs with this metric. */
+        reason: z.string().nullable(),
+      }),
+    ),
+  })
+  .meta({ id: "Comparison" });
+
+export type TComparison = z.output<typeof ZComparison>;

@@ -1,0 +1,18 @@
+// Query parameters of POST /api/v1/imports (the body is the tool's own output).
+import { z } from "zod";
+import { importFormats } from "../importers";
+import { ZSlug } from "./common";
+
+export const ZImportQuery = z.object({
+  format: z.enum(importFormats as [string, ...string[]], {
+    error: (issue) => (issue.input === undefined ? "format is required" : `unknown format "${String(issue.input)}"; use one of ${importFormats.join(", ")}`),
+  }),
+  experiment: ZSlug,
+  variant: z.string().trim().min(1).max(100).optional(),
+  split: z.enum(["variant", "metric"], { error: 'split must be "variant" (a variant per benchmark) or "metric" (a metric per benchmark)' }).optional(),
+  create: z
+    .enum(["true", "false", "1", "0"], { error: 'create must be "true" or "false"' })
+    .optional()
+    .transform((value) => value === "true" || value === "1"),
+});
+export type TImportQuery = z.output<typeof ZImportQuery>;

@@ -1,0 +1,99 @@
+// The upload format of POST /api/v1/results (and what imports are turned into): one or more
+// runs of one experiment, each with per-metric raw samples and/or summaries and time series.
+import { z } from "zod";
+import { ZSlug } from "./common";
+import { ZMetricAggregation, ZMetricDirection, ZMetricKey } from "./experiment";
+
+/** Finite numbers only: JSON has no NaN/Infinity, but JS callers and hand-made files might. */
+const finite = (what: string) => z.number({ error: `${what} must be a number` }).refine(Number.isFinite, `${what} must be a finite number`);
+const count = (what: string) => z.number({ error: `${what} must be a whole number` }).int(`${what} must be a whole number`).min(0, `${what} cannot be negative`);
+
+export const ZSummaryInput = z
+  .object({
+    n: count("n").min(1, "n must be at least 1"),
+    mean: finite("mean"),
+    sd: finite("sd").min(0, "sd cannot be negative").optional(),
+    min: finite("min").optional(),
+    max: finite("max").optional(),
+    p50: finite("p50").optional(),
+    p90: finite("p90").optional(),
+    p95: finite("p95").optional(),
+    p99: finite("p99").optional(),
+    p999: finite("p999").optional(),
+    sum: finite("sum").optional(),
+  })
+  .refine((s) => s.min === undefined || s.max === undefined || s.min <= s.max, { message: "min cannot be above max", path: ["min"] });
+
+export const ZTimeSeriesInput = z
+  .object({
+    /** When the first point was taken; defaults to the run's startedAt. */
+    startedAt: z.iso.datetime({ offset: true }).optional(),
+    /** Milliseconds from startedAt for each value; or give intervalMs for evenly spaced points. */
+    offsetsMs: z.array(finite("offset").min(0, "offsets cannot be negative")).optional(),
+    intervalMs: finite("intervalMs").positive("intervalMs must be positive").optional(),
+    values: z.array(finite("value")).min(1, "a time series needs at least one value"),
+  })
+  .refine((t) => t.offsetsMs !== undefined || t.intervalMs !== undefined, { message: "give offsetsMs or intervalMs", path: ["intervalMs"] })
+  .refine((t) => t.offsetsMs === undefined || t.offsetsMs.length === t.values.length, { message: "offsetsMs and values must have the same length", path: ["offsetsMs"] });
+
+export const ZRunMetricInput = z
+  .object({
+    key: ZMetricKey,
+    /** Unit and direction are needed only to create a metric the experiment does not have yet. */
+    unit: z.string().trim().min(1).max(32).optional(),
+    direction: ZMetricDirection.optional(),
+    aggregation: ZMetricAggregation.optional(),
+    label: z.string().trim().max(100).optional(),
+    /** Raw per-operation values (e.g. every request's latency). */
+    samples: z.array(finite("sample")).min(1, "samples cannot be empty; leave the field out instead").optional(),
+    /** The same, as base64 of little-endian float64 values: 8 bytes a sample, no JSON parsing. */
+    samplesBase64: z.string().min(1, "samplesBase64 cannot be empty").optional(),
+    summary: ZSummaryInput.optional(),
+    /** An HdrHistogram in V2 compressed encoding, base64, recording round(value × histogramScale). */
+    histogram: z.string().min(1).optional(),
+    histogramScale: finite("histogramScale").positive("histogramScale must be positive").optional(),
+    timeSeries: ZTimeSeriesInput.optional(),
+  })
+  .refine((m) => m.samples || m.samplesBase64 || m.summary || m.histogram || m.timeSeries, {
+    message: "give samples, samplesBase64, summary, histogram or timeSeries",
+  })
+  .refine((m) => !(m.samples && m.samplesBase64), { message: "give samples or samplesBase64, not both", path: ["samplesBase64"] })
+  .refine((m) => !m.histogram || m.histogramScale !== undefined, { message: "histogramScale is required with histogram", path: ["histogramScale"] });
+
+export const ZRunInput = z.object({
+  variant: z.string().trim().min(1, "variant is required").max(100),
+  status: z.enum(["succeeded", "failed"]).default("succeeded"),
+  repetition: count("repetition").optional(),
+  startedAt: z.iso.datetime({ offset: true }).optional(),
+  finishedAt: z.iso.datetime({ offset: true }).optional(),
+  /** CPU model, cores, memory, OS, runtime versions, container limits… */
+  environment: z.record(z.string(), z.unknown()).default({}),
+  gitCommit: z.string().trim().max(64).optional(),
+  gitBranch: z.string().trim().max(200).optional(),
+  tags: z.array(z.string().trim().min(1).max(40)).max(20).default([]),
+  /** Where the numbers came from, e.g. "jmh 1.37" or "synthetic samples from a published summary". */
+  sourceDetail: z.string().trim().max(200).optional(),
+  metrics: z.array(ZRunMetricInput).min(1, "a run needs at least one metric").max(200),
+});
+
+export const ZResultsUpload = z.object({
+  /** Experiment slug in the API key's project. */
+  experiment: ZSlug,
+  /** Create the experiment, variants and metrics that do not exist yet (CI uploads without clicking). */
+  create: z.boolean().default(false),
+  /** Title for an experiment created by this upload; defaults to the slug. */
+  experimentTitle: z.string().trim().min(1).max(200).optional(),
+  runs: z.array(ZRunInput).min(1, "runs cannot be empty").max(1000, "at most 1000 runs per upload"),
+});
+
+export type TResultsUpload = z.output<typeof ZResultsUpload>;
+export type TRunInput = z.output<typeof ZRunInput>;
+export type TRunMetricInput = z.output<typeof ZRunMetricInput>;
+
+export const ZUploadResponse = z.object({
+  experiment: z.object({ slug: z.string(), url: z.string() }),
+  replayed: z.boolean().describe("true when an earlier request with the same Idempotency-Key and body stored these runs"),
+  runs: z.array(z.object({ id: z.string(), variant: z.string(), repetition: z.number().int(), metrics: z.array(z.string()) })),
+  created: z.object({ experiment: z.boolean(), variants: z.array(z.string()), metrics: z.array(z.string()) }),
+});
+export type TUploadResponse = z.output<typeof ZUploadResponse>;

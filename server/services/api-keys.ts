@@ -1,0 +1,58 @@
+// Project API keys: shown once at creation, stored as a SHA-256 of the secret, revocable.
+// A key reaches only its own project. Keys are 256-bit random secrets, so a fast hash is
+// enough (a slow KDF protects low-entropy passwords, not random tokens).
+import crypto from "node:crypto";
+import type { Db } from "../db/client";
+import { AppError } from "../errors";
+import { getProjectBySlug } from "./projects";
+
+const PREFIX = "vs_";
+
+export function hashSecret(secret: string): string {
+  return crypto.createHash("sha256").update(secret, "utf8").digest("hex");
+}
+
+export async function createApiKey(db: Db, projectSlug: string, name: string) {
+  const project = await getProjectBySlug(db, projectSlug);
+  const secret = PREFIX + crypto.randomBytes(32).toString("base64url");
+  const key = await db.apiKey.create({
+    data: { projectId: project.id, name, prefix: secret.slice(0, PREFIX.length + 6), secretHash: hashSecret(secret) },
+  });
+  return { id: key.id, name: key.name, prefix: key.prefix, createdAt: key.createdAt, secret };
+}
+
+export async function listApiKeys(db: Db, projectSlug: string) {
+  const project = await getProjectBySlug(db, projectSlug);
+  return db.apiKey.findMany({
+    where: { projectId: project.id },
+    orderBy: [{ revokedAt: { sort: "desc", nulls: "first" } }, { createdAt: "desc" }],
+    select: { id: true, name: true, prefix: true, createdAt: true, lastUsedAt: true, revokedAt: true },
+  });
+}
+
+export async function revokeApiKey(db: Db, projectSlug: string, keyId: string) {
+  const project = await getProjectBySlug(db, projectSlug);
+  const { count } = await db.apiKey.updateMany({ where: { id: keyId, projectId: project.id, revokedAt: null }, data: { revokedAt: new Date() } });
+  if (count === 0) throw new AppError("NOT_FOUND", "No active API key with that id in this project");
+}
+
+export interface ApiKeyPrincipal {
+  keyId: string;
+  projectId: string;
+  projectSlug: string;
+}
+
+/** Resolves `Authorization: Bearer <key>` to the key's project, or throws 401 saying what is wrong. */
+export async function authenticateApiKey(db: Db, authorization: string | null): Promise<ApiKeyPrincipal> {
+  if (!authorization) throw new AppError("UNAUTHORIZED", "Missing Authorization header: send `Authorization: Bearer <project API key>`");
+  const match = /^Bearer\s+(\S+)$/i.exec(authorization.trim());
+  if (!match?.[1]) throw new AppError("UNAUTHORIZED", "Malformed Authorization header: expected `Bearer <project API key>`");
+  const key = await db.apiKey.findUnique({ where: { secretHash: hashSecret(match[1]) }, include: { project: { select: { slug: true } } } });
+  if (!key) throw new AppError("UNAUTHORIZED", "Unknown API key");
+  if (key.revokedAt) throw new AppError("UNAUTHORIZED", `API key "${key.name}" was revoked on ${key.revokedAt.toISOString().slice(0, 10)}`);
+  // Record use at most once a minute: a busy CI must not turn every upload into an extra write.
+  if (!key.lastUsedAt || Date.now() - key.lastUsedAt.getTime() > 60_000) {
+    await db.apiKey.update({ where: { id: key.id }, data: { lastUsedAt: new Date() } });
+  }
+  return { keyId: key.id, projectId: key.projectId, projectSlug: key.project.slug };
+}

@@ -1,0 +1,120 @@
+// Builds an experiment's comparison from stored run summaries (never raw samples, except for
+// the single-run case the statistics label as weak evidence) and the statistics engine.
+import type { Db } from "../db/client";
+import type { MetricAggregation } from "../db/generated/enums";
+import { AppError } from "../errors";
+import { decodeSamples } from "../ingest/sample-codec";
+import { compareMetric, type VariantData } from "../stats/compare";
+import type { TComparison } from "../schemas/comparison";
+
+interface StoredResult {
+  mean: number;
+  min: number;
+  max: number;
+  sum: number | null;
+  p50: number | null;
+  p90: number | null;
+  p95: number | null;
+  p99: number | null;
+}
+
+/** The one number a run contributes to the comparison, as the metric's aggregation says. */
+function replicateValue(result: StoredResult, aggregation: MetricAggregation): number {
+  switch (aggregation) {
+    case "median":
+      return result.p50 ?? result.mean;
+    case "p90":
+      return result.p90 ?? result.mean;
+    case "p95":
+      return result.p95 ?? result.mean;
+    case "p99":
+      return result.p99 ?? result.mean;
+    case "min":
+      return result.min;
+    case "max":
+      return result.max;
+    case "sum":
+      return result.sum ?? result.mean;
+    default:
+      // mean, rate (a rate is stored as its mean over the run) and last.
+      return result.mean;
+  }
+}
+
+export async function getComparison(db: Db, where: { projectId: string } | { projectSlug: string }, experimentRef: string, baselineName?: string): Promise<TComparison> {
+  const projectFilter = "projectId" in where ? { projectId: where.projectId } : { project: { slug: where.projectSlug } };
+  const experiment = await db.experiment.findFirst({
+    where: { ...projectFilter, OR: [{ slug: experimentRef }, { id: experimentRef }] },
+    include: { variants: { orderBy: { position: "asc" } }, metrics: { orderBy: { position: "asc" } } },
+  });
+  if (!experiment) throw new AppError("NOT_FOUND", `No experiment "${experimentRef}" in this project`);
+
+  const baseline = baselineName ? experiment.variants.find((v) => v.name === baselineName) : experiment.variants.find((v) => v.isBaseline);
+  if (!baseline) {
+    throw new AppError("UNPROCESSABLE", `No variant "${baselineName}" to use as the baseline; the variants are ${experiment.variants.map((v) => `"${v.name}"`).join(", ")}`, {
+      fieldIssues: [{ path: ["baseline"], message: `not a variant of this experiment` }],
+    });
+  }
+
+  const results = await db.runMetricResult.findMany({
+    where: { run: { experimentId: experiment.id, status: "succeeded" } },
+    orderBy: { run: { createdAt: "asc" } },
+    select: {
+      metricId: true, mean: true, min: true, max: true, sum: true, p50: true, p90: true, p95: true, p99: true,
+      histogram: true, histogramScale: true, run: { select: { id: true, variantId: true } },
+    },
+  });
+
+  const runsPerVariant = new Map(experiment.variants.map((v) => [v.id, new Set<string>()]));
+  for (const result of results) runsPerVariant.get(result.run.variantId)?.add(result.run.id);
+
+  const metrics = [];
+  for (const metric of experiment.metrics) {
+    const rows = results.filter((r) => r.metricId === metric.id);
+    const variants: VariantData[] = [];
+    for (const variant of experiment.variants) {
+      const own = rows.filter((r) => r.run.variantId === variant.id);
+      if (own.length === 0 && variant.id !== baseline.id) continue;
+      const scales = new Set(own.map((r) => r.histogramScale));
+      const histograms = own.every((r) => r.histogram) && scales.size === 1 ? own.map((r) => r.histogram as Uint8Array) : undefined;
+      variants.push({
+        name: variant.name,
+        isBaseline: variant.id === baseline.id,
+        replicates: own.map((r) => replicateValue(r, metric.aggregation)),
+        histograms,
+        histogramScale: histograms ? ((own[0]?.histogramScale ?? 1) as number) : undefined,
+      });
+    }
+    const baselineRuns = variants.find((v) => v.isBaseline)?.replicates.length ?? 0;
+    if (baselineRuns === 0 || variants.length < 2) {
+      metrics.push({ ...describe(metric), comparison: null, reason: baselineRuns === 0 ? `the baseline "${baseline.name}" has no runs with this metric` : "no other variant has runs with this metric" });
+      continue;
+    }
+    // One run per variant: the engine compares within-run samples (weak evidence); load those.
+    if (variants.every((v) => v.replicates.length === 1)) await attachSamples(db, experiment.id, metric.id, variants, experiment.variants);
+    metrics.push({ ...describe(metric), comparison: compareMetric({ key: metric.key, unit: metric.unit, direction: metric.direction }, variants, { alpha: experiment.alpha }), reason: null });
+  }
+
+  return {
+    experiment: { slug: experiment.slug, title: experiment.title, alpha: experiment.alpha },
+    baseline: baseline.name,
+    variants: experiment.variants.map((v) => ({ name: v.name, isBaseline: v.id === baseline.id, runs: runsPerVariant.get(v.id)?.size ?? 0 })),
+    metrics,
+  };
+}
+
+function describe(metric: { key: string; label: string; unit: string; direction: "lower_is_better" | "higher_is_better"; aggregation: MetricAggregation }) {
+  return { key: metric.key, label: metric.label, unit: metric.unit, direction: metric.direction, aggregation: metric.aggregation };
+}
+
+async function attachSamples(db: Db, experimentId: string, metricId: string, variants: VariantData[], all: { id: string; name: string }[]) {
+  const rows = await db.runMetricResult.findMany({
+    where: { metricId, samples: { not: null }, run: { experimentId, status: "succeeded" } },
+    select: { samples: true, run: { select: { variantId: true } } },
+  });
+  const nameOf = new Map(all.map((v) => [v.id, v.name]));
+  for (const row of rows) {
+    const variant = variants.find((v) => v.name === nameOf.get(row.run.variantId));
+    if (variant && row.samples) variant.withinRunSamples = [Array.from(decodeSamples(row.samples))];
+  }
+}

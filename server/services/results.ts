@@ -1,0 +1,198 @@
+// Stores uploaded runs (POST /api/v1/results, and imports after conversion). All rows of one
+// upload are written in one transaction; an Idempotency-Key makes retries store exactly once.
+import type { Db, Prisma } from "../db/client";
+import { isUniqueViolation } from "../db/prisma-errors";
+import { AppError, badInput, type FieldIssue } from "../errors";
+import { prepareMetric, type PreparedMetric } from "../ingest/prepare-metric";
+import type { TResultsUpload, TUploadResponse } from "../schemas/results";
+
+type Tx = Prisma.TransactionClient;
+
+export interface IngestOptions {
+  projectId: string;
+  projectSlug: string;
+  source: "upload" | "import" | "agent" | "example";
+  /** Default for runs that do not say, e.g. "jmh". */
+  sourceDetail?: string;
+  idempotencyKey?: string;
+  /** SHA-256 of the request body, to tell a retry from a different request with the same key. */
+  bodySha256: string;
+  /** Absolute base URL for the links in the response. */
+  baseUrl: string;
+}
+
+/** Attempts of the transaction when concurrent uploads create the same experiment, variant or metric. */
+const MAX_ATTEMPTS = 10;
+
+export async function ingestResults(db: Db, upload: TResultsUpload, options: IngestOptions): Promise<TUploadResponse> {
+  // A run holds one result per metric (a unique constraint): refuse a repeated key as bad input,
+  // before it could surface as a database error.
+  const repeated: FieldIssue[] = [];
+  upload.runs.forEach((run, r) => {
+    const seen = new Set<string>();
+    run.metrics.forEach((metric, m) => {
+      if (seen.has(metric.key)) repeated.push({ path: ["runs", r, "metrics", m, "key"], message: `metric "${metric.key}" appears more than once in this run` });
+      seen.add(metric.key);
+    });
+  });
+  if (repeated.length) throw badInput(repeated);
+
+  // CPU work (summaries, histograms, compression) before the transaction, so it holds no locks.
+  const now = new Date();
+  const scales = await histogramScales(db, options.projectId, upload.experiment);
+  const prepared = upload.runs.map((run, r) => {
+    const startedAt = run.startedAt ? new Date(run.startedAt) : now;
+    return run.metrics.map((metric, m) => prepareMetric(metric, ["runs", r, "metrics", m], startedAt, scales));
+  });
+
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.$transaction(async (tx) => store(tx, upload, prepared, options, now), { timeout: 120_000, maxWait: 30_000 });
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      // A concurrent request with the same key committed first: answer as a retry would be answered.
+      if (options.idempotencyKey && (await findIngestRequest(db, options))) return replay(db, options);
+      // A concurrent upload (e.g. parallel CI jobs with "create": true) created the same experiment,
+      // variant or metric first: run again, which now finds and uses it.
+      if (attempt >= MAX_ATTEMPTS) throw error;
+    }
+  }
+}
+
+function findIngestRequest(db: Db | Tx, options: IngestOptions) {
+  return db.ingestRequest.findUnique({ where: { projectId_idempotencyKey: { projectId: options.projectId, idempotencyKey: options.idempotencyKey as string } } });
+}
+
+async function store(tx: Tx, upload: TResultsUpload, prepared: PreparedMetric[][], options: IngestOptions, now: Date): Promise<TUploadResponse> {
+  let ingestRequestId: string | undefined;
+  if (options.idempotencyKey) {
+    if (await findIngestRequest(tx, options)) return replay(tx, options);
+    ingestRequestId = (await tx.ingestRequest.create({ data: { projectId: options.projectId, idempotencyKey: options.idempotencyKey, bodySha256: options.bodySha256 } })).id;
+  }
+
+  const created = { experiment: false, variants: [] as string[], metrics: [] as string[] };
+  let experiment = await tx.experiment.findUnique({
+    where: { projectId_slug: { projectId: options.projectId, slug: upload.experiment } },
+    include: { variants: true, metrics: true },
+  });
+  if (!experiment) {
+    if (!upload.create) {
+      throw new AppError("NOT_FOUND", `No experiment "${upload.experiment}" in project "${options.projectSlug}". Create it first, or send "create": true.`);
+    }
+    experiment = await tx.experiment.create({
+      data: { projectId: options.projectId, slug: upload.experiment, title: upload.experimentTitle ?? upload.experiment, status: "active", measuredRuns: 1 },
+      include: { variants: true, metrics: true },
+    });
+    created.experiment = true;
+  }
+
+  const variantIds = new Map(experiment.variants.map((v) => [v.name, v.id]));
+  const metricIds = new Map(experiment.metrics.map((m) => [m.key, m]));
+  const missingVariants = [...new Set(upload.runs.map((run) => run.variant))].filter((name) => !variantIds.has(name));
+  const issues: FieldIssue[] = [];
+
+  if (missingVariants.length && !upload.create) {
+    throw new AppError("UNPROCESSABLE", `Experiment "${experiment.slug}" has no variant ${missingVariants.map((n) => `"${n}"`).join(", ")} (it has ${[...variantIds.keys()].map((n) => `"${n}"`).join(", ") || "none"}). Add it, or send "create": true.`);
+  }
+  for (const [index, name] of missingVariants.entries()) {
+    // The first variant of a brand-new experiment becomes its baseline (exactly one is required).
+    const isBaseline = experiment.variants.length === 0 && index === 0;
+    const variant = await tx.variant.create({ data: { experimentId: experiment.id, name, isBaseline, position: experiment.variants.length + index } });
+    variantIds.set(name, variant.id);
+    created.variants.push(name);
+  }
+
+  upload.runs.forEach((run, r) =>
+    run.metrics.forEach((metric, m) => {
+      const known = metricIds.get(metric.key);
+      const path = ["runs", r, "metrics", m];
+      if (known) {
+        if (metric.unit && metric.unit !== known.unit) issues.push({ path: [...path, "unit"], message: `metric "${metric.key}" is measured in ${known.unit}, not ${metric.unit}` });
+        if (metric.direction && metric.direction !== known.direction) issues.push({ path: [...path, "direction"], message: `metric "${metric.key}" is ${known.direction.replaceAll("_", " ")}` });
+      } else if (!upload.create) {
+        issues.push({ path: [...path, "key"], message: `experiment "${experiment.slug}" has no metric "${metric.key}"; add it, or send "create": true with its unit and direction` });
+      } else if (!metric.unit || !metric.direction) {
+        issues.push({ path: [...path, metric.unit ? "direction" : "unit"], message: `metric "${metric.key}" is new: send its unit and direction to create it` });
+      }
+    }),
+  );
+  if (issues.length) throw new AppError("UNPROCESSABLE", issues.map((i) => i.message).join("; "), { fieldIssues: issues });
+
+  for (const run of upload.runs) {
+    for (const metric of run.metrics) {
+      if (metricIds.has(metric.key) || !metric.unit || !metric.direction) continue;
+      const row = await tx.metric.create({
+        data: { experimentId: experiment.id, key: metric.key, unit: metric.unit, direction: metric.direction, aggregation: metric.aggregation ?? "mean", label: metric.label ?? "", position: metricIds.size },
+      });
+      metricIds.set(metric.key, row);
+      created.metrics.push(metric.key);
+    }
+  }
+
+  // Repetitions continue each variant's numbering unless the upload gives them.
+  const counts = await tx.run.groupBy({ by: ["variantId"], where: { experimentId: experiment.id }, _count: { _all: true } });
+  const nextRepetition = new Map(counts.map((c) => [c.variantId, c._count._all]));
+
+  const stored: TUploadResponse["runs"] = [];
+  for (const [r, run] of upload.runs.entries()) {
+    const variantId = variantIds.get(run.variant) as string;
+    const repetition = run.repetition ?? nextRepetition.get(variantId) ?? 0;
+    nextRepetition.set(variantId, repetition + 1);
+    const startedAt = run.startedAt ? new Date(run.startedAt) : null;
+    const row = await tx.run.create({
+      data: {
+        experimentId: experiment.id, variantId, status: run.status, source: options.source,
+        sourceDetail: run.sourceDetail ?? options.sourceDetail ?? "", repetition, startedAt,
+        finishedAt: run.finishedAt ? new Date(run.finishedAt) : startedAt ? null : now,
+        environment: run.environment as Prisma.InputJsonObject, gitCommit: run.gitCommit, gitBranch: run.gitBranch, tags: run.tags, ingestRequestId,
+      },
+    });
+    const metrics = prepared[r] ?? [];
+    await tx.runMetricResult.createMany({
+      data: metrics.map((metric) => ({ runId: row.id, metricId: (metricIds.get(metric.key) as { id: string }).id, ...metric.result })),
+    });
+    const series = metrics.filter((metric) => metric.timeSeries);
+    if (series.length) {
+      await tx.runTimeSeries.createMany({
+        data: series.map((metric) => ({ runId: row.id, metricId: (metricIds.get(metric.key) as { id: string }).id, ...(metric.timeSeries as NonNullable<PreparedMetric["timeSeries"]>) })),
+      });
+    }
+    stored.push({ id: row.id, variant: run.variant, repetition, metrics: metrics.map((m) => m.key) });
+  }
+  await tx.experiment.update({ where: { id: experiment.id }, data: { updatedAt: now } });
+
+  return { experiment: { slug: experiment.slug, url: experimentUrl(options, experiment.slug) }, replayed: false, runs: stored, created };
+}
+
+/** The histogram scale each metric's earlier runs used, so new histograms merge with theirs. */
+async function histogramScales(db: Db, projectId: string, experimentSlug: string): Promise<Map<string, number>> {
+  const rows = await db.runMetricResult.findMany({
+    where: { histogramScale: { not: null }, metric: { experiment: { projectId, slug: experimentSlug } } },
+    distinct: ["metricId"],
+    select: { histogramScale: true, metric: { select: { key: true } } },
+  });
+  return new Map(rows.map((row) => [row.metric.key, row.histogramScale as number]));
+}
+
+/** The answer to a retried request: the runs the first request stored, or 409 for a different body. */
+async function replay(db: Db | Tx, options: IngestOptions): Promise<TUploadResponse> {
+  const earlier = await db.ingestRequest.findUniqueOrThrow({
+    where: { projectId_idempotencyKey: { projectId: options.projectId, idempotencyKey: options.idempotencyKey as string } },
+    // Runs of one upload can share a millisecond; their cuids still ascend in creation order.
+    include: { runs: { orderBy: [{ createdAt: "asc" }, { id: "asc" }], include: { variant: true, experiment: true, results: { orderBy: { id: "asc" }, include: { metric: true } } } } },
+  });
+  if (earlier.bodySha256 !== options.bodySha256) {
+    throw new AppError("CONFLICT", `Idempotency-Key "${options.idempotencyKey}" was already used for a different request body. Use a new key for new results.`);
+  }
+  const slug = earlier.runs[0]?.experiment.slug ?? "";
+  return {
+    experiment: { slug, url: experimentUrl(options, slug) },
+    replayed: true,
+    runs: earlier.runs.map((run) => ({ id: run.id, variant: run.variant.name, repetition: run.repetition, metrics: run.results.map((r) => r.metric.key) })),
+    created: { experiment: false, variants: [], metrics: [] },
+  };
+}
+
+function experimentUrl(options: IngestOptions, slug: string): string {
+  return `${options.baseUrl}/p/${options.projectSlug}/e/${slug}`;
+}
