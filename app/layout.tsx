@@ -21,6 +21,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
             </Link>
             <nav aria-label="Main">
               <Link href="/">Projects</Link>
+              <Link href="/api-docs">API</Link>
             </nav>
           </div>
         </header>

@@ -1,4 +1,6 @@
+import Link from "next/link";
 import { formatDateTime, plural } from "~/components/format";
+import { importFormats } from "~/server/importers";
 
 interface RunRow {
   id: string;
@@ -22,9 +24,18 @@ function environmentSummary(environment: unknown): string {
   return parts.length ? parts.join(" · ") : "—";
 }
 
-export function RunsTable({ runs, total, variantNames }: { runs: RunRow[]; total: number; variantNames: Map<string, string> }) {
+export function RunsTable({ runs, total, variantNames, uploadHint }: { runs: RunRow[]; total: number; variantNames: Map<string, string>; uploadHint: { projectSlug: string; experimentSlug: string; variant: string } }) {
   if (runs.length === 0) {
-    return <p className="empty">No runs yet. Runs appear here when results are uploaded or an agent runs this experiment.</p>;
+    return (
+      <div className="empty">
+        <p>No runs yet. Upload results you already have with an API key of this project:</p>
+        <pre className="block" style={{ textAlign: "left" }}>{`npx versus import results.json --format jmh --experiment ${uploadHint.experimentSlug} --variant "${uploadHint.variant}"`}</pre>
+        <p className="small">
+          Formats: {importFormats.join(", ")} — see <Link href="/api-docs">the API page</Link>;
+          keys are on <Link href={`/p/${uploadHint.projectSlug}/keys`}>API keys</Link>.
+        </p>
+      </div>
+    );
   }
   return (
     <div className="table-wrap">

@@ -25,6 +25,9 @@ export default async function ProjectPage({ params }: Params) {
           <p>{project.description ?? "Experiments in this project"}</p>
         </div>
         <div className="actions">
+          <Link className="button" href={`/p/${project.slug}/keys`}>
+            API keys
+          </Link>
           <Link className="button primary" href={`/p/${project.slug}/new`}>
             New experiment
           </Link>

@@ -1,24 +1,29 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { Breadcrumbs } from "~/components/breadcrumbs";
+import { ComparisonTables } from "~/components/experiments/comparison-table";
 import { DeleteExperimentButton } from "~/components/experiments/delete-experiment-button";
 import { Markdown } from "~/components/experiments/markdown";
+import { MetricResults } from "~/components/experiments/metric-results";
 import { RunsTable } from "~/components/experiments/runs-table";
 import { directionLabel, formatDateTime, plural } from "~/components/format";
 import { api, orNotFound } from "~/app/_lib/trpc-server";
 
 export const dynamic = "force-dynamic";
 
-type Params = { params: Promise<{ project: string; experiment: string }> };
+type Params = { params: Promise<{ project: string; experiment: string }>; searchParams: Promise<{ baseline?: string }> };
 
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
   const { experiment } = await params;
   return { title: experiment };
 }
 
-export default async function ExperimentPage({ params }: Params) {
+export default async function ExperimentPage({ params, searchParams }: Params) {
   const { project: projectSlug, experiment: experimentSlug } = await params;
-  const { project, experiment } = await orNotFound((await api()).experiment.get({ projectSlug, experimentSlug }));
+  const { baseline } = await searchParams;
+  const caller = await api();
+  const { project, experiment } = await orNotFound(caller.experiment.get({ projectSlug, experimentSlug }));
+  const comparison = experiment.runCount > 0 ? await orNotFound(caller.experiment.comparison({ projectSlug, experimentSlug, baseline })) : null;
   const variantNames = new Map(experiment.variants.map((variant) => [variant.id, variant.name]));
   const base = `/p/${project.slug}/e/${experiment.slug}`;
 
@@ -140,9 +145,18 @@ export default async function ExperimentPage({ params }: Params) {
         </div>
       </section>
 
+      {comparison ? <ComparisonTables comparison={comparison} basePath={base} /> : null}
+
+      <MetricResults experiment={experiment} />
+
       <section className="card" aria-labelledby="runs-heading">
         <h2 id="runs-heading">Runs <span className="muted small">({plural(experiment.runCount, "run")})</span></h2>
-        <RunsTable runs={experiment.runs} total={experiment.runCount} variantNames={variantNames} />
+        <RunsTable
+          runs={experiment.runs}
+          total={experiment.runCount}
+          variantNames={variantNames}
+          uploadHint={{ projectSlug: project.slug, experimentSlug: experiment.slug, variant: experiment.variants[0]?.name ?? "baseline" }}
+        />
       </section>
     </>
   );

@@ -1,0 +1,145 @@
+import type { Metadata } from "next";
+import { headers } from "next/headers";
+import { buildOpenApiDocument } from "~/server/api/openapi";
+import { importers } from "~/server/importers";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "REST API" };
+
+interface Operation {
+  summary?: string;
+  description?: string;
+  parameters?: { name: string; in: string; required?: boolean; description?: string; schema?: unknown }[];
+  requestBody?: { content: Record<string, { schema?: unknown }> };
+  responses: Record<string, { description: string }>;
+}
+
+export default async function ApiDocsPage() {
+  const requestHeaders = await headers();
+  const origin = `${requestHeaders.get("x-forwarded-proto") ?? "http"}://${requestHeaders.get("host") ?? "localhost:3000"}`;
+  const document = buildOpenApiDocument(origin) as unknown as { paths: Record<string, Record<string, Operation>>; components?: { schemas?: Record<string, unknown> } };
+
+  return (
+    <>
+      <div className="page-head">
+        <div>
+          <h1>REST API</h1>
+          <p>
+            For scripts, CI and agents. Machine-readable: <a href="/api/v1/openapi.json">/api/v1/openapi.json</a> (OpenAPI 3.1, generated from the
+            same schemas that validate requests).
+          </p>
+        </div>
+      </div>
+
+      <section className="card" aria-labelledby="quick-start">
+        <h2 id="quick-start">Quick start</h2>
+        <p>Create an API key on a project&apos;s “API keys” page, then:</p>
+        <pre className="block">{`export VERSUS_URL=${origin}
+export VERSUS_API_KEY=vs_…
+
+# a tool's own output
+npx versus import jmh-result.json --format jmh --experiment json-codecs --create
+
+# Versus's JSON format
+npx versus upload results.json
+
+# the same with curl
+curl -X POST "$VERSUS_URL/api/v1/imports?format=gobench&experiment=gzip-levels&variant=level-6&create=true" \\
+  -H "Authorization: Bearer $VERSUS_API_KEY" --data-binary @bench.txt`}</pre>
+        <p className="muted small">
+          Errors are <code>{`{"error": {"code", "message", "details"}}`}</code> with status 400 (bad input, each field named), 401 (key), 404, 409, 413 or 422.
+        </p>
+      </section>
+
+      <section className="card" aria-labelledby="formats">
+        <h2 id="formats">Import formats</h2>
+        <div className="table-wrap">
+          <table aria-label="Import formats">
+            <thead>
+              <tr>
+                <th>format=</th>
+                <th>What to send</th>
+              </tr>
+            </thead>
+            <tbody>
+              {Object.entries(importers).map(([name, { description }]) => (
+                <tr key={name}>
+                  <td>
+                    <code>{name}</code>
+                  </td>
+                  <td>{description}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+
+      {Object.entries(document.paths).flatMap(([path, methods]) =>
+        Object.entries(methods).map(([method, operation]) => (
+          <section key={`${method} ${path}`} className="card" aria-label={`${method.toUpperCase()} ${path}`}>
+            <h2>
+              <code>
+                {method.toUpperCase()} {path}
+              </code>
+            </h2>
+            {operation.summary ? <p style={{ marginTop: 0 }}>{operation.summary}</p> : null}
+            {operation.description ? <p className="muted small">{operation.description}</p> : null}
+            {operation.parameters?.length ? (
+              <div className="table-wrap">
+                <table aria-label="Parameters">
+                  <thead>
+                    <tr>
+                      <th>Parameter</th>
+                      <th>In</th>
+                      <th>Required</th>
+                      <th>Description</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {operation.parameters.map((parameter) => (
+                      <tr key={`${parameter.in}-${parameter.name}`}>
+                        <td>
+                          <code>{parameter.name}</code>
+                        </td>
+                        <td>{parameter.in}</td>
+                        <td>{parameter.required ? "yes" : "no"}</td>
+                        <td className="small">{parameter.description ?? describeSchema(parameter.schema)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            ) : null}
+            {operation.requestBody ? (
+              <details>
+                <summary>Request body ({Object.keys(operation.requestBody.content).join(", ")})</summary>
+                <pre className="block small">{JSON.stringify(resolve(Object.values(operation.requestBody.content)[0]?.schema, document.components?.schemas), null, 2)}</pre>
+              </details>
+            ) : null}
+            <h3 style={{ marginTop: "0.75rem" }}>Responses</h3>
+            <ul className="small">
+              {Object.entries(operation.responses).map(([status, response]) => (
+                <li key={status}>
+                  <code>{status}</code> {response.description}
+                </li>
+              ))}
+            </ul>
+          </section>
+        )),
+      )}
+    </>
+  );
+}
+
+function describeSchema(schema: unknown): string {
+  const s = schema as { enum?: string[]; type?: string } | undefined;
+  if (s?.enum) return `one of ${s.enum.join(", ")}`;
+  return s?.type ?? "";
+}
+
+/** Inlines a top-level $ref so the page shows the body's fields. */
+function resolve(schema: unknown, components: Record<string, unknown> = {}): unknown {
+  const ref = (schema as { $ref?: string } | undefined)?.$ref;
+  return ref ? components[ref.split("/").pop() as string] : schema;
+}

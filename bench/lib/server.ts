@@ -1,0 +1,98 @@
+// Starts Versus for a benchmark the way `npm start` does (production build, embedded PostgreSQL
+// in a throwaway data directory) and finds the Next.js server process to watch its memory.
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+export interface BenchServer {
+  baseUrl: string;
+  dataDir: string;
+  /** PID of the next-server process that handles requests. */
+  serverPid: number;
+  stop(): Promise<void>;
+}
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+export async function startBenchServer(name: string, port: number): Promise<BenchServer> {
+  const dataDir = path.join(root, ".data", `bench-${name}`);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  const child: ChildProcess = spawn(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), "scripts/start.ts"], {
+    cwd: root,
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...process.env, DATABASE_URL: "", PORT: String(port), HOSTNAME: "127.0.0.1", VERSUS_DATA_DIR: dataDir, VERSUS_EMBEDDED_PG_PORT: String(port + 1000), VERSUS_SKIP_SEED: "1" },
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  let exited = false;
+  child.once("exit", () => (exited = true));
+  for (let attempt = 0; ; attempt++) {
+    if (exited) throw new Error("the server exited during start-up (see its output above)");
+    if (attempt > 1200) {
+      child.kill("SIGTERM");
+      throw new Error("server did not start within 5 minutes");
+    }
+    try {
+      if ((await fetch(`${baseUrl}/api/health`)).ok) break;
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  let serverPid: number;
+  try {
+    serverPid = findDescendant(child.pid as number, /next-server|next\/dist\/bin\/next/);
+  } catch (error) {
+    child.kill("SIGTERM");
+    throw error;
+  }
+  return {
+    baseUrl,
+    dataDir,
+    serverPid,
+    stop: async () => {
+      child.kill("SIGTERM");
+      await new Promise((resolve) => child.once("exit", resolve));
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The first process below `pid` (children, grandchildren, …) whose command line matches. */
+function findDescendant(pid: number, pattern: RegExp): number {
+  const table = execFileSync("ps", ["-eo", "pid=,ppid=,args="], { encoding: "utf8" })
+    .trim()
+    .split("\n")
+    .map((line) => {
+      const [childPid, parentPid, ...args] = line.trim().split(/\s+/);
+      return { pid: Number(childPid), ppid: Number(parentPid), args: args.join(" ") };
+    });
+  const queue = [pid];
+  const matches: number[] = [];
+  while (queue.length) {
+    const parent = queue.shift() as number;
+    for (const row of table.filter((r) => r.ppid === parent)) {
+      if (pattern.test(row.args)) matches.push(row.pid);
+      queue.push(row.pid);
+    }
+  }
+  // The deepest match is the server itself (next's CLI may fork it).
+  const found = matches.at(-1);
+  if (found === undefined) throw new Error("could not find the Next.js server process");
+  return found;
+}
+
+/** Resident set size and its high-water mark of a process, in bytes (Linux /proc). */
+export function memoryOf(pid: number): { rss: number; peak: number } {
+  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN) * 1024;
+  return { rss: kb("VmRSS"), peak: kb("VmHWM") };
+}
+
+/** Resets the high-water mark so VmHWM measures only what follows (Linux ≥ 4.0). */
+export function resetPeak(pid: number) {
+  try {
+    fs.writeFileSync(`/proc/${pid}/clear_refs`, "5");
+  } catch {
+    // without permission the peak includes start-up; the RSS before is subtracted anyway
+  }
+}
