@@ -31,7 +31,7 @@ export function restRoute(handler: (ctx: RestContext) => Promise<Response>) {
         url,
         db,
         principal,
-        baseUrl: (env.VERSUS_PUBLIC_URL ?? url.origin).replace(/\/$/, ""),
+        baseUrl: (env.VERSUS_PUBLIC_URL ?? requestOrigin(req, url)).replace(/\/$/, ""),
         body: async () => {
           if (!body) {
             const bytes = await readBody(req, env.VERSUS_MAX_BODY_BYTES);
@@ -44,6 +44,16 @@ export function restRoute(handler: (ctx: RestContext) => Promise<Response>) {
       return errorResponse(error);
     }
   };
+}
+
+/**
+ * The origin the client used: Next.js builds req.url from the address it listens on
+ * (http://0.0.0.0:3000), so links must come from the Host header instead.
+ */
+function requestOrigin(req: Request, url: URL): string {
+  const host = req.headers.get("x-forwarded-host") ?? req.headers.get("host");
+  const proto = req.headers.get("x-forwarded-proto") ?? url.protocol.replace(":", "");
+  return host ? `${proto}://${host}` : url.origin;
 }
 
 export function errorResponse(error: unknown): Response {

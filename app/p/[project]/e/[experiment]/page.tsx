@@ -23,7 +23,9 @@ export default async function ExperimentPage({ params, searchParams }: Params) {
   const { baseline } = await searchParams;
   const caller = await api();
   const { project, experiment } = await orNotFound(caller.experiment.get({ projectSlug, experimentSlug }));
-  const comparison = experiment.runCount > 0 ? await orNotFound(caller.experiment.comparison({ projectSlug, experimentSlug, baseline })) : null;
+  // An unknown ?baseline= (an old link after a rename) falls back to the experiment's own baseline.
+  const knownBaseline = experiment.variants.some((variant) => variant.name === baseline) ? baseline : undefined;
+  const comparison = experiment.runCount > 0 ? await caller.experiment.comparison({ projectSlug, experimentSlug, baseline: knownBaseline }) : null;
   const variantNames = new Map(experiment.variants.map((variant) => [variant.id, variant.name]));
   const base = `/p/${project.slug}/e/${experiment.slug}`;
 
