@@ -12,8 +12,8 @@ export interface PreparedMetric {
     n: bigint;
     mean: number;
     sd: number | null;
-    min: number;
-    max: number;
+    min: number | null;
+    max: number | null;
     p50: number | null;
     p90: number | null;
     p95: number | null;
@@ -88,16 +88,14 @@ export function prepareMetric(metric: TRunMetricInput, path: (string | number)[]
     const p95 = summary?.p95 ?? fromHistogram.p95 ?? null;
     const p99 = summary?.p99 ?? fromHistogram.p99 ?? null;
     const p999 = summary?.p999 ?? fromHistogram.p999 ?? null;
-    // min and max are required columns. A summary without them (e.g. wrk prints no minimum) gets
-    // the smallest / largest figure it does give, so that min ≤ every percentile ≤ max still holds
-    // (the mean alone would put the "minimum" above the median of a skewed distribution).
-    const known = [mean, p50, p90, p95, p99, p999].filter((value): value is number => value !== null);
+    // A summary without min or max (wrk prints no minimum) stores them as unknown: a stand-in
+    // such as the smallest percentile would show a number the tool never printed.
     return {
       key: metric.key,
       timeSeries,
       result: {
         n: BigInt(n), mean, sd: summary?.sd ?? null,
-        min: summary?.min ?? fromHistogram.min ?? Math.min(...known), max: summary?.max ?? fromHistogram.max ?? Math.max(...known),
+        min: summary?.min ?? fromHistogram.min ?? null, max: summary?.max ?? fromHistogram.max ?? null,
         p50, p90, p95, p99, p999, sum: summary?.sum ?? null,
         histogram, histogramScale: histogram ? (metric.histogramScale ?? 1) : null, samples: null,
       },

@@ -9,8 +9,8 @@ import type { TComparison } from "../schemas/comparison";
 
 interface StoredResult {
   mean: number;
-  min: number;
-  max: number;
+  min: number | null;
+  max: number | null;
   sum: number | null;
   p50: number | null;
   p90: number | null;
@@ -30,9 +30,9 @@ function replicateValue(result: StoredResult, aggregation: MetricAggregation): n
     case "p99":
       return result.p99 ?? result.mean;
     case "min":
-      return result.min;
+      return result.min ?? result.mean;
     case "max":
-      return result.max;
+      return result.max ?? result.mean;
     case "sum":
       return result.sum ?? result.mean;
     default:

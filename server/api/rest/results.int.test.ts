@@ -178,7 +178,7 @@ describe("POST /api/v1/results stores runs", () => {
     expect({ ...stored, n: Number(stored.n) }).toMatchObject({ ...summary, histogram: null, histogramScale: null, samples: null });
   });
 
-  it("a summary without min/max keeps min ≤ percentiles ≤ max (wrk prints no minimum)", async () => {
+  it("a summary without min/max stores them as unknown, never as a number the tool did not print (wrk prints no minimum)", async () => {
     const response = await postJson({
       experiment: "partial-summary",
       create: true,
@@ -190,9 +190,9 @@ describe("POST /api/v1/results stores runs", () => {
     expect(response.status, JSON.stringify(response.body)).toBe(201);
     const results = await db.runMetricResult.findMany({ where: { runId: response.body.runs[0]?.id }, include: { metric: true } });
     const latency = results.find((r) => r.metric.key === "latency")!;
-    expect({ min: latency.min, max: latency.max, p50: latency.p50, mean: latency.mean }).toEqual({ min: 2.75, max: 76.44, p50: 2.75, mean: 6.16 });
+    expect({ min: latency.min, max: latency.max, p50: latency.p50, mean: latency.mean }).toEqual({ min: null, max: 76.44, p50: 2.75, mean: 6.16 });
     const connect = results.find((r) => r.metric.key === "connect")!;
-    expect({ min: connect.min, max: connect.max, p50: connect.p50 }).toEqual({ min: 4, max: 4, p50: null });
+    expect({ min: connect.min, max: connect.max, p50: connect.p50 }).toEqual({ min: null, max: null, p50: null });
   });
 
   it("accepts samplesBase64 (little-endian float64) like a samples array", async () => {

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "RunMetricResult" ALTER COLUMN "min" DROP NOT NULL,
+ALTER COLUMN "max" DROP NOT NULL;
