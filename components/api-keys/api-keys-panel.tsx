@@ -86,8 +86,8 @@ export function ApiKeysPanel({ projectSlug, origin }: { projectSlug: string; ori
                 <tr>
                   <th>Name</th>
                   <th>Key</th>
-                  <th>Created</th>
-                  <th>Last used</th>
+                  <th data-narrow="hide">Created</th>
+                  <th data-narrow="hide">Last used</th>
                   <th>Status</th>
                   <th />
                 </tr>
@@ -99,8 +99,12 @@ export function ApiKeysPanel({ projectSlug, origin }: { projectSlug: string; ori
                     <td>
                       <code>{key.prefix}…</code>
                     </td>
-                    <td className="small muted">{formatDateTime(key.createdAt)}</td>
-                    <td className="small muted">{formatDateTime(key.lastUsedAt)}</td>
+                    <td className="small muted" data-narrow="hide">
+                      {formatDateTime(key.createdAt)}
+                    </td>
+                    <td className="small muted" data-narrow="hide">
+                      {formatDateTime(key.lastUsedAt)}
+                    </td>
                     <td>{key.revokedAt ? <span className="badge">revoked</span> : <span className="badge good">active</span>}</td>
                     <td>
                       {key.revokedAt ? null : (

@@ -17,7 +17,7 @@ export const importers = {
   hyperfine: { importer: importHyperfine, description: "hyperfine --export-json, with per-run times" },
   "pytest-benchmark": { importer: importPytestBenchmark, description: "pytest-benchmark --benchmark-json" },
   "google-benchmark": { importer: importGoogleBenchmark, description: "Google Benchmark --benchmark_format=json; repetitions become runs" },
-  criterion: { importer: importCriterion, description: "Criterion.rs estimates.json / sample.json (see docs/imports.md)" },
+  criterion: { importer: importCriterion, description: "Criterion.rs sample.json, or a bundle of each benchmark's sample/estimates/benchmark JSON (docs/imports.md)" },
   k6: { importer: importK6, description: "k6 --summary-export JSON, or --out csv samples" },
   wrk: { importer: importWrk, description: "wrk text output, run with --latency" },
   ngrinder: { importer: importNgrinder, description: "nGrinder CSV report" },

@@ -58,7 +58,9 @@ export async function getComparison(db: Db, where: { projectId: string } | { pro
 
   const results = await db.runMetricResult.findMany({
     where: { run: { experimentId: experiment.id, status: "succeeded" } },
-    orderBy: { run: { createdAt: "asc" } },
+    // Runs stored by one upload share their transaction's createdAt: break ties by run id (cuids
+    // ascend in creation order), so replicates (and the seeded A/A resampling) come in a fixed order.
+    orderBy: [{ run: { createdAt: "asc" } }, { runId: "asc" }],
     select: {
       metricId: true, mean: true, min: true, max: true, sum: true, p50: true, p90: true, p95: true, p99: true,
       histogram: true, histogramScale: true, run: { select: { id: true, variantId: true } },
