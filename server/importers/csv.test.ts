@@ -2,18 +2,10 @@ import { describe, expect, it } from "vitest";
 import { importCsv } from "./csv";
 import { parseMetricHeader } from "./csv-header";
 import { foreignFixtures, readFixture } from "./fixture-files";
-import { uploadProblems } from "./result-checks";
+import { refusalOf, uploadProblems } from "./result-checks";
 import { ImportFormatError } from "./types";
 
-function refusal(body: string): string {
-  try {
-    importCsv(body);
-  } catch (error) {
-    if (error instanceof ImportFormatError) return error.message;
-    throw error;
-  }
-  throw new Error("expected an ImportFormatError");
-}
+const refusal = (body: string) => refusalOf(importCsv, body);
 
 describe("parseMetricHeader", () => {
   it.each([

@@ -1,25 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { foreignFixtures, readFixture } from "./fixture-files";
 import { importNgrinder } from "./ngrinder";
-import { uploadProblems } from "./result-checks";
-import type { ImportedMetric, ImportResult } from "./types";
+import { metricOf as metric, refusalOf, uploadProblems } from "./result-checks";
 import { ImportFormatError } from "./types";
 
-function metric(result: ImportResult, key: string, benchmark = 0): ImportedMetric {
-  const found = result.benchmarks[benchmark]?.repetitions[0]?.metrics.find((m) => m.key === key);
-  if (!found) throw new Error(`no metric ${key}`);
-  return found;
-}
-
-function refusal(body: string): string {
-  try {
-    importNgrinder(body);
-  } catch (error) {
-    if (error instanceof ImportFormatError) return error.message;
-    throw error;
-  }
-  throw new Error("expected an ImportFormatError");
-}
+const refusal = (body: string) => refusalOf(importNgrinder, body);
 
 // nGrinder 3.x's header for a single test (SingleConsole.writeIntervalCsvData).
 const HEADER =

@@ -1,7 +1,7 @@
 // Test support: what an ImportResult must satisfy to be uploaded as runs (the limits of
 // server/schemas/results.ts restated here, so importer tests catch a value the upload would
 // refuse without depending on the upload code). Returns the problems found; [] means none.
-import type { ImportedMetric, ImportResult } from "./types";
+import { ImportFormatError, type ImportedMetric, type Importer, type ImportResult } from "./types";
 
 const ISO_WITH_ZONE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/;
 
@@ -47,4 +47,22 @@ export function uploadProblems(result: ImportResult): string[] {
     });
   }
   return problems;
+}
+
+/** Test helper: a metric of one benchmark's repetition, or an error naming the missing key. */
+export function metricOf(result: ImportResult, key: string, benchmark = 0, repetition = 0): ImportedMetric {
+  const found = result.benchmarks[benchmark]?.repetitions[repetition]?.metrics.find((m) => m.key === key);
+  if (!found) throw new Error(`no metric ${key}`);
+  return found;
+}
+
+/** Test helper: the message an importer refuses `body` with; fails if it accepts it. */
+export function refusalOf(importer: Importer, body: string): string {
+  try {
+    importer(body);
+  } catch (error) {
+    if (error instanceof ImportFormatError) return error.message;
+    throw error;
+  }
+  throw new Error("expected an ImportFormatError");
 }

@@ -1,25 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { foreignFixtures, readFixture } from "./fixture-files";
-import { uploadProblems } from "./result-checks";
-import type { ImportedMetric, ImportResult } from "./types";
+import { metricOf as metric, refusalOf, uploadProblems } from "./result-checks";
 import { ImportFormatError } from "./types";
 import { importWrk } from "./wrk";
 
-function metric(result: ImportResult, key: string, benchmark = 0, repetition = 0): ImportedMetric {
-  const found = result.benchmarks[benchmark]?.repetitions[repetition]?.metrics.find((m) => m.key === key);
-  if (!found) throw new Error(`no metric ${key}`);
-  return found;
-}
-
-function refusal(body: string): string {
-  try {
-    importWrk(body);
-  } catch (error) {
-    if (error instanceof ImportFormatError) return error.message;
-    throw error;
-  }
-  throw new Error("expected an ImportFormatError");
-}
+const refusal = (body: string) => refusalOf(importWrk, body);
 
 const printout = (overrides: Partial<Record<"latency" | "p99" | "requests" | "rps" | "transfer" | "extra", string>> = {}) =>
   [

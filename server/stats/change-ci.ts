@@ -74,7 +74,8 @@ export function hodgesLehmannShift(x: readonly number[], y: readonly number[], c
   };
 }
 
-const empty: Change = {
+/** A change with nothing known yet; callers fill in the reason. */
+export const emptyChange: Change = {
   ratio: null,
   percent: null,
   ratioCi: null,
@@ -90,7 +91,7 @@ const pct = (r: number) => (r - 1) * 100;
 
 /** Change of `candidate` against `baseline` (both sorted ascending, non-empty). */
 export function estimateChange(baseline: readonly number[], candidate: readonly number[], confidence: number): Change {
-  if (baseline.length === 0 || candidate.length === 0) return { ...empty, reason: "a variant has no runs" };
+  if (baseline.length === 0 || candidate.length === 0) return { ...emptyChange, reason: "a variant has no runs" };
   const medB = medianSorted(baseline);
   const medC = medianSorted(candidate);
   let ratio: number | null = null;
@@ -111,7 +112,7 @@ export function estimateChange(baseline: readonly number[], candidate: readonly 
     const s = hodgesLehmannShift(candidate, baseline, confidence);
     [lowR, highR, hl, conf] = [1 + s.low / medB, 1 + s.high / medB, 1 + s.estimate / medB, s.confidence];
   } else {
-    return { ...empty, ratio, percent: ratio === null ? null : pct(ratio), reason: reason ?? "values are not all positive and the baseline median is not positive: no interval for a ratio" };
+    return { ...emptyChange, ratio, percent: ratio === null ? null : pct(ratio), reason: reason ?? "values are not all positive and the baseline median is not positive: no interval for a ratio" };
   }
   return {
     ratio,

