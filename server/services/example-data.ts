@@ -1,42 +1,23 @@
-// Example data loaded on first start, labelled as such and easy to delete (delete the project).
-// Loaded once per installation: a marker in InstanceSetting keeps deleted examples deleted.
+// Example data loaded on first start: the five write-ups of EXAMPLES.md as experiments with their
+// runs, labelled as example data (isExample, a tag on every run, a note in every description) and
+// easy to delete (delete the project, or any one experiment). The definitions and the seeded
+// synthetic numbers live in ./example-data/, one module per write-up; the runs are stored by
+// ingestResults, the service behind POST /api/v1/results, exactly as an upload would be.
+//
+// Loaded once per installation: a marker in InstanceSetting keeps deleted examples deleted. If a
+// load fails part-way the marker is removed, and the next attempt skips the experiments already
+// complete (they have runs), so nothing is stored twice.
+import { createHash } from "node:crypto";
 import type { Db } from "../db/client";
 import { isUniqueViolation } from "../db/prisma-errors";
-import { ZExperimentInput } from "../schemas/experiment";
+import { exampleExperiments } from "./example-data/catalog";
+import type { ExampleExperiment } from "./example-data/common";
 import { createExperiment } from "./experiments";
 import { createProject } from "./projects";
+import { ingestResults } from "./results";
 
 const MARKER = "exampleDataLoaded";
 export const EXAMPLE_PROJECT_SLUG = "examples";
-
-/** The S3 upload write-up (../shared/EXAMPLES.md §1): plain vs gzip on two payloads. */
-const s3Upload = ZExperimentInput.parse({
-  title: "S3 upload: plain vs gzip",
-  slug: "s3-upload-plain-vs-gzip",
-  hypothesis: "Gzipping text payloads before PutObject makes uploads faster because fewer bytes cross the network.",
-  description:
-    "Spring Batch writer uploading notification payloads to S3. Each combination uploads the payload " +
-    "20 times to warm up, then 100 measured times; latency is end to end (gzip + PutObject).\n\n" +
-    "The authors concluded there was **no speed gain** — the fixed cost is auth and network round-trips, " +
-    "not payload size — but large byte savings for text.",
-  environmentNotes: "AWS ap-northeast-2, container limited to 1 vCPU / 2 GB",
-  status: "completed",
-  parameters: [
-    { name: "payloads", value: "email.html (~50 KB), sms.txt (~80 B)" },
-    { name: "uploads per run", value: "100 measured after 20 warm-up" },
-  ],
-  warmupRuns: 0,
-  measuredRuns: 1,
-  tags: ["s3", "gzip", "example"],
-  variants: [
-    { name: "Plain", description: "PutObject of the raw payload", isBaseline: true },
-    { name: "Gzip", description: "gzip, then PutObject", isBaseline: false },
-  ],
-  metrics: [
-    { key: "upload_latency_ms", label: "Upload latency", unit: "ms", direction: "lower_is_better", aggregation: "mean" },
-    { key: "payload_bytes", label: "Payload size", unit: "B", direction: "lower_is_better", aggregation: "mean" },
-  ],
-});
 
 export async function loadExampleDataOnce(db: Db): Promise<"loaded" | "already-loaded"> {
   // The marker row doubles as a lock: of two processes starting at once, one inserts it.
@@ -61,8 +42,32 @@ async function loadExamples(db: Db) {
     (await createProject(db, {
       name: "Examples",
       slug: EXAMPLE_PROJECT_SLUG,
-      description: "Example data from published performance write-ups. Delete this project any time.",
+      description: "Example data from five published performance write-ups. Delete this project any time; it does not come back.",
     }));
-  const existing = await db.experiment.findUnique({ where: { projectId_slug: { projectId: project.id, slug: s3Upload.slug as string } } });
-  if (!existing) await createExperiment(db, project.slug, s3Upload, { isExample: true });
+  // Last first: the project's list shows the most recently updated first, so it then reads in
+  // EXAMPLES.md's order, starting with the S3 upload.
+  for (const example of [...exampleExperiments].reverse()) await loadExperiment(db, project, example);
+}
+
+async function loadExperiment(db: Db, project: { id: string; slug: string }, example: ExampleExperiment) {
+  const { slug } = example.definition;
+  const existing = await db.experiment.findUnique({
+    where: { projectId_slug: { projectId: project.id, slug } },
+    select: { id: true, isExample: true, _count: { select: { runs: true } } },
+  });
+  if (existing) {
+    // Complete from an earlier attempt, or the user's own experiment under this slug: leave it.
+    if (existing._count.runs > 0 || !existing.isExample) return;
+    // An example without runs: an attempt stopped between creating it and storing its runs.
+    await db.experiment.delete({ where: { id: existing.id } });
+  }
+  await createExperiment(db, project.slug, example.definition, { isExample: true });
+  const upload = example.results();
+  await ingestResults(db, upload, {
+    projectId: project.id,
+    projectSlug: project.slug,
+    source: "example",
+    bodySha256: createHash("sha256").update(JSON.stringify(upload)).digest("hex"),
+    baseUrl: "",
+  });
 }
