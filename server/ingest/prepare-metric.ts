@@ -3,7 +3,7 @@
 import { AppError, type FieldIssue } from "../errors";
 import type { TRunMetricInput } from "../schemas/results";
 import { decodeHistogram, percentilesOf } from "./histogram";
-import { encodeSamples, float64FromBase64 } from "./sample-codec";
+import { encodeSamplesAsync, float64FromBase64 } from "./sample-codec";
 import { summarizeSamples } from "./summarize-samples";
 
 export interface PreparedMetric {
@@ -35,7 +35,7 @@ const bad = (path: (string | number)[], message: string) => {
 const bytes = (buffer: Buffer): Uint8Array<ArrayBuffer> => new Uint8Array(buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength) as ArrayBuffer);
 
 /** `scales`: histogram scale per metric key used so far; updated with the scale chosen here. */
-export function prepareMetric(metric: TRunMetricInput, path: (string | number)[], runStartedAt: Date, scales: Map<string, number>): PreparedMetric {
+export async function prepareMetric(metric: TRunMetricInput, path: (string | number)[], runStartedAt: Date, scales: Map<string, number>): Promise<PreparedMetric> {
   let samples: ArrayLike<number> | undefined = metric.samples;
   if (metric.samplesBase64 !== undefined) {
     const decoded = float64FromBase64(metric.samplesBase64);
@@ -51,6 +51,8 @@ export function prepareMetric(metric: TRunMetricInput, path: (string | number)[]
   };
 
   if (samples) {
+    // Compression runs on the thread pool while this thread builds the summary and histogram.
+    const blob = encodeSamplesAsync(samples);
     const s = summarizeSamples(samples, scales.get(metric.key));
     if (s.histogramScale !== undefined && !scales.has(metric.key)) scales.set(metric.key, s.histogramScale);
     return {
@@ -60,7 +62,7 @@ export function prepareMetric(metric: TRunMetricInput, path: (string | number)[]
         n: BigInt(s.n), mean: s.mean, sd: s.sd ?? null, min: s.min, max: s.max,
         p50: s.p50 ?? null, p90: s.p90 ?? null, p95: s.p95 ?? null, p99: s.p99 ?? null, p999: s.p999 ?? null, sum: s.sum,
         histogram: s.histogram ? bytes(s.histogram) : null, histogramScale: s.histogramScale ?? null,
-        samples: bytes(encodeSamples(samples)),
+        samples: bytes(await blob),
       },
     };
   }

@@ -3,20 +3,33 @@
 // significance (sign/exponent bytes together), which deflate compresses far better.
 //   byte 0 = 1: float64 (exact) — up to FLOAT64_LIMIT samples
 //   byte 0 = 2: float32 (~7 significant digits) — above that, to keep a million samples small
+import { promisify } from "node:util";
 import zlib from "node:zlib";
 
 export const FLOAT64_LIMIT = 100_000;
 const FLOAT64 = 1;
 const FLOAT32 = 2;
 
-export function encodeSamples(samples: ArrayLike<number>): Buffer {
+// Level 1: measured on a million latencies, 40 % faster than the default for 2 % more bytes.
+const DEFLATE = { level: 1 };
+const deflateRaw = promisify(zlib.deflateRaw);
+
+function shuffled(samples: ArrayLike<number>): { format: number; bytes: Uint8Array } {
   const wide = samples.length <= FLOAT64_LIMIT;
   const typed = wide ? Float64Array.from(samples) : Float32Array.from(samples);
   const bytes = new Uint8Array(typed.buffer, typed.byteOffset, typed.byteLength);
-  const shuffled = shuffle(bytes, typed.BYTES_PER_ELEMENT);
-  // Level 1: measured on a million latencies, 40 % faster than the default for 2 % more bytes.
-  const deflated = zlib.deflateRawSync(shuffled, { level: 1 });
-  return Buffer.concat([Buffer.from([wide ? FLOAT64 : FLOAT32]), deflated]);
+  return { format: wide ? FLOAT64 : FLOAT32, bytes: shuffle(bytes, typed.BYTES_PER_ELEMENT) };
+}
+
+export function encodeSamples(samples: ArrayLike<number>): Buffer {
+  const { format, bytes } = shuffled(samples);
+  return Buffer.concat([Buffer.from([format]), zlib.deflateRawSync(bytes, DEFLATE)]);
+}
+
+/** The same, compressing on libuv's thread pool so the caller can summarise meanwhile. */
+export async function encodeSamplesAsync(samples: ArrayLike<number>): Promise<Buffer> {
+  const { format, bytes } = shuffled(samples);
+  return Buffer.concat([Buffer.from([format]), await deflateRaw(bytes, DEFLATE)]);
 }
 
 export function decodeSamples(blob: Uint8Array): Float64Array {

@@ -40,10 +40,15 @@ export async function ingestResults(db: Db, upload: TResultsUpload, options: Ing
   // CPU work (summaries, histograms, compression) before the transaction, so it holds no locks.
   const now = new Date();
   const scales = await histogramScales(db, options.projectId, upload.experiment);
-  const prepared = upload.runs.map((run, r) => {
+  const prepared: PreparedMetric[][] = [];
+  // One metric at a time: each already overlaps its compression with its summary, and holding
+  // every run's decoded samples at once would multiply the memory a large upload needs.
+  for (const [r, run] of upload.runs.entries()) {
     const startedAt = run.startedAt ? new Date(run.startedAt) : now;
-    return run.metrics.map((metric, m) => prepareMetric(metric, ["runs", r, "metrics", m], startedAt, scales));
-  });
+    const metrics: PreparedMetric[] = [];
+    for (const [m, metric] of run.metrics.entries()) metrics.push(await prepareMetric(metric, ["runs", r, "metrics", m], startedAt, scales));
+    prepared.push(metrics);
+  }
 
   for (let attempt = 1; ; attempt++) {
     try {
