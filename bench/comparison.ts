@@ -5,7 +5,7 @@
 // Afterwards it breaks the comparison's time down in-process on the same database (query,
 // histogram merge, statistics, A/A noise), so a miss shows where the time goes.
 // Run: npx tsx bench/comparison.ts   (not part of the test suite; takes a few minutes)
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { embeddedUrl, readEmbeddedCredentials } from "../server/db/embedded-postgres";
@@ -38,24 +38,65 @@ const METRICS = [
 const root = path.resolve(import.meta.dirname, "..");
 const dataDir = path.join(root, ".data", `bench-${NAME}`);
 let server: BenchServer | undefined;
-let cleanedUp = false;
+let cleanup: Promise<void> | undefined;
 
-/** Stops the server (which removes its data directory) and makes sure the directory is gone. */
-async function cleanUp() {
-  if (cleanedUp) return;
-  cleanedUp = true;
-  try {
-    await server?.stop();
-  } finally {
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
+/**
+ * Stops the server (which removes its data directory) and makes sure the directory is gone. On
+ * Ctrl-C the server got the SIGINT too and may have exited already, when stop() never settles
+ * (it waits for an exit event that has passed): give it 30 s, then remove the directory anyway.
+ */
+function cleanUp(): Promise<void> {
+  cleanup ??= (async () => {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      if (server) await Promise.race([server.stop(), new Promise((resolve) => (timer = setTimeout(resolve, 30_000)))]);
+    } finally {
+      clearTimeout(timer);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  })();
+  return cleanup;
 }
+// `on`, not `once`: Ctrl-C reaches this process twice (from the terminal and relayed by tsx).
+let interrupted = false;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => {
+  process.on(signal, () => {
+    if (interrupted) return;
+    interrupted = true;
     console.error(`\n${signal}: stopping the server`);
     void cleanUp().finally(() => process.exit(130));
   });
 }
+
+// tsx SIGKILLs its child when the child does not acknowledge a signal within ~30 ms, which is what
+// happens on Ctrl-C while this script is busy generating samples: then no code in this process
+// runs. A detached watchdog outlives it: once this process is gone, it stops every process started
+// for this data directory (they carry VERSUS_DATA_DIR in their environment), waits for them to
+// exit (SIGKILL after 60 s), and removes the directory. After a normal exit it finds nothing to do.
+const WATCHDOG = `
+const fs = require("node:fs");
+const [benchPid, dataDir] = [Number(process.argv[1]), process.argv[2]];
+const alive = (pid) => { try { process.kill(pid, 0); return true; } catch (e) { return e.code === "EPERM"; } };
+const marker = "VERSUS_DATA_DIR=" + dataDir + "\\0";
+const leftovers = () => fs.readdirSync("/proc").filter((p) => /^\\d+$/.test(p) && Number(p) !== process.pid).filter((p) => {
+  try { return (fs.readFileSync("/proc/" + p + "/environ", "latin1") + "\\0").includes(marker); } catch { return false; }
+}).map(Number);
+const signalAll = (signal) => { for (const pid of leftovers()) { try { process.kill(pid, signal); } catch {} } };
+const watch = setInterval(() => {
+  if (alive(benchPid)) return;
+  clearInterval(watch);
+  signalAll("SIGTERM");
+  const deadline = Date.now() + 60000;
+  const wait = setInterval(() => {
+    if (leftovers().length && Date.now() < deadline) return;
+    clearInterval(wait);
+    signalAll("SIGKILL");
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }, 250);
+}, 500);
+`;
+const { VERSUS_DATA_DIR: _ignored, ...watchdogEnv } = process.env;
+spawn(process.execPath, ["-e", WATCHDOG, String(process.pid), dataDir], { detached: true, stdio: "ignore", env: watchdogEnv }).unref();
 
 const median = (xs: number[]) => quantile(xs, 0.5);
 function quantile(xs: number[], q: number): number {

@@ -18,8 +18,11 @@ interface StoredResult {
   p99: number | null;
 }
 
-/** The one number a run contributes to the comparison, as the metric's aggregation says. */
-function replicateValue(result: StoredResult, aggregation: MetricAggregation): number {
+/**
+ * The one number a run contributes to the comparison, as the metric's aggregation says.
+ * Exported so the cross-experiment comparison reduces runs by the very same rule.
+ */
+export function replicateValue(result: StoredResult, aggregation: MetricAggregation): number {
   switch (aggregation) {
     case "median":
       return result.p50 ?? result.mean;
@@ -39,6 +42,27 @@ function replicateValue(result: StoredResult, aggregation: MetricAggregation): n
       // mean, rate (a rate is stored as its mean over the run) and last.
       return result.mean;
   }
+}
+
+/**
+ * One variant's input to the engine: a replicate per run and, when every run has a histogram on
+ * one scale, the histograms to merge. Shared with the cross-experiment comparison.
+ */
+export function variantData(
+  name: string,
+  isBaseline: boolean,
+  rows: (StoredResult & { histogram: Uint8Array | null; histogramScale: number | null })[],
+  aggregation: MetricAggregation,
+): VariantData {
+  const scales = new Set(rows.map((r) => r.histogramScale));
+  const histograms = rows.every((r) => r.histogram) && scales.size === 1 ? rows.map((r) => r.histogram as Uint8Array) : undefined;
+  return {
+    name,
+    isBaseline,
+    replicates: rows.map((r) => replicateValue(r, aggregation)),
+    histograms,
+    histogramScale: histograms ? ((rows[0]?.histogramScale ?? 1) as number) : undefined,
+  };
 }
 
 export async function getComparison(db: Db, where: { projectId: string } | { projectSlug: string }, experimentRef: string, baselineName?: string): Promise<TComparison> {
@@ -77,15 +101,7 @@ export async function getComparison(db: Db, where: { projectId: string } | { pro
     for (const variant of experiment.variants) {
       const own = rows.filter((r) => r.run.variantId === variant.id);
       if (own.length === 0 && variant.id !== baseline.id) continue;
-      const scales = new Set(own.map((r) => r.histogramScale));
-      const histograms = own.every((r) => r.histogram) && scales.size === 1 ? own.map((r) => r.histogram as Uint8Array) : undefined;
-      variants.push({
-        name: variant.name,
-        isBaseline: variant.id === baseline.id,
-        replicates: own.map((r) => replicateValue(r, metric.aggregation)),
-        histograms,
-        histogramScale: histograms ? ((own[0]?.histogramScale ?? 1) as number) : undefined,
-      });
+      variants.push(variantData(variant.name, variant.id === baseline.id, own, metric.aggregation));
     }
     const baselineRuns = variants.find((v) => v.isBaseline)?.replicates.length ?? 0;
     if (baselineRuns === 0 || variants.length < 2) {
