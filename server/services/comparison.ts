@@ -5,6 +5,8 @@ import type { MetricAggregation } from "../db/generated/enums";
 import { AppError } from "../errors";
 import { decodeSamples } from "../ingest/sample-codec";
 import { compareMetric, type VariantData } from "../stats/compare";
+import type { MergedPercentiles } from "../stats/schemas";
+import { mergedPercentiles, type HistogramGroup } from "./merged-percentiles";
 import type { TComparison } from "../schemas/comparison";
 
 interface StoredResult {
@@ -51,18 +53,28 @@ export function replicateValue(result: StoredResult, aggregation: MetricAggregat
 export function variantData(
   name: string,
   isBaseline: boolean,
-  rows: (StoredResult & { histogram: Uint8Array | null; histogramScale: number | null })[],
+  rows: (StoredResult & { histogram?: Uint8Array | null; histogramScale: number | null })[],
   aggregation: MetricAggregation,
+  merged?: MergedPercentiles | null,
 ): VariantData {
   const scales = new Set(rows.map((r) => r.histogramScale));
-  const histograms = rows.every((r) => r.histogram) && scales.size === 1 ? rows.map((r) => r.histogram as Uint8Array) : undefined;
+  const histograms = merged === undefined && rows.every((r) => r.histogram) && scales.size === 1 ? rows.map((r) => r.histogram as Uint8Array) : undefined;
   return {
     name,
     isBaseline,
     replicates: rows.map((r) => replicateValue(r, aggregation)),
     histograms,
     histogramScale: histograms ? ((rows[0]?.histogramScale ?? 1) as number) : undefined,
+    mergedPercentiles: merged,
   };
+}
+
+/** The histogram group of one variant's rows, when every row has a histogram on one scale. */
+export function histogramGroup(rows: { id: string; histogramScale: number | null }[]): HistogramGroup | undefined {
+  const scales = new Set(rows.map((r) => r.histogramScale));
+  // ingest stores histogram and histogramScale together, so a scale means a histogram.
+  if (rows.length === 0 || scales.size !== 1 || rows[0]?.histogramScale == null) return undefined;
+  return { resultIds: rows.map((r) => r.id), scale: rows[0].histogramScale };
 }
 
 export async function getComparison(db: Db, where: { projectId: string } | { projectSlug: string }, experimentRef: string, baselineName?: string): Promise<TComparison> {
@@ -85,9 +97,10 @@ export async function getComparison(db: Db, where: { projectId: string } | { pro
     // Runs stored by one upload share their transaction's createdAt: break ties by run id (cuids
     // ascend in creation order), so replicates (and the seeded A/A resampling) come in a fixed order.
     orderBy: [{ run: { createdAt: "asc" } }, { runId: "asc" }],
+    // Histogram bytes are not read here: merged percentiles come from a cache (merged-percentiles.ts).
     select: {
-      metricId: true, mean: true, min: true, max: true, sum: true, p50: true, p90: true, p95: true, p99: true,
-      histogram: true, histogramScale: true, run: { select: { id: true, variantId: true } },
+      id: true, metricId: true, mean: true, min: true, max: true, sum: true, p50: true, p90: true, p95: true, p99: true,
+      histogramScale: true, run: { select: { id: true, variantId: true } },
     },
   });
 
@@ -97,12 +110,15 @@ export async function getComparison(db: Db, where: { projectId: string } | { pro
   const metrics = [];
   for (const metric of experiment.metrics) {
     const rows = results.filter((r) => r.metricId === metric.id);
-    const variants: VariantData[] = [];
-    for (const variant of experiment.variants) {
-      const own = rows.filter((r) => r.run.variantId === variant.id);
-      if (own.length === 0 && variant.id !== baseline.id) continue;
-      variants.push(variantData(variant.name, variant.id === baseline.id, own, metric.aggregation));
-    }
+    const present = experiment.variants
+      .map((variant) => ({ variant, own: rows.filter((r) => r.run.variantId === variant.id) }))
+      .filter(({ variant, own }) => own.length > 0 || variant.id === baseline.id);
+    const groups = present.map(({ own }) => histogramGroup(own));
+    const merged = await mergedPercentiles(db, groups.filter((g): g is HistogramGroup => g !== undefined));
+    let next = 0;
+    const variants: VariantData[] = present.map(({ variant, own }, index) =>
+      variantData(variant.name, variant.id === baseline.id, own, metric.aggregation, groups[index] ? (merged[next++] ?? null) : null),
+    );
     const baselineRuns = variants.find((v) => v.isBaseline)?.replicates.length ?? 0;
     if (baselineRuns === 0 || variants.length < 2) {
       metrics.push({ ...describe(metric), comparison: null, reason: baselineRuns === 0 ? `the baseline "${baseline.name}" has no runs with this metric` : "no other variant has runs with this metric" });

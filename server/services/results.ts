@@ -4,7 +4,9 @@ import type { Db, Prisma } from "../db/client";
 import { isUniqueViolation } from "../db/prisma-errors";
 import { AppError, badInput, type FieldIssue } from "../errors";
 import { prepareMetric, type PreparedMetric } from "../ingest/prepare-metric";
-import type { TResultsUpload, TUploadResponse } from "../schemas/results";
+import type { TResultsUpload, TRunMetricInput, TUploadResponse } from "../schemas/results";
+
+type Direction = NonNullable<TRunMetricInput["direction"]>;
 
 type Tx = Prisma.TransactionClient;
 
@@ -107,31 +109,35 @@ async function store(tx: Tx, upload: TResultsUpload, prepared: PreparedMetric[][
     created.variants.push(name);
   }
 
+  // A new metric is defined by the first run that gives its unit and direction; the other runs
+  // of the same upload may leave them out, but must not contradict them.
+  const definitions = new Map<string, TRunMetricInput>();
+  for (const metric of upload.runs.flatMap((run) => run.metrics)) {
+    if (upload.create && !metricIds.has(metric.key) && metric.unit && metric.direction && !definitions.has(metric.key)) definitions.set(metric.key, metric);
+  }
+
   upload.runs.forEach((run, r) =>
     run.metrics.forEach((metric, m) => {
-      const known = metricIds.get(metric.key);
+      const known = metricIds.get(metric.key) ?? definitions.get(metric.key);
       const path = ["runs", r, "metrics", m];
       if (known) {
         if (metric.unit && metric.unit !== known.unit) issues.push({ path: [...path, "unit"], message: `metric "${metric.key}" is measured in ${known.unit}, not ${metric.unit}` });
-        if (metric.direction && metric.direction !== known.direction) issues.push({ path: [...path, "direction"], message: `metric "${metric.key}" is ${known.direction.replaceAll("_", " ")}` });
+        if (metric.direction && metric.direction !== known.direction) issues.push({ path: [...path, "direction"], message: `metric "${metric.key}" is ${String(known.direction).replaceAll("_", " ")}` });
       } else if (!upload.create) {
         issues.push({ path: [...path, "key"], message: `experiment "${experiment.slug}" has no metric "${metric.key}"; add it, or send "create": true with its unit and direction` });
-      } else if (!metric.unit || !metric.direction) {
-        issues.push({ path: [...path, metric.unit ? "direction" : "unit"], message: `metric "${metric.key}" is new: send its unit and direction to create it` });
+      } else {
+        issues.push({ path: [...path, metric.unit ? "direction" : "unit"], message: `metric "${metric.key}" is new: send its unit and direction (in at least one run) to create it` });
       }
     }),
   );
   if (issues.length) throw new AppError("UNPROCESSABLE", issues.map((i) => i.message).join("; "), { fieldIssues: issues });
 
-  for (const run of upload.runs) {
-    for (const metric of run.metrics) {
-      if (metricIds.has(metric.key) || !metric.unit || !metric.direction) continue;
-      const row = await tx.metric.create({
-        data: { experimentId: experiment.id, key: metric.key, unit: metric.unit, direction: metric.direction, aggregation: metric.aggregation ?? "mean", label: metric.label ?? "", position: metricIds.size },
-      });
-      metricIds.set(metric.key, row);
-      created.metrics.push(metric.key);
-    }
+  for (const metric of definitions.values()) {
+    const row = await tx.metric.create({
+      data: { experimentId: experiment.id, key: metric.key, unit: metric.unit as string, direction: metric.direction as Direction, aggregation: metric.aggregation ?? "mean", label: metric.label ?? "", position: metricIds.size },
+    });
+    metricIds.set(metric.key, row);
+    created.metrics.push(metric.key);
   }
 
   // Repetitions continue each variant's numbering unless the upload gives them.

@@ -44,6 +44,11 @@ export interface VariantData {
    * percentiles are divided by it to come back in the metric's unit. All runs share one scale.
    */
   histogramScale?: number;
+  /**
+   * Percentiles already merged from this variant's histograms, in the metric's unit (a caller that
+   * caches them passes these instead of the histograms). null: known to have none.
+   */
+  mergedPercentiles?: MergedPercentiles | null;
 }
 
 export interface CompareOptions {
@@ -62,7 +67,7 @@ export interface CompareOptions {
   mannWhitneyMethod?: MannWhitneyMethod;
 }
 
-function unscale(percentiles: MergedPercentiles | null, scale: number): MergedPercentiles | null {
+export function unscale(percentiles: MergedPercentiles | null, scale: number): MergedPercentiles | null {
   if (!percentiles || scale === 1) return percentiles;
   const { count, ...values } = percentiles;
   return { count, ...(Object.fromEntries(Object.entries(values).map(([key, value]) => [key, value / scale])) as Omit<MergedPercentiles, "count">) };
@@ -98,8 +103,8 @@ function variantStats(v: VariantData, sorted: readonly number[], confidence: num
   const m = n > 0 ? mean(sorted) : null;
   const cv = coefficientOfVariation(sorted);
   if (n >= 2 && cv === null) notes.push("mean is 0: no coefficient of variation");
-  let percentiles = null;
-  if (v.histograms && v.histograms.length > 0) percentiles = unscale(mergeHistograms(v.histograms), v.histogramScale ?? 1);
+  let percentiles = v.mergedPercentiles ?? null;
+  if (v.mergedPercentiles === undefined && v.histograms && v.histograms.length > 0) percentiles = unscale(mergeHistograms(v.histograms), v.histogramScale ?? 1);
   return {
     variant: v.name,
     isBaseline: v.isBaseline,

@@ -348,6 +348,29 @@ describe("POST /api/v1/results without create", () => {
     expect(fieldPaths(body)).toEqual(["runs.0.metrics.0.unit"]);
   });
 
+  it("creates a new metric from the one run that defines it; other runs may leave unit and direction out, not contradict them", async () => {
+    const defined = { unit: "ms", direction: "lower_is_better" };
+    const created = await postJson({
+      experiment: "defined-once", create: true,
+      runs: [
+        { variant: "a", metrics: [{ key: "p_once", samples: [1, 2] }] },
+        { variant: "a", metrics: [{ key: "p_once", ...defined, samples: [3] }] },
+      ],
+    }, { key: ctx.key });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.created.metrics).toEqual(["p_once"]);
+
+    const { body } = await expectRefused(() => post({
+      experiment: "defined-twice", create: true,
+      runs: [
+        { variant: "a", metrics: [{ key: "p_twice", ...defined, samples: [1] }] },
+        { variant: "a", metrics: [{ key: "p_twice", unit: "s", samples: [2] }] },
+      ],
+    }, { key: ctx.key }), 422, "UNPROCESSABLE");
+    expect(body.error.message).toContain('metric "p_twice" is measured in ms, not s');
+    expect(fieldPaths(body)).toEqual(["runs.1.metrics.0.unit"]);
+  });
+
   it("answers 422 when the unit contradicts the stored metric (with or without create)", async () => {
     for (const create of [false, true]) {
       const { body } = await expectRefused(() => post({ experiment: "existing", create, runs: [{ variant: "baseline", metrics: [metric("latency", { unit: "s", samples: [1] })] }] }, { key: ctx.key }), 422, "UNPROCESSABLE");
