@@ -1,12 +1,14 @@
 import { apiKeyRouter } from "./routers/api-key";
 import { experimentRouter } from "./routers/experiment";
 import { projectRouter } from "./routers/project";
+import { reportRouter } from "./routers/report";
 import { createCallerFactory, createTRPCRouter } from "./trpc";
 
 export const appRouter = createTRPCRouter({
   project: projectRouter,
   experiment: experimentRouter,
   apiKey: apiKeyRouter,
+  report: reportRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -23,6 +23,7 @@ export function importToUpload(result: ImportResult, options: MappingOptions): T
   const base = { experiment: options.experiment, create: options.create, experimentTitle: undefined };
 
   if (split === "variant") {
+    const keyOf = keysByUnit(benchmarks);
     if (options.variant && benchmarks.length > 1) {
       throw new AppError("BAD_REQUEST", `The file has ${benchmarks.length} benchmarks (${benchmarks.slice(0, 3).map((b) => b.name).join(", ")}${benchmarks.length > 3 ? ", …" : ""}): leave out variant to make one variant per benchmark, or use split=metric to put them all in variant "${options.variant}"`, {
         fieldIssues: [{ path: ["variant"], message: "one variant cannot hold several benchmarks with split=variant" }],
@@ -38,7 +39,7 @@ export function importToUpload(result: ImportResult, options: MappingOptions): T
           startedAt: repetition.startedAt,
           tags: [],
           sourceDetail: result.format,
-          metrics: repetition.metrics.map((metric) => metricInput(metric.key, metric)),
+          metrics: repetition.metrics.map((metric) => metricInput(keyOf(metric), metric)),
         })),
       ),
     };
@@ -66,6 +67,22 @@ export function importToUpload(result: ImportResult, options: MappingOptions): T
       ),
     })).filter((run) => run.metrics.length > 0),
   };
+}
+
+/**
+ * With a variant per benchmark, one metric key must mean one unit and direction across them all:
+ * JMH's "score" is ops/us for a throughput benchmark and us for an average-time one. A key whose
+ * benchmarks disagree becomes one metric per unit ("score:ops/us", "score:us"), so nothing is
+ * compared across units or stored under the wrong one.
+ */
+function keysByUnit(benchmarks: ImportResult["benchmarks"]) {
+  const kinds = new Map<string, Set<string>>();
+  for (const metric of benchmarks.flatMap((b) => b.repetitions.flatMap((r) => r.metrics))) {
+    const set = kinds.get(metric.key) ?? new Set<string>();
+    set.add(`${metric.unit}|${metric.direction}`);
+    kinds.set(metric.key, set);
+  }
+  return (metric: { key: string; unit: string }) => ((kinds.get(metric.key)?.size ?? 1) > 1 ? `${metric.key}:${metric.unit}` : metric.key);
 }
 
 /** `benchmark`: with split=metric, the benchmark the metric belongs to, for its label. */

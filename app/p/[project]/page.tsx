@@ -25,6 +25,9 @@ export default async function ProjectPage({ params }: Params) {
           <p>{project.description ?? "Experiments in this project"}</p>
         </div>
         <div className="actions">
+          <Link className="button" href={`/p/${project.slug}/compare`}>
+            Compare runs
+          </Link>
           <Link className="button" href={`/p/${project.slug}/keys`}>
             API keys
           </Link>

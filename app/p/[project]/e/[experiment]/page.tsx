@@ -1,8 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { Breadcrumbs } from "~/components/breadcrumbs";
+import { ChartsSection, type ChartsResult } from "~/components/charts/charts-section";
 import { ComparisonTables } from "~/components/experiments/comparison-table";
 import { DeleteExperimentButton } from "~/components/experiments/delete-experiment-button";
+import { ExportLinks } from "~/components/exports/export-links";
 import { Markdown } from "~/components/experiments/markdown";
 import { MetricResults } from "~/components/experiments/metric-results";
 import { RunsTable } from "~/components/experiments/runs-table";
@@ -26,6 +28,14 @@ export default async function ExperimentPage({ params, searchParams }: Params) {
   // An unknown ?baseline= (an old link after a rename) falls back to the experiment's own baseline.
   const knownBaseline = experiment.variants.some((variant) => variant.name === baseline) ? baseline : undefined;
   const comparison = experiment.runCount > 0 ? await caller.experiment.comparison({ projectSlug, experimentSlug, baseline: knownBaseline }) : null;
+  // The charts against the same baseline; if they fail, the rest of the page still shows and says so.
+  const charts: ChartsResult | null =
+    experiment.runCount > 0
+      ? await caller.experiment.charts({ projectSlug, experimentSlug, baseline: knownBaseline }).then(
+          (data) => ({ data }),
+          (error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }),
+        )
+      : null;
   const variantNames = new Map(experiment.variants.map((variant) => [variant.id, variant.name]));
   const base = `/p/${project.slug}/e/${experiment.slug}`;
 
@@ -51,6 +61,7 @@ export default async function ExperimentPage({ params, searchParams }: Params) {
             Edit
           </Link>
           <DeleteExperimentButton projectSlug={project.slug} experimentSlug={experiment.slug} title={experiment.title} runCount={experiment.runCount} />
+          <ExportLinks projectSlug={project.slug} experimentSlug={experiment.slug} baseline={knownBaseline} />
         </div>
       </div>
 
@@ -148,6 +159,8 @@ export default async function ExperimentPage({ params, searchParams }: Params) {
       </section>
 
       {comparison ? <ComparisonTables comparison={comparison} basePath={base} /> : null}
+
+      {charts ? <ChartsSection charts={charts} /> : null}
 
       <MetricResults experiment={experiment} />
 

@@ -1,0 +1,95 @@
+"use client";
+// Where each variant's tail goes: p50 … p99.9 of all its samples (the runs' HdrHistograms merged
+// on the server), one line per variant. A log Y axis keeps p50 readable next to a far p99.9.
+import { useState } from "react";
+import { CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { formatUnit } from "~/components/units";
+import type { TMetricCharts, TPercentileFigure } from "~/server/schemas/charts";
+import { ChartFrame } from "./chart-frame";
+import { VariantLegend } from "./legend";
+import { logAxis } from "./log-ticks";
+import { linearAxis } from "./nice-axis";
+import { axisLine, axisTick, colorOf, gridStroke, type ChartVariant } from "./palette";
+import { Segmented } from "./segmented";
+import { TooltipBox } from "./tooltip";
+
+const LEVELS = [
+  { key: "p50", label: "p50" },
+  { key: "p90", label: "p90" },
+  { key: "p95", label: "p95" },
+  { key: "p99", label: "p99" },
+  { key: "p999", label: "p99.9" },
+] as const satisfies readonly { key: keyof TPercentileFigure; label: string }[];
+
+/** Rows per percentile level with one column per variant (v0, v1…: names may contain dots). */
+function rowsOf(figures: readonly TPercentileFigure[]) {
+  return LEVELS.map((level) => ({ level: level.label, ...Object.fromEntries(figures.map((f, i) => [`v${i}`, f[level.key]])) }));
+}
+
+export function PercentileChart({ metric, variants, fileName }: { metric: TMetricCharts; variants: readonly ChartVariant[]; fileName: string }) {
+  const figures = metric.percentiles;
+  const values = figures.flatMap((f) => LEVELS.map((level) => f[level.key]));
+  const min = Math.min(...values);
+  const max = Math.max(...values);
+  const log = logAxis(min, max);
+  // Open on the log axis when the tail is long enough that p50 would be squashed.
+  const [scale, setScale] = useState<"linear" | "log">(log && max / min > 10 ? "log" : "linear");
+  const useLog = scale === "log" && log !== null;
+  const linear = linearAxis(metric.unit, min, max, { fromZero: true });
+
+  return (
+    <ChartFrame
+      chartId={`${metric.key}/percentiles`}
+      label={`Percentiles of ${metric.key} per variant`}
+      caption={`Percentiles of every sample of each variant (the runs' HdrHistograms merged, ${figures.map((f) => `${f.variant}: ${f.count.toLocaleString("en-US")}`).join(", ")} samples); ${useLog ? "log" : "linear"} scale.`}
+      fileName={fileName}
+      height={320}
+      empty={figures.length === 0 ? "No samples or histograms stored for this metric" : null}
+      options={
+        log ? (
+          <Segmented
+            label="Y axis"
+            value={scale}
+            onChange={setScale}
+            options={[
+              { value: "linear", label: "Linear" },
+              { value: "log", label: "Log Y" },
+            ]}
+          />
+        ) : null
+      }
+    >
+      <ResponsiveContainer width="100%" height="100%">
+        <ComposedChart data={rowsOf(figures)} margin={{ top: 12, right: 16, bottom: 4, left: 4 }}>
+          <CartesianGrid vertical={false} stroke={gridStroke} />
+          <XAxis dataKey="level" tick={axisTick} axisLine={axisLine} tickLine={false} padding={{ left: 16, right: 16 }} />
+          {useLog ? (
+            <YAxis scale="log" domain={log.domain} ticks={log.ticks} allowDataOverflow tickFormatter={(v: number) => formatUnit(v, metric.unit)} tick={axisTick} axisLine={axisLine} tickLine={false} width="auto" />
+          ) : (
+            <YAxis domain={linear.domain} ticks={linear.ticks} tickFormatter={linear.format} tick={axisTick} axisLine={axisLine} tickLine={false} width="auto" />
+          )}
+          <Tooltip
+            isAnimationActive={false}
+            content={({ active, payload, label }) =>
+              active && payload?.length ? (
+                <TooltipBox title={String(label)} lines={payload.map((item) => `${figures[Number(String(item.dataKey).slice(1))]?.variant}: ${formatUnit(Number(item.value), metric.unit)}`)} />
+              ) : null
+            }
+          />
+          <Legend verticalAlign="bottom" content={<VariantLegend items={figures.map((f) => ({ name: f.variant, color: colorOf(variants, f.variant) }))} />} />
+          {figures.map((f, i) => (
+            <Line
+              key={f.variant}
+              dataKey={`v${i}`}
+              name={f.variant}
+              stroke={colorOf(variants, f.variant)}
+              strokeWidth={2}
+              dot={{ r: 3.5, fill: colorOf(variants, f.variant), strokeWidth: 0 }}
+              isAnimationActive={false}
+            />
+          ))}
+        </ComposedChart>
+      </ResponsiveContainer>
+    </ChartFrame>
+  );
+}

@@ -1,0 +1,140 @@
+// Everything the experiment page's charts draw, per metric: bars (median + CI, mean ± sd) and
+// merged percentiles taken from the comparison, so the charts and the table can never disagree;
+// a distribution from the stored HdrHistograms; each run's replicate value (strip plot); and each
+// run's time series, thinned to at most 600 points.
+import type { Db } from "../db/client";
+import type { MetricAggregation } from "../db/generated/enums";
+import type { TBarFigure, TExperimentCharts, TMetricCharts, TPercentileFigure, TRunTimeSeries, TRunValue } from "../schemas/charts";
+import { compareMetric, type VariantData } from "../stats/compare";
+import type { VariantStats } from "../stats/schemas";
+import { distributionOf, recordedValues, type VariantRecorded } from "./chart-distribution";
+import { downsampleMinMax } from "./chart-downsample";
+import { getComparison, replicateValue, variantData } from "./comparison";
+
+/** Variant colours are CSS variables --series-0 … --series-7 (app/globals.css). */
+const PALETTE_SIZE = 8;
+
+type ResultRow = Awaited<ReturnType<typeof loadResults>>[number];
+type Metric = { id: string; key: string; unit: string; direction: "lower_is_better" | "higher_is_better"; aggregation: MetricAggregation };
+type Variant = { id: string; name: string };
+
+function loadResults(db: Db, experimentId: string) {
+  return db.runMetricResult.findMany({
+    where: { run: { experimentId, status: "succeeded" } },
+    // The comparison's order; sorted by variant and repetition below (a stable sort keeps this
+    // order between runs of the same repetition).
+    orderBy: [{ run: { createdAt: "asc" } }, { runId: "asc" }],
+    select: {
+      metricId: true, mean: true, min: true, max: true, sum: true, p50: true, p90: true, p95: true, p99: true,
+      histogram: true, histogramScale: true, run: { select: { id: true, variantId: true, repetition: true } },
+    },
+  });
+}
+
+function loadTimeSeries(db: Db, experimentId: string) {
+  return db.runTimeSeries.findMany({
+    where: { run: { experimentId, status: "succeeded" } },
+    orderBy: [{ run: { createdAt: "asc" } }, { runId: "asc" }],
+    select: { metricId: true, offsetsMs: true, values: true, run: { select: { id: true, variantId: true, repetition: true } } },
+  });
+}
+
+export async function getExperimentCharts(db: Db, where: { projectSlug: string }, experimentSlug: string, baselineName?: string): Promise<TExperimentCharts> {
+  // Also refuses an unknown experiment (404) or baseline (422) with the comparison's own messages.
+  const comparison = await getComparison(db, where, experimentSlug, baselineName);
+  const experiment = await db.experiment.findFirstOrThrow({
+    where: { project: { slug: where.projectSlug }, slug: comparison.experiment.slug },
+    select: {
+      id: true,
+      variants: { orderBy: { position: "asc" }, select: { id: true, name: true } },
+      metrics: { orderBy: { position: "asc" }, select: { id: true, key: true, unit: true, direction: true, aggregation: true } },
+    },
+  });
+  const [results, series] = await Promise.all([loadResults(db, experiment.id), loadTimeSeries(db, experiment.id)]);
+  const order = new Map(experiment.variants.map((v, i) => [v.id, i]));
+  const byPosition = <T extends { run: { variantId: string; repetition: number } }>(a: T, b: T) =>
+    (order.get(a.run.variantId) ?? 0) - (order.get(b.run.variantId) ?? 0) || a.run.repetition - b.run.repetition;
+
+  return {
+    experiment: { slug: comparison.experiment.slug, title: comparison.experiment.title },
+    baseline: comparison.baseline,
+    variants: experiment.variants.map((v, i) => ({ name: v.name, isBaseline: v.name === comparison.baseline, color: i % PALETTE_SIZE })),
+    metrics: experiment.metrics.map((metric) => {
+      const described = comparison.metrics.find((m) => m.key === metric.key);
+      const rows = results.filter((r) => r.metricId === metric.id).sort(byPosition);
+      const stats = described?.comparison?.variants ?? statsWithoutComparison(metric, rows, experiment.variants, comparison.baseline);
+      return {
+        key: metric.key,
+        label: described?.label ?? "",
+        unit: metric.unit,
+        direction: metric.direction,
+        aggregation: metric.aggregation,
+        bars: stats.flatMap(barOf),
+        percentiles: stats.flatMap(percentilesOf),
+        distribution: distributionFor(rows, experiment.variants),
+        runs: rows.map((r): TRunValue => ({ variant: nameOf(experiment.variants, r.run.variantId), runId: r.run.id, repetition: r.run.repetition, value: replicateValue(r, metric.aggregation) })),
+        timeSeries: series
+          .filter((s) => s.metricId === metric.id)
+          .sort(byPosition)
+          .map((s): TRunTimeSeries => ({
+            variant: nameOf(experiment.variants, s.run.variantId),
+            runId: s.run.id,
+            repetition: s.run.repetition,
+            storedPoints: s.values.length,
+            points: downsampleMinMax(s.offsetsMs, s.values),
+          })),
+      } satisfies TMetricCharts;
+    }),
+  };
+}
+
+function nameOf(variants: readonly Variant[], id: string): string {
+  return variants.find((v) => v.id === id)?.name ?? "?";
+}
+
+function barOf(stats: VariantStats): TBarFigure[] {
+  if (stats.n === 0 || stats.median === null || stats.mean === null) return [];
+  const ci = stats.medianCi;
+  return [{
+    variant: stats.variant, isBaseline: stats.isBaseline, n: stats.n, median: stats.median,
+    ciLow: ci?.low ?? null, ciHigh: ci?.high ?? null, ciConfidence: ci?.confidence ?? null, mean: stats.mean, sd: stats.sd,
+  }];
+}
+
+function percentilesOf(stats: VariantStats): TPercentileFigure[] {
+  const p = stats.percentiles;
+  return p ? [{ variant: stats.variant, count: p.count, p50: p.p50, p90: p.p90, p95: p.p95, p99: p.p99, p999: p.p999 }] : [];
+}
+
+/**
+ * The comparison gives no per-variant figures when it cannot compare (only one variant has runs,
+ * or the baseline has none). The charts still show what there is, from the same statistics engine
+ * fed the way the comparison feeds it (the first variant with runs stands in as its reference,
+ * which changes none of the per-variant figures; the A/A resampling is skipped, nothing shows it).
+ */
+function statsWithoutComparison(metric: Metric, rows: readonly ResultRow[], variants: readonly Variant[], baseline: string): VariantStats[] {
+  const data: VariantData[] = [];
+  for (const variant of variants) {
+    const own = rows.filter((r) => r.run.variantId === variant.id);
+    if (own.length > 0) data.push(variantData(variant.name, data.length === 0, own, metric.aggregation));
+  }
+  if (data.length === 0) return [];
+  return compareMetric({ key: metric.key, unit: metric.unit, direction: metric.direction }, data, { noiseSplits: 0 }).variants.map((v) => ({ ...v, isBaseline: v.variant === baseline }));
+}
+
+function distributionFor(rows: readonly ResultRow[], variants: readonly Variant[]) {
+  const recorded: VariantRecorded[] = [];
+  const notes: string[] = [];
+  for (const variant of variants) {
+    const own = rows.filter((r) => r.run.variantId === variant.id);
+    if (own.length === 0) continue;
+    const missing = own.filter((r) => !r.histogram || !r.histogramScale).length;
+    if (missing > 0) {
+      // Part of a variant's runs would misdraw its shape; leave it out and say so.
+      notes.push(`${variant.name}: ${missing === own.length ? "runs stored summaries only" : `${missing} of ${own.length} runs have no histogram`}`);
+      continue;
+    }
+    recorded.push({ variant: variant.name, runs: own.map((r) => recordedValues(r.histogram as Uint8Array, r.histogramScale as number)) });
+  }
+  return distributionOf(recorded, notes);
+}

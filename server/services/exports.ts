@@ -1,0 +1,95 @@
+// CSV exports of one experiment, for spreadsheets and notebooks: every run's stored summary per
+// metric (runs.csv), and the comparison per metric and variant (summary.csv). Numbers are written
+// unrounded (JavaScript's shortest round-trip form) so they read back exactly; an unknown figure is
+// an empty cell. Dates are ISO 8601 in UTC.
+import { stringify } from "csv-stringify/sync";
+import type { Db } from "../db/client";
+import type { TExportFile } from "../schemas/report";
+import { getComparison } from "./comparison";
+import { getProjectBySlug } from "./projects";
+import { AppError } from "../errors";
+
+type Cell = string | number | boolean | null | undefined;
+
+const RUN_COLUMNS = [
+  "variant", "repetition", "run_id", "status", "source", "source_detail", "started_at", "finished_at", "git_commit", "git_branch",
+  "metric", "unit", "n", "mean", "sd", "min", "max", "p50", "p90", "p95", "p99", "p99_9",
+] as const;
+
+const SUMMARY_COLUMNS = [
+  "metric", "label", "unit", "direction", "aggregation", "variant", "is_baseline", "baseline", "runs",
+  "median", "median_ci_low", "median_ci_high", "median_ci_confidence", "mean", "sd",
+  "change_percent", "change_ci_low", "change_ci_high", "change_ci_confidence", "p", "p_adjustment", "verdict", "evidence", "reason",
+] as const;
+
+function csv(columns: readonly string[], rows: Record<string, Cell>[]): string {
+  return stringify(rows, { header: true, columns: [...columns], cast: { boolean: (value) => String(value) } });
+}
+
+const iso = (date: Date | null) => date?.toISOString() ?? null;
+
+async function findExperiment(db: Db, projectSlug: string, experimentSlug: string) {
+  const project = await getProjectBySlug(db, projectSlug);
+  const experiment = await db.experiment.findUnique({ where: { projectId_slug: { projectId: project.id, slug: experimentSlug } }, select: { id: true, slug: true } });
+  if (!experiment) throw new AppError("NOT_FOUND", `No experiment "${experimentSlug}" in project "${projectSlug}"`);
+  return experiment;
+}
+
+/** One row per run and metric (a run without results still gets one row, so failed runs show). */
+export async function exportRunsCsv(db: Db, where: { projectSlug: string }, experimentSlug: string): Promise<TExportFile> {
+  const experiment = await findExperiment(db, where.projectSlug, experimentSlug);
+  const runs = await db.run.findMany({
+    where: { experimentId: experiment.id },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    select: {
+      id: true, repetition: true, status: true, source: true, sourceDetail: true, startedAt: true, finishedAt: true, gitCommit: true, gitBranch: true,
+      variant: { select: { name: true } },
+      results: {
+        orderBy: { metric: { position: "asc" } },
+        select: { n: true, mean: true, sd: true, min: true, max: true, p50: true, p90: true, p95: true, p99: true, p999: true, metric: { select: { key: true, unit: true } } },
+      },
+    },
+  });
+  const rows = runs.flatMap((run) => {
+    const common = {
+      variant: run.variant.name, repetition: run.repetition, run_id: run.id, status: run.status, source: run.source, source_detail: run.sourceDetail,
+      started_at: iso(run.startedAt), finished_at: iso(run.finishedAt), git_commit: run.gitCommit, git_branch: run.gitBranch,
+    };
+    if (run.results.length === 0) return [common];
+    return run.results.map((r) => ({
+      ...common,
+      metric: r.metric.key, unit: r.metric.unit,
+      // n is a BigInt column: its decimal digits, exactly.
+      n: r.n.toString(), mean: r.mean, sd: r.sd, min: r.min, max: r.max, p50: r.p50, p90: r.p90, p95: r.p95, p99: r.p99, p99_9: r.p999,
+    }));
+  });
+  return { fileName: `${experiment.slug}-runs.csv`, contentType: "text/csv; charset=utf-8", text: csv(RUN_COLUMNS, rows) };
+}
+
+/** One row per metric and variant of the comparison the experiment page shows. */
+export async function exportSummaryCsv(db: Db, where: { projectSlug: string }, experimentSlug: string, baseline?: string): Promise<TExportFile> {
+  const experiment = await findExperiment(db, where.projectSlug, experimentSlug);
+  const comparison = await getComparison(db, { projectSlug: where.projectSlug }, experimentSlug, baseline);
+  const rows: Record<string, Cell>[] = [];
+  for (const metric of comparison.metrics) {
+    const described = { metric: metric.key, label: metric.label, unit: metric.unit, direction: metric.direction, aggregation: metric.aggregation, baseline: comparison.baseline };
+    if (!metric.comparison) {
+      rows.push({ ...described, reason: metric.reason });
+      continue;
+    }
+    for (const stats of metric.comparison.variants) {
+      const candidate = metric.comparison.comparisons.find((c) => c.candidate === stats.variant);
+      rows.push({
+        ...described,
+        variant: stats.variant, is_baseline: stats.isBaseline, runs: stats.n,
+        median: stats.median, median_ci_low: stats.medianCi?.low, median_ci_high: stats.medianCi?.high, median_ci_confidence: stats.medianCi?.confidence,
+        mean: stats.mean, sd: stats.sd,
+        change_percent: candidate?.change.percent, change_ci_low: candidate?.change.percentCi?.low, change_ci_high: candidate?.change.percentCi?.high,
+        change_ci_confidence: candidate?.change.ciConfidence,
+        p: candidate ? (candidate.pAdjusted ?? candidate.mannWhitney?.p) : null, p_adjustment: candidate?.adjustment,
+        verdict: candidate?.verdict, evidence: candidate?.evidence, reason: candidate?.reason,
+      });
+    }
+  }
+  return { fileName: `${experiment.slug}-summary.csv`, contentType: "text/csv; charset=utf-8", text: csv(SUMMARY_COLUMNS, rows) };
+}
