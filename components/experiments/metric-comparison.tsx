@@ -2,7 +2,8 @@
 // against the baseline with its CI, the Mann-Whitney p (Holm-adjusted) and the verdict, worded
 // and coloured by the metric's direction. Shared by the experiment page and the cross-experiment
 // comparison (whose metric entries have the same shape). All figures come from the server.
-// On phones the runs and mean ± sd columns give way, so the change and verdict stay in view.
+// On phones the runs, median and mean ± sd columns and the verdict's reason give way (the chart
+// below shows the medians, the verdict's tooltip the reason), so change and verdict stay in view.
 import { formatValue } from "~/components/format";
 import { directionLabel, formatP, formatPercent, verdictLabel } from "~/server/display";
 import type { TComparison } from "~/server/schemas/comparison";
@@ -29,7 +30,7 @@ export function MetricComparison({ metric }: { metric: MetricEntry }) {
               <tr>
                 <th>Variant</th>
                 <th className="num" data-narrow="hide">Runs</th>
-                <th className="num">Median [95% CI]</th>
+                <th className="num" data-narrow="hide">Median [95% CI]</th>
                 <th className="num" data-narrow="hide">Mean ± sd</th>
                 <th className="num">Change [CI]</th>
                 <th className="num">p</th>
@@ -46,7 +47,7 @@ export function MetricComparison({ metric }: { metric: MetricEntry }) {
                       {stats.variant} {stats.isBaseline ? <span className="badge good">baseline</span> : null}
                     </td>
                     <td className="num" data-narrow="hide">{stats.n}</td>
-                    <td className="num" title={ci ? `${(ci.confidence * 100).toFixed(1)}% interval from order statistics` : undefined}>
+                    <td className="num" data-narrow="hide" title={ci ? `${(ci.confidence * 100).toFixed(1)}% interval from order statistics` : undefined}>
                       {formatValue(stats.median)} {ci ? <span className="muted small">[{formatValue(ci.low)}, {formatValue(ci.high)}]</span> : null}
                     </td>
                     <td className="num" data-narrow="hide" title="sample standard deviation (n − 1)">
@@ -76,7 +77,7 @@ export function MetricComparison({ metric }: { metric: MetricEntry }) {
                           {candidate.evidence === "weak" ? " (weak evidence)" : ""}
                         </span>
                       ) : null}
-                      {candidate && candidate.verdict !== "better" && candidate.verdict !== "worse" ? <div className="muted small">{candidate.reason}</div> : null}
+                      {candidate && candidate.verdict !== "better" && candidate.verdict !== "worse" ? <div className="muted small" data-narrow="hide">{candidate.reason}</div> : null}
                     </td>
                   </tr>
                 );
