@@ -20,15 +20,23 @@ export const ZBarFigure = z.object({
   sd: num.nullable(),
 });
 
-/** Percentiles of a variant's runs' HdrHistograms merged into one. */
+/**
+ * A variant's p50 … p99.9. "histograms": its runs' HdrHistograms merged into one (the comparison's
+ * own figures). "run summaries" (runs stored without samples, e.g. from wrk or k6): per level, the
+ * median across runs of each run's stored value; null where none of its runs has that level.
+ */
 export const ZPercentileFigure = z.object({
   variant: z.string(),
-  count: count,
-  p50: num,
-  p90: num,
-  p95: num,
-  p99: num,
-  p999: num,
+  source: z.enum(["histograms", "run summaries"]),
+  /** Runs the figures come from. */
+  runs: count,
+  /** Samples in the merged histogram; null for run summaries (each tool counted its own). */
+  count: count.nullable(),
+  p50: num.nullable(),
+  p90: num.nullable(),
+  p95: num.nullable(),
+  p99: num.nullable(),
+  p999: num.nullable(),
 });
 
 export const ZDistributionVariant = z.object({

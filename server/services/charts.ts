@@ -1,13 +1,15 @@
 // Everything the experiment page's charts draw, per metric: bars (median + CI, mean ± sd) and
-// merged percentiles taken from the comparison, so the charts and the table can never disagree;
+// merged percentiles taken from the comparison, so the charts and the table can never disagree
+// (runs without histograms: the median of their own stored percentiles, chart-percentiles.ts);
 // a distribution from the stored HdrHistograms; each run's replicate value (strip plot); and each
 // run's time series, thinned to at most 600 points.
 import type { Db } from "../db/client";
 import type { MetricAggregation } from "../db/generated/enums";
-import type { TBarFigure, TExperimentCharts, TMetricCharts, TPercentileFigure, TRunTimeSeries, TRunValue } from "../schemas/charts";
+import type { TBarFigure, TExperimentCharts, TMetricCharts, TRunTimeSeries, TRunValue } from "../schemas/charts";
 import { compareMetric, type VariantData } from "../stats/compare";
 import type { VariantStats } from "../stats/schemas";
 import { distributionOf, recordedValues, type VariantRecorded } from "./chart-distribution";
+import { percentileFigure } from "./chart-percentiles";
 import { downsampleMinMax } from "./chart-downsample";
 import { getComparison, replicateValue, variantData } from "./comparison";
 
@@ -25,7 +27,7 @@ function loadResults(db: Db, experimentId: string) {
     // order between runs of the same repetition).
     orderBy: [{ run: { createdAt: "asc" } }, { runId: "asc" }],
     select: {
-      metricId: true, mean: true, min: true, max: true, sum: true, p50: true, p90: true, p95: true, p99: true,
+      metricId: true, mean: true, min: true, max: true, sum: true, p50: true, p90: true, p95: true, p99: true, p999: true,
       histogram: true, histogramScale: true, run: { select: { id: true, variantId: true, repetition: true } },
     },
   });
@@ -70,7 +72,7 @@ export async function getExperimentCharts(db: Db, where: { projectSlug: string }
         direction: metric.direction,
         aggregation: metric.aggregation,
         bars: stats.flatMap(barOf),
-        percentiles: stats.flatMap(percentilesOf),
+        percentiles: stats.flatMap((s) => percentileFigure(s, rows.filter((r) => nameOf(experiment.variants, r.run.variantId) === s.variant)) ?? []),
         distribution: distributionFor(rows, experiment.variants),
         runs: rows.map((r): TRunValue => ({ variant: nameOf(experiment.variants, r.run.variantId), runId: r.run.id, repetition: r.run.repetition, value: replicateValue(r, metric.aggregation) })),
         timeSeries: series
@@ -99,11 +101,6 @@ function barOf(stats: VariantStats): TBarFigure[] {
     variant: stats.variant, isBaseline: stats.isBaseline, n: stats.n, median: stats.median,
     ciLow: ci?.low ?? null, ciHigh: ci?.high ?? null, ciConfidence: ci?.confidence ?? null, mean: stats.mean, sd: stats.sd,
   }];
-}
-
-function percentilesOf(stats: VariantStats): TPercentileFigure[] {
-  const p = stats.percentiles;
-  return p ? [{ variant: stats.variant, count: p.count, p50: p.p50, p90: p.p90, p95: p.p95, p99: p.p99, p999: p.p999 }] : [];
 }
 
 /**

@@ -3,12 +3,13 @@ import Link from "next/link";
 import { Breadcrumbs } from "~/components/breadcrumbs";
 import { ChartsSection, type ChartsResult } from "~/components/charts/charts-section";
 import { ComparisonTables } from "~/components/experiments/comparison-table";
+import { DefinitionTables } from "~/components/experiments/definition-tables";
 import { DeleteExperimentButton } from "~/components/experiments/delete-experiment-button";
 import { ExportLinks } from "~/components/exports/export-links";
 import { Markdown } from "~/components/experiments/markdown";
 import { MetricResults } from "~/components/experiments/metric-results";
 import { RunsTable } from "~/components/experiments/runs-table";
-import { directionLabel, formatDateTime, plural } from "~/components/format";
+import { formatDateTime, plural } from "~/components/format";
 import { api, orNotFound } from "~/app/_lib/trpc-server";
 
 export const dynamic = "force-dynamic";
@@ -95,6 +96,11 @@ export default async function ExperimentPage({ params, searchParams }: Params) {
         ) : null}
       </div>
 
+      {/* The verdict first: what was compared and how is below it. */}
+      {comparison ? <ComparisonTables comparison={comparison} basePath={base} /> : null}
+
+      {charts ? <ChartsSection charts={charts} /> : null}
+
       {experiment.description ? (
         <section className="card" aria-labelledby="description-heading">
           <h2 id="description-heading">Description</h2>
@@ -102,65 +108,7 @@ export default async function ExperimentPage({ params, searchParams }: Params) {
         </section>
       ) : null}
 
-      <section className="card" aria-labelledby="variants-heading">
-        <h2 id="variants-heading">Variants</h2>
-        <div className="table-wrap">
-          <table aria-label="Variants">
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Description</th>
-                <th className="num">Runs</th>
-              </tr>
-            </thead>
-            <tbody>
-              {experiment.variants.map((variant) => (
-                <tr key={variant.id}>
-                  <td>
-                    {variant.name} {variant.isBaseline ? <span className="badge good">baseline</span> : null}
-                  </td>
-                  <td className="muted">{variant.description || "—"}</td>
-                  <td className="num">{variant.runCount}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      </section>
-
-      <section className="card" aria-labelledby="metrics-heading">
-        <h2 id="metrics-heading">Metrics</h2>
-        <div className="table-wrap">
-          <table aria-label="Metrics">
-            <thead>
-              <tr>
-                <th>Key</th>
-                <th>Label</th>
-                <th>Unit</th>
-                <th>Better when</th>
-                <th>Per run</th>
-              </tr>
-            </thead>
-            <tbody>
-              {experiment.metrics.map((metric) => (
-                <tr key={metric.id}>
-                  <td>
-                    <code>{metric.key}</code>
-                  </td>
-                  <td>{metric.label || "—"}</td>
-                  <td>{metric.unit}</td>
-                  <td>{directionLabel[metric.direction]}</td>
-                  <td>{metric.aggregation}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      </section>
-
-      {comparison ? <ComparisonTables comparison={comparison} basePath={base} /> : null}
-
-      {charts ? <ChartsSection charts={charts} /> : null}
+      <DefinitionTables experiment={experiment} />
 
       <MetricResults experiment={experiment} />
 
