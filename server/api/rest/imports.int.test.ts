@@ -17,6 +17,10 @@ import { importFormats } from "~/server/importers";
 import { metricKey } from "~/server/importers/to-upload";
 import { createApiKey } from "~/server/services/api-keys";
 import { createProject } from "~/server/services/projects";
+import { expectRefused, fieldPaths, rowCounts } from "~/test/rest-assertions";
+
+const refusedBody = async (request: () => Promise<Response>, status: number, code: string) => (await expectRefused(db, request, status, code)).body;
+const counts = () => rowCounts(db);
 
 afterAll(() => db.$disconnect());
 
@@ -49,9 +53,6 @@ const formatsWithFixtures = importFormats.filter((format) => fixtureFiles(format
 const suffix = () => crypto.randomBytes(4).toString("hex");
 const slugFor = (what: string) => `${what.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 40)}-${suffix()}`;
 
-interface ErrorBody {
-  error: { code: string; message: string; details?: { fields: { path: (string | number)[]; message: string }[] } };
-}
 interface UploadBody {
   experiment: { slug: string; url: string };
   replayed: boolean;
@@ -83,24 +84,7 @@ async function importJson<T = UploadBody>(query: Record<string, string | undefin
   return { status: response.status, body: (await response.json()) as T };
 }
 
-async function counts() {
-  const [experiments, variants, metrics, runs, results, series, ingestRequests] = await Promise.all([
-    db.experiment.count(), db.variant.count(), db.metric.count(), db.run.count(),
-    db.runMetricResult.count(), db.runTimeSeries.count(), db.ingestRequest.count(),
-  ]);
-  return { experiments, variants, metrics, runs, results, series, ingestRequests };
-}
 
-async function expectRefused(request: () => Promise<Response>, status: number, code: string) {
-  const before = await counts();
-  const response = await request();
-  const body = (await response.json()) as ErrorBody;
-  expect({ status: response.status, code: body.error?.code }, JSON.stringify(body)).toEqual({ status, code });
-  expect(await counts()).toEqual(before);
-  return body;
-}
-
-const fieldPaths = (body: ErrorBody) => (body.error.details?.fields ?? []).map((f) => f.path.join("."));
 
 async function storedRuns(experimentSlug: string) {
   const experiment = await db.experiment.findUniqueOrThrow({
@@ -449,44 +433,44 @@ describe("POST /api/v1/imports refuses bad requests", () => {
   const wrk = () => readFixture(fixtureFiles("wrk")[0] ?? "wrk/wrk-latency.txt");
 
   it("an unknown format → 400 listing the formats", async () => {
-    const body = await expectRefused(() => postImport({ format: "apachebench", experiment: "x", create: "true" }, wrk()), 400, "BAD_REQUEST");
+    const body = await refusedBody(() => postImport({ format: "apachebench", experiment: "x", create: "true" }, wrk()), 400, "BAD_REQUEST");
     expect(fieldPaths(body)).toEqual(["format"]);
     expect(body.error.message).toContain('unknown format "apachebench"');
     for (const format of importFormats) expect(body.error.message).toContain(format);
   });
 
   it("a missing format → 400", async () => {
-    const body = await expectRefused(() => postImport({ experiment: "x", create: "true" }, wrk()), 400, "BAD_REQUEST");
+    const body = await refusedBody(() => postImport({ experiment: "x", create: "true" }, wrk()), 400, "BAD_REQUEST");
     expect(fieldPaths(body)).toEqual(["format"]);
     expect(body.error.message).toContain("format is required");
   });
 
   it("a bad experiment slug → 400", async () => {
-    const body = await expectRefused(() => postImport({ format: "wrk", experiment: "Not A Slug", create: "true" }, wrk()), 400, "BAD_REQUEST");
+    const body = await refusedBody(() => postImport({ format: "wrk", experiment: "Not A Slug", create: "true" }, wrk()), 400, "BAD_REQUEST");
     expect(fieldPaths(body)).toEqual(["experiment"]);
     expect(body.error.message).toContain("lowercase letters, digits and single hyphens");
   });
 
   it("a missing experiment → 400", async () => {
-    const body = await expectRefused(() => postImport({ format: "wrk", create: "true" }, wrk()), 400, "BAD_REQUEST");
+    const body = await refusedBody(() => postImport({ format: "wrk", create: "true" }, wrk()), 400, "BAD_REQUEST");
     expect(fieldPaths(body)).toEqual(["experiment"]);
   });
 
   it("a bad split or create value → 400 naming the parameter", async () => {
-    const split = await expectRefused(() => postImport({ format: "wrk", experiment: "x", split: "benchmark" }, wrk()), 400, "BAD_REQUEST");
+    const split = await refusedBody(() => postImport({ format: "wrk", experiment: "x", split: "benchmark" }, wrk()), 400, "BAD_REQUEST");
     expect(fieldPaths(split)).toEqual(["split"]);
     expect(split.error.message).toContain('split must be "variant"');
-    const create = await expectRefused(() => postImport({ format: "wrk", experiment: "x", create: "yes" }, wrk()), 400, "BAD_REQUEST");
+    const create = await refusedBody(() => postImport({ format: "wrk", experiment: "x", create: "yes" }, wrk()), 400, "BAD_REQUEST");
     expect(fieldPaths(create)).toEqual(["create"]);
   });
 
   it("an empty body → 400 naming the format", async () => {
-    const body = await expectRefused(() => postImport({ format: "wrk", experiment: "x", create: "true" }, ""), 400, "BAD_REQUEST");
+    const body = await refusedBody(() => postImport({ format: "wrk", experiment: "x", create: "true" }, ""), 400, "BAD_REQUEST");
     expect(body.error.message).toContain("Request body is empty: send the wrk output as the body");
   });
 
   it("a whitespace-only body → 422 saying it is empty", async () => {
-    const body = await expectRefused(() => postImport({ format: "jmh", experiment: "x", create: "true" }, "  \n\n "), 422, "UNPROCESSABLE");
+    const body = await refusedBody(() => postImport({ format: "jmh", experiment: "x", create: "true" }, "  \n\n "), 422, "UNPROCESSABLE");
     expect(body.error.message).toContain("Not valid jmh output: the body is empty");
   });
 
@@ -499,12 +483,12 @@ describe("POST /api/v1/imports refuses bad requests", () => {
   });
 
   it("an unknown experiment without create → 404", async () => {
-    const body = await expectRefused(() => postImport({ format: "wrk", experiment: `missing-${suffix()}` }, wrk()), 404, "NOT_FOUND");
+    const body = await refusedBody(() => postImport({ format: "wrk", experiment: `missing-${suffix()}` }, wrk()), 404, "NOT_FOUND");
     expect(body.error.message).toContain("No experiment");
   });
 
   it("a body over the limit → 413", async () => {
-    const body = await expectRefused(
+    const body = await refusedBody(
       () => POST(new Request("http://test.local/api/v1/imports?format=wrk&experiment=x&create=true", { method: "POST", headers: { authorization: `Bearer ${apiKey}`, "content-length": "100000000" }, body: wrk() })),
       413, "PAYLOAD_TOO_LARGE",
     );
@@ -539,7 +523,7 @@ describe("imports every fixture with create=true and stores the tool's numbers",
     await checkImport("criterion", `criterion/${dir}/sample.json`);
     const estimates = path.join(FIXTURES, "criterion", dir, "estimates.json");
     if (fs.existsSync(estimates)) {
-      const body = await expectRefused(() => postImport({ format: "criterion", experiment: slugFor("estimates"), create: "true" }, fs.readFileSync(estimates, "utf8")), 422, "UNPROCESSABLE");
+      const body = await refusedBody(() => postImport({ format: "criterion", experiment: slugFor("estimates"), create: "true" }, fs.readFileSync(estimates, "utf8")), 422, "UNPROCESSABLE");
       expect(body.error.message).toContain("estimates.json");
     }
   });
@@ -638,12 +622,12 @@ describe("mapping onto an experiment", () => {
   });
 
   it("split=metric without a variant → 400", async () => {
-    const body = await expectRefused(() => postImport({ format: "gobench", experiment: slugFor("no-variant"), create: "true", split: "metric" }, gobenchText()), 400, "BAD_REQUEST");
+    const body = await refusedBody(() => postImport({ format: "gobench", experiment: slugFor("no-variant"), create: "true", split: "metric" }, gobenchText()), 400, "BAD_REQUEST");
     expect(fieldPaths(body)).toEqual(["variant"]);
   });
 
   it("one variant for a file of several benchmarks with split=variant → 400 explaining the options", async () => {
-    const body = await expectRefused(() => postImport({ format: "gobench", experiment: slugFor("one-variant"), create: "true", split: "variant", variant: "go" }, gobenchText()), 400, "BAD_REQUEST");
+    const body = await refusedBody(() => postImport({ format: "gobench", experiment: slugFor("one-variant"), create: "true", split: "variant", variant: "go" }, gobenchText()), 400, "BAD_REQUEST");
     expect(body.error.message).toContain("split=metric");
   });
 
@@ -658,7 +642,7 @@ describe("mapping onto an experiment", () => {
     expect(second.body.runs.map((r) => [r.variant, r.repetition])).toEqual([["nginx", 1]]);
     expect(second.body.created).toEqual({ experiment: false, variants: [], metrics: [] });
     // Into a variant the experiment does not have, without create → 422.
-    const body = await expectRefused(() => postImport({ format: "wrk", experiment: experimentSlug, variant: "caddy" }, text), 422, "UNPROCESSABLE");
+    const body = await refusedBody(() => postImport({ format: "wrk", experiment: experimentSlug, variant: "caddy" }, text), 422, "UNPROCESSABLE");
     expect(body.error.message).toContain('no variant "caddy"');
   });
 
@@ -672,7 +656,7 @@ describe("mapping onto an experiment", () => {
     expect(again.status).toBe(200);
     expect(again.body.replayed).toBe(true);
     expect(again.body.runs).toEqual(first.body.runs);
-    const body = await expectRefused(() => postImport({ format: "wrk", experiment: experimentSlug, create: "true", variant: "other" }, text, { "idempotency-key": key }), 409, "CONFLICT");
+    const body = await refusedBody(() => postImport({ format: "wrk", experiment: experimentSlug, create: "true", variant: "other" }, text, { "idempotency-key": key }), 409, "CONFLICT");
     expect(body.error.message).toContain(key);
     expect((await storedRuns(experimentSlug)).runs).toHaveLength(1);
   });
@@ -689,7 +673,7 @@ describe("a tool's file sent as another format → 422 naming the format, nothin
   it("hyperfine JSON as jmh", async () => {
     const file = fixtureFiles("hyperfine")[0];
     expect(file).toBeDefined();
-    const body = await expectRefused(() => postImport({ format: "jmh", experiment: slugFor("wrong"), create: "true" }, readFixture(file as string)), 422, "UNPROCESSABLE");
+    const body = await refusedBody(() => postImport({ format: "jmh", experiment: slugFor("wrong"), create: "true" }, readFixture(file as string)), 422, "UNPROCESSABLE");
     expect(body.error.message).toMatch(/^Not valid jmh output: /);
     expect(body.error.message).toContain("this looks like hyperfine JSON");
   });
@@ -697,7 +681,7 @@ describe("a tool's file sent as another format → 422 naming the format, nothin
   it("wrk text as gobench", async () => {
     const file = fixtureFiles("wrk")[0];
     expect(file).toBeDefined();
-    const body = await expectRefused(() => postImport({ format: "gobench", experiment: slugFor("wrong"), create: "true" }, readFixture(file as string)), 422, "UNPROCESSABLE");
+    const body = await refusedBody(() => postImport({ format: "gobench", experiment: slugFor("wrong"), create: "true" }, readFixture(file as string)), 422, "UNPROCESSABLE");
     expect(body.error.message).toMatch(/^Not valid gobench output: /);
   });
 
@@ -705,7 +689,7 @@ describe("a tool's file sent as another format → 422 naming the format, nothin
     it(`every other tool's file as ${format}`, async () => {
       for (const { tool, file } of samples) {
         if (tool === format) continue;
-        const body = await expectRefused(() => postImport({ format, experiment: slugFor("wrong"), create: "true" }, readFixture(file)), 422, "UNPROCESSABLE");
+        const body = await refusedBody(() => postImport({ format, experiment: slugFor("wrong"), create: "true" }, readFixture(file)), 422, "UNPROCESSABLE");
         expect(body.error.message, `${file} as ${format}`).toMatch(new RegExp(`^Not valid ${format} output: `));
       }
     });

@@ -12,6 +12,9 @@ import { db } from "~/server/db/client";
 import { decodeSamples } from "~/server/ingest/sample-codec";
 import { createApiKey, revokeApiKey } from "~/server/services/api-keys";
 import { createProject } from "~/server/services/projects";
+import { expectRefused, fieldPaths, rowCounts } from "~/test/rest-assertions";
+
+const counts = () => rowCounts(db);
 
 afterAll(() => db.$disconnect());
 
@@ -22,9 +25,6 @@ afterAll(() => db.$disconnect());
 const suffix = () => crypto.randomBytes(4).toString("hex");
 const URL_ = "http://test.local/api/v1/results";
 
-interface ErrorBody {
-  error: { code: string; message: string; details?: { fields: { path: (string | number)[]; message: string }[] } };
-}
 interface UploadBody {
   experiment: { slug: string; url: string };
   replayed: boolean;
@@ -50,26 +50,7 @@ async function postJson<T = UploadBody>(body: string | object, options: Paramete
   return { status: response.status, headers: response.headers, body: (await response.json()) as T };
 }
 
-/** Row counts of everything an upload can write; compared before and after a refused request. */
-async function counts() {
-  const [experiments, variants, metrics, runs, results, series, ingestRequests] = await Promise.all([
-    db.experiment.count(), db.variant.count(), db.metric.count(), db.run.count(),
-    db.runMetricResult.count(), db.runTimeSeries.count(), db.ingestRequest.count(),
-  ]);
-  return { experiments, variants, metrics, runs, results, series, ingestRequests };
-}
 
-/** Runs `request`, expects a refusal, and checks the database did not change. */
-async function expectRefused(request: () => Promise<Response>, status: number, code: string) {
-  const before = await counts();
-  const response = await request();
-  const body = (await response.json()) as ErrorBody;
-  expect({ status: response.status, code: body.error?.code }, JSON.stringify(body)).toEqual({ status, code });
-  expect(await counts()).toEqual(before);
-  return { response, body };
-}
-
-const fieldPaths = (body: ErrorBody) => (body.error.details?.fields ?? []).map((f) => f.path.join("."));
 
 /** mulberry32: a small seeded PRNG so the data set is the same on every run. */
 function prng(seed: number) {
@@ -326,24 +307,24 @@ describe("POST /api/v1/results without create", () => {
   });
 
   it("answers 404 for an unknown experiment", async () => {
-    const { body } = await expectRefused(() => post({ experiment: "no-such-experiment", runs: [{ variant: "baseline", metrics: [metric("latency", { samples: [1] })] }] }, { key: ctx.key }), 404, "NOT_FOUND");
+    const { body } = await expectRefused(db, () => post({ experiment: "no-such-experiment", runs: [{ variant: "baseline", metrics: [metric("latency", { samples: [1] })] }] }, { key: ctx.key }), 404, "NOT_FOUND");
     expect(body.error.message).toContain('No experiment "no-such-experiment"');
     expect(body.error.message).toContain('"create": true');
   });
 
   it("answers 422 for an unknown variant, naming it", async () => {
-    const { body } = await expectRefused(() => post({ experiment: "existing", runs: [{ variant: "turbo", metrics: [metric("latency", { samples: [1] })] }] }, { key: ctx.key }), 422, "UNPROCESSABLE");
+    const { body } = await expectRefused(db, () => post({ experiment: "existing", runs: [{ variant: "turbo", metrics: [metric("latency", { samples: [1] })] }] }, { key: ctx.key }), 422, "UNPROCESSABLE");
     expect(body.error.message).toContain('no variant "turbo"');
   });
 
   it("answers 422 for an unknown metric, naming the metric and the field", async () => {
-    const { body } = await expectRefused(() => post({ experiment: "existing", runs: [{ variant: "baseline", metrics: [metric("latency", { samples: [1] }), metric("throughput_rps", { samples: [1] })] }] }, { key: ctx.key }), 422, "UNPROCESSABLE");
+    const { body } = await expectRefused(db, () => post({ experiment: "existing", runs: [{ variant: "baseline", metrics: [metric("latency", { samples: [1] }), metric("throughput_rps", { samples: [1] })] }] }, { key: ctx.key }), 422, "UNPROCESSABLE");
     expect(body.error.message).toContain('no metric "throughput_rps"');
     expect(fieldPaths(body)).toEqual(["runs.0.metrics.1.key"]);
   });
 
   it("answers 422 when a new metric has no unit or direction, even with create", async () => {
-    const { body } = await expectRefused(() => post({ experiment: "existing", create: true, runs: [{ variant: "baseline", metrics: [{ key: "new_metric", samples: [1] }] }] }, { key: ctx.key }), 422, "UNPROCESSABLE");
+    const { body } = await expectRefused(db, () => post({ experiment: "existing", create: true, runs: [{ variant: "baseline", metrics: [{ key: "new_metric", samples: [1] }] }] }, { key: ctx.key }), 422, "UNPROCESSABLE");
     expect(body.error.message).toContain('metric "new_metric" is new');
     expect(fieldPaths(body)).toEqual(["runs.0.metrics.0.unit"]);
   });
@@ -360,7 +341,7 @@ describe("POST /api/v1/results without create", () => {
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect(created.body.created.metrics).toEqual(["p_once"]);
 
-    const { body } = await expectRefused(() => post({
+    const { body } = await expectRefused(db, () => post({
       experiment: "defined-twice", create: true,
       runs: [
         { variant: "a", metrics: [{ key: "p_twice", ...defined, samples: [1] }] },
@@ -373,14 +354,14 @@ describe("POST /api/v1/results without create", () => {
 
   it("answers 422 when the unit contradicts the stored metric (with or without create)", async () => {
     for (const create of [false, true]) {
-      const { body } = await expectRefused(() => post({ experiment: "existing", create, runs: [{ variant: "baseline", metrics: [metric("latency", { unit: "s", samples: [1] })] }] }, { key: ctx.key }), 422, "UNPROCESSABLE");
+      const { body } = await expectRefused(db, () => post({ experiment: "existing", create, runs: [{ variant: "baseline", metrics: [metric("latency", { unit: "s", samples: [1] })] }] }, { key: ctx.key }), 422, "UNPROCESSABLE");
       expect(body.error.message).toContain('metric "latency" is measured in ms, not s');
       expect(fieldPaths(body)).toEqual(["runs.0.metrics.0.unit"]);
     }
   });
 
   it("answers 422 when the direction contradicts the stored metric", async () => {
-    const { body } = await expectRefused(() => post({ experiment: "existing", runs: [{ variant: "baseline", metrics: [metric("latency", { direction: "higher_is_better", samples: [1] })] }] }, { key: ctx.key }), 422, "UNPROCESSABLE");
+    const { body } = await expectRefused(db, () => post({ experiment: "existing", runs: [{ variant: "baseline", metrics: [metric("latency", { direction: "higher_is_better", samples: [1] })] }] }, { key: ctx.key }), 422, "UNPROCESSABLE");
     expect(fieldPaths(body)).toEqual(["runs.0.metrics.0.direction"]);
   });
 });
@@ -431,6 +412,7 @@ describe("Idempotency-Key", () => {
     const first = await postJson(simpleUpload("conflicting"), { key: ctx.key, headers: { "idempotency-key": idempotencyKey } });
     expect(first.status).toBe(201);
     const { body } = await expectRefused(
+      db,
       () => post(simpleUpload("conflicting", { runs: [{ variant: "baseline", metrics: [metric("latency", { samples: [4, 5, 6] })] }] }), { key: ctx.key, headers: { "idempotency-key": idempotencyKey } }),
       409, "CONFLICT",
     );
@@ -479,7 +461,7 @@ describe("Idempotency-Key", () => {
   });
 
   it("refuses an Idempotency-Key with invalid characters", async () => {
-    const { body } = await expectRefused(() => post(simpleUpload("bad-key"), { key: ctx.key, headers: { "idempotency-key": "x".repeat(201) } }), 400, "BAD_REQUEST");
+    const { body } = await expectRefused(db, () => post(simpleUpload("bad-key"), { key: ctx.key, headers: { "idempotency-key": "x".repeat(201) } }), 400, "BAD_REQUEST");
     expect(body.error.message).toContain("Idempotency-Key");
   });
 });
@@ -495,22 +477,23 @@ describe("bad input", () => {
   });
 
   it("malformed JSON → 400", async () => {
-    const { body } = await expectRefused(() => post('{"experiment": "broken", "runs": [', { key: ctx.key }), 400, "BAD_REQUEST");
+    const { body } = await expectRefused(db, () => post('{"experiment": "broken", "runs": [', { key: ctx.key }), 400, "BAD_REQUEST");
     expect(body.error.message).toMatch(/^Malformed JSON/);
   });
 
   it("an empty body → 400", async () => {
-    const { body } = await expectRefused(() => post("", { key: ctx.key }), 400, "BAD_REQUEST");
+    const { body } = await expectRefused(db, () => post("", { key: ctx.key }), 400, "BAD_REQUEST");
     expect(body.error.message).toContain("Request body is empty");
   });
 
   it("JSON that is not an object → 400", async () => {
-    const { body } = await expectRefused(() => post("[1, 2, 3]", { key: ctx.key }), 400, "BAD_REQUEST");
+    const { body } = await expectRefused(db, () => post("[1, 2, 3]", { key: ctx.key }), 400, "BAD_REQUEST");
     expect(body.error.message).toContain("Invalid input");
   });
 
   it("wrong types → 400 naming each field", async () => {
     const { body } = await expectRefused(
+      db,
       () => post({ experiment: "wrong-types", create: "yes", runs: [{ variant: "a", metrics: [metric("latency", { samples: "abc" })] }] }, { key: ctx.key }),
       400, "BAD_REQUEST",
     );
@@ -519,7 +502,7 @@ describe("bad input", () => {
   });
 
   it("a string where a sample number belongs → 400 naming the sample", async () => {
-    const { body } = await expectRefused(() => post(simpleUpload("wrong-sample", { runs: [{ variant: "a", metrics: [metric("latency", { samples: [1, "2", 3] })] }] }), { key: ctx.key }), 400, "BAD_REQUEST");
+    const { body } = await expectRefused(db, () => post(simpleUpload("wrong-sample", { runs: [{ variant: "a", metrics: [metric("latency", { samples: [1, "2", 3] })] }] }), { key: ctx.key }), 400, "BAD_REQUEST");
     expect(fieldPaths(body)).toEqual(["runs.0.metrics.0.samples.1"]);
     expect(body.error.message).toContain("sample must be a number");
   });
@@ -527,62 +510,63 @@ describe("bad input", () => {
   it("Infinity (1e999 in the JSON text) → 400", async () => {
     const text = `{"experiment": "infinite", "create": true, "runs": [{"variant": "a", "metrics": [{"key": "latency", "unit": "ms", "direction": "lower_is_better", "samples": [1, 1e999, 3]}]}]}`;
     expect(JSON.parse(text).runs[0].metrics[0].samples[1]).toBe(Infinity);
-    const { body } = await expectRefused(() => post(text, { key: ctx.key }), 400, "BAD_REQUEST");
+    const { body } = await expectRefused(db, () => post(text, { key: ctx.key }), 400, "BAD_REQUEST");
     expect(fieldPaths(body)).toEqual(["runs.0.metrics.0.samples.1"]);
     expect(body.error.message).toMatch(/sample must be a (finite )?number/);
   });
 
   it("Infinity in a summary (-1e999) → 400", async () => {
     const text = `{"experiment": "infinite-summary", "create": true, "runs": [{"variant": "a", "metrics": [{"key": "latency", "unit": "ms", "direction": "lower_is_better", "summary": {"n": 3, "mean": -1e999}}]}]}`;
-    const { body } = await expectRefused(() => post(text, { key: ctx.key }), 400, "BAD_REQUEST");
+    const { body } = await expectRefused(db, () => post(text, { key: ctx.key }), 400, "BAD_REQUEST");
     expect(fieldPaths(body)).toEqual(["runs.0.metrics.0.summary.mean"]);
   });
 
   it("NaN inside samplesBase64 → 400", async () => {
     const samplesBase64 = Buffer.from(Float64Array.from([1.5, NaN, 2.5]).buffer).toString("base64");
-    const { body } = await expectRefused(() => post(simpleUpload("nan-base64", { runs: [{ variant: "a", metrics: [metric("latency", { samplesBase64 })] }] }), { key: ctx.key }), 400, "BAD_REQUEST");
+    const { body } = await expectRefused(db, () => post(simpleUpload("nan-base64", { runs: [{ variant: "a", metrics: [metric("latency", { samplesBase64 })] }] }), { key: ctx.key }), 400, "BAD_REQUEST");
     expect(fieldPaths(body)).toEqual(["runs.0.metrics.0.samplesBase64"]);
     expect(body.error.message).toContain("NaN");
   });
 
   it("samplesBase64 that is not whole float64 values → 400", async () => {
     const samplesBase64 = Buffer.from([1, 2, 3, 4, 5]).toString("base64");
-    const { body } = await expectRefused(() => post(simpleUpload("short-base64", { runs: [{ variant: "a", metrics: [metric("latency", { samplesBase64 })] }] }), { key: ctx.key }), 400, "BAD_REQUEST");
+    const { body } = await expectRefused(db, () => post(simpleUpload("short-base64", { runs: [{ variant: "a", metrics: [metric("latency", { samplesBase64 })] }] }), { key: ctx.key }), 400, "BAD_REQUEST");
     expect(fieldPaths(body)).toEqual(["runs.0.metrics.0.samplesBase64"]);
     expect(body.error.message).toContain("float64");
   });
 
   it("a negative summary n → 400", async () => {
-    const { body } = await expectRefused(() => post(simpleUpload("negative-n", { runs: [{ variant: "a", metrics: [metric("latency", { summary: { n: -5, mean: 3 } })] }] }), { key: ctx.key }), 400, "BAD_REQUEST");
+    const { body } = await expectRefused(db, () => post(simpleUpload("negative-n", { runs: [{ variant: "a", metrics: [metric("latency", { summary: { n: -5, mean: 3 } })] }] }), { key: ctx.key }), 400, "BAD_REQUEST");
     expect(fieldPaths(body)).toContain("runs.0.metrics.0.summary.n");
     expect(body.error.message).toContain("n cannot be negative");
   });
 
   it("a negative repetition → 400", async () => {
-    const { body } = await expectRefused(() => post(simpleUpload("negative-repetition", { runs: [{ variant: "a", repetition: -1, metrics: [metric("latency", { samples: [1] })] }] }), { key: ctx.key }), 400, "BAD_REQUEST");
+    const { body } = await expectRefused(db, () => post(simpleUpload("negative-repetition", { runs: [{ variant: "a", repetition: -1, metrics: [metric("latency", { samples: [1] })] }] }), { key: ctx.key }), 400, "BAD_REQUEST");
     expect(fieldPaths(body)).toEqual(["runs.0.repetition"]);
     expect(body.error.message).toContain("repetition cannot be negative");
   });
 
   it("a fractional count → 400", async () => {
-    const { body } = await expectRefused(() => post(simpleUpload("fractional-n", { runs: [{ variant: "a", metrics: [metric("latency", { summary: { n: 2.5, mean: 3 } })] }] }), { key: ctx.key }), 400, "BAD_REQUEST");
+    const { body } = await expectRefused(db, () => post(simpleUpload("fractional-n", { runs: [{ variant: "a", metrics: [metric("latency", { summary: { n: 2.5, mean: 3 } })] }] }), { key: ctx.key }), 400, "BAD_REQUEST");
     expect(fieldPaths(body)).toEqual(["runs.0.metrics.0.summary.n"]);
     expect(body.error.message).toContain("n must be a whole number");
   });
 
   it("a negative sd → 400", async () => {
-    const { body } = await expectRefused(() => post(simpleUpload("negative-sd", { runs: [{ variant: "a", metrics: [metric("latency", { summary: { n: 5, mean: 3, sd: -1 } })] }] }), { key: ctx.key }), 400, "BAD_REQUEST");
+    const { body } = await expectRefused(db, () => post(simpleUpload("negative-sd", { runs: [{ variant: "a", metrics: [metric("latency", { summary: { n: 5, mean: 3, sd: -1 } })] }] }), { key: ctx.key }), 400, "BAD_REQUEST");
     expect(fieldPaths(body)).toEqual(["runs.0.metrics.0.summary.sd"]);
   });
 
   it("an empty samples array → 400", async () => {
-    const { body } = await expectRefused(() => post(simpleUpload("empty-samples", { runs: [{ variant: "a", metrics: [metric("latency", { samples: [] })] }] }), { key: ctx.key }), 400, "BAD_REQUEST");
+    const { body } = await expectRefused(db, () => post(simpleUpload("empty-samples", { runs: [{ variant: "a", metrics: [metric("latency", { samples: [] })] }] }), { key: ctx.key }), 400, "BAD_REQUEST");
     expect(fieldPaths(body)).toEqual(["runs.0.metrics.0.samples"]);
     expect(body.error.message).toContain("samples cannot be empty");
   });
 
   it("the same metric twice in one run → 400 naming it", async () => {
     const { body } = await expectRefused(
+      db,
       () => post(simpleUpload("duplicate-metric", { runs: [{ variant: "a", metrics: [metric("latency", { samples: [1] }), metric("latency", { samples: [2] })] }] }), { key: ctx.key, headers: { "idempotency-key": `dup-${suffix()}` } }),
       400, "BAD_REQUEST",
     );
@@ -591,18 +575,18 @@ describe("bad input", () => {
   });
 
   it("a metric with no data → 400", async () => {
-    const { body } = await expectRefused(() => post(simpleUpload("no-data", { runs: [{ variant: "a", metrics: [metric("latency")] }] }), { key: ctx.key }), 400, "BAD_REQUEST");
+    const { body } = await expectRefused(db, () => post(simpleUpload("no-data", { runs: [{ variant: "a", metrics: [metric("latency")] }] }), { key: ctx.key }), 400, "BAD_REQUEST");
     expect(body.error.message).toContain("give samples, samplesBase64, summary, histogram or timeSeries");
   });
 
   it("empty runs → 400", async () => {
-    const { body } = await expectRefused(() => post({ experiment: "no-runs", create: true, runs: [] }, { key: ctx.key }), 400, "BAD_REQUEST");
+    const { body } = await expectRefused(db, () => post({ experiment: "no-runs", create: true, runs: [] }, { key: ctx.key }), 400, "BAD_REQUEST");
     expect(fieldPaths(body)).toEqual(["runs"]);
     expect(body.error.message).toContain("runs cannot be empty");
   });
 
   it("a bad experiment slug → 400", async () => {
-    const { body } = await expectRefused(() => post(simpleUpload("Not A Slug!"), { key: ctx.key }), 400, "BAD_REQUEST");
+    const { body } = await expectRefused(db, () => post(simpleUpload("Not A Slug!"), { key: ctx.key }), 400, "BAD_REQUEST");
     expect(fieldPaths(body)).toEqual(["experiment"]);
   });
 
@@ -610,6 +594,7 @@ describe("bad input", () => {
     // Valid at the schema level, so the first run gets as far as the transaction; the unknown
     // metric in the second run must roll everything back, including the new experiment.
     const { body } = await expectRefused(
+      db,
       () => post({ experiment: "half", create: true, runs: [{ variant: "a", metrics: [metric("latency", { samples: [1] })] }, { variant: "b", metrics: [{ key: "nounit", samples: [1] }] }] }, { key: ctx.key }),
       422, "UNPROCESSABLE",
     );
@@ -617,33 +602,34 @@ describe("bad input", () => {
   });
 
   it("a missing Authorization header → 401 with WWW-Authenticate", async () => {
-    const { response, body } = await expectRefused(() => post(simpleUpload("no-auth"), { key: null }), 401, "UNAUTHORIZED");
+    const { response, body } = await expectRefused(db, () => post(simpleUpload("no-auth"), { key: null }), 401, "UNAUTHORIZED");
     expect(response.headers.get("www-authenticate")).toBe('Bearer realm="versus"');
     expect(body.error.message).toContain("Missing Authorization header");
   });
 
   it("a malformed Authorization header → 401", async () => {
     for (const authorization of [`Basic ${Buffer.from("a:b").toString("base64")}`, "Bearer", `Bearer ${ctx.key} extra`]) {
-      const { response, body } = await expectRefused(() => post(simpleUpload("bad-auth"), { headers: { authorization } }), 401, "UNAUTHORIZED");
+      const { response, body } = await expectRefused(db, () => post(simpleUpload("bad-auth"), { headers: { authorization } }), 401, "UNAUTHORIZED");
       expect(body.error.message).toContain("Malformed Authorization header");
       expect(response.headers.get("www-authenticate")).toContain("Bearer");
     }
   });
 
   it("an unknown key → 401", async () => {
-    const { body } = await expectRefused(() => post(simpleUpload("unknown-key"), { key: `vs_${crypto.randomBytes(32).toString("base64url")}` }), 401, "UNAUTHORIZED");
+    const { body } = await expectRefused(db, () => post(simpleUpload("unknown-key"), { key: `vs_${crypto.randomBytes(32).toString("base64url")}` }), 401, "UNAUTHORIZED");
     expect(body.error.message).toBe("Unknown API key");
   });
 
   it("a revoked key → 401 saying it was revoked", async () => {
     const revoked = await createApiKey(db, ctx.slug, "old CI key");
     await revokeApiKey(db, ctx.slug, revoked.id);
-    const { body } = await expectRefused(() => post(simpleUpload("revoked-key"), { key: revoked.secret }), 401, "UNAUTHORIZED");
+    const { body } = await expectRefused(db, () => post(simpleUpload("revoked-key"), { key: revoked.secret }), 401, "UNAUTHORIZED");
     expect(body.error.message).toContain('API key "old CI key" was revoked on');
   });
 
   it("a body over the limit → 413 from Content-Length, before reading it", async () => {
     const { body } = await expectRefused(
+      db,
       () => POST(new Request(URL_, { method: "POST", headers: { authorization: `Bearer ${ctx.key}`, "content-type": "application/json", "content-length": "100000000" }, body: JSON.stringify(simpleUpload("too-large")) })),
       413, "PAYLOAD_TOO_LARGE",
     );
@@ -663,7 +649,7 @@ describe("bad input", () => {
       },
     });
     // Without create: A has no such experiment.
-    const { body } = await expectRefused(() => post({ experiment: slug, runs: [{ variant: "baseline", metrics: [{ key: "latency", samples: [1] }] }] }, { key: a.key }), 404, "NOT_FOUND");
+    const { body } = await expectRefused(db, () => post({ experiment: slug, runs: [{ variant: "baseline", metrics: [{ key: "latency", samples: [1] }] }] }, { key: a.key }), 404, "NOT_FOUND");
     expect(body.error.message).toContain(`in project "${a.slug}"`);
     // With create: the runs land in A's own new experiment.
     const created = await postJson({ experiment: slug, create: true, runs: [{ variant: "baseline", metrics: [metric("latency", { samples: [1] })] }] }, { key: a.key });
