@@ -113,6 +113,8 @@ test("every chart kind draws; whiskers, histogram/CDF and log axis toggle; basel
   await expect(percentiles.locator(".recharts-line-curve")).toHaveCount(3);
   await expect(percentiles.locator(".recharts-line-dot")).toHaveCount(15);
   await expect(percentiles.locator("[data-legend-item]")).toHaveText(["plain", "gzip", "brotli"]);
+  // Samples were uploaded: the merged histograms, not the runs' own summaries.
+  await expect(percentiles.locator("figcaption")).toContainText("merged from the runs' HdrHistograms (plain: 1,200 samples");
 
   // Distribution: histogram areas, then the CDF lines; the log X axis toggles.
   await latencyViews.getByRole("button", { name: "Distribution" }).click();

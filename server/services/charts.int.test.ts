@@ -135,7 +135,10 @@ describe("experiment.charts", () => {
         ciConfidence: s.medianCi!.confidence, mean: s.mean, sd: s.sd,
       })),
     );
-    expect(latency.percentiles).toEqual(stats.map((s) => ({ variant: s.variant, count: RUNS * SAMPLES, p50: s.percentiles!.p50, p90: s.percentiles!.p90, p95: s.percentiles!.p95, p99: s.percentiles!.p99, p999: s.percentiles!.p999 })));
+    // Samples were uploaded, so histograms exist: the comparison's merged figures, not the runs' own.
+    expect(latency.percentiles).toEqual(
+      stats.map((s) => ({ variant: s.variant, source: "histograms", runs: RUNS, count: RUNS * SAMPLES, p50: s.percentiles!.p50, p90: s.percentiles!.p90, p95: s.percentiles!.p95, p99: s.percentiles!.p99, p999: s.percentiles!.p999 })),
+    );
     // Sanity: the merged percentiles are in ms, near the lognormal's median.
     expect(latency.percentiles[0]!.p50).toBeGreaterThan(10);
     expect(latency.percentiles[0]!.p50).toBeLessThan(14);
@@ -219,9 +222,46 @@ describe("experiment.charts with partial data", () => {
     expect(charts.metrics[0]!.bars).toMatchObject([{ variant: "solo", isBaseline: true, n: 5, median: 700, mean: 700 }]);
     expect(charts.metrics[0]!.bars[0]!.sd).toBeCloseTo(Math.sqrt(25_000), 9);
     expect(charts.metrics[0]!.runs.map((r) => r.value)).toEqual([500, 600, 700, 800, 900]);
-    // Summaries only: no histogram, so neither percentiles nor a distribution.
+    // Summaries without percentiles and no histogram: neither percentiles nor a distribution.
     expect(charts.metrics[0]!.percentiles).toEqual([]);
     expect(charts.metrics[0]!.distribution).toBeNull();
+  });
+
+  it("takes percentiles from summaries that print them (wrk, k6): per level the median across runs, none for a level no run has", async () => {
+    const { slug, key } = await newProject();
+    // p50 / p90 / p99 per run as a load tool prints them; no samples, no histogram.
+    const printed = {
+      http: [{ p50: 2, p90: 4, p99: 9 }, { p50: 2.5, p90: 3.5, p99: 7 }, { p50: 1.5, p90: 5, p99: 8 }],
+      grpc: [{ p50: 6, p90: 11, p99: 15 }, { p50: 7, p90: 10, p99: 19 }, { p50: 5, p90: 12, p99: 14 }],
+    };
+    const runs = Object.entries(printed).flatMap(([variant, perRun]) =>
+      perRun.map((p, repetition) => ({ variant, repetition, metrics: [{ key: "latency", unit: "ms", direction: "lower_is_better", summary: { n: 1000, mean: p.p50 * 1.1, ...p } }] })),
+    );
+    await upload(key, { experiment: "printed", create: true, runs });
+    const charts = ZExperimentCharts.parse(await caller.experiment.charts({ projectSlug: slug, experimentSlug: "printed" }));
+    const latency = charts.metrics[0]!;
+    expect(latency.percentiles).toEqual([
+      { variant: "http", source: "run summaries", runs: 3, count: null, p50: 2, p90: 4, p95: null, p99: 8, p999: null },
+      { variant: "grpc", source: "run summaries", runs: 3, count: null, p50: 6, p90: 11, p95: null, p99: 15, p999: null },
+    ]);
+    // Still no distribution: that needs the samples' shape, which a summary does not have.
+    expect(latency.distribution).toBeNull();
+  });
+
+  it("merges histograms where a variant has them and falls back to run summaries only where it has none", async () => {
+    const { slug, key } = await newProject();
+    const runs = [0, 1, 2].flatMap((repetition) => [
+      { variant: "sampled", repetition, metrics: [{ key: "t", unit: "ms", direction: "lower_is_better", samples: latencies(200, 10, 100 + repetition) }] },
+      { variant: "printed", repetition, metrics: [{ key: "t", summary: { n: 500, mean: 12, p50: 11 + repetition, p99: 40 } }] },
+    ]);
+    await upload(key, { experiment: "both", create: true, runs });
+    const comparison = await getComparison(db, { projectSlug: slug }, "both");
+    const merged = comparison.metrics[0]!.comparison!.variants.find((v) => v.variant === "sampled")!.percentiles!;
+    const { percentiles } = (await getExperimentCharts(db, { projectSlug: slug }, "both")).metrics[0]!;
+    expect(percentiles).toEqual([
+      { variant: "sampled", source: "histograms", runs: 3, count: 600, p50: merged.p50, p90: merged.p90, p95: merged.p95, p99: merged.p99, p999: merged.p999 },
+      { variant: "printed", source: "run summaries", runs: 3, count: null, p50: 12, p90: null, p95: null, p99: 40, p999: null },
+    ]);
   });
 
   it("leaves out a variant stored without histograms and says so; merges uploads with different histogram scales", async () => {

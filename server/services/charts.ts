@@ -65,6 +65,13 @@ export async function getExperimentCharts(db: Db, where: { projectSlug: string }
       const described = comparison.metrics.find((m) => m.key === metric.key);
       const rows = results.filter((r) => r.metricId === metric.id).sort(byPosition);
       const stats = described?.comparison?.variants ?? statsWithoutComparison(metric, rows, experiment.variants, comparison.baseline);
+      const ownSeries = series.filter((s) => s.metricId === metric.id).sort(byPosition);
+      // A run that uploaded only a time series stored the percentiles of its points (TPS per
+      // second), not of its operations: no tool printed those. Such a row has no histogram but a
+      // series; a summary uploaded with a series looks the same and is left out too (no importer
+      // writes percentiles next to a series).
+      const withSeries = new Set(ownSeries.map((s) => s.run.id));
+      const ownPercentiles = rows.filter((r) => r.histogram || !withSeries.has(r.run.id));
       return {
         key: metric.key,
         label: described?.label ?? "",
@@ -72,19 +79,16 @@ export async function getExperimentCharts(db: Db, where: { projectSlug: string }
         direction: metric.direction,
         aggregation: metric.aggregation,
         bars: stats.flatMap(barOf),
-        percentiles: stats.flatMap((s) => percentileFigure(s, rows.filter((r) => nameOf(experiment.variants, r.run.variantId) === s.variant)) ?? []),
+        percentiles: stats.flatMap((s) => percentileFigure(s, ownPercentiles.filter((r) => nameOf(experiment.variants, r.run.variantId) === s.variant)) ?? []),
         distribution: distributionFor(rows, experiment.variants),
         runs: rows.map((r): TRunValue => ({ variant: nameOf(experiment.variants, r.run.variantId), runId: r.run.id, repetition: r.run.repetition, value: replicateValue(r, metric.aggregation) })),
-        timeSeries: series
-          .filter((s) => s.metricId === metric.id)
-          .sort(byPosition)
-          .map((s): TRunTimeSeries => ({
-            variant: nameOf(experiment.variants, s.run.variantId),
-            runId: s.run.id,
-            repetition: s.run.repetition,
-            storedPoints: s.values.length,
-            points: downsampleMinMax(s.offsetsMs, s.values),
-          })),
+        timeSeries: ownSeries.map((s): TRunTimeSeries => ({
+          variant: nameOf(experiment.variants, s.run.variantId),
+          runId: s.run.id,
+          repetition: s.run.repetition,
+          storedPoints: s.values.length,
+          points: downsampleMinMax(s.offsetsMs, s.values),
+        })),
       } satisfies TMetricCharts;
     }),
   };
