@@ -5,6 +5,7 @@
 import fs from "node:fs";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { createProjectViaUi, uniqueSuffix } from "./helpers";
+import { mulberry32, standardNormal } from "../server/stats/prng";
 
 const VARIANTS = [
   { name: "plain", median: 12, tps: 950 },
@@ -13,24 +14,12 @@ const VARIANTS = [
 ] as const;
 const RUNS = 4;
 
-/** mulberry32: the same numbers on every run of the test. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function runsToUpload() {
   let seed = 11;
   return Array.from({ length: RUNS }, (_, repetition) =>
     VARIANTS.map((variant) => {
-      const random = prng(seed++);
-      const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+      const random = mulberry32(seed++);
+      const normal = () => standardNormal(random);
       return {
         variant: variant.name,
         repetition,

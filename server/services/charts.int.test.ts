@@ -15,32 +15,15 @@ import { createApiKey } from "~/server/services/api-keys";
 import { getComparison } from "~/server/services/comparison";
 import { createProject } from "~/server/services/projects";
 import { getExperimentCharts } from "./charts";
+import { lognormalSamples, mulberry32 } from "~/server/stats/prng";
 
 afterAll(() => db.$disconnect());
 
 const suffix = () => crypto.randomBytes(4).toString("hex");
 const caller = createCaller(createTRPCContext({ headers: new Headers(), db }));
 
-/** mulberry32: the same data on every run. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Lognormal latencies in ms around `median`, long right tail. */
-function latencies(n: number, median: number, seed: number): number[] {
-  const random = prng(seed);
-  return Array.from({ length: n }, () => {
-    const z = Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
-    return Math.exp(Math.log(median) + 0.5 * z);
-  });
-}
+const latencies = (n: number, median: number, seed: number) => lognormalSamples(n, { median, sigma: 0.5, seed });
 
 async function newProject() {
   const slug = `charts-${suffix()}`;
@@ -73,7 +56,7 @@ const SPIKE_AT = 1234;
 const DIP_AT = 2718;
 
 function tpsSeries(seed: number, spike: boolean): number[] {
-  const random = prng(seed);
+  const random = mulberry32(seed);
   const values = Array.from({ length: SERIES }, () => 1000 + 50 * (random() - 0.5));
   if (spike) {
     values[SPIKE_AT] = 5000;

@@ -23,3 +23,17 @@ export function shuffled<T>(items: readonly T[], random: () => number): T[] {
   }
   return out;
 }
+
+/** A standard normal variate from two uniforms (Box–Muller). */
+export function standardNormal(random: () => number): number {
+  return Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+}
+
+/**
+ * Seeded log-normal values around `median` with log-sd `sigma`: latency-like data (a long right
+ * tail) for tests, benchmarks and examples that must be the same on every run.
+ */
+export function lognormalSamples(count: number, options: { median: number; sigma: number; seed: number }): number[] {
+  const random = mulberry32(options.seed);
+  return Array.from({ length: count }, () => Math.exp(Math.log(options.median) + options.sigma * standardNormal(random)));
+}

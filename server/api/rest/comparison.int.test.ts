@@ -16,6 +16,7 @@ import { ZExperimentInput } from "~/server/schemas/experiment";
 import { createApiKey } from "~/server/services/api-keys";
 import { createExperiment } from "~/server/services/experiments";
 import { createProject } from "~/server/services/projects";
+import { lognormalSamples } from "~/server/stats/prng";
 
 afterAll(() => db.$disconnect());
 
@@ -89,26 +90,8 @@ function verdicts(body: TComparison): Record<string, Record<string, string>> {
   );
 }
 
-/** mulberry32: a small seeded PRNG so the data set is the same on every run. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Lognormal latencies in ms: median ≈ `median`, long right tail. */
-function latencies(n: number, seed: number, median = 12): number[] {
-  const random = prng(seed);
-  return Array.from({ length: n }, () => {
-    const z = Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
-    return Math.exp(Math.log(median) + 0.45 * z);
-  });
-}
+const latencies = (n: number, seed: number, median = 12) => lognormalSamples(n, { median, sigma: 0.45, seed });
 
 /** The rank HdrHistogram uses: the smallest value with at least p % of the samples at or below it. */
 function exactPercentile(values: number[], p: number): number {

@@ -13,6 +13,7 @@ import { decodeSamples } from "~/server/ingest/sample-codec";
 import { createApiKey, revokeApiKey } from "~/server/services/api-keys";
 import { createProject } from "~/server/services/projects";
 import { expectRefused, fieldPaths, rowCounts } from "~/test/rest-assertions";
+import { lognormalSamples } from "~/server/stats/prng";
 
 const counts = () => rowCounts(db);
 
@@ -52,26 +53,8 @@ async function postJson<T = UploadBody>(body: string | object, options: Paramete
 
 
 
-/** mulberry32: a small seeded PRNG so the data set is the same on every run. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Lognormal latencies in ms: median ≈ 12 ms, long right tail. */
-function latencies(n: number, seed: number): number[] {
-  const random = prng(seed);
-  return Array.from({ length: n }, () => {
-    const z = Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
-    return Math.exp(Math.log(12) + 0.45 * z);
-  });
-}
+const latencies = (n: number, seed: number) => lognormalSamples(n, { median: 12, sigma: 0.45, seed });
 
 function exactStats(values: number[]) {
   const n = values.length;
