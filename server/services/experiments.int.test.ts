@@ -14,6 +14,7 @@ import { createPrismaClient } from "../db/client";
 import { AppError, type FieldIssue } from "../errors";
 import { fieldIssuesOf } from "../schemas/validation";
 import type { ExperimentDetail } from "./experiments";
+import { toFormValues } from "~/components/experiments/to-form-values";
 
 type RouterInputs = inferRouterInputs<AppRouter>;
 type ExperimentValues = RouterInputs["experiment"]["create"]["experiment"];
@@ -76,36 +77,7 @@ function getExperiment(projectSlug: string, experimentSlug: string): Promise<Exp
 }
 
 /** What the edit form submits for an experiment as it is now: every field, with row ids. */
-function editValuesOf({ experiment }: ExperimentDetail): ExperimentValues {
-  return {
-    title: experiment.title,
-    slug: experiment.slug,
-    hypothesis: experiment.hypothesis,
-    description: experiment.description,
-    environmentNotes: experiment.environmentNotes,
-    status: experiment.status,
-    parameters: experiment.parameters,
-    warmupRuns: experiment.warmupRuns,
-    measuredRuns: experiment.measuredRuns,
-    alpha: experiment.alpha,
-    tags: experiment.tags,
-    variants: experiment.variants.map((variant) => ({
-      id: variant.id,
-      name: variant.name,
-      description: variant.description,
-      isBaseline: variant.isBaseline,
-      config: variant.config as Record<string, unknown>,
-    })),
-    metrics: experiment.metrics.map((metric) => ({
-      id: metric.id,
-      key: metric.key,
-      label: metric.label,
-      unit: metric.unit,
-      direction: metric.direction,
-      aggregation: metric.aggregation,
-    })),
-  };
-}
+const editValuesOf = (detail: ExperimentDetail): ExperimentValues => toFormValues(detail);
 
 function variantNamed(detail: ExperimentDetail, name: string) {
   const variant = detail.experiment.variants.find((v) => v.name === name);
