@@ -1,5 +1,5 @@
 // The experiment page's charts card: one MetricCharts per metric, or why there are none. Server
-// component: it only lays out what experiment.charts returned.
+// component: it only lays out what experiment.results returned.
 import type { TExperimentCharts } from "~/server/schemas/charts";
 import { MetricCharts } from "./metric-charts";
 

@@ -1,4 +1,4 @@
-// The figures behind the experiment page's charts (experiment.charts): every number a chart
+// The figures behind the experiment page's charts (experiment.results): every number a chart
 // draws, computed in server/ so the UI only lays them out. Values are in the metric's unit.
 import { z } from "zod";
 import { ZDirection } from "../stats/schemas";

@@ -1,4 +1,4 @@
-// experiment.charts on a real, migrated PostgreSQL, with runs uploaded the way users upload them
+// experiment.results (the comparison and its charts) on a real, migrated PostgreSQL, with runs uploaded the way users upload them
 // (POST /api/v1/results): the distribution accounts for every sample, the CDF ends at 1, the bars
 // and percentiles are the comparison's own figures, and thinned time series keep their extremes.
 // Files share one database: every test works in a project of its own (random slug).
@@ -14,8 +14,15 @@ import { ZExperimentCharts, type TExperimentCharts } from "~/server/schemas/char
 import { createApiKey } from "~/server/services/api-keys";
 import { getComparison } from "~/server/services/comparison";
 import { createProject } from "~/server/services/projects";
-import { getExperimentCharts } from "./charts";
+import { getExperimentResults } from "./charts";
 import { lognormalSamples, mulberry32 } from "~/server/stats/prng";
+
+/** The charts part of experiment.results; a charts failure fails the test with its message. */
+async function getExperimentCharts(...args: Parameters<typeof getExperimentResults>) {
+  const results = await getExperimentResults(...args);
+  if (!results.charts) throw new Error(`charts failed: ${results.chartsError}`);
+  return results.charts;
+}
 
 afterAll(() => db.$disconnect());
 
@@ -65,7 +72,7 @@ function tpsSeries(seed: number, spike: boolean): number[] {
   return values;
 }
 
-describe("experiment.charts", () => {
+describe("experiment.results → charts", () => {
   let project: { slug: string; key: string };
   const experiment = `codecs-${suffix()}`;
   let charts: TExperimentCharts;
@@ -95,7 +102,7 @@ describe("experiment.charts", () => {
       }
     }
     await upload(project.key, { experiment, create: true, runs });
-    charts = ZExperimentCharts.parse(await caller.experiment.charts({ projectSlug: project.slug, experimentSlug: experiment }));
+    charts = ZExperimentCharts.parse((await caller.experiment.results({ projectSlug: project.slug, experimentSlug: experiment })).charts);
   });
 
   it("lists the variants in the experiment's order with stable colours and the baseline", () => {
@@ -194,7 +201,7 @@ describe("experiment.charts", () => {
   });
 });
 
-describe("experiment.charts with partial data", () => {
+describe("experiment.results → charts with partial data", () => {
   it("draws bars when only one variant has runs (the comparison has nothing to compare)", async () => {
     const { slug, key } = await newProject();
     const runs = [5, 6, 7, 8, 9].map((base, repetition) => ({ variant: "solo", repetition, metrics: [{ key: "size", unit: "B", direction: "lower_is_better", summary: { n: 1, mean: base * 100 } }] }));
@@ -221,7 +228,7 @@ describe("experiment.charts with partial data", () => {
       perRun.map((p, repetition) => ({ variant, repetition, metrics: [{ key: "latency", unit: "ms", direction: "lower_is_better", summary: { n: 1000, mean: p.p50 * 1.1, ...p } }] })),
     );
     await upload(key, { experiment: "printed", create: true, runs });
-    const charts = ZExperimentCharts.parse(await caller.experiment.charts({ projectSlug: slug, experimentSlug: "printed" }));
+    const charts = ZExperimentCharts.parse((await caller.experiment.results({ projectSlug: slug, experimentSlug: "printed" })).charts);
     const latency = charts.metrics[0]!;
     expect(latency.percentiles).toEqual([
       { variant: "http", source: "run summaries", runs: 3, count: null, p50: 2, p90: 4, p95: null, p99: 8, p999: null },

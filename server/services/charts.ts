@@ -11,6 +11,7 @@ import type { VariantStats } from "../stats/schemas";
 import { distributionOf, recordedValues, type VariantRecorded } from "./chart-distribution";
 import { percentileFigure } from "./chart-percentiles";
 import { downsampleMinMax } from "./chart-downsample";
+import type { TComparison } from "../schemas/comparison";
 import { getComparison, replicateValue, variantData } from "./comparison";
 
 /** Variant colours are CSS variables --series-0 … --series-7 (app/globals.css). */
@@ -41,9 +42,23 @@ function loadTimeSeries(db: Db, experimentId: string) {
   });
 }
 
-export async function getExperimentCharts(db: Db, where: { projectSlug: string }, experimentSlug: string, baselineName?: string): Promise<TExperimentCharts> {
-  // Also refuses an unknown experiment (404) or baseline (422) with the comparison's own messages.
+/**
+ * The comparison and its charts from one computation: the experiment page shows both, and the
+ * charts reuse the comparison's figures. A failure in the charts leaves the comparison standing.
+ */
+export async function getExperimentResults(db: Db, where: { projectSlug: string }, experimentSlug: string, baselineName?: string) {
+  // Refuses an unknown experiment (404) or baseline (422) with the comparison's own messages.
   const comparison = await getComparison(db, where, experimentSlug, baselineName);
+  try {
+    return { comparison, charts: await chartsFor(db, where, comparison), chartsError: null };
+  } catch (error) {
+    console.error("charts failed:", error);
+    return { comparison, charts: null, chartsError: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** Charts of an experiment whose comparison is already computed (bars and percentiles come from it). */
+export async function chartsFor(db: Db, where: { projectSlug: string }, comparison: TComparison): Promise<TExperimentCharts> {
   const experiment = await db.experiment.findFirstOrThrow({
     where: { project: { slug: where.projectSlug }, slug: comparison.experiment.slug },
     select: {

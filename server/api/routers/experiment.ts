@@ -1,6 +1,6 @@
 import { ZComparisonRef } from "../../schemas/comparison";
 import { ZCreateExperiment, ZExperimentRef, ZUpdateExperiment } from "../../schemas/experiment";
-import { getExperimentCharts } from "../../services/charts";
+import { getExperimentResults } from "../../services/charts";
 import { getComparison } from "../../services/comparison";
 import { ZProjectRef } from "../../schemas/project";
 import { createExperiment, deleteExperiment, getExperiment, listExperiments, updateExperiment } from "../../services/experiments";
@@ -18,9 +18,9 @@ export const experimentRouter = createTRPCRouter({
   comparison: publicProcedure
     .input(ZComparisonRef)
     .query(({ ctx, input }) => getComparison(ctx.db, { projectSlug: input.projectSlug }, input.experimentSlug, input.baseline)),
-  /** The experiment page's charts, against the same baseline as `comparison`. */
-  charts: publicProcedure
+  /** The comparison and its charts computed once, for the experiment page. */
+  results: publicProcedure
     .input(ZComparisonRef)
-    .query(({ ctx, input }) => getExperimentCharts(ctx.db, { projectSlug: input.projectSlug }, input.experimentSlug, input.baseline)),
+    .query(({ ctx, input }) => getExperimentResults(ctx.db, { projectSlug: input.projectSlug }, input.experimentSlug, input.baseline)),
   delete: publicProcedure.input(ZExperimentRef).mutation(({ ctx, input }) => deleteExperiment(ctx.db, input.projectSlug, input.experimentSlug)),
 });

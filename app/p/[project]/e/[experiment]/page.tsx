@@ -28,15 +28,11 @@ export default async function ExperimentPage({ params, searchParams }: Params) {
   const { project, experiment } = await orNotFound(caller.experiment.get({ projectSlug, experimentSlug }));
   // An unknown ?baseline= (an old link after a rename) falls back to the experiment's own baseline.
   const knownBaseline = experiment.variants.some((variant) => variant.name === baseline) ? baseline : undefined;
-  const comparison = experiment.runCount > 0 ? await caller.experiment.comparison({ projectSlug, experimentSlug, baseline: knownBaseline }) : null;
-  // The charts against the same baseline; if they fail, the rest of the page still shows and says so.
-  const charts: ChartsResult | null =
-    experiment.runCount > 0
-      ? await caller.experiment.charts({ projectSlug, experimentSlug, baseline: knownBaseline }).then(
-          (data) => ({ data }),
-          (error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }),
-        )
-      : null;
+  // The comparison and its charts in one computation; if the charts fail, the comparison still
+  // shows and the charts section says what went wrong.
+  const results = experiment.runCount > 0 ? await caller.experiment.results({ projectSlug, experimentSlug, baseline: knownBaseline }) : null;
+  const comparison = results?.comparison ?? null;
+  const charts: ChartsResult | null = results ? (results.charts ? { data: results.charts } : { error: results.chartsError ?? "the charts could not be drawn" }) : null;
   const variantNames = new Map(experiment.variants.map((variant) => [variant.id, variant.name]));
   const base = `/p/${project.slug}/e/${experiment.slug}`;
 
