@@ -4,7 +4,7 @@ import { AppError, type FieldIssue } from "../errors";
 import type { TRunMetricInput } from "../schemas/results";
 import { decodeHistogram, percentilesOf } from "./histogram";
 import { encodeSamplesAsync, float64FromBase64 } from "./sample-codec";
-import { summarizeSamples } from "./summarize-samples";
+import { summarizeSamples, type SampleSummary } from "./summarize-samples";
 
 export interface PreparedMetric {
   key: string;
@@ -59,9 +59,9 @@ export async function prepareMetric(metric: TRunMetricInput, path: (string | num
       key: metric.key,
       timeSeries,
       result: {
-        n: BigInt(s.n), mean: s.mean, sd: s.sd ?? null, min: s.min, max: s.max,
-        p50: s.p50 ?? null, p90: s.p90 ?? null, p95: s.p95 ?? null, p99: s.p99 ?? null, p999: s.p999 ?? null, sum: s.sum,
-        histogram: s.histogram ? bytes(s.histogram) : null, histogramScale: s.histogramScale ?? null,
+        ...figuresOf(s),
+        histogram: s.histogram ? bytes(s.histogram) : null,
+        histogramScale: s.histogramScale ?? null,
         samples: bytes(await blob),
       },
     };
@@ -106,14 +106,13 @@ export async function prepareMetric(metric: TRunMetricInput, path: (string | num
 
   // Only a time series (e.g. TPS per second): the run's figures describe its points.
   const values = timeSeries?.values ?? [];
-  const s = summarizeSamples(values);
+  return { key: metric.key, timeSeries, result: { ...figuresOf(summarizeSamples(values)), histogram: null, histogramScale: null, samples: null } };
+}
+
+/** The summary columns of a result row from summarised samples (absent figures stored as null). */
+function figuresOf(s: SampleSummary) {
   return {
-    key: metric.key,
-    timeSeries,
-    result: {
-      n: BigInt(s.n), mean: s.mean, sd: s.sd ?? null, min: s.min, max: s.max,
-      p50: s.p50 ?? null, p90: s.p90 ?? null, p95: s.p95 ?? null, p99: s.p99 ?? null, p999: s.p999 ?? null, sum: s.sum,
-      histogram: null, histogramScale: null, samples: null,
-    },
+    n: BigInt(s.n), mean: s.mean, sd: s.sd ?? null, min: s.min, max: s.max,
+    p50: s.p50 ?? null, p90: s.p90 ?? null, p95: s.p95 ?? null, p99: s.p99 ?? null, p999: s.p999 ?? null, sum: s.sum,
   };
 }
