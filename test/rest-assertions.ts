@@ -30,3 +30,16 @@ export async function expectRefused(db: Db, request: () => Promise<Response>, st
   expect(await rowCounts(db)).toEqual(before);
   return { response, body };
 }
+
+/** POSTs `body` to /api/v1/results with `key` and expects it stored (201). */
+export async function uploadStored(key: string, body: object) {
+  const { POST } = await import("~/app/api/v1/results/route");
+  const response = await POST(
+    new Request("http://test.local/api/v1/results", {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+      body: JSON.stringify(body),
+    }),
+  );
+  expect(response.status, await response.clone().text()).toBe(201);
+}

@@ -5,7 +5,6 @@
 import crypto from "node:crypto";
 import * as hdr from "hdr-histogram-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { POST } from "~/app/api/v1/results/route";
 import { createCaller } from "~/server/api/root";
 import { createTRPCContext } from "~/server/api/trpc";
 import { db } from "~/server/db/client";
@@ -16,6 +15,7 @@ import { getComparison } from "~/server/services/comparison";
 import { createProject } from "~/server/services/projects";
 import { getExperimentResults } from "./charts";
 import { lognormalSamples, mulberry32 } from "~/server/stats/prng";
+import { uploadStored } from "~/test/rest-assertions";
 
 /** The charts part of experiment.results; a charts failure fails the test with its message. */
 async function getExperimentCharts(...args: Parameters<typeof getExperimentResults>) {
@@ -39,16 +39,6 @@ async function newProject() {
   return { slug, key: key.secret };
 }
 
-async function upload(key: string, body: object) {
-  const response = await POST(
-    new Request("http://test.local/api/v1/results", {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
-      body: JSON.stringify(body),
-    }),
-  );
-  expect(response.status, JSON.stringify(await response.clone().json())).toBe(201);
-}
 
 const SAMPLES = 400;
 const RUNS = 4;
@@ -101,7 +91,7 @@ describe("experiment.results → charts", () => {
         });
       }
     }
-    await upload(project.key, { experiment, create: true, runs });
+    await uploadStored(project.key, { experiment, create: true, runs });
     charts = ZExperimentCharts.parse((await caller.experiment.results({ projectSlug: project.slug, experimentSlug: experiment })).charts);
   });
 
@@ -205,7 +195,7 @@ describe("experiment.results → charts with partial data", () => {
   it("draws bars when only one variant has runs (the comparison has nothing to compare)", async () => {
     const { slug, key } = await newProject();
     const runs = [5, 6, 7, 8, 9].map((base, repetition) => ({ variant: "solo", repetition, metrics: [{ key: "size", unit: "B", direction: "lower_is_better", summary: { n: 1, mean: base * 100 } }] }));
-    await upload(key, { experiment: "solo", create: true, runs });
+    await uploadStored(key, { experiment: "solo", create: true, runs });
     const comparison = await getComparison(db, { projectSlug: slug }, "solo");
     expect(comparison.metrics[0]!.comparison).toBeNull();
     const charts = await getExperimentCharts(db, { projectSlug: slug }, "solo");
@@ -227,7 +217,7 @@ describe("experiment.results → charts with partial data", () => {
     const runs = Object.entries(printed).flatMap(([variant, perRun]) =>
       perRun.map((p, repetition) => ({ variant, repetition, metrics: [{ key: "latency", unit: "ms", direction: "lower_is_better", summary: { n: 1000, mean: p.p50 * 1.1, ...p } }] })),
     );
-    await upload(key, { experiment: "printed", create: true, runs });
+    await uploadStored(key, { experiment: "printed", create: true, runs });
     const charts = ZExperimentCharts.parse((await caller.experiment.results({ projectSlug: slug, experimentSlug: "printed" })).charts);
     const latency = charts.metrics[0]!;
     expect(latency.percentiles).toEqual([
@@ -244,7 +234,7 @@ describe("experiment.results → charts with partial data", () => {
       { variant: "sampled", repetition, metrics: [{ key: "t", unit: "ms", direction: "lower_is_better", samples: latencies(200, 10, 100 + repetition) }] },
       { variant: "printed", repetition, metrics: [{ key: "t", summary: { n: 500, mean: 12, p50: 11 + repetition, p99: 40 } }] },
     ]);
-    await upload(key, { experiment: "both", create: true, runs });
+    await uploadStored(key, { experiment: "both", create: true, runs });
     const comparison = await getComparison(db, { projectSlug: slug }, "both");
     const merged = comparison.metrics[0]!.comparison!.variants.find((v) => v.variant === "sampled")!.percentiles!;
     const { percentiles } = (await getExperimentCharts(db, { projectSlug: slug }, "both")).metrics[0]!;
@@ -258,12 +248,12 @@ describe("experiment.results → charts with partial data", () => {
     const { slug, key } = await newProject();
     // Samples recorded by Versus (it picks a scale for 1.1 ms in seconds), then a histogram an
     // agent recorded with a scale of its own: a variant whose runs do not share a scale.
-    await upload(key, { experiment: "mixed", create: true, runs: [{ variant: "hdr", metrics: [{ key: "t", unit: "s", direction: "lower_is_better", samples: [0.0011, 0.0012, 0.0013] }] }] });
+    await uploadStored(key, { experiment: "mixed", create: true, runs: [{ variant: "hdr", metrics: [{ key: "t", unit: "s", direction: "lower_is_better", samples: [0.0011, 0.0012, 0.0013] }] }] });
     const agentHistogram = hdr.build();
     for (const value of [150, 160, 170, 180]) agentHistogram.recordValue(value * 10);
     const encoded = hdr.encodeIntoCompressedBase64(agentHistogram);
-    await upload(key, { experiment: "mixed", runs: [{ variant: "hdr", metrics: [{ key: "t", histogram: encoded, histogramScale: 10 }] }] });
-    await upload(key, { experiment: "mixed", create: true, runs: [{ variant: "summary", metrics: [{ key: "t", summary: { n: 10, mean: 2 } }] }] });
+    await uploadStored(key, { experiment: "mixed", runs: [{ variant: "hdr", metrics: [{ key: "t", histogram: encoded, histogramScale: 10 }] }] });
+    await uploadStored(key, { experiment: "mixed", create: true, runs: [{ variant: "summary", metrics: [{ key: "t", summary: { n: 10, mean: 2 } }] }] });
     const scales = await db.runMetricResult.findMany({ where: { run: { experiment: { slug: "mixed", project: { slug } } }, histogram: { not: null } }, select: { histogramScale: true } });
     expect(new Set(scales.map((s) => s.histogramScale)).size).toBe(2);
 

@@ -7,7 +7,6 @@
 import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET } from "~/app/api/v1/experiments/[slugOrId]/comparison/route";
-import { POST } from "~/app/api/v1/results/route";
 import { createCaller } from "~/server/api/root";
 import { createTRPCContext } from "~/server/api/trpc";
 import { db } from "~/server/db/client";
@@ -17,6 +16,7 @@ import { createApiKey } from "~/server/services/api-keys";
 import { createExperiment } from "~/server/services/experiments";
 import { createProject } from "~/server/services/projects";
 import { lognormalSamples } from "~/server/stats/prng";
+import { uploadStored } from "~/test/rest-assertions";
 
 afterAll(() => db.$disconnect());
 
@@ -39,16 +39,6 @@ async function newProject() {
   return { project, slug, key: key.secret };
 }
 
-async function upload(key: string, body: object) {
-  const response = await POST(
-    new Request("http://test.local/api/v1/results", {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
-      body: JSON.stringify(body),
-    }),
-  );
-  expect(response.status, await response.clone().text()).toBe(201);
-}
 
 async function getComparison<T = TComparison>(slugOrId: string, options: { key?: string | null; baseline?: string } = {}) {
   const url = new URL(`http://test.local/api/v1/experiments/${encodeURIComponent(slugOrId)}/comparison`);
@@ -157,10 +147,10 @@ describe("GET /api/v1/experiments/{slugOrId}/comparison — Kafka serializers (E
         ],
       })),
     );
-    await upload(ctx.key, { experiment: slug, runs: runs.slice(0, 6) });
-    await upload(ctx.key, { experiment: slug, runs: runs.slice(6) });
+    await uploadStored(ctx.key, { experiment: slug, runs: runs.slice(0, 6) });
+    await uploadStored(ctx.key, { experiment: slug, runs: runs.slice(6) });
     // A failed run is stored but never compared (its outlier would otherwise turn KOTLINX's lead into a tie).
-    await upload(ctx.key, { experiment: slug, runs: [{ variant: "KOTLINX_JSON", status: "failed", metrics: [{ key: "send_time_ms", summary: { n: 10, mean: 40 } }] }] });
+    await uploadStored(ctx.key, { experiment: slug, runs: [{ variant: "KOTLINX_JSON", status: "failed", metrics: [{ key: "send_time_ms", summary: { n: 10, mean: 40 } }] }] });
   });
 
   it("KOTLINX_JSON is better than SPRING_JSON (Holm p = 2 · 4/252); JACKSON_OBJECT_MAPPER shows no change", async () => {
@@ -344,7 +334,7 @@ describe("GET /api/v1/experiments/{slugOrId}/comparison — run counts and sampl
     const runs = [0, 1, 2].flatMap((i) =>
       VARIANTS.map((variant) => ({ variant, metrics: [{ key: "send_time_ms", unit: "ms", direction: "lower_is_better", summary: { n: MESSAGES, mean: SEND_TIME_MS[variant][i] } }] })),
     );
-    await upload(ctx.key, { experiment: "three-runs", create: true, runs });
+    await uploadStored(ctx.key, { experiment: "three-runs", create: true, runs });
     const { status, body } = await getComparison("three-runs", { key: ctx.key });
     expect(status, JSON.stringify(body)).toBe(200);
     expect(body.variants.map((v) => v.runs)).toEqual([3, 3, 3]);
@@ -365,7 +355,7 @@ describe("GET /api/v1/experiments/{slugOrId}/comparison — run counts and sampl
     const base = latencies(200, 11);
     const slower = latencies(200, 12).map((x) => x * 1.3);
     const same = latencies(200, 13);
-    await upload(ctx.key, {
+    await uploadStored(ctx.key, {
       experiment: "single-run",
       create: true,
       runs: [
@@ -409,8 +399,8 @@ describe("GET /api/v1/experiments/{slugOrId}/comparison — run counts and sampl
       }
     }
     // Two uploads: the second must reuse the first's histogram scale for the runs to merge.
-    await upload(ctx.key, { experiment: "histograms", create: true, runs: runs.slice(0, 4) });
-    await upload(ctx.key, { experiment: "histograms", runs: runs.slice(4) });
+    await uploadStored(ctx.key, { experiment: "histograms", create: true, runs: runs.slice(0, 4) });
+    await uploadStored(ctx.key, { experiment: "histograms", runs: runs.slice(4) });
 
     const { status, body } = await getComparison("histograms", { key: ctx.key });
     expect(status, JSON.stringify(body)).toBe(200);
