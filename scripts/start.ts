@@ -57,12 +57,14 @@ try {
   for (const name of migrated.modified) log(`warning: migration ${name} changed after it was applied`);
 
   process.env.DATABASE_URL = database.url;
+  const { createPrismaClient } = await import("../server/db/client");
+  const { ensureAuthSecret, issueSetupLink } = await import("../server/services/installation");
+  const db = createPrismaClient(database.url);
+  // Session cookies are signed with BETTER_AUTH_SECRET; without one, the installation's own.
+  process.env.BETTER_AUTH_SECRET ||= await ensureAuthSecret(db);
   if (scriptEnv.VERSUS_SKIP_SEED === "0") {
-    const { createPrismaClient } = await import("../server/db/client");
     const { loadExampleDataOnce } = await import("../server/services/example-data");
-    const db = createPrismaClient(database.url);
     log(`example data: ${await loadExampleDataOnce(db)}`);
-    await db.$disconnect();
   }
 
   if (!dev && buildIsStale(root)) {
@@ -80,7 +82,14 @@ try {
     }
   });
   await waitForHealth(`http://127.0.0.1:${scriptEnv.PORT}/api/health`);
-  log(`Versus is running at http://localhost:${scriptEnv.PORT}  (Ctrl-C to stop)`);
+  const publicUrl = process.env.VERSUS_PUBLIC_URL || `http://localhost:${scriptEnv.PORT}`;
+  log(`Versus is running at ${publicUrl}  (Ctrl-C to stop)`);
+  const setup = await issueSetupLink(db, publicUrl);
+  if (setup) {
+    log("no account exists yet. Create the first owner with this one-time link (valid 24 h):");
+    log(`  ${setup.url}`);
+  }
+  await db.$disconnect();
 } catch (error) {
   console.error(`[versus] start failed: ${error instanceof Error ? error.message : String(error)}`);
   await shutdown(1);

@@ -1,5 +1,6 @@
 // Starts one embedded PostgreSQL for the integration run, in a temporary directory on a free
 // port, with a fresh database that has every migration applied. Removed again afterwards.
+import crypto from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -17,6 +18,8 @@ export default async function setup(project: TestProject) {
   const databaseUrl = server.urlFor(database);
   await migrate(databaseUrl);
   process.env.DATABASE_URL = databaseUrl;
+  // Sessions in tests are signed like real ones, with a secret of this run.
+  process.env.BETTER_AUTH_SECRET ??= crypto.randomBytes(32).toString("base64url");
   project.provide("databaseUrl", databaseUrl);
   project.provide("adminDatabaseUrl", server.urlFor("postgres"));
   return async () => {

@@ -7,7 +7,7 @@ import { cache } from "react";
 import { createCaller } from "~/server/api/root";
 import { createTRPCContext } from "~/server/api/trpc";
 
-export const api = cache(async () => createCaller(createTRPCContext({ headers: await headers() })));
+export const api = cache(async () => createCaller(async () => createTRPCContext({ headers: await headers() })));
 
 /** Runs a query and turns NOT_FOUND into Next's 404 page. */
 export async function orNotFound<T>(query: Promise<T>): Promise<T> {

@@ -1,25 +1,44 @@
-// `versus admin create-key --project <slug> [--name …]`: run where the server's DATABASE_URL is
-// set (or next to its embedded database); creates the project if needed, prints a new API key.
+// `versus admin …`: run where the server's DATABASE_URL is set (or next to its embedded database).
+//   create-key --project <slug> [--name …]   creates the project if needed, prints a new API key
+//   setup-link [--url …]                      prints a one-time link that creates the first owner
 import { openDatabase } from "../lib/database";
 
-export async function createKeyCommand(options: { project: string; name?: string }) {
+async function withDatabase<T>(fn: (db: import("../../server/db/client").Db) => Promise<T>): Promise<T> {
   const database = await openDatabase();
   process.env.DATABASE_URL = database.url;
   const { createPrismaClient } = await import("../../server/db/client");
+  const db = createPrismaClient(database.url);
+  try {
+    return await fn(db);
+  } finally {
+    await db.$disconnect();
+    await database.embedded?.stop();
+  }
+}
+
+export async function setupLinkCommand(options: { url: string }) {
+  const { issueSetupLink } = await import("../../server/services/installation");
+  await withDatabase(async (db) => {
+    const link = await issueSetupLink(db, options.url);
+    if (!link) throw new Error("Versus already has an account; the first owner can invite people from a project's Members page");
+    console.error(`one-time setup link, valid until ${link.expiresAt.toISOString()}:`);
+    console.log(link.url);
+  });
+}
+
+export async function createKeyCommand(options: { project: string; name?: string }) {
   const { createApiKey } = await import("../../server/services/api-keys");
   const { createProject } = await import("../../server/services/projects");
   const { ZProjectInput } = await import("../../server/schemas/project");
-  const db = createPrismaClient(database.url);
-  try {
+  await withDatabase(async (db) => {
     if (!(await db.project.findUnique({ where: { slug: options.project } }))) {
-      await createProject(db, ZProjectInput.parse({ name: options.project, slug: options.project }));
+      // The installation's first owner owns it, so someone can see it in the UI.
+      const firstUser = await db.user.findFirst({ orderBy: { createdAt: "asc" }, select: { id: true } });
+      await createProject(db, ZProjectInput.parse({ name: options.project, slug: options.project }), firstUser?.id);
       console.error(`created project "${options.project}"`);
     }
     const key = await createApiKey(db, options.project, options.name ?? `created by versus admin ${new Date().toISOString().slice(0, 10)}`);
     console.error(`API key "${key.name}" for project "${options.project}" (shown once; store it now):`);
     console.log(key.secret);
-  } finally {
-    await db.$disconnect();
-    await database.embedded?.stop();
-  }
+  });
 }

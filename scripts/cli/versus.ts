@@ -4,7 +4,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import { Command, Option } from "commander";
 import { importFormats } from "../../server/importers";
-import { createKeyCommand } from "./admin";
+import { createKeyCommand, setupLinkCommand } from "./admin";
 import { apiTargetFromEnv, postFile } from "./http";
 import { progressPrinter } from "./progress";
 
@@ -65,14 +65,18 @@ program
     report(body);
   });
 
-program
-  .command("admin")
-  .description("server-side administration (needs the server's DATABASE_URL)")
+const admin = program.command("admin").description("server-side administration (needs the server's DATABASE_URL)");
+admin
   .command("create-key")
   .description("create an API key for a project (creating the project if needed) and print it")
   .requiredOption("--project <slug>", "project slug")
   .option("--name <name>", "a name to recognise the key by")
   .action(createKeyCommand);
+admin
+  .command("setup-link")
+  .description("print a new one-time link that creates the first owner (only while no account exists)")
+  .option("--url <base>", "the address Versus is reached at", process.env.VERSUS_PUBLIC_URL || `http://localhost:${process.env.PORT || 3000}`)
+  .action(setupLinkCommand);
 
 try {
   await program.parseAsync(process.argv);

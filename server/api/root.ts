@@ -2,6 +2,7 @@ import { apiKeyRouter } from "./routers/api-key";
 import { experimentRouter } from "./routers/experiment";
 import { projectRouter } from "./routers/project";
 import { reportRouter } from "./routers/report";
+import { setupRouter } from "./routers/setup";
 import { createCallerFactory, createTRPCRouter } from "./trpc";
 
 export const appRouter = createTRPCRouter({
@@ -9,6 +10,7 @@ export const appRouter = createTRPCRouter({
   experiment: experimentRouter,
   apiKey: apiKeyRouter,
   report: reportRouter,
+  setup: setupRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -3,17 +3,22 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
 import { ZodError } from "zod";
+import { requireProjectRole, type MemberRole } from "../access/project-access";
+import { getSessionUser, type SessionUser } from "../auth/session";
 import { db, type Db } from "../db/client";
 import { AppError, type AppErrorCode, type FieldIssue } from "../errors";
+import { ZProjectRef } from "../schemas/project";
 import { fieldIssuesOf } from "../schemas/validation";
 
 export interface TRPCContext {
   db: Db;
   headers: Headers;
+  /** The signed-in user from the session cookie; null when signed out. */
+  user: SessionUser | null;
 }
 
-export function createTRPCContext(options: { headers: Headers; db?: Db }): TRPCContext {
-  return { db: options.db ?? db, headers: options.headers };
+export async function createTRPCContext(options: { headers: Headers; db?: Db }): Promise<TRPCContext> {
+  return { db: options.db ?? db, headers: options.headers, user: await getSessionUser(options.headers) };
 }
 
 const trpcCodeOf: Record<AppErrorCode, TRPCError["code"]> = {
@@ -56,5 +61,22 @@ const appErrors = t.middleware(async ({ next }) => {
 export const createCallerFactory = t.createCallerFactory;
 export const createTRPCRouter = t.router;
 
-/** Anyone may call. (Signed-in and role-checked tiers arrive with accounts.) */
+/** Anyone may call: the setup and invitation pages, before there is an account. */
 export const publicProcedure = t.procedure.use(appErrors);
+
+/** A signed-in user. */
+export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (!ctx.user) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in to continue" });
+  return next({ ctx: { ...ctx, user: ctx.user } });
+});
+
+/**
+ * A member of the project named by `input.projectSlug` with at least `role`. Every procedure
+ * that reads or changes a project's data is one of these; the services below then only look
+ * inside that project.
+ */
+export const projectProcedure = (role: MemberRole) =>
+  authedProcedure.input(ZProjectRef).use(async ({ ctx, input, next }) => {
+    const access = await requireProjectRole(ctx.db, ctx.user.id, input.projectSlug, role);
+    return next({ ctx: { ...ctx, access } });
+  });

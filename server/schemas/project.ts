@@ -9,3 +9,11 @@ export const ZProjectInput = z.object({
 export type TProjectInput = z.output<typeof ZProjectInput>;
 
 export const ZProjectRef = z.object({ projectSlug: ZSlug });
+
+export const ZUpdateProject = z.object({ projectSlug: ZSlug, name: ZProjectInput.shape.name, description: ZProjectInput.shape.description });
+
+/** Deleting a project asks for its slug again, so a slip of the mouse cannot do it. */
+export const ZDeleteProject = z.object({ projectSlug: ZSlug, confirmSlug: z.string() }).refine((v) => v.confirmSlug === v.projectSlug, {
+  path: ["confirmSlug"],
+  message: "type the project's slug to confirm",
+});

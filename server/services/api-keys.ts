@@ -1,23 +1,14 @@
 // Project API keys: shown once at creation, stored as a SHA-256 of the secret, revocable.
-// A key reaches only its own project. Keys are 256-bit random secrets, so a fast hash is
-// enough (a slow KDF protects low-entropy passwords, not random tokens).
-import crypto from "node:crypto";
+// A key reaches only its own project.
+import { hashSecret, newSecret } from "../auth/secret-tokens";
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import { getProjectBySlug } from "./projects";
 
-const PREFIX = "vs_";
-
-export function hashSecret(secret: string): string {
-  return crypto.createHash("sha256").update(secret, "utf8").digest("hex");
-}
-
 export async function createApiKey(db: Db, projectSlug: string, name: string) {
   const project = await getProjectBySlug(db, projectSlug);
-  const secret = PREFIX + crypto.randomBytes(32).toString("base64url");
-  const key = await db.apiKey.create({
-    data: { projectId: project.id, name, prefix: secret.slice(0, PREFIX.length + 6), secretHash: hashSecret(secret) },
-  });
+  const { secret, prefix, hash } = newSecret("vs_");
+  const key = await db.apiKey.create({ data: { projectId: project.id, name, prefix, secretHash: hash } });
   return { id: key.id, name: key.name, prefix: key.prefix, createdAt: key.createdAt, secret };
 }
 

@@ -5,8 +5,7 @@
 import crypto from "node:crypto";
 import * as hdr from "hdr-histogram-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCaller } from "~/server/api/root";
-import { createTRPCContext } from "~/server/api/trpc";
+import { signedInUser } from "~/test/signed-in";
 import { db } from "~/server/db/client";
 import { AppError } from "~/server/errors";
 import { ZExperimentCharts, type TExperimentCharts } from "~/server/schemas/charts";
@@ -27,14 +26,15 @@ async function getExperimentCharts(...args: Parameters<typeof getExperimentResul
 afterAll(() => db.$disconnect());
 
 const suffix = () => crypto.randomBytes(4).toString("hex");
-const caller = createCaller(createTRPCContext({ headers: new Headers(), db }));
+const owner = await signedInUser(db, "owner");
+const caller = owner.caller;
 
 /** Lognormal latencies in ms around `median`, long right tail. */
 const latencies = (n: number, median: number, seed: number) => lognormalSamples(n, { median, sigma: 0.5, seed });
 
 async function newProject() {
   const slug = `charts-${suffix()}`;
-  await createProject(db, { name: slug, slug, description: "" });
+  await createProject(db, { name: slug, slug, description: "" }, owner.id);
   const key = await createApiKey(db, slug, "charts test");
   return { slug, key: key.secret };
 }

@@ -4,8 +4,7 @@
 // the figures must equal the engine's on the same replicates: "compared the same way".
 import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createCaller } from "~/server/api/root";
-import { createTRPCContext } from "~/server/api/trpc";
+import { signedInUser } from "~/test/signed-in";
 import { createPrismaClient } from "~/server/db/client";
 import { ZCrossComparisonQuery, requestOfQuery } from "~/server/schemas/cross-comparison";
 import { compareMetric } from "~/server/stats/compare";
@@ -14,7 +13,8 @@ import { createProject } from "./projects";
 import { compareRunSets } from "./cross-comparison";
 
 const db = createPrismaClient(inject("databaseUrl"));
-const caller = createCaller(createTRPCContext({ headers: new Headers(), db }));
+const owner = await signedInUser(db, "owner");
+const caller = owner.caller;
 
 afterAll(() => db.$disconnect());
 
@@ -30,7 +30,7 @@ describe("compareRunSets", () => {
 
   beforeAll(async () => {
     const slug = `cross-${crypto.randomBytes(4).toString("hex")}`;
-    project = { id: (await createProject(db, { name: slug, slug, description: "" })).id, slug };
+    project = { id: (await createProject(db, { name: slug, slug, description: "" }, owner.id)).id, slug };
     const latency = (mean: number, p95: number) => [
       { key: "latency_ms", unit: "ms", direction: "lower_is_better", summary: { n: 1000, mean } },
       { key: "latency_p95_ms", unit: "ms", direction: "lower_is_better", aggregation: "p95", summary: { n: 1000, mean: mean + 1, p95 } },

@@ -8,13 +8,14 @@ import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import superjson from "superjson";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { ZodError } from "zod";
-import { appRouter, createCaller, type AppRouter } from "../api/root";
+import { appRouter, type AppRouter } from "../api/root";
 import { createTRPCContext } from "../api/trpc";
 import { createPrismaClient } from "../db/client";
 import { AppError, type FieldIssue } from "../errors";
 import { fieldIssuesOf } from "../schemas/validation";
 import type { ExperimentDetail } from "./experiments";
 import { toFormValues } from "~/components/experiments/to-form-values";
+import { signedInUser } from "~/test/signed-in";
 
 type RouterInputs = inferRouterInputs<AppRouter>;
 type ExperimentValues = RouterInputs["experiment"]["create"]["experiment"];
@@ -22,7 +23,8 @@ type VariantValues = ExperimentValues["variants"][number];
 type MetricValues = ExperimentValues["metrics"][number];
 
 const db = createPrismaClient(inject("databaseUrl"));
-const caller = createCaller(createTRPCContext({ headers: new Headers(), db }));
+const owner = await signedInUser(db, "experiments");
+const caller = owner.caller;
 
 afterAll(() => db.$disconnect());
 
@@ -136,7 +138,7 @@ interface HttpErrorShape {
 async function httpMutationError(path: string, input: unknown): Promise<{ status: number; error: HttpErrorShape }> {
   const req = new Request(`http://localhost/api/trpc/${path}`, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", cookie: owner.cookie },
     body: JSON.stringify(superjson.serialize(input)),
   });
   const response = await fetchRequestHandler({

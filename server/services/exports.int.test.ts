@@ -6,11 +6,13 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { GET as getRunsCsv } from "~/app/p/[project]/e/[experiment]/export/runs.csv/route";
 import { GET as getSummaryCsv } from "~/app/p/[project]/e/[experiment]/export/summary.csv/route";
 import { createPrismaClient } from "~/server/db/client";
+import { signedInUser } from "~/test/signed-in";
 import { createKafkaProject, KAFKA_SLUG, KAFKA_VARIANTS, MESSAGES, SEND_TIME_MS, upload } from "~/test/fixtures/kafka-serializers";
 import { getComparison } from "./comparison";
 import { exportRunsCsv, exportSummaryCsv } from "./exports";
 
 const db = createPrismaClient(inject("databaseUrl"));
+const owner = await signedInUser(db, "exports");
 
 afterAll(() => db.$disconnect());
 
@@ -23,7 +25,7 @@ describe("CSV exports — Kafka serializers (EXAMPLES.md case 5)", () => {
   let project: { projectId: string; projectSlug: string };
 
   beforeAll(async () => {
-    project = await createKafkaProject(db);
+    project = await createKafkaProject(db, owner.id);
     // A failed run: exported, never compared.
     await upload(db, { id: project.projectId, slug: project.projectSlug }, {
       experiment: KAFKA_SLUG,
@@ -133,19 +135,19 @@ describe("CSV exports — Kafka serializers (EXAMPLES.md case 5)", () => {
   it("the download routes answer with attachments, and 404 / 422 with the reason", async () => {
     const params = (experiment: string) => ({ params: Promise.resolve({ project: project.projectSlug, experiment }) });
     const base = `http://test.local/p/${project.projectSlug}/e/${KAFKA_SLUG}/export`;
-    const runs = await getRunsCsv(new Request(`${base}/runs.csv`), params(KAFKA_SLUG));
+    const runs = await getRunsCsv(new Request(`${base}/runs.csv`, { headers: owner.headers() }), params(KAFKA_SLUG));
     expect(runs.status).toBe(200);
     expect(runs.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     expect(runs.headers.get("content-disposition")).toBe('attachment; filename="kafka-serializers-runs.csv"');
     expect(parseCsv(await runs.text())).toHaveLength(31);
 
-    const summary = await getSummaryCsv(new Request(`${base}/summary.csv?baseline=KOTLINX_JSON`), params(KAFKA_SLUG));
+    const summary = await getSummaryCsv(new Request(`${base}/summary.csv?baseline=KOTLINX_JSON`, { headers: owner.headers() }), params(KAFKA_SLUG));
     expect(summary.headers.get("content-disposition")).toBe('attachment; filename="kafka-serializers-summary.csv"');
     expect(parseCsv(await summary.text())[0]).toMatchObject({ baseline: "KOTLINX_JSON" });
 
-    const missing = await getRunsCsv(new Request(`${base}/runs.csv`), params("nope"));
+    const missing = await getRunsCsv(new Request(`${base}/runs.csv`, { headers: owner.headers() }), params("nope"));
     expect(missing.status).toBe(404);
-    const badBaseline = await getSummaryCsv(new Request(`${base}/summary.csv?baseline=GSON`), params(KAFKA_SLUG));
+    const badBaseline = await getSummaryCsv(new Request(`${base}/summary.csv?baseline=GSON`, { headers: owner.headers() }), params(KAFKA_SLUG));
     expect(badBaseline.status).toBe(422);
     expect(await badBaseline.text()).toContain('No variant "GSON"');
   });

@@ -1,4 +1,6 @@
-// Projects: a team's space. (Members, roles and sign-in arrive with accounts.)
+// Projects: a team's space. Who may see or change one is decided before these run
+// (server/access); these only list what the caller belongs to and change what they were given.
+import type { MemberRole } from "../access/project-access";
 import type { Db } from "../db/client";
 import { isUniqueViolation } from "../db/prisma-errors";
 import { AppError } from "../errors";
@@ -11,19 +13,23 @@ export interface ProjectSummary {
   name: string;
   description: string | null;
   experimentCount: number;
+  role: MemberRole;
 }
 
-export async function listProjects(db: Db): Promise<ProjectSummary[]> {
-  const projects = await db.project.findMany({
-    orderBy: { name: "asc" },
-    include: { _count: { select: { experiments: true } } },
+/** The projects the user is a member of, with their role in each. */
+export async function listProjectsOf(db: Db, userId: string): Promise<ProjectSummary[]> {
+  const memberships = await db.member.findMany({
+    where: { userId },
+    orderBy: { project: { name: "asc" } },
+    include: { project: { include: { _count: { select: { experiments: true } } } } },
   });
-  return projects.map(({ _count, ...project }) => ({
+  return memberships.map(({ role, project }) => ({
     id: project.id,
     slug: project.slug,
     name: project.name,
     description: project.description,
-    experimentCount: _count.experiments,
+    experimentCount: project._count.experiments,
+    role,
   }));
 }
 
@@ -33,7 +39,8 @@ export async function getProjectBySlug(db: Db, slug: string) {
   return project;
 }
 
-export async function createProject(db: Db, input: TProjectInput) {
+/** Creates a project; `ownerId`, when given, becomes its first owner in the same transaction. */
+export async function createProject(db: Db, input: TProjectInput, ownerId?: string) {
   const slug = input.slug || slugify(input.name);
   if (!slug) {
     throw new AppError("BAD_REQUEST", "Invalid input — slug: could not derive a slug from the name; enter one", {
@@ -41,7 +48,14 @@ export async function createProject(db: Db, input: TProjectInput) {
     });
   }
   try {
-    return await db.project.create({ data: { slug, name: input.name, description: input.description || null } });
+    return await db.project.create({
+      data: {
+        slug,
+        name: input.name,
+        description: input.description || null,
+        ...(ownerId ? { members: { create: { userId: ownerId, role: "owner" } } } : {}),
+      },
+    });
   } catch (error) {
     if (isUniqueViolation(error)) {
       throw new AppError("CONFLICT", `A project with slug "${slug}" already exists`, {
@@ -51,4 +65,14 @@ export async function createProject(db: Db, input: TProjectInput) {
     }
     throw error;
   }
+}
+
+/** Renames or re-describes a project; the slug (its URLs and API paths) stays. */
+export async function updateProject(db: Db, projectId: string, input: Pick<TProjectInput, "name" | "description">) {
+  return db.project.update({ where: { id: projectId }, data: { name: input.name, description: input.description || null } });
+}
+
+/** Deletes a project and everything in it (experiments, runs, keys, links, members). */
+export async function deleteProject(db: Db, projectId: string) {
+  await db.project.delete({ where: { id: projectId } });
 }

@@ -5,8 +5,7 @@
 import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { GET as getReportMd } from "~/app/p/[project]/e/[experiment]/export/report.md/route";
-import { createCaller } from "~/server/api/root";
-import { createTRPCContext } from "~/server/api/trpc";
+import { signedInUser } from "~/test/signed-in";
 import { createPrismaClient } from "~/server/db/client";
 import type { TComparison } from "~/server/schemas/comparison";
 import { createKafkaProject, KAFKA_SLUG, KAFKA_VARIANTS } from "~/test/fixtures/kafka-serializers";
@@ -14,7 +13,8 @@ import { getComparison } from "./comparison";
 import { buildMarkdownReport } from "./report";
 
 const db = createPrismaClient(inject("databaseUrl"));
-const caller = createCaller(createTRPCContext({ headers: new Headers(), db }));
+const owner = await signedInUser(db, "owner");
+const caller = owner.caller;
 
 afterAll(() => db.$disconnect());
 
@@ -49,7 +49,7 @@ describe("buildMarkdownReport — Kafka serializers (EXAMPLES.md case 5)", () =>
   let comparison: TComparison;
 
   beforeAll(async () => {
-    ({ projectSlug } = await createKafkaProject(db));
+    ({ projectSlug } = await createKafkaProject(db, owner.id));
     markdown = await buildMarkdownReport(db, { projectSlug }, KAFKA_SLUG, undefined, { chartFiles: ["send_time_ms-bar.png"], generatedAt: new Date("2026-11-02T12:00:00Z") });
     comparison = await getComparison(db, { projectSlug }, KAFKA_SLUG);
   });
@@ -136,14 +136,14 @@ describe("buildMarkdownReport — Kafka serializers (EXAMPLES.md case 5)", () =>
 
   it("GET …/export/report.md downloads the report as an attachment; 404 for an unknown experiment", async () => {
     const url = `http://test.local/p/${projectSlug}/e/${KAFKA_SLUG}/export/report.md`;
-    const response = await getReportMd(new Request(url), { params: Promise.resolve({ project: projectSlug, experiment: KAFKA_SLUG }) });
+    const response = await getReportMd(new Request(url, { headers: owner.headers() }), { params: Promise.resolve({ project: projectSlug, experiment: KAFKA_SLUG }) });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("text/markdown; charset=utf-8");
     expect(response.headers.get("content-disposition")).toBe('attachment; filename="kafka-serializers-report.md"');
     const text = await response.text();
     expect(tableOf(text, "send_time_ms").get("KOTLINX_JSON")![6]).toBe("better");
 
-    const missing = await getReportMd(new Request(url), { params: Promise.resolve({ project: projectSlug, experiment: "nope" }) });
+    const missing = await getReportMd(new Request(url, { headers: owner.headers() }), { params: Promise.resolve({ project: projectSlug, experiment: "nope" }) });
     expect(missing.status).toBe(404);
     expect(await missing.text()).toContain('No experiment "nope"');
   });

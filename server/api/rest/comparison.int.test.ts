@@ -7,8 +7,7 @@
 import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET } from "~/app/api/v1/experiments/[slugOrId]/comparison/route";
-import { createCaller } from "~/server/api/root";
-import { createTRPCContext } from "~/server/api/trpc";
+import { addMember, signedInUser } from "~/test/signed-in";
 import { db } from "~/server/db/client";
 import type { TComparison } from "~/server/schemas/comparison";
 import { ZExperimentInput } from "~/server/schemas/experiment";
@@ -265,7 +264,10 @@ describe("GET /api/v1/experiments/{slugOrId}/comparison — Kafka serializers (E
   });
 
   it("the tRPC procedure experiment.comparison returns the same verdicts", async () => {
-    const caller = createCaller(createTRPCContext({ headers: new Headers(), db }));
+    // A viewer, the weakest role, reads the same comparison over tRPC.
+    const viewer = await signedInUser(db, "viewer");
+    await addMember(db, ctx.project.id, viewer.id, "viewer");
+    const caller = viewer.caller;
     const viaTrpc = await caller.experiment.comparison({ projectSlug: ctx.slug, experimentSlug: slug });
     const viaRest = await getComparison(slug, { key: ctx.key });
     expect(verdicts(viaTrpc)).toEqual({

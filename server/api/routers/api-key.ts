@@ -1,10 +1,10 @@
 import { ZCreateApiKey, ZRevokeApiKey } from "../../schemas/api-key";
 import { ZProjectRef } from "../../schemas/project";
 import { createApiKey, listApiKeys, revokeApiKey } from "../../services/api-keys";
-import { createTRPCRouter, publicProcedure } from "../trpc";
+import { createTRPCRouter, projectProcedure } from "../trpc";
 
 export const apiKeyRouter = createTRPCRouter({
-  list: publicProcedure.input(ZProjectRef).query(({ ctx, input }) => listApiKeys(ctx.db, input.projectSlug)),
-  create: publicProcedure.input(ZCreateApiKey).mutation(({ ctx, input }) => createApiKey(ctx.db, input.projectSlug, input.name)),
-  revoke: publicProcedure.input(ZRevokeApiKey).mutation(({ ctx, input }) => revokeApiKey(ctx.db, input.projectSlug, input.keyId)),
+  list: projectProcedure("member").input(ZProjectRef).query(({ ctx, input }) => listApiKeys(ctx.db, input.projectSlug)),
+  create: projectProcedure("member").input(ZCreateApiKey).mutation(({ ctx, input }) => createApiKey(ctx.db, input.projectSlug, input.name)),
+  revoke: projectProcedure("member").input(ZRevokeApiKey).mutation(({ ctx, input }) => revokeApiKey(ctx.db, input.projectSlug, input.keyId)),
 });

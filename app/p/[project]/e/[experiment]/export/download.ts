@@ -12,7 +12,7 @@ type Caller = ReturnType<typeof createCaller>;
 
 export async function download(req: Request, produce: (caller: Caller, baseline: string | undefined) => Promise<TExportFile>): Promise<Response> {
   try {
-    const caller = createCaller(createTRPCContext({ headers: req.headers }));
+    const caller = createCaller(() => createTRPCContext({ headers: req.headers }));
     const baseline = new URL(req.url).searchParams.get("baseline") || undefined;
     const file = await produce(caller, baseline);
     return new Response(file.text, {

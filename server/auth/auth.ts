@@ -1,0 +1,47 @@
+// Sign-in, sessions and their cookies: better-auth, on the same Prisma client as everything else.
+// Email and password only. Nobody signs themselves up: accounts are made by the first-owner setup
+// link and by project invitations (server/services/setup.ts, invitations.ts), which write the
+// user and its scrypt-hashed credential in the same transaction as the membership.
+import { betterAuth } from "better-auth";
+import { prismaAdapter } from "better-auth/adapters/prisma";
+import { db } from "../db/client";
+import { env } from "../env";
+import { authBaseURL, SESSION_MAX_AGE_SECONDS, SIGN_IN_RATE_LIMIT } from "./auth-settings";
+import { MIN_PASSWORD_LENGTH, MAX_PASSWORD_LENGTH } from "../schemas/auth";
+
+export const auth = betterAuth({
+  appName: "Versus",
+  secret: env.BETTER_AUTH_SECRET,
+  baseURL: authBaseURL(env),
+  basePath: "/api/auth",
+  database: prismaAdapter(db, { provider: "postgresql", transaction: true }),
+  emailAndPassword: {
+    enabled: true,
+    disableSignUp: true,
+    minPasswordLength: MIN_PASSWORD_LENGTH,
+    maxPasswordLength: MAX_PASSWORD_LENGTH,
+  },
+  session: {
+    expiresIn: SESSION_MAX_AGE_SECONDS,
+    // Extend an active session at most once a day rather than on every request.
+    updateAge: 24 * 60 * 60,
+  },
+  rateLimit: {
+    // On in every mode (better-auth turns it off outside production by default): the limit is
+    // part of what sign-in promises, and tests check it.
+    enabled: true,
+    storage: "database",
+    window: 60,
+    max: 100,
+    customRules: { "/sign-in/email": SIGN_IN_RATE_LIMIT },
+  },
+  advanced: {
+    // Secure cookies whenever the public URL is https; on plain http (localhost) browsers drop them.
+    useSecureCookies: env.VERSUS_PUBLIC_URL?.startsWith("https://") ?? false,
+    cookiePrefix: "versus",
+    database: { generateId: false },
+  },
+  telemetry: { enabled: false },
+});
+
+export type Auth = typeof auth;
