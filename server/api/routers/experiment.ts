@@ -7,8 +7,13 @@ import { createExperiment, deleteExperiment, getExperiment, listExperiments, upd
 import { createTRPCRouter, projectProcedure } from "../trpc";
 
 export const experimentRouter = createTRPCRouter({
-  list: projectProcedure("viewer").input(ZProjectRef).query(({ ctx, input }) => listExperiments(ctx.db, input.projectSlug)),
-  get: projectProcedure("viewer").input(ZExperimentRef).query(({ ctx, input }) => getExperiment(ctx.db, input.projectSlug, input.experimentSlug)),
+  // `role` is the caller's role in the project: pages offer only the actions it allows.
+  list: projectProcedure("viewer")
+    .input(ZProjectRef)
+    .query(async ({ ctx, input }) => ({ ...(await listExperiments(ctx.db, input.projectSlug)), role: ctx.access.role })),
+  get: projectProcedure("viewer")
+    .input(ZExperimentRef)
+    .query(async ({ ctx, input }) => ({ ...(await getExperiment(ctx.db, input.projectSlug, input.experimentSlug)), role: ctx.access.role })),
   create: projectProcedure("member")
     .input(ZCreateExperiment)
     .mutation(({ ctx, input }) => createExperiment(ctx.db, input.projectSlug, input.experiment)),
