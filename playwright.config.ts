@@ -5,6 +5,8 @@ import { defineConfig, devices } from "@playwright/test";
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://127.0.0.1:${port}`;
+// One throwaway installation per port, so runs on different ports never share a database.
+const dataDir = port === 3100 ? ".data/e2e" : `.data/e2e-${port}`;
 
 // Playwright cannot download its own browser on machines without internet; use the system
 // Chromium when there is one (override with CHROMIUM_PATH), else Playwright's own build.
@@ -41,7 +43,7 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: "rm -rf .data/e2e && tsx scripts/start.ts",
+    command: `rm -rf ${dataDir} && tsx scripts/start.ts`,
     url: `${baseURL}/api/health`,
     reuseExistingServer: false,
     timeout: 300_000,
@@ -50,7 +52,7 @@ export default defineConfig({
     env: {
       PORT: String(port),
       HOSTNAME: "127.0.0.1",
-      VERSUS_DATA_DIR: ".data/e2e",
+      VERSUS_DATA_DIR: dataDir,
       VERSUS_EMBEDDED_PG_PORT: String(port + 1000),
       DATABASE_URL: "",
     },
