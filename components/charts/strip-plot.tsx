@@ -100,10 +100,11 @@ export function StripPlot({ metric, variants, fileName }: { metric: TMetricChart
               content={({ active, payload }) => {
                 const dot = payload?.[0]?.payload as Dot | undefined;
                 if (!active || !dot) return null;
-                return dot.runId === null ? (
+                // The median marker has no repetition; a shared comparison's runs have no id.
+                return dot.repetition === null ? (
                   <TooltipBox title={`${dot.variant}: median`} lines={[formatUnit(dot.value, metric.unit)]} />
                 ) : (
-                  <TooltipBox title={`${dot.variant}, run #${dot.repetition}`} lines={[formatUnit(dot.value, metric.unit), <span key="id" className="muted">{dot.runId}</span>]} />
+                  <TooltipBox title={`${dot.variant}, run #${dot.repetition}`} lines={[formatUnit(dot.value, metric.unit), ...(dot.runId ? [<span key="id" className="muted">{dot.runId}</span>] : [])]} />
                 );
               }}
             />

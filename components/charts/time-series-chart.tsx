@@ -49,9 +49,9 @@ export function TimeSeriesChart({ metric, variants, fileName }: { metric: TMetri
             }
           />
           <Legend verticalAlign="bottom" content={<VariantLegend items={shown.map((v) => ({ name: v.name, color: colorOf(variants, v.name) }))} />} />
-          {series.map((s) => (
+          {series.map((s, index) => (
             <Line
-              key={s.runId}
+              key={s.runId ?? index}
               data={s.points}
               dataKey="value"
               name={`${s.variant} #${s.repetition}`}

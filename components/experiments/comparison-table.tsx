@@ -1,30 +1,33 @@
 // The before/after summary of an experiment: the baseline picker, then one table per metric
 // (metric-comparison.tsx). All figures come from the server; nothing is computed here.
+// Without `basePath` (a share page) there is no picker: a shared link shows one fixed baseline.
 import Link from "next/link";
 import type { TComparison } from "~/server/schemas/comparison";
 import { MetricComparison } from "./metric-comparison";
 
-export function ComparisonTables({ comparison, basePath }: { comparison: TComparison; basePath: string }) {
+export function ComparisonTables({ comparison, basePath }: { comparison: TComparison; basePath?: string }) {
   return (
     <section className="card" aria-labelledby="comparison-heading">
       <div className="page-head" style={{ marginBottom: "0.5rem" }}>
         <h2 id="comparison-heading" style={{ margin: 0 }}>
           Comparison <span className="muted small">against {comparison.baseline}, α = {comparison.experiment.alpha}</span>
         </h2>
-        <nav className="actions" aria-label="Baseline">
-          <span className="muted small">Baseline:</span>
-          {comparison.variants.map((variant) => (
-            <Link
-              key={variant.name}
-              className={variant.isBaseline ? "button small primary" : "button small"}
-              aria-current={variant.isBaseline ? "true" : undefined}
-              href={`${basePath}?baseline=${encodeURIComponent(variant.name)}`}
-              scroll={false}
-            >
-              {variant.name}
-            </Link>
-          ))}
-        </nav>
+        {basePath === undefined ? null : (
+          <nav className="actions" aria-label="Baseline">
+            <span className="muted small">Baseline:</span>
+            {comparison.variants.map((variant) => (
+              <Link
+                key={variant.name}
+                className={variant.isBaseline ? "button small primary" : "button small"}
+                aria-current={variant.isBaseline ? "true" : undefined}
+                href={`${basePath}?baseline=${encodeURIComponent(variant.name)}`}
+                scroll={false}
+              >
+                {variant.name}
+              </Link>
+            ))}
+          </nav>
+        )}
       </div>
       {comparison.metrics.map((metric) => (
         <MetricComparison key={metric.key} metric={metric} />

@@ -1,8 +1,15 @@
-// The experiment's definition as tables: its variants (baseline marked) and metrics.
+// The experiment's definition as tables: its variants (baseline marked) and metrics. Takes only
+// what it shows, so the experiment page and a share page (which has no ids) both use it.
 import { directionLabel } from "~/components/format";
 import type { ExperimentDetail } from "~/server/services/experiments";
 
-export function DefinitionTables({ experiment }: { experiment: ExperimentDetail["experiment"] }) {
+type Experiment = ExperimentDetail["experiment"];
+type Definition = {
+  variants: readonly Pick<Experiment["variants"][number], "name" | "description" | "isBaseline" | "runCount">[];
+  metrics: readonly Pick<Experiment["metrics"][number], "key" | "label" | "unit" | "direction" | "aggregation">[];
+};
+
+export function DefinitionTables({ experiment }: { experiment: Definition }) {
   return (
     <>
         <section className="card" aria-labelledby="variants-heading">
@@ -18,7 +25,7 @@ export function DefinitionTables({ experiment }: { experiment: ExperimentDetail[
               </thead>
               <tbody>
                 {experiment.variants.map((variant) => (
-                  <tr key={variant.id}>
+                  <tr key={variant.name}>
                     <td>
                       {variant.name} {variant.isBaseline ? <span className="badge good">baseline</span> : null}
                     </td>
@@ -46,7 +53,7 @@ export function DefinitionTables({ experiment }: { experiment: ExperimentDetail[
               </thead>
               <tbody>
                 {experiment.metrics.map((metric) => (
-                  <tr key={metric.id}>
+                  <tr key={metric.key}>
                     <td>
                       <code>{metric.key}</code>
                     </td>

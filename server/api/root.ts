@@ -3,6 +3,7 @@ import { experimentRouter } from "./routers/experiment";
 import { projectRouter } from "./routers/project";
 import { reportRouter } from "./routers/report";
 import { setupRouter } from "./routers/setup";
+import { shareRouter } from "./routers/share";
 import { createCallerFactory, createTRPCRouter } from "./trpc";
 
 export const appRouter = createTRPCRouter({
@@ -11,6 +12,7 @@ export const appRouter = createTRPCRouter({
   apiKey: apiKeyRouter,
   report: reportRouter,
   setup: setupRouter,
+  share: shareRouter,
 });
 
 export type AppRouter = typeof appRouter;

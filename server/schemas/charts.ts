@@ -72,7 +72,8 @@ export const ZDistribution = z.object({
 /** One run's replicate: the value it contributes to the comparison. */
 export const ZRunValue = z.object({
   variant: z.string(),
-  runId: z.string(),
+  /** Null on a share page: a shared comparison names no runs (share links, shared-content.ts). */
+  runId: z.string().nullable(),
   repetition: z.number().int(),
   value: num,
 });
@@ -81,7 +82,8 @@ export const ZTimePoint = z.object({ tMs: num, value: num });
 
 export const ZRunTimeSeries = z.object({
   variant: z.string(),
-  runId: z.string(),
+  /** Null on a share page, as for ZRunValue. */
+  runId: z.string().nullable(),
   repetition: z.number().int(),
   /** Points stored for this run; more than points.length when downsampled. */
   storedPoints: count,
