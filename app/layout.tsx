@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { MainNav } from "~/components/main-nav";
 import { TRPCReactProvider } from "~/components/trpc/react";
 import "./globals.css";
 
@@ -19,10 +20,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
             <Link href="/" className="brand">
               Ver<span>sus</span>
             </Link>
-            <nav aria-label="Main">
-              <Link href="/">Projects</Link>
-              <Link href="/api-docs">API</Link>
-            </nav>
+            <MainNav />
           </div>
         </header>
         <TRPCReactProvider>

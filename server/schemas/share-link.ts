@@ -3,10 +3,11 @@
 // it serves through them, so a field added to the comparison or the charts later is not
 // published by a share page unless it is added here too.
 import { z } from "zod";
-import { ZDirection } from "../stats/schemas";
+import { ZDirection, ZVerdict } from "../stats/schemas";
 import { ZExperimentCharts } from "./charts";
 import { ZSlug } from "./common";
 import { ZComparison, ZComparisonQuery } from "./comparison";
+import { ZMetricAggregation } from "./experiment";
 
 export const shareModes = ["live", "snapshot"] as const;
 export const ZShareMode = z.enum(shareModes, { error: "choose live or snapshot" });
@@ -105,8 +106,12 @@ export const ZSharedExperiment = z.object({
   title: z.string(),
   hypothesis: z.string(),
   variants: z.array(z.object({ name: z.string(), description: z.string(), isBaseline: z.boolean(), runCount: z.number().int().nonnegative() })),
-  metrics: z.array(z.object({ key: z.string(), label: z.string(), unit: z.string(), direction: ZDirection, aggregation: z.string() })),
+  metrics: z.array(z.object({ key: z.string(), label: z.string(), unit: z.string(), direction: ZDirection, aggregation: ZMetricAggregation })),
 });
+
+/** One verdict in one line, for the page's description and preview image; null: nothing compared. */
+export const ZShareHeadline = z.object({ text: z.string(), verdict: ZVerdict.nullable() });
+export type TShareHeadline = z.output<typeof ZShareHeadline>;
 
 /** What a snapshot freezes, and what a live link recomputes on every view. */
 export const ZSharedContent = z.object({
@@ -116,7 +121,7 @@ export const ZSharedContent = z.object({
   /** Set when the charts could not be drawn; the comparison still shows. */
   chartsError: z.string().nullable(),
   /** The verdicts in one line each, for the page's description and preview image. */
-  headlines: z.array(z.string()),
+  headlines: z.array(ZShareHeadline),
 });
 
 export const ZSharedComparison = ZSharedContent.extend({

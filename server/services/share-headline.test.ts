@@ -39,19 +39,20 @@ describe("shareHeadlines", () => {
       ]),
     );
     expect(headlines).toEqual([
-      expect.stringMatching(/^new −\d+\.\d\d% latency_ms vs old \(better, p 0\.\d{3}\)$/),
-      expect.stringMatching(/^new −\d+\.\d\d% throughput vs old \(worse, p 0\.\d{3}\)$/),
-      "noise_ms: no significant change vs old",
-      "few_runs: not enough data",
-      "empty: no comparison yet",
+      { text: expect.stringMatching(/^new −\d+\.\d\d% latency_ms vs old \(better, p 0\.\d{3}\)$/), verdict: "better" },
+      { text: expect.stringMatching(/^new −\d+\.\d\d% throughput vs old \(worse, p 0\.\d{3}\)$/), verdict: "worse" },
+      { text: "noise_ms: no significant change vs old", verdict: "no_change" },
+      { text: "few_runs: not enough data", verdict: "insufficient_data" },
+      { text: "empty: no comparison yet", verdict: null },
     ]);
   });
 });
 
 describe("shareDescription", () => {
   it("joins the first three and counts the rest", () => {
-    expect(shareDescription(["a", "b", "c", "d", "e"])).toBe("a; b; c; and 2 more");
-    expect(shareDescription(["a"])).toBe("a");
+    const lines = (...texts: string[]) => texts.map((text) => ({ text, verdict: null }));
+    expect(shareDescription(lines("a", "b", "c", "d", "e"))).toBe("a; b; c; and 2 more");
+    expect(shareDescription(lines("a"))).toBe("a");
     expect(shareDescription([])).toBe("A performance comparison shared from Versus.");
   });
 });

@@ -4,30 +4,32 @@
 // experiment page and the report.
 import { formatP, formatPercent, verdictLabel } from "../display";
 import type { TComparison } from "../schemas/comparison";
+import type { TShareHeadline } from "../schemas/share-link";
 
 /** Significant changes first: they are the news. Then one line per metric without one. */
-export function shareHeadlines(comparison: TComparison): string[] {
-  const significant: string[] = [];
-  const quiet: string[] = [];
+export function shareHeadlines(comparison: TComparison): TShareHeadline[] {
+  const significant: TShareHeadline[] = [];
+  const quiet: TShareHeadline[] = [];
   for (const metric of comparison.metrics) {
     const candidates = metric.comparison?.comparisons ?? [];
     const decided = candidates.filter((c) => c.verdict === "better" || c.verdict === "worse");
     for (const c of decided) {
       const p = c.pAdjusted ?? c.mannWhitney?.p;
       const evidence = c.evidence === "weak" ? ", weak evidence" : "";
-      significant.push(`${c.candidate} ${formatPercent(c.change.percent)} ${metric.key} vs ${c.baseline} (${verdictLabel[c.verdict]}${p === undefined ? "" : `, p ${formatP(p)}`}${evidence})`);
+      const text = `${c.candidate} ${formatPercent(c.change.percent)} ${metric.key} vs ${c.baseline} (${verdictLabel[c.verdict]}${p === undefined ? "" : `, p ${formatP(p)}`}${evidence})`;
+      significant.push({ text, verdict: c.verdict });
     }
     if (decided.length > 0) continue;
-    if (candidates.length === 0) quiet.push(`${metric.key}: no comparison yet`);
-    else if (candidates.every((c) => c.verdict === "insufficient_data")) quiet.push(`${metric.key}: ${verdictLabel.insufficient_data}`);
-    else quiet.push(`${metric.key}: ${verdictLabel.no_change} vs ${comparison.baseline}`);
+    if (candidates.length === 0) quiet.push({ text: `${metric.key}: no comparison yet`, verdict: null });
+    else if (candidates.every((c) => c.verdict === "insufficient_data")) quiet.push({ text: `${metric.key}: ${verdictLabel.insufficient_data}`, verdict: "insufficient_data" });
+    else quiet.push({ text: `${metric.key}: ${verdictLabel.no_change} vs ${comparison.baseline}`, verdict: "no_change" });
   }
   return [...significant, ...quiet];
 }
 
 /** The link's description: the first few headlines, and how many more there are. */
-export function shareDescription(headlines: readonly string[], shown = 3): string {
+export function shareDescription(headlines: readonly TShareHeadline[], shown = 3): string {
   if (headlines.length === 0) return "A performance comparison shared from Versus.";
   const rest = headlines.length - shown;
-  return headlines.slice(0, shown).join("; ") + (rest > 0 ? `; and ${rest} more` : "");
+  return headlines.slice(0, shown).map((h) => h.text).join("; ") + (rest > 0 ? `; and ${rest} more` : "");
 }

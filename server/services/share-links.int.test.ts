@@ -64,7 +64,7 @@ describe("creating and viewing", () => {
       expect(shared.experiment.title).toBe("Kafka producer serializers");
       expect(shared.experiment.hypothesis).toMatch(/kotlinx/);
       expect(shared.experiment.variants.map((v) => [v.name, v.runCount, v.isBaseline])).toEqual(KAFKA_VARIANTS.map((name, i) => [name, 5, i === 0]));
-      expect(shared.headlines[0]).toBe("KOTLINX_JSON −4.37% send_time_ms vs SPRING_JSON (better, p 0.032)");
+      expect(shared.headlines[0]).toEqual({ text: "KOTLINX_JSON −4.37% send_time_ms vs SPRING_JSON (better, p 0.032)", verdict: "better" });
     }
     expect(before.live).toMatchObject({ mode: "live", snapshotTakenAt: null });
     expect(before.snapshot.mode).toBe("snapshot");

@@ -9,7 +9,9 @@ import { ExportLinks } from "~/components/exports/export-links";
 import { Markdown } from "~/components/experiments/markdown";
 import { MetricResults } from "~/components/experiments/metric-results";
 import { RunsTable } from "~/components/experiments/runs-table";
+import { ShareButton } from "~/components/share/share-button";
 import { formatDateTime, plural } from "~/components/format";
+import { publicOrigin } from "~/app/_lib/public-origin";
 import { api, orNotFound } from "~/app/_lib/trpc-server";
 
 export const dynamic = "force-dynamic";
@@ -25,7 +27,7 @@ export default async function ExperimentPage({ params, searchParams }: Params) {
   const { project: projectSlug, experiment: experimentSlug } = await params;
   const { baseline } = await searchParams;
   const caller = await api();
-  const { project, experiment } = await orNotFound(caller.experiment.get({ projectSlug, experimentSlug }));
+  const { project, experiment, role } = await orNotFound(caller.experiment.get({ projectSlug, experimentSlug }));
   // An unknown ?baseline= (an old link after a rename) falls back to the experiment's own baseline.
   const knownBaseline = experiment.variants.some((variant) => variant.name === baseline) ? baseline : undefined;
   // The comparison and its charts in one computation; if the charts fail, the comparison still
@@ -59,6 +61,17 @@ export default async function ExperimentPage({ params, searchParams }: Params) {
           </Link>
           <DeleteExperimentButton projectSlug={project.slug} experimentSlug={experiment.slug} title={experiment.title} runCount={experiment.runCount} />
           <ExportLinks projectSlug={project.slug} experimentSlug={experiment.slug} baseline={knownBaseline} />
+          {/* Viewers read; making share links takes the member role (the server checks it too). */}
+          {role === "viewer" ? null : (
+            <ShareButton
+              title={experiment.title}
+              projectSlug={project.slug}
+              experimentSlug={experiment.slug}
+              variants={experiment.variants.map((variant) => variant.name)}
+              baseline={knownBaseline ?? experiment.variants.find((variant) => variant.isBaseline)?.name ?? ""}
+              origin={await publicOrigin()}
+            />
+          )}
         </div>
       </div>
 

@@ -1,0 +1,7 @@
+// The shared comparison behind /s/<token>, once per request: the page and its metadata both need
+// it, and a live link recomputes the comparison, so it is computed (and the view counted) once.
+import "server-only";
+import { cache } from "react";
+import { api } from "~/app/_lib/trpc-server";
+
+export const sharedComparison = cache(async (token: string) => (await api()).share.view({ token }));
