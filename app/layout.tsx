@@ -1,8 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { UserMenu } from "~/components/auth/user-menu";
 import { MainNav } from "~/components/main-nav";
 import { TRPCReactProvider } from "~/components/trpc/react";
+import { api } from "./_lib/trpc-server";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -11,7 +13,8 @@ export const metadata: Metadata = {
   icons: { icon: "/favicon.svg" },
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  const { user } = await (await api()).setup.status();
   return (
     <html lang="en">
       <body>
@@ -21,6 +24,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
               Ver<span>sus</span>
             </Link>
             <MainNav />
+            {user ? <UserMenu user={user} /> : null}
           </div>
         </header>
         <TRPCReactProvider>

@@ -101,6 +101,7 @@ export function ApiKeysPanel({ projectSlug, origin }: { projectSlug: string; ori
                     </td>
                     <td className="small muted" data-narrow="hide">
                       {formatDateTime(key.createdAt)}
+                      {key.createdBy ? ` by ${key.createdBy.name || key.createdBy.email}` : ""}
                     </td>
                     <td className="small muted" data-narrow="hide">
                       {formatDateTime(key.lastUsedAt)}
