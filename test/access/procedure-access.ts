@@ -36,4 +36,11 @@ export const procedureAccess: Record<string, Access> = {
   "apiKey.list": "member",
   "apiKey.create": "member",
   "apiKey.revoke": "member",
+
+  "share.create": "member",
+  "share.list": "member",
+  "share.revoke": "member",
+  "share.setExpiry": "member",
+  // The share page's own call: the token in the input is what authorises it.
+  "share.view": "public",
 };
