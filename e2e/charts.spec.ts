@@ -4,7 +4,7 @@
 // and charts follow), and a chart downloads as a standalone SVG and as a PNG.
 import fs from "node:fs";
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { createProjectViaUi, uniqueSuffix } from "./helpers";
+import { createApiKeyViaUi, createProjectViaUi, uniqueSuffix } from "./helpers";
 import { mulberry32, standardNormal } from "../server/stats/prng";
 
 const VARIANTS = [
@@ -32,14 +32,6 @@ function runsToUpload() {
   ).flat();
 }
 
-async function createApiKeyViaUi(page: Page, projectSlug: string): Promise<string> {
-  await page.goto(`/p/${projectSlug}/keys`);
-  await expect(page.locator('form[data-ready="true"]')).toBeVisible();
-  await page.getByLabel("Name").fill("charts test");
-  await page.getByRole("button", { name: "Create key" }).click();
-  return ((await page.getByTestId("api-key-secret").textContent()) ?? "").trim();
-}
-
 /** The chart figure of `metric`/`kind`, once its one <svg> is drawn. */
 async function drawnChart(page: Page, chartId: string): Promise<Locator> {
   const figure = page.locator(`figure[data-chart="${chartId}"]`);
@@ -51,7 +43,7 @@ async function drawnChart(page: Page, chartId: string): Promise<Locator> {
 
 test("every chart kind draws; whiskers, histogram/CDF and log axis toggle; baseline switches; SVG and PNG download", async ({ page, baseURL }) => {
   const projectSlug = await createProjectViaUi(page, `Charts ${uniqueSuffix()}`);
-  const key = await createApiKeyViaUi(page, projectSlug);
+  const key = await createApiKeyViaUi(page, projectSlug, "charts test");
   const uploaded = await fetch(`${baseURL}/api/v1/results`, {
     method: "POST",
     headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
@@ -153,7 +145,7 @@ test("every chart kind draws; whiskers, histogram/CDF and log axis toggle; basel
 test("a phone-width page keeps the charts inside the screen", async ({ page, baseURL }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   const projectSlug = await createProjectViaUi(page, `Charts phone ${uniqueSuffix()}`);
-  const key = await createApiKeyViaUi(page, projectSlug);
+  const key = await createApiKeyViaUi(page, projectSlug, "charts test");
   const uploaded = await fetch(`${baseURL}/api/v1/results`, {
     method: "POST",
     headers: { "content-type": "application/json", authorization: `Bearer ${key}` },

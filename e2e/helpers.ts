@@ -11,6 +11,15 @@ export async function openForm(page: Page, url: string) {
   await expect(page.locator('form[data-ready="true"]').first()).toBeVisible();
 }
 
+/** Creates a project API key on its keys page and returns the secret (shown once). */
+export async function createApiKeyViaUi(page: Page, projectSlug: string, name: string): Promise<string> {
+  await page.goto(`/p/${projectSlug}/keys`);
+  await expect(page.locator('form[data-ready="true"]')).toBeVisible();
+  await page.getByLabel("Name").fill(name);
+  await page.getByRole("button", { name: "Create key" }).click();
+  return ((await page.getByTestId("api-key-secret").textContent()) ?? "").trim();
+}
+
 /** Creates a project through the home page form and waits for its (empty) experiments page. */
 export async function createProjectViaUi(page: Page, name: string): Promise<string> {
   await openForm(page, "/");

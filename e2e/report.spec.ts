@@ -5,8 +5,8 @@
 import fs from "node:fs";
 import { parse } from "csv-parse/sync";
 import JSZip from "jszip";
-import { expect, test, type Page } from "@playwright/test";
-import { createProjectViaUi, uniqueSuffix } from "./helpers";
+import { expect, test } from "@playwright/test";
+import { createApiKeyViaUi, createProjectViaUi, uniqueSuffix } from "./helpers";
 
 const SEND_TIME_MS = {
   SPRING_JSON: [3.436, 3.03, 2.956, 2.947, 3.019],
@@ -14,14 +14,6 @@ const SEND_TIME_MS = {
   KOTLINX_JSON: [2.95, 2.914, 2.833, 2.887, 2.865],
 } as const;
 const VARIANTS = ["SPRING_JSON", "JACKSON_OBJECT_MAPPER", "KOTLINX_JSON"] as const;
-
-async function createApiKeyViaUi(page: Page, projectSlug: string): Promise<string> {
-  await page.goto(`/p/${projectSlug}/keys`);
-  await expect(page.locator('form[data-ready="true"]')).toBeVisible();
-  await page.getByLabel("Name").fill("report test");
-  await page.getByRole("button", { name: "Create key" }).click();
-  return ((await page.getByTestId("api-key-secret").textContent()) ?? "").trim();
-}
 
 /** The cells of the report table row whose first cell is `name`, in the section of `metricKey`. */
 function reportRow(markdown: string, metricKey: string, name: string): string[] {
@@ -34,7 +26,7 @@ function reportRow(markdown: string, metricKey: string, name: string): string[] 
 test("download the Markdown report and the CSV of runs; compare runs across variants", async ({ page, baseURL }) => {
   const suffix = uniqueSuffix();
   const projectSlug = await createProjectViaUi(page, `Reports ${suffix}`);
-  const key = await createApiKeyViaUi(page, projectSlug);
+  const key = await createApiKeyViaUi(page, projectSlug, "report test");
   expect(key).toMatch(/^vs_/);
 
   const runs = [0, 1, 2, 3, 4].flatMap((i) =>
