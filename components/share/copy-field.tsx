@@ -24,7 +24,7 @@ export function CopyField({ id, label, value }: { id: string; label: string; val
           Copy
         </button>
       </div>
-      <span className="hint" role="status">
+      <span className="hint" aria-live="polite">
         {state === "copied" ? "Copied to the clipboard." : state === "failed" ? "Press Ctrl+C (⌘C) to copy the selected link." : ""}
       </span>
     </div>

@@ -87,7 +87,7 @@ export function CreateShareLinkForm({ target, onCreated }: { target: ShareTarget
             </select>
           </Field>
         </div>
-        <ExpiryFields idPrefix="share" expiry={register("expiry")} expiresOn={register("expiresOn")} choice={expiryChoice} dateError={formState.errors.expiresOn?.message} />
+        <ExpiryFields idPrefix="share" label="Expires" expiry={register("expiry")} expiresOn={register("expiresOn")} choice={expiryChoice} dateError={formState.errors.expiresOn?.message} />
         <div className="form-actions">
           <button className="button primary" type="submit" disabled={!hydrated || formState.isSubmitting}>
             {formState.isSubmitting ? "Creating…" : "Create link"}
@@ -95,7 +95,7 @@ export function CreateShareLinkForm({ target, onCreated }: { target: ShareTarget
         </div>
       </form>
       {created ? (
-        <div className="secret" aria-label="New share link">
+        <div className="secret" role="status" aria-label="Link created">
           <p style={{ margin: 0 }}>
             <strong>Copy the link now</strong> — it is shown only once. Anyone with it can see this comparison ({created.mode}
             {created.expiresAt ? `, until ${formatDateTime(created.expiresAt)}` : ", no expiry"}) without signing in.

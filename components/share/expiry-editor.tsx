@@ -38,7 +38,7 @@ export function ExpiryEditor({ projectSlug, link, onDone }: { projectSlug: strin
           {formError}
         </div>
       ) : null}
-      <ExpiryFields idPrefix={`expiry-${link.id}`} expiry={form.register("expiry")} expiresOn={form.register("expiresOn")} choice={expiryChoice} dateError={form.formState.errors.expiresOn?.message} />
+      <ExpiryFields idPrefix={`expiry-${link.id}`} label="New expiry" expiry={form.register("expiry")} expiresOn={form.register("expiresOn")} choice={expiryChoice} dateError={form.formState.errors.expiresOn?.message} />
       <div className="form-actions">
         <button type="submit" className="button small primary" disabled={form.formState.isSubmitting}>
           Save expiry

@@ -11,12 +11,12 @@ function today(): string {
   return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, "0")}-${String(now.getDate()).padStart(2, "0")}`;
 }
 
-export function ExpiryFields(props: { idPrefix: string; expiry: UseFormRegisterReturn; expiresOn: UseFormRegisterReturn; choice: string; dateError?: string }) {
+export function ExpiryFields(props: { idPrefix: string; label: string; expiry: UseFormRegisterReturn; expiresOn: UseFormRegisterReturn; choice: string; dateError?: string }) {
   const selectId = `${props.idPrefix}-expiry`;
   const dateId = `${props.idPrefix}-expires-on`;
   return (
     <div className="row">
-      <Field id={selectId} label="Expires">
+      <Field id={selectId} label={props.label}>
         <select id={selectId} {...props.expiry}>
           {shareExpiryChoices.map((choice) => (
             <option key={choice.value} value={choice.value}>

@@ -15,7 +15,8 @@ const statusBadge = { active: "badge good", expired: "badge", revoked: "badge" }
 
 export function ShareLinkList({ projectSlug, experimentSlug, onChanged }: { projectSlug: string; experimentSlug: string; onChanged: () => Promise<unknown> }) {
   const trpc = useTRPC();
-  const links = useQuery(trpc.share.list.queryOptions({ projectSlug, experimentSlug }));
+  // Fresh each time the dialog opens: view counts change while it is closed.
+  const links = useQuery({ ...trpc.share.list.queryOptions({ projectSlug, experimentSlug }), refetchOnMount: "always" });
   return (
     <section aria-labelledby="share-links-heading">
       <h3 id="share-links-heading">Links to this experiment</h3>

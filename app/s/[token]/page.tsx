@@ -24,7 +24,9 @@ const privacy = { robots: { index: false, follow: false, nocache: true }, referr
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
   const { token } = await params;
   const shared = await sharedComparison(token);
-  if (!shared) return { ...privacy, title: "Link not available" };
+  // The page streams behind the root loading.tsx, so the HTTP status (200) is sent before the
+  // token is checked; Next.js then renders not-found.tsx with a noindex tag (a "soft 404").
+  if (!shared) notFound();
   const title = `${shared.experiment.title} — Versus`;
   const description = shareDescription(shared.headlines);
   // The preview image (opengraph-image.tsx) is added by Next.js; metadataBase makes its URL absolute.
