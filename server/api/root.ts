@@ -1,4 +1,5 @@
 import { apiKeyRouter } from "./routers/api-key";
+import { enrollmentTokenRouter } from "./routers/enrollment-token";
 import { experimentRouter } from "./routers/experiment";
 import { projectRouter } from "./routers/project";
 import { reportRouter } from "./routers/report";
@@ -9,6 +10,7 @@ export const appRouter = createTRPCRouter({
   project: projectRouter,
   experiment: experimentRouter,
   apiKey: apiKeyRouter,
+  enrollmentToken: enrollmentTokenRouter,
   report: reportRouter,
   setup: setupRouter,
 });
