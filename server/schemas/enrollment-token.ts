@@ -70,4 +70,7 @@ export const ZCreateEnrollmentToken = z
   });
 export type TCreateEnrollmentToken = z.output<typeof ZCreateEnrollmentToken>;
 
+/** Revoked outranks expired: a revoked token says so even after its expiry date. */
+export type TEnrollmentTokenStatus = "active" | "expired" | "revoked";
+
 export const ZRevokeEnrollmentToken = z.object({ projectSlug: ZSlug, tokenId: z.string().min(1, "tokenId is required") });

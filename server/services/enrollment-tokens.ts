@@ -6,9 +6,7 @@ import { hashSecret, newSecret } from "../auth/secret-tokens";
 import type { Db } from "../db/client";
 import { formatDateTime } from "../display";
 import { AppError, badInput } from "../errors";
-import { resolveExpiry, type TCreateEnrollmentToken } from "../schemas/enrollment-token";
-
-export type EnrollmentTokenStatus = "active" | "expired" | "revoked";
+import { resolveExpiry, type TCreateEnrollmentToken, type TEnrollmentTokenStatus } from "../schemas/enrollment-token";
 
 export interface EnrollmentTokenRow {
   id: string;
@@ -19,11 +17,11 @@ export interface EnrollmentTokenRow {
   lastUsedAt: Date | null;
   revokedAt: Date | null;
   createdBy: { name: string; email: string } | null;
-  status: EnrollmentTokenStatus;
+  status: TEnrollmentTokenStatus;
 }
 
-/** Revocation is final and outranks expiry: a revoked token says so even after its expiry date. */
-export function enrollmentTokenStatus(token: { revokedAt: Date | null; expiresAt: Date | null }, now: Date): EnrollmentTokenStatus {
+/** Revocation is final, so it outranks expiry. */
+export function enrollmentTokenStatus(token: { revokedAt: Date | null; expiresAt: Date | null }, now: Date): TEnrollmentTokenStatus {
   if (token.revokedAt) return "revoked";
   if (token.expiresAt && token.expiresAt.getTime() <= now.getTime()) return "expired";
   return "active";

@@ -1,0 +1,34 @@
+import type { Metadata } from "next";
+import { EnrollmentTokensPanel } from "~/components/agents/enrollment-tokens-panel";
+import { HowEnrollmentWorks } from "~/components/agents/how-enrollment-works";
+import { Breadcrumbs } from "~/components/breadcrumbs";
+import { publicOrigin } from "~/app/_lib/public-origin";
+import { api, orNotFound } from "~/app/_lib/trpc-server";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Agents" };
+
+export default async function AgentsPage({ params }: { params: Promise<{ project: string }> }) {
+  const { project: projectSlug } = await params;
+  const project = await orNotFound((await api()).project.bySlug({ projectSlug }));
+  return (
+    <>
+      <Breadcrumbs items={[{ label: project.name, href: `/p/${project.slug}` }, { label: "Agents" }]} />
+      <div className="page-head">
+        <div>
+          <h1>Agents</h1>
+          <p>Agents are workers on your own machines that run this project&apos;s experiments and report the results. They join with an enrollment token.</p>
+        </div>
+      </div>
+      <HowEnrollmentWorks />
+      {project.role === "viewer" ? (
+        <section className="card" aria-labelledby="tokens-read-only">
+          <h2 id="tokens-read-only">Enrollment tokens</h2>
+          <p className="muted">You are a viewer of this project. Only members and owners can see, create and revoke its enrollment tokens; ask an owner if you need one.</p>
+        </section>
+      ) : (
+        <EnrollmentTokensPanel projectSlug={project.slug} origin={await publicOrigin()} />
+      )}
+    </>
+  );
+}
