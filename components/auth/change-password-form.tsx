@@ -8,6 +8,7 @@ import { Field, invalidProps } from "~/components/forms/field";
 import { useHydrated } from "~/components/forms/use-hydrated";
 import { MIN_PASSWORD_LENGTH, ZChangePassword } from "~/server/schemas/auth";
 import { authClient } from "./auth-client";
+import { SubmitButton } from "~/components/forms/submit-button";
 
 type Values = z.input<typeof ZChangePassword>;
 
@@ -56,9 +57,9 @@ export function ChangePasswordForm() {
         <input type="checkbox" {...form.register("signOutOtherSessions")} /> Sign out my other browsers
       </label>
       <div className="form-actions">
-        <button className="button primary" type="submit" disabled={!hydrated || form.formState.isSubmitting}>
+        <SubmitButton hydrated={hydrated} submitting={form.formState.isSubmitting}>
           Change password
-        </button>
+        </SubmitButton>
       </div>
     </form>
   );
