@@ -3,6 +3,7 @@
 // revoking it shows in the list.
 import { expect, test } from "@playwright/test";
 import { createProjectViaUi, openForm, uniqueSuffix } from "./helpers";
+import { OWNER } from "./installation";
 
 test("create an enrollment token, see its secret once, revoke it", async ({ page, baseURL }) => {
   const projectSlug = await createProjectViaUi(page, `Agents ${uniqueSuffix()}`);
@@ -33,7 +34,7 @@ test("create an enrollment token, see its secret once, revoke it", async ({ page
   const row = table.getByRole("row", { name: /bench-01/ });
   await expect(row).toContainText(`${secret.slice(0, 11)}…`);
   await expect(row).toContainText(`${lastDay} 23:59 UTC`);
-  await expect(row).toContainText("Olivia Owner");
+  await expect(row).toContainText(`by ${OWNER.name}`);
   await expect(row).toContainText("active");
   // The list never shows the secret, and after a reload neither does the page.
   await expect(table).not.toContainText(secret);

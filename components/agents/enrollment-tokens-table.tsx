@@ -47,9 +47,8 @@ export function EnrollmentTokensTable({ projectSlug, onRevoked }: { projectSlug:
               <tr>
                 <th>Name</th>
                 <th data-narrow="hide">Token</th>
-                <th data-narrow="hide">Created by</th>
                 <th data-narrow="hide">Created</th>
-                <th>Expires</th>
+                <th data-narrow="hide">Expires</th>
                 <th data-narrow="hide">Last used</th>
                 <th>Status</th>
                 <th />
@@ -62,13 +61,13 @@ export function EnrollmentTokensTable({ projectSlug, onRevoked }: { projectSlug:
                   <td data-narrow="hide">
                     <code>{token.prefix}…</code>
                   </td>
-                  <td className="small" data-narrow="hide" title={token.createdBy?.email}>
-                    {token.createdBy?.name ?? <span className="muted">deleted account</span>}
-                  </td>
                   <td className="small muted" data-narrow="hide">
                     {formatDateTime(token.createdAt)}
+                    {token.createdBy ? ` by ${token.createdBy.name || token.createdBy.email}` : ""}
                   </td>
-                  <td className="small muted">{token.expiresAt ? formatDateTime(token.expiresAt) : "never"}</td>
+                  <td className="small muted" data-narrow="hide">
+                    {token.expiresAt ? formatDateTime(token.expiresAt) : "never"}
+                  </td>
                   <td className="small muted" data-narrow="hide">
                     {token.lastUsedAt ? formatDateTime(token.lastUsedAt) : "never"}
                   </td>

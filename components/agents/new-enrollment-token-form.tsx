@@ -7,6 +7,7 @@ import { useForm, useWatch } from "react-hook-form";
 import type { z } from "zod";
 import { Field, invalidProps } from "~/components/forms/field";
 import { applyServerErrors } from "~/components/forms/server-errors";
+import { SubmitButton } from "~/components/forms/submit-button";
 import { useHydrated } from "~/components/forms/use-hydrated";
 import { SecretShownOnce } from "~/components/secrets/secret-shown-once";
 import { useTRPC } from "~/components/trpc/react";
@@ -72,9 +73,9 @@ export function NewEnrollmentTokenForm({ projectSlug, origin, onCreated }: { pro
           ) : null}
         </div>
         <div className="form-actions">
-          <button className="button primary" type="submit" disabled={!hydrated || form.formState.isSubmitting}>
+          <SubmitButton hydrated={hydrated} submitting={form.formState.isSubmitting}>
             Create token
-          </button>
+          </SubmitButton>
         </div>
       </form>
       {created ? (

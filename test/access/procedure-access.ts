@@ -36,4 +36,8 @@ export const procedureAccess: Record<string, Access> = {
   "apiKey.list": "member",
   "apiKey.create": "member",
   "apiKey.revoke": "member",
+
+  "enrollmentToken.list": "member",
+  "enrollmentToken.create": "member",
+  "enrollmentToken.revoke": "member",
 };
