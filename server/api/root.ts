@@ -1,5 +1,7 @@
 import { apiKeyRouter } from "./routers/api-key";
 import { experimentRouter } from "./routers/experiment";
+import { invitationRouter } from "./routers/invitation";
+import { memberRouter } from "./routers/member";
 import { projectRouter } from "./routers/project";
 import { reportRouter } from "./routers/report";
 import { setupRouter } from "./routers/setup";
@@ -11,6 +13,8 @@ export const appRouter = createTRPCRouter({
   apiKey: apiKeyRouter,
   report: reportRouter,
   setup: setupRouter,
+  member: memberRouter,
+  invitation: invitationRouter,
 });
 
 export type AppRouter = typeof appRouter;
