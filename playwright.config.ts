@@ -2,17 +2,21 @@
 // on a throwaway embedded PostgreSQL (its data directory is wiped before each run).
 import fs from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
-
-const port = Number(process.env.E2E_PORT ?? 3100);
-const baseURL = `http://127.0.0.1:${port}`;
-// One throwaway installation per port, so runs on different ports never share a database.
-const dataDir = port === 3100 ? ".data/e2e" : `.data/e2e-${port}`;
+import { e2eBaseURL as baseURL, e2eDataDir as dataDir, e2eEmbeddedPgPort, e2ePort as port, OWNER_STATE } from "./e2e/installation";
 
 // Playwright cannot download its own browser on machines without internet; use the system
 // Chromium when there is one (override with CHROMIUM_PATH), else Playwright's own build.
 const systemChromium = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find(
   (candidate): candidate is string => Boolean(candidate && fs.existsSync(candidate)),
 );
+
+const chromium = {
+  ...devices["Desktop Chrome"],
+  launchOptions: {
+    executablePath: systemChromium,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-quic", "--no-first-run", "--disable-sync"],
+  },
+};
 
 export default defineConfig({
   testDir: "e2e",
@@ -31,16 +35,10 @@ export default defineConfig({
     contextOptions: { reducedMotion: "reduce" },
   },
   projects: [
-    {
-      name: "chromium",
-      use: {
-        ...devices["Desktop Chrome"],
-        launchOptions: {
-          executablePath: systemChromium,
-          args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-quic", "--no-first-run", "--disable-sync"],
-        },
-      },
-    },
+    // Creates the first owner through the one-time setup link and signs in; the other tests
+    // start from that session.
+    { name: "setup", testMatch: /auth\.setup\.ts$/, use: chromium },
+    { name: "chromium", dependencies: ["setup"], use: { ...chromium, storageState: OWNER_STATE } },
   ],
   webServer: {
     command: `rm -rf ${dataDir} && tsx scripts/start.ts`,
@@ -53,7 +51,7 @@ export default defineConfig({
       PORT: String(port),
       HOSTNAME: "127.0.0.1",
       VERSUS_DATA_DIR: dataDir,
-      VERSUS_EMBEDDED_PG_PORT: String(port + 1000),
+      VERSUS_EMBEDDED_PG_PORT: String(e2eEmbeddedPgPort),
       DATABASE_URL: "",
     },
   },

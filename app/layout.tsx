@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { UserMenu } from "~/components/auth/user-menu";
 import { TRPCReactProvider } from "~/components/trpc/react";
+import { api } from "./_lib/trpc-server";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -10,7 +12,8 @@ export const metadata: Metadata = {
   icons: { icon: "/favicon.svg" },
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  const { user } = await (await api()).setup.status();
   return (
     <html lang="en">
       <body>
@@ -23,6 +26,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
               <Link href="/">Projects</Link>
               <Link href="/api-docs">API</Link>
             </nav>
+            {user ? <UserMenu user={user} /> : null}
           </div>
         </header>
         <TRPCReactProvider>

@@ -1,11 +1,11 @@
 import Link from "next/link";
 import { NewProjectForm } from "~/components/projects/new-project-form";
-import { api } from "./_lib/trpc-server";
+import { api, orNotFound } from "./_lib/trpc-server";
 
 export const dynamic = "force-dynamic";
 
 export default async function HomePage() {
-  const projects = await (await api()).project.list();
+  const projects = await orNotFound((await api()).project.list());
   return (
     <>
       <div className="page-head">

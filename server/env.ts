@@ -11,9 +11,6 @@ export const env = createEnv({
     VERSUS_MAX_BODY_BYTES: z.coerce.number().int().positive().default(64 * 1024 * 1024),
     /** Public base URL for links the API returns; defaults to the request's own origin. */
     VERSUS_PUBLIC_URL: z.url().optional(),
-    /** Signs session cookies. `npm start` makes one per installation and keeps it in the database. */
-    BETTER_AUTH_SECRET: z.string({ error: "BETTER_AUTH_SECRET is required (npm start sets it)" }).min(32, "BETTER_AUTH_SECRET must be at least 32 characters"),
-    PORT: z.coerce.number().int().min(1).max(65535).optional(),
   },
   runtimeEnv: process.env,
   emptyStringAsUndefined: true,

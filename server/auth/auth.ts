@@ -5,8 +5,8 @@
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import { db } from "../db/client";
-import { env } from "../env";
-import { authBaseURL, SESSION_MAX_AGE_SECONDS, SIGN_IN_RATE_LIMIT } from "./auth-settings";
+import { authEnv as env } from "./auth-env";
+import { authBaseURL, COOKIE_PREFIX, SESSION_MAX_AGE_SECONDS, SIGN_IN_RATE_LIMIT } from "./auth-settings";
 import { MIN_PASSWORD_LENGTH, MAX_PASSWORD_LENGTH } from "../schemas/auth";
 
 export const auth = betterAuth({
@@ -38,7 +38,7 @@ export const auth = betterAuth({
   advanced: {
     // Secure cookies whenever the public URL is https; on plain http (localhost) browsers drop them.
     useSecureCookies: env.VERSUS_PUBLIC_URL?.startsWith("https://") ?? false,
-    cookiePrefix: "versus",
+    cookiePrefix: COOKIE_PREFIX,
     database: { generateId: false },
   },
   telemetry: { enabled: false },

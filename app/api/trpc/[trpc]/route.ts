@@ -1,9 +1,14 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { appRouter } from "~/server/api/root";
 import { createTRPCContext } from "~/server/api/trpc";
+import { isCrossSiteWrite } from "~/server/auth/same-origin";
 
-const handler = (req: Request) =>
-  fetchRequestHandler({
+const handler = (req: Request) => {
+  // Mutations ride on the session cookie: refuse ones another site's page sent (CSRF).
+  if (isCrossSiteWrite(req, process.env.VERSUS_PUBLIC_URL)) {
+    return Response.json({ error: { message: "Cross-site request refused", code: "FORBIDDEN" } }, { status: 403 });
+  }
+  return fetchRequestHandler({
     endpoint: "/api/trpc",
     req,
     router: appRouter,
@@ -12,5 +17,6 @@ const handler = (req: Request) =>
       if (error.code === "INTERNAL_SERVER_ERROR") console.error(`tRPC ${path ?? "?"} failed:`, error.cause ?? error);
     },
   });
+};
 
 export { handler as GET, handler as POST };
