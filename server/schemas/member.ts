@@ -1,6 +1,6 @@
 // Shapes of project membership: inviting, changing roles, removing, and answering an invitation.
 import { z } from "zod";
-import { ZEmail, ZPassword, ZPersonName } from "./auth";
+import { ZEmail, ZNewAccount } from "./auth";
 import { ZSlug } from "./common";
 
 export const memberRoles = ["owner", "member", "viewer"] as const;
@@ -22,12 +22,9 @@ export const ZRevokeInvitation = z.object({ projectSlug: ZSlug, invitationId: z.
 
 export const ZInvitationToken = z.object({ token: z.string().min(1, "the invitation link is incomplete") });
 
-/** The account an invited person creates; the email is the invitation's, not typed again. */
-export const ZInvitationAccount = z.object({ name: ZPersonName, password: ZPassword });
-export type TInvitationAccount = z.output<typeof ZInvitationAccount>;
-
 /**
- * Accepting: signed in as the invited email, no account needed; otherwise `account` creates one
- * for the invited email.
+ * Accepting: signed in as the invited address, no account is needed; otherwise `account` creates
+ * one. Its email must be the invited one (the form shows it read-only; password managers want it).
  */
-export const ZAcceptInvitation = ZInvitationToken.extend({ account: ZInvitationAccount.optional() });
+export const ZAcceptInvitation = ZInvitationToken.extend({ account: ZNewAccount.optional() });
+export type TAcceptInvitation = z.output<typeof ZAcceptInvitation>;

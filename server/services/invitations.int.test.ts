@@ -64,7 +64,7 @@ describe("the invitation page", () => {
   it("an unknown or incomplete link is not found", async () => {
     await expectTRPCError(anonymous.invitation.view({ token: "vinv_this-is-not-a-real-invitation-token-at-all" }), "NOT_FOUND");
     await expectTRPCError(anonymous.invitation.view({ token: "" }), "BAD_REQUEST");
-    await expectTRPCError(anonymous.invitation.accept({ token: "vinv_nope", account: { name: "Nobody", password } }), "NOT_FOUND");
+    await expectTRPCError(anonymous.invitation.accept({ token: "vinv_nope", account: { name: "Nobody", email: "nobody@example.test", password } }), "NOT_FOUND");
   });
 });
 
@@ -74,7 +74,7 @@ describe("accepting with a new account", () => {
     const email = uniqueEmail("newbie");
     const { token, id } = await invite(project, email, "viewer");
 
-    const accepted = await anonymous.invitation.accept({ token, account: { name: "  Nia Newbie ", password } });
+    const accepted = await anonymous.invitation.accept({ token, account: { name: "  Nia Newbie ", email: email.toUpperCase(), password } });
     expect(accepted).toEqual({ projectSlug: project.slug, projectName: project.name, role: "viewer", email, accountCreated: true });
 
     const user = await db.user.findUniqueOrThrow({ where: { email }, include: { accounts: true, memberships: true } });
@@ -94,10 +94,10 @@ describe("accepting with a new account", () => {
     const project = await projectWithOwner(db, "twice");
     const email = uniqueEmail("twice");
     const { token } = await invite(project, email);
-    await anonymous.invitation.accept({ token, account: { name: "Once", password } });
+    await anonymous.invitation.accept({ token, account: { name: "Once", email, password } });
     const after = await rowsOf(email);
 
-    const again = await expectRefusedUnchanged(db, project.id, () => anonymous.invitation.accept({ token, account: { name: "Twice", password } }), "CONFLICT");
+    const again = await expectRefusedUnchanged(db, project.id, () => anonymous.invitation.accept({ token, account: { name: "Twice", email, password } }), "CONFLICT");
     expect(again.message).toMatch(/already been accepted/);
     const signedIn = await callerSignedInAs(db, email, password);
     await expectRefusedUnchanged(db, project.id, () => signedIn.invitation.accept({ token }), "CONFLICT");
@@ -110,21 +110,28 @@ describe("accepting with a new account", () => {
     const email = uniqueEmail("racer");
     const { token } = await invite(project, email);
     const outcomes = await Promise.allSettled([
-      anonymous.invitation.accept({ token, account: { name: "First", password } }),
-      anonymous.invitation.accept({ token, account: { name: "Second", password } }),
+      anonymous.invitation.accept({ token, account: { name: "First", email, password } }),
+      anonymous.invitation.accept({ token, account: { name: "Second", email, password } }),
     ]);
     expect(outcomes.map((o) => o.status).sort()).toEqual(["fulfilled", "rejected"]);
     expect(await rowsOf(email)).toEqual({ users: 1, accounts: 1, memberships: 1 });
   });
 
-  it("without a name and password, or with a short password, nothing is created and the fields say why", async () => {
+  it("without a name and password, with a short password or another address, nothing is created and the fields say why", async () => {
     const project = await projectWithOwner(db, "no-account");
     const email = uniqueEmail("blank");
     const { token } = await invite(project, email);
 
     const missing = await expectRefusedUnchanged(db, project.id, () => anonymous.invitation.accept({ token }), "BAD_REQUEST");
     expect((missing.cause as AppError).fieldIssues.map((i) => i.path.join("."))).toEqual(["account.name", "account.password"]);
-    await expectRefusedUnchanged(db, project.id, () => anonymous.invitation.accept({ token, account: { name: "Shorty", password: "short" } }), "BAD_REQUEST");
+    await expectRefusedUnchanged(db, project.id, () => anonymous.invitation.accept({ token, account: { name: "Shorty", email, password: "short" } }), "BAD_REQUEST");
+    const elsewhere = await expectRefusedUnchanged(
+      db,
+      project.id,
+      () => anonymous.invitation.accept({ token, account: { name: "Elsewhere", email: uniqueEmail("elsewhere"), password } }),
+      "BAD_REQUEST",
+    );
+    expect((elsewhere.cause as AppError).fieldIssues).toEqual([{ path: ["account", "email"], message: `this invitation is for ${email}` }]);
     expect(await rowsOf(email)).toEqual({ users: 0, accounts: 0, memberships: 0 });
     expect(await anonymous.invitation.view({ token })).toMatchObject({ state: "valid" });
   });
@@ -140,7 +147,7 @@ describe("accepting with a new account", () => {
     await db.$executeRawUnsafe(`CREATE TRIGGER "${fn}" BEFORE INSERT ON "Member" FOR EACH ROW WHEN (NEW."projectId" = '${project.id}') EXECUTE FUNCTION "${fn}"()`);
     try {
       const before = await membershipRows(db, project.id);
-      await expect(anonymous.invitation.accept({ token, account: { name: "Atomic", password } })).rejects.toThrow(/membership refused by the test/);
+      await expect(anonymous.invitation.accept({ token, account: { name: "Atomic", email, password } })).rejects.toThrow(/membership refused by the test/);
       expect(await rowsOf(email)).toEqual({ users: 0, accounts: 0, memberships: 0 });
       expect(await membershipRows(db, project.id)).toEqual(before);
     } finally {
@@ -148,7 +155,7 @@ describe("accepting with a new account", () => {
       await db.$executeRawUnsafe(`DROP FUNCTION "${fn}"()`);
     }
     // The same link still works once the database accepts memberships again.
-    await anonymous.invitation.accept({ token, account: { name: "Atomic", password } });
+    await anonymous.invitation.accept({ token, account: { name: "Atomic", email, password } });
     expect(await rowsOf(email)).toEqual({ users: 1, accounts: 1, memberships: 1 });
   });
 });
@@ -162,7 +169,7 @@ describe("links that no longer work", () => {
 
     expect(await anonymous.invitation.view({ token })).toMatchObject({ state: "expired" });
     expect(await project.owner.caller.member.invitations({ projectSlug: project.slug })).toMatchObject([{ id, state: "expired" }]);
-    const error = await expectRefusedUnchanged(db, project.id, () => anonymous.invitation.accept({ token, account: { name: "Late", password } }), "CONFLICT");
+    const error = await expectRefusedUnchanged(db, project.id, () => anonymous.invitation.accept({ token, account: { name: "Late", email, password } }), "CONFLICT");
     expect(error.message).toMatch(/expired/);
     expect(await rowsOf(email)).toEqual({ users: 0, accounts: 0, memberships: 0 });
   });
@@ -173,7 +180,7 @@ describe("links that no longer work", () => {
     const { token, id } = await invite(project, email);
     await project.owner.caller.member.revokeInvitation({ projectSlug: project.slug, invitationId: id });
 
-    const error = await expectRefusedUnchanged(db, project.id, () => anonymous.invitation.accept({ token, account: { name: "Revoked", password } }), "CONFLICT");
+    const error = await expectRefusedUnchanged(db, project.id, () => anonymous.invitation.accept({ token, account: { name: "Revoked", email, password } }), "CONFLICT");
     expect(error.message).toMatch(/withdrawn/);
     expect(await rowsOf(email)).toEqual({ users: 0, accounts: 0, memberships: 0 });
   });
@@ -187,10 +194,10 @@ describe("accepting with an existing account", () => {
     // Invited to two projects before having an account; the first link creates it.
     const { token: secondToken } = await invite(second, email, "member");
     const { token: firstToken } = await invite(first, email, "viewer");
-    await anonymous.invitation.accept({ token: firstToken, account: { name: "Both", password } });
+    await anonymous.invitation.accept({ token: firstToken, account: { name: "Both", email, password } });
 
     expect(await anonymous.invitation.view({ token: secondToken })).toMatchObject({ accountExists: true, state: "valid" });
-    const signedOut = await expectRefusedUnchanged(db, second.id, () => anonymous.invitation.accept({ token: secondToken, account: { name: "Again", password } }), "UNAUTHORIZED");
+    const signedOut = await expectRefusedUnchanged(db, second.id, () => anonymous.invitation.accept({ token: secondToken, account: { name: "Again", email, password } }), "UNAUTHORIZED");
     expect(signedOut.message).toContain(`sign in as ${email}`);
 
     const caller = await callerSignedInAs(db, email, password);

@@ -7,7 +7,7 @@ import { hashSecret, newSecret } from "../auth/secret-tokens";
 import type { SessionUser } from "../auth/session";
 import type { Db, Prisma } from "../db/client";
 import { AppError, badInput } from "../errors";
-import type { TInvitationAccount } from "../schemas/member";
+import type { TNewAccount } from "../schemas/auth";
 import { lockMemberships, type MemberRow } from "./members";
 
 /** An invitation link works for a week; after that the owner invites again. */
@@ -128,7 +128,7 @@ export interface AcceptedInvitation {
  * Signed out with no account for the address: `account` creates it. The account, the membership
  * and "accepted" are written together or not at all.
  */
-export async function acceptInvitation(db: Db, token: string, signedIn: SessionUser | null, account: TInvitationAccount | undefined): Promise<AcceptedInvitation> {
+export async function acceptInvitation(db: Db, token: string, signedIn: SessionUser | null, account: TNewAccount | undefined): Promise<AcceptedInvitation> {
   const tokenHash = hashSecret(token);
   return db.$transaction(async (tx) => {
     // The same link opened twice at once: the second waits here, then finds it accepted.
@@ -146,7 +146,7 @@ export async function acceptInvitation(db: Db, token: string, signedIn: SessionU
   });
 }
 
-async function joiningUser(tx: Prisma.TransactionClient, email: string, signedIn: SessionUser | null, account: TInvitationAccount | undefined) {
+async function joiningUser(tx: Prisma.TransactionClient, email: string, signedIn: SessionUser | null, account: TNewAccount | undefined) {
   if (signedIn) {
     if (signedIn.email.toLowerCase() !== email) {
       throw new AppError("FORBIDDEN", `This invitation is for ${email}, but you are signed in as ${signedIn.email}. Sign out, then open the link again.`);
@@ -162,7 +162,8 @@ async function joiningUser(tx: Prisma.TransactionClient, email: string, signedIn
       { path: ["account", "password"], message: "password is required" },
     ]);
   }
-  const user = await createUserWithPassword(tx, { name: account.name, email, password: account.password });
+  if (account.email !== email) throw badInput([{ path: ["account", "email"], message: `this invitation is for ${email}` }]);
+  const user = await createUserWithPassword(tx, account);
   return { userId: user.id, accountCreated: true };
 }
 
