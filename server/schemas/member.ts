@@ -8,9 +8,9 @@ export const ZMemberRole = z.enum(memberRoles, { error: "choose owner, member or
 
 /** What each role may do, worded once for the invite form and the members page. */
 export const roleDescriptions: Record<(typeof memberRoles)[number], string> = {
-  viewer: "reads experiments, runs and comparisons",
-  member: "also creates and edits experiments, uploads runs, makes API keys and share links",
-  owner: "also manages members and the project's settings",
+  viewer: "Reads experiments, runs and comparisons.",
+  member: "Also creates and edits experiments, uploads runs, makes API keys and share links.",
+  owner: "Also invites and removes members and changes the project's settings.",
 };
 
 export const ZInviteMember = z.object({ projectSlug: ZSlug, email: ZEmail, role: ZMemberRole });

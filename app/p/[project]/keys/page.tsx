@@ -3,6 +3,8 @@ import { headers } from "next/headers";
 import Link from "next/link";
 import { ApiKeysPanel } from "~/components/api-keys/api-keys-panel";
 import { Breadcrumbs } from "~/components/breadcrumbs";
+import { ReadOnlyNotice } from "~/components/projects/read-only-notice";
+import { roleAtLeast } from "~/server/access/project-access";
 import { api, orNotFound } from "~/app/_lib/trpc-server";
 
 export const dynamic = "force-dynamic";
@@ -24,7 +26,11 @@ export default async function ApiKeysPage({ params }: { params: Promise<{ projec
           </p>
         </div>
       </div>
-      <ApiKeysPanel projectSlug={project.slug} origin={origin} />
+      {roleAtLeast(project.role, "member") ? (
+        <ApiKeysPanel projectSlug={project.slug} origin={origin} />
+      ) : (
+        <ReadOnlyNotice role={project.role} projectName={project.name} projectSlug={project.slug} needs="member" action="see and create API keys" />
+      )}
     </>
   );
 }
