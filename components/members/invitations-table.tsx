@@ -35,25 +35,23 @@ export function InvitationsTable({ projectSlug, invitations, onChanged, onError 
       <table aria-label="Pending invitations">
         <thead>
           <tr>
-            <th>Email</th>
+            <th>Invitation</th>
             <th>Role</th>
-            <th data-narrow="hide">Invited by</th>
-            <th>Expires</th>
             <th aria-label="Actions" />
           </tr>
         </thead>
         <tbody>
           {invitations.map((invitation) => (
             <tr key={invitation.id}>
-              <td className="member-email">{invitation.email}</td>
+              <td>
+                <div className="member-email">{invitation.email}</div>
+                <div className="muted small">
+                  {invitation.invitedBy ? `invited by ${invitation.invitedBy} · ` : null}
+                  {invitation.state === "expired" ? <span className="badge warn">expired</span> : `expires ${formatDateTime(invitation.expiresAt)}`}
+                </div>
+              </td>
               <td>
                 <RoleBadge role={invitation.role} />
-              </td>
-              <td className="small muted" data-narrow="hide">
-                {invitation.invitedBy ?? "—"}
-              </td>
-              <td className="small">
-                {invitation.state === "expired" ? <span className="badge warn">expired</span> : <span className="muted">{formatDateTime(invitation.expiresAt)}</span>}
               </td>
               <td className="cell-actions">
                 <button type="button" className="button small danger" onClick={() => onRevoke(invitation)} disabled={revoke.isPending} aria-label={`Revoke invitation for ${invitation.email}`}>

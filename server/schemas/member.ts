@@ -8,9 +8,9 @@ export const ZMemberRole = z.enum(memberRoles, { error: "choose owner, member or
 
 /** What each role may do, worded once for the invite form and the members page. */
 export const roleDescriptions: Record<(typeof memberRoles)[number], string> = {
-  viewer: "Reads experiments, runs and comparisons.",
-  member: "Also creates and edits experiments, uploads runs, makes API keys and share links.",
-  owner: "Also invites and removes members and changes the project's settings.",
+  viewer: "Reads experiments, runs and comparisons; changes nothing.",
+  member: "Reads, creates and edits experiments, uploads runs, makes API keys and share links.",
+  owner: "Everything a member does, plus inviting and removing people and changing the project's settings.",
 };
 
 export const ZInviteMember = z.object({ projectSlug: ZSlug, email: ZEmail, role: ZMemberRole });
