@@ -11,6 +11,7 @@ import { applyServerErrors } from "~/components/forms/server-errors";
 import { useHydrated } from "~/components/forms/use-hydrated";
 import { useTRPC } from "~/components/trpc/react";
 import { ZCreateApiKey } from "~/server/schemas/api-key";
+import { SubmitButton } from "~/components/forms/submit-button";
 
 type Values = z.input<typeof ZCreateApiKey>;
 
@@ -57,9 +58,9 @@ export function ApiKeysPanel({ projectSlug, origin }: { projectSlug: string; ori
             </Field>
           </div>
           <div className="form-actions">
-            <button className="button primary" type="submit" disabled={!hydrated || form.formState.isSubmitting}>
+            <SubmitButton hydrated={hydrated} submitting={form.formState.isSubmitting}>
               Create key
-            </button>
+            </SubmitButton>
           </div>
         </form>
         {secret ? (
@@ -101,6 +102,7 @@ export function ApiKeysPanel({ projectSlug, origin }: { projectSlug: string; ori
                     </td>
                     <td className="small muted" data-narrow="hide">
                       {formatDateTime(key.createdAt)}
+                      {key.createdBy ? ` by ${key.createdBy.name || key.createdBy.email}` : ""}
                     </td>
                     <td className="small muted" data-narrow="hide">
                       {formatDateTime(key.lastUsedAt)}

@@ -5,10 +5,10 @@ import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import { getProjectBySlug } from "./projects";
 
-export async function createApiKey(db: Db, projectSlug: string, name: string) {
+export async function createApiKey(db: Db, projectSlug: string, name: string, createdById?: string) {
   const project = await getProjectBySlug(db, projectSlug);
   const { secret, prefix, hash } = newSecret("vs_");
-  const key = await db.apiKey.create({ data: { projectId: project.id, name, prefix, secretHash: hash } });
+  const key = await db.apiKey.create({ data: { projectId: project.id, name, prefix, secretHash: hash, createdById } });
   return { id: key.id, name: key.name, prefix: key.prefix, createdAt: key.createdAt, secret };
 }
 
@@ -17,7 +17,7 @@ export async function listApiKeys(db: Db, projectSlug: string) {
   return db.apiKey.findMany({
     where: { projectId: project.id },
     orderBy: [{ revokedAt: { sort: "desc", nulls: "first" } }, { createdAt: "desc" }],
-    select: { id: true, name: true, prefix: true, createdAt: true, lastUsedAt: true, revokedAt: true },
+    select: { id: true, name: true, prefix: true, createdAt: true, lastUsedAt: true, revokedAt: true, createdBy: { select: { name: true, email: true } } },
   });
 }
 

@@ -5,6 +5,6 @@ import { createTRPCRouter, projectProcedure } from "../trpc";
 
 export const apiKeyRouter = createTRPCRouter({
   list: projectProcedure("member").input(ZProjectRef).query(({ ctx, input }) => listApiKeys(ctx.db, input.projectSlug)),
-  create: projectProcedure("member").input(ZCreateApiKey).mutation(({ ctx, input }) => createApiKey(ctx.db, input.projectSlug, input.name)),
+  create: projectProcedure("member").input(ZCreateApiKey).mutation(({ ctx, input }) => createApiKey(ctx.db, input.projectSlug, input.name, ctx.user.id)),
   revoke: projectProcedure("member").input(ZRevokeApiKey).mutation(({ ctx, input }) => revokeApiKey(ctx.db, input.projectSlug, input.keyId)),
 });

@@ -1,0 +1,51 @@
+// Who may call each tRPC procedure: the access rules of F5 written down once. The matrix test
+// (procedure-access.int.test.ts) checks every procedure of the router against this table, and
+// fails when a procedure is missing from it, so a new procedure cannot ship without a rule.
+//   "public"     anyone, signed in or not (the setup link's own secret authorises it)
+//   "signed-in"  any signed-in user (their own projects only)
+//   viewer | member | owner   the least role in the project named by input.projectSlug
+import type { MemberRole } from "~/server/access/project-access";
+
+export type Access = "public" | "signed-in" | MemberRole;
+
+export const procedureAccess: Record<string, Access> = {
+  "setup.status": "public",
+  "setup.linkState": "public",
+  "setup.complete": "public",
+
+  "project.list": "signed-in",
+  "project.create": "signed-in",
+  "project.bySlug": "viewer",
+  "project.update": "owner",
+  "project.delete": "owner",
+
+  "experiment.list": "viewer",
+  "experiment.get": "viewer",
+  "experiment.comparison": "viewer",
+  "experiment.results": "viewer",
+  "experiment.create": "member",
+  "experiment.update": "member",
+  "experiment.delete": "member",
+
+  "report.markdown": "viewer",
+  "report.runsCsv": "viewer",
+  "report.summaryCsv": "viewer",
+  "report.runSetOptions": "viewer",
+  "report.crossCompare": "viewer",
+
+  "apiKey.list": "member",
+  "apiKey.create": "member",
+  "apiKey.revoke": "member",
+
+  "member.list": "viewer",
+  "member.leave": "viewer",
+  "member.invitations": "owner",
+  "member.invite": "owner",
+  "member.changeRole": "owner",
+  "member.remove": "owner",
+  "member.revokeInvitation": "owner",
+
+  // The invitation link's secret authorises these; the person may have no account yet.
+  "invitation.view": "public",
+  "invitation.accept": "public",
+};
