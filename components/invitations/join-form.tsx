@@ -2,6 +2,7 @@
 // Signed in as the invited address: one click joins the project.
 import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
+import { SubmitButton } from "~/components/forms/submit-button";
 import { useHydrated } from "~/components/forms/use-hydrated";
 import { useTRPC } from "~/components/trpc/react";
 
@@ -24,9 +25,9 @@ export function JoinForm({ token, projectName }: { token: string; projectName: s
     <form className="stack" onSubmit={onSubmit} data-ready={hydrated} aria-label="Join project">
       {formError ? <div className="alert" role="alert">{formError}</div> : null}
       <div className="form-actions">
-        <button className="button primary" type="submit" disabled={!hydrated || accept.isPending}>
+        <SubmitButton hydrated={hydrated} submitting={accept.isPending}>
           Join {projectName}
-        </button>
+        </SubmitButton>
       </div>
     </form>
   );

@@ -9,6 +9,7 @@ import { z } from "zod";
 import { authClient } from "~/components/auth/auth-client";
 import { NewAccountFields } from "~/components/auth/new-account-fields";
 import { applyServerErrors } from "~/components/forms/server-errors";
+import { SubmitButton } from "~/components/forms/submit-button";
 import { useHydrated } from "~/components/forms/use-hydrated";
 import { useTRPC } from "~/components/trpc/react";
 import { ZNewAccount } from "~/server/schemas/auth";
@@ -48,9 +49,9 @@ export function NewAccountAcceptForm({ token, email, projectName }: { token: str
       {formError ? <div className="alert" role="alert">{formError}</div> : null}
       <NewAccountFields register={form.register} errors={form.formState.errors} lockedEmail={email} />
       <div className="form-actions">
-        <button className="button primary" type="submit" disabled={!hydrated || form.formState.isSubmitting}>
+        <SubmitButton hydrated={hydrated} submitting={form.formState.isSubmitting}>
           Create account and join {projectName}
-        </button>
+        </SubmitButton>
       </div>
     </form>
   );

@@ -9,6 +9,7 @@ import type { z } from "zod";
 import { authClient } from "~/components/auth/auth-client";
 import { Field, invalidProps } from "~/components/forms/field";
 import { applyServerErrors } from "~/components/forms/server-errors";
+import { SubmitButton } from "~/components/forms/submit-button";
 import { useHydrated } from "~/components/forms/use-hydrated";
 import { useTRPC } from "~/components/trpc/react";
 import { ZSignIn } from "~/server/schemas/auth";
@@ -49,9 +50,9 @@ export function SignInAcceptForm({ token, email, projectName }: { token: string;
         <input id="join-password" type="password" autoComplete="current-password" {...form.register("password")} {...invalidProps("join-password", errors.password?.message)} />
       </Field>
       <div className="form-actions">
-        <button className="button primary" type="submit" disabled={!hydrated || form.formState.isSubmitting}>
+        <SubmitButton hydrated={hydrated} submitting={form.formState.isSubmitting}>
           Sign in and join {projectName}
-        </button>
+        </SubmitButton>
       </div>
     </form>
   );

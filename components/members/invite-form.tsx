@@ -10,6 +10,7 @@ import { CopyButton } from "~/components/copy-button";
 import { formatDateTime } from "~/components/format";
 import { Field, invalidProps } from "~/components/forms/field";
 import { applyServerErrors } from "~/components/forms/server-errors";
+import { SubmitButton } from "~/components/forms/submit-button";
 import { useHydrated } from "~/components/forms/use-hydrated";
 import { useTRPC } from "~/components/trpc/react";
 import { memberRoles, roleDescriptions, ZInviteMember } from "~/server/schemas/member";
@@ -65,9 +66,9 @@ export function InviteForm({ projectSlug, onChanged }: { projectSlug: string; on
           </Field>
         </div>
         <div className="form-actions">
-          <button className="button primary" type="submit" disabled={!hydrated || form.formState.isSubmitting}>
+          <SubmitButton hydrated={hydrated} submitting={form.formState.isSubmitting}>
             Invite
-          </button>
+          </SubmitButton>
         </div>
       </form>
       {outcome?.kind === "added" ? (

@@ -8,6 +8,7 @@ import { useForm } from "react-hook-form";
 import type { z } from "zod";
 import { Field, invalidProps } from "~/components/forms/field";
 import { applyServerErrors } from "~/components/forms/server-errors";
+import { SubmitButton } from "~/components/forms/submit-button";
 import { useHydrated } from "~/components/forms/use-hydrated";
 import { useTRPC } from "~/components/trpc/react";
 import { ZUpdateProject } from "~/server/schemas/project";
@@ -47,9 +48,9 @@ export function ProjectSettingsForm({ projectSlug, name, description }: { projec
         <textarea id="settings-description" rows={3} {...form.register("description")} {...invalidProps("settings-description", errors.description?.message)} />
       </Field>
       <div className="form-actions">
-        <button className="button primary" type="submit" disabled={!hydrated || form.formState.isSubmitting}>
+        <SubmitButton hydrated={hydrated} submitting={form.formState.isSubmitting}>
           Save
-        </button>
+        </SubmitButton>
         {saved && !form.formState.isDirty ? (
           <span className="muted small" role="status">
             Saved
