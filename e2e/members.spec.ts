@@ -173,6 +173,41 @@ test("an owner promotes, then removes, a member; the only owner cannot be demote
   await visitor.context.close();
 });
 
+test("invited to two projects before having an account: the second link signs in and joins", async ({ page, browser }) => {
+  const suffix = uniqueSuffix();
+  const first = await createProjectViaUi(page, `First ${suffix}`);
+  const second = await createProjectViaUi(page, `Second ${suffix}`);
+  const email = `twice-${suffix}@example.test`;
+  const firstLink = await inviteViaUi(page, first, email, "viewer");
+  const secondLink = await inviteViaUi(page, second, email, "member");
+
+  const invitee = await freshBrowser(browser);
+  await invitee.page.goto(firstLink);
+  const accountForm = invitee.page.locator('form[aria-label="Create your account"][data-ready="true"]');
+  await accountForm.getByLabel("Your name").fill("Tess Twice");
+  await accountForm.getByLabel("Password").fill(PASSWORD);
+  await accountForm.getByRole("button", { name: /Create account and join/ }).click();
+  await expect(invitee.page).toHaveURL(new RegExp(`/p/${first}$`));
+  await invitee.page.getByRole("button", { name: "Sign out" }).click();
+  await expect(invitee.page).toHaveURL(/\/sign-in$/);
+
+  await invitee.page.goto(secondLink);
+  await expect(invitee.page.getByRole("heading", { level: 1, name: `Join Second ${suffix} as member` })).toBeVisible();
+  const signIn = invitee.page.locator('form[aria-label="Sign in to join"][data-ready="true"]');
+  await expect(signIn.getByLabel("Email")).toHaveValue(email);
+  await signIn.getByLabel("Password").fill("not the password");
+  await signIn.getByRole("button", { name: /Sign in and join/ }).click();
+  await expect(signIn.getByRole("alert")).toContainText("does not match");
+  await signIn.getByLabel("Password").fill(PASSWORD);
+  await signIn.getByRole("button", { name: /Sign in and join/ }).click();
+  await expect(invitee.page).toHaveURL(new RegExp(`/p/${second}$`));
+  await expect(invitee.page.getByText("you: member")).toBeVisible();
+  await invitee.page.goto("/");
+  await expect(invitee.page.getByRole("link", { name: new RegExp(`First ${suffix}`) })).toContainText("viewer");
+  await expect(invitee.page.getByRole("link", { name: new RegExp(`Second ${suffix}`) })).toContainText("member");
+  await invitee.context.close();
+});
+
 test("an owner renames a project and deletes it after typing its slug", async ({ page }) => {
   const suffix = uniqueSuffix();
   const projectSlug = await createProjectViaUi(page, `Settings ${suffix}`);
