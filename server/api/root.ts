@@ -1,6 +1,8 @@
 import { apiKeyRouter } from "./routers/api-key";
 import { enrollmentTokenRouter } from "./routers/enrollment-token";
 import { experimentRouter } from "./routers/experiment";
+import { invitationRouter } from "./routers/invitation";
+import { memberRouter } from "./routers/member";
 import { projectRouter } from "./routers/project";
 import { reportRouter } from "./routers/report";
 import { setupRouter } from "./routers/setup";
@@ -13,6 +15,8 @@ export const appRouter = createTRPCRouter({
   enrollmentToken: enrollmentTokenRouter,
   report: reportRouter,
   setup: setupRouter,
+  member: memberRouter,
+  invitation: invitationRouter,
 });
 
 export type AppRouter = typeof appRouter;

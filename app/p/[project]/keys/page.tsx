@@ -3,6 +3,8 @@ import Link from "next/link";
 import { ApiKeysPanel } from "~/components/api-keys/api-keys-panel";
 import { Breadcrumbs } from "~/components/breadcrumbs";
 import { publicOrigin } from "~/app/_lib/public-origin";
+import { ReadOnlyNotice } from "~/components/projects/read-only-notice";
+import { roleAtLeast } from "~/server/access/project-access";
 import { api, orNotFound } from "~/app/_lib/trpc-server";
 
 export const dynamic = "force-dynamic";
@@ -22,7 +24,11 @@ export default async function ApiKeysPage({ params }: { params: Promise<{ projec
           </p>
         </div>
       </div>
-      <ApiKeysPanel projectSlug={project.slug} origin={await publicOrigin()} />
+      {roleAtLeast(project.role, "member") ? (
+        <ApiKeysPanel projectSlug={project.slug} origin={await publicOrigin()} />
+      ) : (
+        <ReadOnlyNotice role={project.role} projectName={project.name} projectSlug={project.slug} needs="member" action="see and create API keys" />
+      )}
     </>
   );
 }

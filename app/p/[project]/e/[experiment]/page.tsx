@@ -10,6 +10,7 @@ import { Markdown } from "~/components/experiments/markdown";
 import { MetricResults } from "~/components/experiments/metric-results";
 import { RunsTable } from "~/components/experiments/runs-table";
 import { formatDateTime, plural } from "~/components/format";
+import { roleAtLeast } from "~/server/access/project-access";
 import { api, orNotFound } from "~/app/_lib/trpc-server";
 
 export const dynamic = "force-dynamic";
@@ -25,7 +26,9 @@ export default async function ExperimentPage({ params, searchParams }: Params) {
   const { project: projectSlug, experiment: experimentSlug } = await params;
   const { baseline } = await searchParams;
   const caller = await api();
-  const { project, experiment } = await orNotFound(caller.experiment.get({ projectSlug, experimentSlug }));
+  const { project, experiment, role } = await orNotFound(caller.experiment.get({ projectSlug, experimentSlug }));
+  // Viewers read; editing and deleting are offered to members and owners only.
+  const canWrite = roleAtLeast(role, "member");
   // An unknown ?baseline= (an old link after a rename) falls back to the experiment's own baseline.
   const knownBaseline = experiment.variants.some((variant) => variant.name === baseline) ? baseline : undefined;
   // The comparison and its charts in one computation; if the charts fail, the comparison still
@@ -54,10 +57,14 @@ export default async function ExperimentPage({ params, searchParams }: Params) {
           </p>
         </div>
         <div className="actions">
-          <Link className="button" href={`${base}/edit`}>
-            Edit
-          </Link>
-          <DeleteExperimentButton projectSlug={project.slug} experimentSlug={experiment.slug} title={experiment.title} runCount={experiment.runCount} />
+          {canWrite ? (
+            <>
+              <Link className="button" href={`${base}/edit`}>
+                Edit
+              </Link>
+              <DeleteExperimentButton projectSlug={project.slug} experimentSlug={experiment.slug} title={experiment.title} runCount={experiment.runCount} />
+            </>
+          ) : null}
           <ExportLinks projectSlug={project.slug} experimentSlug={experiment.slug} baseline={knownBaseline} />
         </div>
       </div>
@@ -114,7 +121,7 @@ export default async function ExperimentPage({ params, searchParams }: Params) {
           runs={experiment.runs}
           total={experiment.runCount}
           variantNames={variantNames}
-          uploadHint={{ projectSlug: project.slug, experimentSlug: experiment.slug, variant: experiment.variants[0]?.name ?? "baseline" }}
+          uploadHint={canWrite ? { projectSlug: project.slug, experimentSlug: experiment.slug, variant: experiment.variants[0]?.name ?? "baseline" } : undefined}
         />
       </section>
     </>
