@@ -72,6 +72,7 @@ export function ApiKeysPanel({ projectSlug, origin }: { projectSlug: string; ori
             secret={secret.value}
             testId="api-key-secret"
             usageHint="Use it from a shell or CI:"
+            usageCopyLabel="Copy commands"
             usage={`export VERSUS_URL=${origin}\nexport VERSUS_API_KEY=${secret.value}\nnpx versus import results.json --format jmh --experiment <slug> --create`}
           />
         ) : null}

@@ -3,7 +3,7 @@
 // goes through. Every refusal leaves the project's tokens exactly as they were. Files share one
 // database, so each test works in a project of its own.
 import crypto from "node:crypto";
-import { TRPCError } from "@trpc/server";
+import type { TRPCError } from "@trpc/server";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { ZodError } from "zod";
 import { hashSecret } from "../auth/secret-tokens";
@@ -12,43 +12,26 @@ import { AppError, type FieldIssue } from "../errors";
 import { fieldIssuesOf } from "../schemas/validation";
 import { createApiKey } from "./api-keys";
 import { verifyEnrollmentToken } from "./enrollment-tokens";
-import { addMember, anonymousCaller, signedInUser, type TestUser } from "~/test/signed-in";
+import { expectTRPCError, memberOf, uniqueSuffix, type TestProject } from "~/test/project-members";
+import { anonymousCaller, signedInUser, type TestUser } from "~/test/signed-in";
 
 const db = createPrismaClient(inject("databaseUrl"));
 const owner = await signedInUser(db, "enroll-owner");
 
 afterAll(() => db.$disconnect());
 
-const uniqueSuffix = () => crypto.randomBytes(4).toString("hex");
 const dayMs = 24 * 60 * 60 * 1000;
 
-async function createTestProject(by: TestUser = owner) {
+/** A project of its own for each test, owned by `by` (the file's owner unless told). */
+async function createTestProject(by: TestUser = owner): Promise<TestProject> {
   const suffix = uniqueSuffix();
-  return by.caller.project.create({ name: `Agents ${suffix}`, slug: `it-agents-${suffix}` });
-}
-
-async function userWithRole(projectId: string, role: "viewer" | "member" | "owner", label: string = role) {
-  const user = await signedInUser(db, label);
-  await addMember(db, projectId, user.id, role);
-  return user;
+  const project = await by.caller.project.create({ name: `Agents ${suffix}`, slug: `it-agents-${suffix}` });
+  return { id: project.id, slug: project.slug, name: project.name, owner: by };
 }
 
 /** Every stored column of a project's tokens: "nothing changed" checks compare these. */
 function storedTokens(projectId: string) {
   return db.agentEnrollmentToken.findMany({ where: { projectId }, orderBy: { id: "asc" } });
-}
-
-/** Awaits a call that must fail with a TRPCError of `code`, and returns that error. */
-async function expectTRPCError(call: Promise<unknown>, code: TRPCError["code"]): Promise<TRPCError> {
-  const error = await call.then(
-    (value: unknown) => {
-      throw new Error(`expected ${code}, but the call succeeded with ${JSON.stringify(value)}`);
-    },
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(TRPCError);
-  expect((error as TRPCError).code, (error as TRPCError).message).toBe(code);
-  return error as TRPCError;
 }
 
 /** Runs a call that must be refused with `code` and checks the project's tokens did not change. */
@@ -149,7 +132,7 @@ describe("enrollmentToken.create", () => {
 
   it("is open to members as well as owners", async () => {
     const project = await createTestProject();
-    const member = await userWithRole(project.id, "member");
+    const member = await memberOf(db, project, "member");
 
     const created = await member.caller.enrollmentToken.create({ projectSlug: project.slug, name: "member's token", expiresIn: "7d" });
 
@@ -191,7 +174,7 @@ describe("enrollmentToken.list", () => {
 
   it("keeps the token when its creator's account is deleted, with no creator shown", async () => {
     const project = await createTestProject();
-    const member = await userWithRole(project.id, "member", "leaver");
+    const member = await memberOf(db, project, "member", "leaver");
     await member.caller.enrollmentToken.create({ projectSlug: project.slug, name: "from a leaver" });
     await db.user.delete({ where: { id: member.id } });
 
@@ -239,7 +222,7 @@ describe("who may manage enrollment tokens", () => {
   it("viewers may not list, create or revoke: FORBIDDEN, nothing changed", async () => {
     const project = await createTestProject();
     const token = await owner.caller.enrollmentToken.create({ projectSlug: project.slug, name: "fleet" });
-    const viewer = await userWithRole(project.id, "viewer");
+    const viewer = await memberOf(db, project, "viewer");
 
     const listed = await expectTRPCError(viewer.caller.enrollmentToken.list({ projectSlug: project.slug }), "FORBIDDEN");
     expect(listed.message).toContain("this needs the member role");

@@ -2,6 +2,8 @@ import type { Metadata } from "next";
 import { EnrollmentTokensPanel } from "~/components/agents/enrollment-tokens-panel";
 import { HowEnrollmentWorks } from "~/components/agents/how-enrollment-works";
 import { Breadcrumbs } from "~/components/breadcrumbs";
+import { ReadOnlyNotice } from "~/components/projects/read-only-notice";
+import { roleAtLeast } from "~/server/access/project-access";
 import { publicOrigin } from "~/app/_lib/public-origin";
 import { api, orNotFound } from "~/app/_lib/trpc-server";
 
@@ -21,13 +23,10 @@ export default async function AgentsPage({ params }: { params: Promise<{ project
         </div>
       </div>
       <HowEnrollmentWorks />
-      {project.role === "viewer" ? (
-        <section className="card" aria-labelledby="tokens-read-only">
-          <h2 id="tokens-read-only">Enrollment tokens</h2>
-          <p className="muted">You are a viewer of this project. Only members and owners can see, create and revoke its enrollment tokens; ask an owner if you need one.</p>
-        </section>
-      ) : (
+      {roleAtLeast(project.role, "member") ? (
         <EnrollmentTokensPanel projectSlug={project.slug} origin={await publicOrigin()} />
+      ) : (
+        <ReadOnlyNotice role={project.role} projectName={project.name} projectSlug={project.slug} needs="member" action="see, create and revoke enrollment tokens" />
       )}
     </>
   );
