@@ -28,7 +28,7 @@ test("create an enrollment token, see its secret once, revoke it", async ({ page
   await expect(shown).toContainText("Copy the enrollment token “bench-01” now");
   const secret = (await page.getByTestId("enrollment-token-secret").textContent())?.trim() ?? "";
   expect(secret).toMatch(/^venr_[A-Za-z0-9_-]{43}$/);
-  await expect(shown).toContainText(`VERSUS_URL=${baseURL} VERSUS_ENROLLMENT_TOKEN=${secret} versus-agent`);
+  await expect(shown.locator("pre").nth(1)).toHaveText(`VERSUS_URL=${baseURL} \\\nVERSUS_ENROLLMENT_TOKEN=${secret} \\\nversus-agent`);
 
   const table = page.getByRole("table", { name: "Enrollment tokens" });
   const row = table.getByRole("row", { name: /bench-01/ });

@@ -87,7 +87,7 @@ export function NewEnrollmentTokenForm({ projectSlug, origin, onCreated }: { pro
           testId="enrollment-token-secret"
           usageHint="Start the Versus agent (versus-agent) with this configuration; it enrolls on its first start:"
           usageCopyLabel="Copy command"
-          usage={`VERSUS_URL=${origin} VERSUS_ENROLLMENT_TOKEN=${created.secret} versus-agent`}
+          usage={`VERSUS_URL=${origin} \\\nVERSUS_ENROLLMENT_TOKEN=${created.secret} \\\nversus-agent`}
         />
       ) : null}
     </section>
