@@ -47,6 +47,9 @@ export default async function ProjectPage({ params }: Params) {
               <Link className="button" href={`/p/${project.slug}/keys`}>
                 API keys
               </Link>
+              <Link className="button" href={`/p/${project.slug}/agents`}>
+                Agents
+              </Link>
               <Link className="button primary" href={`/p/${project.slug}/new`}>
                 New experiment
               </Link>
