@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { NewProjectForm } from "~/components/projects/new-project-form";
+import { RoleBadge } from "~/components/projects/role-badge";
 import { api, orNotFound } from "./_lib/trpc-server";
 
 export const dynamic = "force-dynamic";
@@ -24,7 +25,8 @@ export default async function HomePage() {
               {project.description ? <p className="muted small" style={{ margin: "0 0 0.5rem" }}>{project.description}</p> : null}
               <span className="badge">
                 {project.experimentCount} experiment{project.experimentCount === 1 ? "" : "s"}
-              </span>
+              </span>{" "}
+              <RoleBadge role={project.role} />
             </Link>
           ))}
         </div>

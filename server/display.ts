@@ -1,4 +1,4 @@
-// How figures and verdicts are worded wherever people read them — the experiment page, the
+// How figures, verdicts and times are worded wherever people read them — the experiment page, the
 // cross-experiment page, the Markdown report and the CSV summary — so all say the same thing.
 // Plain functions, no React: components/ and server/services/ both use them.
 import { formatP as formatPValue, formatPercent as formatPercentValue } from "./stats/format";
@@ -24,4 +24,11 @@ export function formatPercent(value: number | null | undefined): string {
 /** "0.032", or "1.2e-5" for tiny p; "—" when there is no test. */
 export function formatP(p: number | null | undefined): string {
   return p === null || p === undefined ? "—" : formatPValue(p);
+}
+
+/** A moment as people read it everywhere in Versus: to the minute, always UTC. */
+export function formatDateTime(value: Date | string | null | undefined): string {
+  if (!value) return "—";
+  const date = typeof value === "string" ? new Date(value) : value;
+  return date.toISOString().replace("T", " ").slice(0, 16) + " UTC";
 }

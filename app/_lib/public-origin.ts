@@ -1,5 +1,5 @@
-// The origin people reach Versus at, for absolute URLs in pages (share links, preview images):
-// VERSUS_PUBLIC_URL when set (behind a proxy), else the Host the request came in on.
+// Where people, CLIs and agents reach this server, for the commands pages show: VERSUS_PUBLIC_URL
+// when set (behind a proxy), else the origin the browser used.
 import "server-only";
 import { headers } from "next/headers";
 import { env } from "~/server/env";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { headers } from "next/headers";
+import { publicOrigin } from "~/app/_lib/public-origin";
 import { buildOpenApiDocument } from "~/server/api/openapi";
 import { importers } from "~/server/importers";
 
@@ -15,8 +15,7 @@ interface Operation {
 }
 
 export default async function ApiDocsPage() {
-  const requestHeaders = await headers();
-  const origin = `${requestHeaders.get("x-forwarded-proto") ?? "http"}://${requestHeaders.get("host") ?? "localhost:3000"}`;
+  const origin = await publicOrigin();
   const document = buildOpenApiDocument(origin) as unknown as { paths: Record<string, Record<string, Operation>>; components?: { schemas?: Record<string, unknown> } };
 
   return (

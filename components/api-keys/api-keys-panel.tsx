@@ -9,8 +9,10 @@ import { formatDateTime } from "~/components/format";
 import { Field, invalidProps } from "~/components/forms/field";
 import { applyServerErrors } from "~/components/forms/server-errors";
 import { useHydrated } from "~/components/forms/use-hydrated";
+import { SecretShownOnce } from "~/components/secrets/secret-shown-once";
 import { useTRPC } from "~/components/trpc/react";
 import { ZCreateApiKey } from "~/server/schemas/api-key";
+import { SubmitButton } from "~/components/forms/submit-button";
 
 type Values = z.input<typeof ZCreateApiKey>;
 
@@ -57,20 +59,22 @@ export function ApiKeysPanel({ projectSlug, origin }: { projectSlug: string; ori
             </Field>
           </div>
           <div className="form-actions">
-            <button className="button primary" type="submit" disabled={!hydrated || form.formState.isSubmitting}>
+            <SubmitButton hydrated={hydrated} submitting={form.formState.isSubmitting}>
               Create key
-            </button>
+            </SubmitButton>
           </div>
         </form>
         {secret ? (
-          <div className="secret" role="status" aria-label="New API key secret">
-            <p>
-              <strong>Copy the key “{secret.name}” now</strong> — it is shown only once.
-            </p>
-            <pre data-testid="api-key-secret">{secret.value}</pre>
-            <p className="muted small">Use it from a shell or CI:</p>
-            <pre>{`export VERSUS_URL=${origin}\nexport VERSUS_API_KEY=${secret.value}\nnpx versus import results.json --format jmh --experiment <slug> --create`}</pre>
-          </div>
+          <SecretShownOnce
+            label="New API key secret"
+            kind="key"
+            name={secret.name}
+            secret={secret.value}
+            testId="api-key-secret"
+            usageHint="Use it from a shell or CI:"
+            usageCopyLabel="Copy commands"
+            usage={`export VERSUS_URL=${origin}\nexport VERSUS_API_KEY=${secret.value}\nnpx versus import results.json --format jmh --experiment <slug> --create`}
+          />
         ) : null}
       </section>
 

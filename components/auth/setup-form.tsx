@@ -11,6 +11,7 @@ import { useTRPC } from "~/components/trpc/react";
 import { ZCompleteSetup } from "~/server/schemas/auth";
 import { authClient } from "./auth-client";
 import { NewAccountFields } from "./new-account-fields";
+import { SubmitButton } from "~/components/forms/submit-button";
 
 type Values = z.input<typeof ZCompleteSetup>;
 
@@ -42,9 +43,9 @@ export function SetupForm({ token }: { token: string }) {
       {formError ? <div className="alert" role="alert">{formError}</div> : null}
       <NewAccountFields register={form.register} errors={form.formState.errors} />
       <div className="form-actions">
-        <button className="button primary" type="submit" disabled={!hydrated || form.formState.isSubmitting}>
+        <SubmitButton hydrated={hydrated} submitting={form.formState.isSubmitting}>
           Create owner account
-        </button>
+        </SubmitButton>
       </div>
     </form>
   );

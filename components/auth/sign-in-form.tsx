@@ -9,6 +9,7 @@ import { useHydrated } from "~/components/forms/use-hydrated";
 import { ZSignIn } from "~/server/schemas/auth";
 import { authClient } from "./auth-client";
 import { safeNextPath } from "./safe-next";
+import { SubmitButton } from "~/components/forms/submit-button";
 
 type Values = z.input<typeof ZSignIn>;
 
@@ -39,9 +40,9 @@ export function SignInForm({ next }: { next?: string }) {
         <input id="sign-in-password" type="password" autoComplete="current-password" {...form.register("password")} {...invalidProps("sign-in-password", errors.password?.message)} />
       </Field>
       <div className="form-actions">
-        <button className="button primary" type="submit" disabled={!hydrated || form.formState.isSubmitting}>
+        <SubmitButton hydrated={hydrated} submitting={form.formState.isSubmitting}>
           Sign in
-        </button>
+        </SubmitButton>
       </div>
     </form>
   );

@@ -1,6 +1,7 @@
 "use client";
 // Who is signed in, and the way out. Signing out ends the session on the server (better-auth
 // deletes it), not only the cookie.
+import Link from "next/link";
 import { useState } from "react";
 import { authClient } from "./auth-client";
 
@@ -13,9 +14,9 @@ export function UserMenu({ user }: { user: { name: string; email: string } }) {
   };
   return (
     <div className="user-menu">
-      <span className="who" title={user.email}>
+      <Link className="who" href="/account" title={`${user.email} — your account`}>
         {user.name || user.email}
-      </span>
+      </Link>
       <button type="button" className="button small" onClick={signOut} disabled={busy}>
         Sign out
       </button>

@@ -14,6 +14,7 @@ import { experimentStatuses, ZExperimentInput, type TExperimentFormValues, type 
 import { MetricsFieldset } from "./metrics-fieldset";
 import { ParametersFieldset } from "./parameters-fieldset";
 import { VariantsFieldset } from "./variants-fieldset";
+import { SubmitButton } from "~/components/forms/submit-button";
 
 export const emptyExperiment: TExperimentFormValues = {
   title: "",
@@ -141,9 +142,9 @@ export function ExperimentForm(props: Props) {
         <MetricsFieldset />
 
         <div className="form-actions">
-          <button className="button primary" type="submit" disabled={!hydrated || form.formState.isSubmitting}>
+          <SubmitButton hydrated={hydrated} submitting={form.formState.isSubmitting}>
             {props.mode === "create" ? "Create experiment" : "Save changes"}
-          </button>
+          </SubmitButton>
           <button className="button" type="button" onClick={() => router.back()}>
             Cancel
           </button>

@@ -24,8 +24,10 @@ function environmentSummary(environment: unknown): string {
   return parts.length ? parts.join(" · ") : "—";
 }
 
-export function RunsTable({ runs, total, variantNames, uploadHint }: { runs: RunRow[]; total: number; variantNames: Map<string, string>; uploadHint: { projectSlug: string; experimentSlug: string; variant: string } }) {
+export function RunsTable({ runs, total, variantNames, uploadHint }: { runs: RunRow[]; total: number; variantNames: Map<string, string>; uploadHint?: { projectSlug: string; experimentSlug: string; variant: string } }) {
   if (runs.length === 0) {
+    // Viewers cannot make API keys or upload, so they get no instructions for it.
+    if (!uploadHint) return <p className="empty">No runs yet.</p>;
     return (
       <div className="empty">
         <p>No runs yet. Upload results you already have with an API key of this project:</p>

@@ -10,6 +10,7 @@ import { applyServerErrors } from "~/components/forms/server-errors";
 import { useHydrated } from "~/components/forms/use-hydrated";
 import { useTRPC } from "~/components/trpc/react";
 import { ZProjectInput } from "~/server/schemas/project";
+import { SubmitButton } from "~/components/forms/submit-button";
 
 type Values = z.input<typeof ZProjectInput>;
 
@@ -47,9 +48,9 @@ export function NewProjectForm() {
         </Field>
       </div>
       <div className="form-actions">
-        <button className="button primary" type="submit" disabled={!hydrated || form.formState.isSubmitting}>
+        <SubmitButton hydrated={hydrated} submitting={form.formState.isSubmitting}>
           Create project
-        </button>
+        </SubmitButton>
       </div>
     </form>
   );

@@ -3,16 +3,17 @@
 // once, with a Copy button: only its hash is kept, so it cannot be shown again.
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import type { z } from "zod";
+import { CopyButton } from "~/components/copy-button";
 import { formatDateTime } from "~/components/format";
 import { Field } from "~/components/forms/field";
 import { applyServerErrors } from "~/components/forms/server-errors";
+import { SubmitButton } from "~/components/forms/submit-button";
 import { useHydrated } from "~/components/forms/use-hydrated";
 import { useTRPC } from "~/components/trpc/react";
 import { ZShareLinkForm, type TShareLinkFormValues } from "~/server/schemas/share-link";
-import { CopyField } from "./copy-field";
 import { ExpiryFields } from "./expiry-fields";
 
 export interface ShareTarget {
@@ -35,6 +36,9 @@ export function CreateShareLinkForm({ target, onCreated }: { target: ShareTarget
   const hydrated = useHydrated();
   const create = useMutation(trpc.share.create.mutationOptions());
   const [created, setCreated] = useState<{ url: string; mode: string; expiresAt: Date | null }>();
+  // On a phone the new link appears below the fold: bring it into view.
+  const createdBox = useRef<HTMLDivElement>(null);
+  useEffect(() => createdBox.current?.scrollIntoView({ block: "nearest" }), [created]);
   const [formError, setFormError] = useState<string>();
   const form = useForm<TShareLinkFormValues, unknown, z.output<typeof ZShareLinkForm>>({
     resolver: zodResolver(ZShareLinkForm),
@@ -89,18 +93,21 @@ export function CreateShareLinkForm({ target, onCreated }: { target: ShareTarget
         </div>
         <ExpiryFields idPrefix="share" label="Expires" expiry={register("expiry")} expiresOn={register("expiresOn")} choice={expiryChoice} dateError={formState.errors.expiresOn?.message} />
         <div className="form-actions">
-          <button className="button primary" type="submit" disabled={!hydrated || formState.isSubmitting}>
+          <SubmitButton hydrated={hydrated} submitting={formState.isSubmitting}>
             {formState.isSubmitting ? "Creating…" : "Create link"}
-          </button>
+          </SubmitButton>
         </div>
       </form>
       {created ? (
-        <div className="secret" role="status" aria-label="Link created">
+        <div className="secret" role="status" aria-label="Link created" ref={createdBox}>
           <p style={{ margin: 0 }}>
             <strong>Copy the link now</strong> — it is shown only once. Anyone with it can see this comparison ({created.mode}
             {created.expiresAt ? `, until ${formatDateTime(created.expiresAt)}` : ", no expiry"}) without signing in.
           </p>
-          <CopyField id="share-url" label="Share link" value={created.url} />
+          <div className="secret-value">
+            <pre data-testid="share-url">{created.url}</pre>
+            <CopyButton text={created.url} label="Copy link" />
+          </div>
         </div>
       ) : null}
     </section>

@@ -1,6 +1,7 @@
 // `versus admin …`: run where the server's DATABASE_URL is set (or next to its embedded database).
 //   create-key --project <slug> [--name …]   creates the project if needed, prints a new API key
 //   setup-link [--url …]                      prints a one-time link that creates the first owner
+//   reset-password --email …                  gives an account a new random password, ends its sessions
 import { openDatabase } from "../lib/database";
 
 async function withDatabase<T>(fn: (db: import("../../server/db/client").Db) => Promise<T>): Promise<T> {
@@ -23,6 +24,15 @@ export async function setupLinkCommand(options: { url: string }) {
     if (!link) throw new Error("Versus already has an account; the first owner can invite people from a project's Members page");
     console.error(`one-time setup link, valid until ${link.expiresAt.toISOString()}:`);
     console.log(link.url);
+  });
+}
+
+export async function resetPasswordCommand(options: { email: string }) {
+  const { resetPassword } = await import("../../server/auth/reset-password");
+  await withDatabase(async (db) => {
+    const reset = await resetPassword(db, options.email);
+    console.error(`new password for ${reset.email} (shown once; they can change it on their account page):`);
+    console.log(reset.password);
   });
 }
 

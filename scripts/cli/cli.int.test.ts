@@ -317,3 +317,28 @@ describe("versus admin create-key", () => {
     expect(await db.apiKey.count({ where: { project: { slug: project } } })).toBe(2);
   });
 });
+
+describe("versus admin reset-password and setup-link", () => {
+  it("reset-password prints a new password that signs in, and ends the old sessions", async () => {
+    const { signedInUser, signIn } = await import("~/test/signed-in");
+    const user = await signedInUser(db, "forgetful");
+    const reset = await cli(["admin", "reset-password", "--email", user.email.toUpperCase()], { DATABASE_URL: inject("databaseUrl") });
+    expect(reset.code, reset.stderr).toBe(0);
+    expect(reset.stderr).toContain(`new password for ${user.email}`);
+    const password = reset.stdout.trim();
+    expect(password).toMatch(/^[A-Za-z0-9_-]{24}$/);
+    await expect(user.caller.project.list()).rejects.toMatchObject({ code: "UNAUTHORIZED" });
+    await expect(signIn(user.email, user.password)).rejects.toThrow();
+    expect(await signIn(user.email, password)).toMatch(/session_token=/);
+
+    const unknown = await cli(["admin", "reset-password", "--email", "nobody@example.test"], { DATABASE_URL: inject("databaseUrl") });
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("No account with email nobody@example.test");
+  });
+
+  it("setup-link refuses once an account exists (there is no second first owner)", async () => {
+    const refused = await cli(["admin", "setup-link"], { DATABASE_URL: inject("databaseUrl") });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("already has an account");
+  });
+});

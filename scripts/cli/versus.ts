@@ -4,7 +4,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import { Command, Option } from "commander";
 import { importFormats } from "../../server/importers";
-import { createKeyCommand, setupLinkCommand } from "./admin";
+import { createKeyCommand, resetPasswordCommand, setupLinkCommand } from "./admin";
 import { apiTargetFromEnv, postFile } from "./http";
 import { progressPrinter } from "./progress";
 
@@ -77,6 +77,11 @@ admin
   .description("print a new one-time link that creates the first owner (only while no account exists)")
   .option("--url <base>", "the address Versus is reached at", process.env.VERSUS_PUBLIC_URL || `http://localhost:${process.env.PORT || 3000}`)
   .action(setupLinkCommand);
+admin
+  .command("reset-password")
+  .description("give an account a new random password (printed once) and sign it out everywhere")
+  .requiredOption("--email <email>", "the account's email")
+  .action(resetPasswordCommand);
 
 try {
   await program.parseAsync(process.argv);

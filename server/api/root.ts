@@ -1,5 +1,8 @@
 import { apiKeyRouter } from "./routers/api-key";
+import { enrollmentTokenRouter } from "./routers/enrollment-token";
 import { experimentRouter } from "./routers/experiment";
+import { invitationRouter } from "./routers/invitation";
+import { memberRouter } from "./routers/member";
 import { projectRouter } from "./routers/project";
 import { reportRouter } from "./routers/report";
 import { setupRouter } from "./routers/setup";
@@ -10,8 +13,11 @@ export const appRouter = createTRPCRouter({
   project: projectRouter,
   experiment: experimentRouter,
   apiKey: apiKeyRouter,
+  enrollmentToken: enrollmentTokenRouter,
   report: reportRouter,
   setup: setupRouter,
+  member: memberRouter,
+  invitation: invitationRouter,
   share: shareRouter,
 });
 

@@ -32,3 +32,13 @@ export type TNewAccount = z.output<typeof ZNewAccount>;
 /** The first owner, created through the one-time setup link. */
 export const ZCompleteSetup = z.object({ token: z.string().min(1, "the setup link is incomplete"), account: ZNewAccount });
 export const ZSetupToken = z.object({ token: z.string().min(1) });
+
+/** Changing one's own password; other browsers are signed out unless the user says otherwise. */
+export const ZChangePassword = z
+  .object({
+    currentPassword: z.string({ error: "current password is required" }).min(1, "current password is required"),
+    newPassword: ZPassword,
+    confirmPassword: z.string(),
+    signOutOtherSessions: z.boolean().default(true),
+  })
+  .refine((v) => v.newPassword === v.confirmPassword, { path: ["confirmPassword"], message: "the two new passwords differ" });

@@ -37,6 +37,22 @@ export const procedureAccess: Record<string, Access> = {
   "apiKey.create": "member",
   "apiKey.revoke": "member",
 
+  "enrollmentToken.list": "member",
+  "enrollmentToken.create": "member",
+  "enrollmentToken.revoke": "member",
+
+  "member.list": "viewer",
+  "member.leave": "viewer",
+  "member.invitations": "owner",
+  "member.invite": "owner",
+  "member.changeRole": "owner",
+  "member.remove": "owner",
+  "member.revokeInvitation": "owner",
+
+  // The invitation link's secret authorises these; the person may have no account yet.
+  "invitation.view": "public",
+  "invitation.accept": "public",
+
   "share.create": "member",
   "share.list": "member",
   "share.revoke": "member",

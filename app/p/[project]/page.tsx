@@ -2,6 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { Breadcrumbs } from "~/components/breadcrumbs";
 import { formatDateTime, plural } from "~/components/format";
+import { RoleBadge } from "~/components/projects/role-badge";
+import { roleAtLeast } from "~/server/access/project-access";
 import { api, orNotFound } from "~/app/_lib/trpc-server";
 
 export const dynamic = "force-dynamic";
@@ -15,33 +17,54 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
 
 export default async function ProjectPage({ params }: Params) {
   const { project: projectSlug } = await params;
-  const { project, experiments } = await orNotFound((await api()).experiment.list({ projectSlug }));
+  const { project, experiments, role } = await orNotFound((await api()).experiment.list({ projectSlug }));
+  // Offer only what the caller's role allows; the server refuses the rest anyway.
+  const canWrite = roleAtLeast(role, "member");
   return (
     <>
       <Breadcrumbs items={[{ label: project.name }]} />
       <div className="page-head">
         <div>
           <h1>{project.name}</h1>
-          <p>{project.description ?? "Experiments in this project"}</p>
+          <p>
+            <RoleBadge role={role} label={`you: ${role}`} /> {project.description ?? "Experiments in this project"}
+          </p>
         </div>
         <div className="actions">
           <Link className="button" href={`/p/${project.slug}/compare`}>
             Compare runs
           </Link>
-          <Link className="button" href={`/p/${project.slug}/keys`}>
-            API keys
+          <Link className="button" href={`/p/${project.slug}/members`}>
+            Members
           </Link>
-          <Link className="button primary" href={`/p/${project.slug}/new`}>
-            New experiment
-          </Link>
+          {role === "owner" ? (
+            <Link className="button" href={`/p/${project.slug}/settings`}>
+              Settings
+            </Link>
+          ) : null}
+          {canWrite ? (
+            <>
+              <Link className="button" href={`/p/${project.slug}/keys`}>
+                API keys
+              </Link>
+              <Link className="button" href={`/p/${project.slug}/agents`}>
+                Agents
+              </Link>
+              <Link className="button primary" href={`/p/${project.slug}/new`}>
+                New experiment
+              </Link>
+            </>
+          ) : null}
         </div>
       </div>
       {experiments.length === 0 ? (
         <div className="card empty">
           <p>No experiments yet.</p>
-          <Link className="button primary" href={`/p/${project.slug}/new`}>
-            Define the first experiment
-          </Link>
+          {canWrite ? (
+            <Link className="button primary" href={`/p/${project.slug}/new`}>
+              Define the first experiment
+            </Link>
+          ) : null}
         </div>
       ) : (
         <div className="card table-wrap">

@@ -1,8 +1,10 @@
 import type { Metadata } from "next";
-import { headers } from "next/headers";
 import Link from "next/link";
 import { ApiKeysPanel } from "~/components/api-keys/api-keys-panel";
 import { Breadcrumbs } from "~/components/breadcrumbs";
+import { publicOrigin } from "~/app/_lib/public-origin";
+import { ReadOnlyNotice } from "~/components/projects/read-only-notice";
+import { roleAtLeast } from "~/server/access/project-access";
 import { api, orNotFound } from "~/app/_lib/trpc-server";
 
 export const dynamic = "force-dynamic";
@@ -11,8 +13,6 @@ export const metadata: Metadata = { title: "API keys" };
 export default async function ApiKeysPage({ params }: { params: Promise<{ project: string }> }) {
   const { project: projectSlug } = await params;
   const project = await orNotFound((await api()).project.bySlug({ projectSlug }));
-  const requestHeaders = await headers();
-  const origin = `${requestHeaders.get("x-forwarded-proto") ?? "http"}://${requestHeaders.get("host") ?? "localhost:3000"}`;
   return (
     <>
       <Breadcrumbs items={[{ label: project.name, href: `/p/${project.slug}` }, { label: "API keys" }]} />
@@ -24,7 +24,11 @@ export default async function ApiKeysPage({ params }: { params: Promise<{ projec
           </p>
         </div>
       </div>
-      <ApiKeysPanel projectSlug={project.slug} origin={origin} />
+      {roleAtLeast(project.role, "member") ? (
+        <ApiKeysPanel projectSlug={project.slug} origin={await publicOrigin()} />
+      ) : (
+        <ReadOnlyNotice role={project.role} projectName={project.name} projectSlug={project.slug} needs="member" action="see and create API keys" />
+      )}
     </>
   );
 }

@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import { Breadcrumbs } from "~/components/breadcrumbs";
 import { ExperimentForm } from "~/components/experiments/experiment-form";
+import { ReadOnlyNotice } from "~/components/projects/read-only-notice";
+import { roleAtLeast } from "~/server/access/project-access";
 import { api, orNotFound } from "~/app/_lib/trpc-server";
 
 export const dynamic = "force-dynamic";
@@ -18,7 +20,11 @@ export default async function NewExperimentPage({ params }: { params: Promise<{ 
           <p>Define it once: hypothesis, variants, metrics. Runs and uploads attach to it.</p>
         </div>
       </div>
-      <ExperimentForm mode="create" projectSlug={project.slug} />
+      {roleAtLeast(project.role, "member") ? (
+        <ExperimentForm mode="create" projectSlug={project.slug} />
+      ) : (
+        <ReadOnlyNotice role={project.role} projectName={project.name} projectSlug={project.slug} needs="member" action="create experiments" />
+      )}
     </>
   );
 }

@@ -11,6 +11,7 @@ import { MetricResults } from "~/components/experiments/metric-results";
 import { RunsTable } from "~/components/experiments/runs-table";
 import { ShareButton } from "~/components/share/share-button";
 import { formatDateTime, plural } from "~/components/format";
+import { roleAtLeast } from "~/server/access/project-access";
 import { publicOrigin } from "~/app/_lib/public-origin";
 import { api, orNotFound } from "~/app/_lib/trpc-server";
 
@@ -28,6 +29,9 @@ export default async function ExperimentPage({ params, searchParams }: Params) {
   const { baseline } = await searchParams;
   const caller = await api();
   const { project, experiment, role } = await orNotFound(caller.experiment.get({ projectSlug, experimentSlug }));
+  // Viewers read; editing, deleting and sharing are offered to members and owners only (the
+  // server checks each of them too).
+  const canWrite = roleAtLeast(role, "member");
   // An unknown ?baseline= (an old link after a rename) falls back to the experiment's own baseline.
   const knownBaseline = experiment.variants.some((variant) => variant.name === baseline) ? baseline : undefined;
   // The comparison and its charts in one computation; if the charts fail, the comparison still
@@ -56,13 +60,16 @@ export default async function ExperimentPage({ params, searchParams }: Params) {
           </p>
         </div>
         <div className="actions">
-          <Link className="button" href={`${base}/edit`}>
-            Edit
-          </Link>
-          <DeleteExperimentButton projectSlug={project.slug} experimentSlug={experiment.slug} title={experiment.title} runCount={experiment.runCount} />
+          {canWrite ? (
+            <>
+              <Link className="button" href={`${base}/edit`}>
+                Edit
+              </Link>
+              <DeleteExperimentButton projectSlug={project.slug} experimentSlug={experiment.slug} title={experiment.title} runCount={experiment.runCount} />
+            </>
+          ) : null}
           <ExportLinks projectSlug={project.slug} experimentSlug={experiment.slug} baseline={knownBaseline} />
-          {/* Viewers read; making share links takes the member role (the server checks it too). */}
-          {role === "viewer" ? null : (
+          {canWrite ? (
             <ShareButton
               title={experiment.title}
               projectSlug={project.slug}
@@ -71,7 +78,7 @@ export default async function ExperimentPage({ params, searchParams }: Params) {
               baseline={knownBaseline ?? experiment.variants.find((variant) => variant.isBaseline)?.name ?? ""}
               origin={await publicOrigin()}
             />
-          )}
+          ) : null}
         </div>
       </div>
 
@@ -127,7 +134,7 @@ export default async function ExperimentPage({ params, searchParams }: Params) {
           runs={experiment.runs}
           total={experiment.runCount}
           variantNames={variantNames}
-          uploadHint={{ projectSlug: project.slug, experimentSlug: experiment.slug, variant: experiment.variants[0]?.name ?? "baseline" }}
+          uploadHint={canWrite ? { projectSlug: project.slug, experimentSlug: experiment.slug, variant: experiment.variants[0]?.name ?? "baseline" } : undefined}
         />
       </section>
     </>

@@ -1,0 +1,42 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { ChangePasswordForm } from "~/components/auth/change-password-form";
+import { api, orNotFound } from "~/app/_lib/trpc-server";
+import { Breadcrumbs } from "~/components/breadcrumbs";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Your account" };
+
+export default async function AccountPage() {
+  const caller = await api();
+  const projects = await orNotFound(caller.project.list());
+  const { user } = await caller.setup.status();
+  return (
+    <div className="narrow">
+      <Breadcrumbs items={[{ label: "Your account" }]} />
+      <div className="page-head">
+        <div>
+          <h1>Your account</h1>
+          <p>
+            {user?.name} · {user?.email}
+          </p>
+        </div>
+      </div>
+      <section className="card" aria-labelledby="password-heading">
+        <h2 id="password-heading">Password</h2>
+        <ChangePasswordForm />
+      </section>
+      <section className="card" aria-labelledby="projects-heading">
+        <h2 id="projects-heading">Your projects</h2>
+        {projects.length === 0 ? <p className="muted">You are not a member of any project yet.</p> : null}
+        <ul>
+          {projects.map((project) => (
+            <li key={project.id}>
+              <Link href={`/p/${project.slug}`}>{project.name}</Link> <span className="badge">{project.role}</span>
+            </li>
+          ))}
+        </ul>
+      </section>
+    </div>
+  );
+}
