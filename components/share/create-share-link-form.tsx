@@ -38,7 +38,11 @@ export function CreateShareLinkForm({ target, onCreated }: { target: ShareTarget
   const [created, setCreated] = useState<{ url: string; mode: string; expiresAt: Date | null }>();
   // On a phone the new link appears below the fold: bring it into view.
   const createdBox = useRef<HTMLDivElement>(null);
-  useEffect(() => createdBox.current?.scrollIntoView({ block: "nearest" }), [created]);
+  useEffect(() => {
+    // A block body: newer browsers return a promise from scrollIntoView, and React would take
+    // a returned value for the effect's cleanup function.
+    createdBox.current?.scrollIntoView({ block: "nearest" });
+  }, [created]);
   const [formError, setFormError] = useState<string>();
   const form = useForm<TShareLinkFormValues, unknown, z.output<typeof ZShareLinkForm>>({
     resolver: zodResolver(ZShareLinkForm),
