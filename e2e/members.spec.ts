@@ -231,3 +231,50 @@ test("an owner renames a project and deletes it after typing its slug", async ({
   await page.goto(`/p/${projectSlug}`);
   await expect(page.getByRole("heading", { name: /not found/i })).toBeVisible();
 });
+
+test("a member of one project finds nothing of another: its pages and files answer 404 and name nothing", async ({ page, browser }) => {
+  const suffix = uniqueSuffix();
+  const openSlug = await createProjectViaUi(page, `Open ${suffix}`);
+  const hiddenName = `Hidden ${suffix}`;
+  const hiddenSlug = await createProjectViaUi(page, hiddenName);
+  const created = await trpcMutation(page, "experiment.create", {
+    projectSlug: hiddenSlug,
+    experiment: {
+      title: `Secret plan ${suffix}`,
+      warmupRuns: 0,
+      measuredRuns: 3,
+      parameters: [],
+      variants: [{ name: "A", isBaseline: true }, { name: "B", isBaseline: false }],
+      metrics: [{ key: "latency", unit: "ms", direction: "lower_is_better" }],
+    },
+  });
+  expect(created.status(), await created.text()).toBe(200);
+  const experimentSlug = (superjson.deserialize((await created.json()).result.data) as { slug: string }).slug;
+
+  const link = await inviteViaUi(page, openSlug, `member-${suffix}@example.test`, "member");
+  const { context, page: member } = await freshBrowser(browser);
+  await member.goto(link);
+  const accountForm = member.locator('form[aria-label="Create your account"][data-ready="true"]');
+  await accountForm.getByLabel("Your name").fill("Max Member");
+  await accountForm.getByLabel("Password").fill(PASSWORD);
+  await accountForm.getByRole("button", { name: /Create account and join/ }).click();
+  await expect(member).toHaveURL(new RegExp(`/p/${openSlug}$`));
+
+  await member.goto("/");
+  await expect(member.getByRole("link", { name: new RegExp(`Open ${suffix}`) })).toBeVisible();
+  await expect(member.locator("main")).not.toContainText(hiddenName);
+
+  for (const path of [`/p/${hiddenSlug}`, `/p/${hiddenSlug}/e/${experimentSlug}`, `/p/${hiddenSlug}/e/${experimentSlug}/edit`, `/p/${hiddenSlug}/members`, `/p/${hiddenSlug}/keys`, `/p/${hiddenSlug}/agents`, `/p/${hiddenSlug}/settings`, `/p/${hiddenSlug}/compare`]) {
+    const response = await member.goto(path);
+    expect(response?.status(), path).toBe(404);
+    await expect(member.getByRole("heading", { level: 1, name: "Not found" }), path).toBeVisible();
+    await expect(member.locator("body"), path).not.toContainText(hiddenName);
+    await expect(member.locator("body"), path).not.toContainText(`Secret plan ${suffix}`);
+  }
+  const csv = await member.request.get(`/p/${hiddenSlug}/e/${experimentSlug}/export/runs.csv`);
+  expect(csv.status()).toBe(404);
+  // The same for a project that does not exist at all: nothing tells the two apart.
+  const missing = await member.request.get(`/p/${hiddenSlug}-nope/e/${experimentSlug}/export/runs.csv`);
+  expect(await csv.text()).toBe((await missing.text()).replace(`${hiddenSlug}-nope`, hiddenSlug));
+  await context.close();
+});
