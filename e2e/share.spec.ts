@@ -115,16 +115,18 @@ test("make a link, open it signed out, revoke it", async ({ page, browser, baseU
   page.once("dialog", (confirm) => void confirm.accept());
   await links.first().getByRole("button", { name: /^Revoke/ }).click();
   await expect(links.first()).toContainText("revoked");
-  await reader.reload();
+  const gone = await reader.reload();
+  expect(gone?.status()).toBe(404);
   await expect(reader.getByRole("heading", { level: 1 })).toHaveText("Link not available");
   await expect(reader.locator('meta[name="robots"]').first()).toHaveAttribute("content", /noindex/);
   await expect(reader.locator("body")).not.toContainText(TITLE);
   await expect(reader.locator("body")).not.toContainText("KOTLINX_JSON");
   expect(await reader.title()).not.toContain(TITLE);
   expect((await stranger.request.get(image!)).status()).toBe(404);
-  // An unfurler gets the same page: nothing of the experiment, not to be indexed. (The page
-  // streams behind the root loading.tsx, so its HTTP status was sent before the token was checked.)
-  const revoked = await (await stranger.request.get(url, { headers: { "user-agent": SLACKBOT } })).text();
+  // An unfurler gets the same 404: nothing of the experiment, not to be indexed.
+  const unfurledRevoked = await stranger.request.get(url, { headers: { "user-agent": SLACKBOT } });
+  expect(unfurledRevoked.status()).toBe(404);
+  const revoked = await unfurledRevoked.text();
   expect(revoked).toContain("Link not available");
   expect(revoked).toMatch(/<meta name="robots" content="noindex"\/>/);
   for (const leak of [TITLE, "KOTLINX_JSON", "send_time_ms"]) expect(revoked).not.toContain(leak);

@@ -24,8 +24,7 @@ const privacy = { robots: { index: false, follow: false, nocache: true }, referr
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
   const { token } = await params;
   const shared = await sharedComparison(token);
-  // The page streams behind the root loading.tsx, so the HTTP status (200) is sent before the
-  // token is checked; Next.js then renders not-found.tsx with a noindex tag (a "soft 404").
+  // Before anything streams: the answer is an HTTP 404, for browsers and link unfurlers alike.
   if (!shared) notFound();
   const title = `${shared.experiment.title} — Versus`;
   const description = shareDescription(shared.headlines);
