@@ -4,14 +4,19 @@ import type { ReactNode } from "react";
 import { UserMenu } from "~/components/auth/user-menu";
 import { MainNav } from "~/components/main-nav";
 import { TRPCReactProvider } from "~/components/trpc/react";
+import { publicOrigin } from "./_lib/public-origin";
 import { api } from "./_lib/trpc-server";
 import "./globals.css";
 
-export const metadata: Metadata = {
-  title: { default: "Versus", template: "%s · Versus" },
-  description: "Performance experiments with before/after verdicts you can trust.",
-  icons: { icon: "/favicon.svg" },
-};
+export async function generateMetadata(): Promise<Metadata> {
+  return {
+    // Absolute URLs in link previews (og:image) point where people reach Versus.
+    metadataBase: new URL(await publicOrigin()),
+    title: { default: "Versus", template: "%s · Versus" },
+    description: "Performance experiments with before/after verdicts you can trust.",
+    icons: { icon: "/favicon.svg" },
+  };
+}
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
   const { user } = await (await api()).setup.status();
