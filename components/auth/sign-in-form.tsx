@@ -49,6 +49,8 @@ export function SignInForm({ next }: { next?: string }) {
 }
 
 function signInErrorMessage(error: { status?: number; message?: string }): string {
+  // The account lock explains itself; the per-address limit's own message is terse.
+  if (error.status === 429 && error.message?.includes("this account")) return error.message;
   if (error.status === 429) return "Too many sign-in attempts from this address. Wait a minute, then try again.";
   if (error.status === 401) return "That email and password do not match an account.";
   return error.message || "Sign-in failed";

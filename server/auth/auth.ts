@@ -4,8 +4,10 @@
 // user and its scrypt-hashed credential in the same transaction as the membership.
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
+import { APIError, createAuthMiddleware } from "better-auth/api";
 import { db } from "../db/client";
 import { authEnv as env } from "./auth-env";
+import { clearFailedSignIns, lockedUntil, recordFailedSignIn } from "./account-lockout";
 import { authBaseURL, COOKIE_PREFIX, SESSION_MAX_AGE_SECONDS, SIGN_IN_RATE_LIMIT } from "./auth-settings";
 import { MIN_PASSWORD_LENGTH, MAX_PASSWORD_LENGTH } from "../schemas/auth";
 
@@ -35,6 +37,25 @@ export const auth = betterAuth({
     max: 100,
     customRules: { "/sign-in/email": SIGN_IN_RATE_LIMIT },
   },
+  hooks: {
+    before: createAuthMiddleware(async (ctx) => {
+      if (ctx.path !== "/sign-in/email") return;
+      const until = await lockedUntil(db, signInEmailOf(ctx.body));
+      if (until) {
+        const minutes = Math.ceil((until.getTime() - Date.now()) / 60_000);
+        throw new APIError("TOO_MANY_REQUESTS", {
+          message: `Too many failed sign-ins for this account. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}, or ask whoever runs Versus to reset the password.`,
+        });
+      }
+    }),
+    after: createAuthMiddleware(async (ctx) => {
+      if (ctx.path !== "/sign-in/email") return;
+      const email = signInEmailOf(ctx.body);
+      if (!email) return;
+      if (ctx.context.returned instanceof APIError) await recordFailedSignIn(db, email);
+      else await clearFailedSignIns(db, email);
+    }),
+  },
   advanced: {
     // Secure cookies whenever the public URL is https; on plain http (localhost) browsers drop them.
     useSecureCookies: env.VERSUS_PUBLIC_URL?.startsWith("https://") ?? false,
@@ -45,3 +66,8 @@ export const auth = betterAuth({
 });
 
 export type Auth = typeof auth;
+
+function signInEmailOf(body: unknown): string {
+  const email = (body as { email?: unknown } | undefined)?.email;
+  return typeof email === "string" ? email.trim().toLowerCase() : "";
+}

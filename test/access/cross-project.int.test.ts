@@ -9,6 +9,7 @@ import { GET as runsCsvRoute } from "~/app/p/[project]/e/[experiment]/export/run
 import { POST as authRoute } from "~/app/api/auth/[...all]/route";
 import { POST as trpcRoute } from "~/app/api/trpc/[trpc]/route";
 import { auth } from "~/server/auth/auth";
+import { ACCOUNT_LOCKOUT } from "~/server/auth/account-lockout";
 import { SIGN_IN_RATE_LIMIT } from "~/server/auth/auth-settings";
 import { createPrismaClient } from "~/server/db/client";
 import { createApiKey } from "~/server/services/api-keys";
@@ -163,6 +164,29 @@ describe("sessions", () => {
       }),
     );
     expect(right.status).toBe(429);
+  });
+
+  it("locks one account after repeated failures, however many addresses the guesses come from", async () => {
+    const victim = await signedInUser(db, "victim");
+    const attempt = (password: string, i: number) =>
+      authRoute(
+        new Request("http://localhost:3000/api/auth/sign-in/email", {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-forwarded-for": `198.51.100.${(i % 250) + 1}` },
+          body: JSON.stringify({ email: victim.email.toUpperCase(), password }),
+        }),
+      );
+    const statuses: number[] = [];
+    for (let i = 0; i < ACCOUNT_LOCKOUT.failures; i++) statuses.push((await attempt(`guess ${i}`, i)).status);
+    expect(statuses).toEqual(Array(ACCOUNT_LOCKOUT.failures).fill(401));
+    // Locked: even the right password, from yet another address, is refused and says why.
+    const locked = await attempt(victim.password, 200);
+    expect(locked.status).toBe(429);
+    expect(((await locked.json()) as { message: string }).message).toMatch(/Too many failed sign-ins for this account\. Try again in 15 minutes/);
+    // Once the lock has passed, the right password works and the count starts again.
+    await db.signInFailure.update({ where: { email: victim.email }, data: { lockedUntil: new Date(Date.now() - 1000), firstAt: new Date(Date.now() - 20 * 60_000) } });
+    expect((await attempt(victim.password, 201)).status).toBe(200);
+    expect(await db.signInFailure.findUnique({ where: { email: victim.email } })).toBeNull();
   });
 
   it("a signed-out caller reaches nothing private", async () => {
