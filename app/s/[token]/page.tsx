@@ -10,7 +10,6 @@ import { ComparisonTables } from "~/components/experiments/comparison-table";
 import { DefinitionTables } from "~/components/experiments/definition-tables";
 import { SharedLabel } from "~/components/share/shared-label";
 import { shareDescription } from "~/server/services/share-headline";
-import { publicOrigin } from "~/app/_lib/public-origin";
 import { sharedComparison } from "./shared";
 
 export const dynamic = "force-dynamic";
@@ -28,10 +27,10 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
   if (!shared) notFound();
   const title = `${shared.experiment.title} — Versus`;
   const description = shareDescription(shared.headlines);
-  // The preview image (opengraph-image.tsx) is added by Next.js; metadataBase makes its URL absolute.
+  // The preview image (opengraph-image.tsx) is added by Next.js; the root layout's metadataBase
+  // makes its URL absolute.
   return {
     ...privacy,
-    metadataBase: new URL(await publicOrigin()),
     title: { absolute: title },
     description,
     openGraph: { type: "article", siteName: "Versus", title, description, url: `/s/${token}` },
