@@ -87,6 +87,7 @@ test("an invited viewer creates an account from the link, lands on the project a
   await expect(viewer.getByRole("table", { name: "Variants" })).toContainText("Gzip");
   await expect(viewer.getByRole("link", { name: "Edit" })).toHaveCount(0);
   await expect(viewer.getByRole("button", { name: "Delete" })).toHaveCount(0);
+  await expect(viewer.getByRole("button", { name: "Share" })).toHaveCount(0);
   await expect(viewer.getByText("No runs yet.")).toBeVisible();
   await expect(viewer.getByRole("link", { name: "API keys" })).toHaveCount(0);
 
