@@ -5,7 +5,7 @@ import { UserMenu } from "~/components/auth/user-menu";
 import { MainNav } from "~/components/main-nav";
 import { TRPCReactProvider } from "~/components/trpc/react";
 import { publicOrigin } from "./_lib/public-origin";
-import { api } from "./_lib/trpc-server";
+import { sessionUser } from "./_lib/trpc-server";
 import "./globals.css";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -19,7 +19,7 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
-  const { user } = await (await api()).setup.status();
+  const user = await sessionUser();
   return (
     <html lang="en">
       <body>

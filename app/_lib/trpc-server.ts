@@ -7,7 +7,16 @@ import { cache } from "react";
 import { createCaller } from "~/server/api/root";
 import { createTRPCContext } from "~/server/api/trpc";
 
-export const api = cache(async () => createCaller(async () => createTRPCContext({ headers: await headers() })));
+// One context per request: the session is looked up once, however many procedures the layout and
+// the page call (a context function would be run again for each call).
+const requestContext = cache(async () => createTRPCContext({ headers: await headers() }));
+
+export const api = cache(async () => createCaller(await requestContext()));
+
+/** Who is signed in for this request (null when signed out), from the same context. */
+export async function sessionUser() {
+  return (await requestContext()).user;
+}
 
 /**
  * Runs a query for a page: NOT_FOUND becomes Next's 404 page, and a session that has expired

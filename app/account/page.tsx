@@ -1,16 +1,15 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { ChangePasswordForm } from "~/components/auth/change-password-form";
-import { api, orNotFound } from "~/app/_lib/trpc-server";
+import { api, orNotFound, sessionUser } from "~/app/_lib/trpc-server";
 import { Breadcrumbs } from "~/components/breadcrumbs";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Your account" };
 
 export default async function AccountPage() {
-  const caller = await api();
-  const projects = await orNotFound(caller.project.list());
-  const { user } = await caller.setup.status();
+  const projects = await orNotFound((await api()).project.list());
+  const user = await sessionUser();
   return (
     <div className="narrow">
       <Breadcrumbs items={[{ label: "Your account" }]} />
