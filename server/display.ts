@@ -32,3 +32,8 @@ export function formatDateTime(value: Date | string | null | undefined): string 
   const date = typeof value === "string" ? new Date(value) : value;
   return date.toISOString().replace("T", " ").slice(0, 16) + " UTC";
 }
+
+/** How a person is named in lists and messages: their name, or their email when they gave none. */
+export function personLabel(person: { name: string; email: string }): string {
+  return person.name || person.email;
+}

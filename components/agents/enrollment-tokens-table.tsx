@@ -5,6 +5,7 @@ import { useState } from "react";
 import { formatDateTime } from "~/components/format";
 import { useTRPC } from "~/components/trpc/react";
 import type { TEnrollmentTokenStatus } from "~/server/schemas/enrollment-token";
+import { personLabel } from "~/server/display";
 
 const statusBadge: Record<TEnrollmentTokenStatus, string> = { active: "badge good", expired: "badge", revoked: "badge" };
 
@@ -63,7 +64,7 @@ export function EnrollmentTokensTable({ projectSlug, onRevoked }: { projectSlug:
                   </td>
                   <td className="small muted" data-narrow="hide">
                     {formatDateTime(token.createdAt)}
-                    {token.createdBy ? ` by ${token.createdBy.name || token.createdBy.email}` : ""}
+                    {token.createdBy ? ` by ${personLabel(token.createdBy)}` : ""}
                   </td>
                   <td className="small muted" data-narrow="hide">
                     {token.expiresAt ? formatDateTime(token.expiresAt) : "never"}

@@ -13,6 +13,7 @@ import { SecretShownOnce } from "~/components/secrets/secret-shown-once";
 import { useTRPC } from "~/components/trpc/react";
 import { ZCreateApiKey } from "~/server/schemas/api-key";
 import { SubmitButton } from "~/components/forms/submit-button";
+import { personLabel } from "~/server/display";
 
 type Values = z.input<typeof ZCreateApiKey>;
 
@@ -105,7 +106,7 @@ export function ApiKeysPanel({ projectSlug, origin }: { projectSlug: string; ori
                     </td>
                     <td className="small muted" data-narrow="hide">
                       {formatDateTime(key.createdAt)}
-                      {key.createdBy ? ` by ${key.createdBy.name || key.createdBy.email}` : ""}
+                      {key.createdBy ? ` by ${personLabel(key.createdBy)}` : ""}
                     </td>
                     <td className="small muted" data-narrow="hide">
                       {formatDateTime(key.lastUsedAt)}

@@ -4,6 +4,7 @@
 import Link from "next/link";
 import { useState } from "react";
 import { authClient } from "./auth-client";
+import { personLabel } from "~/server/display";
 
 export function UserMenu({ user }: { user: { name: string; email: string } }) {
   const [busy, setBusy] = useState(false);
@@ -15,7 +16,7 @@ export function UserMenu({ user }: { user: { name: string; email: string } }) {
   return (
     <div className="user-menu">
       <Link className="who" href="/account" title={`${user.email} — your account`}>
-        {user.name || user.email}
+        {personLabel(user)}
       </Link>
       <button type="button" className="button small" onClick={signOut} disabled={busy}>
         Sign out

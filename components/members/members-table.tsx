@@ -8,6 +8,7 @@ import { useTRPC } from "~/components/trpc/react";
 import type { MemberRole } from "~/server/access/project-access";
 import { memberRoles } from "~/server/schemas/member";
 import type { MemberRow } from "~/server/services/members";
+import { personLabel } from "~/server/display";
 
 interface Props {
   projectSlug: string;
@@ -58,7 +59,7 @@ export function MembersTable({ projectSlug, members, currentUserId, canManage, o
             return (
               <tr key={member.id}>
                 <td>
-                  <strong>{member.name || member.email}</strong>
+                  <strong>{personLabel(member)}</strong>
                   {isMe ? <> <span className="badge">you</span></> : null}
                   <div className="muted small member-email">{member.email}</div>
                 </td>

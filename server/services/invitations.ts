@@ -9,6 +9,7 @@ import type { Db, Prisma } from "../db/client";
 import { AppError, badInput } from "../errors";
 import type { TNewAccount } from "../schemas/auth";
 import { lockMemberships, type MemberRow } from "./members";
+import { personLabel } from "../display";
 
 /** An invitation link works for a week; after that the owner invites again. */
 export const INVITATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
@@ -106,7 +107,7 @@ export async function viewInvitation(db: Db, token: string, signedIn: SessionUse
     projectSlug: invitation.project.slug,
     role: invitation.role,
     email: invitation.email,
-    invitedBy: inviterName(invitation.invitedBy),
+    invitedBy: invitation.invitedBy ? personLabel(invitation.invitedBy) : null,
     expiresAt: invitation.expiresAt,
     state: stateOf(invitation, new Date()),
     accountExists,
@@ -186,15 +187,11 @@ function toRow(invitation: StoredInvitation, now: Date): InvitationRow {
     id: invitation.id,
     email: invitation.email,
     role: invitation.role,
-    invitedBy: inviterName(invitation.invitedBy),
+    invitedBy: invitation.invitedBy ? personLabel(invitation.invitedBy) : null,
     createdAt: invitation.createdAt,
     expiresAt: invitation.expiresAt,
     state: invitation.expiresAt.getTime() <= now.getTime() ? "expired" : "valid",
   };
-}
-
-function inviterName(inviter: { name: string; email: string } | null): string | null {
-  return inviter ? inviter.name || inviter.email : null;
 }
 
 function notFound(): AppError {

@@ -4,6 +4,7 @@
 import type { MemberRole } from "../access/project-access";
 import type { Db, Prisma } from "../db/client";
 import { AppError } from "../errors";
+import { personLabel } from "../display";
 
 export interface MemberRow {
   id: string;
@@ -28,7 +29,7 @@ export async function changeMemberRole(db: Db, projectId: string, memberId: stri
   return db.$transaction(async (tx) => {
     await lockMemberships(tx, projectId);
     const member = await findMember(tx, projectId, memberId);
-    if (member.role === "owner" && role !== "owner") await requireAnotherOwner(tx, projectId, `${displayName(member)} is the only owner of this project; make another member an owner first`);
+    if (member.role === "owner" && role !== "owner") await requireAnotherOwner(tx, projectId, `${personLabel(member.user)} is the only owner of this project; make another member an owner first`);
     const updated = await tx.member.update({ where: { id: member.id }, data: { role }, include: { user: { select: { name: true, email: true } } } });
     return { id: updated.id, userId: updated.userId, name: updated.user.name, email: updated.user.email, role: updated.role, joinedAt: updated.createdAt };
   });
@@ -38,7 +39,7 @@ export async function removeMember(db: Db, projectId: string, memberId: string):
   await db.$transaction(async (tx) => {
     await lockMemberships(tx, projectId);
     const member = await findMember(tx, projectId, memberId);
-    if (member.role === "owner") await requireAnotherOwner(tx, projectId, `${displayName(member)} is the only owner of this project; make another member an owner before removing them`);
+    if (member.role === "owner") await requireAnotherOwner(tx, projectId, `${personLabel(member.user)} is the only owner of this project; make another member an owner before removing them`);
     await tx.member.delete({ where: { id: member.id } });
   });
 }
@@ -74,8 +75,4 @@ async function findMember(tx: Prisma.TransactionClient, projectId: string, membe
 async function requireAnotherOwner(tx: Prisma.TransactionClient, projectId: string, message: string): Promise<void> {
   const owners = await tx.member.count({ where: { projectId, role: "owner" } });
   if (owners <= 1) throw new AppError("CONFLICT", message);
-}
-
-function displayName(member: { user: { name: string; email: string } }): string {
-  return member.user.name || member.user.email;
 }
