@@ -1,14 +1,12 @@
 // Shared by the membership and invitation tests: a project with an owner, people with a chosen
-// email signed in for real, a snapshot of a project's membership rows, and tRPC error checks.
+// email signed in for real, a snapshot of a project's membership rows, and refusal checks.
 import crypto from "node:crypto";
-import { TRPCError } from "@trpc/server";
+import type { TRPCError } from "@trpc/server";
 import { expect } from "vitest";
-import { createCaller } from "~/server/api/root";
-import { createTRPCContext } from "~/server/api/trpc";
 import type { MemberRole } from "~/server/access/project-access";
-import { createUserWithPassword } from "~/server/auth/credentials";
 import type { Db } from "~/server/db/client";
-import { addMember, signedInUser, signIn, type TestUser } from "./signed-in";
+import { addMember, signedInUser, type TestUser } from "./signed-in";
+import { expectTRPCError } from "./trpc-errors";
 
 export const uniqueSuffix = () => crypto.randomBytes(4).toString("hex");
 
@@ -36,19 +34,6 @@ export async function memberOf(db: Db, project: TestProject, role: MemberRole, l
   return user;
 }
 
-/** tRPC as whoever signs in with these credentials (an account made by an invitation, say). */
-export async function callerSignedInAs(db: Db, email: string, password: string) {
-  const cookie = await signIn(email, password);
-  return createCaller(() => createTRPCContext({ headers: new Headers({ cookie }), db }));
-}
-
-/** A user with a chosen email (and no membership anywhere), signed in. */
-export async function userWithEmail(db: Db, email: string) {
-  const password = `pw-${crypto.randomBytes(12).toString("base64url")}`;
-  const user = await db.$transaction((tx) => createUserWithPassword(tx, { name: email.split("@")[0] ?? email, email, password }));
-  return { id: user.id, email, password, caller: await callerSignedInAs(db, email, password) };
-}
-
 /** Every membership and invitation row of a project, in a stable order: "nothing changed" checks. */
 export async function membershipRows(db: Db, projectId: string) {
   const [members, invitations] = await Promise.all([
@@ -56,19 +41,6 @@ export async function membershipRows(db: Db, projectId: string) {
     db.projectInvitation.findMany({ where: { projectId }, orderBy: { id: "asc" }, select: { id: true, email: true, role: true, acceptedAt: true, revokedAt: true, expiresAt: true } }),
   ]);
   return { members, invitations };
-}
-
-/** Awaits a call that must fail with a TRPCError of `code`, and returns that error. */
-export async function expectTRPCError(call: Promise<unknown>, code: TRPCError["code"]): Promise<TRPCError> {
-  const error = await call.then(
-    (value: unknown) => {
-      throw new Error(`expected ${code}, but the call succeeded with ${JSON.stringify(value)}`);
-    },
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(TRPCError);
-  expect((error as TRPCError).code, (error as TRPCError).message).toBe(code);
-  return error as TRPCError;
 }
 
 /** Runs a call that must be refused with `code`, and checks the project's membership rows did not change. */

@@ -19,13 +19,26 @@ export interface TestUser {
   caller: ReturnType<typeof createCaller>;
 }
 
-export async function signedInUser(db: Db, label = "user"): Promise<TestUser> {
-  const email = `${label}-${crypto.randomBytes(5).toString("hex")}@example.test`;
+/** A new user named `label`, signed in; `email` when the test needs a chosen address. */
+export async function signedInUser(db: Db, label = "user", email = `${label}-${crypto.randomBytes(5).toString("hex")}@example.test`): Promise<TestUser> {
   const password = `pw-${crypto.randomBytes(12).toString("base64url")}`;
   const user = await db.$transaction((tx) => createUserWithPassword(tx, { name: label, email, password }));
   const cookie = await signIn(email, password);
-  const headers = () => new Headers({ cookie });
-  return { id: user.id, email, password, cookie, headers, caller: createCaller(() => createTRPCContext({ headers: headers(), db })) };
+  return { id: user.id, email, password, cookie, headers: () => new Headers({ cookie }), caller: callerFor(db, cookie) };
+}
+
+/** A user with a chosen email (and no membership anywhere), signed in. */
+export function userWithEmail(db: Db, email: string): Promise<TestUser> {
+  return signedInUser(db, email.split("@")[0] ?? email, email);
+}
+
+/** tRPC as whoever signs in with these credentials (an account made by an invitation, say). */
+export async function callerSignedInAs(db: Db, email: string, password: string) {
+  return callerFor(db, await signIn(email, password));
+}
+
+function callerFor(db: Db, cookie: string) {
+  return createCaller(() => createTRPCContext({ headers: new Headers({ cookie }), db }));
 }
 
 /** Signs in through better-auth and returns the session cookie it set. */

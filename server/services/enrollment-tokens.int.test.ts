@@ -5,14 +5,13 @@
 import crypto from "node:crypto";
 import type { TRPCError } from "@trpc/server";
 import { afterAll, describe, expect, inject, it } from "vitest";
-import { ZodError } from "zod";
 import { hashSecret } from "../auth/secret-tokens";
 import { createPrismaClient } from "../db/client";
-import { AppError, type FieldIssue } from "../errors";
-import { fieldIssuesOf } from "../schemas/validation";
+import { AppError } from "../errors";
 import { createApiKey } from "./api-keys";
 import { verifyEnrollmentToken } from "./enrollment-tokens";
-import { expectTRPCError, memberOf, uniqueSuffix, type TestProject } from "~/test/project-members";
+import { memberOf, uniqueSuffix, type TestProject } from "~/test/project-members";
+import { expectTRPCError, fieldIssuesOfError } from "~/test/trpc-errors";
 import { anonymousCaller, signedInUser, type TestUser } from "~/test/signed-in";
 
 const db = createPrismaClient(inject("databaseUrl"));
@@ -40,12 +39,6 @@ async function expectRefusedUnchanged(projectId: string, call: () => Promise<unk
   const error = await expectTRPCError(call(), code);
   expect(await storedTokens(projectId)).toEqual(before);
   return error;
-}
-
-function fieldIssuesOfError(error: TRPCError): FieldIssue[] {
-  if (error.cause instanceof ZodError) return fieldIssuesOf(error.cause);
-  if (error.cause instanceof AppError) return error.cause.fieldIssues;
-  return [];
 }
 
 /** Awaits a promise that must reject with AppError `code`; returns its message. */

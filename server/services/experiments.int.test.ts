@@ -3,18 +3,17 @@
 // browser sees it), and a refused write leaves no row behind. Files share one database, so every
 // test works in a project of its own with a random slug.
 import crypto from "node:crypto";
-import { TRPCError, type inferRouterInputs } from "@trpc/server";
+import type { inferRouterInputs } from "@trpc/server";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import superjson from "superjson";
 import { afterAll, describe, expect, inject, it } from "vitest";
-import { ZodError } from "zod";
 import { appRouter, type AppRouter } from "../api/root";
 import { createTRPCContext } from "../api/trpc";
 import { createPrismaClient } from "../db/client";
 import { AppError, type FieldIssue } from "../errors";
-import { fieldIssuesOf } from "../schemas/validation";
 import type { ExperimentDetail } from "./experiments";
 import { toFormValues } from "~/components/experiments/to-form-values";
+import { expectTRPCError, fieldIssuesOfError } from "~/test/trpc-errors";
 import { signedInUser } from "~/test/signed-in";
 
 type RouterInputs = inferRouterInputs<AppRouter>;
@@ -107,26 +106,6 @@ async function countRows(projectSlug: string) {
 // ---------------------------------------------------------------------------------------------
 // Errors, as a server caller and as the browser sees them
 // ---------------------------------------------------------------------------------------------
-
-/** Awaits a call that must fail with a TRPCError of `code`, and returns that error. */
-async function expectTRPCError(call: Promise<unknown>, code: TRPCError["code"]): Promise<TRPCError> {
-  const error = await call.then(
-    (value: unknown) => {
-      throw new Error(`expected ${code}, but the call succeeded with ${JSON.stringify(value)}`);
-    },
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(TRPCError);
-  expect((error as TRPCError).code).toBe(code);
-  return error as TRPCError;
-}
-
-/** The field issues a TRPCError carries, whether Zod (input parsing) or a service found them. */
-function fieldIssuesOfError(error: TRPCError): FieldIssue[] {
-  if (error.cause instanceof ZodError) return fieldIssuesOf(error.cause);
-  if (error.cause instanceof AppError) return error.cause.fieldIssues;
-  return [];
-}
 
 interface HttpErrorShape {
   message: string;

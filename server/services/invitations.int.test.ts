@@ -6,15 +6,14 @@ import { afterAll, describe, expect, inject, it } from "vitest";
 import { createPrismaClient } from "../db/client";
 import { AppError } from "../errors";
 import {
-  callerSignedInAs,
   expectRefusedUnchanged,
-  expectTRPCError,
   membershipRows,
   projectWithOwner,
   uniqueEmail,
   type TestProject,
 } from "~/test/project-members";
-import { anonymousCaller, signedInUser } from "~/test/signed-in";
+import { anonymousCaller, callerSignedInAs, signedInUser } from "~/test/signed-in";
+import { expectTRPCError } from "~/test/trpc-errors";
 import type { MemberRole } from "../access/project-access";
 
 const db = createPrismaClient(inject("databaseUrl"));

@@ -9,14 +9,13 @@ import { INVITATION_LIFETIME_MS } from "./invitations";
 import { changeMemberRole } from "./members";
 import {
   expectRefusedUnchanged,
-  expectTRPCError,
   memberOf,
   membershipRows,
   projectWithOwner,
   uniqueEmail,
-  userWithEmail,
 } from "~/test/project-members";
-import { anonymousCaller, signedInUser } from "~/test/signed-in";
+import { anonymousCaller, signedInUser, userWithEmail } from "~/test/signed-in";
+import { expectTRPCError } from "~/test/trpc-errors";
 
 const db = createPrismaClient(inject("databaseUrl"));
 afterAll(() => db.$disconnect());
