@@ -6,14 +6,9 @@ import fs from "node:fs";
 import { parse } from "csv-parse/sync";
 import JSZip from "jszip";
 import { expect, test } from "@playwright/test";
+import { KAFKA_VARIANTS, SEND_TIME_MS } from "../test/fixtures/kafka-published-figures";
 import { createApiKeyViaUi, createProjectViaUi, uniqueSuffix } from "./helpers";
 
-const SEND_TIME_MS = {
-  SPRING_JSON: [3.436, 3.03, 2.956, 2.947, 3.019],
-  JACKSON_OBJECT_MAPPER: [3.202, 2.795, 2.888, 2.919, 2.993],
-  KOTLINX_JSON: [2.95, 2.914, 2.833, 2.887, 2.865],
-} as const;
-const VARIANTS = ["SPRING_JSON", "JACKSON_OBJECT_MAPPER", "KOTLINX_JSON"] as const;
 
 /** The cells of the report table row whose first cell is `name`, in the section of `metricKey`. */
 function reportRow(markdown: string, metricKey: string, name: string): string[] {
@@ -30,7 +25,7 @@ test("download the Markdown report and the CSV of runs; compare runs across vari
   expect(key).toMatch(/^vs_/);
 
   const runs = [0, 1, 2, 3, 4].flatMap((i) =>
-    VARIANTS.map((variant) => ({
+    KAFKA_VARIANTS.map((variant) => ({
       variant,
       repetition: i,
       environment: { cpu: "Apple M1 Pro", cores: 10 },

@@ -4,21 +4,16 @@
 // same URL becomes a 404 that names nothing.
 import { expect, test, type Page } from "@playwright/test";
 import { lognormalSamples } from "../server/stats/prng";
+import { KAFKA_VARIANTS, SEND_TIME_MS } from "../test/fixtures/kafka-published-figures";
 import { createApiKeyViaUi, createProjectViaUi, uniqueSuffix } from "./helpers";
 
-const SEND_TIME_MS = {
-  SPRING_JSON: [3.436, 3.03, 2.956, 2.947, 3.019],
-  JACKSON_OBJECT_MAPPER: [3.202, 2.795, 2.888, 2.919, 2.993],
-  KOTLINX_JSON: [2.95, 2.914, 2.833, 2.887, 2.865],
-} as const;
-const VARIANTS = ["SPRING_JSON", "JACKSON_OBJECT_MAPPER", "KOTLINX_JSON"] as const;
 const TITLE = "Kafka producer serializers";
 const SLACKBOT = "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)";
 
 /** EXAMPLES.md case 5's send times, plus per-message latency samples (charts: percentiles, distribution). */
 function kafkaRuns() {
   return [0, 1, 2, 3, 4].flatMap((i) =>
-    VARIANTS.map((variant, v) => ({
+    KAFKA_VARIANTS.map((variant, v) => ({
       variant,
       repetition: i,
       gitCommit: "4f2a9c1e",

@@ -7,13 +7,8 @@ import { chartFileName, ZChartFileName } from "../schemas/report";
 import { compareMetric } from "../stats/compare";
 import { summariseEnvironment } from "./report-environment";
 import { renderMarkdownReport, type ReportExperiment } from "./report-markdown";
+import { SEND_TIME_MS } from "~/test/fixtures/kafka-published-figures";
 
-// EXAMPLES.md case 5: average send time per run (ms), 5 runs per serializer.
-const SEND = {
-  SPRING_JSON: [3.436, 3.03, 2.956, 2.947, 3.019],
-  JACKSON_OBJECT_MAPPER: [3.202, 2.795, 2.888, 2.919, 2.993],
-  KOTLINX_JSON: [2.95, 2.914, 2.833, 2.887, 2.865],
-};
 
 const experiment: ReportExperiment = {
   slug: "kafka-serializers",
@@ -40,7 +35,7 @@ const experiment: ReportExperiment = {
 };
 
 function kafkaComparison(): TComparison {
-  const variants = Object.entries(SEND).map(([name, replicates], i) => ({ name, isBaseline: i === 0, replicates }));
+  const variants = Object.entries(SEND_TIME_MS).map(([name, replicates], i) => ({ name, isBaseline: i === 0, replicates: [...replicates] }));
   return {
     experiment: { slug: experiment.slug, title: experiment.title, alpha: 0.05 },
     baseline: "SPRING_JSON",

@@ -15,6 +15,7 @@ import { createApiKey } from "~/server/services/api-keys";
 import { createExperiment } from "~/server/services/experiments";
 import { createProject } from "~/server/services/projects";
 import { lognormalSamples } from "~/server/stats/prng";
+import { KAFKA_VARIANTS, MESSAGE_SIZE_B, MESSAGES, SEND_TIME_MS } from "~/test/fixtures/kafka-published-figures";
 import { uploadStored } from "~/test/rest-assertions";
 
 afterAll(() => db.$disconnect());
@@ -92,22 +93,9 @@ const relDiff = (actual: number, expected: number) => Math.abs(actual - expected
 
 // ---------------------------------------------------------------------------------------------
 // EXAMPLES.md case 5: Kafka producer serializers, 1,000,000 messages per run, 5 runs each
+// (the figures: test/fixtures/kafka-published-figures.ts)
 // ---------------------------------------------------------------------------------------------
 
-const SEND_TIME_MS = {
-  SPRING_JSON: [3.436, 3.03, 2.956, 2.947, 3.019],
-  JACKSON_OBJECT_MAPPER: [3.202, 2.795, 2.888, 2.919, 2.993],
-  KOTLINX_JSON: [2.95, 2.914, 2.833, 2.887, 2.865],
-} as const;
-// Average message size per run: SPRING_JSON's total is 181,347,890 B every run; the other two
-// average 190.34 B with a run-to-run sd of about 0.004 B.
-const MESSAGE_SIZE_B = {
-  SPRING_JSON: [181.34789, 181.34789, 181.34789, 181.34789, 181.34789],
-  JACKSON_OBJECT_MAPPER: [190.336, 190.344, 190.34, 190.345, 190.335],
-  KOTLINX_JSON: [190.337, 190.343, 190.341, 190.344, 190.335],
-} as const;
-const VARIANTS = ["SPRING_JSON", "JACKSON_OBJECT_MAPPER", "KOTLINX_JSON"] as const;
-const MESSAGES = 1_000_000;
 const SEED_COUNT = 252; // C(10, 5): arrangements of 5 vs 5 ranks
 
 describe("GET /api/v1/experiments/{slugOrId}/comparison — Kafka serializers (EXAMPLES.md case 5)", () => {
@@ -126,7 +114,7 @@ describe("GET /api/v1/experiments/{slugOrId}/comparison — Kafka serializers (E
         slug,
         warmupRuns: 0,
         measuredRuns: 5,
-        variants: VARIANTS.map((name, i) => ({ name, isBaseline: i === 0 })),
+        variants: KAFKA_VARIANTS.map((name, i) => ({ name, isBaseline: i === 0 })),
         metrics: [
           { key: "send_time_ms", label: "Average send time", unit: "ms", direction: "lower_is_better", aggregation: "mean" },
           { key: "message_size_bytes", label: "Average message size", unit: "B", direction: "lower_is_better", aggregation: "mean" },
@@ -137,7 +125,7 @@ describe("GET /api/v1/experiments/{slugOrId}/comparison — Kafka serializers (E
     experimentId = (await db.experiment.findFirstOrThrow({ where: { projectId: ctx.project.id, slug } })).id;
     // Interleaved like a real schedule: repetition i of every variant, then i + 1.
     const runs = [0, 1, 2, 3, 4].flatMap((i) =>
-      VARIANTS.map((variant) => ({
+      KAFKA_VARIANTS.map((variant) => ({
         variant,
         sourceDetail: "EXAMPLES.md case 5 (published per-run averages)",
         metrics: [
@@ -157,7 +145,7 @@ describe("GET /api/v1/experiments/{slugOrId}/comparison — Kafka serializers (E
     expect(status, JSON.stringify(body)).toBe(200);
     expect(body.experiment).toEqual({ slug, title: "Kafka producer serializers", alpha: 0.05 });
     expect(body.baseline).toBe("SPRING_JSON");
-    expect(body.variants).toEqual(VARIANTS.map((name, i) => ({ name, isBaseline: i === 0, runs: 5 })));
+    expect(body.variants).toEqual(KAFKA_VARIANTS.map((name, i) => ({ name, isBaseline: i === 0, runs: 5 })));
     expect(body.metrics.map((m) => m.key)).toEqual(["send_time_ms", "message_size_bytes", "gc_pause_ms"]);
 
     const send = metricOf(body, "send_time_ms");
@@ -195,7 +183,7 @@ describe("GET /api/v1/experiments/{slugOrId}/comparison — Kafka serializers (E
 
     // The sd shown is the sample sd (n − 1); the write-up's 0.182 / 0.137 / 0.040 are population sds.
     const sds = { SPRING_JSON: [0.204, 0.182], JACKSON_OBJECT_MAPPER: [0.153, 0.137], KOTLINX_JSON: [0.045, 0.04] } as const;
-    for (const name of VARIANTS) {
+    for (const name of KAFKA_VARIANTS) {
       const s = stats(comparison, name);
       expect(s.sdKind).toBe("sample");
       expect(s.n).toBe(5);
@@ -287,7 +275,7 @@ describe("GET /api/v1/experiments/{slugOrId}/comparison — Kafka serializers (E
     expect(status, JSON.stringify(body)).toBe(422);
     expect(body.error.code).toBe("UNPROCESSABLE");
     expect(body.error.message).toContain('"GSON"');
-    for (const name of VARIANTS) expect(body.error.message).toContain(`"${name}"`);
+    for (const name of KAFKA_VARIANTS) expect(body.error.message).toContain(`"${name}"`);
     expect(body.error.details?.fields.map((f) => f.path.join("."))).toEqual(["baseline"]);
   });
 
@@ -334,7 +322,7 @@ describe("GET /api/v1/experiments/{slugOrId}/comparison — run counts and sampl
 
   it("3 runs per variant: insufficient data, and the reason says how many runs are needed", async () => {
     const runs = [0, 1, 2].flatMap((i) =>
-      VARIANTS.map((variant) => ({ variant, metrics: [{ key: "send_time_ms", unit: "ms", direction: "lower_is_better", summary: { n: MESSAGES, mean: SEND_TIME_MS[variant][i] } }] })),
+      KAFKA_VARIANTS.map((variant) => ({ variant, metrics: [{ key: "send_time_ms", unit: "ms", direction: "lower_is_better", summary: { n: MESSAGES, mean: SEND_TIME_MS[variant][i] } }] })),
     );
     await uploadStored(ctx.key, { experiment: "three-runs", create: true, runs });
     const { status, body } = await getComparison("three-runs", { key: ctx.key });
