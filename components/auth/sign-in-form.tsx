@@ -9,6 +9,7 @@ import { useHydrated } from "~/components/forms/use-hydrated";
 import { ZSignIn } from "~/server/schemas/auth";
 import { authClient } from "./auth-client";
 import { safeNextPath } from "./safe-next";
+import { signInErrorMessage } from "./sign-in-error";
 import { SubmitButton } from "~/components/forms/submit-button";
 
 type Values = z.input<typeof ZSignIn>;
@@ -46,12 +47,4 @@ export function SignInForm({ next }: { next?: string }) {
       </div>
     </form>
   );
-}
-
-function signInErrorMessage(error: { status?: number; message?: string }): string {
-  // The account lock explains itself; the per-address limit's own message is terse.
-  if (error.status === 429 && error.message?.includes("this account")) return error.message;
-  if (error.status === 429) return "Too many sign-in attempts from this address. Wait a minute, then try again.";
-  if (error.status === 401) return "That email and password do not match an account.";
-  return error.message || "Sign-in failed";
 }

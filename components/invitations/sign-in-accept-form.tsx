@@ -7,6 +7,7 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
 import { authClient } from "~/components/auth/auth-client";
+import { signInErrorMessage } from "~/components/auth/sign-in-error";
 import { Field, invalidProps } from "~/components/forms/field";
 import { applyServerErrors } from "~/components/forms/server-errors";
 import { SubmitButton } from "~/components/forms/submit-button";
@@ -28,7 +29,7 @@ export function SignInAcceptForm({ token, email, projectName }: { token: string;
     setFormError(undefined);
     const signIn = await authClient.signIn.email({ email: values.email, password: values.password });
     if (signIn.error) {
-      setFormError(signIn.error.status === 429 ? "Too many sign-in attempts from this address. Wait a minute, then try again." : "That password does not match this account.");
+      setFormError(signInErrorMessage(signIn.error, "That password does not match this account."));
       return;
     }
     try {
