@@ -21,3 +21,12 @@ export function newSecret(kind: string): NewSecret {
   const secret = kind + crypto.randomBytes(32).toString("base64url");
   return { secret, prefix: secret.slice(0, kind.length + 6), hash: hashSecret(secret) };
 }
+
+export type SecretStatus = "active" | "expired" | "revoked";
+
+/** Where a revocable, expiring secret stands. Revocation is final, so it outranks expiry. */
+export function secretStatus(secret: { revokedAt: Date | null; expiresAt: Date | null }, now: Date): SecretStatus {
+  if (secret.revokedAt) return "revoked";
+  if (secret.expiresAt && secret.expiresAt.getTime() <= now.getTime()) return "expired";
+  return "active";
+}

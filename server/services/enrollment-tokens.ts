@@ -2,7 +2,7 @@
 // to enroll and gets a credential of its own (the agent protocol). Like API keys they are shown
 // once, stored as a SHA-256 of the secret, and reach only their own project. One token may
 // enroll many agents until it expires or is revoked; revoking it stops new enrollments only.
-import { hashSecret, newSecret } from "../auth/secret-tokens";
+import { hashSecret, newSecret, secretStatus } from "../auth/secret-tokens";
 import type { Db } from "../db/client";
 import { formatDateTime } from "../display";
 import { AppError, badInput } from "../errors";
@@ -18,13 +18,6 @@ export interface EnrollmentTokenRow {
   revokedAt: Date | null;
   createdBy: { name: string; email: string } | null;
   status: TEnrollmentTokenStatus;
-}
-
-/** Revocation is final, so it outranks expiry. */
-export function enrollmentTokenStatus(token: { revokedAt: Date | null; expiresAt: Date | null }, now: Date): TEnrollmentTokenStatus {
-  if (token.revokedAt) return "revoked";
-  if (token.expiresAt && token.expiresAt.getTime() <= now.getTime()) return "expired";
-  return "active";
 }
 
 export async function createEnrollmentToken(
@@ -60,7 +53,7 @@ export async function listEnrollmentTokens(db: Db, projectId: string, now = new 
       createdBy: { select: { name: true, email: true } },
     },
   });
-  return tokens.map((token) => ({ ...token, status: enrollmentTokenStatus(token, now) }));
+  return tokens.map((token) => ({ ...token, status: secretStatus(token, now) }));
 }
 
 /**
@@ -98,7 +91,7 @@ export async function verifyEnrollmentToken(db: TokenStore, secret: string, now 
     const hint = secret.trim().startsWith("vs_") ? " (that is a project API key; agents enroll with a venr_… token from the project's Agents page)" : "";
     throw new AppError("UNAUTHORIZED", `Unknown enrollment token${hint}`);
   }
-  const status = enrollmentTokenStatus(token, now);
+  const status = secretStatus(token, now);
   if (status === "revoked") throw new AppError("UNAUTHORIZED", `Enrollment token "${token.name}" was revoked on ${formatDateTime(token.revokedAt)}`);
   if (status === "expired") throw new AppError("UNAUTHORIZED", `Enrollment token "${token.name}" expired on ${formatDateTime(token.expiresAt)}`);
   await db.agentEnrollmentToken.update({ where: { id: token.id }, data: { lastUsedAt: now } });

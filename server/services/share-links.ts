@@ -4,10 +4,10 @@
 // "snapshot" freezes what the comparison was when the link was made. Every management call is
 // scoped to the caller's project: a link id from another project answers exactly like one that
 // does not exist.
-import { hashSecret, newSecret } from "../auth/secret-tokens";
+import { hashSecret, newSecret, secretStatus } from "../auth/secret-tokens";
 import type { Db, Prisma } from "../db/client";
 import { AppError } from "../errors";
-import { ZShareView, ZSharedContent, type TShareStatus, type TSharedComparison } from "../schemas/share-link";
+import { ZShareView, ZSharedContent, type TSharedComparison } from "../schemas/share-link";
 import { sharedContentOf } from "./shared-content";
 
 export interface ShareScope {
@@ -15,12 +15,6 @@ export interface ShareScope {
 }
 
 const TOKEN_KIND = "vsh_";
-
-export function statusOf(link: { revokedAt: Date | null; expiresAt: Date | null }, now = new Date()): TShareStatus {
-  if (link.revokedAt) return "revoked";
-  if (link.expiresAt && link.expiresAt.getTime() <= now.getTime()) return "expired";
-  return "active";
-}
 
 async function experimentIn(db: Db, scope: ShareScope, experimentSlug: string) {
   const experiment = await db.experiment.findUnique({
@@ -77,7 +71,7 @@ export async function listShareLinks(db: Db, scope: ShareScope, experimentSlug?:
     },
   });
   const now = new Date();
-  return links.map(({ view, ...link }) => ({ ...link, baseline: ZShareView.parse(view).baseline, status: statusOf(link, now) }));
+  return links.map(({ view, ...link }) => ({ ...link, baseline: ZShareView.parse(view).baseline, status: secretStatus(link, now) }));
 }
 
 export async function revokeShareLink(db: Db, scope: ShareScope, linkId: string) {
