@@ -17,10 +17,12 @@ const SETUP_LINK_LIFETIME_MS = 24 * 60 * 60 * 1000;
 export async function ensureAuthSecret(db: Db): Promise<string> {
   const existing = await db.instanceSetting.findUnique({ where: { key: AUTH_SECRET_KEY } });
   if (typeof existing?.value === "string") return existing.value;
-  const secret = crypto.randomBytes(32).toString("base64url");
-  // Two first starts racing: the first write wins, both use it.
-  await db.instanceSetting.upsert({ where: { key: AUTH_SECRET_KEY }, create: { key: AUTH_SECRET_KEY, value: secret }, update: {} });
-  const stored = await db.instanceSetting.findUniqueOrThrow({ where: { key: AUTH_SECRET_KEY } });
+  // Two first starts racing: the first write wins (the upsert returns the stored row), both use it.
+  const stored = await db.instanceSetting.upsert({
+    where: { key: AUTH_SECRET_KEY },
+    create: { key: AUTH_SECRET_KEY, value: crypto.randomBytes(32).toString("base64url") },
+    update: {},
+  });
   return stored.value as string;
 }
 
