@@ -9,7 +9,7 @@ import { Field, invalidProps } from "~/components/forms/field";
 import { applyServerErrors } from "~/components/forms/server-errors";
 import { SubmitButton } from "~/components/forms/submit-button";
 import { useHydrated } from "~/components/forms/use-hydrated";
-import { SecretShownOnce } from "~/components/secrets/secret-shown-once";
+import { CopyNow, SecretShownOnce } from "~/components/secrets/secret-shown-once";
 import { useTRPC } from "~/components/trpc/react";
 import { enrollmentExpiryChoices, enrollmentExpiryLabels, ZCreateEnrollmentToken } from "~/server/schemas/enrollment-token";
 
@@ -81,13 +81,14 @@ export function NewEnrollmentTokenForm({ projectSlug, origin, onCreated }: { pro
       {created ? (
         <SecretShownOnce
           label="New enrollment token secret"
-          kind="enrollment token"
-          name={created.name}
+          message={<CopyNow kind="enrollment token" name={created.name} />}
           secret={created.secret}
           testId="enrollment-token-secret"
-          usageHint="Start the Versus agent (versus-agent) with this configuration; it enrolls on its first start:"
-          usageCopyLabel="Copy command"
-          usage={`VERSUS_URL=${origin} \\\nVERSUS_ENROLLMENT_TOKEN=${created.secret} \\\nversus-agent`}
+          usage={{
+            hint: "Start the Versus agent (versus-agent) with this configuration; it enrolls on its first start:",
+            text: `VERSUS_URL=${origin} \\\nVERSUS_ENROLLMENT_TOKEN=${created.secret} \\\nversus-agent`,
+            copyLabel: "Copy command",
+          }}
         />
       ) : null}
     </section>

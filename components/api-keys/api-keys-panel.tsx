@@ -9,7 +9,7 @@ import { formatDateTime } from "~/components/format";
 import { Field, invalidProps } from "~/components/forms/field";
 import { applyServerErrors } from "~/components/forms/server-errors";
 import { useHydrated } from "~/components/forms/use-hydrated";
-import { SecretShownOnce } from "~/components/secrets/secret-shown-once";
+import { CopyNow, SecretShownOnce } from "~/components/secrets/secret-shown-once";
 import { useTRPC } from "~/components/trpc/react";
 import { ZCreateApiKey } from "~/server/schemas/api-key";
 import { SubmitButton } from "~/components/forms/submit-button";
@@ -68,13 +68,14 @@ export function ApiKeysPanel({ projectSlug, origin }: { projectSlug: string; ori
         {secret ? (
           <SecretShownOnce
             label="New API key secret"
-            kind="key"
-            name={secret.name}
+            message={<CopyNow kind="key" name={secret.name} />}
             secret={secret.value}
             testId="api-key-secret"
-            usageHint="Use it from a shell or CI:"
-            usageCopyLabel="Copy commands"
-            usage={`export VERSUS_URL=${origin}\nexport VERSUS_API_KEY=${secret.value}\nnpx versus import results.json --format jmh --experiment <slug> --create`}
+            usage={{
+              hint: "Use it from a shell or CI:",
+              text: `export VERSUS_URL=${origin}\nexport VERSUS_API_KEY=${secret.value}\nnpx versus import results.json --format jmh --experiment <slug> --create`,
+              copyLabel: "Copy commands",
+            }}
           />
         ) : null}
       </section>

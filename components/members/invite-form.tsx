@@ -6,7 +6,6 @@ import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import type { z } from "zod";
-import { CopyButton } from "~/components/copy-button";
 import { formatDateTime } from "~/components/format";
 import { Field, invalidProps } from "~/components/forms/field";
 import { applyServerErrors } from "~/components/forms/server-errors";
@@ -14,6 +13,7 @@ import { SubmitButton } from "~/components/forms/submit-button";
 import { useHydrated } from "~/components/forms/use-hydrated";
 import { useTRPC } from "~/components/trpc/react";
 import { memberRoles, roleDescriptions, ZInviteMember } from "~/server/schemas/member";
+import { SecretShownOnce } from "~/components/secrets/secret-shown-once";
 
 type Values = z.input<typeof ZInviteMember>;
 type Outcome = { kind: "added"; who: string; role: string } | { kind: "invited"; email: string; role: string; link: string; expiresAt: Date };
@@ -77,14 +77,18 @@ export function InviteForm({ projectSlug, onChanged }: { projectSlug: string; on
         </p>
       ) : null}
       {outcome?.kind === "invited" ? (
-        <div className="secret" role="status" aria-label="Invitation link">
-          <p>
-            <strong>Send this link to {outcome.email}</strong> — it is shown only once. It lets one person join as a {outcome.role} and works until{" "}
-            {formatDateTime(outcome.expiresAt)}.
-          </p>
-          <pre data-testid="invitation-link">{outcome.link}</pre>
-          <CopyButton text={outcome.link} label="Copy link" />
-        </div>
+        <SecretShownOnce
+          label="Invitation link"
+          secret={outcome.link}
+          testId="invitation-link"
+          copyLabel="Copy link"
+          message={
+            <>
+              <strong>Send this link to {outcome.email}</strong> — it is shown only once. It lets one person join as a {outcome.role} and works until{" "}
+              {formatDateTime(outcome.expiresAt)}.
+            </>
+          }
+        />
       ) : null}
     </section>
   );

@@ -1,40 +1,53 @@
 "use client";
-// The box that shows a newly created secret (API key, enrollment token) its only time, with how
-// to use it. The server keeps only a hash, so this is the user's one chance to copy it.
+// The box that shows a newly created secret (API key, enrollment token, share link, invitation
+// link) its only time, with a Copy button and, where it helps, how to use it. The server keeps
+// only a hash, so this is the user's one chance to copy it.
+import type { ReactNode, Ref } from "react";
 import { CopyButton } from "~/components/copy-button";
 
 export interface SecretShownOnceProps {
   /** Accessible name of the box, e.g. "New API key secret". */
   label: string;
-  /** What the secret is, in the sentence "Copy the … now", e.g. "key". */
-  kind: string;
-  name: string;
   secret: string;
   testId: string;
-  usageHint: string;
-  usage: string;
-  /** The usage's copy button, e.g. "Copy commands". */
-  usageCopyLabel: string;
+  /** What it is and that it is shown once, e.g. <CopyNow kind="key" name="ci" />. */
+  message: ReactNode;
+  /** The secret's copy button, e.g. "Copy link". */
+  copyLabel?: string;
+  /** How to use it: a line of explanation and a command to copy. */
+  usage?: { hint: string; text: string; copyLabel: string };
+  boxRef?: Ref<HTMLDivElement>;
 }
 
-export function SecretShownOnce({ label, kind, name, secret, testId, usageHint, usage, usageCopyLabel }: SecretShownOnceProps) {
+export function SecretShownOnce({ label, secret, testId, message, copyLabel, usage, boxRef }: SecretShownOnceProps) {
   return (
-    <div className="secret" role="status" aria-label={label}>
-      <p>
-        <strong>
-          Copy the {kind} “{name}” now
-        </strong>{" "}
-        — it is shown only once.
-      </p>
+    <div className="secret" role="status" aria-label={label} ref={boxRef}>
+      <p>{message}</p>
       <div className="secret-value">
         <pre data-testid={testId}>{secret}</pre>
-        <CopyButton text={secret} />
+        <CopyButton text={secret} label={copyLabel} />
       </div>
-      <p className="muted small">{usageHint}</p>
-      <div className="secret-value">
-        <pre>{usage}</pre>
-        <CopyButton text={usage} label={usageCopyLabel} />
-      </div>
+      {usage ? (
+        <>
+          <p className="muted small">{usage.hint}</p>
+          <div className="secret-value">
+            <pre>{usage.text}</pre>
+            <CopyButton text={usage.text} label={usage.copyLabel} />
+          </div>
+        </>
+      ) : null}
     </div>
+  );
+}
+
+/** "Copy the <kind> “<name>” now — it is shown only once." */
+export function CopyNow({ kind, name }: { kind: string; name: string }) {
+  return (
+    <>
+      <strong>
+        Copy the {kind} “{name}” now
+      </strong>{" "}
+      — it is shown only once.
+    </>
   );
 }

@@ -6,12 +6,12 @@ import { useMutation } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import type { z } from "zod";
-import { CopyButton } from "~/components/copy-button";
 import { formatDateTime } from "~/components/format";
 import { Field } from "~/components/forms/field";
 import { applyServerErrors } from "~/components/forms/server-errors";
 import { SubmitButton } from "~/components/forms/submit-button";
 import { useHydrated } from "~/components/forms/use-hydrated";
+import { SecretShownOnce } from "~/components/secrets/secret-shown-once";
 import { useTRPC } from "~/components/trpc/react";
 import { ZShareLinkForm, type TShareLinkFormValues } from "~/server/schemas/share-link";
 import { ExpiryFields } from "./expiry-fields";
@@ -103,16 +103,19 @@ export function CreateShareLinkForm({ target, onCreated }: { target: ShareTarget
         </div>
       </form>
       {created ? (
-        <div className="secret" role="status" aria-label="Link created" ref={createdBox}>
-          <p style={{ margin: 0 }}>
-            <strong>Copy the link now</strong> — it is shown only once. Anyone with it can see this comparison ({created.mode}
-            {created.expiresAt ? `, until ${formatDateTime(created.expiresAt)}` : ", no expiry"}) without signing in.
-          </p>
-          <div className="secret-value">
-            <pre data-testid="share-url">{created.url}</pre>
-            <CopyButton text={created.url} label="Copy link" />
-          </div>
-        </div>
+        <SecretShownOnce
+          label="Link created"
+          boxRef={createdBox}
+          secret={created.url}
+          testId="share-url"
+          copyLabel="Copy link"
+          message={
+            <>
+              <strong>Copy the link now</strong> — it is shown only once. Anyone with it can see this comparison ({created.mode}
+              {created.expiresAt ? `, until ${formatDateTime(created.expiresAt)}` : ", no expiry"}) without signing in.
+            </>
+          }
+        />
       ) : null}
     </section>
   );
