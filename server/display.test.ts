@@ -38,23 +38,24 @@ describe("mean ± sd: both at the sd's second significant digit", () => {
 describe("median [CI], min and max: one decimal place from the nearer bound", () => {
   it("keeps the nearer bound's two significant digits (EXAMPLES.md case 5: SPRING_JSON)", () => {
     expect(formatMedianFigures({ median: 3.019, medianCi: { low: 2.947, high: 3.436 }, min: 2.947, max: 3.436 })).toEqual({
-      median: "3.019", low: "2.947", high: "3.436", min: "2.947", max: "3.436",
+      median: "3.019", low: "2.947", high: "3.436", min: "2.947", max: "3.436", range: "2.947 … 3.436",
     });
   });
 
   it("pads and rounds every figure of the row alike", () => {
     expect(formatMedianFigures({ median: 102.5, medianCi: { low: 101.25, high: 110 }, min: 100.125, max: 120.4 })).toEqual({
-      median: "102.5", low: "101.3", high: "110.0", min: "100.1", max: "120.4",
+      median: "102.5", low: "101.3", high: "110.0", min: "100.1", max: "120.4", range: "100.1 … 120.4",
     });
     expect(formatMedianFigures({ median: 2587.26, medianCi: { low: 2400, high: 2700 }, min: 2391.5, max: 2710 })).toEqual({
-      median: "2,590", low: "2,400", high: "2,700", min: "2,390", max: "2,710",
+      median: "2,590", low: "2,400", high: "2,700", min: "2,390", max: "2,710", range: "2,390 … 2,710",
     });
   });
 
-  it("falls back to 4 significant digits when the interval is a point (one run, or equal runs)", () => {
+  it("shows no point interval and one value for equal runs, at 4 significant digits (one run, or equal runs)", () => {
     expect(formatMedianFigures({ median: 2587.26, medianCi: { low: 2587.26, high: 2587.26 }, min: 2587.26, max: 2587.26 })).toEqual({
-      median: "2,587", low: "2,587", high: "2,587", min: "2,587", max: "2,587",
+      median: "2,587", low: null, high: null, min: "2,587", max: "2,587", range: "2,587",
     });
+    expect(formatMedianFigures({ median: 2.0271, medianCi: null, min: 2.0271, max: 2.0271 })).toMatchObject({ median: "2.027", low: null, range: "2.027" });
   });
 
   it("takes the other bound when the median is one of them", () => {
@@ -62,7 +63,7 @@ describe("median [CI], min and max: one decimal place from the nearer bound", ()
   });
 
   it("has dashes for a variant without runs", () => {
-    expect(formatMedianFigures({ median: null, medianCi: null, min: null, max: null })).toEqual({ median: "—", low: null, high: null, min: "—", max: "—" });
+    expect(formatMedianFigures({ median: null, medianCi: null, min: null, max: null })).toEqual({ median: "—", low: null, high: null, min: "—", max: "—", range: "—" });
   });
 });
 

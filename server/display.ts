@@ -72,27 +72,28 @@ export function formatMeanSd(mean: number | null | undefined, sd: number | null 
 
 export interface MedianFigures {
   median: string;
-  /** The interval's bounds; null without an interval. */
+  /** The interval's bounds; null without an interval, or when it is a point (one run, equal runs). */
   low: string | null;
   high: string | null;
   min: string;
   max: string;
+  /** "2.947 … 3.436", or the one value when every run gave it. */
+  range: string;
 }
 
 /**
  * A variant's median with its interval, and its runs' min and max, at one decimal place: the
  * second significant digit of the nearer bound's distance from the median (4 significant digits
- * when every figure is the same, e.g. a single run).
+ * when every figure is the same, e.g. a single run: then there is no interval to show).
  */
 export function formatMedianFigures(stats: { median: number | null; medianCi: { low: number; high: number } | null; min: number | null; max: number | null }): MedianFigures {
-  const { median, medianCi: ci } = stats;
+  const { median } = stats;
+  const ci = stats.medianCi && stats.medianCi.low !== stats.medianCi.high ? stats.medianCi : null;
   const distances = ci && !missing(median) ? [median - ci.low, ci.high - median].filter((d) => d > 0) : [];
-  if (missing(median) || distances.length === 0) {
-    return { median: formatMeasure(median), low: ci ? formatMeasure(ci.low) : null, high: ci ? formatMeasure(ci.high) : null, min: formatMeasure(stats.min), max: formatMeasure(stats.max) };
-  }
-  const decimals = decimalsFor(Math.min(...distances), 2);
-  const at = (value: number | null) => (missing(value) ? "—" : roundedAt(value, decimals, median));
-  return { median: at(median), low: at(ci!.low), high: at(ci!.high), min: at(stats.min), max: at(stats.max) };
+  const decimals = distances.length > 0 ? decimalsFor(Math.min(...distances), 2) : null;
+  const at = (value: number | null | undefined) => (missing(value) || decimals === null || missing(median) ? formatMeasure(value) : roundedAt(value, decimals, median));
+  const [min, max] = [at(stats.min), at(stats.max)];
+  return { median: at(median), low: ci ? at(ci.low) : null, high: ci ? at(ci.high) : null, min, max, range: min === max ? min : `${min} … ${max}` };
 }
 
 /** "−4.37%", the statistics engine's own rounding; "—" when unknown. */

@@ -11,6 +11,7 @@
 // compared, the median stays.
 import { directionLabel, formatMeanSd, formatMedianFigures, formatP, formatPercent, formatPercentile, verdictLabel, type MedianFigures } from "~/server/display";
 import type { TComparison } from "~/server/schemas/comparison";
+import { VariantName } from "./variant-name";
 
 type MetricEntry = TComparison["metrics"][number];
 type VariantStats = NonNullable<MetricEntry["comparison"]>["variants"][number];
@@ -19,7 +20,7 @@ function MedianCell({ stats, figures, narrow }: { stats: VariantStats; figures: 
   const ci = stats.medianCi;
   return (
     <td className="num" data-narrow={narrow} title={ci ? `${(ci.confidence * 100).toFixed(1)}% interval from order statistics` : undefined}>
-      {figures.median} {figures.low !== null ? <span className="muted small">[{figures.low}, {figures.high}]</span> : null}
+      <span className="figure">{figures.median}</span> {figures.low !== null ? <span className="figure muted small">[{figures.low}, {figures.high}]</span> : null}
     </td>
   );
 }
@@ -28,7 +29,7 @@ function MeanSdCell({ stats }: { stats: VariantStats }) {
   const figures = formatMeanSd(stats.mean, stats.sd);
   return (
     <td className="num" data-narrow="hide" title="sample standard deviation (n − 1)">
-      {figures.mean} {figures.sd !== null ? <span className="muted small">± {figures.sd}</span> : null}
+      <span className="figure">{figures.mean}</span> {figures.sd !== null ? <span className="figure muted small">± {figures.sd}</span> : null}
     </td>
   );
 }
@@ -73,17 +74,17 @@ export function MetricComparison({ metric }: { metric: MetricEntry }) {
                 return (
                   <tr key={stats.variant}>
                     <td className="variant-name">
-                      {stats.variant} {stats.isBaseline ? <span className="badge good">baseline</span> : null}
+                      <VariantName name={stats.variant} /> {stats.isBaseline ? <span className="badge good">baseline</span> : null}
                     </td>
                     <td className="num" data-narrow="hide">{stats.n}</td>
                     <MedianCell stats={stats} figures={figures} narrow={tested ? "hide" : undefined} />
                     <MeanSdCell stats={stats} />
                     <td className="num" data-narrow="hide" title="the lowest and highest run">
-                      {figures.min} … {figures.max}
+                      <span className="figure">{figures.range}</span>
                     </td>
                     {merged ? (
                       <td className="num" data-narrow="hide" title={p ? `merged from ${p.count.toLocaleString("en-US")} recorded values` : "no histograms"}>
-                        {p ? `${formatPercentile(p.p50)} / ${formatPercentile(p.p90)} / ${formatPercentile(p.p99)}` : "—"}
+                        {p ? <span className="figure">{`${formatPercentile(p.p50)} / ${formatPercentile(p.p90)} / ${formatPercentile(p.p99)}`}</span> : "—"}
                       </td>
                     ) : null}
                     {tested ? (
@@ -91,9 +92,9 @@ export function MetricComparison({ metric }: { metric: MetricEntry }) {
                         <td className="num">
                           {candidate ? (
                             <>
-                              {formatPercent(candidate.change.percent)}{" "}
+                              <span className="figure">{formatPercent(candidate.change.percent)}</span>{" "}
                               {candidate.change.percentCi ? (
-                                <span className="muted small">
+                                <span className="figure muted small">
                                   [{formatPercent(candidate.change.percentCi.low)}, {formatPercent(candidate.change.percentCi.high)}]
                                 </span>
                               ) : null}

@@ -27,8 +27,7 @@ export function formatMeanSd(stats: VariantStats, unit: string): string {
 /** "2.947 … 3.436 ms": the lowest and highest run, at the median's decimal place. */
 export function formatMinMax(stats: VariantStats, unit: string): string {
   if (stats.min === null || stats.max === null) return "—";
-  const figures = formatMedianFigures(stats);
-  return `${figures.min} … ${figures.max} ${unit}`;
+  return `${formatMedianFigures(stats).range} ${unit}`;
 }
 
 /** "2.75 / 15.7 / 41.1 ms": p50, p90 and p99 merged from the runs' histograms. */
