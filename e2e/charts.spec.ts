@@ -14,14 +14,15 @@ const VARIANTS = [
 ] as const;
 const RUNS = 4;
 
-function runsToUpload() {
+/** `rename`: another name for a variant (the phone test's long name). */
+function runsToUpload(rename: Record<string, string> = {}) {
   let seed = 11;
   return Array.from({ length: RUNS }, (_, repetition) =>
     VARIANTS.map((variant) => {
       const random = mulberry32(seed++);
       const normal = () => standardNormal(random);
       return {
-        variant: variant.name,
+        variant: rename[variant.name] ?? variant.name,
         repetition,
         metrics: [
           { key: "latency", unit: "ms", direction: "lower_is_better", samples: Array.from({ length: 300 }, () => Math.exp(Math.log(variant.median) + 0.4 * normal())) },
@@ -142,14 +143,17 @@ test("every chart kind draws; whiskers, histogram/CDF and log axis toggle; basel
   await expect(bars.locator('[data-variant-tick="plain"]')).not.toContainText("baseline");
 });
 
-test("a phone-width page keeps the charts inside the screen", async ({ page, baseURL }) => {
+/** A variant name as long as people write them: it must wrap, not widen the table. */
+const LONG_NAME = "HTTP/JSON with Jackson afterburner and gzip level 6 compression";
+
+test("a phone-width page keeps the comparison table and the charts inside the screen, long variant names wrapped", async ({ page, baseURL }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   const projectSlug = await createProjectViaUi(page, `Charts phone ${uniqueSuffix()}`);
   const key = await createApiKeyViaUi(page, projectSlug, "charts test");
   const uploaded = await fetch(`${baseURL}/api/v1/results`, {
     method: "POST",
     headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
-    body: JSON.stringify({ experiment: "codecs", create: true, runs: runsToUpload() }),
+    body: JSON.stringify({ experiment: "codecs", create: true, runs: runsToUpload({ gzip: LONG_NAME }) }),
   });
   expect(uploaded.status).toBe(201);
   await page.goto(`/p/${projectSlug}/e/codecs`);
@@ -157,6 +161,11 @@ test("a phone-width page keeps the charts inside the screen", async ({ page, bas
   await expect(bars.locator(".recharts-bar-rectangle")).toHaveCount(3);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow).toBe(0);
+  // The table itself does not scroll sideways either: the long name wraps in its cell.
+  const table = page.getByRole("table", { name: "Comparison of latency" });
+  await expect(table.getByRole("row").filter({ hasText: LONG_NAME })).toBeVisible();
+  const tableOverflow = await table.evaluate((element) => (element.parentElement as HTMLElement).scrollWidth - (element.parentElement as HTMLElement).clientWidth);
+  expect(tableOverflow).toBe(0);
   const box = await bars.locator("svg").boundingBox();
   expect(box!.x).toBeGreaterThanOrEqual(0);
   expect(box!.x + box!.width).toBeLessThanOrEqual(390);

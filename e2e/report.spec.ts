@@ -55,15 +55,15 @@ test("download the Markdown report and the CSV of runs; compare runs across vari
   const zip = await JSZip.loadAsync(fs.readFileSync(await reportDownload.path()));
   const markdown = await zip.file("report.md")!.async("string");
   expect(markdown).toMatch(/^# Kafka producer serializers\n/);
-  expect(markdown).toContain("| Variant | Runs | Median [95% CI] | Mean ± sd | Change vs SPRING_JSON [CI] | p | Verdict |");
+  expect(markdown).toContain("| Variant | Runs | Median [95% CI] | Mean ± sd | Min … max | Change vs SPRING_JSON [CI] | p | Verdict |");
   const kotlinx = reportRow(markdown, "send_time_ms", "KOTLINX_JSON");
-  expect(kotlinx[4]).toMatch(/^−4\.37% \(better\) \[/);
-  expect(kotlinx[5]).toBe("0.032");
-  expect(kotlinx[6]).toBe("better");
+  expect(kotlinx[5]).toMatch(/^−4\.37% \(better\) \[/);
+  expect(kotlinx[6]).toBe("0.032");
+  expect(kotlinx[7]).toBe("better");
   const jackson = reportRow(markdown, "send_time_ms", "JACKSON_OBJECT_MAPPER");
-  expect(jackson[4]).toMatch(/^−3\.31% \[/);
-  expect(jackson[6]).toBe("no significant change");
-  expect(reportRow(markdown, "send_time_ms", "SPRING_JSON").slice(1, 4)).toEqual(["5", "3.019 ms [2.947, 3.436]", "3.078 ± 0.2037 ms"]);
+  expect(jackson[5]).toMatch(/^−3\.31% \[/);
+  expect(jackson[7]).toBe("no significant change");
+  expect(reportRow(markdown, "send_time_ms", "SPRING_JSON").slice(1, 5)).toEqual(["5", "3.019 ms [2.947, 3.436]", "3.08 ± 0.20 ms", "2.947 … 3.436 ms"]);
   expect(markdown).toContain("| CPU | Apple M1 Pro |");
   // Every chart the report links is in the zip as a PNG, and every PNG in the zip is linked.
   const linked = [...markdown.matchAll(/\]\(charts\/([^)]+)\)/g)].map((m) => m[1]).sort();
@@ -78,7 +78,7 @@ test("download the Markdown report and the CSV of runs; compare runs across vari
   // The report's text alone, and the runs as CSV.
   const [textDownload] = await Promise.all([page.waitForEvent("download"), exportGroup.getByRole("link", { name: "report.md" }).click()]);
   expect(textDownload.suggestedFilename()).toBe("kafka-serializers-report.md");
-  expect(reportRow(fs.readFileSync(await textDownload.path(), "utf8"), "send_time_ms", "KOTLINX_JSON")[6]).toBe("better");
+  expect(reportRow(fs.readFileSync(await textDownload.path(), "utf8"), "send_time_ms", "KOTLINX_JSON")[7]).toBe("better");
   const [csvDownload] = await Promise.all([page.waitForEvent("download"), exportGroup.getByRole("link", { name: "runs.csv" }).click()]);
   expect(csvDownload.suggestedFilename()).toBe("kafka-serializers-runs.csv");
   const rows: Record<string, string>[] = parse(fs.readFileSync(await csvDownload.path(), "utf8"), { columns: true });

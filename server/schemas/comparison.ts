@@ -22,9 +22,11 @@ export const ZComparison = z
         unit: z.string(),
         direction: z.enum(["lower_is_better", "higher_is_better"]),
         aggregation: z.string().describe("how each run is reduced to the one value compared across runs"),
-        comparison: ZMetricComparison.nullable(),
-        /** Why there is no comparison, e.g. no runs with this metric. */
-        reason: z.string().nullable(),
+        comparison: ZMetricComparison.nullable().describe(
+          "every variant with runs of this metric: its own figures (n, median with CI, mean ± sd, min/max, merged percentiles), and each candidate tested against the baseline. comparisons is empty when there is nothing to test (one variant has runs, or the baseline has none); null only when no variant has runs with this metric",
+        ),
+        /** Why candidates are not tested against the baseline; null when they are. */
+        reason: z.string().nullable().describe("why no candidate is tested against the baseline (e.g. no other variant has runs with this metric); null when they are"),
       }),
     ),
   })

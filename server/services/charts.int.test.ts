@@ -192,12 +192,13 @@ describe("experiment.results → charts", () => {
 });
 
 describe("experiment.results → charts with partial data", () => {
-  it("draws bars when only one variant has runs (the comparison has nothing to compare)", async () => {
+  it("draws bars when only one variant has runs (the comparison gives its figures, tests nothing)", async () => {
     const { slug, key } = await newProject();
     const runs = [5, 6, 7, 8, 9].map((base, repetition) => ({ variant: "solo", repetition, metrics: [{ key: "size", unit: "B", direction: "lower_is_better", summary: { n: 1, mean: base * 100 } }] }));
     await uploadStored(key, { experiment: "solo", create: true, runs });
     const comparison = await getComparison(db, { projectSlug: slug }, "solo");
-    expect(comparison.metrics[0]!.comparison).toBeNull();
+    expect(comparison.metrics[0]!.comparison?.comparisons).toEqual([]);
+    expect(comparison.metrics[0]!.reason).toBe("no other variant has runs with this metric");
     const charts = await getExperimentCharts(db, { projectSlug: slug }, "solo");
     expect(charts.metrics[0]!.bars).toMatchObject([{ variant: "solo", isBaseline: true, n: 5, median: 700, mean: 700 }]);
     expect(charts.metrics[0]!.bars[0]!.sd).toBeCloseTo(Math.sqrt(25_000), 9);

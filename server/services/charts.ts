@@ -4,21 +4,18 @@
 // a distribution from the stored HdrHistograms; each run's replicate value (strip plot); and each
 // run's time series, thinned to at most 600 points.
 import type { Db } from "../db/client";
-import type { MetricAggregation } from "../db/generated/enums";
 import type { TBarFigure, TExperimentCharts, TMetricCharts, TRunTimeSeries, TRunValue } from "../schemas/charts";
-import { compareMetric, type VariantData } from "../stats/compare";
 import type { VariantStats } from "../stats/schemas";
 import { distributionOf, recordedValues, type VariantRecorded } from "./chart-distribution";
 import { percentileFigure } from "./chart-percentiles";
 import { downsampleMinMax } from "./chart-downsample";
 import type { TComparison } from "../schemas/comparison";
-import { getComparison, replicateValue, variantData } from "./comparison";
+import { getComparison, replicateValue } from "./comparison";
 
 /** Variant colours are CSS variables --series-0 … --series-7 (app/globals.css). */
 const PALETTE_SIZE = 8;
 
 type ResultRow = Awaited<ReturnType<typeof loadResults>>[number];
-type Metric = { id: string; key: string; unit: string; direction: "lower_is_better" | "higher_is_better"; aggregation: MetricAggregation };
 type Variant = { id: string; name: string };
 
 function loadResults(db: Db, experimentId: string) {
@@ -79,7 +76,8 @@ export async function chartsFor(db: Db, where: { projectSlug: string }, comparis
     metrics: experiment.metrics.map((metric) => {
       const described = comparison.metrics.find((m) => m.key === metric.key);
       const rows = results.filter((r) => r.metricId === metric.id).sort(byPosition);
-      const stats = described?.comparison?.variants ?? statsWithoutComparison(metric, rows, experiment.variants, comparison.baseline);
+      // Every variant with runs has its figures there, also when nothing could be compared.
+      const stats = described?.comparison?.variants ?? [];
       const ownSeries = series.filter((s) => s.metricId === metric.id).sort(byPosition);
       // A run that uploaded only a time series stored the percentiles of its points (TPS per
       // second), not of its operations: no tool printed those. Such a row has no histogram but a
@@ -120,22 +118,6 @@ function barOf(stats: VariantStats): TBarFigure[] {
     variant: stats.variant, isBaseline: stats.isBaseline, n: stats.n, median: stats.median,
     ciLow: ci?.low ?? null, ciHigh: ci?.high ?? null, ciConfidence: ci?.confidence ?? null, mean: stats.mean, sd: stats.sd,
   }];
-}
-
-/**
- * The comparison gives no per-variant figures when it cannot compare (only one variant has runs,
- * or the baseline has none). The charts still show what there is, from the same statistics engine
- * fed the way the comparison feeds it (the first variant with runs stands in as its reference,
- * which changes none of the per-variant figures; the A/A resampling is skipped, nothing shows it).
- */
-function statsWithoutComparison(metric: Metric, rows: readonly ResultRow[], variants: readonly Variant[], baseline: string): VariantStats[] {
-  const data: VariantData[] = [];
-  for (const variant of variants) {
-    const own = rows.filter((r) => r.run.variantId === variant.id);
-    if (own.length > 0) data.push(variantData(variant.name, data.length === 0, own, metric.aggregation));
-  }
-  if (data.length === 0) return [];
-  return compareMetric({ key: metric.key, unit: metric.unit, direction: metric.direction }, data, { noiseSplits: 0 }).variants.map((v) => ({ ...v, isBaseline: v.variant === baseline }));
 }
 
 function distributionFor(rows: readonly ResultRow[], variants: readonly Variant[]) {

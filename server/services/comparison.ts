@@ -4,7 +4,7 @@ import type { Db } from "../db/client";
 import type { MetricAggregation } from "../db/generated/enums";
 import { AppError } from "../errors";
 import { decodeSamples } from "../ingest/sample-codec";
-import { compareMetric, type VariantData } from "../stats/compare";
+import { compareMetric, describeMetric, type VariantData } from "../stats/compare";
 import type { MergedPercentiles } from "../stats/schemas";
 import { mergedPercentiles, type HistogramGroup } from "./merged-percentiles";
 import type { TComparison } from "../schemas/comparison";
@@ -119,14 +119,21 @@ export async function getComparison(db: Db, where: { projectId: string } | { pro
     const variants: VariantData[] = present.map(({ variant, own }, index) =>
       variantData(variant.name, variant.id === baseline.id, own, metric.aggregation, groups[index] ? (merged[next++] ?? null) : null),
     );
+    const spec = { key: metric.key, unit: metric.unit, direction: metric.direction };
     const baselineRuns = variants.find((v) => v.isBaseline)?.replicates.length ?? 0;
     if (baselineRuns === 0 || variants.length < 2) {
-      metrics.push({ ...describe(metric), comparison: null, reason: baselineRuns === 0 ? `the baseline "${baseline.name}" has no runs with this metric` : "no other variant has runs with this metric" });
+      // Nothing to test against, but every variant with runs still gets its own figures.
+      const withRuns = variants.filter((v) => v.replicates.length > 0);
+      metrics.push({
+        ...describe(metric),
+        comparison: withRuns.length > 0 ? describeMetric(spec, withRuns, { alpha: experiment.alpha }) : null,
+        reason: baselineRuns === 0 ? `the baseline "${baseline.name}" has no runs with this metric` : "no other variant has runs with this metric",
+      });
       continue;
     }
     // One run per variant: the engine compares within-run samples (weak evidence); load those.
     if (variants.every((v) => v.replicates.length === 1)) await attachSamples(db, experiment.id, metric.id, variants, experiment.variants);
-    metrics.push({ ...describe(metric), comparison: compareMetric({ key: metric.key, unit: metric.unit, direction: metric.direction }, variants, { alpha: experiment.alpha }), reason: null });
+    metrics.push({ ...describe(metric), comparison: compareMetric(spec, variants, { alpha: experiment.alpha }), reason: null });
   }
 
   return {

@@ -101,7 +101,9 @@ describe("CSV exports — Kafka serializers (EXAMPLES.md case 5)", () => {
         const row = rows.find((r) => r.metric === metric.key && r.variant === stats.variant)!;
         expect(row).toMatchObject({ unit: metric.unit, direction: metric.direction, aggregation: "mean", baseline: "SPRING_JSON", is_baseline: String(stats.isBaseline) });
         expect(Number(row.runs)).toBe(stats.n);
-        expect([num(row.median), num(row.median_ci_low), num(row.median_ci_high), num(row.mean), num(row.sd)]).toEqual([stats.median, stats.medianCi!.low, stats.medianCi!.high, stats.mean, stats.sd]);
+        expect([num(row.median), num(row.median_ci_low), num(row.median_ci_high), num(row.mean), num(row.sd), num(row.min), num(row.max)]).toEqual([stats.median, stats.medianCi!.low, stats.medianCi!.high, stats.mean, stats.sd, stats.min, stats.max]);
+        // Summaries only: no histograms, so no merged percentiles.
+        expect([row.merged_count, row.merged_p50, row.merged_p99]).toEqual(["", "", ""]);
         const candidate = metric.comparison!.comparisons.find((c) => c.candidate === stats.variant);
         if (!candidate) {
           expect([row.change_percent, row.p, row.verdict]).toEqual(["", "", ""]);
@@ -118,15 +120,24 @@ describe("CSV exports — Kafka serializers (EXAMPLES.md case 5)", () => {
     expect(Number(kotlinx.p)).toBeCloseTo(0.032, 3);
   });
 
-  it("summary.csv follows ?baseline= and says why a metric without runs is not compared", async () => {
+  it("summary.csv follows ?baseline= and, with one variant, gives its own figures and says why nothing is compared", async () => {
     const otherSlug = "one-metric-unused";
+    const samples = [2.5, 2.75, 3.1, 2.9, 4.25, 2.81];
     await upload(db, { id: project.projectId, slug: project.projectSlug }, {
       experiment: otherSlug,
       create: true,
-      runs: [{ variant: "A", metrics: [{ key: "t", unit: "ms", direction: "lower_is_better", summary: { n: 1, mean: 1 } }] }],
+      runs: [
+        { variant: "A", metrics: [{ key: "t", unit: "ms", direction: "lower_is_better", summary: { n: 1, mean: 1 } }] },
+        { variant: "A", metrics: [{ key: "t", summary: { n: 1, mean: 3 } }, { key: "latency", unit: "ms", direction: "lower_is_better", samples }] },
+      ],
     });
     const rows = parseCsv((await exportSummaryCsv(db, { projectSlug: project.projectSlug }, otherSlug)).text);
-    expect(rows).toEqual([expect.objectContaining({ metric: "t", variant: "", reason: "no other variant has runs with this metric" })]);
+    expect(rows).toEqual([
+      expect.objectContaining({ metric: "t", variant: "A", is_baseline: "true", runs: "2", median: "2", mean: "2", min: "1", max: "3", change_percent: "", verdict: "", reason: "no other variant has runs with this metric" }),
+      expect.objectContaining({ metric: "latency", variant: "A", runs: "1", merged_count: "6", reason: "no other variant has runs with this metric" }),
+    ]);
+    expect(num(rows[1]!.merged_max)).toBeCloseTo(4.25, 2);
+    expect(num(rows[0]!.sd)).toBeCloseTo(Math.SQRT2, 12);
 
     const flipped = parseCsv((await exportSummaryCsv(db, { projectSlug: project.projectSlug }, KAFKA_SLUG, "KOTLINX_JSON")).text);
     expect(flipped.find((r) => r.metric === "send_time_ms" && r.variant === "SPRING_JSON")).toMatchObject({ baseline: "KOTLINX_JSON", verdict: "worse" });

@@ -5,6 +5,7 @@
 import { stringify } from "csv-stringify/sync";
 import type { Db } from "../db/client";
 import type { TExportFile } from "../schemas/report";
+import type { MergedPercentiles } from "../stats/schemas";
 import { getComparison } from "./comparison";
 import { getProjectBySlug } from "./projects";
 import { AppError } from "../errors";
@@ -18,7 +19,8 @@ const RUN_COLUMNS = [
 
 const SUMMARY_COLUMNS = [
   "metric", "label", "unit", "direction", "aggregation", "variant", "is_baseline", "baseline", "runs",
-  "median", "median_ci_low", "median_ci_high", "median_ci_confidence", "mean", "sd",
+  "median", "median_ci_low", "median_ci_high", "median_ci_confidence", "mean", "sd", "min", "max",
+  "merged_count", "merged_min", "merged_p50", "merged_p90", "merged_p95", "merged_p99", "merged_p99_9", "merged_max",
   "change_percent", "change_ci_low", "change_ci_high", "change_ci_confidence", "p", "p_adjustment", "verdict", "evidence", "reason",
 ] as const;
 
@@ -66,7 +68,19 @@ export async function exportRunsCsv(db: Db, where: { projectSlug: string }, expe
   return { fileName: `${experiment.slug}-runs.csv`, contentType: "text/csv; charset=utf-8", text: csv(RUN_COLUMNS, rows) };
 }
 
-/** One row per metric and variant of the comparison the experiment page shows. */
+/** The percentiles merged from a variant's run histograms (empty cells without histograms). */
+function mergedColumns(merged: MergedPercentiles | null): Record<string, Cell> {
+  if (!merged) return {};
+  return {
+    merged_count: merged.count, merged_min: merged.min, merged_p50: merged.p50, merged_p90: merged.p90,
+    merged_p95: merged.p95, merged_p99: merged.p99, merged_p99_9: merged.p999, merged_max: merged.max,
+  };
+}
+
+/**
+ * One row per metric and variant of the comparison the experiment page shows: every variant with
+ * runs, also when there is nothing to compare it with (then the reason says so).
+ */
 export async function exportSummaryCsv(db: Db, where: { projectSlug: string }, experimentSlug: string, baseline?: string): Promise<TExportFile> {
   const experiment = await findExperiment(db, where.projectSlug, experimentSlug);
   const comparison = await getComparison(db, { projectSlug: where.projectSlug }, experimentSlug, baseline);
@@ -83,11 +97,14 @@ export async function exportSummaryCsv(db: Db, where: { projectSlug: string }, e
         ...described,
         variant: stats.variant, is_baseline: stats.isBaseline, runs: stats.n,
         median: stats.median, median_ci_low: stats.medianCi?.low, median_ci_high: stats.medianCi?.high, median_ci_confidence: stats.medianCi?.confidence,
-        mean: stats.mean, sd: stats.sd,
+        mean: stats.mean, sd: stats.sd, min: stats.min, max: stats.max,
+        ...mergedColumns(stats.percentiles),
         change_percent: candidate?.change.percent, change_ci_low: candidate?.change.percentCi?.low, change_ci_high: candidate?.change.percentCi?.high,
         change_ci_confidence: candidate?.change.ciConfidence,
         p: candidate ? (candidate.pAdjusted ?? candidate.mannWhitney?.p) : null, p_adjustment: candidate?.adjustment,
-        verdict: candidate?.verdict, evidence: candidate?.evidence, reason: candidate?.reason,
+        // A variant that was not tested (the baseline, or every variant when nothing could be)
+        // carries the metric's reason, if any.
+        verdict: candidate?.verdict, evidence: candidate?.evidence, reason: candidate?.reason ?? metric.reason,
       });
     }
   }

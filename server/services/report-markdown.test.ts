@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import type { TComparison } from "../schemas/comparison";
 import { chartFileName, ZChartFileName } from "../schemas/report";
-import { compareMetric } from "../stats/compare";
+import { compareMetric, describeMetric } from "../stats/compare";
 import { summariseEnvironment } from "./report-environment";
 import { renderMarkdownReport, type ReportExperiment } from "./report-markdown";
 import { SEND_TIME_MS } from "~/test/fixtures/kafka-published-figures";
@@ -84,28 +84,30 @@ describe("renderMarkdownReport", () => {
   });
 
   it("writes one table per metric with the comparison's figures, direction-aware", () => {
-    expect(markdown).toContain("| Variant | Runs | Median [95% CI] | Mean ± sd | Change vs SPRING_JSON [CI] | p | Verdict |");
+    expect(markdown).toContain("| Variant | Runs | Median [95% CI] | Mean ± sd | Min … max | Change vs SPRING_JSON [CI] | p | Verdict |");
     const comparison = kafkaComparison().metrics[0]!.comparison!;
     const kotlinx = comparison.comparisons.find((c) => c.candidate === "KOTLINX_JSON")!;
-    const [name, runs, median, meanSd, change, p, verdict] = row(markdown, "KOTLINX_JSON");
+    const [name, runs, median, meanSd, minMax, change, p, verdict] = row(markdown, "KOTLINX_JSON");
     expect(name).toBe("KOTLINX_JSON");
     expect(runs).toBe("5");
-    expect(median).toBe("2.887 ms [2.833, 2.95]");
-    // The experiment page's rounding: 4 significant digits.
-    expect(meanSd).toBe("2.89 ± 0.04489 ms");
+    // The experiment page's rounding (server/display.ts): at the nearer bound's, or the sd's,
+    // second significant digit; min and max (here the interval's bounds) at the median's.
+    expect(median).toBe("2.887 ms [2.833, 2.950]");
+    expect(meanSd).toBe("2.890 ± 0.045 ms");
+    expect(minMax).toBe("2.833 … 2.950 ms");
     const ci = kotlinx.change.percentCi!;
     expect(change).toBe(`−4.37% (better) [−${Math.abs(ci.low).toFixed(2)}%, −${Math.abs(ci.high).toFixed(2)}%]`);
     expect(p).toBe("0.032");
     expect(verdict).toBe("better");
 
     const jackson = row(markdown, "JACKSON_OBJECT_MAPPER");
-    expect(jackson[4]).toMatch(/^−3\.31% \[/);
-    expect(jackson[4]).not.toContain("(");
-    expect(jackson[5]).toBe("0.222");
-    expect(jackson[6]).toBe("no significant change");
+    expect(jackson[5]).toMatch(/^−3\.31% \[/);
+    expect(jackson[5]).not.toContain("(");
+    expect(jackson[6]).toBe("0.222");
+    expect(jackson[7]).toBe("no significant change");
 
     const spring = row(markdown, "SPRING_JSON (baseline)");
-    expect(spring.slice(1)).toEqual(["5", "3.019 ms [2.947, 3.436]", "3.078 ± 0.2037 ms", "—", "—", "—"]);
+    expect(spring.slice(1)).toEqual(["5", "3.019 ms [2.947, 3.436]", "3.08 ± 0.20 ms", "2.947 … 3.436 ms", "—", "—", "—"]);
   });
 
   it("says why a verdict is missing and why a metric was not compared", () => {
@@ -128,8 +130,8 @@ describe("renderMarkdownReport", () => {
       metrics: [{ key: "t", label: "", unit: "s", direction: "lower_is_better", aggregation: "mean", reason: null, comparison: compareMetric({ key: "t", unit: "s", direction: "lower_is_better" }, variants) }],
     };
     const text = renderMarkdownReport({ experiment, comparison, environment: noEnvironment, chartFiles: [], generatedAt });
-    expect(row(text, "B")[6]).toBe("not enough data");
-    expect(row(text, "B")[4]).toMatch(/^\+/);
+    expect(row(text, "B")[7]).toBe("not enough data");
+    expect(row(text, "B")[5]).toMatch(/^\+/);
     expect(text).toContain("- B: not enough data — needs ≥ 4 runs per variant (has 3 and 3)");
   });
 
@@ -144,9 +146,27 @@ describe("renderMarkdownReport", () => {
       metrics: [{ key: "t", label: "", unit: "s", direction: "lower_is_better", aggregation: "mean", reason: null, comparison: compareMetric({ key: "t", unit: "s", direction: "lower_is_better" }, variants) }],
     };
     const text = renderMarkdownReport({ experiment, comparison, environment: noEnvironment, chartFiles: [], generatedAt });
-    expect(row(text, "B")[6]).toBe("worse (weak evidence)");
-    expect(row(text, "B")[4]).toMatch(/^\+\d+\.\d\d% \(worse\)/);
+    expect(row(text, "B")[7]).toBe("worse (weak evidence)");
+    expect(row(text, "B")[5]).toMatch(/^\+\d+\.\d\d% \(worse\)/);
     expect(text).toMatch(/- B: weak evidence, /);
+  });
+
+  it("gives a lone variant its own figures, merged percentiles included, and says why nothing is compared", () => {
+    const merged = { count: 5296, min: 0.1, max: 76.44, mean: 6.16, p50: 2.7512, p90: 15.68, p95: 20.1, p99: 41.11, p999: 70.2 };
+    const comparison: TComparison = {
+      ...kafkaComparison(),
+      baseline: "nginx",
+      variants: [{ name: "nginx", isBaseline: true, runs: 3 }],
+      metrics: [{
+        key: "latency", label: "", unit: "ms", direction: "lower_is_better", aggregation: "mean", reason: "no other variant has runs with this metric",
+        comparison: describeMetric({ key: "latency", unit: "ms", direction: "lower_is_better" }, [{ name: "nginx", isBaseline: true, replicates: [6.16, 5.9, 6.42], mergedPercentiles: merged }]),
+      }],
+    };
+    const text = renderMarkdownReport({ experiment, comparison, environment: noEnvironment, chartFiles: [], generatedAt });
+    expect(text).toContain("| Variant | Runs | Median [95% CI] | Mean ± sd | Min … max | Merged p50 / p90 / p99 |");
+    expect(row(text, "nginx (baseline)")).toEqual(["nginx (baseline)", "3", "6.16 ms [5.90, 6.42]", "6.16 ± 0.26 ms", "5.90 … 6.42 ms", "2.75 / 15.7 / 41.1 ms"]);
+    expect(text).toContain("_Not compared: no other variant has runs with this metric._");
+    expect(text).not.toContain("Verdict");
   });
 
   it("marks example data, escapes table cells and reports an experiment without runs", () => {

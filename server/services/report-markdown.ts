@@ -1,12 +1,13 @@
 // Writes an experiment and its comparison as a Markdown report with the structure of the
 // write-ups Versus replaces: hypothesis, environment, method (warm-up, runs, tests), one results
-// table per metric (median with CI, mean ± sd, change with CI, p, verdict), then the charts as
+// table per metric (median with CI, mean ± sd, min … max, merged percentiles, change with CI, p,
+// verdict; every variant with runs, also when nothing could be compared), then the charts as
 // PNG files beside the report. Pure: every figure comes from the comparison service; nothing
 // statistical is computed here, only worded and rounded (report-format.ts).
 import type { TComparison } from "../schemas/comparison";
 import { safeFilePart } from "../schemas/report";
 import type { EnvironmentSummary } from "./report-environment";
-import { directionLabel, formatChange, formatMeanSd, formatMedian, formatP, formatVerdict, verdictP, type CandidateComparison } from "./report-format";
+import { directionLabel, formatChange, formatMeanSd, formatMedian, formatMergedPercentiles, formatMinMax, formatP, formatVerdict, verdictP, type CandidateComparison } from "./report-format";
 
 export interface ReportExperiment {
   slug: string;
@@ -137,6 +138,8 @@ function metricResults(metric: MetricEntry, baseline: string): string[] {
   const lines = metricHeading(metric);
   const result = metric.comparison;
   if (!result) return [...lines, `_Not compared: ${metric.reason ?? "no data"}._`, ""];
+  const tested = result.comparisons.length > 0;
+  const merged = result.variants.some((v) => v.percentiles !== null);
   const candidateOf = new Map(result.comparisons.map((c) => [c.candidate, c]));
   const rows = result.variants.map((stats) => {
     const candidate = candidateOf.get(stats.variant);
@@ -146,12 +149,15 @@ function metricResults(metric: MetricEntry, baseline: string): string[] {
       String(stats.n),
       formatMedian(stats, metric.unit),
       formatMeanSd(stats, metric.unit),
-      candidate ? formatChange(candidate) : "—",
-      p === null ? "—" : formatP(p),
-      candidate ? formatVerdict(candidate) : "—",
+      formatMinMax(stats, metric.unit),
+      ...(merged ? [formatMergedPercentiles(stats, metric.unit)] : []),
+      ...(tested ? [candidate ? formatChange(candidate) : "—", p === null ? "—" : formatP(p), candidate ? formatVerdict(candidate) : "—"] : []),
     ];
   });
-  lines.push(...table(["Variant", "Runs", "Median [95% CI]", "Mean ± sd", `Change vs ${baseline} [CI]`, "p", "Verdict"], rows, ["l", "r", "r", "r", "r", "r", "l"]), "");
+  const header = ["Variant", "Runs", "Median [95% CI]", "Mean ± sd", "Min … max", ...(merged ? ["Merged p50 / p90 / p99"] : []), ...(tested ? [`Change vs ${baseline} [CI]`, "p", "Verdict"] : [])];
+  const align: ("l" | "r")[] = ["l", "r", "r", "r", "r", ...(merged ? ["r" as const] : []), ...(tested ? (["r", "r", "l"] as const) : [])];
+  lines.push(...table(header, rows, align), "");
+  if (!tested && metric.reason) lines.push(`_Not compared: ${metric.reason}._`, "");
   lines.push(...notes(result.notes, result.variants, result.comparisons));
   return lines;
 }

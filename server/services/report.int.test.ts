@@ -18,29 +18,34 @@ const caller = owner.caller;
 
 afterAll(() => db.$disconnect());
 
-/** The table rows of one metric's section: variant name → cells. */
-function tableOf(markdown: string, metricKey: string): Map<string, string[]> {
+/** The table rows of one metric's section: variant name → column heading → cell. */
+function tableOf(markdown: string, metricKey: string): Map<string, Record<string, string>> {
   const start = markdown.indexOf(`(\`${metricKey}\`)`);
   const lines = markdown.slice(start).split("\n");
   const first = lines.findIndex((l) => l.startsWith("| Variant"));
-  const rows = new Map<string, string[]>();
+  const cellsOf = (line: string) => line.slice(2, -2).split(" | ");
+  const headings = cellsOf(lines[first]!).map((h) => h.replace(/^Change vs .*/, "Change"));
+  const rows = new Map<string, Record<string, string>>();
   for (const line of lines.slice(first + 2)) {
     if (!line.startsWith("|")) break;
-    const cells = line.slice(2, -2).split(" | ");
-    rows.set(cells[0]!.replace(" (baseline)", ""), cells);
+    const cells = cellsOf(line);
+    rows.set(cells[0]!.replace(" (baseline)", ""), Object.fromEntries(headings.map((h, i) => [h, cells[i]!])));
   }
   return rows;
 }
 
-/** Numbers in a cell as printed ("−4.37%" → -4.37, "1,234" → 1234). */
-function numbersIn(cell: string): number[] {
-  return [...cell.replace(/,(?=\d{3})/g, "").matchAll(/[−+-]?\d+(\.\d+)?(e[−+-]?\d+)?/g)].map((m) => Number(m[0].replace("−", "-")));
+/** Numbers in a cell as printed ("−4.37%" → -4.37, "1,234" → 1234), with their decimal places. */
+function numbersIn(cell: string): { value: number; decimals: number; digits: string }[] {
+  return [...cell.replace(/,(?=\d{3})/g, "").matchAll(/[−+-]?\d+(\.\d+)?/g)].map((m) => ({
+    value: Number(m[0].replace("−", "-")),
+    decimals: m[1] ? m[1].length - 1 : 0,
+    digits: m[0].replace(/[−+-]|\./g, "").replace(/^0+/, ""),
+  }));
 }
 
-/** Printed with 4 significant digits (or 2 decimals for percentages): within half a unit of the last digit. */
-function expectPrinted(printed: number, exact: number, digits: "significant" | "percent") {
-  const tolerance = digits === "percent" ? 0.005 : Math.abs(exact) * 5e-4 + 1e-12;
-  expect(Math.abs(printed - exact), `${printed} vs ${exact}`).toBeLessThanOrEqual(tolerance);
+/** Rounded as printed: within half a unit of the printed last digit. */
+function expectPrinted(printed: { value: number; decimals: number }, exact: number) {
+  expect(Math.abs(printed.value - exact), `${printed.value} vs ${exact}`).toBeLessThanOrEqual(0.5 * 10 ** -printed.decimals + 1e-12);
 }
 
 describe("buildMarkdownReport — Kafka serializers (EXAMPLES.md case 5)", () => {
@@ -57,45 +62,61 @@ describe("buildMarkdownReport — Kafka serializers (EXAMPLES.md case 5)", () =>
   it("KOTLINX_JSON: −4.37% (better), p 0.032; JACKSON_OBJECT_MAPPER: no significant change", () => {
     const rows = tableOf(markdown, "send_time_ms");
     const kotlinx = rows.get("KOTLINX_JSON")!;
-    expect(kotlinx[4]).toMatch(/^−4\.37% \(better\) \[−\d+\.\d\d%, −\d+\.\d\d%\]$/);
-    expect(kotlinx[5]).toBe("0.032");
-    expect(kotlinx[6]).toBe("better");
+    expect(kotlinx.Change).toMatch(/^−4\.37% \(better\) \[−\d+\.\d\d%, −\d+\.\d\d%\]$/);
+    expect(kotlinx.p).toBe("0.032");
+    expect(kotlinx.Verdict).toBe("better");
     const jackson = rows.get("JACKSON_OBJECT_MAPPER")!;
-    expect(jackson[4]).toMatch(/^−3\.31% \[/);
-    expect(jackson[6]).toBe("no significant change");
+    expect(jackson.Change).toMatch(/^−3\.31% \[/);
+    expect(jackson.Verdict).toBe("no significant change");
     // Message size: the ISO-8601 dates make both others ~5% bigger than SPRING_JSON's epoch millis.
     const size = tableOf(markdown, "message_size_bytes");
-    expect(size.get("KOTLINX_JSON")![4]).toMatch(/^\+4\.9\d% \(worse\)/);
-    expect(size.get("KOTLINX_JSON")![6]).toBe("worse");
+    expect(size.get("KOTLINX_JSON")!.Change).toMatch(/^\+4\.9\d% \(worse\)/);
+    expect(size.get("KOTLINX_JSON")!.Verdict).toBe("worse");
   });
 
-  it("every figure of every table is the comparison's, rounded as printed", () => {
+  it("every figure of every table is the comparison's, rounded as printed by one rule", () => {
     for (const metric of comparison.metrics) {
       const result = metric.comparison!;
       const rows = tableOf(markdown, metric.key);
       expect([...rows.keys()]).toEqual([...KAFKA_VARIANTS]);
       for (const stats of result.variants) {
-        const [, runs, median, meanSd, change, p, verdict] = rows.get(stats.variant)!;
-        expect(Number(runs)).toBe(stats.n);
-        const [m, low, high] = numbersIn(median!);
-        expectPrinted(m!, stats.median!, "significant");
-        expectPrinted(low!, stats.medianCi!.low, "significant");
-        expectPrinted(high!, stats.medianCi!.high, "significant");
-        expect(median).toContain(` ${metric.unit} [`);
-        const [mean, sd] = numbersIn(meanSd!);
-        expectPrinted(mean!, stats.mean!, "significant");
-        expectPrinted(sd!, stats.sd!, "significant");
+        const row = rows.get(stats.variant)!;
+        expect(Number(row.Runs)).toBe(stats.n);
+        const [m, low, high] = numbersIn(row["Median [95% CI]"]!);
+        expectPrinted(m!, stats.median!);
+        if (stats.medianCi!.low === stats.medianCi!.high) {
+          // Equal runs (SPRING_JSON's message size): no point interval; min … max is the one value.
+          expect(row["Median [95% CI]"]).not.toContain("[");
+          expect(row["Min … max"]).toBe(row["Median [95% CI]"]);
+        } else {
+          expectPrinted(low!, stats.medianCi!.low);
+          expectPrinted(high!, stats.medianCi!.high);
+          expect(row["Median [95% CI]"]).toContain(` ${metric.unit} [`);
+          // The median, its bounds, min and max share one decimal place.
+          const [min, max] = numbersIn(row["Min … max"]!);
+          expectPrinted(min!, stats.min!);
+          expectPrinted(max!, stats.max!);
+          expect(new Set([m, low, high, min, max].map((x) => x!.decimals)).size).toBe(1);
+        }
+        // The sd has two significant digits (or is 0) and the mean its decimal place.
+        const [mean, sd] = numbersIn(row["Mean ± sd"]!);
+        expectPrinted(sd!, stats.sd!);
+        if (stats.sd !== 0) {
+          expectPrinted(mean!, stats.mean!);
+          expect(sd!.digits, row["Mean ± sd"]).toHaveLength(2);
+          expect(mean!.decimals, row["Mean ± sd"]).toBe(sd!.decimals);
+        }
         const candidate = result.comparisons.find((c) => c.candidate === stats.variant);
         if (!candidate) {
-          expect([change, p, verdict]).toEqual(["—", "—", "—"]);
+          expect([row.Change, row.p, row.Verdict]).toEqual(["—", "—", "—"]);
           continue;
         }
-        const [percent, ciLow, ciHigh] = numbersIn(change!);
-        expectPrinted(percent!, candidate.change.percent!, "percent");
-        expectPrinted(ciLow!, candidate.change.percentCi!.low, "percent");
-        expectPrinted(ciHigh!, candidate.change.percentCi!.high, "percent");
-        expect(Math.abs(Number(p) - candidate.pAdjusted!)).toBeLessThanOrEqual(5e-4);
-        expect(verdict).toBe({ better: "better", worse: "worse", no_change: "no significant change", insufficient_data: "not enough data" }[candidate.verdict]);
+        const [percent, ciLow, ciHigh] = numbersIn(row.Change!);
+        expectPrinted(percent!, candidate.change.percent!);
+        expectPrinted(ciLow!, candidate.change.percentCi!.low);
+        expectPrinted(ciHigh!, candidate.change.percentCi!.high);
+        expect(Math.abs(Number(row.p) - candidate.pAdjusted!)).toBeLessThanOrEqual(5e-4);
+        expect(row.Verdict).toBe({ better: "better", worse: "worse", no_change: "no significant change", insufficient_data: "not enough data" }[candidate.verdict]);
       }
     }
   });
@@ -121,8 +142,8 @@ describe("buildMarkdownReport — Kafka serializers (EXAMPLES.md case 5)", () =>
   it("report.markdown (tRPC) answers with the file name and follows ?baseline=", async () => {
     const report = await caller.report.markdown({ projectSlug, experimentSlug: KAFKA_SLUG, baseline: "KOTLINX_JSON", chartFiles: [] });
     expect(report.fileName).toBe("kafka-serializers-report.md");
-    expect(report.markdown).toContain("| Variant | Runs | Median [95% CI] | Mean ± sd | Change vs KOTLINX_JSON [CI] | p | Verdict |");
-    expect(tableOf(report.markdown, "send_time_ms").get("SPRING_JSON")![6]).toBe("worse");
+    expect(report.markdown).toContain("| Variant | Runs | Median [95% CI] | Mean ± sd | Min … max | Change vs KOTLINX_JSON [CI] | p | Verdict |");
+    expect(tableOf(report.markdown, "send_time_ms").get("SPRING_JSON")!.Verdict).toBe("worse");
     expect(report.markdown).not.toContain("## Charts");
   });
 
@@ -141,7 +162,7 @@ describe("buildMarkdownReport — Kafka serializers (EXAMPLES.md case 5)", () =>
     expect(response.headers.get("content-type")).toBe("text/markdown; charset=utf-8");
     expect(response.headers.get("content-disposition")).toBe('attachment; filename="kafka-serializers-report.md"');
     const text = await response.text();
-    expect(tableOf(text, "send_time_ms").get("KOTLINX_JSON")![6]).toBe("better");
+    expect(tableOf(text, "send_time_ms").get("KOTLINX_JSON")!.Verdict).toBe("better");
 
     const missing = await getReportMd(new Request(url, { headers: owner.headers() }), { params: Promise.resolve({ project: projectSlug, experiment: "nope" }) });
     expect(missing.status).toBe(404);

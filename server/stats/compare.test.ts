@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "~/server/errors";
-import { compareMetric, type VariantData } from "./compare";
+import { compareMetric, describeMetric, type VariantData } from "./compare";
 import { close, fixtureJson, scipy } from "./fixtures/load";
 import { mulberry32 } from "./prng";
 import { ZMetricComparison } from "./schemas";
@@ -276,6 +276,35 @@ describe("A/A noise", () => {
     ]);
     expect(r.noise.falsePositiveRate).toBeNull();
     expect(r.noise.reason).toMatch(/not enough runs: an A\/A split needs ≥ 8 runs/);
+  });
+});
+
+describe("describeMetric: each variant's own figures, nothing to compare against", () => {
+  const ref = scipy();
+  const values = ref.serializer.values as Record<"SPRING_JSON" | "KOTLINX", number[]>;
+
+  it("gives the one variant the figures compareMetric gives it, and no comparisons", () => {
+    const alone = describeMetric(sendTime, [{ name: "SPRING_JSON", isBaseline: true, replicates: values.SPRING_JSON }]);
+    const compared = compareMetric(sendTime, [
+      { name: "SPRING_JSON", isBaseline: true, replicates: values.SPRING_JSON },
+      { name: "KOTLINX", isBaseline: false, replicates: values.KOTLINX },
+    ]);
+    expect(alone.comparisons).toEqual([]);
+    expect(alone.notes).toEqual([]);
+    expect(alone.variants).toEqual([compared.variants[0]]);
+    expect(alone.variants[0]).toMatchObject({ n: 5, median: 3.019, min: Math.min(...values.SPRING_JSON), max: Math.max(...values.SPRING_JSON) });
+    expect(alone.ranking.map((r) => r.variant)).toEqual(["SPRING_JSON"]);
+    expect(ZMetricComparison.parse(alone)).toEqual(alone);
+  });
+
+  it("describes variants without a baseline among them (the baseline has no runs)", () => {
+    const r = describeMetric(sendTime, [
+      { name: "JACKSON", isBaseline: false, replicates: [3, 4] },
+      { name: "KOTLINX", isBaseline: false, replicates: [2] },
+    ]);
+    expect(r.variants.map((v) => [v.variant, v.isBaseline, v.n, v.median])).toEqual([["JACKSON", false, 2, 3.5], ["KOTLINX", false, 1, 2]]);
+    expect(r.comparisons).toEqual([]);
+    expect(() => describeMetric(sendTime, [{ name: "a", isBaseline: true, replicates: [1] }, { name: "b", isBaseline: true, replicates: [1] }])).toThrow(/at most one variant can be the baseline/);
   });
 });
 

@@ -1,8 +1,9 @@
 // The comparison engine's entry point: one metric, all variants of an experiment. Pure: numbers in,
-// a JSON-serialisable MetricComparison out (schemas.ts). DESIGN §4: the verdict is computed on
+// a JSON-serialisable MetricComparison out (schemas.ts). The verdict is computed on
 // replicates (one summary value per run), the way benchstat does; within-run samples are used only
 // when a variant has a single run, and then the result is labelled weak evidence.
 //
+// describeMetric gives each variant's own figures alone (one variant, or no baseline runs).
 // Per variant: n, median with a distribution-free CI (median-ci.ts), mean, sample sd (and the
 // population sd), CV, min/max, percentiles merged from the runs' HdrHistograms.
 // Per candidate against the baseline: ratio of medians with a Hodges–Lehmann CI at 1 − α
@@ -77,7 +78,7 @@ function invalid(message: string): never {
   throw new AppError("UNPROCESSABLE", `cannot compare: ${message}`);
 }
 
-function validate(variants: readonly VariantData[], alpha: number, confidence: number): VariantData {
+function validate(variants: readonly VariantData[], alpha: number, confidence: number): void {
   if (!(alpha > 0 && alpha < 1)) invalid(`alpha must be between 0 and 1, got ${alpha}`);
   if (!(confidence > 0 && confidence < 1)) invalid(`confidence must be between 0 and 1, got ${confidence}`);
   const names = new Set<string>();
@@ -87,9 +88,8 @@ function validate(variants: readonly VariantData[], alpha: number, confidence: n
     for (const x of v.replicates) if (!Number.isFinite(x)) invalid(`variant "${v.name}" has a non-finite value (${x})`);
     for (const run of v.withinRunSamples ?? []) for (const x of run) if (!Number.isFinite(x)) invalid(`variant "${v.name}" has a non-finite sample (${x})`);
   }
-  const baselines = variants.filter((v) => v.isBaseline);
-  if (baselines.length !== 1) invalid(`exactly one variant must be the baseline, found ${baselines.length}`);
-  return baselines[0] as VariantData;
+  const baselines = variants.filter((v) => v.isBaseline).length;
+  if (baselines > 1) invalid(`at most one variant can be the baseline, found ${baselines}`);
 }
 
 function variantStats(v: VariantData, sorted: readonly number[], confidence: number): VariantStats {
@@ -192,15 +192,43 @@ function test(baseline: VariantData, candidate: VariantData, sortedB: readonly n
   };
 }
 
-export function compareMetric(metric: MetricSpec, variants: VariantData[], options: CompareOptions = {}): MetricComparison {
+/**
+ * Each variant's own statistics, the ranking and the A/A noise estimate, with no test against a
+ * baseline (`comparisons` is empty): what a metric shows when only one variant has runs, or the
+ * baseline has none. At most one variant may be marked the baseline.
+ */
+export function describeMetric(metric: MetricSpec, variants: VariantData[], options: CompareOptions = {}): MetricComparison {
   const alpha = options.alpha ?? 0.05;
   const confidence = options.confidence ?? 0.95;
-  const seed = options.seed ?? 1;
+  validate(variants, alpha, confidence);
+  const sorted = variants.map((v) => sortedCopy(v.replicates));
+  const stats = variants.map((v, i) => variantStats(v, sorted[i] as number[], confidence));
+  const ranking = rankVariants(
+    stats.map((s) => ({
+      variant: s.variant,
+      median: s.median,
+      ciLow: s.n >= 2 && s.medianCi ? s.medianCi.low : null,
+      ciHigh: s.n >= 2 && s.medianCi ? s.medianCi.high : null,
+    })),
+    metric.direction,
+  );
+  const noise = aaNoise(
+    variants.map((v) => ({ name: v.name, replicates: v.replicates })),
+    { alpha, seed: options.seed ?? 1, splits: options.noiseSplits ?? DEFAULT_SPLITS, method: options.mannWhitneyMethod ?? "auto" },
+  );
+  return { metric: { key: metric.key, unit: metric.unit, direction: metric.direction }, alpha, confidence, variants: stats, comparisons: [], ranking, noise, notes: [] };
+}
+
+/** describeMetric plus each candidate tested against the one baseline. */
+export function compareMetric(metric: MetricSpec, variants: VariantData[], options: CompareOptions = {}): MetricComparison {
+  const baselines = variants.filter((v) => v.isBaseline);
+  if (baselines.length !== 1) invalid(`exactly one variant must be the baseline, found ${baselines.length}`);
+  const baseline = baselines[0] as VariantData;
+  const described = describeMetric(metric, variants, options);
+  const { alpha } = described;
   const method = options.mannWhitneyMethod ?? "auto";
-  const baseline = validate(variants, alpha, confidence);
   const sorted = new Map(variants.map((v) => [v.name, sortedCopy(v.replicates)]));
   const sortedOf = (v: VariantData) => sorted.get(v.name) as number[];
-  const stats = variants.map((v) => variantStats(v, sortedOf(v), confidence));
   const notes: string[] = [];
 
   const candidates = variants.filter((v) => !v.isBaseline);
@@ -249,18 +277,5 @@ export function compareMetric(metric: MetricSpec, variants: VariantData[], optio
     };
   });
 
-  const ranking = rankVariants(
-    stats.map((s) => ({
-      variant: s.variant,
-      median: s.median,
-      ciLow: s.n >= 2 && s.medianCi ? s.medianCi.low : null,
-      ciHigh: s.n >= 2 && s.medianCi ? s.medianCi.high : null,
-    })),
-    metric.direction,
-  );
-  const noise = aaNoise(
-    variants.map((v) => ({ name: v.name, replicates: v.replicates })),
-    { alpha, seed, splits: options.noiseSplits ?? DEFAULT_SPLITS, method },
-  );
-  return { metric: { key: metric.key, unit: metric.unit, direction: metric.direction }, alpha, confidence, variants: stats, comparisons, ranking, noise, notes };
+  return { ...described, comparisons, notes };
 }

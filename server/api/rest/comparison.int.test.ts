@@ -378,6 +378,29 @@ describe("GET /api/v1/experiments/{slugOrId}/comparison — run counts and sampl
     expect(plain.percentiles?.count).toBe(200);
   });
 
+  it("a metric only one variant has: that variant's own figures, nothing tested, and the reason", async () => {
+    // "base" (the baseline, created first) has only cpu; "fast" has only latency.
+    const runs = [0, 1, 2].flatMap((i) => [
+      { variant: "base", metrics: [{ key: "cpu", unit: "%", direction: "lower_is_better", summary: { n: 1, mean: 40 + i } }] },
+      { variant: "fast", metrics: [{ key: "latency_ms", unit: "ms", direction: "lower_is_better", summary: { n: 100, mean: [12, 10, 11][i]! } }] },
+    ]);
+    await uploadStored(ctx.key, { experiment: "one-sided", create: true, runs });
+    const { status, body } = await getComparison("one-sided", { key: ctx.key });
+    expect(status, JSON.stringify(body)).toBe(200);
+
+    const latency = metricOf(body, "latency_ms");
+    expect(latency.reason).toBe('the baseline "base" has no runs with this metric');
+    expect(comparisonOf(body, "latency_ms").comparisons).toEqual([]);
+    expect(comparisonOf(body, "latency_ms").variants.map((v) => v.variant)).toEqual(["fast"]);
+    expect(stats(comparisonOf(body, "latency_ms"), "fast")).toMatchObject({ isBaseline: false, n: 3, median: 11, mean: 11, sd: 1, min: 10, max: 12 });
+
+    const cpu = metricOf(body, "cpu");
+    expect(cpu.reason).toBe("no other variant has runs with this metric");
+    expect(comparisonOf(body, "cpu").comparisons).toEqual([]);
+    expect(stats(comparisonOf(body, "cpu"), "base")).toMatchObject({ isBaseline: true, n: 3, median: 41, min: 40, max: 42 });
+    expect(comparisonOf(body, "cpu").ranking.map((r) => r.variant)).toEqual(["base"]);
+  });
+
   it("merges the runs' histograms into percentiles in the metric's unit", async () => {
     const perVariant = { a: [] as number[], b: [] as number[] };
     const runs = [];
