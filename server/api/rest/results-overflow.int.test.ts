@@ -73,6 +73,16 @@ describe("figures beyond the float64 range are refused, naming the field", () =>
   });
 });
 
+describe("tiny values", () => {
+  it("samples below 1e-305 are stored with finite figures (choosing their histogram scale used to loop forever)", async () => {
+    const response = await post(upload("tiny", { samples: [5e-324, 1e-310, 2e-306] }));
+    expect(response.status, await response.clone().text()).toBe(201);
+    const stored = await db.runMetricResult.findFirstOrThrow({ where: { runId: ((await response.json()) as UploadBody).runs[0]?.id } });
+    expect([stored.min, stored.max]).toEqual([5e-324, 2e-306]);
+    expect([stored.mean, stored.sd, stored.sum, stored.p50, stored.p999, stored.histogramScale].every(Number.isFinite)).toBe(true);
+  });
+});
+
 describe("huge but representable figures", () => {
   it("are stored exactly, and the experiment's comparison still answers", async () => {
     const first = await post(upload("huge", { samples: [1e300, -1e300, 1e300] }));
