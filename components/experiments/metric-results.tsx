@@ -37,7 +37,15 @@ export function MetricResults({ experiment }: { experiment: Experiment }) {
                 <tbody>
                   {rows.map(({ run, result }) => (
                     <tr key={`${run.id}-${metric.id}`}>
-                      <td>{variantNames.get(run.variantId)}</td>
+                      <td>
+                        {variantNames.get(run.variantId)}
+                        {/* A result stored before ingest refused non-finite figures: shown, not compared. */}
+                        {result.unusable ? (
+                          <div className="small">
+                            <span className="badge warn">left out</span> <span className="muted">{result.unusable}</span>
+                          </div>
+                        ) : null}
+                      </td>
                       <td className="num">{run.repetition}</td>
                       <td className="num">{result.n.toLocaleString("en-US")}</td>
                       <td className="num">{formatValue(result.mean)}</td>

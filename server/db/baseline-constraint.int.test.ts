@@ -59,7 +59,8 @@ describe("database-level rules of the init migration", () => {
 
   async function insertVariant(experimentId: string, name: string, isBaseline: boolean): Promise<string> {
     const variantId = id();
-    await sql(`INSERT INTO "Variant" (id, "experimentId", name, "isBaseline") VALUES ($1, $2, $3, $4)`, [
+    // Positions are unique per experiment: the next one.
+    await sql(`INSERT INTO "Variant" (id, "experimentId", name, "isBaseline", position) VALUES ($1, $2, $3, $4, (SELECT count(*) FROM "Variant" WHERE "experimentId" = $2))`, [
       variantId,
       experimentId,
       name,

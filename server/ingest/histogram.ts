@@ -8,6 +8,8 @@ export type Histogram = hdr.Histogram;
 const SIGNIFICANT_DIGITS = 3;
 /** Values at or above 10^3 units keep 3 significant digits; below that the resolution is 1 unit. */
 const RESOLVED_FROM = 10 ** SIGNIFICANT_DIGITS;
+/** The largest value recorded: well inside 2^53, where integers are exact. */
+const LARGEST = Number.MAX_SAFE_INTEGER / 2;
 
 let wasmReady = false;
 
@@ -29,8 +31,12 @@ export function newHistogram(): Histogram {
  */
 export function scaleFor(minPositive: number, max: number): number {
   if (!(minPositive > 0)) return 1;
-  let exponent = Math.ceil(Math.log10(RESOLVED_FROM / minPositive));
-  while (exponent > -12 && max * 10 ** exponent > Number.MAX_SAFE_INTEGER / 2) exponent--;
+  // In logarithms: RESOLVED_FROM / minPositive and LARGEST / max overflow for tiny values.
+  const wanted = Math.ceil(Math.log10(RESOLVED_FROM) - Math.log10(minPositive));
+  const fits = Math.floor(Math.log10(LARGEST) - Math.log10(max));
+  // 10^±307 keeps the scale a finite, non-zero double whatever the values.
+  let exponent = Math.max(-307, Math.min(307, wanted, fits));
+  if (max * 10 ** exponent > LARGEST) exponent--; // the logarithms rounded up at the boundary
   return 10 ** exponent;
 }
 

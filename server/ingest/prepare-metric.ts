@@ -49,11 +49,16 @@ export async function prepareMetric(metric: TRunMetricInput, path: (string | num
     offsetsMs: metric.timeSeries.offsetsMs ?? metric.timeSeries.values.map((_, i) => i * (metric.timeSeries?.intervalMs ?? 0)),
     values: metric.timeSeries.values,
   };
+  if (timeSeries) {
+    requireFinite(timeSeries.values, [...path, "timeSeries", "values"], "values");
+    requireFinite(timeSeries.offsetsMs, [...path, "timeSeries", metric.timeSeries?.offsetsMs ? "offsetsMs" : "intervalMs"], "offsets");
+  }
 
   if (samples) {
     // Compression runs on the thread pool while this thread builds the summary and histogram.
     const blob = encodeSamplesAsync(samples);
     const s = summarizeSamples(samples, scales.get(metric.key));
+    requireFiniteFigures(s, [...path, metric.samplesBase64 !== undefined ? "samplesBase64" : "samples"]);
     if (s.histogramScale !== undefined && !scales.has(metric.key)) scales.set(metric.key, s.histogramScale);
     return {
       key: metric.key,
@@ -92,21 +97,40 @@ export async function prepareMetric(metric: TRunMetricInput, path: (string | num
     const p999 = summary?.p999 ?? fromHistogram.p999 ?? null;
     // A summary without min or max (wrk prints no minimum) stores them as unknown: a stand-in
     // such as the smallest percentile would show a number the tool never printed.
+    const figures = {
+      mean, sd: summary?.sd ?? null, min: summary?.min ?? fromHistogram.min ?? null, max: summary?.max ?? fromHistogram.max ?? null,
+      p50, p90, p95, p99, p999, sum: summary?.sum ?? null,
+    };
+    // The summary's own figures are finite (its schema says so): one that is not came from the
+    // histogram, divided by its scale.
+    requireFiniteFigures(figures, [...path, metric.histogram ? "histogramScale" : "summary"]);
     return {
       key: metric.key,
       timeSeries,
-      result: {
-        n: BigInt(n), mean, sd: summary?.sd ?? null,
-        min: summary?.min ?? fromHistogram.min ?? null, max: summary?.max ?? fromHistogram.max ?? null,
-        p50, p90, p95, p99, p999, sum: summary?.sum ?? null,
-        histogram, histogramScale: histogram ? (metric.histogramScale ?? 1) : null, samples: null,
-      },
+      result: { n: BigInt(n), ...figures, histogram, histogramScale: histogram ? (metric.histogramScale ?? 1) : null, samples: null },
     };
   }
 
   // Only a time series (e.g. TPS per second): the run's figures describe its points.
-  const values = timeSeries?.values ?? [];
-  return { key: metric.key, timeSeries, result: { ...figuresOf(summarizeSamples(values)), histogram: null, histogramScale: null, samples: null } };
+  const s = summarizeSamples(timeSeries?.values ?? []);
+  requireFiniteFigures(s, [...path, "timeSeries", "values"]);
+  return { key: metric.key, timeSeries, result: { ...figuresOf(s), histogram: null, histogramScale: null, samples: null } };
+}
+
+const BEYOND = "beyond ±1.8e308, the largest a 64-bit float holds: no measurement is this large";
+
+/**
+ * Every figure stored must be a finite number: one that is not would make every comparison of
+ * the experiment fail. Refuses the upload, naming the field the figures came from.
+ */
+function requireFiniteFigures(figures: object, field: (string | number)[]) {
+  const infinite = Object.entries(figures).filter(([, value]) => typeof value === "number" && !Number.isFinite(value)).map(([figure]) => figure);
+  if (infinite.length) throw bad(field, `their ${infinite.join(", ")} would be ${BEYOND}`);
+}
+
+function requireFinite(values: number[], field: (string | number)[], what: string) {
+  const index = values.findIndex((value) => !Number.isFinite(value));
+  if (index >= 0) throw bad(field, `${what} ${index} is ${String(values[index])}, not a finite number`);
 }
 
 /** The summary columns of a result row from summarised samples (absent figures stored as null). */

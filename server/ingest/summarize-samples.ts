@@ -23,24 +23,17 @@ const MAX_SORTED = 100_000;
  */
 export function summarizeSamples(samples: ArrayLike<number>, preferredScale?: number): SampleSummary {
   const n = samples.length;
-  let mean = 0;
-  let m2 = 0;
   let min = Infinity;
   let max = -Infinity;
-  let sum = 0;
   let minPositive = Infinity;
   for (let i = 0; i < n; i++) {
     const x = samples[i] as number;
-    // Welford's update: numerically stable mean and variance in one pass.
-    const delta = x - mean;
-    mean += delta / (i + 1);
-    m2 += delta * (x - mean);
-    sum += x;
     if (x < min) min = x;
     if (x > max) max = x;
     if (x > 0 && x < minPositive) minPositive = x;
   }
-  const summary: SampleSummary = { n, mean, min, max, sum, ...(n > 1 ? { sd: Math.sqrt(m2 / (n - 1)) } : {}) };
+  const { mean, sd, sum } = moments(samples, Math.max(Math.abs(min), Math.abs(max)));
+  const summary: SampleSummary = { n, mean, min, max, sum, ...(sd !== undefined ? { sd } : {}) };
 
   if (min >= 0) {
     const fits = preferredScale !== undefined && max * preferredScale <= Number.MAX_SAFE_INTEGER / 2;
@@ -60,4 +53,31 @@ export function summarizeSamples(samples: ArrayLike<number>, preferredScale?: nu
     Object.assign(summary, { p50: at(50), p90: at(90), p95: at(95), p99: at(99), p999: at(99.9) });
   }
   return summary;
+}
+
+/**
+ * Mean, sample sd and sum in one pass (Welford's update), on the samples multiplied by a power of
+ * two that brings the largest magnitude near 1. Multiplying by a power of two is exact, so
+ * ordinary values give the very figures the unscaled pass gives; values near the ends of the
+ * float64 range no longer overflow on the way — a running sum of [1.7e308, 1.7e308, -1.7e308]
+ * or the square of a deviation of 1e200 — nor underflow (deviations of 1e-200). A figure that
+ * itself lies beyond the range (the sum of [1e308, 1e308]) comes out infinite, for the caller
+ * to refuse.
+ */
+function moments(samples: ArrayLike<number>, maxAbs: number): { mean: number; sd?: number; sum: number } {
+  const n = samples.length;
+  // ±1000 keeps the factor itself finite (2^1074 is not) while still clearing both ends.
+  const exponent = maxAbs > 0 ? Math.min(1000, Math.max(-1000, Math.floor(Math.log2(maxAbs)))) : 0;
+  const scale = 2 ** -exponent;
+  let mean = 0;
+  let m2 = 0;
+  let sum = 0;
+  for (let i = 0; i < n; i++) {
+    const x = (samples[i] as number) * scale;
+    const delta = x - mean;
+    mean += delta / (i + 1);
+    m2 += delta * (x - mean);
+    sum += x;
+  }
+  return { mean: mean / scale, sum: sum / scale, ...(n > 1 ? { sd: Math.sqrt(m2 / (n - 1)) / scale } : {}) };
 }

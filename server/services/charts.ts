@@ -9,6 +9,7 @@ import type { VariantStats } from "../stats/schemas";
 import { distributionOf, recordedValues, type VariantRecorded } from "./chart-distribution";
 import { percentileFigure } from "./chart-percentiles";
 import { downsampleMinMax } from "./chart-downsample";
+import { hasFiniteFigures, isFiniteSeries, storedFigures } from "./finite-figures";
 import type { TComparison } from "../schemas/comparison";
 import { getComparison, replicateValue } from "./comparison";
 
@@ -18,25 +19,26 @@ const PALETTE_SIZE = 8;
 type ResultRow = Awaited<ReturnType<typeof loadResults>>[number];
 type Variant = { id: string; name: string };
 
-function loadResults(db: Db, experimentId: string) {
-  return db.runMetricResult.findMany({
+/** Results with a figure that is not finite are left out, as the comparison leaves them out. */
+async function loadResults(db: Db, experimentId: string) {
+  const results = await db.runMetricResult.findMany({
     where: { run: { experimentId, status: "succeeded" } },
     // The comparison's order; sorted by variant and repetition below (a stable sort keeps this
     // order between runs of the same repetition).
     orderBy: [{ run: { createdAt: "asc" } }, { runId: "asc" }],
-    select: {
-      metricId: true, mean: true, min: true, max: true, sum: true, p50: true, p90: true, p95: true, p99: true, p999: true,
-      histogram: true, histogramScale: true, run: { select: { id: true, variantId: true, repetition: true } },
-    },
+    select: { metricId: true, ...storedFigures, histogram: true, run: { select: { id: true, variantId: true, repetition: true } } },
   });
+  return results.filter(hasFiniteFigures);
 }
 
-function loadTimeSeries(db: Db, experimentId: string) {
-  return db.runTimeSeries.findMany({
+/** A series with a point that is not finite (stored before ingest refused them) is not drawn. */
+async function loadTimeSeries(db: Db, experimentId: string) {
+  const series = await db.runTimeSeries.findMany({
     where: { run: { experimentId, status: "succeeded" } },
     orderBy: [{ run: { createdAt: "asc" } }, { runId: "asc" }],
     select: { metricId: true, offsetsMs: true, values: true, run: { select: { id: true, variantId: true, repetition: true } } },
   });
+  return series.filter(isFiniteSeries);
 }
 
 /**

@@ -6,6 +6,7 @@ import { AppError } from "../errors";
 import { decodeSamples } from "../ingest/sample-codec";
 import { compareMetric, describeMetric, type VariantData } from "../stats/compare";
 import type { MergedPercentiles } from "../stats/schemas";
+import { hasFiniteFigures, storedFigures } from "./finite-figures";
 import { mergedPercentiles, type HistogramGroup } from "./merged-percentiles";
 import type { TComparison } from "../schemas/comparison";
 
@@ -92,17 +93,16 @@ export async function getComparison(db: Db, where: { projectId: string } | { pro
     });
   }
 
-  const results = await db.runMetricResult.findMany({
+  const stored = await db.runMetricResult.findMany({
     where: { run: { experimentId: experiment.id, status: "succeeded" } },
     // Runs stored by one upload share their transaction's createdAt: break ties by run id (cuids
     // ascend in creation order), so replicates (and the seeded A/A resampling) come in a fixed order.
     orderBy: [{ run: { createdAt: "asc" } }, { runId: "asc" }],
     // Histogram bytes are not read here: merged percentiles come from a cache (merged-percentiles.ts).
-    select: {
-      id: true, metricId: true, mean: true, min: true, max: true, sum: true, p50: true, p90: true, p95: true, p99: true,
-      histogramScale: true, run: { select: { id: true, variantId: true } },
-    },
+    select: { id: true, metricId: true, ...storedFigures, run: { select: { id: true, variantId: true } } },
   });
+  // A result with a figure that is not finite (stored before ingest refused them) is left out.
+  const results = stored.filter(hasFiniteFigures);
 
   const runsPerVariant = new Map(experiment.variants.map((v) => [v.id, new Set<string>()]));
   for (const result of results) runsPerVariant.get(result.run.variantId)?.add(result.run.id);
@@ -151,10 +151,10 @@ function describe(metric: { key: string; label: string; unit: string; direction:
 async function attachSamples(db: Db, experimentId: string, metricId: string, variants: VariantData[], all: { id: string; name: string }[]) {
   const rows = await db.runMetricResult.findMany({
     where: { metricId, samples: { not: null }, run: { experimentId, status: "succeeded" } },
-    select: { samples: true, run: { select: { variantId: true } } },
+    select: { samples: true, ...storedFigures, run: { select: { variantId: true } } },
   });
   const nameOf = new Map(all.map((v) => [v.id, v.name]));
-  for (const row of rows) {
+  for (const row of rows.filter(hasFiniteFigures)) {
     const variant = variants.find((v) => v.name === nameOf.get(row.run.variantId));
     if (variant && row.samples) variant.withinRunSamples = [Array.from(decodeSamples(row.samples))];
   }

@@ -11,6 +11,7 @@ import { decodeSamples } from "../ingest/sample-codec";
 import type { TCrossComparison, TRunSetRef } from "../schemas/cross-comparison";
 import { compareMetric, type VariantData } from "../stats/compare";
 import { variantData } from "./comparison";
+import { hasFiniteFigures, storedFigures } from "./finite-figures";
 import { getProjectBySlug } from "./projects";
 
 type Side = "before" | "after";
@@ -49,12 +50,14 @@ async function loadRunSet(db: Db, projectId: string, ref: TRunSetRef, side: Side
     ...(ref.gitCommit ? { gitCommit: { startsWith: ref.gitCommit } } : {}),
   };
   const runIds = (await db.run.findMany({ where: runWhere, select: { id: true } })).map((r) => r.id);
-  const results = await db.runMetricResult.findMany({
+  const stored = await db.runMetricResult.findMany({
     where: { runId: { in: runIds } },
     // The same order as an experiment's comparison: oldest run first, ties broken by id.
     orderBy: [{ run: { createdAt: "asc" } }, { runId: "asc" }],
-    select: { metricId: true, runId: true, mean: true, min: true, max: true, sum: true, p50: true, p90: true, p95: true, p99: true, histogram: true, histogramScale: true },
+    select: { metricId: true, runId: true, ...storedFigures, histogram: true },
   });
+  // Left out as the experiment's own comparison leaves them out: a figure that is not finite.
+  const results = stored.filter(hasFiniteFigures);
   return {
     side,
     experiment,

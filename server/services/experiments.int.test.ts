@@ -672,7 +672,7 @@ describe("the database itself", () => {
             projectId: project.id,
             slug,
             title: "No baseline",
-            variants: { create: [{ name: "A", isBaseline: false }, { name: "B", isBaseline: false }] },
+            variants: { create: [{ name: "A", isBaseline: false, position: 0 }, { name: "B", isBaseline: false, position: 1 }] },
           },
         }),
       ),

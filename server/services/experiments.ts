@@ -5,7 +5,9 @@ import { isUniqueViolation } from "../db/prisma-errors";
 import { AppError } from "../errors";
 import { slugify } from "../schemas/common";
 import type { TExperimentInput } from "../schemas/experiment";
+import { nonFiniteFigures, storedFigures, unusableReason, type StoredFigures } from "./finite-figures";
 import { getProjectBySlug } from "./projects";
+import { lockExperiment, lockProjectForNewExperiment } from "./row-locks";
 
 type Tx = Prisma.TransactionClient;
 
@@ -51,7 +53,7 @@ export async function getExperiment(db: Db, projectSlug: string, experimentSlug:
         select: {
           id: true, status: true, source: true, sourceDetail: true, repetition: true, startedAt: true,
           finishedAt: true, createdAt: true, gitCommit: true, gitBranch: true, environment: true, variantId: true,
-          results: { select: { metricId: true, n: true, mean: true, sd: true, min: true, max: true, p50: true, p90: true, p95: true, p99: true, p999: true } },
+          results: { select: { metricId: true, n: true, ...storedFigures } },
           timeSeries: { select: { metricId: true } },
         },
       },
@@ -67,7 +69,7 @@ export async function getExperiment(db: Db, projectSlug: string, experimentSlug:
       parameters: rest.parameters as { name: string; value: string }[],
       variants: variants.map(({ _count: counts, ...variant }) => ({ ...variant, runCount: counts.runs })),
       // n is a BigInt column; a run's sample count fits a double exactly up to 2^53.
-      runs: rest.runs.map((run) => ({ ...run, results: run.results.map((r) => ({ ...r, n: Number(r.n) })) })),
+      runs: rest.runs.map((run) => ({ ...run, results: run.results.map(shownResult) })),
       runCount: _count.runs,
     },
   };
@@ -75,12 +77,25 @@ export async function getExperiment(db: Db, projectSlug: string, experimentSlug:
 
 export type ExperimentDetail = Awaited<ReturnType<typeof getExperiment>>;
 
+/**
+ * A run's stored summary as the page shows it: a figure that is not finite (stored before ingest
+ * refused them) is shown as unknown, and `unusable` says the result is left out of comparisons.
+ */
+function shownResult(result: { metricId: string; n: bigint } & StoredFigures) {
+  const shown = { ...result, n: Number(result.n), unusable: unusableReason(result) };
+  for (const figure of nonFiniteFigures(result)) shown[figure] = null;
+  return shown;
+}
+
 export async function createExperiment(db: Db, projectSlug: string, input: TExperimentInput, options: { isExample?: boolean } = {}) {
   const project = await getProjectBySlug(db, projectSlug);
   const explicitSlug = Boolean(input.slug);
   const baseSlug = input.slug || slugify(input.title) || "experiment";
   try {
     return await db.$transaction(async (tx) => {
+      // Concurrent creations with one title would all pick the same free slug; one at a time,
+      // each sees the others' slugs.
+      await lockProjectForNewExperiment(tx, project.id);
       const slug = explicitSlug ? await requireFreeSlug(tx, project.id, baseSlug) : await nextFreeSlug(tx, project.id, baseSlug);
       const created = await tx.experiment.create({
         data: {
@@ -105,8 +120,10 @@ export async function updateExperiment(db: Db, projectSlug: string, experimentSl
   const newSlug = input.slug || experimentSlug;
   try {
     return await db.$transaction(async (tx) => {
-      const current = await tx.experiment.findUnique({
-        where: { projectId_slug: { projectId: project.id, slug: experimentSlug } },
+      // Locked first, so no upload adds a variant, metric or run between the read and the writes.
+      const currentId = await lockExperiment(tx, project.id, experimentSlug);
+      const current = currentId && await tx.experiment.findUnique({
+        where: { id: currentId },
         include: {
           variants: { include: { _count: { select: { runs: true } } } },
           metrics: { include: { _count: { select: { results: true } } } },
@@ -124,11 +141,12 @@ export async function updateExperiment(db: Db, projectSlug: string, experimentSl
       await tx.variant.deleteMany({ where: { experimentId: current.id, id: { notIn: [...keptVariantIds] } } });
       await tx.metric.deleteMany({ where: { experimentId: current.id, id: { notIn: [...keptMetricIds] } } });
 
-      // Names and keys are unique per experiment and checked row by row, so park the kept rows
-      // on their ids first: a swap of two names then never collides halfway. The baseline flag
-      // is cleared for the same reason (at most one baseline is checked immediately).
-      for (const id of keptVariantIds) await tx.variant.update({ where: { id }, data: { name: id, isBaseline: false } });
-      for (const id of keptMetricIds) await tx.metric.update({ where: { id }, data: { key: id } });
+      // Names, keys and positions are unique per experiment and checked row by row, so park the
+      // kept rows on their ids and on negative positions first: a swap or a reorder then never
+      // collides halfway. The baseline flag is cleared for the same reason (at most one baseline
+      // is checked immediately).
+      for (const [index, id] of [...keptVariantIds].entries()) await tx.variant.update({ where: { id }, data: { name: id, isBaseline: false, position: -1 - index } });
+      for (const [index, id] of [...keptMetricIds].entries()) await tx.metric.update({ where: { id }, data: { key: id, position: -1 - index } });
 
       for (const [position, variant] of input.variants.entries()) {
         const data = variantFields(variant, position);

@@ -5,6 +5,8 @@ import { isUniqueViolation } from "../db/prisma-errors";
 import { AppError, badInput, type FieldIssue } from "../errors";
 import { prepareMetric, type PreparedMetric } from "../ingest/prepare-metric";
 import type { TResultsUpload, TRunMetricInput, TUploadResponse } from "../schemas/results";
+import { lockExperiment } from "./row-locks";
+import { allocateRepetitions, nextPosition, repeatedRepetitions } from "./run-numbering";
 
 type Direction = NonNullable<TRunMetricInput["direction"]>;
 
@@ -37,6 +39,7 @@ export async function ingestResults(db: Db, upload: TResultsUpload, options: Ing
       seen.add(metric.key);
     });
   });
+  repeated.push(...repeatedRepetitions(upload.runs));
   if (repeated.length) throw badInput(repeated);
 
   // CPU work (summaries, histograms, compression) before the transaction, so it holds no locks.
@@ -78,20 +81,22 @@ async function store(tx: Tx, upload: TResultsUpload, prepared: PreparedMetric[][
   }
 
   const created = { experiment: false, variants: [] as string[], metrics: [] as string[] };
-  let experiment = await tx.experiment.findUnique({
-    where: { projectId_slug: { projectId: options.projectId, slug: upload.experiment } },
-    include: { variants: true, metrics: true },
-  });
-  if (!experiment) {
+  // Locked until commit: the variants, metrics and repetitions read below stay the highest
+  // numbers until this upload's own are stored (row-locks.ts).
+  let experimentId = await lockExperiment(tx, options.projectId, upload.experiment);
+  if (!experimentId) {
     if (!upload.create) {
       throw new AppError("NOT_FOUND", `No experiment "${upload.experiment}" in project "${options.projectSlug}". Create it first, or send "create": true.`);
     }
-    experiment = await tx.experiment.create({
+    // Invisible to other transactions until commit; one creating the same slug meanwhile waits
+    // on the unique index and then retries (ingestResults), finding this one.
+    experimentId = (await tx.experiment.create({
       data: { projectId: options.projectId, slug: upload.experiment, title: upload.experimentTitle ?? upload.experiment, status: "active", measuredRuns: 1 },
-      include: { variants: true, metrics: true },
-    });
+      select: { id: true },
+    })).id;
     created.experiment = true;
   }
+  const experiment = await tx.experiment.findUniqueOrThrow({ where: { id: experimentId }, include: { variants: true, metrics: true } });
 
   const variantIds = new Map(experiment.variants.map((v) => [v.name, v.id]));
   const metricIds = new Map(experiment.metrics.map((m) => [m.key, m]));
@@ -101,10 +106,11 @@ async function store(tx: Tx, upload: TResultsUpload, prepared: PreparedMetric[][
   if (missingVariants.length && !upload.create) {
     throw new AppError("UNPROCESSABLE", `Experiment "${experiment.slug}" has no variant ${missingVariants.map((n) => `"${n}"`).join(", ")} (it has ${[...variantIds.keys()].map((n) => `"${n}"`).join(", ") || "none"}). Add it, or send "create": true.`);
   }
+  const firstFreeVariant = nextPosition(experiment.variants);
   for (const [index, name] of missingVariants.entries()) {
     // The first variant of a brand-new experiment becomes its baseline (exactly one is required).
     const isBaseline = experiment.variants.length === 0 && index === 0;
-    const variant = await tx.variant.create({ data: { experimentId: experiment.id, name, isBaseline, position: experiment.variants.length + index } });
+    const variant = await tx.variant.create({ data: { experimentId: experiment.id, name, isBaseline, position: firstFreeVariant + index } });
     variantIds.set(name, variant.id);
     created.variants.push(name);
   }
@@ -132,23 +138,25 @@ async function store(tx: Tx, upload: TResultsUpload, prepared: PreparedMetric[][
   );
   if (issues.length) throw new AppError("UNPROCESSABLE", issues.map((i) => i.message).join("; "), { fieldIssues: issues });
 
+  let metricPosition = nextPosition(experiment.metrics);
   for (const metric of definitions.values()) {
     const row = await tx.metric.create({
-      data: { experimentId: experiment.id, key: metric.key, unit: metric.unit as string, direction: metric.direction as Direction, aggregation: metric.aggregation ?? "mean", label: metric.label ?? "", position: metricIds.size },
+      data: { experimentId: experiment.id, key: metric.key, unit: metric.unit as string, direction: metric.direction as Direction, aggregation: metric.aggregation ?? "mean", label: metric.label ?? "", position: metricPosition++ },
     });
     metricIds.set(metric.key, row);
     created.metrics.push(metric.key);
   }
 
   // Repetitions continue each variant's numbering unless the upload gives them.
-  const counts = await tx.run.groupBy({ by: ["variantId"], where: { experimentId: experiment.id }, _count: { _all: true } });
-  const nextRepetition = new Map(counts.map((c) => [c.variantId, c._count._all]));
+  const repetitions = await allocateRepetitions(
+    tx,
+    upload.runs.map((run, r) => ({ variantId: variantIds.get(run.variant) as string, variantName: run.variant, repetition: run.repetition, path: ["runs", r] })),
+  );
 
   const stored: TUploadResponse["runs"] = [];
   for (const [r, run] of upload.runs.entries()) {
     const variantId = variantIds.get(run.variant) as string;
-    const repetition = run.repetition ?? nextRepetition.get(variantId) ?? 0;
-    nextRepetition.set(variantId, repetition + 1);
+    const repetition = repetitions[r] as number;
     const startedAt = run.startedAt ? new Date(run.startedAt) : null;
     const row = await tx.run.create({
       data: {
