@@ -1,16 +1,20 @@
 // The upload format of POST /api/v1/results (and what imports are turned into): one or more
 // runs of one experiment, each with per-metric raw samples and/or summaries and time series.
 import { z } from "zod";
-import { ZSlug } from "./common";
+import { ZSlug, wholeNumber } from "./common";
 import { ZMetricAggregation, ZMetricDirection, ZMetricKey } from "./experiment";
 
 /** Finite numbers only: JSON has no NaN/Infinity, but JS callers and hand-made files might. */
 const finite = (what: string) => z.number({ error: `${what} must be a number` }).refine(Number.isFinite, `${what} must be a finite number`);
-const count = (what: string) => z.number({ error: `${what} must be a whole number` }).int(`${what} must be a whole number`).min(0, `${what} cannot be negative`);
+/** A count stored in an Int column. */
+const count = (what: string) => wholeNumber(what).min(0, `${what} cannot be negative`);
+/** A count stored in a BigInt column: up to 2^53, where Zod's int() stops. */
+const bigCount = (what: string) => z.number({ error: `${what} must be a whole number` }).int(`${what} must be a whole number`).min(0, `${what} cannot be negative`);
 
 export const ZSummaryInput = z
   .object({
-    n: count("n").min(1, "n must be at least 1"),
+    // A long load test counts more requests than an Int holds.
+    n: bigCount("n").min(1, "n must be at least 1"),
     mean: finite("mean"),
     sd: finite("sd").min(0, "sd cannot be negative").optional(),
     min: finite("min").optional(),

@@ -5,8 +5,10 @@ import { ingestResults } from "../../services/results";
 import { AppError } from "../../errors";
 import { parseJson } from "./body";
 import { json, type RestContext } from "./handler";
+import { requireMediaType, resultsMediaTypes } from "./media-type";
 
 export async function postResults(ctx: RestContext): Promise<Response> {
+  requireMediaType(ctx.req, resultsMediaTypes);
   const idempotencyKey = idempotencyKeyOf(ctx.req);
   const { bytes, sha256 } = await ctx.body();
   const upload = parseInput(ZResultsUpload, parseJson(bytes));
