@@ -3,8 +3,10 @@
 // never an INTERNAL_SERVER_ERROR from the database. Real sessions on a real, migrated PostgreSQL.
 import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { appRouter, createCaller } from "~/server/api/root";
 import { db } from "~/server/db/client";
+import { INT4_MAX, INT4_MIN } from "~/server/schemas/common";
 import { anonymousCaller, signedInUser, type TestUser } from "~/test/signed-in";
 import { expectTRPCError, fieldIssuesOfError } from "~/test/trpc-errors";
 
@@ -68,6 +70,27 @@ describe("tRPC: values PostgreSQL cannot hold are BAD_REQUEST naming the field",
         const error = await expectTRPCError(call({ projectSlug: "x\u0000y", token: "t\u0000" }), "BAD_REQUEST");
         expect(paths(fieldIssuesOfError(error)), path).toEqual(["projectSlug", "token"]);
       }
+    }
+  });
+});
+
+describe("tRPC: integers fit the columns they are stored in", () => {
+  it("every integer in every procedure's input has a minimum and a maximum within int4", () => {
+    const integers: { path: string; minimum?: number; maximum?: number }[] = [];
+    const walk = (schema: Record<string, unknown>, path: string) => {
+      if (schema.type === "integer") integers.push({ path, minimum: schema.minimum as number | undefined, maximum: schema.maximum as number | undefined });
+      for (const [name, property] of Object.entries((schema.properties ?? {}) as Record<string, Record<string, unknown>>)) walk(property, `${path}.${name}`);
+      if (schema.items) walk(schema.items as Record<string, unknown>, `${path}[]`);
+      for (const part of [...((schema.anyOf ?? []) as Record<string, unknown>[]), ...((schema.allOf ?? []) as Record<string, unknown>[])]) walk(part, path);
+    };
+    for (const [name, procedure] of Object.entries(appRouter._def.procedures)) {
+      const inputs = (procedure as unknown as { _def: { inputs: z.ZodType[] } })._def.inputs;
+      for (const input of inputs) walk(z.toJSONSchema(input, { io: "input", unrepresentable: "any" }) as Record<string, unknown>, name);
+    }
+    expect(integers.map((i) => i.path)).toContain("experiment.create.experiment.warmupRuns");
+    for (const { path, minimum, maximum } of integers) {
+      expect(minimum, path).toBeGreaterThanOrEqual(INT4_MIN);
+      expect(maximum, path).toBeLessThanOrEqual(INT4_MAX);
     }
   });
 });
