@@ -22,13 +22,16 @@ export function routeMethods<Context = unknown>(handlers: Partial<Record<RouteMe
   if (implemented.GET && !implemented.HEAD) implemented.HEAD = implemented.GET;
   const allow = routeMethodNames.filter((method) => implemented[method] || method === "OPTIONS").join(", ");
   implemented.OPTIONS ??= () => new Response(null, { status: 204, headers: { Allow: allow } });
-  const notAllowed = (req: Request) => {
-    const error = new AppError("METHOD_NOT_ALLOWED", `${req.method} is not allowed here; this route answers ${allow}`);
-    return Response.json(error.toJSON(), { status: error.httpStatus, headers: { Allow: allow } });
-  };
+  const notAllowed = (req: Request) => methodNotAllowed(req.method, allow);
   const exported = (method: RouteMethod) => {
     const handler = implemented[method] ?? notAllowed;
     return async (req: Request, context: Context) => handler(req, context);
   };
   return Object.fromEntries(routeMethodNames.map((method) => [method, exported(method)])) as Record<RouteMethod, Exported<Context>>;
+}
+
+/** 405 with Allow and the API's error body; also what the server in front of Next.js answers (scripts/lib/method-guard.ts). */
+export function methodNotAllowed(method: string, allow: string): Response {
+  const error = new AppError("METHOD_NOT_ALLOWED", `${method} is not allowed here; this route answers ${allow}`);
+  return Response.json(error.toJSON(), { status: error.httpStatus, headers: { Allow: allow } });
 }
