@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as getComparisonRoute } from "~/app/api/v1/experiments/[slugOrId]/comparison/route";
+import { POST as postAuthRoute } from "~/app/api/auth/[...all]/route";
 import { POST as postImportRoute } from "~/app/api/v1/imports/route";
 import { POST as postResultsRoute } from "~/app/api/v1/results/route";
 import { db } from "~/server/db/client";
@@ -159,6 +160,22 @@ describe("values PostgreSQL cannot hold are refused with 400 naming the field, n
     expect(fieldPaths(segment.body)).toEqual(["slugOrId"]);
     const baseline = await refused(() => getComparison("some-experiment", "?baseline=a%00b"), 400, "BAD_REQUEST");
     expect(fieldPaths(baseline.body)).toEqual(["baseline"]);
+  });
+});
+
+describe("sign-in (better-auth's own route and error shape): unstorable text is a 400, not a 500", () => {
+  const signIn = (body: object) =>
+    postAuthRoute(new Request("http://test.local/api/auth/sign-in/email", { method: "POST", headers: { "content-type": "application/json", origin: "http://test.local" }, body: JSON.stringify(body) }));
+
+  it.each([
+    ["a NUL in the email", { email: "a\u0000b@example.test", password: "a long enough password" }],
+    ["a NUL in the password", { email: "nobody@example.test", password: "a long\u0000enough password" }],
+    ["a lone surrogate in the email", { email: "a\ud800b@example.test", password: "a long enough password" }],
+  ])("%s", async (_, body) => {
+    const response = await signIn(body);
+    const answer = (await response.json()) as { code: string; message: string };
+    expect({ status: response.status, code: answer.code }, JSON.stringify(answer)).toEqual({ status: 400, code: "INVALID_INPUT" });
+    expect(answer.message).toMatch(/(email|password): contains a (NUL|lone UTF-16 surrogate)/);
   });
 });
 
