@@ -1,8 +1,9 @@
 // `npm start`: everything a fresh clone needs to serve Versus.
 //   1. database: DATABASE_URL, or a project-local embedded PostgreSQL under .data/
 //   2. migrations, 3. example data (first start only), 4. a production build if stale,
-//   5. `next start` on PORT (default 3000). Ctrl-C / SIGTERM stops the server, then PostgreSQL.
-// `--dev` runs `next dev` instead of building.
+//   5. the server (scripts/serve.ts: Next.js behind Node's HTTP server) on PORT (default 3000).
+//      Ctrl-C / SIGTERM stops the server, then PostgreSQL.
+// `--dev` runs Next.js's development server instead of building.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
@@ -15,6 +16,7 @@ import { scriptEnv } from "./lib/env";
 const root = path.resolve(import.meta.dirname, "..");
 const dev = process.argv.includes("--dev");
 const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
+const tsxCli = path.join(root, "node_modules/tsx/dist/cli.mjs");
 const log = (line: string) => console.log(`[versus] ${line}`);
 // Next.js would otherwise phone home with anonymous telemetry; a self-hosted tool should not.
 process.env.NEXT_TELEMETRY_DISABLED ??= "1";
@@ -27,7 +29,7 @@ const generatedClient = path.join(root, "server/db/generated/client.ts");
 const schemaFile = path.join(root, "prisma/schema.prisma");
 if (!fs.existsSync(generatedClient) || fs.statSync(generatedClient).mtimeMs < fs.statSync(schemaFile).mtimeMs) {
   log("generating the Prisma client");
-  const generate = spawnSync(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), "scripts/prisma-generate.ts"], { cwd: root, stdio: "inherit" });
+  const generate = spawnSync(process.execPath, [tsxCli, "scripts/prisma-generate.ts"], { cwd: root, stdio: "inherit" });
   if (generate.status !== 0) process.exit(generate.status ?? 1);
 }
 
@@ -73,7 +75,8 @@ try {
     if (build.status !== 0) throw new Error(`next build failed with exit code ${build.status}`);
   }
 
-  const args = [nextBin, dev ? "dev" : "start", "--port", String(scriptEnv.PORT), "--hostname", scriptEnv.HOSTNAME];
+  // Next.js behind Node's HTTP server (scripts/serve.ts), which answers the methods Next.js cannot route.
+  const args = [tsxCli, path.join(root, "scripts/serve.ts"), ...(dev ? ["--dev"] : [])];
   child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "inherit", "inherit"], env: process.env });
   child.once("exit", (code) => {
     if (!shuttingDown) {

@@ -19,14 +19,16 @@ export async function sessionUser() {
 }
 
 /**
- * Runs a query for a page: NOT_FOUND becomes Next's 404 page, and a session that has expired
- * (the cookie is there, the session is not) goes to sign-in and back to this page after.
+ * Runs a query for a page: NOT_FOUND becomes Next's 404 page — and so does BAD_REQUEST, an
+ * address no project, experiment or link can have (a NUL or an over-long slug in a path segment)
+ * — and a session that has expired (the cookie is there, the session is not) goes to sign-in and
+ * back to this page after.
  */
 export async function orNotFound<T>(query: Promise<T>): Promise<T> {
   try {
     return await query;
   } catch (error) {
-    if (error instanceof TRPCError && error.code === "NOT_FOUND") notFound();
+    if (error instanceof TRPCError && (error.code === "NOT_FOUND" || error.code === "BAD_REQUEST")) notFound();
     if (error instanceof TRPCError && error.code === "UNAUTHORIZED") {
       const path = (await headers()).get("x-versus-path");
       redirect(path && path !== "/" ? `/sign-in?next=${encodeURIComponent(path)}` : "/sign-in");

@@ -44,9 +44,10 @@ npx versus upload results.json
 
 # the same with curl
 curl -X POST "$VERSUS_URL/api/v1/imports?format=gobench&experiment=gzip-levels&variant=level-6&create=true" \\
-  -H "Authorization: Bearer $VERSUS_API_KEY" --data-binary @bench.txt`}</pre>
+  -H "Authorization: Bearer $VERSUS_API_KEY" -H "Content-Type: text/plain" --data-binary @bench.txt`}</pre>
         <p className="muted small">
-          Errors are <code>{`{"error": {"code", "message", "details"}}`}</code> with status 400 (bad input, each field named), 401 (key), 404, 409, 413 or 422.
+          Errors are <code>{`{"error": {"code", "message", "details"}}`}</code> with status 400 (bad input, each field named), 401 (key), 404, 405
+          (method; the <code>Allow</code> header lists the route&apos;s), 409, 413, 415 (media type) or 422; each operation below lists its own.
         </p>
       </section>
 

@@ -1,16 +1,23 @@
 // The OpenAPI 3.1 document of the REST API, generated from the same Zod schemas that validate
-// requests, so the description cannot drift from what the server accepts.
+// requests, so the description cannot drift from what the server accepts: field constraints
+// (lengths, ranges, "one of samples, summary…") come from the schemas, the accepted media types
+// from the handlers' own lists, and the error codes from server/errors.ts.
 import { z } from "zod";
 import { createDocument } from "zod-openapi";
+import { appErrorCodes, type AppErrorCode } from "../errors";
 import { importers } from "../importers";
-import { ZComparison, ZComparisonQuery } from "../schemas/comparison";
+import { ZComparison, ZComparisonQuery, ZExperimentPath } from "../schemas/comparison";
 import { ZImportQuery } from "../schemas/imports";
-import { ZResultsUpload, ZUploadResponse } from "../schemas/results";
+import { ZIdempotencyHeaders, ZResultsUpload, ZUploadResponse } from "../schemas/results";
+import { MAX_INPUT_DEPTH } from "../schemas/storable";
+import { importMediaTypes, resultsMediaTypes } from "./rest/media-type";
+
+const errorCodes = Object.keys(appErrorCodes) as [AppErrorCode, ...AppErrorCode[]];
 
 const ZError = z
   .object({
     error: z.object({
-      code: z.enum(["BAD_REQUEST", "UNAUTHORIZED", "FORBIDDEN", "NOT_FOUND", "CONFLICT", "PAYLOAD_TOO_LARGE", "UNPROCESSABLE", "INTERNAL"]),
+      code: z.enum(errorCodes),
       message: z.string(),
       details: z.object({ fields: z.array(z.object({ path: z.array(z.union([z.string(), z.number()])), message: z.string() })) }).optional(),
     }),
@@ -23,15 +30,33 @@ const ZHealth = z.object({
   database: z.object({ status: z.enum(["ok", "unreachable"]), latencyMs: z.number().optional(), error: z.string().optional() }),
 });
 
-const errorResponses = (...statuses: [string, string][]) =>
-  Object.fromEntries(statuses.map(([status, description]) => [status, { description, content: { "application/json": { schema: ZError } } }]));
+type ErrorStatus = { [Code in AppErrorCode]: `${(typeof appErrorCodes)[Code]}` }[AppErrorCode];
 
-const ZIdempotencyHeader = z.object({
-  "Idempotency-Key": z
-    .string()
-    .optional()
-    .meta({ description: "Retries with the same key and body store the runs once (200 with replayed: true); the same key with another body is a 409." }),
-});
+/** The error responses of one operation: each status it can answer, saying when. */
+const errorResponses = (described: Partial<Record<ErrorStatus, string>>) =>
+  Object.fromEntries(Object.entries(described).map(([status, description]) => [status, { description, content: { "application/json": { schema: ZError } } }]));
+
+/** What every operation behind an API key can answer. */
+const keyedErrors = {
+  "401": "Missing, unknown or revoked API key (with WWW-Authenticate)",
+  "500": "Internal error; the server log has the details",
+} as const;
+
+/** What every operation with a body can answer. */
+const bodyErrors = (types: readonly string[]) =>
+  ({
+    "413": "Body larger than VERSUS_MAX_BODY_BYTES (64 MB by default)",
+    "415": `Content-Type is not one of ${types.join(", ")} (no Content-Type counts as application/octet-stream), or its charset is not UTF-8`,
+  }) as const;
+
+const badTextNote = `Text cannot contain U+0000 or lone UTF-16 surrogates, and JSON no more than ${MAX_INPUT_DEPTH} levels of objects and arrays`;
+
+const ZResultsUploadDoc = ZResultsUpload.meta({ id: "ResultsUpload" });
+
+const uploadResponses = {
+  "201": { description: "Stored", content: { "application/json": { schema: ZUploadResponse.meta({ id: "UploadResponse" }) } } },
+  "200": { description: "A retry of a stored request (same Idempotency-Key and body)", content: { "application/json": { schema: ZUploadResponse } } },
+};
 
 export function buildOpenApiDocument(serverUrl?: string) {
   return createDocument({
@@ -39,7 +64,11 @@ export function buildOpenApiDocument(serverUrl?: string) {
     info: {
       title: "Versus API",
       version: "1",
-      description: "Upload performance results and import benchmark tool output. Authenticate with a project API key: `Authorization: Bearer <key>`.",
+      description: [
+        "Upload performance results and import benchmark tool output. Authenticate with a project API key: `Authorization: Bearer <key>`.",
+        'Errors are `{"error": {"code", "message", "details"}}`; bad input names each field in `details.fields`.',
+        `${badTextNote}; bodies are UTF-8. A method a path does not list is answered 405 with an \`Allow\` header.`,
+      ].join(" "),
     },
     servers: serverUrl ? [{ url: serverUrl }] : undefined,
     components: { securitySchemes: { apiKey: { type: "http", scheme: "bearer", description: "A project API key (vs_…)" } } },
@@ -55,22 +84,28 @@ export function buildOpenApiDocument(serverUrl?: string) {
           },
         },
       },
+      "/api/v1/openapi.json": {
+        get: {
+          summary: "This document",
+          security: [],
+          responses: { "200": { description: "The OpenAPI 3.1 document", content: { "application/json": { schema: z.record(z.string(), z.unknown()) } } } },
+        },
+      },
       "/api/v1/results": {
         post: {
           summary: "Upload runs in Versus's JSON format",
-          requestParams: { header: ZIdempotencyHeader },
-          requestBody: { required: true, content: { "application/json": { schema: ZResultsUpload.meta({ id: "ResultsUpload" }) } } },
+          requestParams: { header: ZIdempotencyHeaders },
+          requestBody: { required: true, content: Object.fromEntries(resultsMediaTypes.map((type) => [type, { schema: ZResultsUploadDoc }])) },
           responses: {
-            "201": { description: "Stored", content: { "application/json": { schema: ZUploadResponse.meta({ id: "UploadResponse" }) } } },
-            "200": { description: "A retry of a stored request (same Idempotency-Key and body)", content: { "application/json": { schema: ZUploadResponse } } },
-            ...errorResponses(
-              ["400", "Malformed JSON or invalid fields (details.fields names each)"],
-              ["401", "Missing, unknown or revoked API key"],
-              ["404", "No such experiment (and create was not requested)"],
-              ["409", "Idempotency-Key reused with a different body"],
-              ["413", "Body larger than VERSUS_MAX_BODY_BYTES (64 MB by default)"],
-              ["422", "Unknown variant or metric, or a unit that contradicts the experiment"],
-            ),
+            ...uploadResponses,
+            ...errorResponses({
+              "400": `Invalid fields (details.fields names each), malformed JSON, a body that is not UTF-8 (the message gives the byte offset), or a bad Idempotency-Key. ${badTextNote}.`,
+              "404": "No such experiment (and create was not requested)",
+              "409": "Idempotency-Key reused with a different body",
+              "422": "Unknown variant or metric, or a unit that contradicts the experiment",
+              ...bodyErrors(resultsMediaTypes),
+              ...keyedErrors,
+            }),
           },
         },
       },
@@ -79,30 +114,35 @@ export function buildOpenApiDocument(serverUrl?: string) {
           summary: "Before/after comparison of an experiment's variants",
           description:
             "Per metric, every variant with runs, always — also with one variant, or when no other variant has the metric: runs, median with a distribution-free 95% CI, mean ± sample sd, CV, min/max of the runs, percentiles merged from their histograms. Per candidate against the baseline: change as ratio and percent with a Hodges–Lehmann CI, two-sided Mann-Whitney U (Holm-adjusted across candidates), Welch's t-test, and a direction-aware verdict (better, worse, no_change, insufficient_data with the reason); when there is no candidate to test, `comparisons` is empty and the metric's `reason` says why.",
-          requestParams: { path: z.object({ slugOrId: z.string().meta({ description: "experiment slug or id" }) }), query: ZComparisonQuery },
+          requestParams: { path: ZExperimentPath, query: ZComparisonQuery },
           responses: {
             "200": { description: "The comparison", content: { "application/json": { schema: ZComparison } } },
-            ...errorResponses(["401", "Missing, unknown or revoked API key"], ["404", "No such experiment in the key's project"], ["422", "The baseline is not a variant of the experiment"]),
+            ...errorResponses({
+              "400": "A bad slugOrId or baseline (details.fields names it)",
+              "404": "No such experiment in the key's project",
+              "422": "The baseline is not a variant of the experiment",
+              ...keyedErrors,
+            }),
           },
         },
       },
       "/api/v1/imports": {
         post: {
           summary: "Import a benchmark tool's output",
-          description: `The body is the tool's raw output. Formats: ${Object.entries(importers).map(([name, { description }]) => `\`${name}\` — ${description}`).join("; ")}.`,
-          requestParams: { query: ZImportQuery, header: ZIdempotencyHeader },
-          requestBody: { required: true, content: { "text/plain": { schema: z.string() }, "application/json": { schema: z.unknown() } } },
+          description: `The body is the tool's raw output, as text (text/plain, text/csv…), JSON, JSON lines or an untyped file. Formats: ${Object.entries(importers).map(([name, { description }]) => `\`${name}\` — ${description}`).join("; ")}.`,
+          requestParams: { query: ZImportQuery, header: ZIdempotencyHeaders },
+          requestBody: { required: true, content: Object.fromEntries(importMediaTypes.map((type) => [type, { schema: z.string() }])) },
           responses: {
             "201": { description: "Imported", content: { "application/json": { schema: ZUploadResponse } } },
             "200": { description: "A retry of a stored import", content: { "application/json": { schema: ZUploadResponse } } },
-            ...errorResponses(
-              ["400", "Bad query parameters (unknown format, bad slug) or an empty body"],
-              ["401", "Missing, unknown or revoked API key"],
-              ["404", "No such experiment (and create was not requested)"],
-              ["409", "Idempotency-Key reused with a different body"],
-              ["413", "Body larger than VERSUS_MAX_BODY_BYTES"],
-              ["422", "The body is not valid output of that tool (e.g. another tool's file), or unknown variants/metrics"],
-            ),
+            ...errorResponses({
+              "400": `Bad query parameters (unknown format, bad slug), an empty body, a body that is not UTF-8 (the message gives the byte offset), or names in the output no field can hold. ${badTextNote}.`,
+              "404": "No such experiment (and create was not requested)",
+              "409": "Idempotency-Key reused with a different body",
+              "422": "The body is not valid output of that tool (e.g. another tool's file), or unknown variants/metrics",
+              ...bodyErrors(importMediaTypes),
+              ...keyedErrors,
+            }),
           },
         },
       },

@@ -6,8 +6,9 @@ import { ZodError } from "zod";
 import { requireProjectRole, type MemberRole } from "../access/project-access";
 import { getSessionUser, type SessionUser } from "../auth/session";
 import { db, type Db } from "../db/client";
-import { AppError, type AppErrorCode, type FieldIssue } from "../errors";
+import { AppError, badInput, type AppErrorCode, type FieldIssue } from "../errors";
 import { ZProjectRef } from "../schemas/project";
+import { unstorableIssues } from "../schemas/storable";
 import { fieldIssuesOf } from "../schemas/validation";
 
 export interface TRPCContext {
@@ -26,8 +27,10 @@ const trpcCodeOf: Record<AppErrorCode, TRPCError["code"]> = {
   UNAUTHORIZED: "UNAUTHORIZED",
   FORBIDDEN: "FORBIDDEN",
   NOT_FOUND: "NOT_FOUND",
+  METHOD_NOT_ALLOWED: "METHOD_NOT_SUPPORTED",
   CONFLICT: "CONFLICT",
   PAYLOAD_TOO_LARGE: "PAYLOAD_TOO_LARGE",
+  UNSUPPORTED_MEDIA_TYPE: "UNSUPPORTED_MEDIA_TYPE",
   UNPROCESSABLE: "UNPROCESSABLE_CONTENT",
   INTERNAL: "INTERNAL_SERVER_ERROR",
 };
@@ -58,11 +61,21 @@ const appErrors = t.middleware(async ({ next }) => {
   return result;
 });
 
+/**
+ * Text no field can store (a NUL, a lone surrogate) and nesting beyond any real input are bad
+ * input in every procedure, found before the procedure's own schema runs (../schemas/storable.ts).
+ */
+const storableInput = t.middleware(async ({ getRawInput, next }) => {
+  const issues = unstorableIssues(await getRawInput());
+  if (issues.length > 0) throw badInput(issues);
+  return next();
+});
+
 export const createCallerFactory = t.createCallerFactory;
 export const createTRPCRouter = t.router;
 
 /** Anyone may call: the setup and invitation pages, before there is an account. */
-export const publicProcedure = t.procedure.use(appErrors);
+export const publicProcedure = t.procedure.use(appErrors).use(storableInput);
 
 /** A signed-in user. */
 export const authedProcedure = publicProcedure.use(({ ctx, next }) => {

@@ -10,6 +10,8 @@ import { authEnv as env } from "./auth-env";
 import { clearFailedSignIns, lockedUntil, recordFailedSignIn } from "./account-lockout";
 import { authBaseURL, COOKIE_PREFIX, SESSION_MAX_AGE_SECONDS, SIGN_IN_RATE_LIMIT } from "./auth-settings";
 import { MIN_PASSWORD_LENGTH, MAX_PASSWORD_LENGTH } from "../schemas/auth";
+import { unstorableIssues } from "../schemas/storable";
+import { badInput } from "../errors";
 
 export const auth = betterAuth({
   appName: "Versus",
@@ -39,6 +41,10 @@ export const auth = betterAuth({
   },
   hooks: {
     before: createAuthMiddleware(async (ctx) => {
+      // Text PostgreSQL cannot hold is bad input here as in every other request, not a 500 from
+      // the first query that carries it (../schemas/storable.ts).
+      const issues = unstorableIssues({ ...(ctx.query ?? {}), ...(isObject(ctx.body) ? ctx.body : {}) });
+      if (issues.length > 0) throw new APIError("BAD_REQUEST", { code: "INVALID_INPUT", message: badInput(issues).message });
       if (ctx.path !== "/sign-in/email") return;
       const until = await lockedUntil(db, signInEmailOf(ctx.body));
       if (until) {
@@ -66,6 +72,8 @@ export const auth = betterAuth({
 });
 
 export type Auth = typeof auth;
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 function signInEmailOf(body: unknown): string {
   const email = (body as { email?: unknown } | undefined)?.email;

@@ -21,6 +21,17 @@ export function slugify(text: string): string {
     .replace(/-+$/g, "");
 }
 
-/** Whole numbers from forms arrive as NaN when the box is empty; say so plainly. */
+/** PostgreSQL's `integer` (Prisma's Int): a whole number outside it cannot be stored. */
+export const INT4_MIN = -2_147_483_648;
+export const INT4_MAX = 2_147_483_647;
+
+/**
+ * A whole number that fits an Int column; every integer field of a request that is stored in one
+ * is built from this. (Whole numbers from forms arrive as NaN when the box is empty; say so plainly.)
+ */
 export const wholeNumber = (field: string) =>
-  z.number({ error: `${field} must be a whole number` }).int(`${field} must be a whole number`);
+  z
+    .number({ error: `${field} must be a whole number` })
+    .int(`${field} must be a whole number`)
+    .min(INT4_MIN, `${field} must be at least ${INT4_MIN}`)
+    .max(INT4_MAX, `${field} must be at most ${INT4_MAX}`);

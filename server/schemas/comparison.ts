@@ -3,6 +3,11 @@ import { z } from "zod";
 import { ZMetricComparison } from "../stats/schemas";
 import { ZSlug } from "./common";
 
+/** The path of /api/v1/experiments/{slugOrId}/…: an experiment's slug or its id. */
+export const ZExperimentPath = z.object({
+  slugOrId: z.string().trim().min(1, "give the experiment's slug or id").max(64, "an experiment slug or id is at most 64 characters").meta({ description: "experiment slug or id" }),
+});
+
 export const ZComparisonQuery = z.object({
   /** Variant to compare against; the experiment's baseline when omitted. */
   baseline: z.string().trim().min(1).max(100).optional(),

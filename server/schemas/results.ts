@@ -1,16 +1,21 @@
 // The upload format of POST /api/v1/results (and what imports are turned into): one or more
 // runs of one experiment, each with per-metric raw samples and/or summaries and time series.
 import { z } from "zod";
-import { ZSlug } from "./common";
+import { ZSlug, wholeNumber } from "./common";
+import { MAX_INPUT_DEPTH } from "./storable";
 import { ZMetricAggregation, ZMetricDirection, ZMetricKey } from "./experiment";
 
 /** Finite numbers only: JSON has no NaN/Infinity, but JS callers and hand-made files might. */
 const finite = (what: string) => z.number({ error: `${what} must be a number` }).refine(Number.isFinite, `${what} must be a finite number`);
-const count = (what: string) => z.number({ error: `${what} must be a whole number` }).int(`${what} must be a whole number`).min(0, `${what} cannot be negative`);
+/** A count stored in an Int column. */
+const count = (what: string) => wholeNumber(what).min(0, `${what} cannot be negative`);
+/** A count stored in a BigInt column: up to 2^53, where Zod's int() stops. */
+const bigCount = (what: string) => z.number({ error: `${what} must be a whole number` }).int(`${what} must be a whole number`).min(0, `${what} cannot be negative`);
 
 export const ZSummaryInput = z
   .object({
-    n: count("n").min(1, "n must be at least 1"),
+    // A long load test counts more requests than an Int holds.
+    n: bigCount("n").min(1, "n must be at least 1"),
     mean: finite("mean"),
     sd: finite("sd").min(0, "sd cannot be negative").optional(),
     min: finite("min").optional(),
@@ -22,7 +27,8 @@ export const ZSummaryInput = z
     p999: finite("p999").optional(),
     sum: finite("sum").optional(),
   })
-  .refine((s) => s.min === undefined || s.max === undefined || s.min <= s.max, { message: "min cannot be above max", path: ["min"] });
+  .refine((s) => s.min === undefined || s.max === undefined || s.min <= s.max, { message: "min cannot be above max", path: ["min"] })
+  .meta({ description: "A tool's own summary of n values. min cannot be above max." });
 
 export const ZTimeSeriesInput = z
   .object({
@@ -34,7 +40,15 @@ export const ZTimeSeriesInput = z
     values: z.array(finite("value")).min(1, "a time series needs at least one value"),
   })
   .refine((t) => t.offsetsMs !== undefined || t.intervalMs !== undefined, { message: "give offsetsMs or intervalMs", path: ["intervalMs"] })
-  .refine((t) => t.offsetsMs === undefined || t.offsetsMs.length === t.values.length, { message: "offsetsMs and values must have the same length", path: ["offsetsMs"] });
+  .refine((t) => t.offsetsMs === undefined || t.offsetsMs.length === t.values.length, { message: "offsetsMs and values must have the same length", path: ["offsetsMs"] })
+  // The refinements above, as far as JSON Schema can say them (the OpenAPI document shows these).
+  .meta({
+    description: "Give offsetsMs (as many as values) or intervalMs.",
+    anyOf: [{ required: ["offsetsMs"] }, { required: ["intervalMs"] }],
+  });
+
+/** A run's metric needs at least one of these. */
+const metricDataFields = ["samples", "samplesBase64", "summary", "histogram", "timeSeries"] as const;
 
 export const ZRunMetricInput = z
   .object({
@@ -47,18 +61,25 @@ export const ZRunMetricInput = z
     /** Raw per-operation values (e.g. every request's latency). */
     samples: z.array(finite("sample")).min(1, "samples cannot be empty; leave the field out instead").optional(),
     /** The same, as base64 of little-endian float64 values: 8 bytes a sample, no JSON parsing. */
-    samplesBase64: z.string().min(1, "samplesBase64 cannot be empty").optional(),
+    samplesBase64: z.string().min(1, "samplesBase64 cannot be empty").meta({ contentEncoding: "base64" }).optional(),
     summary: ZSummaryInput.optional(),
     /** An HdrHistogram in V2 compressed encoding, base64, recording round(value × histogramScale). */
-    histogram: z.string().min(1).optional(),
+    histogram: z.string().min(1).meta({ contentEncoding: "base64" }).optional(),
     histogramScale: finite("histogramScale").positive("histogramScale must be positive").optional(),
     timeSeries: ZTimeSeriesInput.optional(),
   })
-  .refine((m) => m.samples || m.samplesBase64 || m.summary || m.histogram || m.timeSeries, {
+  .refine((m) => metricDataFields.some((field) => m[field] !== undefined), {
     message: "give samples, samplesBase64, summary, histogram or timeSeries",
   })
   .refine((m) => !(m.samples && m.samplesBase64), { message: "give samples or samplesBase64, not both", path: ["samplesBase64"] })
-  .refine((m) => !m.histogram || m.histogramScale !== undefined, { message: "histogramScale is required with histogram", path: ["histogramScale"] });
+  .refine((m) => !m.histogram || m.histogramScale !== undefined, { message: "histogramScale is required with histogram", path: ["histogramScale"] })
+  // The refinements above, as far as JSON Schema can say them (the OpenAPI document shows these).
+  .meta({
+    description: "Give samples, samplesBase64, summary, histogram or timeSeries (samples and samplesBase64 not both; histogram with histogramScale).",
+    anyOf: metricDataFields.map((field) => ({ required: [field] })),
+    not: { required: ["samples", "samplesBase64"] },
+    dependentRequired: { histogram: ["histogramScale"] },
+  });
 
 export const ZRunInput = z.object({
   variant: z.string().trim().min(1, "variant is required").max(100),
@@ -67,7 +88,10 @@ export const ZRunInput = z.object({
   startedAt: z.iso.datetime({ offset: true }).optional(),
   finishedAt: z.iso.datetime({ offset: true }).optional(),
   /** CPU model, cores, memory, OS, runtime versions, container limits… */
-  environment: z.record(z.string(), z.unknown()).default({}),
+  environment: z
+    .record(z.string(), z.unknown())
+    .default({})
+    .meta({ description: `Free-form JSON; the whole upload is at most ${MAX_INPUT_DEPTH} levels of objects and arrays deep.` }),
   gitCommit: z.string().trim().max(64).optional(),
   gitBranch: z.string().trim().max(200).optional(),
   tags: z.array(z.string().trim().min(1).max(40)).max(20).default([]),
@@ -84,6 +108,19 @@ export const ZResultsUpload = z.object({
   /** Title for an experiment created by this upload; defaults to the slug. */
   experimentTitle: z.string().trim().min(1).max(200).optional(),
   runs: z.array(ZRunInput).min(1, "runs cannot be empty").max(1000, "at most 1000 runs per upload"),
+});
+
+/**
+ * The Idempotency-Key header of uploads and imports; a blank one counts as absent. Retries with
+ * the same key and body store the runs once.
+ */
+export const ZIdempotencyHeaders = z.object({
+  "Idempotency-Key": z
+    .string()
+    .max(200, "must be at most 200 characters")
+    .regex(/^[\x21-\x7e]+$/, "must be visible ASCII characters (no spaces)")
+    .optional()
+    .meta({ description: "Retries with the same key and body store the runs once (200 with replayed: true); the same key with another body is a 409." }),
 });
 
 export type TResultsUpload = z.output<typeof ZResultsUpload>;

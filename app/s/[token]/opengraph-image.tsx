@@ -1,6 +1,7 @@
 // The preview image chat apps and social sites show for a share link: the experiment's title and
 // its headline verdicts. Drawn with next/og's bundled font only (drawable-text.ts), so it needs no
 // network. Fetching it is not a view of the page. A bad token gets a 404, no image.
+import { TRPCError } from "@trpc/server";
 import { ImageResponse } from "next/og";
 import { drawableText } from "~/components/share/drawable-text";
 import { formatDateTime } from "~/components/format";
@@ -19,7 +20,10 @@ const MAX_HEADLINES = 4;
 
 export default async function Image({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
-  const shared = await (await api()).share.view({ token, countView: false });
+  const shared = await (await api()).share.view({ token, countView: false }).catch((error: unknown) => {
+    if (error instanceof TRPCError && error.code === "BAD_REQUEST") return null; // a token no link can have
+    throw error;
+  });
   if (!shared) return new Response("Not found", { status: 404, headers: { "Cache-Control": "private, no-store" } });
   const { experiment, headlines, mode, snapshotTakenAt } = shared;
   const title = drawableText(experiment.title, 90);

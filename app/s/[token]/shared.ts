@@ -2,6 +2,6 @@
 // it, and a live link recomputes the comparison, so it is computed (and the view counted) once.
 import "server-only";
 import { cache } from "react";
-import { api } from "~/app/_lib/trpc-server";
+import { api, orNotFound } from "~/app/_lib/trpc-server";
 
-export const sharedComparison = cache(async (token: string) => (await api()).share.view({ token }));
+export const sharedComparison = cache(async (token: string) => orNotFound((await api()).share.view({ token })));

@@ -1,14 +1,14 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { SetupForm } from "~/components/auth/setup-form";
-import { api } from "~/app/_lib/trpc-server";
+import { api, orNotFound } from "~/app/_lib/trpc-server";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Set up Versus", robots: { index: false }, referrer: "no-referrer" };
 
 export default async function SetupPage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
-  const state = await (await api()).setup.linkState({ token });
+  const state = await orNotFound((await api()).setup.linkState({ token }));
   return (
     <div className="narrow">
       <div className="page-head">

@@ -2,7 +2,8 @@
 // soon as a streamed body (no Content-Length) passes the limit, without reading the rest.
 import { describe, expect, it } from "vitest";
 import { AppError } from "../../errors";
-import { formatBytes, parseJson, readBody } from "./body";
+import { MAX_INPUT_DEPTH } from "../../schemas/storable";
+import { formatBytes, parseJson, readBody, refuseDeepJson } from "./body";
 
 /** A body stream of `chunks` chunks of `size` bytes; records how many chunks were pulled. */
 function chunkedStream(chunks: number, size: number) {
@@ -100,5 +101,21 @@ describe("parseJson", () => {
       expect((error as AppError).code).toBe("BAD_REQUEST");
       expect((error as AppError).message).toMatch(/^Malformed JSON: /);
     }
+  });
+});
+
+describe("refuseDeepJson", () => {
+  const deep = (levels: number) => `${"[".repeat(levels)}${"]".repeat(levels)}`;
+
+  it(`accepts ${MAX_INPUT_DEPTH} levels and refuses one more, before parsing, naming the limit`, () => {
+    expect(() => refuseDeepJson(deep(MAX_INPUT_DEPTH))).not.toThrow();
+    expect(() => refuseDeepJson(deep(MAX_INPUT_DEPTH + 1))).toThrow(`The JSON body is nested deeper than ${MAX_INPUT_DEPTH} levels`);
+    expect(() => parseJson(Buffer.from(deep(1_000_000)))).toThrow(AppError);
+  });
+
+  it("does not count brackets inside strings, escaped quotes included", () => {
+    const tricky = JSON.stringify({ text: `${"[{".repeat(100)} \\" \\\\" ${"{".repeat(100)}`, quote: '"[[[' });
+    expect(() => refuseDeepJson(tricky)).not.toThrow();
+    expect(() => refuseDeepJson(`{"a": "\\\\", "b": ${deep(MAX_INPUT_DEPTH)}}`)).toThrow(AppError);
   });
 });

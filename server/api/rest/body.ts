@@ -1,6 +1,8 @@
 // Reads a request body with a size limit, refusing early (Content-Length) or as soon as the
 // stream passes the limit, so a huge upload never sits in memory whole.
 import { AppError } from "../../errors";
+import { MAX_INPUT_DEPTH, nestingMessage } from "../../schemas/storable";
+import { decodeUtf8 } from "./text-encoding";
 
 export async function readBody(req: Request, limitBytes: number): Promise<Buffer> {
   const tooLarge = () =>
@@ -25,13 +27,37 @@ export async function readBody(req: Request, limitBytes: number): Promise<Buffer
   return Buffer.concat(chunks, total);
 }
 
+/** A JSON body as a value: UTF-8, no deeper than MAX_INPUT_DEPTH, well-formed JSON. */
 export function parseJson(body: Buffer): unknown {
   if (body.length === 0) throw new AppError("BAD_REQUEST", "Request body is empty: expected a JSON document");
+  const text = decodeUtf8(body);
+  refuseDeepJson(text);
   try {
-    return JSON.parse(body.toString("utf8"));
+    return JSON.parse(text);
   } catch (error) {
     // JSON.parse also refuses NaN and Infinity, which JSON does not have.
     throw new AppError("BAD_REQUEST", `Malformed JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/**
+ * Refuses JSON text nested deeper than MAX_INPUT_DEPTH before it is parsed: a body of brackets
+ * costs two bytes per level but an object per level once parsed. Only brackets, quotes and
+ * backslashes matter, so a regular expression skips the numbers between them.
+ */
+export function refuseDeepJson(text: string): void {
+  const structural = /[[\]{}"\\]/g;
+  let depth = 0;
+  let inString = false;
+  for (let match = structural.exec(text); match; match = structural.exec(text)) {
+    const char = match[0];
+    if (inString) {
+      if (char === "\\") structural.lastIndex++; // the escaped character, whatever it is
+      else if (char === '"') inString = false;
+    } else if (char === '"') inString = true;
+    else if (char === "[" || char === "{") {
+      if (++depth > MAX_INPUT_DEPTH) throw new AppError("BAD_REQUEST", `The JSON body is ${nestingMessage}`);
+    } else if (char === "]" || char === "}") depth--;
   }
 }
 

@@ -1,12 +1,13 @@
 // POST /api/v1/results — runs in Versus's own JSON format.
 import { parseInput } from "../../schemas/validation";
-import { ZResultsUpload } from "../../schemas/results";
+import { ZIdempotencyHeaders, ZResultsUpload } from "../../schemas/results";
 import { ingestResults } from "../../services/results";
-import { AppError } from "../../errors";
 import { parseJson } from "./body";
 import { json, type RestContext } from "./handler";
+import { requireMediaType, resultsMediaTypes } from "./media-type";
 
 export async function postResults(ctx: RestContext): Promise<Response> {
+  requireMediaType(ctx.req, resultsMediaTypes);
   const idempotencyKey = idempotencyKeyOf(ctx.req);
   const { bytes, sha256 } = await ctx.body();
   const upload = parseInput(ZResultsUpload, parseJson(bytes));
@@ -22,10 +23,6 @@ export async function postResults(ctx: RestContext): Promise<Response> {
 }
 
 export function idempotencyKeyOf(req: Request): string | undefined {
-  const key = req.headers.get("idempotency-key")?.trim();
-  if (key === undefined || key === "") return undefined;
-  if (key.length > 200 || !/^[\x21-\x7e]+$/.test(key)) {
-    throw new AppError("BAD_REQUEST", "Idempotency-Key must be 1–200 visible ASCII characters", { fieldIssues: [{ path: ["Idempotency-Key"], message: "must be 1–200 visible ASCII characters" }] });
-  }
-  return key;
+  const key = req.headers.get("idempotency-key")?.trim() || undefined;
+  return parseInput(ZIdempotencyHeaders, { "Idempotency-Key": key })["Idempotency-Key"];
 }

@@ -1,5 +1,6 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { appRouter } from "~/server/api/root";
+import { routeMethods } from "~/server/api/route-methods";
 import { createTRPCContext } from "~/server/api/trpc";
 import { isCrossSiteWrite } from "~/server/auth/same-origin";
 
@@ -19,4 +20,4 @@ const handler = (req: Request) => {
   });
 };
 
-export { handler as GET, handler as POST };
+export const { GET, HEAD, OPTIONS, POST, PUT, DELETE, PATCH } = routeMethods({ GET: handler, POST: handler });

@@ -1,7 +1,8 @@
 import { buildOpenApiDocument } from "~/server/api/openapi";
+import { routeMethods } from "~/server/api/route-methods";
 
 export const dynamic = "force-dynamic";
 
-export function GET(req: Request) {
-  return Response.json(buildOpenApiDocument(new URL(req.url).origin));
-}
+export const { GET, HEAD, OPTIONS, POST, PUT, DELETE, PATCH } = routeMethods({
+  GET: (req) => Response.json(buildOpenApiDocument(new URL(req.url).origin)),
+});

@@ -1,0 +1,41 @@
+// The HTTP server `npm start` runs (scripts/start.ts spawns it): Next.js — the production build,
+// or the development server with `--dev` — as a request handler behind Node's HTTP server, which
+// adds one thing Next.js cannot do: answering the methods it cannot route (./lib/method-guard.ts).
+import http, { type IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { scriptEnv } from "./lib/env";
+import { guardMethods, refuseConnect } from "./lib/method-guard";
+
+const dev = process.argv.includes("--dev");
+// React and Next.js pick their production or development build from NODE_ENV, as `next start` sets it.
+(process.env as Record<string, string>).NODE_ENV = dev ? "development" : "production";
+const { default: next } = await import("next");
+
+const root = path.resolve(import.meta.dirname, "..");
+const { PORT: port, HOSTNAME: hostname } = scriptEnv;
+const app = next({ dev, dir: root, hostname, port });
+await app.prepare();
+const handle = app.getRequestHandler();
+
+const server = http.createServer(guardMethods((req, res) => handle(req, res), allowOf));
+server.on("connect", refuseConnect);
+if (dev) server.on("upgrade", app.getUpgradeHandler()); // hot reloading's WebSocket
+server.listen(port, hostname, () => console.log(`▲ Next.js ${dev ? "development server" : "server"} on http://${hostname}:${port}`));
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    server.close();
+    server.closeAllConnections();
+    void app.close().finally(() => process.exit(0));
+  });
+}
+
+/** The route's methods, as its own OPTIONS answer lists them (route handlers: server/api/route-methods.ts). */
+async function allowOf(req: IncomingMessage): Promise<string | null> {
+  const { address, family } = server.address() as AddressInfo;
+  const unspecified = address === "0.0.0.0" || address === "::";
+  const host = unspecified ? "127.0.0.1" : family === "IPv6" ? `[${address}]` : address;
+  const response = await fetch(`http://${host}:${port}${req.url ?? "/"}`, { method: "OPTIONS", redirect: "manual" });
+  return response.headers.get("allow");
+}
