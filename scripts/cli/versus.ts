@@ -3,7 +3,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import { Command, Option } from "commander";
-import { importFormats } from "../../server/importers";
+import { importFormats } from "../../server/schemas/import-formats";
 import { createKeyCommand, resetPasswordCommand, setupLinkCommand } from "./admin";
 import { apiTargetFromEnv, postFile } from "./http";
 import { progressPrinter } from "./progress";

@@ -2,8 +2,8 @@
 // requests, so the description cannot drift from what the server accepts.
 import { z } from "zod";
 import { createDocument } from "zod-openapi";
-import { importers } from "../importers";
 import { ZComparison, ZComparisonQuery } from "../schemas/comparison";
+import { importFormatDescriptions } from "../schemas/import-formats";
 import { ZImportQuery } from "../schemas/imports";
 import { ZResultsUpload, ZUploadResponse } from "../schemas/results";
 
@@ -89,7 +89,7 @@ export function buildOpenApiDocument(serverUrl?: string) {
       "/api/v1/imports": {
         post: {
           summary: "Import a benchmark tool's output",
-          description: `The body is the tool's raw output. Formats: ${Object.entries(importers).map(([name, { description }]) => `\`${name}\` — ${description}`).join("; ")}.`,
+          description: `The body is the tool's raw output. Formats: ${Object.entries(importFormatDescriptions).map(([name, description]) => `\`${name}\` — ${description}`).join("; ")}.`,
           requestParams: { query: ZImportQuery, header: ZIdempotencyHeader },
           requestBody: { required: true, content: { "text/plain": { schema: z.string() }, "application/json": { schema: z.unknown() } } },
           responses: {

@@ -1,15 +1,15 @@
 // POST /api/v1/imports?format=…&experiment=…[&variant=…][&split=variant|metric][&create=true]
 // The body is a benchmark tool's raw output.
 import { AppError } from "../../errors";
-import { importers, type ImportFormat } from "../../importers";
+import { importers } from "../../importers";
 import { importToUpload } from "../../importers/to-upload";
 import { ImportFormatError } from "../../importers/types";
 import { ZImportQuery } from "../../schemas/imports";
 import { ZResultsUpload } from "../../schemas/results";
 import { parseInput } from "../../schemas/validation";
 import { ingestResults } from "../../services/results";
+import { idempotencyKeyOf } from "./body";
 import { json, type RestContext } from "./handler";
-import { idempotencyKeyOf } from "./results";
 
 export async function postImport(ctx: RestContext): Promise<Response> {
   const query = parseInput(ZImportQuery, Object.fromEntries(ctx.url.searchParams));
@@ -19,7 +19,7 @@ export async function postImport(ctx: RestContext): Promise<Response> {
 
   let parsed;
   try {
-    parsed = importers[query.format as ImportFormat].importer(bytes.toString("utf8"));
+    parsed = importers[query.format](bytes.toString("utf8"));
   } catch (error) {
     if (error instanceof ImportFormatError) throw new AppError("UNPROCESSABLE", error.message, { cause: error });
     throw error;
