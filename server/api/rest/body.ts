@@ -1,5 +1,6 @@
-// Reads a request body with a size limit, refusing early (Content-Length) or as soon as the
-// stream passes the limit, so a huge upload never sits in memory whole.
+// What the REST handlers read from a request. The body, with a size limit, refusing early
+// (Content-Length) or as soon as the stream passes the limit, so a huge upload never sits in
+// memory whole; its JSON; and the Idempotency-Key header.
 import { AppError } from "../../errors";
 
 export async function readBody(req: Request, limitBytes: number): Promise<Buffer> {
@@ -39,4 +40,14 @@ export function formatBytes(bytes: number): string {
   if (bytes >= 1024 * 1024) return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
   if (bytes >= 1024) return `${Math.round((bytes / 1024) * 10) / 10} KB`;
   return `${bytes} B`;
+}
+
+/** The Idempotency-Key header of an upload or import, if sent: a retry with the same key replays the stored answer. */
+export function idempotencyKeyOf(req: Request): string | undefined {
+  const key = req.headers.get("idempotency-key")?.trim();
+  if (key === undefined || key === "") return undefined;
+  if (key.length > 200 || !/^[\x21-\x7e]+$/.test(key)) {
+    throw new AppError("BAD_REQUEST", "Idempotency-Key must be 1–200 visible ASCII characters", { fieldIssues: [{ path: ["Idempotency-Key"], message: "must be 1–200 visible ASCII characters" }] });
+  }
+  return key;
 }

@@ -2,8 +2,7 @@
 import { parseInput } from "../../schemas/validation";
 import { ZResultsUpload } from "../../schemas/results";
 import { ingestResults } from "../../services/results";
-import { AppError } from "../../errors";
-import { parseJson } from "./body";
+import { idempotencyKeyOf, parseJson } from "./body";
 import { json, type RestContext } from "./handler";
 
 export async function postResults(ctx: RestContext): Promise<Response> {
@@ -19,13 +18,4 @@ export async function postResults(ctx: RestContext): Promise<Response> {
     baseUrl: ctx.baseUrl,
   });
   return json(result, result.replayed ? 200 : 201);
-}
-
-export function idempotencyKeyOf(req: Request): string | undefined {
-  const key = req.headers.get("idempotency-key")?.trim();
-  if (key === undefined || key === "") return undefined;
-  if (key.length > 200 || !/^[\x21-\x7e]+$/.test(key)) {
-    throw new AppError("BAD_REQUEST", "Idempotency-Key must be 1–200 visible ASCII characters", { fieldIssues: [{ path: ["Idempotency-Key"], message: "must be 1–200 visible ASCII characters" }] });
-  }
-  return key;
 }
