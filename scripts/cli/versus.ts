@@ -75,7 +75,7 @@ admin
 admin
   .command("setup-link")
   .description("print a new one-time link that creates the first owner (only while no account exists)")
-  .option("--url <base>", "the address Versus is reached at", process.env.VERSUS_PUBLIC_URL || `http://localhost:${process.env.PORT || 3000}`)
+  .option("--url <base>", "the address Versus is reached at (default: VERSUS_PUBLIC_URL, else http://localhost:PORT)")
   .action(setupLinkCommand);
 admin
   .command("reset-password")
