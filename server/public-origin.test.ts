@@ -46,6 +46,7 @@ describe("publicOrigin", () => {
   it("falls back to localhost on PORT when neither the setting nor the request says", () => {
     process.env.PORT = "3456";
     expect(publicOrigin(headers({}))).toBe("http://localhost:3456");
+    expect(publicOrigin(headers({}), "http://test.local/api/v1/results")).toBe("http://test.local");
     expect(authBaseURL()).toMatchObject({ fallback: "http://localhost:3456", protocol: "http" });
   });
 });

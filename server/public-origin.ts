@@ -17,9 +17,12 @@ export function trustsProxies(): boolean {
   return env.VERSUS_TRUSTED_PROXIES.length > 0;
 }
 
-/** The origin links should use: VERSUS_PUBLIC_URL, else the one the request was sent to. */
-export function publicOrigin(headers: HeaderSource): string {
-  return env.VERSUS_PUBLIC_URL ?? requestOrigin(headers) ?? defaultPublicOrigin();
+/**
+ * The origin links should use: VERSUS_PUBLIC_URL, else the one the request was sent to. A request
+ * without a Host header (HTTP/1.0) falls back to its URL's origin when the caller has one.
+ */
+export function publicOrigin(headers: HeaderSource, requestUrl?: string): string {
+  return env.VERSUS_PUBLIC_URL ?? requestOrigin(headers) ?? (requestUrl ? new URL(requestUrl).origin : defaultPublicOrigin());
 }
 
 /** The origin the client sent the request to, if its headers name a valid one. */

@@ -32,7 +32,7 @@ export function restRoute(handler: (ctx: RestContext) => Promise<Response>) {
         url,
         db,
         principal,
-        baseUrl: publicOrigin(req.headers),
+        baseUrl: publicOrigin(req.headers, req.url),
         body: async () => {
           if (!body) {
             const bytes = await readBody(req, env.VERSUS_MAX_BODY_BYTES);

@@ -4,5 +4,5 @@ import { publicOrigin } from "~/server/public-origin";
 export const dynamic = "force-dynamic";
 
 export function GET(req: Request) {
-  return Response.json(buildOpenApiDocument(publicOrigin(req.headers)));
+  return Response.json(buildOpenApiDocument(publicOrigin(req.headers, req.url)));
 }
