@@ -3,6 +3,8 @@ import { defineConfig, globalIgnores } from "eslint/config";
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 
+const noFramework = { group: ["react", "react-dom", "next", "next/*", "@tanstack/*"], message: "server/ never imports React or Next." };
+
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
@@ -16,7 +18,22 @@ export default defineConfig([
     // DESIGN §2: server/ is framework-free domain code.
     files: ["server/**/*.ts"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [{ group: ["react", "react-dom", "next", "next/*", "@tanstack/*"], message: "server/ never imports React or Next." }] }],
+      "no-restricted-imports": ["error", { patterns: [noFramework] }],
+    },
+  },
+  {
+    // Schemas are what every layer (tRPC, REST, forms, the CLI) shares, so they import no layer.
+    files: ["server/schemas/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            noFramework,
+            { group: ["../importers", "../importers/*", "../services/*", "../db/*", "../api/*", "../ingest/*", "../auth/*"], message: "server/schemas/ imports no layer above it." },
+          ],
+        },
+      ],
     },
   },
   {

@@ -1,4 +1,18 @@
 // @ts-check
+
+/**
+ * Headers of every answer. Pages get their Content-Security-Policy (with a per-request nonce) and
+ * HSTS from proxy.ts; the answers proxy.ts does not see — API routes, downloads, Next's own
+ * files: the complement of its matcher — get a policy that allows nothing, as none of them is
+ * a page that should run or load anything.
+ */
+const everyAnswer = [
+  { key: "X-Content-Type-Options", value: "nosniff" },
+  // Other sites learn nothing of the paths people visit (project and experiment names).
+  { key: "Referrer-Policy", value: "same-origin" },
+];
+const notAPage = [{ key: "Content-Security-Policy", value: "default-src 'none'; frame-ancestors 'none'" }];
+
 /** @type {import("next").NextConfig} */
 const nextConfig = {
   // Keep native/driver packages out of the server bundle; Node loads them from node_modules.
@@ -7,6 +21,12 @@ const nextConfig = {
   // `npm test` type-checks the whole project (tests and scripts included) with `tsc`; a second
   // pass inside `next build` would only make `npm start` slower and fail on test-only files.
   typescript: { ignoreBuildErrors: true },
+  async headers() {
+    return [
+      { source: "/:path*", headers: everyAnswer },
+      { source: "/:path(api/.*|_next/.*|.*\\.[a-z0-9]+)", headers: notAPage },
+    ];
+  },
 };
 
 export default nextConfig;

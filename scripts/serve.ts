@@ -4,7 +4,7 @@
 import http, { type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { scriptEnv } from "./lib/env";
+import { env } from "../server/env";
 import { guardMethods, refuseConnect } from "./lib/method-guard";
 
 const dev = process.argv.includes("--dev");
@@ -13,7 +13,7 @@ const dev = process.argv.includes("--dev");
 const { default: next } = await import("next");
 
 const root = path.resolve(import.meta.dirname, "..");
-const { PORT: port, HOSTNAME: hostname } = scriptEnv;
+const { PORT: port, HOSTNAME: hostname } = env;
 const app = next({ dev, dir: root, hostname, port });
 await app.prepare();
 const handle = app.getRequestHandler();

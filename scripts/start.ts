@@ -11,7 +11,8 @@ import path from "node:path";
 import { migrate } from "../server/db/migrator";
 import { buildIsStale } from "./lib/build-freshness";
 import { openDatabase } from "./lib/database";
-import { scriptEnv } from "./lib/env";
+import { env, readEnv } from "../server/env";
+import { defaultPublicOrigin } from "../server/public-origin";
 
 const root = path.resolve(import.meta.dirname, "..");
 const dev = process.argv.includes("--dev");
@@ -20,6 +21,14 @@ const tsxCli = path.join(root, "node_modules/tsx/dist/cli.mjs");
 const log = (line: string) => console.log(`[versus] ${line}`);
 // Next.js would otherwise phone home with anonymous telemetry; a self-hosted tool should not.
 process.env.NEXT_TELEMETRY_DISABLED ??= "1";
+
+// Every setting is checked before anything starts; a bad one stops here with its name.
+try {
+  readEnv();
+} catch (error) {
+  console.error(`[versus] ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}
 
 let child: ChildProcess | undefined;
 let shuttingDown = false;
@@ -33,7 +42,7 @@ if (!fs.existsSync(generatedClient) || fs.statSync(generatedClient).mtimeMs < fs
   if (generate.status !== 0) process.exit(generate.status ?? 1);
 }
 
-log(scriptEnv.DATABASE_URL ? "using DATABASE_URL" : `starting embedded PostgreSQL (data in ${scriptEnv.VERSUS_DATA_DIR}/)`);
+log(env.DATABASE_URL ? "using DATABASE_URL" : `starting embedded PostgreSQL (data in ${env.VERSUS_DATA_DIR}/)`);
 const database = await openDatabase();
 
 async function shutdown(code: number): Promise<never> {
@@ -64,7 +73,7 @@ try {
   const db = createPrismaClient(database.url);
   // Session cookies are signed with BETTER_AUTH_SECRET; without one, the installation's own.
   process.env.BETTER_AUTH_SECRET ||= await ensureAuthSecret(db);
-  if (scriptEnv.VERSUS_SKIP_SEED === "0") {
+  if (env.VERSUS_SKIP_SEED === "0") {
     const { loadExampleDataOnce } = await import("../server/services/example-data");
     log(`example data: ${await loadExampleDataOnce(db)}`);
   }
@@ -84,8 +93,8 @@ try {
       void shutdown(code ?? 1);
     }
   });
-  await waitForHealth(`http://127.0.0.1:${scriptEnv.PORT}/api/health`);
-  const publicUrl = process.env.VERSUS_PUBLIC_URL || `http://localhost:${scriptEnv.PORT}`;
+  await waitForHealth(`http://127.0.0.1:${env.PORT}/api/health`);
+  const publicUrl = defaultPublicOrigin();
   log(`Versus is running at ${publicUrl}  (Ctrl-C to stop)`);
   const setup = await issueSetupLink(db, publicUrl);
   if (setup) {

@@ -1,19 +1,79 @@
-// Environment of the web server, validated once at boot (t3 style; env-core because server/
-// stays free of Next.js). `npm start` fills DATABASE_URL when it starts the embedded database.
-import { createEnv } from "@t3-oss/env-core";
+// Every environment variable the server and its scripts (npm start, migrate, seed, `versus
+// admin`) read, declared once and validated whenever it is read. Reading late matters: `npm start`
+// validates everything first, then opens the database and only then knows DATABASE_URL and the
+// installation's BETTER_AUTH_SECRET (kept in that database), which it puts into process.env
+// for the code that needs them. Those two are therefore optional here and required where they
+// are used (requiredEnv).
 import { z } from "zod";
 
-export const env = createEnv({
-  server: {
-    DATABASE_URL: z.url({ message: "DATABASE_URL must be a postgresql:// URL (npm start sets it for the embedded database)" }),
-    NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
-    /** Largest request body the REST API accepts (uploads, imports), in bytes. */
-    VERSUS_MAX_BODY_BYTES: z.coerce.number().int().positive().default(64 * 1024 * 1024),
-    /** Public base URL for links the API returns; defaults to the request's own origin. */
-    VERSUS_PUBLIC_URL: z.url().optional(),
-  },
-  runtimeEnv: process.env,
-  emptyStringAsUndefined: true,
-  // `next build` evaluates modules without a database; validation then happens at first use.
-  skipValidation: process.env.VERSUS_SKIP_ENV_VALIDATION === "1",
+const portError = "must be a port number (1–65535)";
+const port = z.coerce.number({ error: portError }).int(portError).min(1, portError).max(65535, portError);
+
+/** One address or CIDR range of a reverse proxy: 10.0.0.5, 10.0.0.0/8, ::1, fd00::/8. */
+const ZProxyAddress = z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()], {
+  error: (issue) => `"${String(issue.input)}" is not an IP address or CIDR range`,
 });
+
+const ZEnv = z.object({
+  /** PostgreSQL of the server; `npm start` starts the embedded one when it is unset. */
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: "must be a postgresql:// URL" }).optional(),
+  /** Signs session cookies; `npm start` uses the installation's own when it is unset. */
+  BETTER_AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  PORT: port.default(3000),
+  HOSTNAME: z.string().default("0.0.0.0"),
+  VERSUS_DATA_DIR: z.string().default(".data"),
+  VERSUS_EMBEDDED_PG_PORT: port.default(54320),
+  VERSUS_SKIP_SEED: z.enum(["0", "1"], { error: 'must be "0" or "1"' }).default("0"),
+  /** Largest request body the REST API accepts (uploads, imports), in bytes. */
+  VERSUS_MAX_BODY_BYTES: z.coerce.number({ error: "must be a number of bytes" }).int("must be a whole number of bytes").positive("must be a positive number of bytes").default(64 * 1024 * 1024),
+  /** Where people reach Versus; without it, links follow the request (server/public-origin.ts). */
+  VERSUS_PUBLIC_URL: z
+    .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })
+    .transform((url) => url.replace(/\/+$/, ""))
+    .optional(),
+  /** The reverse proxies in front of Versus, whose X-Forwarded-* headers are believed. */
+  VERSUS_TRUSTED_PROXIES: z
+    .string()
+    .transform((list) => list.split(",").map((entry) => entry.trim()).filter(Boolean))
+    .pipe(z.array(ZProxyAddress))
+    .default([]),
+});
+
+export type Env = z.output<typeof ZEnv>;
+const names = Object.keys(ZEnv.shape) as (keyof Env)[];
+
+/**
+ * `next build` evaluates server modules with no database and no secret (package.json sets this);
+ * a variable that does not validate then reads as unset instead of failing the build.
+ */
+const building = (source: Record<string, string | undefined> = process.env) => source.VERSUS_SKIP_ENV_VALIDATION === "1";
+
+/** The environment as it is now, validated; throws one error that names every bad variable. */
+export function readEnv(source: Record<string, string | undefined> = process.env): Env {
+  // Empty counts as unset, so `DATABASE_URL= npm start` means "the embedded database".
+  const input = Object.fromEntries(names.map((name) => [name, source[name] === "" ? undefined : source[name]]));
+  const parsed = ZEnv.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const bad = new Set(parsed.error.issues.map((issue) => String(issue.path[0])));
+  if (building(source)) return ZEnv.parse(Object.fromEntries(Object.entries(input).filter(([name]) => !bad.has(name))));
+  const lines = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+  throw new Error(`Invalid environment variables:\n${lines.join("\n")}`);
+}
+
+/** process.env, validated at each read (see the top of this file for why not once). */
+export const env: Readonly<Env> = Object.defineProperties(
+  {} as Env,
+  Object.fromEntries(names.map((name) => [name, { enumerable: true, get: () => readEnv()[name] }])),
+);
+
+const whyRequired = {
+  DATABASE_URL: "DATABASE_URL is not set: start Versus with `npm start`, which sets it (to the embedded database when you have none), or set it to a postgresql:// URL",
+  BETTER_AUTH_SECRET: "BETTER_AUTH_SECRET is not set: start Versus with `npm start`, which sets it to the installation's own secret, or set one of at least 32 characters",
+};
+
+/** A variable the server cannot run without. Unset only while `next build` evaluates modules. */
+export function requiredEnv(name: keyof typeof whyRequired): string {
+  const value = env[name];
+  if (value === undefined && !building()) throw new Error(whyRequired[name]);
+  return value as string;
+}

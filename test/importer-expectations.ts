@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect } from "vitest";
-import { importFormats } from "~/server/importers";
+import { importFormats } from "~/server/schemas/import-formats";
 import { metricKey } from "~/server/importers/to-upload";
 
 export const FIXTURES = path.resolve(import.meta.dirname, "../server/importers/fixtures");

@@ -1,12 +1,8 @@
-// Where people, CLIs and agents reach this server, for the commands pages show: VERSUS_PUBLIC_URL
-// when set (behind a proxy), else the origin the browser used.
+// The public origin (server/public-origin.ts) for a page being rendered: its request's headers.
 import "server-only";
 import { headers } from "next/headers";
-import { env } from "~/server/env";
+import { publicOrigin as publicOriginOf } from "~/server/public-origin";
 
 export async function publicOrigin(): Promise<string> {
-  if (env.VERSUS_PUBLIC_URL) return env.VERSUS_PUBLIC_URL.replace(/\/$/, "");
-  const requestHeaders = await headers();
-  const host = requestHeaders.get("x-forwarded-host") ?? requestHeaders.get("host") ?? "localhost:3000";
-  return `${requestHeaders.get("x-forwarded-proto") ?? "http"}://${host}`;
+  return publicOriginOf(await headers());
 }

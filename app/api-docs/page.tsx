@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { publicOrigin } from "~/app/_lib/public-origin";
 import { buildOpenApiDocument } from "~/server/api/openapi";
-import { importers } from "~/server/importers";
+import { importFormatDescriptions } from "~/server/schemas/import-formats";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "REST API" };
@@ -62,7 +62,7 @@ curl -X POST "$VERSUS_URL/api/v1/imports?format=gobench&experiment=gzip-levels&v
               </tr>
             </thead>
             <tbody>
-              {Object.entries(importers).map(([name, { description }]) => (
+              {Object.entries(importFormatDescriptions).map(([name, description]) => (
                 <tr key={name}>
                   <td>
                     <code>{name}</code>

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { formatDateTime, plural } from "~/components/format";
-import { importFormats } from "~/server/importers";
+import { importFormats } from "~/server/schemas/import-formats";
 
 interface RunRow {
   id: string;

@@ -6,6 +6,7 @@ import { createTRPCContext } from "@trpc/tanstack-react-query";
 import { useState, type ReactNode } from "react";
 import superjson from "superjson";
 import type { AppRouter } from "~/server/api/root";
+import "~/components/zod-in-browser";
 
 export const { TRPCProvider, useTRPC } = createTRPCContext<AppRouter>();
 

@@ -17,10 +17,11 @@ async function withDatabase<T>(fn: (db: import("../../server/db/client").Db) => 
   }
 }
 
-export async function setupLinkCommand(options: { url: string }) {
+export async function setupLinkCommand(options: { url?: string }) {
   const { issueSetupLink } = await import("../../server/services/installation");
+  const { defaultPublicOrigin } = await import("../../server/public-origin");
   await withDatabase(async (db) => {
-    const link = await issueSetupLink(db, options.url);
+    const link = await issueSetupLink(db, options.url ?? defaultPublicOrigin());
     if (!link) throw new Error("Versus already has an account; the first owner can invite people from a project's Members page");
     console.error(`one-time setup link, valid until ${link.expiresAt.toISOString()}:`);
     console.log(link.url);

@@ -12,8 +12,8 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 
-// The server side reads VERSUS_MAX_BODY_BYTES once, when server/env is first imported: a small
-// limit (8 MB) lets one test see a real 413 over HTTP; the progress test stays under it.
+// The server side reads VERSUS_MAX_BODY_BYTES from the environment: a small limit (8 MB) lets
+// one test see a real 413 over HTTP; the progress test stays under it.
 const LIMIT_BYTES = 8 * 1024 * 1024;
 process.env.VERSUS_MAX_BODY_BYTES = String(LIMIT_BYTES);
 const { POST: postResults } = await import("~/app/api/v1/results/route");

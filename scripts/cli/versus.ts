@@ -3,7 +3,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import { Command, Option } from "commander";
-import { importFormats } from "../../server/importers";
+import { importFormats } from "../../server/schemas/import-formats";
 import { createKeyCommand, resetPasswordCommand, setupLinkCommand } from "./admin";
 import { apiTargetFromEnv, postFile } from "./http";
 import { progressPrinter } from "./progress";
@@ -75,7 +75,7 @@ admin
 admin
   .command("setup-link")
   .description("print a new one-time link that creates the first owner (only while no account exists)")
-  .option("--url <base>", "the address Versus is reached at", process.env.VERSUS_PUBLIC_URL || `http://localhost:${process.env.PORT || 3000}`)
+  .option("--url <base>", "the address Versus is reached at (default: VERSUS_PUBLIC_URL, else http://localhost:PORT)")
   .action(setupLinkCommand);
 admin
   .command("reset-password")

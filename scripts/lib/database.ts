@@ -5,7 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { embeddedUrl, readEmbeddedCredentials, startEmbeddedPostgres, type EmbeddedServer } from "../../server/db/embedded-postgres";
-import { scriptEnv } from "./env";
+import { env } from "../../server/env";
 
 export interface Database {
   url: string;
@@ -16,11 +16,11 @@ export interface Database {
 const DATABASE = "versus";
 
 export async function openDatabase(log: (line: string) => void = () => {}): Promise<Database> {
-  if (scriptEnv.DATABASE_URL) return { url: scriptEnv.DATABASE_URL };
-  const dataDir = path.resolve(scriptEnv.VERSUS_DATA_DIR);
+  if (env.DATABASE_URL) return { url: env.DATABASE_URL };
+  const dataDir = path.resolve(env.VERSUS_DATA_DIR);
   const running = await runningEmbeddedUrl(dataDir);
   if (running) return { url: running };
-  const embedded = await startEmbeddedPostgres({ dataDir, port: scriptEnv.VERSUS_EMBEDDED_PG_PORT, log });
+  const embedded = await startEmbeddedPostgres({ dataDir, port: env.VERSUS_EMBEDDED_PG_PORT, log });
   await embedded.ensureDatabase(DATABASE);
   return { url: embedded.urlFor(DATABASE), embedded };
 }

@@ -5,8 +5,8 @@
 import { z } from "zod";
 import { createDocument } from "zod-openapi";
 import { appErrorCodes, type AppErrorCode } from "../errors";
-import { importers } from "../importers";
 import { ZComparison, ZComparisonQuery, ZExperimentPath } from "../schemas/comparison";
+import { importFormatDescriptions } from "../schemas/import-formats";
 import { ZImportQuery } from "../schemas/imports";
 import { ZIdempotencyHeaders, ZResultsUpload, ZUploadResponse } from "../schemas/results";
 import { MAX_INPUT_DEPTH } from "../schemas/storable";
@@ -129,7 +129,7 @@ export function buildOpenApiDocument(serverUrl?: string) {
       "/api/v1/imports": {
         post: {
           summary: "Import a benchmark tool's output",
-          description: `The body is the tool's raw output, as text (text/plain, text/csv…), JSON, JSON lines or an untyped file. Formats: ${Object.entries(importers).map(([name, { description }]) => `\`${name}\` — ${description}`).join("; ")}.`,
+          description: `The body is the tool's raw output, as text (text/plain, text/csv…), JSON, JSON lines or an untyped file. Formats: ${Object.entries(importFormatDescriptions).map(([name, description]) => `\`${name}\` — ${description}`).join("; ")}.`,
           requestParams: { query: ZImportQuery, header: ZIdempotencyHeaders },
           requestBody: { required: true, content: Object.fromEntries(importMediaTypes.map((type) => [type, { schema: z.string() }])) },
           responses: {

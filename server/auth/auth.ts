@@ -2,76 +2,99 @@
 // Email and password only. Nobody signs themselves up: accounts are made by the first-owner setup
 // link and by project invitations (server/services/setup.ts, invitations.ts), which write the
 // user and its scrypt-hashed credential in the same transaction as the membership.
-import { betterAuth } from "better-auth";
+import { betterAuth, type BetterAuthOptions } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import { db } from "../db/client";
-import { authEnv as env } from "./auth-env";
+import { env, requiredEnv } from "../env";
+import { authBaseURL, trustsProxies } from "../public-origin";
 import { clearFailedSignIns, lockedUntil, recordFailedSignIn } from "./account-lockout";
-import { authBaseURL, COOKIE_PREFIX, SESSION_MAX_AGE_SECONDS, SIGN_IN_RATE_LIMIT } from "./auth-settings";
+import { COOKIE_PREFIX, SESSION_MAX_AGE_SECONDS, SIGN_IN_RATE_LIMIT } from "./auth-settings";
 import { MIN_PASSWORD_LENGTH, MAX_PASSWORD_LENGTH } from "../schemas/auth";
 import { unstorableIssues } from "../schemas/storable";
 import { badInput } from "../errors";
 
-export const auth = betterAuth({
-  appName: "Versus",
-  secret: env.BETTER_AUTH_SECRET,
-  baseURL: authBaseURL(env),
-  basePath: "/api/auth",
-  database: prismaAdapter(db, { provider: "postgresql", transaction: true }),
-  emailAndPassword: {
-    enabled: true,
-    disableSignUp: true,
-    minPasswordLength: MIN_PASSWORD_LENGTH,
-    maxPasswordLength: MAX_PASSWORD_LENGTH,
-  },
-  session: {
-    expiresIn: SESSION_MAX_AGE_SECONDS,
-    // Extend an active session at most once a day rather than on every request.
-    updateAge: 24 * 60 * 60,
-  },
-  rateLimit: {
-    // On in every mode (better-auth turns it off outside production by default): the limit is
-    // part of what sign-in promises, and tests check it.
-    enabled: true,
-    storage: "database",
-    window: 60,
-    max: 100,
-    customRules: { "/sign-in/email": SIGN_IN_RATE_LIMIT },
-  },
-  hooks: {
-    before: createAuthMiddleware(async (ctx) => {
-      // Text PostgreSQL cannot hold is bad input here as in every other request, not a 500 from
-      // the first query that carries it (../schemas/storable.ts).
-      const issues = unstorableIssues({ ...(ctx.query ?? {}), ...(isObject(ctx.body) ? ctx.body : {}) });
-      if (issues.length > 0) throw new APIError("BAD_REQUEST", { code: "INVALID_INPUT", message: badInput(issues).message });
-      if (ctx.path !== "/sign-in/email") return;
-      const until = await lockedUntil(db, signInEmailOf(ctx.body));
-      if (until) {
-        const minutes = Math.ceil((until.getTime() - Date.now()) / 60_000);
-        throw new APIError("TOO_MANY_REQUESTS", {
-          message: `Too many failed sign-ins for this account. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}, or ask whoever runs Versus to reset the password.`,
-        });
-      }
-    }),
-    after: createAuthMiddleware(async (ctx) => {
-      if (ctx.path !== "/sign-in/email") return;
-      const email = signInEmailOf(ctx.body);
-      if (!email) return;
-      if (ctx.context.returned instanceof APIError) await recordFailedSignIn(db, email);
-      else await clearFailedSignIns(db, email);
-    }),
-  },
-  advanced: {
-    // Secure cookies whenever the public URL is https; on plain http (localhost) browsers drop them.
-    useSecureCookies: env.VERSUS_PUBLIC_URL?.startsWith("https://") ?? false,
-    cookiePrefix: COOKIE_PREFIX,
-    database: { generateId: false },
-  },
-  telemetry: { enabled: false },
-});
+export const auth = betterAuth(authOptions());
 
 export type Auth = typeof auth;
+
+/** The options, from the environment as it is now (tests build instances with other settings). */
+export function authOptions() {
+  return {
+    appName: "Versus",
+    secret: requiredEnv("BETTER_AUTH_SECRET"),
+    baseURL: authBaseURL(),
+    basePath: "/api/auth",
+    database: prismaAdapter(db, { provider: "postgresql", transaction: true }),
+    emailAndPassword: {
+      enabled: true,
+      disableSignUp: true,
+      minPasswordLength: MIN_PASSWORD_LENGTH,
+      maxPasswordLength: MAX_PASSWORD_LENGTH,
+    },
+    session: {
+      expiresIn: SESSION_MAX_AGE_SECONDS,
+      // Extend an active session at most once a day rather than on every request.
+      updateAge: 24 * 60 * 60,
+    },
+    rateLimit: {
+      // On in every mode (better-auth turns it off outside production by default): the limit is
+      // part of what sign-in promises, and tests check it.
+      enabled: true,
+      storage: "database",
+      window: 60,
+      max: 100,
+      customRules: { "/sign-in/email": SIGN_IN_RATE_LIMIT },
+    },
+    hooks: {
+      before: createAuthMiddleware(async (ctx) => {
+        // Text PostgreSQL cannot hold is bad input here as in every other request, not a 500 from
+        // the first query that carries it (../schemas/storable.ts).
+        const issues = unstorableIssues({ ...(ctx.query ?? {}), ...(isObject(ctx.body) ? ctx.body : {}) });
+        if (issues.length > 0) throw new APIError("BAD_REQUEST", { code: "INVALID_INPUT", message: badInput(issues).message });
+        if (ctx.path !== "/sign-in/email") return;
+        const until = await lockedUntil(db, signInEmailOf(ctx.body));
+        if (until) {
+          const minutes = Math.ceil((until.getTime() - Date.now()) / 60_000);
+          throw new APIError("TOO_MANY_REQUESTS", {
+            message: `Too many failed sign-ins for this account. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}, or ask whoever runs Versus to reset the password.`,
+          });
+        }
+      }),
+      after: createAuthMiddleware(async (ctx) => {
+        if (ctx.path !== "/sign-in/email") return;
+        const email = signInEmailOf(ctx.body);
+        if (!email) return;
+        if (ctx.context.returned instanceof APIError) await recordFailedSignIn(db, email);
+        else await clearFailedSignIns(db, email);
+      }),
+    },
+    advanced: {
+      // Secure cookies whenever the public URL is https; on plain http (localhost) browsers drop them.
+      useSecureCookies: env.VERSUS_PUBLIC_URL?.startsWith("https://") ?? false,
+      cookiePrefix: COOKIE_PREFIX,
+      database: { generateId: false },
+      // The base URL follows X-Forwarded-Host/-Proto only from trusted proxies (server/public-origin.ts).
+      trustedProxyHeaders: trustsProxies(),
+      ipAddress: clientAddressOptions(),
+    },
+    telemetry: { enabled: false },
+  } satisfies BetterAuthOptions;
+}
+
+/**
+ * Which address a sign-in comes from, for the per-address limit. Route handlers never see the
+ * connection itself: Next.js hands them X-Forwarded-For, which it fills with the connection's
+ * address only when the client sent none. Without trusted proxies only a single address there
+ * counts (a chain means a proxy nobody vouched for; such requests share one bucket); a client
+ * that talks to Versus directly can still write its own single address and so pick its bucket,
+ * which is why the per-account lock (account-lockout.ts) exists. With VERSUS_TRUSTED_PROXIES the
+ * chain is read from the right, skipping those proxies: the first other address is the client.
+ */
+function clientAddressOptions() {
+  const trustedProxies = env.VERSUS_TRUSTED_PROXIES;
+  return { ipAddressHeaders: ["x-forwarded-for"], ...(trustedProxies.length ? { trustedProxies } : {}) };
+}
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 

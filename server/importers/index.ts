@@ -1,4 +1,4 @@
-// The tool formats POST /api/v1/imports and `versus import` understand.
+// The parser of each import format (the names and descriptions: server/schemas/import-formats.ts).
 import { importCriterion } from "./criterion";
 import { importCsv } from "./csv";
 import { importGobench } from "./gobench";
@@ -8,21 +8,19 @@ import { importJmh } from "./jmh";
 import { importK6 } from "./k6";
 import { importNgrinder } from "./ngrinder";
 import { importPytestBenchmark } from "./pytest-benchmark";
+import type { ImportFormat } from "../schemas/import-formats";
 import type { Importer } from "./types";
 import { importWrk } from "./wrk";
 
-export const importers = {
-  jmh: { importer: importJmh, description: "JMH JSON (-rf json), with rawData per fork" },
-  gobench: { importer: importGobench, description: "`go test -bench` text output; -count repetitions become runs" },
-  hyperfine: { importer: importHyperfine, description: "hyperfine --export-json, with per-run times" },
-  "pytest-benchmark": { importer: importPytestBenchmark, description: "pytest-benchmark --benchmark-json" },
-  "google-benchmark": { importer: importGoogleBenchmark, description: "Google Benchmark --benchmark_format=json; repetitions become runs" },
-  criterion: { importer: importCriterion, description: "Criterion.rs sample.json, or a bundle of each benchmark's sample/estimates/benchmark JSON (docs/imports.md)" },
-  k6: { importer: importK6, description: "k6 --summary-export JSON, or --out csv samples" },
-  wrk: { importer: importWrk, description: "wrk text output, run with --latency" },
-  ngrinder: { importer: importNgrinder, description: "nGrinder CSV report" },
-  csv: { importer: importCsv, description: "generic CSV: a column per metric, a row per run" },
-} satisfies Record<string, { importer: Importer; description: string }>;
-
-export type ImportFormat = keyof typeof importers;
-export const importFormats = Object.keys(importers) as ImportFormat[];
+export const importers: Record<ImportFormat, Importer> = {
+  jmh: importJmh,
+  gobench: importGobench,
+  hyperfine: importHyperfine,
+  "pytest-benchmark": importPytestBenchmark,
+  "google-benchmark": importGoogleBenchmark,
+  criterion: importCriterion,
+  k6: importK6,
+  wrk: importWrk,
+  ngrinder: importNgrinder,
+  csv: importCsv,
+};

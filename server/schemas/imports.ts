@@ -1,10 +1,10 @@
 // Query parameters of POST /api/v1/imports (the body is the tool's own output).
 import { z } from "zod";
-import { importFormats } from "../importers";
+import { importFormats } from "./import-formats";
 import { ZSlug } from "./common";
 
 export const ZImportQuery = z.object({
-  format: z.enum(importFormats as [string, ...string[]], {
+  format: z.enum(importFormats, {
     error: (issue) => (issue.input === undefined ? "format is required" : `unknown format "${String(issue.input)}"; use one of ${importFormats.join(", ")}`),
   }),
   experiment: ZSlug,

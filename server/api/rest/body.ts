@@ -1,7 +1,10 @@
-// Reads a request body with a size limit, refusing early (Content-Length) or as soon as the
-// stream passes the limit, so a huge upload never sits in memory whole.
+// What the REST handlers read from a request. The body, with a size limit, refusing early
+// (Content-Length) or as soon as the stream passes the limit, so a huge upload never sits in
+// memory whole; its JSON; and the Idempotency-Key header.
 import { AppError } from "../../errors";
+import { ZIdempotencyHeaders } from "../../schemas/results";
 import { MAX_INPUT_DEPTH, nestingMessage } from "../../schemas/storable";
+import { parseInput } from "../../schemas/validation";
 import { decodeUtf8 } from "./text-encoding";
 
 export async function readBody(req: Request, limitBytes: number): Promise<Buffer> {
@@ -65,4 +68,10 @@ export function formatBytes(bytes: number): string {
   if (bytes >= 1024 * 1024) return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
   if (bytes >= 1024) return `${Math.round((bytes / 1024) * 10) / 10} KB`;
   return `${bytes} B`;
+}
+
+/** The Idempotency-Key header of an upload or import, if sent: a retry with the same key replays the stored answer. */
+export function idempotencyKeyOf(req: Request): string | undefined {
+  const key = req.headers.get("idempotency-key")?.trim() || undefined;
+  return parseInput(ZIdempotencyHeaders, { "Idempotency-Key": key })["Idempotency-Key"];
 }

@@ -5,6 +5,7 @@ import { ZodError } from "zod";
 import { db, type Db } from "../../db/client";
 import { env } from "../../env";
 import { AppError, badInput } from "../../errors";
+import { publicOrigin } from "../../public-origin";
 import { fieldIssuesOf } from "../../schemas/validation";
 import { authenticateApiKey, type ApiKeyPrincipal } from "../../services/api-keys";
 import { readBody } from "./body";
@@ -16,7 +17,7 @@ export interface RestContext {
   principal: ApiKeyPrincipal;
   /** The body (size-limited) and its SHA-256, read on demand. */
   body(): Promise<{ bytes: Buffer; sha256: string }>;
-  /** Absolute origin for links in responses. */
+  /** Absolute origin for links in responses (not req.url: Next.js builds that from the address it listens on). */
   baseUrl: string;
 }
 
@@ -31,7 +32,7 @@ export function restRoute(handler: (ctx: RestContext) => Promise<Response>) {
         url,
         db,
         principal,
-        baseUrl: (env.VERSUS_PUBLIC_URL ?? requestOrigin(req, url)).replace(/\/$/, ""),
+        baseUrl: publicOrigin(req.headers, req.url),
         body: async () => {
           if (!body) {
             const bytes = await readBody(req, env.VERSUS_MAX_BODY_BYTES);
@@ -44,16 +45,6 @@ export function restRoute(handler: (ctx: RestContext) => Promise<Response>) {
       return errorResponse(error);
     }
   };
-}
-
-/**
- * The origin the client used: Next.js builds req.url from the address it listens on
- * (http://0.0.0.0:3000), so links must come from the Host header instead.
- */
-function requestOrigin(req: Request, url: URL): string {
-  const host = req.headers.get("x-forwarded-host") ?? req.headers.get("host");
-  const proto = req.headers.get("x-forwarded-proto") ?? url.protocol.replace(":", "");
-  return host ? `${proto}://${host}` : url.origin;
 }
 
 export function errorResponse(error: unknown): Response {

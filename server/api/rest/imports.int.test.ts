@@ -14,7 +14,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST } from "~/app/api/v1/imports/route";
 import { db } from "~/server/db/client";
-import { importFormats } from "~/server/importers";
+import { importFormats } from "~/server/schemas/import-formats";
 import { metricKey } from "~/server/importers/to-upload";
 import { createApiKey } from "~/server/services/api-keys";
 import { createProject } from "~/server/services/projects";

@@ -1,17 +1,16 @@
 // POST /api/v1/imports?format=…&experiment=…[&variant=…][&split=variant|metric][&create=true]
 // The body is a benchmark tool's raw output.
 import { AppError } from "../../errors";
-import { importers, type ImportFormat } from "../../importers";
+import { importers } from "../../importers";
 import { importToUpload } from "../../importers/to-upload";
 import { ImportFormatError } from "../../importers/types";
 import { ZImportQuery } from "../../schemas/imports";
 import { ZResultsUpload } from "../../schemas/results";
 import { parseInput } from "../../schemas/validation";
 import { ingestResults } from "../../services/results";
-import { refuseDeepJson } from "./body";
+import { idempotencyKeyOf, refuseDeepJson } from "./body";
 import { json, type RestContext } from "./handler";
 import { importMediaTypes, requireMediaType } from "./media-type";
-import { idempotencyKeyOf } from "./results";
 import { decodeUtf8 } from "./text-encoding";
 
 export async function postImport(ctx: RestContext): Promise<Response> {
@@ -26,7 +25,7 @@ export async function postImport(ctx: RestContext): Promise<Response> {
 
   let parsed;
   try {
-    parsed = importers[query.format as ImportFormat].importer(text);
+    parsed = importers[query.format](text);
   } catch (error) {
     if (error instanceof ImportFormatError) throw new AppError("UNPROCESSABLE", error.message, { cause: error });
     throw error;

@@ -1,8 +1,8 @@
 // POST /api/v1/results — runs in Versus's own JSON format.
 import { parseInput } from "../../schemas/validation";
-import { ZIdempotencyHeaders, ZResultsUpload } from "../../schemas/results";
+import { ZResultsUpload } from "../../schemas/results";
 import { ingestResults } from "../../services/results";
-import { parseJson } from "./body";
+import { idempotencyKeyOf, parseJson } from "./body";
 import { json, type RestContext } from "./handler";
 import { requireMediaType, resultsMediaTypes } from "./media-type";
 
@@ -20,9 +20,4 @@ export async function postResults(ctx: RestContext): Promise<Response> {
     baseUrl: ctx.baseUrl,
   });
   return json(result, result.replayed ? 200 : 201);
-}
-
-export function idempotencyKeyOf(req: Request): string | undefined {
-  const key = req.headers.get("idempotency-key")?.trim() || undefined;
-  return parseInput(ZIdempotencyHeaders, { "Idempotency-Key": key })["Idempotency-Key"];
 }

@@ -6,7 +6,7 @@ import { isCrossSiteWrite } from "~/server/auth/same-origin";
 
 const handler = (req: Request) => {
   // Mutations ride on the session cookie: refuse ones another site's page sent (CSRF).
-  if (isCrossSiteWrite(req, process.env.VERSUS_PUBLIC_URL)) {
+  if (isCrossSiteWrite(req)) {
     return Response.json({ error: { message: "Cross-site request refused", code: "FORBIDDEN" } }, { status: 403 });
   }
   return fetchRequestHandler({

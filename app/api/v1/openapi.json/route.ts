@@ -1,8 +1,9 @@
 import { buildOpenApiDocument } from "~/server/api/openapi";
 import { routeMethods } from "~/server/api/route-methods";
+import { publicOrigin } from "~/server/public-origin";
 
 export const dynamic = "force-dynamic";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, DELETE, PATCH } = routeMethods({
-  GET: (req) => Response.json(buildOpenApiDocument(new URL(req.url).origin)),
+  GET: (req) => Response.json(buildOpenApiDocument(publicOrigin(req.headers, req.url))),
 });
