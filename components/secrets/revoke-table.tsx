@@ -2,7 +2,7 @@
 // A card listing things that hold a secret (API keys, enrollment tokens, invitations) with a
 // Revoke button on each row still in force: loading, failure and empty states, the confirmation,
 // a failed revocation's message, and the refresh afterwards work the same for all of them.
-import { useState, type ReactNode } from "react";
+import { useId, useState, type ReactNode } from "react";
 import { QueryStatus } from "~/components/query-status";
 
 export interface RevokeColumn<Row> {
@@ -41,7 +41,7 @@ interface RevokeTableProps<Row> {
 export function RevokeTable<Row extends { id: string }>({ title, label = title, rows, empty, columns, rowName, revoke, onRevoked }: RevokeTableProps<Row>) {
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string>();
-  const headingId = `${label.toLowerCase().replace(/[^a-z0-9]+/g, "-")}-heading`;
+  const headingId = useId();
 
   const onRevoke = async (row: Row) => {
     const question = revoke.confirm(row);
