@@ -1,8 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import type { ReactNode } from "react";
+import { Suspense, type ReactNode } from "react";
 import { UserMenu } from "~/components/auth/user-menu";
 import { MainNav } from "~/components/main-nav";
+import { NavigationProgress } from "~/components/navigation-progress";
 import { TRPCReactProvider } from "~/components/trpc/react";
 import { publicOrigin } from "./_lib/public-origin";
 import { sessionUser } from "./_lib/trpc-server";
@@ -23,6 +24,10 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   return (
     <html lang="en">
       <body>
+        {/* Its own boundary: it reads the URL's query (useSearchParams), and nothing else may wait on it. */}
+        <Suspense fallback={null}>
+          <NavigationProgress />
+        </Suspense>
         <header className="topbar">
           <div className="topbar-inner">
             <Link href="/" className="brand">

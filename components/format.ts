@@ -1,9 +1,18 @@
 // Display helpers shared by pages (dates, counts, enum labels). Figures and verdicts are worded
 // by server/display.ts, which the report uses too.
+import { formatDateTime } from "~/server/display";
+
 export { directionLabel, formatDateTime, formatMeasure as formatValue } from "~/server/display";
 
 export function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? "" : "s"}`;
 }
 
-
+/**
+ * A moment on the user's own clock and in UTC, e.g. "25 Nov 2026, 23:59 your time (2026-11-25
+ * 22:59 UTC)": for what someone just picked in their time zone, beside the UTC that lists show.
+ */
+export function formatYourTime(date: Date): string {
+  const local = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(date);
+  return `${local} your time (${formatDateTime(date)})`;
+}

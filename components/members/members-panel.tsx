@@ -1,12 +1,14 @@
 "use client";
 // The members page: who is in the project, and for owners the invite form and pending
-// invitations. What a role may not do is not offered at all.
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+// invitations (revoked or, once expired, removed). What a role may not do is not offered at all.
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { plural } from "~/components/format";
+import { formatDateTime, plural } from "~/components/format";
+import { RoleBadge } from "~/components/projects/role-badge";
+import { QueryStatus } from "~/components/query-status";
+import { RevokeTable } from "~/components/secrets/revoke-table";
 import { useTRPC } from "~/components/trpc/react";
 import type { MemberRole } from "~/server/access/project-access";
-import { InvitationsTable } from "./invitations-table";
 import { InviteForm } from "./invite-form";
 import { LeaveProjectButton } from "./leave-project-button";
 import { MembersTable } from "./members-table";
@@ -17,6 +19,7 @@ export function MembersPanel({ projectSlug, projectName, role }: { projectSlug: 
   const isOwner = role === "owner";
   const members = useQuery(trpc.member.list.queryOptions({ projectSlug }));
   const invitations = useQuery({ ...trpc.member.invitations.queryOptions({ projectSlug }), enabled: isOwner });
+  const revokeInvitation = useMutation(trpc.member.revokeInvitation.mutationOptions());
   const [actionError, setActionError] = useState<string>();
   const refresh = async () => {
     await Promise.all([
@@ -39,8 +42,7 @@ export function MembersPanel({ projectSlug, projectName, role }: { projectSlug: 
         <h2 id="members-heading">
           Members {members.data ? <span className="muted small">({plural(members.data.members.length, "member")})</span> : null}
         </h2>
-        {members.isPending ? <p className="muted">Loading…</p> : null}
-        {members.error ? <p className="error" role="alert">{members.error.message}</p> : null}
+        <QueryStatus query={members} />
         {members.data ? (
           <MembersTable
             projectSlug={projectSlug}
@@ -55,12 +57,37 @@ export function MembersPanel({ projectSlug, projectName, role }: { projectSlug: 
       </section>
 
       {isOwner ? (
-        <section className="card" aria-labelledby="invitations-heading">
-          <h2 id="invitations-heading">Pending invitations</h2>
-          {invitations.isPending ? <p className="muted">Loading…</p> : null}
-          {invitations.error ? <p className="error" role="alert">{invitations.error.message}</p> : null}
-          {invitations.data ? <InvitationsTable projectSlug={projectSlug} invitations={invitations.data} onChanged={refresh} onError={setActionError} /> : null}
-        </section>
+        // The link itself is never shown again: to resend, invite the address again, which
+        // replaces the old link.
+        <RevokeTable
+          title="Pending invitations"
+          rows={invitations}
+          empty="No pending invitations."
+          columns={[
+            {
+              header: "Invitation",
+              cell: (invitation) => (
+                <>
+                  <div className="member-email">{invitation.email}</div>
+                  <div className="muted small">
+                    {invitation.invitedBy ? `invited by ${invitation.invitedBy} · ` : null}
+                    {invitation.state === "expired" ? <span className="badge warn">expired</span> : `expires ${formatDateTime(invitation.expiresAt)}`}
+                  </div>
+                </>
+              ),
+            },
+            { header: "Role", cell: (invitation) => <RoleBadge role={invitation.role} /> },
+          ]}
+          rowName={(invitation) => `invitation for ${invitation.email}`}
+          revoke={{
+            offered: () => true,
+            // An expired invitation is only cleared away: nothing to confirm.
+            text: (invitation) => (invitation.state === "expired" ? "Remove" : "Revoke"),
+            confirm: (invitation) => (invitation.state === "valid" ? `Revoke the invitation for ${invitation.email}? Its link stops working at once.` : null),
+            run: (invitation) => revokeInvitation.mutateAsync({ projectSlug, invitationId: invitation.id }),
+          }}
+          onRevoked={refresh}
+        />
       ) : null}
 
       <section className="card" aria-labelledby="leave-heading">

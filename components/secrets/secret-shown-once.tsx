@@ -10,7 +10,7 @@ export interface SecretShownOnceProps {
   label: string;
   secret: string;
   testId: string;
-  /** What it is and that it is shown once, e.g. <CopyNow kind="key" name="ci" />. */
+  /** What it is and that it is shown once. */
   message: ReactNode;
   /** The secret's copy button, e.g. "Copy link". */
   copyLabel?: string;
@@ -40,14 +40,23 @@ export function SecretShownOnce({ label, secret, testId, message, copyLabel, usa
   );
 }
 
-/** "Copy the <kind> “<name>” now — it is shown only once." */
-export function CopyNow({ kind, name }: { kind: string; name: string }) {
-  return (
-    <>
-      <strong>
-        Copy the {kind} “{name}” now
-      </strong>{" "}
-      — it is shown only once.
-    </>
-  );
+/**
+ * The box for a new named credential (an API key, an enrollment token): "Copy the <kind>
+ * “<name>” now — it is shown only once.", the secret, and how to use it.
+ */
+export function namedSecret(kind: string, created: { name: string; secret: string }, usage: SecretShownOnceProps["usage"]): SecretShownOnceProps {
+  return {
+    label: `New ${kind} secret`,
+    testId: `${kind.toLowerCase().replace(/\s+/g, "-")}-secret`,
+    secret: created.secret,
+    message: (
+      <>
+        <strong>
+          Copy the {kind} “{created.name}” now
+        </strong>{" "}
+        — it is shown only once.
+      </>
+    ),
+    usage,
+  };
 }

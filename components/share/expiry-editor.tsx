@@ -8,7 +8,7 @@ import type { z } from "zod";
 import { applyServerErrors } from "~/components/forms/server-errors";
 import { useTRPC } from "~/components/trpc/react";
 import { ZShareExpiryForm, type TShareExpiryFormValues } from "~/server/schemas/share-link";
-import { ExpiryFields } from "./expiry-fields";
+import { ExpiryFields, expiryFieldOf } from "~/components/forms/expiry-fields";
 
 export function ExpiryEditor({ projectSlug, link, onDone }: { projectSlug: string; link: { id: string; name: string }; onDone: (changed: boolean) => Promise<void> }) {
   const trpc = useTRPC();
@@ -19,7 +19,7 @@ export function ExpiryEditor({ projectSlug, link, onDone }: { projectSlug: strin
     defaultValues: { expiry: "7d", expiresOn: "" },
   });
 
-  const expiryChoice = useWatch({ control: form.control, name: "expiry" });
+  const [expiry, expiresOn] = useWatch({ control: form.control, name: ["expiry", "expiresOn"] });
 
   const onSubmit = form.handleSubmit(async ({ expiresAt }) => {
     setFormError(undefined);
@@ -27,7 +27,7 @@ export function ExpiryEditor({ projectSlug, link, onDone }: { projectSlug: strin
       await setExpiry.mutateAsync({ projectSlug, linkId: link.id, expiresAt });
       await onDone(true);
     } catch (error) {
-      setFormError(applyServerErrors<TShareExpiryFormValues>(error, (name, problem) => form.setError((name as string) === "expiresAt" ? "expiresOn" : name, problem)));
+      setFormError(applyServerErrors<TShareExpiryFormValues>(error, (name, problem) => form.setError(expiryFieldOf(name) as keyof TShareExpiryFormValues, problem)));
     }
   });
 
@@ -38,7 +38,16 @@ export function ExpiryEditor({ projectSlug, link, onDone }: { projectSlug: strin
           {formError}
         </div>
       ) : null}
-      <ExpiryFields idPrefix={`expiry-${link.id}`} label="New expiry" expiry={form.register("expiry")} expiresOn={form.register("expiresOn")} choice={expiryChoice} dateError={form.formState.errors.expiresOn?.message} />
+      <div className="row">
+        <ExpiryFields
+          idPrefix={`expiry-${link.id}`}
+          label="New expiry"
+          expiry={form.register("expiry")}
+          expiresOn={form.register("expiresOn")}
+          value={{ expiry, expiresOn }}
+          errors={{ expiry: form.formState.errors.expiry?.message, expiresOn: form.formState.errors.expiresOn?.message }}
+        />
+      </div>
       <div className="form-actions">
         <button type="submit" className="button small primary" disabled={form.formState.isSubmitting}>
           Save expiry

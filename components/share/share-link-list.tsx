@@ -5,6 +5,7 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
 import { useState } from "react";
 import { formatDateTime, plural } from "~/components/format";
+import { QueryStatus } from "~/components/query-status";
 import { useTRPC } from "~/components/trpc/react";
 import type { AppRouter } from "~/server/api/root";
 import { ExpiryEditor } from "./expiry-editor";
@@ -20,12 +21,7 @@ export function ShareLinkList({ projectSlug, experimentSlug, onChanged }: { proj
   return (
     <section aria-labelledby="share-links-heading">
       <h3 id="share-links-heading">Links to this experiment</h3>
-      {links.isPending ? <p className="muted">Loading…</p> : null}
-      {links.error ? (
-        <p className="error" role="alert">
-          {links.error.message}
-        </p>
-      ) : null}
+      <QueryStatus query={links} />
       {links.data?.length === 0 ? <p className="muted small">No links yet.</p> : null}
       {links.data?.length ? (
         <ul className="share-links" aria-label="Share links">

@@ -8,6 +8,7 @@ import { ZExperimentCharts } from "./charts";
 import { ZSlug } from "./common";
 import { ZComparison, ZComparisonQuery } from "./comparison";
 import { ZMetricAggregation } from "./experiment";
+import { withExpiry, ZExpiresAt } from "./expiry";
 
 export const shareModes = ["live", "snapshot"] as const;
 export const ZShareMode = z.enum(shareModes, { error: "choose live or snapshot" });
@@ -15,17 +16,11 @@ export const ZShareMode = z.enum(shareModes, { error: "choose live or snapshot" 
 export const shareStatuses = ["active", "expired", "revoked"] as const;
 export type TShareStatus = (typeof shareStatuses)[number];
 
-/** Null: the link never expires. A moment already past would make a dead link, so it is refused. */
-export const ZShareExpiry = z
-  .date({ error: "the expiry must be a date" })
-  .nullable()
-  .refine((date) => date === null || date.getTime() > Date.now(), "the expiry must be in the future");
-
 export const ZCreateShareLink = z.object({
   projectSlug: ZSlug,
   experimentSlug: ZSlug,
   mode: ZShareMode,
-  expiresAt: ZShareExpiry.default(null),
+  expiresAt: ZExpiresAt.default(null),
   /** The variant to compare against; the experiment's baseline (whichever it is when viewed) when omitted. */
   baseline: ZComparisonQuery.shape.baseline,
 });
@@ -35,7 +30,7 @@ export const ZListShareLinks = z.object({ projectSlug: ZSlug, experimentSlug: ZS
 
 export const ZShareLinkRef = z.object({ projectSlug: ZSlug, linkId: z.string().trim().min(1).max(64) });
 
-export const ZSetShareLinkExpiry = ZShareLinkRef.extend({ expiresAt: ZShareExpiry });
+export const ZSetShareLinkExpiry = ZShareLinkRef.extend({ expiresAt: ZExpiresAt });
 
 export const ZViewShareLink = z.object({
   token: z.string().max(200),
@@ -47,53 +42,11 @@ export const ZViewShareLink = z.object({
 export const ZShareView = z.object({ baseline: z.string().nullable().default(null) });
 
 // ---------------------------------------------------------------------------------------------
-// The create form: an expiry preset or a calendar date, turned into the API's `expiresAt`.
+// The forms: the create form and a link's "Change expiry", both with the expiry picker.
 // ---------------------------------------------------------------------------------------------
 
-export const shareExpiryChoices = [
-  { value: "never", label: "Never", days: null },
-  { value: "1d", label: "In 1 day", days: 1 },
-  { value: "7d", label: "In 7 days", days: 7 },
-  { value: "30d", label: "In 30 days", days: 30 },
-  { value: "date", label: "On a date…", days: null },
-] as const;
-export const ZShareExpiryChoice = z.enum(["never", "1d", "7d", "30d", "date"]);
-
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-/**
- * The moment a preset or date means. Runs in the browser: a date is the end of that day in the
- * viewer's own time zone, which is what someone picking "until Friday" means.
- */
-function expiryOf(form: { expiry: z.infer<typeof ZShareExpiryChoice>; expiresOn: string }, ctx: z.RefinementCtx, now = new Date()): Date | null {
-  if (form.expiry === "never") return null;
-  if (form.expiry !== "date") {
-    const days = shareExpiryChoices.find((choice) => choice.value === form.expiry)?.days ?? 0;
-    return new Date(now.getTime() + days * DAY_MS);
-  }
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(form.expiresOn);
-  if (!match) {
-    ctx.addIssue({ code: "custom", path: ["expiresOn"], message: "choose the last day the link works" });
-    return z.NEVER;
-  }
-  const endOfDay = new Date(Number(match[1]), Number(match[2]) - 1, Number(match[3]), 23, 59, 59, 999);
-  if (endOfDay.getTime() <= now.getTime()) {
-    ctx.addIssue({ code: "custom", path: ["expiresOn"], message: "the expiry must be in the future" });
-    return z.NEVER;
-  }
-  return endOfDay;
-}
-
-const ZExpiryFields = z.object({ expiry: ZShareExpiryChoice, expiresOn: z.string() });
-
-/** Changing a link's expiry from its row: the same presets as creating one. */
-export const ZShareExpiryForm = ZExpiryFields.transform((form, ctx) => ({ expiresAt: expiryOf(form, ctx) }));
-
-export const ZShareLinkForm = ZExpiryFields.extend({ mode: ZShareMode, baseline: z.string() }).transform((form, ctx) => ({
-  mode: form.mode,
-  baseline: form.baseline || undefined,
-  expiresAt: expiryOf(form, ctx),
-}));
+export const ZShareLinkForm = withExpiry({ mode: ZShareMode, baseline: z.string().transform((name) => name || undefined) });
+export const ZShareExpiryForm = withExpiry({});
 export type TShareLinkFormValues = z.input<typeof ZShareLinkForm>;
 export type TShareExpiryFormValues = z.input<typeof ZShareExpiryForm>;
 

@@ -5,8 +5,8 @@
 import { hashSecret, newSecret, secretStatus } from "../auth/secret-tokens";
 import type { Db } from "../db/client";
 import { formatDateTime } from "../display";
-import { AppError, badInput } from "../errors";
-import { resolveExpiry, type TCreateEnrollmentToken, type TEnrollmentTokenStatus } from "../schemas/enrollment-token";
+import { AppError } from "../errors";
+import type { TCreateEnrollmentToken, TEnrollmentTokenStatus } from "../schemas/enrollment-token";
 
 export interface EnrollmentTokenRow {
   id: string;
@@ -24,16 +24,11 @@ export async function createEnrollmentToken(
   db: Db,
   projectId: string,
   createdById: string,
-  input: Pick<TCreateEnrollmentToken, "name" | "expiresIn" | "expiresOn">,
-  now = new Date(),
+  input: Pick<TCreateEnrollmentToken, "name" | "expiresAt">,
 ) {
-  // The input schema refused past dates already; asking again covers callers that skip it and
-  // a form sent a moment before midnight UTC.
-  const expiry = resolveExpiry(input, now);
-  if ("problem" in expiry) throw badInput([{ path: ["expiresOn"], message: expiry.problem }]);
   const { secret, prefix, hash } = newSecret("venr_");
   const token = await db.agentEnrollmentToken.create({
-    data: { projectId, name: input.name, prefix, tokenHash: hash, createdById, expiresAt: expiry.expiresAt },
+    data: { projectId, name: input.name, prefix, tokenHash: hash, createdById, expiresAt: input.expiresAt },
   });
   return { id: token.id, name: token.name, prefix: token.prefix, createdAt: token.createdAt, expiresAt: token.expiresAt, secret };
 }

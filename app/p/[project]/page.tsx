@@ -1,36 +1,33 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { Breadcrumbs } from "~/components/breadcrumbs";
 import { formatDateTime, plural } from "~/components/format";
 import { RoleBadge } from "~/components/projects/role-badge";
 import { roleAtLeast } from "~/server/access/project-access";
+import { ProjectPage, type ProjectPageParams } from "~/app/_lib/project-page";
 import { api, orNotFound } from "~/app/_lib/trpc-server";
 
-export const dynamic = "force-dynamic";
-
-type Params = { params: Promise<{ project: string }> };
-
-export async function generateMetadata({ params }: Params): Promise<Metadata> {
+export async function generateMetadata({ params }: ProjectPageParams): Promise<Metadata> {
   const { project } = await params;
   return { title: project };
 }
 
-export default async function ProjectPage({ params }: Params) {
+export default async function ProjectHomePage({ params }: ProjectPageParams) {
   const { project: projectSlug } = await params;
   const { project, experiments, role } = await orNotFound((await api()).experiment.list({ projectSlug }));
   // Offer only what the caller's role allows; the server refuses the rest anyway.
   const canWrite = roleAtLeast(role, "member");
   return (
-    <>
-      <Breadcrumbs items={[{ label: project.name }]} />
-      <div className="page-head">
-        <div>
-          <h1>{project.name}</h1>
-          <p>
-            <RoleBadge role={role} label={`you: ${role}`} /> {project.description ?? "Experiments in this project"}
-          </p>
-        </div>
-        <div className="actions">
+    <ProjectPage
+      project={project}
+      title={project.name}
+      trail={[]}
+      intro={
+        <>
+          <RoleBadge role={role} label={`you: ${role}`} /> {project.description ?? "Experiments in this project"}
+        </>
+      }
+      actions={
+        <>
           <Link className="button" href={`/p/${project.slug}/compare`}>
             Compare runs
           </Link>
@@ -55,8 +52,9 @@ export default async function ProjectPage({ params }: Params) {
               </Link>
             </>
           ) : null}
-        </div>
-      </div>
+        </>
+      }
+    >
       {experiments.length === 0 ? (
         <div className="card empty">
           <p>No experiments yet.</p>
@@ -110,6 +108,6 @@ export default async function ProjectPage({ params }: Params) {
           <p className="muted small">{plural(experiments.length, "experiment")}</p>
         </div>
       )}
-    </>
+    </ProjectPage>
   );
 }

@@ -1,33 +1,20 @@
 import type { Metadata } from "next";
 import { EnrollmentTokensPanel } from "~/components/agents/enrollment-tokens-panel";
 import { HowEnrollmentWorks } from "~/components/agents/how-enrollment-works";
-import { Breadcrumbs } from "~/components/breadcrumbs";
-import { ReadOnlyNotice } from "~/components/projects/read-only-notice";
-import { roleAtLeast } from "~/server/access/project-access";
+import { RoleGate } from "~/components/projects/read-only-notice";
+import { openProject, ProjectPage, type ProjectPageParams } from "~/app/_lib/project-page";
 import { publicOrigin } from "~/app/_lib/public-origin";
-import { api, orNotFound } from "~/app/_lib/trpc-server";
 
-export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Agents" };
 
-export default async function AgentsPage({ params }: { params: Promise<{ project: string }> }) {
-  const { project: projectSlug } = await params;
-  const project = await orNotFound((await api()).project.bySlug({ projectSlug }));
+export default async function AgentsPage(props: ProjectPageParams) {
+  const project = await openProject(props);
   return (
-    <>
-      <Breadcrumbs items={[{ label: project.name, href: `/p/${project.slug}` }, { label: "Agents" }]} />
-      <div className="page-head">
-        <div>
-          <h1>Agents</h1>
-          <p>Agents are workers on your own machines that run this project&apos;s experiments and report the results. They join with an enrollment token.</p>
-        </div>
-      </div>
+    <ProjectPage project={project} title="Agents" intro="Agents are workers on your own machines that run this project's experiments and report the results. They join with an enrollment token.">
       <HowEnrollmentWorks />
-      {roleAtLeast(project.role, "member") ? (
+      <RoleGate project={project} role={project.role} needs="member" action="see, create and revoke enrollment tokens">
         <EnrollmentTokensPanel projectSlug={project.slug} origin={await publicOrigin()} />
-      ) : (
-        <ReadOnlyNotice role={project.role} projectName={project.name} projectSlug={project.slug} needs="member" action="see, create and revoke enrollment tokens" />
-      )}
-    </>
+      </RoleGate>
+    </ProjectPage>
   );
 }

@@ -1,21 +1,19 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { TRPCError } from "@trpc/server";
-import { Breadcrumbs } from "~/components/breadcrumbs";
 import { CompareForm } from "~/components/compare/compare-form";
 import { CrossComparisonResult } from "~/components/compare/cross-comparison-result";
-import { api, orNotFound } from "~/app/_lib/trpc-server";
+import { openProject, ProjectPage, type ProjectPageParams } from "~/app/_lib/project-page";
+import { api } from "~/app/_lib/trpc-server";
 import { requestOfQuery, ZCrossComparisonQuery } from "~/server/schemas/cross-comparison";
 
-export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Compare runs" };
 
-type Params = { params: Promise<{ project: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+type Params = ProjectPageParams & { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export default async function ComparePage({ params, searchParams }: Params) {
-  const { project: projectSlug } = await params;
+  const project = await openProject({ params });
   const caller = await api();
-  const project = await orNotFound(caller.project.bySlug({ projectSlug }));
   // A hand-edited link with a bad field is shown as no choice for that field, not as an error page.
   const parsed = ZCrossComparisonQuery.safeParse(await searchParams);
   const query = parsed.success ? parsed.data : {};
@@ -35,17 +33,11 @@ export default async function ComparePage({ params, searchParams }: Params) {
   ]);
 
   return (
-    <>
-      <Breadcrumbs items={[{ label: project.name, href: `/p/${project.slug}` }, { label: "Compare runs" }]} />
-      <div className="page-head">
-        <div>
-          <h1>Compare runs</h1>
-          <p>
-            Runs from two experiments, two variants or two commits (before and after a deploy), compared the way an experiment compares its variants: one value per run, Mann-Whitney U
-            test, Hodges–Lehmann interval of the change.
-          </p>
-        </div>
-      </div>
+    <ProjectPage
+      project={project}
+      title="Compare runs"
+      intro="Runs from two experiments, two variants or two commits (before and after a deploy), compared the way an experiment compares its variants: one value per run, Mann-Whitney U test, Hodges–Lehmann interval of the change."
+    >
       {options.experiments.length === 0 ? (
         <div className="card empty">
           <p>No experiments in this project yet.</p>
@@ -64,6 +56,6 @@ export default async function ComparePage({ params, searchParams }: Params) {
         </p>
       ) : null}
       {outcome && "result" in outcome ? <CrossComparisonResult result={outcome.result} projectSlug={project.slug} /> : null}
-    </>
+    </ProjectPage>
   );
 }

@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { Breadcrumbs } from "~/components/breadcrumbs";
 import { ChartsSection, type ChartsResult } from "~/components/charts/charts-section";
 import { ComparisonTables } from "~/components/experiments/comparison-table";
 import { DefinitionTables } from "~/components/experiments/definition-tables";
@@ -12,12 +11,11 @@ import { RunsTable } from "~/components/experiments/runs-table";
 import { ShareButton } from "~/components/share/share-button";
 import { formatDateTime, plural } from "~/components/format";
 import { roleAtLeast } from "~/server/access/project-access";
+import { openExperiment, ProjectPage, type ExperimentPageParams } from "~/app/_lib/project-page";
 import { publicOrigin } from "~/app/_lib/public-origin";
-import { api, orNotFound } from "~/app/_lib/trpc-server";
+import { api } from "~/app/_lib/trpc-server";
 
-export const dynamic = "force-dynamic";
-
-type Params = { params: Promise<{ project: string; experiment: string }>; searchParams: Promise<{ baseline?: string }> };
+type Params = ExperimentPageParams & { searchParams: Promise<{ baseline?: string }> };
 
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
   const { experiment } = await params;
@@ -25,10 +23,8 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
 }
 
 export default async function ExperimentPage({ params, searchParams }: Params) {
-  const { project: projectSlug, experiment: experimentSlug } = await params;
+  const { project, experiment, role } = await openExperiment({ params });
   const { baseline } = await searchParams;
-  const caller = await api();
-  const { project, experiment, role } = await orNotFound(caller.experiment.get({ projectSlug, experimentSlug }));
   // Viewers read; editing, deleting and sharing are offered to members and owners only (the
   // server checks each of them too).
   const canWrite = roleAtLeast(role, "member");
@@ -36,30 +32,29 @@ export default async function ExperimentPage({ params, searchParams }: Params) {
   const knownBaseline = experiment.variants.some((variant) => variant.name === baseline) ? baseline : undefined;
   // The comparison and its charts in one computation; if the charts fail, the comparison still
   // shows and the charts section says what went wrong.
-  const results = experiment.runCount > 0 ? await caller.experiment.results({ projectSlug, experimentSlug, baseline: knownBaseline }) : null;
+  const results = experiment.runCount > 0 ? await (await api()).experiment.results({ projectSlug: project.slug, experimentSlug: experiment.slug, baseline: knownBaseline }) : null;
   const comparison = results?.comparison ?? null;
   const charts: ChartsResult | null = results ? (results.charts ? { data: results.charts } : { error: results.chartsError ?? "the charts could not be drawn" }) : null;
   const variantNames = new Map(experiment.variants.map((variant) => [variant.id, variant.name]));
   const base = `/p/${project.slug}/e/${experiment.slug}`;
 
   return (
-    <>
-      <Breadcrumbs items={[{ label: project.name, href: `/p/${project.slug}` }, { label: experiment.title }]} />
-      <div className="page-head">
-        <div>
-          <h1>{experiment.title}</h1>
-          <p>
-            <span className="badge">{experiment.status}</span>{" "}
-            {experiment.isExample ? <span className="badge accent">example data</span> : null}{" "}
-            {experiment.tags.map((tag) => (
-              <span key={tag} className="badge" style={{ marginRight: 4 }}>
-                #{tag}
-              </span>
-            ))}
-            <span className="small"> Updated {formatDateTime(experiment.updatedAt)}</span>
-          </p>
-        </div>
-        <div className="actions">
+    <ProjectPage
+      project={project}
+      title={experiment.title}
+      intro={
+        <>
+          <span className="badge">{experiment.status}</span> {experiment.isExample ? <span className="badge accent">example data</span> : null}{" "}
+          {experiment.tags.map((tag) => (
+            <span key={tag} className="badge" style={{ marginRight: 4 }}>
+              #{tag}
+            </span>
+          ))}
+          <span className="small"> Updated {formatDateTime(experiment.updatedAt)}</span>
+        </>
+      }
+      actions={
+        <>
           {canWrite ? (
             <>
               <Link className="button" href={`${base}/edit`}>
@@ -79,9 +74,9 @@ export default async function ExperimentPage({ params, searchParams }: Params) {
               origin={await publicOrigin()}
             />
           ) : null}
-        </div>
-      </div>
-
+        </>
+      }
+    >
       <div className="grid">
         <section className="card" aria-labelledby="hypothesis-heading">
           <h2 id="hypothesis-heading">Hypothesis</h2>
@@ -137,6 +132,6 @@ export default async function ExperimentPage({ params, searchParams }: Params) {
           uploadHint={canWrite ? { projectSlug: project.slug, experimentSlug: experiment.slug, variant: experiment.variants[0]?.name ?? "baseline" } : undefined}
         />
       </section>
-    </>
+    </ProjectPage>
   );
 }

@@ -1,39 +1,20 @@
 import type { Metadata } from "next";
-import { Breadcrumbs } from "~/components/breadcrumbs";
 import { ExperimentForm } from "~/components/experiments/experiment-form";
 import { toFormValues } from "~/components/experiments/to-form-values";
-import { ReadOnlyNotice } from "~/components/projects/read-only-notice";
-import { roleAtLeast } from "~/server/access/project-access";
-import { api, orNotFound } from "~/app/_lib/trpc-server";
+import { RoleGate } from "~/components/projects/read-only-notice";
+import { openExperiment, ProjectPage, type ExperimentPageParams } from "~/app/_lib/project-page";
 
-export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Edit experiment" };
 
-type Params = { params: Promise<{ project: string; experiment: string }> };
-
-export default async function EditExperimentPage({ params }: Params) {
-  const { project: projectSlug, experiment: experimentSlug } = await params;
-  const detail = await orNotFound((await api()).experiment.get({ projectSlug, experimentSlug }));
+export default async function EditExperimentPage(props: ExperimentPageParams) {
+  const detail = await openExperiment(props);
   const { project, experiment, role } = detail;
   const experimentPath = `/p/${project.slug}/e/${experiment.slug}`;
   return (
-    <>
-      <Breadcrumbs items={[{ label: project.name, href: `/p/${project.slug}` }, { label: experiment.title, href: experimentPath }, { label: "Edit" }]} />
-      <div className="page-head">
-        <h1>Edit experiment</h1>
-      </div>
-      {roleAtLeast(role, "member") ? (
+    <ProjectPage project={project} title="Edit experiment" trail={[{ label: experiment.title, href: experimentPath }, { label: "Edit" }]}>
+      <RoleGate project={project} role={role} needs="member" action="edit experiments" back={{ href: experimentPath, label: `Back to ${experiment.title}` }}>
         <ExperimentForm mode="edit" projectSlug={project.slug} experimentSlug={experiment.slug} initial={toFormValues(detail)} />
-      ) : (
-        <ReadOnlyNotice
-          role={role}
-          projectName={project.name}
-          projectSlug={project.slug}
-          needs="member"
-          action="edit experiments"
-          back={{ href: experimentPath, label: `Back to ${experiment.title}` }}
-        />
-      )}
-    </>
+      </RoleGate>
+    </ProjectPage>
   );
 }
