@@ -27,6 +27,10 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) {
   });
 }
 
+// Started by a parent with an IPC channel (the local agent of `npm start`): when the parent goes
+// away without stopping us, stop rather than run on unsupervised.
+if (process.connected) process.once("disconnect", () => agent.stop("the parent process exited"));
+
 agent.run().then(
   (code) => process.exit(code),
   (error: unknown) => {
