@@ -52,7 +52,7 @@ export function superviseAgent(options: SupervisorOptions): Supervisor {
     const startedAt = Date.now();
     const current = spawn(options.command, options.args, { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe", "ipc"], detached: true });
     child = current;
-    for (const stream of [current.stdout, current.stderr]) readline.createInterface({ input: stream }).on("line", options.log);
+    for (const stream of [current.stdout, current.stderr]) if (stream) readline.createInterface({ input: stream }).on("line", options.log);
     exited = new Promise((resolve) => {
       current.once("exit", (code, signal) => {
         child = undefined;
