@@ -1,5 +1,6 @@
-// The REST API's one wrapper: authenticates the project API key, runs the handler, and turns
-// every error into {"error": {"code", "message", "details"}} with the right HTTP status.
+// The REST API's one wrapper: authenticates the caller (a project API key; agents have theirs in
+// agent-handler.ts), runs the handler, and turns every error into
+// {"error": {"code", "message", "details"}} with the right HTTP status.
 import crypto from "node:crypto";
 import { ZodError } from "zod";
 import { db, type Db } from "../../db/client";
@@ -9,21 +10,33 @@ import { fieldIssuesOf } from "../../schemas/validation";
 import { authenticateApiKey, type ApiKeyPrincipal } from "../../services/api-keys";
 import { readBody } from "./body";
 
-export interface RestContext {
+/** What every REST handler gets: the request, the database, the caller and the body on demand. */
+export interface RequestContext<P> {
   req: Request;
   url: URL;
   db: Db;
-  principal: ApiKeyPrincipal;
+  principal: P;
   /** The body (size-limited) and its SHA-256, read on demand. */
   body(): Promise<{ bytes: Buffer; sha256: string }>;
   /** Absolute origin for links in responses. */
   baseUrl: string;
 }
 
+export type RestContext = RequestContext<ApiKeyPrincipal>;
+
+/** A project API key's call: POST /api/v1/results, imports, comparisons. */
 export function restRoute(handler: (ctx: RestContext) => Promise<Response>) {
+  return authenticatedRoute(authenticateApiKey, handler);
+}
+
+/**
+ * The one wrapper of REST calls: authenticates the caller with `authenticate` (which throws a
+ * 401 AppError), runs the handler, and turns every error into the error body.
+ */
+export function authenticatedRoute<P>(authenticate: (db: Db, authorization: string | null) => Promise<P>, handler: (ctx: RequestContext<P>) => Promise<Response>) {
   return async (req: Request): Promise<Response> => {
     try {
-      const principal = await authenticateApiKey(db, req.headers.get("authorization"));
+      const principal = await authenticate(db, req.headers.get("authorization"));
       const url = new URL(req.url);
       let body: { bytes: Buffer; sha256: string } | undefined;
       return await handler({
