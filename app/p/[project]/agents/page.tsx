@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { AgentsTable } from "~/components/agents/agents-table";
 import { EnrollmentTokensPanel } from "~/components/agents/enrollment-tokens-panel";
 import { HowEnrollmentWorks } from "~/components/agents/how-enrollment-works";
 import { Breadcrumbs } from "~/components/breadcrumbs";
@@ -22,6 +23,7 @@ export default async function AgentsPage({ params }: { params: Promise<{ project
           <p>Agents are workers on your own machines that run this project&apos;s experiments and report the results. They join with an enrollment token.</p>
         </div>
       </div>
+      <AgentsTable projectSlug={project.slug} canWrite={roleAtLeast(project.role, "member")} />
       <HowEnrollmentWorks />
       {roleAtLeast(project.role, "member") ? (
         <EnrollmentTokensPanel projectSlug={project.slug} origin={await publicOrigin()} />
