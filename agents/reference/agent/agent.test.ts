@@ -18,7 +18,7 @@ const eventually = { timeout: 15_000, interval: 20 };
 
 let api: FakeApi;
 let dir: string;
-const started: { agent: Agent; exit: Promise<number> }[] = [];
+const agents: { agent: Agent; exit: Promise<number> }[] = [];
 
 beforeEach(async () => {
   api = await new FakeApi().start();
@@ -26,7 +26,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  for (const { agent, exit } of started.splice(0)) {
+  for (const { agent, exit } of agents.splice(0)) {
     agent.stop("test over");
     await exit;
   }
@@ -49,12 +49,14 @@ function startAgent(overrides: Partial<AgentConfig> = {}) {
   };
   const agent = new Agent(config, builtInWorkloads(), createLogger((line) => lines.push(line)), quickRetries);
   const exit = agent.run();
-  started.push({ agent, exit });
+  agents.push({ agent, exit });
   return { agent, exit, lines };
 }
 
 const buffered = () => (fs.existsSync(path.join(dir, "buffer")) ? fs.readdirSync(path.join(dir, "buffer")) : []);
 const statusOf = (id: string) => api.jobs.get(id)?.status;
+/** The agent has the job in hand (leased on the server is not enough: the answer may be on its way). */
+const started = (lines: string[], id: string) => lines.some((line) => line.includes("event=job.started") && line.includes(`job=${id}`));
 
 describe("reference agent", () => {
   it("enrolls, claims a job, runs it and completes it with the run in the experiment's units", async () => {
@@ -84,7 +86,8 @@ describe("reference agent", () => {
     const gzipAdvert = (register[0]!.body.workloads as { name: string; settingsSchema: { properties: Record<string, unknown> } }[]).find((w) => w.name === "gzip");
     expect(Object.keys(gzipAdvert!.settingsSchema.properties)).toEqual(expect.arrayContaining(["sizeBytes", "level", "compress", "iterations"]));
     expect(fs.statSync(path.join(dir, "credential.json")).mode & 0o777).toBe(0o600);
-    expect(buffered()).toEqual([]);
+    // Removed from the buffer once the server's answer arrived.
+    await vi.waitFor(() => expect(buffered()).toEqual([]), eventually);
   });
 
   it("stops a job whose lease was lost (409) and drops its result, then goes on claiming", async () => {
@@ -176,6 +179,17 @@ describe("reference agent", () => {
     expect(failure.error).toContain('Unrecognized key: "levle"');
   });
 
+  it("fails a job it cannot read, saying which field, instead of leaving it leased", async () => {
+    api.claimTransform = ({ workload, ...job }) => ({ ...job, workload: { workload: workload.name, settings: workload.settings } });
+    startAgent();
+    const id = api.enqueue({ name: "sleep", settings: {} });
+    await vi.waitFor(() => expect(statusOf(id)).toBe("failed"), eventually);
+    expect(api.failures.get(id)).toMatchObject({
+      error: `the agent cannot read job ${id}: job.workload.name: Invalid input: expected string, received undefined`,
+      retryable: false,
+    });
+  });
+
   it("fails a job for a workload it does not have", async () => {
     startAgent();
     const id = api.enqueue({ name: "http", settings: {} });
@@ -186,7 +200,7 @@ describe("reference agent", () => {
   it("on SIGTERM releases a job that does not finish within the grace period", async () => {
     const { agent, exit, lines } = startAgent({ shutdownGraceSeconds: 0.2 });
     const id = api.enqueue({ name: "sleep", settings: { ms: 60_000 } });
-    await vi.waitFor(() => expect(statusOf(id)).toBe("leased"), eventually);
+    await vi.waitFor(() => expect(started(lines, id)).toBe(true), eventually);
     agent.stop("SIGTERM");
     expect(await exit).toBe(EXIT_OK);
     expect(statusOf(id)).toBe("queued");
@@ -195,9 +209,9 @@ describe("reference agent", () => {
   });
 
   it("on SIGTERM finishes a job that ends within the grace period and reports it", async () => {
-    const { agent, exit } = startAgent({ shutdownGraceSeconds: 30 });
+    const { agent, exit, lines } = startAgent({ shutdownGraceSeconds: 30 });
     const id = api.enqueue({ name: "sleep", settings: { ms: 500 } });
-    await vi.waitFor(() => expect(statusOf(id)).toBe("leased"), eventually);
+    await vi.waitFor(() => expect(started(lines, id)).toBe(true), eventually);
     agent.stop("SIGTERM");
     expect(await exit).toBe(EXIT_OK);
     expect(statusOf(id)).toBe("succeeded");

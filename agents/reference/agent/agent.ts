@@ -6,7 +6,7 @@
 // out the job is stopped and released (given back without counting an attempt) and results the
 // server has not acknowledged stay on disk for the next start. A 401 stops everything at once.
 import { ApiClient, type CallName } from "../api/client";
-import { ConflictError, RejectedError, UnauthorizedError, type ApiError } from "../api/errors";
+import { ConflictError, RejectedError, UnauthorizedError, type ApiError, type UnreadableJobError } from "../api/errors";
 import type { Job, Labels, RegisterRequest } from "../api/protocol";
 import type { RetryPolicy } from "../api/retry";
 import { captureEnvironment } from "../environment";
@@ -107,6 +107,7 @@ export class Agent {
         claimWaitSeconds: this.claimWaitSeconds,
         claimJitterMs: this.config.claimJitterMs,
         runJob: (job) => this.runJob(job),
+        rejectJob: (error) => this.rejectUnreadableJob(error),
         onUnauthorized: this.unauthorized,
       },
       this.stopping.signal,
@@ -220,6 +221,11 @@ export class Agent {
       case "stopped":
         return this.reportStopped(running, outcome.reason);
     }
+  }
+
+  private async rejectUnreadableJob(error: UnreadableJobError) {
+    const fail = { error: error.message.slice(0, 2000), retryable: false, cancelled: false };
+    await this.uploader.submit({ jobId: error.jobId, leaseToken: error.leaseToken, savedAt: new Date().toISOString(), kind: "fail", fail }, this.halt.signal);
   }
 
   private async reportStopped(running: RunningJob, reason: StopReason) {

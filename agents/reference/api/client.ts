@@ -1,9 +1,9 @@
 // The protocol client: one method per call of docs/agent-protocol.md, each with its own retry
 // policy. Methods return parsed responses or throw the typed errors of ./errors; callers never
 // see a status code.
-import type { z } from "zod";
+import { z } from "zod";
 import type { Logger } from "../log";
-import { errorForResponse, UnavailableError, type ErrorBody } from "./errors";
+import { errorForResponse, UnavailableError, UnreadableJobError, type ErrorBody } from "./errors";
 import {
   ZClaimResponse,
   ZCompleteResponse,
@@ -76,10 +76,15 @@ export class ApiClient {
     const answer = await this.call("claim", `/api/v1/jobs/claim?wait=${waitSeconds}`, {
       body: {},
       signal,
-      schema: ZClaimResponse,
+      schema: z.unknown(),
       timeoutMs: waitSeconds * 1000 + REQUEST_TIMEOUT_MS,
     });
-    return answer?.job;
+    if (answer === undefined) return undefined;
+    const parsed = ZClaimResponse.safeParse(answer);
+    if (parsed.success) return parsed.data.job;
+    const job = (answer as { job?: { id?: unknown; leaseToken?: unknown } }).job;
+    if (typeof job?.id === "string" && typeof job.leaseToken === "string") throw new UnreadableJobError(job.id, job.leaseToken, describeIssues(parsed.error));
+    throw new Error(`claim: unexpected response from the server: ${describeIssues(parsed.error)}`);
   }
 
   renewLease(jobId: string, leaseToken: string, signal?: AbortSignal) {
@@ -145,9 +150,14 @@ export class ApiClient {
     if (!response.ok) throw errorForResponse(name, response.status, errorBody(text));
     if (response.status === 204) return undefined;
     const parsed = request.schema.safeParse(text ? JSON.parse(text) : {});
-    if (!parsed.success) throw new Error(`${name}: unexpected response from the server: ${parsed.error.message}`);
+    if (!parsed.success) throw new Error(`${name}: unexpected response from the server: ${describeIssues(parsed.error)}`);
     return parsed.data;
   }
+}
+
+/** "job.workload.name: Invalid input: expected string, received undefined; …" */
+function describeIssues(error: z.ZodError): string {
+  return error.issues.map((issue) => `${issue.path.join(".") || "body"}: ${issue.message}`).join("; ");
 }
 
 function errorBody(text: string): ErrorBody | undefined {

@@ -43,3 +43,19 @@ export function errorForResponse(call: string, status: number, body: ErrorBody |
 export function isRetryable(error: unknown): boolean {
   return error instanceof UnavailableError;
 }
+
+/**
+ * A claim answered with a job this agent cannot read (a server speaking another version of the
+ * protocol). The job is leased to this agent all the same, so the agent fails it, saying why,
+ * rather than leave it leased until its lease runs out and then claim it again.
+ */
+export class UnreadableJobError extends Error {
+  constructor(
+    readonly jobId: string,
+    readonly leaseToken: string,
+    readonly problem: string,
+  ) {
+    super(`the agent cannot read job ${jobId}: ${problem}`);
+    this.name = "UnreadableJobError";
+  }
+}

@@ -39,6 +39,8 @@ export class FakeApi {
   /** Answer 409 to lease renewals of these jobs (as if the lease had expired and moved on). */
   readonly stolenLeases = new Set<string>();
   stopAgents = false;
+  /** Changes a claimed job before it is sent (to play a server that speaks another version). */
+  claimTransform: (job: Job) => unknown = (job) => job;
   heartbeatIntervalSeconds = 0.2;
   private waiting: (() => void)[] = [];
   private nextId = 1;
@@ -123,7 +125,7 @@ export class FakeApi {
           queued.status = "leased";
           queued.agentId = agent.id;
           queued.job = { ...queued.job, attempt: queued.job.attempt + 1, leaseToken: `vlease_${queued.job.id}_${queued.job.attempt + 1}` };
-          return send(200, { job: queued.job });
+          return send(200, { job: this.claimTransform(queued.job) });
         }
         const left = deadline - Date.now();
         if (left <= 0 || this.down) return send(204);

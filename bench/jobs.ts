@@ -1,0 +1,181 @@
+// Job dispatch benchmark (issue F6). On one production server with its embedded PostgreSQL:
+//   1. 8 simulated agents claim and complete 10,000 empty jobs over HTTP (long-poll claim, then
+//      complete with a one-metric run that ingest stores), against
+//   2. a raw SQL loop on the same database and the same Job table: 8 connections each claiming
+//      with FOR UPDATE SKIP LOCKED and marking done, nothing else.
+//   3. Enqueue-to-start latency: an idle agent waits in its long-poll claim; the script enqueues a
+//      one-job batch (through its own database connection, as another server process would) and
+//      times until the agent has the job.
+// Prints jobs/s of both, their ratio (target ≥ 0.25) and the latency's p50 / p99 (target p50 ≤
+// 50 ms). Ratios and figures only: nothing here asserts a time.
+// Run: npx tsx bench/jobs.ts   (not part of the test suite; builds the app if needed)
+import pg from "pg";
+import { embeddedUrl, readEmbeddedCredentials } from "../server/db/embedded-postgres";
+import { startBenchServer, type BenchServer } from "./lib/server";
+
+const PORT = 3360; // bench/upload-1m.ts uses 3210, bench/comparison.ts 3220 (+1000 for PostgreSQL)
+const AGENTS = 8;
+const JOBS = 10_000;
+const LATENCY_SAMPLES = 200;
+
+let server: BenchServer | undefined;
+let stopping: Promise<void> | undefined;
+const stop = () => (stopping ??= server?.stop() ?? Promise.resolve());
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => void stop().finally(() => process.exit(130)));
+}
+
+const quantile = (xs: number[], q: number) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] as number;
+};
+
+try {
+  server = await startBenchServer("jobs", PORT);
+  const base = server.baseUrl;
+  const credentials = readEmbeddedCredentials(server.dataDir);
+  if (!credentials) throw new Error("no embedded database credentials");
+  const databaseUrl = embeddedUrl(credentials, PORT + 1000, "versus");
+  process.env.DATABASE_URL = databaseUrl;
+  const { createPrismaClient } = await import("../server/db/client");
+  const { createProject } = await import("../server/services/projects");
+  const { createExperiment } = await import("../server/services/experiments");
+  const { createEnrollmentToken } = await import("../server/services/enrollment-tokens");
+  const { startBatch } = await import("../server/jobs/batches");
+  const { ZExperimentInput } = await import("../server/schemas/experiment");
+  const db = createPrismaClient(databaseUrl);
+
+  try {
+    // ---- set-up: a project, experiments with an "empty" workload, 8 enrolled agents
+    const project = await createProject(db, { name: "Jobs bench", slug: "jobs-bench", description: "" });
+    const user = await db.user.create({ data: { email: "bench@example.test", name: "bench" } });
+    const experiment = (slug: string, variants: string[], measuredRuns: number) =>
+      createExperiment(
+        db,
+        project.slug,
+        ZExperimentInput.parse({
+          title: slug,
+          slug,
+          warmupRuns: 0,
+          measuredRuns,
+          variants: variants.map((name, i) => ({ name, isBaseline: i === 0, config: { workload: "empty" } })),
+          metrics: [{ key: "op_ms", unit: "ms", direction: "lower_is_better" }],
+        }),
+      );
+    await experiment("dispatch", ["A", "B"], JOBS / 2);
+    await experiment("raw-loop", ["A", "B"], JOBS / 2);
+    await experiment("latency", ["A"], 1);
+    const token = await createEnrollmentToken(db, project.id, user.id, { name: "bench", expiresIn: "never" });
+
+    const post = async (path: string, credential: string, body?: unknown, signal?: AbortSignal) => {
+      const response = await fetch(`${base}/api/v1${path}`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${credential}`, "Content-Type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal,
+      });
+      const text = await response.text();
+      if (response.status >= 300) throw new Error(`${path}: ${response.status} ${text.slice(0, 300)}`);
+      return { status: response.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : null };
+    };
+    const agents: string[] = [];
+    for (let i = 0; i < AGENTS; i++) {
+      const registered = await post("/agents/register", token.secret, { name: `agent-${i}`, kind: "other", version: "bench", workloads: [{ name: "empty" }] });
+      agents.push((registered.body as { credential: string }).credential);
+    }
+    type Job = { id: string; leaseToken: string };
+    const claim = async (credential: string, wait: number, signal?: AbortSignal) => (await post(`/jobs/claim?wait=${wait}`, credential, undefined, signal)).body?.job as Job | undefined;
+    const complete = (credential: string, job: Job) => post(`/jobs/${job.id}/complete`, credential, { leaseToken: job.leaseToken, run: { metrics: [{ key: "op_ms", summary: { n: 1, mean: 1 } }] } });
+
+    // Warm-up: Next.js loads each route on first use.
+    await startBatch(db, project.id, user.id, { experimentSlug: "latency", order: "interleaved", labels: {}, maxAttempts: 3 });
+    const warm = await claim(agents[0] as string, 5);
+    if (!warm) throw new Error("warm-up claim found no job");
+    await complete(agents[0] as string, warm);
+
+    // ---- 1. over HTTP
+    await startBatch(db, project.id, user.id, { experimentSlug: "dispatch", order: "interleaved", labels: {}, maxAttempts: 3 });
+    let done = 0;
+    const finished = new AbortController();
+    const httpStarted = performance.now();
+    let httpSeconds = 0;
+    await Promise.all(
+      agents.map(async (credential) => {
+        while (!finished.signal.aborted) {
+          let job: Job | undefined;
+          try {
+            job = await claim(credential, 30, finished.signal);
+          } catch (error) {
+            if (finished.signal.aborted) return;
+            throw error;
+          }
+          if (!job) continue;
+          await complete(credential, job);
+          if (++done === JOBS) {
+            httpSeconds = (performance.now() - httpStarted) / 1000;
+            finished.abort();
+          }
+        }
+      }),
+    );
+    const stored = await db.job.count({ where: { experiment: { slug: "dispatch" }, status: "succeeded", runId: { not: null } } });
+    if (stored !== JOBS) throw new Error(`expected ${JOBS} succeeded jobs with a run, found ${stored}`);
+    const httpRate = JOBS / httpSeconds;
+
+    // ---- 2. raw SQL on the same database and table
+    const batch = await startBatch(db, project.id, user.id, { experimentSlug: "raw-loop", order: "interleaved", labels: {}, maxAttempts: 3 });
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: AGENTS });
+    const rawStarted = performance.now();
+    await Promise.all(
+      Array.from({ length: AGENTS }, async () => {
+        const client = await pool.connect();
+        try {
+          for (;;) {
+            const claimed = await client.query<{ id: string }>(
+              `UPDATE "Job" SET "status" = 'leased', "leaseToken" = 'raw', "leaseExpiresAt" = now() + interval '60 seconds', "attempts" = "attempts" + 1
+               WHERE "id" = (SELECT "id" FROM "Job" WHERE "projectId" = $1 AND "batchId" = $2 AND "status" = 'queued'
+                             ORDER BY "createdAt", "batchId", "position" LIMIT 1 FOR UPDATE SKIP LOCKED)
+               RETURNING "id"`,
+              [project.id, batch.id],
+            );
+            const id = claimed.rows[0]?.id;
+            if (!id) return;
+            await client.query(`UPDATE "Job" SET "status" = 'succeeded', "leaseExpiresAt" = NULL, "finishedAt" = now() WHERE "id" = $1`, [id]);
+          }
+        } finally {
+          client.release();
+        }
+      }),
+    );
+    const rawRate = JOBS / ((performance.now() - rawStarted) / 1000);
+    await pool.end();
+
+    // ---- 3. enqueue-to-start latency with an idle agent in its long-poll
+    const latencies: number[] = [];
+    const waiter = agents[0] as string;
+    for (let i = 0; i < LATENCY_SAMPLES; i++) {
+      const claimed = claim(waiter, 30);
+      // Let the claim reach the server and start waiting.
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      const enqueued = performance.now();
+      await startBatch(db, project.id, user.id, { experimentSlug: "latency", order: "interleaved", labels: {}, maxAttempts: 3 });
+      const job = await claimed;
+      latencies.push(performance.now() - enqueued);
+      if (!job) throw new Error("the waiting claim returned no job");
+      await complete(waiter, job);
+    }
+
+    const ratio = httpRate / rawRate;
+    const p50 = quantile(latencies, 0.5);
+    console.log(`\n${JOBS.toLocaleString("en-US")} empty jobs, ${AGENTS} agents / connections`);
+    console.log(`  over HTTP (claim + complete with ingest)  ${httpRate.toFixed(0).padStart(6)} jobs/s  (${httpSeconds.toFixed(1)} s)`);
+    console.log(`  raw SQL SKIP LOCKED claim + mark done     ${rawRate.toFixed(0).padStart(6)} jobs/s`);
+    console.log(`  ratio HTTP / raw: ${ratio.toFixed(3)}  (target ≥ 0.25 ${ratio >= 0.25 ? "✓" : "✗"})`);
+    console.log(`enqueue-to-start, idle agent in long-poll, ${LATENCY_SAMPLES} one-job batches enqueued from another connection:`);
+    console.log(`  p50 ${p50.toFixed(1)} ms, p99 ${quantile(latencies, 0.99).toFixed(1)} ms  (target p50 ≤ 50 ms ${p50 <= 50 ? "✓" : "✗"})`);
+  } finally {
+    await db.$disconnect();
+  }
+} finally {
+  await stop();
+}
