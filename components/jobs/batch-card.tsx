@@ -76,9 +76,12 @@ export function BatchCard({ batch, projectSlug, canWrite, fetchedAt, onChanged }
             <span className="batch-tallies" data-testid="batch-tallies">
               {tallies
                 .filter(([count]) => count > 0)
-                .map(([count, label, tone]) => (
-                  <span key={label} className={toneClass[tone]}>
-                    {count} {label}
+                .map(([count, label, tone], index) => (
+                  <span key={label}>
+                    {index ? " " : ""}
+                    <span className={toneClass[tone]}>
+                      {count} {label}
+                    </span>
                   </span>
                 ))}
             </span>
