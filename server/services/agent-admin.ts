@@ -7,6 +7,7 @@ import { ONLINE_WITHIN_MS } from "../jobs/timing";
 import { notifyWork } from "../jobs/wakeups";
 import type { TLabels } from "../schemas/agents";
 import type { TWorkloadAdvert } from "../schemas/workload";
+import { readAdvert } from "./workload-order";
 
 export interface AgentRow {
   id: string;
@@ -118,7 +119,7 @@ export async function advertisedWorkloads(db: Db, projectId: string, now = new D
   });
   const byName = new Map<string, AdvertisedWorkload>();
   for (const agent of agents) {
-    for (const workload of agent.workloads as TWorkloadAdvert[]) {
+    for (const workload of (agent.workloads as TWorkloadAdvert[]).map(readAdvert)) {
       let entry = byName.get(workload.name);
       if (!entry) byName.set(workload.name, (entry = { ...workload, agents: [] }));
       entry.agents.push({ id: agent.id, name: agent.name, online: isOnline(agent, now) });

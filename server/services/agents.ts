@@ -11,6 +11,7 @@ import { CLAIM_WAIT_SECONDS, HEARTBEAT_INTERVAL_SECONDS, LEASE_SECONDS } from ".
 import type { TAgentRegister, TAgentRegistered, THeartbeat, THeartbeatReply } from "../schemas/agents";
 import type { TWorkloadAdvert } from "../schemas/workload";
 import { verifyEnrollmentToken } from "./enrollment-tokens";
+import { storedAdvert } from "./workload-order";
 
 export const AGENT_CREDENTIAL_KIND = "vsag_";
 
@@ -40,7 +41,7 @@ export async function registerAgent(db: Db, enrollmentSecret: string, input: TAg
     version: input.version,
     capabilities: capabilitiesOf(input.capabilities, input.workloads),
     labels: input.labels,
-    workloads: input.workloads as Prisma.InputJsonArray,
+    workloads: input.workloads.map(storedAdvert) as Prisma.InputJsonArray,
     environment: input.environment as Prisma.InputJsonObject,
     tokenHash: hash,
     credentialPrefix: prefix,
@@ -118,7 +119,7 @@ export async function recordHeartbeat(db: Db, principal: AgentPrincipal, input: 
       version: input.version,
       capabilities,
       labels: input.labels,
-      workloads: input.workloads as Prisma.InputJsonArray | undefined,
+      workloads: input.workloads?.map(storedAdvert) as Prisma.InputJsonArray | undefined,
     },
     select: { stopRequested: true },
   });
