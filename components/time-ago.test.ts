@@ -22,7 +22,9 @@ describe("timeAgo", () => {
 });
 
 describe("duration", () => {
-  it("says seconds, then minutes and seconds, then hours and minutes", () => {
+  it("says milliseconds, seconds, then minutes and seconds, then hours and minutes", () => {
+    expect(duration(0)).toBe("0 ms");
+    expect(duration(149.6)).toBe("150 ms");
     expect(duration(4_400)).toBe("4 s");
     expect(duration(65_000)).toBe("1 min 5 s");
     expect(duration(120_000)).toBe("2 min");

@@ -10,8 +10,9 @@ export function timeAgo(then: Date, now: Date): string {
   return `${Math.floor(hours / 24)} d ago`;
 }
 
-/** "1 min 5 s", "12 s": how long something took or has been going. */
+/** "1 min 5 s", "12 s", "150 ms": how long something took. */
 export function duration(ms: number): string {
+  if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;
   const seconds = Math.max(0, Math.round(ms / 1000));
   if (seconds < 60) return `${seconds} s`;
   const minutes = Math.floor(seconds / 60);

@@ -55,7 +55,7 @@ export function AgentsTable({ projectSlug, canWrite }: { projectSlug: string; ca
       {agents.data && agents.data.length === 0 ? <p className="empty">No agent has enrolled yet. Start one with an enrollment token (below) and it shows here.</p> : null}
       {agents.data && agents.data.length > 0 ? (
         <div className="table-wrap">
-          <table aria-label="Agents">
+          <table aria-label="Agents" className="stacked">
             <thead>
               <tr>
                 <th>Agent</th>
@@ -81,7 +81,7 @@ export function AgentsTable({ projectSlug, canWrite }: { projectSlug: string; ca
                     </td>
                     <td>
                       <span className={shown.className}>{shown.label}</span>
-                      <div className="muted small">{agent.lastSeenAt ? `seen ${timeAgo(agent.lastSeenAt, now)}` : "never seen"}</div>
+                      <div className="muted small seen">{agent.lastSeenAt ? `seen ${timeAgo(agent.lastSeenAt, now)}` : "never seen"}</div>
                     </td>
                     <td>
                       <div className="tag-list" aria-label="Capabilities">

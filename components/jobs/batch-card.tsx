@@ -20,10 +20,12 @@ interface Props {
   canWrite: boolean;
   /** The time the list was fetched: a job waiting out its backoff is told apart by it. */
   fetchedAt: Date;
+  /** The newest batch shows its jobs from the start; older ones when running or opened. */
+  newest: boolean;
   onChanged: () => Promise<unknown>;
 }
 
-export function BatchCard({ batch, projectSlug, canWrite, fetchedAt, onChanged }: Props) {
+export function BatchCard({ batch, projectSlug, canWrite, fetchedAt, newest, onChanged }: Props) {
   const trpc = useTRPC();
   const cancelBatch = useMutation(trpc.job.cancelBatch.mutationOptions());
   const cancelJob = useMutation(trpc.job.cancel.mutationOptions());
@@ -32,6 +34,9 @@ export function BatchCard({ batch, projectSlug, canWrite, fetchedAt, onChanged }
   const total = totalJobs(batch);
   const open = unfinished(batch);
   const { counts } = batch;
+  // Whether the job list is open is the user's after the first render: it does not snap shut
+  // when the batch finishes under their eyes.
+  const [showJobs, setShowJobs] = useState(newest || open > 0);
 
   const act = async (action: () => Promise<unknown>) => {
     setActionError(undefined);
@@ -113,7 +118,7 @@ export function BatchCard({ batch, projectSlug, canWrite, fetchedAt, onChanged }
           {actionError}
         </div>
       ) : null}
-      <details className="batch-jobs" open={open > 0}>
+      <details className="batch-jobs" open={showJobs} onToggle={(event) => setShowJobs(event.currentTarget.open)}>
         <summary>Jobs</summary>
         <div className="table-wrap">
           <table aria-label="Jobs">
@@ -139,7 +144,8 @@ export function BatchCard({ batch, projectSlug, canWrite, fetchedAt, onChanged }
                     </td>
                     <td>
                       {job.variant.name}
-                      <span className="muted small"> {job.warmup ? `warm-up ${job.repetition + 1}` : `run ${job.repetition + 1}`}</span>
+                      {" "}
+                      <span className="muted small job-kind">{job.warmup ? `warm-up ${job.repetition + 1}` : `run ${job.repetition + 1}`}</span>
                     </td>
                     <td className="job-status">
                       <span className={toneClass[state.tone]}>{state.label}</span>

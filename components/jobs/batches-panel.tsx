@@ -56,8 +56,9 @@ export function BatchesPanel({ projectSlug, experimentSlug, canWrite, initial, r
         </p>
       ) : null}
       <div className="stack-tight">
-        {list.map((batch) => (
+        {list.map((batch, index) => (
           <BatchCard
+            newest={index === 0}
             key={batch.id}
             batch={batch}
             projectSlug={projectSlug}

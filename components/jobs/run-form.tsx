@@ -156,11 +156,13 @@ export function RunForm({ target, onStarted }: { target: RunTarget; onStarted: (
         {order === "random" ? (
           <div className="seed-row">
             <Field id="run-seed" label="Seed" hint="Left empty, one is picked when the batch starts and shown with it" error={problems.seed}>
-              <input id="run-seed" type="text" inputMode="numeric" autoComplete="off" value={seedText} onChange={(event) => setSeedText(event.target.value)} {...invalidProps("run-seed", problems.seed)} />
+              <div className="input-with-button">
+                <input id="run-seed" type="text" inputMode="numeric" autoComplete="off" value={seedText} onChange={(event) => setSeedText(event.target.value)} {...invalidProps("run-seed", problems.seed)} />
+                <button type="button" className="button" onClick={() => setSeedText(String(newSeed()))}>
+                  New seed
+                </button>
+              </div>
             </Field>
-            <button type="button" className="button small" onClick={() => setSeedText(String(newSeed()))}>
-              New seed
-            </button>
           </div>
         ) : null}
       </fieldset>
