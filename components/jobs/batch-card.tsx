@@ -148,7 +148,9 @@ export function BatchCard({ batch, projectSlug, canWrite, fetchedAt, newest, onC
                       <span className="muted small job-kind">{job.warmup ? `warm-up ${job.repetition + 1}` : `run ${job.repetition + 1}`}</span>
                     </td>
                     <td className="job-status">
-                      <span className={toneClass[state.tone]}>{state.label}</span>
+                      <span className={toneClass[state.tone]} title={state.label}>
+                        {state.label}
+                      </span>
                       {job.runId ? (
                         <>
                           {" "}

@@ -11,7 +11,7 @@ describe("jobState", () => {
     expect(jobState({ ...job, status: "leased", agent: { id: "a1", name: "bench-1" } }, now)).toEqual({ label: "running on bench-1", tone: "accent" });
     expect(jobState({ ...job, status: "leased", cancelRequested: true, agent: { id: "a1", name: "bench-1" } }, now)).toEqual({ label: "stopping on bench-1", tone: "bad" });
     expect(jobState({ ...job, status: "succeeded" }, now)).toEqual({ label: "done", tone: "good" });
-    expect(jobState({ ...job, status: "succeeded", warmup: true }, now)).toEqual({ label: "done (warm-up)", tone: "good" });
+    expect(jobState({ ...job, status: "succeeded", warmup: true }, now)).toEqual({ label: "done", tone: "good" });
     expect(jobState({ ...job, status: "failed" }, now)).toEqual({ label: "failed", tone: "bad" });
     expect(jobState({ ...job, status: "cancelled" }, now)).toEqual({ label: "cancelled", tone: "plain" });
   });

@@ -9,7 +9,7 @@ export interface JobState {
   tone: Tone;
 }
 
-export function jobState(job: Pick<BatchJobRow, "status" | "warmup" | "attempts" | "runAfter" | "cancelRequested" | "agent">, now: Date): JobState {
+export function jobState(job: Pick<BatchJobRow, "status" | "attempts" | "runAfter" | "cancelRequested" | "agent">, now: Date): JobState {
   switch (job.status) {
     case "queued":
       // A job that failed and waits out its backoff before the next attempt.
@@ -19,7 +19,8 @@ export function jobState(job: Pick<BatchJobRow, "status" | "warmup" | "attempts"
       return job.cancelRequested ? { label: `stopping${where}`, tone: "bad" } : { label: `running${where}`, tone: "accent" };
     }
     case "succeeded":
-      return { label: job.warmup ? "done (warm-up)" : "done", tone: "good" };
+      // A warm-up's result is checked, then discarded: its row says "warm-up" and links no run.
+      return { label: "done", tone: "good" };
     case "failed":
       return { label: "failed", tone: "bad" };
     case "cancelled":

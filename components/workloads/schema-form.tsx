@@ -18,9 +18,12 @@ interface Props {
   onChange: (settings: Settings, textProblems: Record<string, string>) => void;
 }
 
+/** 67108864 as "67,108,864": bounds are read, not typed. */
+const figure = (value: number | undefined) => (value === undefined ? undefined : value.toLocaleString("en-US", { maximumFractionDigits: 20 }));
+
 function boundsHint(field: SettingField): string {
-  const low = field.minimum ?? field.exclusiveMinimum;
-  const high = field.maximum ?? field.exclusiveMaximum;
+  const low = figure(field.minimum ?? field.exclusiveMinimum);
+  const high = figure(field.maximum ?? field.exclusiveMaximum);
   const item = field.kind.endsWith("-list") ? "each " : "";
   if (low !== undefined && high !== undefined) return `${item}${field.exclusiveMinimum !== undefined ? ">" : ""}${low} to ${field.exclusiveMaximum !== undefined ? "<" : ""}${high}`;
   if (low !== undefined) return `${item}${field.exclusiveMinimum !== undefined ? "more than" : "at least"} ${low}`;
