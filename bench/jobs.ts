@@ -96,24 +96,32 @@ try {
     // ---- 1. over HTTP
     await startBatch(db, project.id, user.id, { experimentSlug: "dispatch", order: "interleaved", labels: {}, maxAttempts: 3 });
     let done = 0;
-    const finished = new AbortController();
+    let finished = false;
+    // Each claim has its own signal (one shared signal would collect a listener per request);
+    // when the last job is done, the claims still waiting are hung up.
+    const waiting = new Set<AbortController>();
     const httpStarted = performance.now();
     let httpSeconds = 0;
     await Promise.all(
       agents.map(async (credential) => {
-        while (!finished.signal.aborted) {
+        while (!finished) {
+          const hangUp = new AbortController();
+          waiting.add(hangUp);
           let job: Job | undefined;
           try {
-            job = await claim(credential, 30, finished.signal);
+            job = await claim(credential, 30, hangUp.signal);
           } catch (error) {
-            if (finished.signal.aborted) return;
+            if (finished) return;
             throw error;
+          } finally {
+            waiting.delete(hangUp);
           }
           if (!job) continue;
           await complete(credential, job);
           if (++done === JOBS) {
             httpSeconds = (performance.now() - httpStarted) / 1000;
-            finished.abort();
+            finished = true;
+            for (const controller of waiting) controller.abort();
           }
         }
       }),
