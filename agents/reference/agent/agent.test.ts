@@ -218,6 +218,15 @@ describe("reference agent", () => {
     expect(api.callsTo(`/jobs/${id}/release`)).toEqual([]);
   });
 
+  it("stops at once when asked to while it cannot reach the server to enroll", async () => {
+    api.down = true;
+    const { agent, exit } = startAgent({ shutdownGraceSeconds: 3600 });
+    await vi.waitFor(() => expect(api.callsTo("/agents/register").length).toBeGreaterThanOrEqual(2), eventually);
+    agent.stop("SIGTERM");
+    expect(await exit).toBe(EXIT_OK);
+    expect(fs.existsSync(path.join(dir, "credential.json"))).toBe(false);
+  });
+
   it("stops when the server says stop", async () => {
     const { exit } = startAgent();
     await vi.waitFor(() => expect(api.callsTo("/agents/heartbeat").length).toBeGreaterThan(0), eventually);

@@ -76,7 +76,7 @@ export class Agent {
     try {
       await this.authenticate();
     } catch (error) {
-      if (this.halt.signal.aborted) return this.exitCode;
+      if (this.stopping.signal.aborted) return this.exitCode;
       if (error instanceof ConfigError || error instanceof UnauthorizedError || error instanceof RejectedError || error instanceof ConflictError) {
         this.log.error("agent.cannot_start", { reason: error.message });
         return EXIT_CONFIG;
@@ -157,7 +157,7 @@ export class Agent {
       );
     }
     const request: RegisterRequest = { name: this.config.name, kind: "other", ...this.announcement(), environment: captureEnvironment() };
-    const answer = await this.client.register(this.config.enrollmentToken, request, this.halt.signal);
+    const answer = await this.client.register(this.config.enrollmentToken, request, this.stopping.signal);
     if (!answer) throw new Error("register: the server answered without a credential");
     await saveCredential(this.config.credentialFile, {
       url: this.config.url,
