@@ -114,6 +114,16 @@ describe("reference agent", () => {
     expect(api.callsTo("/agents/heartbeat").some((call) => (call.body.runningJobIds as string[]).includes(id))).toBe(true);
   });
 
+  it("stops a job a user cancelled (heard through a lease renewal) and acknowledges the cancel", async () => {
+    api.heartbeatIntervalSeconds = 3600;
+    const { lines } = startAgent();
+    const id = api.enqueue({ name: "sleep", settings: { ms: 60_000 } }, { leaseSeconds: 0.3 });
+    await vi.waitFor(() => expect(started(lines, id)).toBe(true), eventually);
+    api.jobs.get(id)!.cancelRequested = true;
+    await vi.waitFor(() => expect(statusOf(id)).toBe("cancelled"), eventually);
+    expect(lines.some((line) => line.includes("event=job.cancel_requested") && line.includes("via=lease"))).toBe(true);
+  });
+
   it("keeps a result through a server outage and delivers it when the server is back", async () => {
     startAgent();
     const id = api.enqueue({ name: "sleep", settings: { ms: 300 } });
