@@ -93,7 +93,12 @@ export class Agent {
         announce: () => this.announcement(),
         running: this.running,
         intervalSeconds: this.heartbeatIntervalSeconds,
-        onStopRequested: () => this.stop("the server asked this agent to stop"),
+        onStopRequested: () => {
+          this.log.warn("agent.stop_requested", {
+            hint: `stopped on the Agents page: it gets no work until it enrolls again (delete ${this.config.credentialFile} and start it with an enrollment token)`,
+          });
+          this.stop("the server asked this agent to stop");
+        },
         onUnauthorized: this.unauthorized,
       },
       this.halt.signal,
