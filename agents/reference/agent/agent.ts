@@ -94,6 +94,7 @@ export class Agent {
         running: this.running,
         intervalSeconds: this.heartbeatIntervalSeconds,
         onStopRequested: () => {
+          if (this.stopping.signal.aborted) return;
           this.log.warn("agent.stop_requested", {
             hint: `stopped on the Agents page: it gets no work until it enrolls again (delete ${this.config.credentialFile} and start it with an enrollment token)`,
           });
