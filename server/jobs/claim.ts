@@ -103,7 +103,7 @@ export async function claimJob(db: Db, claimant: Claimant, leaseSeconds = LEASE_
     variant: { name: row.variantName },
     repetition: row.repetition,
     warmup: row.warmup,
-    workload: { workload: row.payload.workload, settings: row.payload.settings ?? {} },
+    workload: { name: row.payload.workload, settings: row.payload.settings ?? {} },
     metrics: row.metrics,
   };
 }

@@ -5,7 +5,7 @@ import { ZLabels } from "./agents";
 import { ZSlug } from "./common";
 import { ZMetricAggregation, ZMetricDirection } from "./experiment";
 import { ZRunInput } from "./results";
-import { ZVariantWorkload } from "./workload";
+import { ZWorkloadName, ZWorkloadSettings } from "./workload";
 
 export const jobStatuses = ["queued", "leased", "succeeded", "failed", "cancelled"] as const;
 export const ZJobStatus = z.enum(jobStatuses);
@@ -65,7 +65,7 @@ export const ZClaimedJob = z
     variant: z.object({ name: z.string() }),
     repetition: z.number().int().meta({ description: "the job's index among its variant's jobs in the batch (display only)" }),
     warmup: z.boolean().meta({ description: "a warm-up's result is checked, then discarded" }),
-    workload: ZVariantWorkload,
+    workload: z.object({ name: ZWorkloadName, settings: ZWorkloadSettings }).meta({ description: "the workload to run and its settings, as the variant had them when the batch started" }),
     metrics: z.array(z.object({ key: z.string(), unit: z.string(), direction: ZMetricDirection, aggregation: ZMetricAggregation })),
   })
   .meta({ id: "ClaimedJob" });

@@ -44,7 +44,7 @@ describe("claim order", () => {
       maxAttempts: 3,
       leaseSeconds: 60,
       experiment: { slug: "a-vs-b", title: "A vs B" },
-      workload: { workload: "noop", settings: { size: 1 } },
+      workload: { name: "noop", settings: { size: 1 } },
       metrics: [{ key: "latency", unit: "ms", direction: "lower_is_better", aggregation: "mean" }],
     });
     expect(first.leaseToken).toMatch(/^vlease_/);
@@ -91,7 +91,7 @@ describe("who may claim a job", () => {
     await batchOf(db, project);
     const noopOnly = await registeredAgent(project, { capabilities: ["noop"] });
     const got = await drain(noopOnly);
-    expect(got.map((job) => job.workload.workload)).toEqual(["noop", "noop", "noop"]);
+    expect(got.map((job) => job.workload.name)).toEqual(["noop", "noop", "noop"]);
     // An agent advertising the workload gets the rest.
     const gzip = await registeredAgent(project, { capabilities: [], workloads: [{ name: "gzip" }] });
     expect((await drain(gzip)).map(label)).toEqual(["B0", "B1", "B2"]);
@@ -103,7 +103,7 @@ describe("who may claim a job", () => {
     const agent = await registeredAgent(project, { capabilities: ["other"] });
     expect((await agentApi.claim(agent.credential, 0)).status).toBe(204);
     await agentApi.heartbeat(agent.credential, { capabilities: ["noop"] });
-    expect((await claimed(agent)).workload.workload).toBe("noop");
+    expect((await claimed(agent)).workload.name).toBe("noop");
   });
 
   it("gives a batch that requires labels only to agents that have all of them", async () => {
