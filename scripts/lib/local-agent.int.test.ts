@@ -33,11 +33,11 @@ function freshDataDir() {
 }
 
 /** An agent of the project whose credential is saved where the local agent keeps it. */
-async function enrolledAgent(options: { revoked?: boolean; inDatabase?: boolean } = {}) {
+async function enrolledAgent(options: { revoked?: boolean; stopped?: boolean; inDatabase?: boolean } = {}) {
   const credential = `vsag_${crypto.randomBytes(16).toString("hex")}`;
   if (options.inDatabase ?? true) {
     await db.agent.create({
-      data: { projectId, name: `agent-${crypto.randomBytes(3).toString("hex")}`, kind: "other", version: "0.1.0", capabilities: ["gzip"], tokenHash: hashSecret(credential), revokedAt: options.revoked ? new Date() : null },
+      data: { projectId, name: `agent-${crypto.randomBytes(3).toString("hex")}`, kind: "other", version: "0.1.0", capabilities: ["gzip"], tokenHash: hashSecret(credential), revokedAt: options.revoked ? new Date() : null, stopRequested: options.stopped ?? false },
     });
   }
   await saveCredential(localAgentFiles(dataDir).credentialFile, { url: "http://127.0.0.1:1", agentId: "a", name: "n", project: slug, credential, heartbeatIntervalSeconds: 10, claimWaitSeconds: 30 });
@@ -68,6 +68,14 @@ describe("prepareLocalAgent", () => {
   it("enrolls again when the saved credential is unknown to this database (a new database)", async () => {
     freshDataDir();
     await enrolledAgent({ inDatabase: false });
+    const plan = await prepareLocalAgent(db, { dataDir, projectSlug: slug });
+    expect(plan.start && plan.enrollmentToken).toMatch(/^venr_/);
+    expect(fs.existsSync(localAgentFiles(dataDir).credentialFile)).toBe(false);
+  });
+
+  it("enrolls again an agent a user stopped, so the next npm start brings it back", async () => {
+    freshDataDir();
+    await enrolledAgent({ stopped: true });
     const plan = await prepareLocalAgent(db, { dataDir, projectSlug: slug });
     expect(plan.start && plan.enrollmentToken).toMatch(/^venr_/);
     expect(fs.existsSync(localAgentFiles(dataDir).credentialFile)).toBe(false);

@@ -42,12 +42,13 @@ export async function prepareLocalAgent(db: Db, options: { dataDir: string; proj
   }
   const saved = await loadCredential(files.credentialFile).catch(() => undefined);
   if (saved) {
-    const agent = await db.agent.findUnique({ where: { tokenHash: hashSecret(saved.credential) }, select: { projectId: true, revokedAt: true } });
+    const agent = await db.agent.findUnique({ where: { tokenHash: hashSecret(saved.credential) }, select: { projectId: true, revokedAt: true, stopRequested: true } });
     if (agent?.revokedAt) return { start: false, reason: "it was revoked on the Agents page (VERSUS_LOCAL_AGENT=0 silences this message)" };
-    if (agent?.projectId === project.id) return { start: true, name, files };
+    if (agent?.projectId === project.id && !agent.stopRequested) return { start: true, name, files };
   }
-  // No credential yet, or one this database does not know (a new database, another project):
-  // enroll with a short-lived token of Versus's own.
+  // No credential yet, one this database does not know (a new database, another project), or
+  // an agent stopped on the Agents page (Stop lasts until the agent registers again: a new
+  // `npm start` brings it back): enroll with a short-lived token of Versus's own.
   fs.rmSync(files.credentialFile, { force: true });
   const token = await createEnrollmentToken(db, project.id, null, { name: LOCAL_AGENT_TOKEN_NAME, expiresIn: "1d" }, options.now);
   return { start: true, name, files, enrollmentToken: token.secret };

@@ -4,7 +4,8 @@ import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
 import { ZAgentRegister, ZAgentRegistered, ZHeartbeat, ZHeartbeatReply } from "../schemas/agents";
 import { ZClaimQuery, ZClaimReply, ZCompleteReply, ZCompleteRequest, ZFailReply, ZFailRequest, ZLeaseReply, ZLeaseRequest, ZReleaseReply } from "../schemas/jobs";
-import { errorResponses } from "./openapi-errors";
+// A cycle with openapi.ts, harmless: agentPaths() runs only once both modules have loaded.
+import { ZError } from "./openapi";
 
 export const agentSecuritySchemes = {
   enrollmentToken: { type: "http", scheme: "bearer", description: "An agent enrollment token (venr_…) from a project's Agents page: only for register" },
@@ -12,6 +13,8 @@ export const agentSecuritySchemes = {
 } as const;
 
 const asAgent = [{ agentCredential: [] }];
+const errorResponses = (...statuses: [string, string][]) =>
+  Object.fromEntries(statuses.map(([status, description]) => [status, { description, content: { "application/json": { schema: ZError } } }]));
 const jobPath = z.object({ id: z.string().meta({ description: "the job's id, as claim returned it" }) });
 const json = <T extends z.ZodType>(schema: T) => ({ content: { "application/json": { schema } } });
 
@@ -20,7 +23,7 @@ const badBody: [string, string] = ["400", "Malformed JSON or invalid fields (det
 const noSuchJob: [string, string] = ["404", "No such job in this agent's project"];
 const leaseLost: [string, string] = ["409", "The lease is no longer this agent's (expired and taken, cancelled, or finished): stop the job"];
 
-export const agentPaths: ZodOpenApiPathsObject = {
+export const agentPaths = (): ZodOpenApiPathsObject => ({
   "/api/v1/agents/register": {
     post: {
       tags: ["Agents"],
@@ -100,4 +103,4 @@ export const agentPaths: ZodOpenApiPathsObject = {
       responses: { "200": { description: "Queued again (or cancelled, if a user cancelled it)", ...json(ZReleaseReply) }, ...errorResponses(badBody, unauthorized, noSuchJob, leaseLost) },
     },
   },
-};
+});

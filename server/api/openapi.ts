@@ -7,13 +7,25 @@ import { ZComparison, ZComparisonQuery } from "../schemas/comparison";
 import { ZImportQuery } from "../schemas/imports";
 import { ZResultsUpload, ZUploadResponse } from "../schemas/results";
 import { agentPaths, agentSecuritySchemes } from "./openapi-agents";
-import { errorResponses } from "./openapi-errors";
+
+export const ZError = z
+  .object({
+    error: z.object({
+      code: z.enum(["BAD_REQUEST", "UNAUTHORIZED", "FORBIDDEN", "NOT_FOUND", "CONFLICT", "PAYLOAD_TOO_LARGE", "UNPROCESSABLE", "INTERNAL"]),
+      message: z.string(),
+      details: z.object({ fields: z.array(z.object({ path: z.array(z.union([z.string(), z.number()])), message: z.string() })) }).optional(),
+    }),
+  })
+  .meta({ id: "Error", description: "Every error: a code, a message naming the problem, and field-level details for bad input." });
 
 const ZHealth = z.object({
   status: z.enum(["ok", "degraded"]),
   app: z.object({ version: z.string(), uptimeSeconds: z.number() }),
   database: z.object({ status: z.enum(["ok", "unreachable"]), latencyMs: z.number().optional(), error: z.string().optional() }),
 });
+
+const errorResponses = (...statuses: [string, string][]) =>
+  Object.fromEntries(statuses.map(([status, description]) => [status, { description, content: { "application/json": { schema: ZError } } }]));
 
 const ZIdempotencyHeader = z.object({
   "Idempotency-Key": z
@@ -28,8 +40,7 @@ export function buildOpenApiDocument(serverUrl?: string) {
     info: {
       title: "Versus API",
       version: "1",
-      description:
-        "Upload performance results and import benchmark tool output: authenticate with a project API key, `Authorization: Bearer <key>`. Agents run experiments' jobs with the agent protocol (docs/agent-protocol.md): they enroll with an enrollment token and then use their own credential.",
+      description: "Upload performance results and import benchmark tool output. Authenticate with a project API key: `Authorization: Bearer <key>`.",
     },
     servers: serverUrl ? [{ url: serverUrl }] : undefined,
     components: { securitySchemes: { apiKey: { type: "http", scheme: "bearer", description: "A project API key (vs_…)" }, ...agentSecuritySchemes } },
@@ -96,7 +107,8 @@ export function buildOpenApiDocument(serverUrl?: string) {
           },
         },
       },
-      ...agentPaths,
+      // The agent protocol (docs/agent-protocol.md): its own credentials.
+      ...agentPaths(),
     },
   });
 }

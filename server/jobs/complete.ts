@@ -8,7 +8,7 @@ import type { Db } from "../db/client";
 import { AppError, badInput, type FieldIssue } from "../errors";
 import type { TCompleteReply, TCompleteRequest } from "../schemas/jobs";
 import { ingestResults } from "../services/results";
-import { holdsLastLease, jobOfProject, leaseLost, type LeaseHolder } from "./lease";
+import { holdsLastLease, jobOfProject, leaseLost, type JobState, type LeaseHolder } from "./lease";
 
 export interface CompleteOptions {
   projectSlug: string;
@@ -24,13 +24,12 @@ export interface CompleteOptions {
 class WarmupChecked extends Error {}
 
 export async function completeJob(db: Db, holder: LeaseHolder, jobId: string, input: TCompleteRequest, options: CompleteOptions): Promise<{ reply: TCompleteReply; created: boolean }> {
-  const job = await db.job.findFirst({
-    where: { id: jobId, projectId: holder.projectId },
-    select: {
-      id: true, status: true, agentId: true, leaseToken: true, runAfter: true, cancelRequested: true, warmup: true,
-      experiment: { select: { slug: true } }, variant: { select: { name: true } },
-    },
-  });
+  // One round trip with the names ingest needs (Prisma would fetch the relations separately).
+  const [job] = await db.$queryRaw<(JobState & { warmup: boolean; experimentSlug: string; variantName: string })[]>`
+    SELECT j."id", j."status"::text AS "status", j."agentId", j."leaseToken", j."runAfter", j."cancelRequested", j."warmup",
+      e."slug" AS "experimentSlug", v."name" AS "variantName"
+    FROM "Job" j JOIN "Experiment" e ON e."id" = j."experimentId" JOIN "Variant" v ON v."id" = j."variantId"
+    WHERE j."id" = ${jobId} AND j."projectId" = ${holder.projectId}`;
   if (!job) throw new AppError("NOT_FOUND", `No job "${jobId}" in this agent's project`);
   if (job.status === "succeeded" && holdsLastLease(job, holder)) return { reply: await storedReply(db, jobId, options), created: false };
   if (job.status !== "leased" || !holdsLastLease(job, holder)) throw leaseLost(job, holder);
@@ -46,7 +45,7 @@ export async function completeJob(db: Db, holder: LeaseHolder, jobId: string, in
   try {
     const stored = await ingestResults(
       db,
-      { experiment: job.experiment.slug, create: false, runs: [{ ...input.run, variant: job.variant.name }] },
+      { experiment: job.experimentSlug, create: false, runs: [{ ...input.run, variant: job.variantName }] },
       {
         projectId: holder.projectId,
         projectSlug: options.projectSlug,

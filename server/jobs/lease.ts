@@ -15,7 +15,7 @@ export interface LeaseHolder extends Claimant {
   leaseToken: string;
 }
 
-type JobState = { id: string; status: string; agentId: string | null; leaseToken: string | null; runAfter: Date; cancelRequested: boolean };
+export type JobState = { id: string; status: string; agentId: string | null; leaseToken: string | null; runAfter: Date; cancelRequested: boolean };
 
 /** The job as this agent's project sees it: 404 for a job of another project or none at all. */
 export async function jobOfProject(db: Db, projectId: string, jobId: string): Promise<JobState> {

@@ -75,3 +75,30 @@ describe("JobWakeups", () => {
     after.cancel();
   });
 });
+
+describe("a process with a listener", () => {
+  it("can still exit by itself: the LISTEN connection does not hold it open (a server's graceful shutdown waits for that)", async () => {
+    const { spawn } = await import("node:child_process");
+    const path = await import("node:path");
+    const root = path.resolve(import.meta.dirname, "../..");
+    const script = `
+      const { JobWakeups } = await import(${JSON.stringify(path.join(root, "server/jobs/wakeups.ts"))});
+      const wakeups = new JobWakeups(process.env.TEST_DATABASE_URL);
+      await wakeups.ready();
+      console.log(wakeups.listening ? "listening" : "not listening");
+    `;
+    const child = spawn(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), "--input-type=module", "-e", script], {
+      cwd: root,
+      env: { ...process.env, TEST_DATABASE_URL: url, VERSUS_SKIP_ENV_VALIDATION: "1" },
+    });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    // Generous: a held-open process never exits, so the test's own timeout ends it.
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    const outcome = await Promise.race([exited, new Promise<"still running">((resolve) => setTimeout(() => resolve("still running"), 30_000))]);
+    if (outcome === "still running") child.kill("SIGKILL");
+    expect(outcome, output).toBe(0);
+    expect(output).toContain("listening");
+  });
+});

@@ -4,6 +4,7 @@
 // claims of that project. A lost connection is re-opened with backoff; meanwhile, and always,
 // waiting claims also look again every RECHECK_MS (expired leases and ended backoffs are never
 // announced), so a missed notification costs at most that long.
+import net from "node:net";
 import pg from "pg";
 import type { Db, Prisma } from "../db/client";
 import { env } from "../env";
@@ -112,7 +113,8 @@ export class JobWakeups {
   }
 
   private async connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.databaseUrl, application_name: "versus job wakeups" });
+    const socket = new net.Socket();
+    const client = new pg.Client({ connectionString: this.databaseUrl, application_name: "versus job wakeups", stream: () => socket });
     client.on("notification", (message) => {
       if (message.channel === JOBS_CHANNEL && message.payload) this.wakeProject(message.payload);
     });
@@ -130,6 +132,9 @@ export class JobWakeups {
       await client.end().catch(() => undefined);
       return;
     }
+    // Once listening, the connection must not keep the process alive: Next.js's graceful
+    // shutdown waits for the event loop to empty, and would wait for this socket forever.
+    socket.unref();
     const reconnected = this.reconnectDelayMs > 500;
     this.client = client;
     this.reconnectDelayMs = 500;

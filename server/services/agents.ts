@@ -84,10 +84,12 @@ const SEEN_RESOLUTION_MS = 5000;
 /** Resolves `Authorization: Bearer vsag_…` to its agent, or throws 401 saying what is wrong. */
 export async function authenticateAgent(db: Db, authorization: string | null, now = new Date()): Promise<AgentPrincipal> {
   const secret = bearerSecret(authorization, "agent credential");
-  const agent = await db.agent.findUnique({
-    where: { tokenHash: hashSecret(secret) },
-    select: { id: true, name: true, projectId: true, revokedAt: true, stopRequested: true, lastSeenAt: true, project: { select: { slug: true } } },
-  });
+  // One round trip with the project's slug: every agent call passes here (Prisma would fetch
+  // the project separately).
+  const [agent] = await db.$queryRaw<{ id: string; name: string; projectId: string; projectSlug: string; revokedAt: Date | null; stopRequested: boolean; lastSeenAt: Date | null }[]>`
+    SELECT a."id", a."name", a."projectId", p."slug" AS "projectSlug", a."revokedAt", a."stopRequested", a."lastSeenAt"
+    FROM "Agent" a JOIN "Project" p ON p."id" = a."projectId"
+    WHERE a."tokenHash" = ${hashSecret(secret)}`;
   if (!agent) {
     const hint = secret.startsWith("venr_")
       ? " (that is an enrollment token: register with it at POST /api/v1/agents/register and use the credential it returns)"
@@ -100,7 +102,7 @@ export async function authenticateAgent(db: Db, authorization: string | null, no
   if (!agent.lastSeenAt || now.getTime() - agent.lastSeenAt.getTime() >= SEEN_RESOLUTION_MS) {
     await db.agent.update({ where: { id: agent.id }, data: { lastSeenAt: now } });
   }
-  return { agentId: agent.id, name: agent.name, projectId: agent.projectId, projectSlug: agent.project.slug, stopRequested: agent.stopRequested };
+  return { agentId: agent.id, name: agent.name, projectId: agent.projectId, projectSlug: agent.projectSlug, stopRequested: agent.stopRequested };
 }
 
 /**

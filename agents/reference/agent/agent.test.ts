@@ -114,6 +114,16 @@ describe("reference agent", () => {
     expect(api.callsTo("/agents/heartbeat").some((call) => (call.body.runningJobIds as string[]).includes(id))).toBe(true);
   });
 
+  it("stops a job a user cancelled (heard through a lease renewal) and acknowledges the cancel", async () => {
+    api.heartbeatIntervalSeconds = 3600;
+    const { lines } = startAgent();
+    const id = api.enqueue({ name: "sleep", settings: { ms: 60_000 } }, { leaseSeconds: 0.3 });
+    await vi.waitFor(() => expect(started(lines, id)).toBe(true), eventually);
+    api.jobs.get(id)!.cancelRequested = true;
+    await vi.waitFor(() => expect(statusOf(id)).toBe("cancelled"), eventually);
+    expect(lines.some((line) => line.includes("event=job.cancel_requested") && line.includes("via=lease"))).toBe(true);
+  });
+
   it("keeps a result through a server outage and delivers it when the server is back", async () => {
     startAgent();
     const id = api.enqueue({ name: "sleep", settings: { ms: 300 } });
@@ -216,6 +226,15 @@ describe("reference agent", () => {
     expect(await exit).toBe(EXIT_OK);
     expect(statusOf(id)).toBe("succeeded");
     expect(api.callsTo(`/jobs/${id}/release`)).toEqual([]);
+  });
+
+  it("stops at once when asked to while it cannot reach the server to enroll", async () => {
+    api.down = true;
+    const { agent, exit } = startAgent({ shutdownGraceSeconds: 3600 });
+    await vi.waitFor(() => expect(api.callsTo("/agents/register").length).toBeGreaterThanOrEqual(2), eventually);
+    agent.stop("SIGTERM");
+    expect(await exit).toBe(EXIT_OK);
+    expect(fs.existsSync(path.join(dir, "credential.json"))).toBe(false);
   });
 
   it("stops when the server says stop", async () => {

@@ -76,7 +76,7 @@ export class Agent {
     try {
       await this.authenticate();
     } catch (error) {
-      if (this.halt.signal.aborted) return this.exitCode;
+      if (this.stopping.signal.aborted) return this.exitCode;
       if (error instanceof ConfigError || error instanceof UnauthorizedError || error instanceof RejectedError || error instanceof ConflictError) {
         this.log.error("agent.cannot_start", { reason: error.message });
         return EXIT_CONFIG;
@@ -93,7 +93,13 @@ export class Agent {
         announce: () => this.announcement(),
         running: this.running,
         intervalSeconds: this.heartbeatIntervalSeconds,
-        onStopRequested: () => this.stop("the server asked this agent to stop"),
+        onStopRequested: () => {
+          if (this.stopping.signal.aborted) return;
+          this.log.warn("agent.stop_requested", {
+            hint: `stopped on the Agents page: it gets no work until it enrolls again (delete ${this.config.credentialFile} and start it with an enrollment token)`,
+          });
+          this.stop("the server asked this agent to stop");
+        },
         onUnauthorized: this.unauthorized,
       },
       this.halt.signal,
@@ -157,7 +163,7 @@ export class Agent {
       );
     }
     const request: RegisterRequest = { name: this.config.name, kind: "other", ...this.announcement(), environment: captureEnvironment() };
-    const answer = await this.client.register(this.config.enrollmentToken, request, this.halt.signal);
+    const answer = await this.client.register(this.config.enrollmentToken, request, this.stopping.signal);
     if (!answer) throw new Error("register: the server answered without a credential");
     await saveCredential(this.config.credentialFile, {
       url: this.config.url,

@@ -3,9 +3,9 @@
 // agent's own credential.
 import { bearerSecret } from "../../auth/bearer";
 import { authenticateAgent, type AgentPrincipal } from "../../services/agents";
-import { authenticatedRoute, type RequestContext } from "./handler";
+import { authenticatedRoute, type RestContext } from "./handler";
 
-export type AgentContext = RequestContext<AgentPrincipal>;
+export type AgentContext = RestContext<AgentPrincipal>;
 
 /** A call with `Authorization: Bearer vsag_…`: 401 for an unknown or revoked agent. */
 export function agentRoute(handler: (ctx: AgentContext) => Promise<Response>) {
@@ -13,6 +13,6 @@ export function agentRoute(handler: (ctx: AgentContext) => Promise<Response>) {
 }
 
 /** POST /agents/register: the principal is the enrollment token's secret, verified by the service. */
-export function enrollmentRoute(handler: (ctx: RequestContext<string>) => Promise<Response>) {
+export function enrollmentRoute(handler: (ctx: RestContext<string>) => Promise<Response>) {
   return authenticatedRoute(async (_db, authorization) => bearerSecret(authorization, "enrollment token"), handler);
 }

@@ -4,9 +4,9 @@ import { parseInput } from "../../schemas/validation";
 import { recordHeartbeat, registerAgent } from "../../services/agents";
 import type { AgentContext } from "./agent-handler";
 import { parseJson } from "./body";
-import { json, type RequestContext } from "./handler";
+import { json, type RestContext } from "./handler";
 
-export async function postRegister(ctx: RequestContext<string>): Promise<Response> {
+export async function postRegister(ctx: RestContext<string>): Promise<Response> {
   const input = parseInput(ZAgentRegister, parseJson((await ctx.body()).bytes));
   return json(await registerAgent(ctx.db, ctx.principal, input), 201);
 }

@@ -1,6 +1,5 @@
-// The REST API's one wrapper: authenticates the caller (a project API key; agents have theirs in
-// agent-handler.ts), runs the handler, and turns every error into
-// {"error": {"code", "message", "details"}} with the right HTTP status.
+// The REST API's one wrapper: authenticates the project API key, runs the handler, and turns
+// every error into {"error": {"code", "message", "details"}} with the right HTTP status.
 import crypto from "node:crypto";
 import { ZodError } from "zod";
 import { db, type Db } from "../../db/client";
@@ -10,8 +9,7 @@ import { fieldIssuesOf } from "../../schemas/validation";
 import { authenticateApiKey, type ApiKeyPrincipal } from "../../services/api-keys";
 import { readBody } from "./body";
 
-/** What every REST handler gets: the request, the database, the caller and the body on demand. */
-export interface RequestContext<P> {
+export interface RestContext<P = ApiKeyPrincipal> {
   req: Request;
   url: URL;
   db: Db;
@@ -22,18 +20,17 @@ export interface RequestContext<P> {
   baseUrl: string;
 }
 
-export type RestContext = RequestContext<ApiKeyPrincipal>;
-
-/** A project API key's call: POST /api/v1/results, imports, comparisons. */
+/** A project API key's call: results, imports, comparisons. */
 export function restRoute(handler: (ctx: RestContext) => Promise<Response>) {
   return authenticatedRoute(authenticateApiKey, handler);
 }
 
 /**
- * The one wrapper of REST calls: authenticates the caller with `authenticate` (which throws a
- * 401 AppError), runs the handler, and turns every error into the error body.
+ * Every REST call: authenticates the caller with `authenticate` (which throws a 401 AppError),
+ * runs the handler, and answers every error with the error body. Agents use it with their own
+ * credentials (agent-handler.ts).
  */
-export function authenticatedRoute<P>(authenticate: (db: Db, authorization: string | null) => Promise<P>, handler: (ctx: RequestContext<P>) => Promise<Response>) {
+export function authenticatedRoute<P>(authenticate: (db: Db, authorization: string | null) => Promise<P>, handler: (ctx: RestContext<P>) => Promise<Response>) {
   return async (req: Request): Promise<Response> => {
     try {
       const principal = await authenticate(db, req.headers.get("authorization"));
