@@ -4,7 +4,7 @@
 // with. Members ask an agent to stop or revoke it.
 import { useMutation, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useState } from "react";
+import { useAction } from "~/components/forms/use-action";
 import { plural } from "~/components/format";
 import { timeAgo } from "~/components/time-ago";
 import { useTRPC } from "~/components/trpc/react";
@@ -25,25 +25,15 @@ export function AgentsTable({ projectSlug, canWrite }: { projectSlug: string; ca
   const agents = useQuery({ ...trpc.agent.list.queryOptions({ projectSlug }), refetchInterval: REFRESH_MS });
   const revoke = useMutation(trpc.agent.revoke.mutationOptions());
   const stop = useMutation(trpc.agent.requestStop.mutationOptions());
-  const [actionError, setActionError] = useState<string>();
-
-  const act = async (question: string, action: () => Promise<unknown>) => {
-    if (!window.confirm(question)) return;
-    setActionError(undefined);
-    try {
-      await action();
-    } catch (error) {
-      setActionError(error instanceof Error ? error.message : "That did not work");
-    }
-    await agents.refetch();
-  };
+  const action = useAction(() => agents.refetch());
+  const act = (question: string, mutation: () => Promise<unknown>) => (window.confirm(question) ? action.run(mutation) : undefined);
 
   return (
     <section className="card" aria-labelledby="agents-heading">
       <h2 id="agents-heading">Agents</h2>
-      {actionError ? (
+      {action.error ? (
         <div className="alert" role="alert">
-          {actionError}
+          {action.error}
         </div>
       ) : null}
       {agents.isPending ? <p className="muted">Loading…</p> : null}

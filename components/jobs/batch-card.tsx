@@ -4,6 +4,7 @@
 // log, cancelled). Members cancel the batch or one job and retry failed jobs.
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
+import { useAction } from "~/components/forms/use-action";
 import { formatDateTime, plural } from "~/components/format";
 import { duration } from "~/components/time-ago";
 import { useTRPC } from "~/components/trpc/react";
@@ -30,23 +31,13 @@ export function BatchCard({ batch, projectSlug, canWrite, fetchedAt, newest, onC
   const cancelBatch = useMutation(trpc.job.cancelBatch.mutationOptions());
   const cancelJob = useMutation(trpc.job.cancel.mutationOptions());
   const retry = useMutation(trpc.job.retryFailed.mutationOptions());
-  const [actionError, setActionError] = useState<string>();
+  const { run: act, error: actionError } = useAction(onChanged);
   const total = totalJobs(batch);
   const open = unfinished(batch);
   const { counts } = batch;
   // Whether the job list is open is the user's after the first render: it does not snap shut
   // when the batch finishes under their eyes.
   const [showJobs, setShowJobs] = useState(newest || open > 0);
-
-  const act = async (action: () => Promise<unknown>) => {
-    setActionError(undefined);
-    try {
-      await action();
-    } catch (error) {
-      setActionError(error instanceof Error ? error.message : "That did not work");
-    }
-    await onChanged();
-  };
 
   const onCancelBatch = () => {
     if (!window.confirm(`Cancel this batch's ${plural(open, "unfinished job")}? Queued jobs are dropped; running ones are asked to stop. Runs already stored stay.`)) return;
