@@ -8,7 +8,7 @@ const noFramework = { group: ["react", "react-dom", "next", "next/*", "@tanstack
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
-  globalIgnores([".next/**", ".data/**", "node_modules/**", "server/db/generated/**", "agents/**", "test-results/**", "playwright-report/**", "next-env.d.ts"]),
+  globalIgnores([".next/**", ".data/**", "node_modules/**", "server/db/generated/**", "agents/go/**", "agents/jvm/**", "test-results/**", "playwright-report/**", "next-env.d.ts"]),
   {
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],

@@ -1,18 +1,21 @@
 // `npm start`: everything a fresh clone needs to serve Versus.
 //   1. database: DATABASE_URL, or a project-local embedded PostgreSQL under .data/
 //   2. migrations, 3. example data (first start only), 4. a production build if stale,
-//   5. the server (scripts/serve.ts: Next.js behind Node's HTTP server) on PORT (default 3000).
-//      Ctrl-C / SIGTERM stops the server, then PostgreSQL.
+//   5. the server (scripts/serve.ts: Next.js behind Node's HTTP server) on PORT (default 3000),
+//   6. a local agent for the Examples project (unless VERSUS_LOCAL_AGENT=0).
+//   Ctrl-C / SIGTERM stops the agent, then the server, then PostgreSQL.
 // `--dev` runs Next.js's development server instead of building.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { migrate } from "../server/db/migrator";
+import { superviseAgent, type Supervisor } from "./lib/agent-supervisor";
 import { buildIsStale } from "./lib/build-freshness";
 import { openDatabase } from "./lib/database";
 import { env, readEnv } from "../server/env";
 import { defaultPublicOrigin } from "../server/public-origin";
+import { prepareLocalAgent } from "./lib/local-agent";
 
 const root = path.resolve(import.meta.dirname, "..");
 const dev = process.argv.includes("--dev");
@@ -31,6 +34,7 @@ try {
 }
 
 let child: ChildProcess | undefined;
+let localAgent: Supervisor | undefined;
 let shuttingDown = false;
 
 // The Prisma client is generated code (not committed); make it when missing or older than the schema.
@@ -48,6 +52,8 @@ const database = await openDatabase();
 async function shutdown(code: number): Promise<never> {
   if (!shuttingDown) {
     shuttingDown = true;
+    // The agent first: it may still release its job or deliver a result to the running server.
+    await localAgent?.stop();
     if (child && child.exitCode === null) {
       child.kill("SIGTERM");
       await new Promise((resolve) => child?.once("exit", resolve));
@@ -101,10 +107,36 @@ try {
     log("no account exists yet. Create the first owner with this one-time link (valid 24 h):");
     log(`  ${setup.url}`);
   }
+  if (env.VERSUS_LOCAL_AGENT === "1" && !shuttingDown) await startLocalAgent(db, `http://127.0.0.1:${env.PORT}`);
   await db.$disconnect();
 } catch (error) {
   console.error(`[versus] start failed: ${error instanceof Error ? error.message : String(error)}`);
   await shutdown(1);
+}
+
+/** The reference agent as a child process, enrolled in VERSUS_LOCAL_AGENT_PROJECT (see scripts/lib/local-agent.ts). */
+async function startLocalAgent(db: Parameters<typeof prepareLocalAgent>[0], url: string) {
+  const plan = await prepareLocalAgent(db, { dataDir: env.VERSUS_DATA_DIR, projectSlug: env.VERSUS_LOCAL_AGENT_PROJECT });
+  if (!plan.start) {
+    log(`local agent not started: ${plan.reason}`);
+    return;
+  }
+  log(`starting the local agent "${plan.name}" for project "${env.VERSUS_LOCAL_AGENT_PROJECT}" (VERSUS_LOCAL_AGENT=0 turns it off)`);
+  localAgent = superviseAgent({
+    command: process.execPath,
+    args: ["--import", "tsx", path.join(root, "agents/reference/main.ts")],
+    cwd: root,
+    env: {
+      ...process.env,
+      VERSUS_URL: url,
+      VERSUS_ENROLLMENT_TOKEN: plan.enrollmentToken ?? "",
+      VERSUS_AGENT_NAME: plan.name,
+      VERSUS_AGENT_LABELS: "pool=local",
+      VERSUS_AGENT_CREDENTIAL_FILE: plan.files.credentialFile,
+      VERSUS_AGENT_BUFFER_DIR: plan.files.bufferDir,
+    },
+    log: (line) => console.log(`[agent] ${line}`),
+  });
 }
 
 async function waitForHealth(url: string) {

@@ -1,6 +1,7 @@
 // `npm test`: every layer, in order, stopping at the first failure —
-// prisma generate, typecheck, lint, unit, integration (real PostgreSQL), agent tests
-// (Go and JVM, once their folders exist), and Playwright e2e in Chromium.
+// prisma generate, typecheck, lint, unit, integration (real PostgreSQL), reliability (real
+// servers and reference agents; makes the production build when stale, which e2e then reuses),
+// agent tests (Go and JVM, once their folders exist), and Playwright e2e in Chromium.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -23,6 +24,7 @@ const steps: Step[] = [
   { name: "lint", command: npx, args: ["eslint", "--max-warnings", "0", "."] },
   { name: "unit", command: npx, args: ["vitest", "run", "--project", "unit"] },
   { name: "integration", command: npx, args: ["vitest", "run", "--project", "integration"] },
+  { name: "reliability", command: npx, args: ["vitest", "run", "--project", "reliability"] },
   { name: "go agent", command: "go", args: ["test", "-race", "./..."], cwd: "agents/go", when: () => fs.existsSync(path.join(root, "agents/go/go.mod")) },
   { name: "jvm agent", command: "mvn", args: ["-q", "-B", "test"], cwd: "agents/jvm", when: () => fs.existsSync(path.join(root, "agents/jvm/pom.xml")) },
   { name: "e2e", command: npx, args: ["playwright", "test"] },

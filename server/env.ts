@@ -24,6 +24,9 @@ const ZEnv = z.object({
   VERSUS_DATA_DIR: z.string().default(".data"),
   VERSUS_EMBEDDED_PG_PORT: port.default(54320),
   VERSUS_SKIP_SEED: z.enum(["0", "1"], { error: 'must be "0" or "1"' }).default("0"),
+  /** `npm start` runs a local agent (agents/reference) for one project unless this is 0. */
+  VERSUS_LOCAL_AGENT: z.enum(["0", "1"], { error: 'must be "0" (off) or "1" (on)' }).default("1"),
+  VERSUS_LOCAL_AGENT_PROJECT: z.string().default("examples"),
   /** Largest request body the REST API accepts (uploads, imports), in bytes. */
   VERSUS_MAX_BODY_BYTES: z.coerce.number({ error: "must be a number of bytes" }).int("must be a whole number of bytes").positive("must be a positive number of bytes").default(64 * 1024 * 1024),
   /** Where people reach Versus; without it, links follow the request (server/public-origin.ts). */

@@ -2,12 +2,12 @@
 // port, with a fresh database that has every migration applied. Removed again afterwards.
 import crypto from "node:crypto";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { startEmbeddedPostgres } from "../server/db/embedded-postgres";
 import { migrate } from "../server/db/migrator";
+import { freePort } from "./free-port";
 
 export default async function setup(project: TestProject) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "versus-it-"));
@@ -26,15 +26,4 @@ export default async function setup(project: TestProject) {
     await server.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }

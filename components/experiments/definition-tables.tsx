@@ -1,15 +1,19 @@
 // The experiment's definition as tables: its variants (baseline marked) and metrics. Takes only
 // what it shows, so the experiment page and a share page (which has no ids) both use it.
 import { directionLabel } from "~/components/format";
+import { workloadOf } from "~/server/schemas/workload";
 import type { ExperimentDetail } from "~/server/services/experiments";
 
 type Experiment = ExperimentDetail["experiment"];
 type Definition = {
-  variants: readonly Pick<Experiment["variants"][number], "name" | "description" | "isBaseline" | "runCount">[];
+  variants: readonly (Pick<Experiment["variants"][number], "name" | "description" | "isBaseline" | "runCount"> & { config?: unknown })[];
   metrics: readonly Pick<Experiment["metrics"][number], "key" | "label" | "unit" | "direction" | "aggregation">[];
 };
 
 export function DefinitionTables({ experiment }: { experiment: Definition }) {
+  // What agents run for each variant, when any has a workload (a share page passes no config).
+  const workloads = experiment.variants.map((variant) => workloadOf(variant.config));
+  const anyWorkload = workloads.some(Boolean);
   return (
     <>
         <section className="card" aria-labelledby="variants-heading">
@@ -20,16 +24,18 @@ export function DefinitionTables({ experiment }: { experiment: Definition }) {
                 <tr>
                   <th>Name</th>
                   <th>Description</th>
+                  {anyWorkload ? <th>Workload</th> : null}
                   <th className="num">Runs</th>
                 </tr>
               </thead>
               <tbody>
-                {experiment.variants.map((variant) => (
+                {experiment.variants.map((variant, index) => (
                   <tr key={variant.name}>
                     <td>
                       {variant.name} {variant.isBaseline ? <span className="badge good">baseline</span> : null}
                     </td>
                     <td className="muted">{variant.description || "—"}</td>
+                    {anyWorkload ? <td data-testid="variant-workload">{workloadCell(workloads[index] ?? null)}</td> : null}
                     <td className="num">{variant.runCount}</td>
                   </tr>
                 ))}
@@ -67,6 +73,16 @@ export function DefinitionTables({ experiment }: { experiment: Definition }) {
             </table>
           </div>
         </section>
+    </>
+  );
+}
+
+function workloadCell(workload: ReturnType<typeof workloadOf>) {
+  if (!workload) return <span className="muted">—</span>;
+  const settings = Object.keys(workload.settings).length ? JSON.stringify(workload.settings) : null;
+  return (
+    <>
+      <span className="badge">{workload.workload}</span> {settings ? <code className="small workload-settings">{settings}</code> : null}
     </>
   );
 }

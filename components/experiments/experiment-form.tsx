@@ -10,6 +10,7 @@ import { Field, invalidProps } from "~/components/forms/field";
 import { applyServerErrors } from "~/components/forms/server-errors";
 import { useHydrated } from "~/components/forms/use-hydrated";
 import { useTRPC } from "~/components/trpc/react";
+import { useNewWorkloadProblems, WorkloadProblemsProvider } from "~/components/workloads/workload-problems";
 import { experimentStatuses, ZExperimentInput, type TExperimentFormValues, type TExperimentInput } from "~/server/schemas/experiment";
 import { MetricsFieldset } from "./metrics-fieldset";
 import { ParametersFieldset } from "./parameters-fieldset";
@@ -44,8 +45,10 @@ export function ExperimentForm(props: Props) {
   const hydrated = useHydrated();
   const router = useRouter();
   const [formError, setFormError] = useState<string>();
+  // Workload settings typed but not valid yet hold the submit back too.
+  const workloadProblems = useNewWorkloadProblems();
   const form = useForm<TExperimentFormValues, unknown, TExperimentInput>({
-    resolver: zodResolver(ZExperimentInput),
+    resolver: workloadProblems.guard(zodResolver(ZExperimentInput)),
     defaultValues: props.initial ?? emptyExperiment,
     // Validate on submit, then as the user corrects: validating on blur made messages appear
     // under the pointer and moved the "Add …" buttons away mid-click.
@@ -72,6 +75,7 @@ export function ExperimentForm(props: Props) {
 
   return (
     <FormProvider {...form}>
+      <WorkloadProblemsProvider value={workloadProblems}>
       <form className="stack" onSubmit={onSubmit} noValidate data-ready={hydrated} aria-label={props.mode === "create" ? "New experiment" : "Edit experiment"}>
         {formError ? <div className="alert" role="alert">{formError}</div> : null}
 
@@ -138,7 +142,7 @@ export function ExperimentForm(props: Props) {
         </fieldset>
 
         <ParametersFieldset />
-        <VariantsFieldset />
+        <VariantsFieldset projectSlug={props.projectSlug} />
         <MetricsFieldset />
 
         <div className="form-actions">
@@ -150,6 +154,7 @@ export function ExperimentForm(props: Props) {
           </button>
         </div>
       </form>
+      </WorkloadProblemsProvider>
     </FormProvider>
   );
 }

@@ -55,7 +55,7 @@ export function RunsTable({ runs, total, variantNames, uploadHint }: { runs: Run
         </thead>
         <tbody>
           {runs.map((run) => (
-            <tr key={run.id}>
+            <tr key={run.id} id={`run-${run.id}`}>
               <td>{variantNames.get(run.variantId) ?? "?"}</td>
               <td>
                 <span className={run.status === "succeeded" ? "badge good" : "badge"}>{run.status}</span>

@@ -1,10 +1,16 @@
 "use client";
-import { useFieldArray, useFormContext } from "react-hook-form";
+import { useQuery } from "@tanstack/react-query";
+import { Controller, useFieldArray, useFormContext } from "react-hook-form";
 import { RemoveRowButton } from "~/components/forms/remove-row-button";
 import { Field, FieldError, invalidProps } from "~/components/forms/field";
+import { useTRPC } from "~/components/trpc/react";
+import { WorkloadEditor } from "~/components/workloads/workload-editor";
 import type { TExperimentFormValues } from "~/server/schemas/experiment";
 
-export function VariantsFieldset() {
+export function VariantsFieldset({ projectSlug }: { projectSlug: string }) {
+  const trpc = useTRPC();
+  // The workload kinds and their settings schemas, as the project's agents advertise them.
+  const workloads = useQuery(trpc.agent.workloads.queryOptions({ projectSlug }));
   const { control, register, formState, watch, setValue, trigger } = useFormContext<TExperimentFormValues>();
   const { fields, append, remove } = useFieldArray({ control, name: "variants" });
   const errors = formState.errors.variants;
@@ -20,7 +26,7 @@ export function VariantsFieldset() {
     <fieldset>
       <legend>Variants</legend>
       <p className="muted small" style={{ marginTop: 0 }}>
-        The arms you compare, e.g. &quot;Plain&quot; and &quot;Gzip&quot;. Exactly one is the baseline the others are measured against.
+        The arms you compare, e.g. &quot;Plain&quot; and &quot;Gzip&quot;. Exactly one is the baseline the others are measured against. A variant with a workload can be run by the project&apos;s agents.
       </p>
       <FieldError id="variants-error" message={errors?.message ?? errors?.root?.message} />
       {fields.map((field, index) => {
@@ -39,6 +45,26 @@ export function VariantsFieldset() {
               Baseline
             </label>
             <RemoveRowButton what="variant" index={index} onRemove={() => remove(index)} />
+            <Controller
+              control={control}
+              name={`variants.${index}.config`}
+              render={({ field: config }) => {
+                const configErrors = errors?.[index]?.config as { message?: string; workload?: { message?: string }; settings?: { message?: string } } | undefined;
+                return (
+                  <WorkloadEditor
+                    name={`variants.${index}.config`}
+                    variant={variants[index]?.name || `variant ${index + 1}`}
+                    value={config.value ?? {}}
+                    onChange={config.onChange}
+                    workloads={workloads.data}
+                    workloadsError={workloads.error?.message}
+                    errors={{ workload: configErrors?.workload?.message, config: configErrors?.message, settings: configErrors?.settings?.message }}
+                    submitted={formState.isSubmitted}
+                    agentsHref={`/p/${projectSlug}/agents`}
+                  />
+                );
+              }}
+            />
           </div>
         );
       })}

@@ -13,8 +13,9 @@ import { MAX_INPUT_DEPTH } from "../schemas/storable";
 import { importMediaTypes, resultsMediaTypes } from "./rest/media-type";
 
 const errorCodes = Object.keys(appErrorCodes) as [AppErrorCode, ...AppErrorCode[]];
+import { agentPaths, agentSecuritySchemes } from "./openapi-agents";
 
-const ZError = z
+export const ZError = z
   .object({
     error: z.object({
       code: z.enum(errorCodes),
@@ -71,7 +72,7 @@ export function buildOpenApiDocument(serverUrl?: string) {
       ].join(" "),
     },
     servers: serverUrl ? [{ url: serverUrl }] : undefined,
-    components: { securitySchemes: { apiKey: { type: "http", scheme: "bearer", description: "A project API key (vs_…)" } } },
+    components: { securitySchemes: { apiKey: { type: "http", scheme: "bearer", description: "A project API key (vs_…)" }, ...agentSecuritySchemes } },
     security: [{ apiKey: [] }],
     paths: {
       "/api/health": {
@@ -146,6 +147,8 @@ export function buildOpenApiDocument(serverUrl?: string) {
           },
         },
       },
+      // The agent protocol (docs/agent-protocol.md): its own credentials.
+      ...agentPaths(),
     },
   });
 }

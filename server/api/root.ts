@@ -1,7 +1,9 @@
+import { agentRouter } from "./routers/agent";
 import { apiKeyRouter } from "./routers/api-key";
 import { enrollmentTokenRouter } from "./routers/enrollment-token";
 import { experimentRouter } from "./routers/experiment";
 import { invitationRouter } from "./routers/invitation";
+import { jobRouter } from "./routers/job";
 import { memberRouter } from "./routers/member";
 import { projectRouter } from "./routers/project";
 import { reportRouter } from "./routers/report";
@@ -14,6 +16,8 @@ export const appRouter = createTRPCRouter({
   experiment: experimentRouter,
   apiKey: apiKeyRouter,
   enrollmentToken: enrollmentTokenRouter,
+  agent: agentRouter,
+  job: jobRouter,
   report: reportRouter,
   setup: setupRouter,
   member: memberRouter,

@@ -102,7 +102,7 @@ describe("compareSchemas", () => {
 
   it("reports a missing foreign key and a changed primary key", () => {
     const actual = database();
-    actual.tables.Job!.foreignKeys = actual.tables.Job!.foreignKeys.filter((fk) => fk.referencedTable !== "Agent");
+    actual.tables.Job!.foreignKeys = actual.tables.Job!.foreignKeys.filter((fk) => fk.columns.join() !== "agentId");
     actual.tables.User!.primaryKey = { name: "User_pkey", columns: ["email"] };
     expect(drift(schemaText, actual)).toEqual([
       'foreign key "Job"("agentId") → "Agent"("id") is in schema.prisma but not in the database',
@@ -122,7 +122,7 @@ describe("compareSchemas", () => {
 });
 
 describe("compareSchemas and the SQL-only objects", () => {
-  /** The schema's description plus the hand-written objects the init migration adds. */
+  /** The schema's description plus the hand-written objects the migrations add. */
   function withSqlOnlyObjects(): SchemaDescription {
     const actual = database();
     const experiment = actual.tables.Experiment!;
@@ -139,6 +139,14 @@ describe("compareSchemas and the SQL-only objects", () => {
     experiment.triggers.push({ name: "Experiment_exactly_one_baseline", function: "versus_require_baseline" });
     variant.triggers.push({ name: "Variant_exactly_one_baseline", function: "versus_require_baseline" });
     actual.functions.push("versus_require_baseline");
+    actual.tables.Job!.indexes.push({
+      name: "Job_claimable",
+      unique: false,
+      method: "btree",
+      columns: ["projectId", "createdAt", "batchId", "position"].map((name) => ({ name, order: "" })),
+      included: [],
+      predicate: "\"status\" = ANY (ARRAY['queued'::\"JobStatus\", 'leased'::\"JobStatus\"])",
+    });
     return actual;
   }
 

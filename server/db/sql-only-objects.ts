@@ -1,4 +1,4 @@
-// Database objects the init migration adds by hand because Prisma's schema language cannot
+// Database objects the migrations add by hand because Prisma's schema language cannot
 // express them. The drift test requires each of them to exist, and accepts them as extras
 // beyond what schema.prisma describes.
 export const sqlOnlyObjects = {
@@ -14,7 +14,9 @@ export const sqlOnlyObjects = {
     "RunMetricResult_n_positive",
     "RunTimeSeries_lengths_match",
     "Job_attempts_valid",
+    "Job_lease_complete",
+    "Job_position_valid",
   ],
-  indexes: ["Variant_one_baseline_per_experiment"],
+  indexes: ["Variant_one_baseline_per_experiment", "Job_claimable"],
   triggers: ["Experiment_exactly_one_baseline", "Variant_exactly_one_baseline"],
 } as const;

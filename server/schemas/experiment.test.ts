@@ -95,6 +95,19 @@ describe("ZExperimentInput", () => {
       expect(ZExperimentInput.parse(buildExperimentValues({ slug: "plain-vs-gzip-2" })).slug).toBe("plain-vs-gzip-2");
     });
 
+    it("a variant's workload with its settings, and a variant with none yet", () => {
+      const parsed = ZExperimentInput.parse(
+        buildExperimentValues({
+          variants: [
+            buildVariant({ name: "Plain", isBaseline: true, config: { workload: " gzip ", settings: { level: 6 } } }),
+            buildVariant({ name: "Gzip", config: { workload: "gzip" } }),
+          ],
+        }),
+      );
+
+      expect(parsed.variants.map((v) => v.config)).toEqual([{ workload: "gzip", settings: { level: 6 } }, { workload: "gzip" }]);
+    });
+
     it("zero warm-up runs and a single measured run", () => {
       const parsed = ZExperimentInput.parse(buildExperimentValues({ warmupRuns: 0, measuredRuns: 1 }));
 
@@ -109,6 +122,16 @@ describe("ZExperimentInput", () => {
       ["a whitespace-only title", "   \t "],
     ])("%s", (_, title) => {
       expectSingleIssue(buildExperimentValues({ title }), ["title"], "title is required");
+    });
+
+    it.each([
+      ["an unknown key (a misspelt workload)", { workLoad: "gzip" }, ["variants", 1, "config"], /workLoad/],
+      ["settings without a workload", { settings: { level: 6 } }, ["variants", 1, "config", "workload"], "choose a workload for these settings"],
+      ["a blank workload name", { workload: "  " }, ["variants", 1, "config", "workload"], "workload name is required"],
+      ["settings that are not an object", { workload: "gzip", settings: [1] }, ["variants", 1, "config", "settings"], /object|record/i],
+    ])("a variant config with %s", (_, config, path, message) => {
+      const input = buildExperimentValues({ variants: [buildVariant({ name: "Plain", isBaseline: true }), buildVariant({ name: "Gzip", config: config as VariantValues["config"] })] });
+      expectSingleIssue(input, path, message);
     });
 
     it("a missing title", () => {

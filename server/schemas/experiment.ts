@@ -1,6 +1,7 @@
 // The shapes of an experiment definition, shared by tRPC procedures, REST, OpenAPI and forms.
 import { z } from "zod";
 import { ZSlug, wholeNumber } from "./common";
+import { ZVariantConfig } from "./workload";
 
 export const metricDirections = ["lower_is_better", "higher_is_better"] as const;
 export const ZMetricDirection = z.enum(metricDirections, { error: "choose whether lower or higher is better" });
@@ -22,8 +23,8 @@ export const ZVariantInput = z.object({
   name: z.string().trim().min(1, "variant name is required").max(100, "variant name must be at most 100 characters"),
   description: z.string().trim().max(2000).default(""),
   isBaseline: z.boolean(),
-  /** Workload configuration for agents (plugin name and settings). */
-  config: z.record(z.string(), z.unknown()).default({}),
+  /** The workload agents run for this variant: {"workload", "settings"}, or {} for none yet. */
+  config: ZVariantConfig.default({}),
 });
 
 export const ZMetricKey = z

@@ -20,10 +20,11 @@ export interface EnrollmentTokenRow {
   status: TEnrollmentTokenStatus;
 }
 
+/** `createdById` is null for a token Versus makes itself (the local agent of `npm start`). */
 export async function createEnrollmentToken(
   db: Db,
   projectId: string,
-  createdById: string,
+  createdById: string | null,
   input: Pick<TCreateEnrollmentToken, "name" | "expiresAt">,
 ) {
   const { secret, prefix, hash } = newSecret("venr_");

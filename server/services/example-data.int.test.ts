@@ -1,5 +1,6 @@
 // Example data is loaded once per installation: the first start creates the "examples" project
-// with the five write-ups of EXAMPLES.md (six experiments: the cache write-up has two), later
+// with the five write-ups of EXAMPLES.md (six experiments: the cache write-up has two) and a
+// runnable experiment without runs, later
 // starts leave it alone, and a user who deleted it keeps it deleted. The runs go through the
 // ingest service, and the stored summaries are the published figures.
 // The marker row in InstanceSetting is global and the database is shared with other test files,
@@ -16,8 +17,9 @@ const CPU = "upload-cpu-sdk-jce-provider";
 const PRODUCT = "product-list-redis-cache";
 const COUPON = "coupon-api-scale-out";
 const KAFKA = "kafka-producer-serializers";
-const ALL = [S3, HTTP, CPU, PRODUCT, COUPON, KAFKA];
-const RUNS: Record<string, number> = { [S3]: 2, [HTTP]: 4, [CPU]: 15, [PRODUCT]: 2, [COUPON]: 2, [KAFKA]: 15 };
+const RUNNABLE = "gzip-payloads-runnable";
+const ALL = [RUNNABLE, S3, HTTP, CPU, PRODUCT, COUPON, KAFKA];
+const RUNS: Record<string, number> = { [RUNNABLE]: 0, [S3]: 2, [HTTP]: 4, [CPU]: 15, [PRODUCT]: 2, [COUPON]: 2, [KAFKA]: 15 };
 
 const db = createPrismaClient(inject("databaseUrl"));
 
@@ -74,7 +76,7 @@ describe("loadExampleDataOnce", () => {
     expect(project).toMatchObject({ slug: "examples", name: "Examples" });
     expect(project!.description).toContain("Delete this project any time");
     expect(project!.experiments.map((e) => e.slug).sort()).toEqual([...ALL].sort());
-    for (const experiment of project!.experiments) expect(experiment).toMatchObject({ isExample: true, status: "completed" });
+    for (const experiment of project!.experiments) expect(experiment).toMatchObject({ isExample: true, status: experiment.slug === RUNNABLE ? "active" : "completed" });
     expect(await runCounts()).toEqual(RUNS);
 
     const s3 = project!.experiments.find((e) => e.slug === S3)!;
@@ -90,8 +92,16 @@ describe("loadExampleDataOnce", () => {
       ["payload_bytes_sms", "B", "lower_is_better"],
     ]);
     const baselines = Object.fromEntries(project!.experiments.map((e) => [e.slug, e.variants.find((v) => v.isBaseline)?.name]));
-    expect(baselines).toEqual({ [S3]: "Plain", [HTTP]: "gRPC/Unary", [CPU]: "Template", [PRODUCT]: "No cache", [COUPON]: "One server", [KAFKA]: "SPRING_JSON" });
+    expect(baselines).toEqual({ [RUNNABLE]: "Plain", [S3]: "Plain", [HTTP]: "gRPC/Unary", [CPU]: "Template", [PRODUCT]: "No cache", [COUPON]: "One server", [KAFKA]: "SPRING_JSON" });
     expect(await db.instanceSetting.findUnique({ where: { key: MARKER } })).not.toBeNull();
+
+    // The runnable one has no runs yet, and a workload for each variant that an agent runs.
+    const runnable = project!.experiments.find((e) => e.slug === RUNNABLE)!;
+    expect(runnable.variants.map((v) => v.config)).toMatchObject([
+      { workload: "gzip", settings: { compress: false, sizeBytes: 51_200 } },
+      { workload: "gzip", settings: { compress: true, level: 6, sizeBytes: 51_200 } },
+    ]);
+    expect(runnable).toMatchObject({ warmupRuns: 1, measuredRuns: 5 });
   });
 
   it("does not bring the examples back after the user deleted them", async () => {

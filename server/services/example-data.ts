@@ -1,5 +1,6 @@
 // Example data loaded on first start: the five write-ups of EXAMPLES.md as experiments with their
-// runs, labelled as example data (isExample, a tag on every run, a note in every description) and
+// runs, and one runnable experiment without runs that an agent measures when a user presses Run;
+// labelled as example data (isExample, a tag on every run, a note in every description) and
 // easy to delete (delete the project, or any one experiment). The definitions and the seeded
 // synthetic numbers live in ./example-data/, one module per write-up; the runs are stored by
 // ingestResults, the service behind POST /api/v1/results, exactly as an upload would be.
@@ -42,7 +43,7 @@ async function loadExamples(db: Db) {
     (await createProject(db, {
       name: "Examples",
       slug: EXAMPLE_PROJECT_SLUG,
-      description: "Example data from five published performance write-ups. Delete this project any time; it does not come back.",
+      description: "Example data from five published performance write-ups, and an experiment to run on your own machine. Delete this project any time; it does not come back.",
     }));
   // Last first: the project's list shows the most recently updated first, so it then reads in
   // EXAMPLES.md's order, starting with the S3 upload.
@@ -56,12 +57,14 @@ async function loadExperiment(db: Db, project: { id: string; slug: string }, exa
     select: { id: true, isExample: true, _count: { select: { runs: true } } },
   });
   if (existing) {
-    // Complete from an earlier attempt, or the user's own experiment under this slug: leave it.
-    if (existing._count.runs > 0 || !existing.isExample) return;
+    // Complete from an earlier attempt (a runnable example is complete without runs), or the
+    // user's own experiment under this slug: leave it.
+    if (existing._count.runs > 0 || !existing.isExample || !example.results) return;
     // An example without runs: an attempt stopped between creating it and storing its runs.
     await db.experiment.delete({ where: { id: existing.id } });
   }
   await createExperiment(db, project.slug, example.definition, { isExample: true });
+  if (!example.results) return;
   const upload = example.results();
   await ingestResults(db, upload, {
     projectId: project.id,

@@ -51,7 +51,7 @@ function buildExperimentValues(overrides: Partial<ExperimentValues> = {}): Exper
     tags: ["s3", "gzip"],
     variants: [
       buildVariant({ name: "Plain", description: "raw payload", isBaseline: true }),
-      buildVariant({ name: "Gzip", config: { plugin: "s3-upload", compression: "gzip" } }),
+      buildVariant({ name: "Gzip", config: { workload: "s3-upload", settings: { compression: "gzip" } } }),
       buildVariant({ name: "Zstd" }),
     ],
     metrics: [
@@ -157,7 +157,7 @@ describe("experiment.create", () => {
     });
     expect(experiment.variants.map(({ name, description, isBaseline, position, config, runCount }) => ({ name, description, isBaseline, position, config, runCount }))).toEqual([
       { name: "Plain", description: "raw payload", isBaseline: true, position: 0, config: {}, runCount: 0 },
-      { name: "Gzip", description: "", isBaseline: false, position: 1, config: { plugin: "s3-upload", compression: "gzip" }, runCount: 0 },
+      { name: "Gzip", description: "", isBaseline: false, position: 1, config: { workload: "s3-upload", settings: { compression: "gzip" } }, runCount: 0 },
       { name: "Zstd", description: "", isBaseline: false, position: 2, config: {}, runCount: 0 },
     ]);
     expect(experiment.metrics.map(({ key, label, unit, direction, aggregation, position }) => ({ key, label, unit, direction, aggregation, position }))).toEqual([

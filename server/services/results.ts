@@ -23,6 +23,12 @@ export interface IngestOptions {
   bodySha256: string;
   /** Absolute base URL for the links in the response. */
   baseUrl: string;
+  /**
+   * Runs inside the transaction after the runs were stored (not for a replay): a caller's own
+   * writes that must commit with them or not at all (a job marked done with its run). Throwing
+   * rolls everything back.
+   */
+  afterStore?: (tx: Tx, stored: TUploadResponse) => Promise<void>;
 }
 
 /** Attempts of the transaction when concurrent uploads create the same experiment, variant or metric. */
@@ -57,7 +63,14 @@ export async function ingestResults(db: Db, upload: TResultsUpload, options: Ing
 
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.$transaction(async (tx) => store(tx, upload, prepared, options, now), { timeout: 120_000, maxWait: 30_000 });
+      return await db.$transaction(
+        async (tx) => {
+          const stored = await store(tx, upload, prepared, options, now);
+          if (!stored.replayed) await options.afterStore?.(tx, stored);
+          return stored;
+        },
+        { timeout: 120_000, maxWait: 30_000 },
+      );
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
       // A concurrent request with the same key committed first: answer as a retry would be answered.

@@ -41,6 +41,18 @@ export const procedureAccess: Record<string, Access> = {
   "enrollmentToken.create": "member",
   "enrollmentToken.revoke": "member",
 
+  "agent.list": "viewer",
+  "agent.workloads": "viewer",
+  "agent.revoke": "member",
+  "agent.requestStop": "member",
+
+  "job.batches": "viewer",
+  "job.get": "viewer",
+  "job.startBatch": "member",
+  "job.cancel": "member",
+  "job.cancelBatch": "member",
+  "job.retryFailed": "member",
+
   "member.list": "viewer",
   "member.leave": "viewer",
   "member.invitations": "owner",

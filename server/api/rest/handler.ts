@@ -10,21 +10,31 @@ import { fieldIssuesOf } from "../../schemas/validation";
 import { authenticateApiKey, type ApiKeyPrincipal } from "../../services/api-keys";
 import { readBody } from "./body";
 
-export interface RestContext {
+export interface RestContext<P = ApiKeyPrincipal> {
   req: Request;
   url: URL;
   db: Db;
-  principal: ApiKeyPrincipal;
+  principal: P;
   /** The body (size-limited) and its SHA-256, read on demand. */
   body(): Promise<{ bytes: Buffer; sha256: string }>;
   /** Absolute origin for links in responses (not req.url: Next.js builds that from the address it listens on). */
   baseUrl: string;
 }
 
+/** A project API key's call: results, imports, comparisons. */
 export function restRoute(handler: (ctx: RestContext) => Promise<Response>) {
+  return authenticatedRoute(authenticateApiKey, handler);
+}
+
+/**
+ * Every REST call: authenticates the caller with `authenticate` (which throws a 401 AppError),
+ * runs the handler, and answers every error with the error body. Agents use it with their own
+ * credentials (agent-handler.ts).
+ */
+export function authenticatedRoute<P>(authenticate: (db: Db, authorization: string | null) => Promise<P>, handler: (ctx: RestContext<P>) => Promise<Response>) {
   return async (req: Request): Promise<Response> => {
     try {
-      const principal = await authenticateApiKey(db, req.headers.get("authorization"));
+      const principal = await authenticate(db, req.headers.get("authorization"));
       const url = new URL(req.url);
       let body: { bytes: Buffer; sha256: string } | undefined;
       return await handler({

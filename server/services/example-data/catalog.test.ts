@@ -2,10 +2,14 @@
 // accept (create: false — so every variant and metric a run names must be in the definition).
 // The stored figures are checked against the published ones in ../example-data.int.test.ts.
 import { describe, expect, it } from "vitest";
+import { builtInWorkloads } from "~/agents/reference/workloads/registry";
 import { exampleExperiments } from "./catalog";
-import { PUBLISHED, SYNTHETIC } from "./common";
+import { PUBLISHED, SYNTHETIC, type ExampleExperiment } from "./common";
 
-describe.each(exampleExperiments.map((example) => [example.definition.slug, example] as const))("example %s", (_slug, example) => {
+const withRuns = exampleExperiments.filter((example): example is Required<ExampleExperiment> => example.results !== undefined);
+const runnable = exampleExperiments.filter((example) => example.results === undefined);
+
+describe.each(withRuns.map((example) => [example.definition.slug, example] as const))("example %s", (_slug, example) => {
   const { definition } = example;
   const upload = example.results();
 
@@ -40,8 +44,35 @@ describe.each(exampleExperiments.map((example) => [example.definition.slug, exam
   });
 });
 
-it("has the five write-ups of EXAMPLES.md (the cache one as two experiments)", () => {
+describe.each(runnable.map((example) => [example.definition.slug, example] as const))("runnable example %s", (_slug, { definition }) => {
+  const registry = builtInWorkloads();
+
+  it("gives every variant a workload and settings the reference agent accepts", () => {
+    for (const variant of definition.variants) {
+      const config = variant.config as { workload: string; settings: unknown };
+      const prepared = registry.prepare(config.workload, config.settings);
+      expect("problem" in prepared ? prepared.problem : "ok").toBe("ok");
+    }
+  });
+
+  it("asks only for metrics the workload reports, in its units", () => {
+    const reported = new Map<string, string>();
+    for (const variant of definition.variants) {
+      const prepared = registry.prepare((variant.config as { workload: string }).workload, {});
+      if (!("problem" in prepared)) for (const metric of prepared.metrics) reported.set(metric.key, metric.unit);
+    }
+    for (const metric of definition.metrics) expect([metric.key, reported.get(metric.key)]).toEqual([metric.key, metric.unit]);
+  });
+
+  it("is run with warm-up and repeated measured runs", () => {
+    expect(definition.warmupRuns).toBeGreaterThanOrEqual(1);
+    expect(definition.measuredRuns).toBeGreaterThanOrEqual(5);
+  });
+});
+
+it("has a runnable example, then the five write-ups of EXAMPLES.md (the cache one as two experiments)", () => {
   expect(exampleExperiments.map((e) => e.definition.slug)).toEqual([
+    "gzip-payloads-runnable",
     "s3-upload-plain-vs-gzip",
     "http-vs-grpc-1mb",
     "upload-cpu-sdk-jce-provider",

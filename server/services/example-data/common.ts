@@ -1,4 +1,4 @@
-// What every example case shares: its shape (a definition plus the upload of its runs), the
+// What every example case shares: its shape (a definition plus, unless agents run it, the upload of its runs), the
 // labels on its runs, and the footer of its description.
 import type { z } from "zod";
 import { ZExperimentInput, type TExperimentInput } from "../../schemas/experiment";
@@ -16,8 +16,8 @@ export type ExampleDefinition = TExperimentInput & { slug: string };
 /** One example experiment: its definition and the upload of its runs (through ingestResults). */
 export interface ExampleExperiment {
   definition: ExampleDefinition;
-  /** Deterministic: the same seeded numbers every time. */
-  results: () => TResultsUpload;
+  /** Deterministic: the same seeded numbers every time. Absent for a runnable example, which agents fill. */
+  results?: () => TResultsUpload;
 }
 
 /** Parses a definition with the schema the experiment form and API use (defaults applied, rules checked). */

@@ -7,11 +7,14 @@ import { DeleteExperimentButton } from "~/components/experiments/delete-experime
 import { ExportLinks } from "~/components/exports/export-links";
 import { Markdown } from "~/components/experiments/markdown";
 import { MetricResults } from "~/components/experiments/metric-results";
+import { BatchesPanel } from "~/components/jobs/batches-panel";
+import { RunButton } from "~/components/jobs/run-button";
 import { RunsTable } from "~/components/experiments/runs-table";
 import { ShareButton } from "~/components/share/share-button";
 import { formatDateTime, plural } from "~/components/format";
 import { roleAtLeast } from "~/server/access/project-access";
 import { openExperiment, ProjectPage, type ExperimentPageParams } from "~/app/_lib/project-page";
+import { workloadOf } from "~/server/schemas/workload";
 import { publicOrigin } from "~/app/_lib/public-origin";
 import { api } from "~/app/_lib/trpc-server";
 
@@ -35,6 +38,8 @@ export default async function ExperimentPage({ params, searchParams }: Params) {
   const results = experiment.runCount > 0 ? await (await api()).experiment.results({ projectSlug: project.slug, experimentSlug: experiment.slug, baseline: knownBaseline }) : null;
   const comparison = results?.comparison ?? null;
   const charts: ChartsResult | null = results ? (results.charts ? { data: results.charts } : { error: results.chartsError ?? "the charts could not be drawn" }) : null;
+  // Jobs agents ran or are running for it (the panel then follows them live).
+  const batches = await caller.job.batches({ projectSlug, experimentSlug });
   const variantNames = new Map(experiment.variants.map((variant) => [variant.id, variant.name]));
   const base = `/p/${project.slug}/e/${experiment.slug}`;
 
@@ -57,6 +62,14 @@ export default async function ExperimentPage({ params, searchParams }: Params) {
         <>
           {canWrite ? (
             <>
+              <RunButton
+                title={experiment.title}
+                projectSlug={project.slug}
+                experimentSlug={experiment.slug}
+                variants={experiment.variants.map((variant) => ({ name: variant.name, workload: workloadOf(variant.config)?.workload ?? null }))}
+                warmupRuns={experiment.warmupRuns}
+                measuredRuns={experiment.measuredRuns}
+              />
               <Link className="button" href={`${base}/edit`}>
                 Edit
               </Link>
@@ -106,6 +119,8 @@ export default async function ExperimentPage({ params, searchParams }: Params) {
           </section>
         ) : null}
       </div>
+
+      <BatchesPanel projectSlug={project.slug} experimentSlug={experiment.slug} canWrite={canWrite} initial={batches} renderedAt={new Date()} />
 
       {/* The verdict first: what was compared and how is below it. */}
       {comparison ? <ComparisonTables comparison={comparison} basePath={base} /> : null}

@@ -1,0 +1,49 @@
+// Runs one claimed job's workload and decides what to report: a run, a failure, or nothing
+// because the job was stopped from outside (cancelled, lease lost, shutdown). Knows nothing of
+// HTTP; the caller reports the outcome.
+import type { Job, RunReport } from "../api/protocol";
+import { captureEnvironment } from "../environment";
+import { MemoryRecorder } from "../workloads/recorder";
+import type { WorkloadRegistry } from "../workloads/registry";
+import { runMetrics } from "./run-metrics";
+
+/** Why a job was stopped from outside. */
+export type StopReason = "cancelled" | "lease-lost" | "shutdown" | "unauthorized";
+
+export type JobOutcome =
+  | { kind: "complete"; run: RunReport; missingMetrics: string[] }
+  | { kind: "fail"; error: string; retryable: boolean; logTail: string }
+  | { kind: "stopped"; reason: StopReason };
+
+export interface AgentIdentity {
+  name: string;
+  version: string;
+}
+
+export async function executeJob(job: Job, registry: WorkloadRegistry, signal: AbortSignal, agent: AgentIdentity): Promise<JobOutcome> {
+  const prepared = registry.prepare(job.workload.name, job.workload.settings);
+  // A setting the workload refuses will be refused on every agent: no point retrying.
+  if ("problem" in prepared) return { kind: "fail", error: prepared.problem, retryable: false, logTail: "" };
+
+  const recorder = new MemoryRecorder();
+  const environment = { ...captureEnvironment(), agent, workload: { name: prepared.name, settings: prepared.settings } };
+  const startedAt = new Date();
+  try {
+    await prepared.run(recorder, signal);
+  } catch (error) {
+    if (signal.aborted) return { kind: "stopped", reason: signal.reason as StopReason };
+    const message = error instanceof Error ? error.message : String(error);
+    if (error instanceof Error && error.stack) recorder.log(error.stack);
+    return { kind: "fail", error: `workload ${prepared.name} failed: ${message}`.slice(0, 2000), retryable: true, logTail: recorder.logTail() };
+  }
+  if (signal.aborted) return { kind: "stopped", reason: signal.reason as StopReason };
+  const finishedAt = new Date();
+
+  const mapped = runMetrics(job.metrics, prepared.metrics, recorder);
+  if ("problem" in mapped) return { kind: "fail", error: mapped.problem, retryable: false, logTail: recorder.logTail() };
+  return {
+    kind: "complete",
+    run: { startedAt: startedAt.toISOString(), finishedAt: finishedAt.toISOString(), environment, metrics: mapped.metrics },
+    missingMetrics: mapped.missing,
+  };
+}

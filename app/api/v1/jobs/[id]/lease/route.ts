@@ -1,0 +1,8 @@
+import { agentRoute } from "~/server/api/rest/agent-handler";
+import { postLease } from "~/server/api/rest/jobs";
+
+export const dynamic = "force-dynamic";
+
+export function POST(req: Request, { params }: { params: Promise<{ id: string }> }) {
+  return agentRoute(async (ctx) => postLease(ctx, (await params).id))(req);
+}

@@ -1,0 +1,73 @@
+// What the Run dialog tells before anything is queued: how many jobs, in which order, and which
+// of the project's agents could take them. The order comes from the same planBatch the server
+// queues with, so the preview is the batch's order.
+import { planBatch } from "~/server/jobs/plan";
+import { ZLabels, type TLabels } from "~/server/schemas/agents";
+import type { TJobOrder } from "~/server/schemas/jobs";
+
+export interface RunnableVariant {
+  name: string;
+  /** The workload it runs; null when none is configured (it cannot be run). */
+  workload: string | null;
+}
+
+export interface JobCount {
+  warmup: number;
+  measured: number;
+  total: number;
+}
+
+export function jobCount(variants: number, warmupRuns: number, measuredRuns: number): JobCount {
+  return { warmup: variants * warmupRuns, measured: variants * measuredRuns, total: variants * (warmupRuns + measuredRuns) };
+}
+
+/** The batch's first `limit` jobs as "warm-up Plain", "Gzip"…; null for a random order without a seed yet. */
+export function orderPreview(variants: string[], warmupRuns: number, measuredRuns: number, order: TJobOrder, seed: number | undefined, limit = 8): string[] | null {
+  if (order === "random" && seed === undefined) return null;
+  // An interleaved batch starts the same however many rounds follow, so a few are enough; a
+  // random order shuffles the whole batch, so it is planned whole.
+  const measured = order === "interleaved" ? Math.min(measuredRuns, Math.ceil(limit / Math.max(1, variants.length)) + 1) : measuredRuns;
+  return planBatch({ variants, warmupRuns, measuredRuns: measured, order, seed: seed ?? 0 })
+    .slice(0, limit)
+    .map((job) => (job.warmup ? `warm-up ${job.variant}` : job.variant));
+}
+
+/** "pool=lab, os=linux" as labels, or what is wrong with the text. */
+export function parseLabels(text: string): { labels: TLabels } | { error: string } {
+  const labels: Record<string, string> = {};
+  for (const item of text.split(",").map((part) => part.trim()).filter(Boolean)) {
+    const at = item.indexOf("=");
+    if (at <= 0) return { error: `“${item}” is not key=value: write labels as pool=lab, os=linux` };
+    const key = item.slice(0, at).trim();
+    if (key in labels) return { error: `label “${key}” is given twice` };
+    labels[key] = item.slice(at + 1).trim();
+  }
+  const parsed = ZLabels.safeParse(labels);
+  if (parsed.success) return { labels: parsed.data };
+  const issue = parsed.error.issues[0];
+  // A bad key is reported as "Invalid key in record" with the key's own problem inside.
+  return { error: (issue?.code === "invalid_key" ? issue.issues[0]?.message : issue?.message) ?? "labels are not valid" };
+}
+
+export interface AgentForRun {
+  id: string;
+  name: string;
+  online: boolean;
+  revokedAt: Date | null;
+  capabilities: string[];
+  labels: TLabels;
+}
+
+/**
+ * The unrevoked agents that could take every job of the batch: they offer each workload, carry
+ * every required label, and are the pinned agent when one is chosen.
+ */
+export function agentsThatCanRun<A extends AgentForRun>(agents: A[], workloads: string[], labels: TLabels, pinnedAgentId?: string): A[] {
+  return agents.filter(
+    (agent) =>
+      !agent.revokedAt &&
+      (!pinnedAgentId || agent.id === pinnedAgentId) &&
+      workloads.every((workload) => agent.capabilities.includes(workload)) &&
+      Object.entries(labels).every(([key, value]) => agent.labels[key] === value),
+  );
+}

@@ -1,0 +1,55 @@
+// The local agent of `npm start`: the reference agent (agents/reference) running beside the web
+// server, enrolled in one project (the Examples project unless VERSUS_LOCAL_AGENT_PROJECT says
+// otherwise), so "Run" on an example works on a fresh installation with nothing else to set up.
+// Its credential and unsent results live under <data dir>/local-agent/. This module decides
+// whether it can start and with what; ./agent-supervisor.ts runs it.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { loadCredential } from "../../agents/reference/agent/credential";
+import { hashSecret } from "../../server/auth/secret-tokens";
+import type { Db } from "../../server/db/client";
+import { createEnrollmentToken } from "../../server/services/enrollment-tokens";
+
+export interface LocalAgentFiles {
+  dir: string;
+  credentialFile: string;
+  bufferDir: string;
+}
+
+export type LocalAgentPlan =
+  | { start: true; name: string; files: LocalAgentFiles; /** Only when it must enroll (first start, or a new database). */ enrollmentToken?: string }
+  | { start: false; reason: string };
+
+export const LOCAL_AGENT_TOKEN_NAME = "Local agent (npm start)";
+
+export function localAgentFiles(dataDir: string): LocalAgentFiles {
+  const dir = path.resolve(dataDir, "local-agent");
+  return { dir, credentialFile: path.join(dir, "credential.json"), bufferDir: path.join(dir, "buffer") };
+}
+
+/** One name per machine, so two installations sharing a database do not take each other's agent. */
+export function localAgentName(): string {
+  return `local-${os.hostname()}`.slice(0, 100);
+}
+
+export async function prepareLocalAgent(db: Db, options: { dataDir: string; projectSlug: string; now?: Date }): Promise<LocalAgentPlan> {
+  const files = localAgentFiles(options.dataDir);
+  const name = localAgentName();
+  const project = await db.project.findUnique({ where: { slug: options.projectSlug }, select: { id: true } });
+  if (!project) {
+    return { start: false, reason: `there is no project "${options.projectSlug}" for it (set VERSUS_LOCAL_AGENT_PROJECT to a project's slug, or VERSUS_LOCAL_AGENT=0)` };
+  }
+  const saved = await loadCredential(files.credentialFile).catch(() => undefined);
+  if (saved) {
+    const agent = await db.agent.findUnique({ where: { tokenHash: hashSecret(saved.credential) }, select: { projectId: true, revokedAt: true, stopRequested: true } });
+    if (agent?.revokedAt) return { start: false, reason: "it was revoked on the Agents page (VERSUS_LOCAL_AGENT=0 silences this message)" };
+    if (agent?.projectId === project.id && !agent.stopRequested) return { start: true, name, files };
+  }
+  // No credential yet, one this database does not know (a new database, another project), or
+  // an agent stopped on the Agents page (Stop lasts until the agent registers again: a new
+  // `npm start` brings it back): enroll with a short-lived token of Versus's own.
+  fs.rmSync(files.credentialFile, { force: true });
+  const token = await createEnrollmentToken(db, project.id, null, { name: LOCAL_AGENT_TOKEN_NAME, expiresAt: new Date((options.now ?? new Date()).getTime() + 24 * 60 * 60 * 1000) });
+  return { start: true, name, files, enrollmentToken: token.secret };
+}

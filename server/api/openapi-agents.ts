@@ -1,0 +1,106 @@
+// The agent protocol's part of the OpenAPI document (docs/agent-protocol.md), from the same Zod
+// schemas the handlers validate with.
+import { z } from "zod";
+import type { ZodOpenApiPathsObject } from "zod-openapi";
+import { ZAgentRegister, ZAgentRegistered, ZHeartbeat, ZHeartbeatReply } from "../schemas/agents";
+import { ZClaimQuery, ZClaimReply, ZCompleteReply, ZCompleteRequest, ZFailReply, ZFailRequest, ZLeaseReply, ZLeaseRequest, ZReleaseReply } from "../schemas/jobs";
+// A cycle with openapi.ts, harmless: agentPaths() runs only once both modules have loaded.
+import { ZError } from "./openapi";
+
+export const agentSecuritySchemes = {
+  enrollmentToken: { type: "http", scheme: "bearer", description: "An agent enrollment token (venr_…) from a project's Agents page: only for register" },
+  agentCredential: { type: "http", scheme: "bearer", description: "The agent credential (vsag_…) that register returned" },
+} as const;
+
+const asAgent = [{ agentCredential: [] }];
+const errorResponses = (...statuses: [string, string][]) =>
+  Object.fromEntries(statuses.map(([status, description]) => [status, { description, content: { "application/json": { schema: ZError } } }]));
+const jobPath = z.object({ id: z.string().meta({ description: "the job's id, as claim returned it" }) });
+const json = <T extends z.ZodType>(schema: T) => ({ content: { "application/json": { schema } } });
+
+const unauthorized: [string, string] = ["401", "Missing, unknown or revoked agent credential: stop the agent"];
+const badBody: [string, string] = ["400", "Malformed JSON or invalid fields (details.fields names each)"];
+const noSuchJob: [string, string] = ["404", "No such job in this agent's project"];
+const leaseLost: [string, string] = ["409", "The lease is no longer this agent's (expired and taken, cancelled, or finished): stop the job"];
+
+export const agentPaths = (): ZodOpenApiPathsObject => ({
+  "/api/v1/agents/register": {
+    post: {
+      tags: ["Agents"],
+      summary: "Enroll an agent (or rotate the credential of one with the same name)",
+      security: [{ enrollmentToken: [] }],
+      requestBody: { required: true, ...json(ZAgentRegister) },
+      responses: {
+        "201": { description: "Enrolled; the credential is shown this once", ...json(ZAgentRegistered) },
+        ...errorResponses(badBody, ["401", "Missing, unknown, expired or revoked enrollment token"], ["409", "A revoked agent has this name"]),
+      },
+    },
+  },
+  "/api/v1/agents/heartbeat": {
+    post: {
+      tags: ["Agents"],
+      summary: "Report liveness and what the agent runs; hear which jobs to stop and whether to exit",
+      security: asAgent,
+      requestBody: { required: false, ...json(ZHeartbeat) },
+      responses: { "200": { description: "Recorded", ...json(ZHeartbeatReply) }, ...errorResponses(badBody, unauthorized) },
+    },
+  },
+  "/api/v1/jobs/claim": {
+    post: {
+      tags: ["Jobs"],
+      summary: "Lease the next job this agent may run, waiting for one up to `wait` seconds (long-poll)",
+      security: asAgent,
+      requestParams: { query: ZClaimQuery },
+      responses: {
+        "200": { description: "A job, leased to this agent", ...json(ZClaimReply) },
+        "204": { description: "No job came within the wait" },
+        ...errorResponses(["400", "A wait outside 0–30"], unauthorized),
+      },
+    },
+  },
+  "/api/v1/jobs/{id}/lease": {
+    post: {
+      tags: ["Jobs"],
+      summary: "Renew the lease (every leaseSeconds / 3); hear whether a user cancelled the job",
+      security: asAgent,
+      requestParams: { path: jobPath },
+      requestBody: { required: true, ...json(ZLeaseRequest) },
+      responses: { "200": { description: "Renewed", ...json(ZLeaseReply) }, ...errorResponses(badBody, unauthorized, noSuchJob, leaseLost) },
+    },
+  },
+  "/api/v1/jobs/{id}/complete": {
+    post: {
+      tags: ["Jobs"],
+      summary: "Report the job's result: one run in the format of POST /api/v1/results, without variant and repetition",
+      description: "Stored once per job: repeating the call answers 200 with the same run. A warm-up's result is checked, then discarded (run: null).",
+      security: asAgent,
+      requestParams: { path: jobPath },
+      requestBody: { required: true, ...json(ZCompleteRequest) },
+      responses: {
+        "201": { description: "Stored", ...json(ZCompleteReply) },
+        "200": { description: "Completed before: the run stored then", ...json(ZCompleteReply) },
+        ...errorResponses(badBody, unauthorized, noSuchJob, leaseLost, ["413", "Body larger than VERSUS_MAX_BODY_BYTES: fail the job"], ["422", "A result that contradicts the experiment (unknown metric, other unit): fail the job"]),
+      },
+    },
+  },
+  "/api/v1/jobs/{id}/fail": {
+    post: {
+      tags: ["Jobs"],
+      summary: "Report a failed attempt (retried after a backoff until maxAttempts unless not retryable), or acknowledge a cancellation",
+      security: asAgent,
+      requestParams: { path: jobPath },
+      requestBody: { required: true, ...json(ZFailRequest) },
+      responses: { "200": { description: "Recorded: where the job stands now", ...json(ZFailReply) }, ...errorResponses(badBody, unauthorized, noSuchJob, leaseLost) },
+    },
+  },
+  "/api/v1/jobs/{id}/release": {
+    post: {
+      tags: ["Jobs"],
+      summary: "Give the job back without counting the attempt (the agent is shutting down)",
+      security: asAgent,
+      requestParams: { path: jobPath },
+      requestBody: { required: true, ...json(ZLeaseRequest) },
+      responses: { "200": { description: "Queued again (or cancelled, if a user cancelled it)", ...json(ZReleaseReply) }, ...errorResponses(badBody, unauthorized, noSuchJob, leaseLost) },
+    },
+  },
+});

@@ -1,0 +1,19 @@
+// POST /api/v1/agents/register and /api/v1/agents/heartbeat (docs/agent-protocol.md).
+import { ZAgentRegister, ZHeartbeat } from "../../schemas/agents";
+import { parseInput } from "../../schemas/validation";
+import { recordHeartbeat, registerAgent } from "../../services/agents";
+import type { AgentContext } from "./agent-handler";
+import { parseJson } from "./body";
+import { json, type RestContext } from "./handler";
+
+export async function postRegister(ctx: RestContext<string>): Promise<Response> {
+  const input = parseInput(ZAgentRegister, parseJson((await ctx.body()).bytes));
+  return json(await registerAgent(ctx.db, ctx.principal, input), 201);
+}
+
+export async function postHeartbeat(ctx: AgentContext): Promise<Response> {
+  const { bytes } = await ctx.body();
+  // An empty body is a bare "I am alive".
+  const input = parseInput(ZHeartbeat, bytes.length ? parseJson(bytes) : {});
+  return json(await recordHeartbeat(ctx.db, ctx.principal, input));
+}

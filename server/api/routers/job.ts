@@ -1,0 +1,26 @@
+import { cancelBatch, cancelJob, getJob, listBatches, retryFailed, startBatch } from "../../jobs/batches";
+import { ZBatchesQuery, ZBatchRef, ZJobRef, ZRetryFailed, ZStartBatch } from "../../schemas/jobs";
+import { createTRPCRouter, projectProcedure } from "../trpc";
+
+// "Run" on an experiment and what follows: members start, cancel and retry batches; viewers
+// watch their progress.
+export const jobRouter = createTRPCRouter({
+  startBatch: projectProcedure("member")
+    .input(ZStartBatch)
+    .mutation(({ ctx, input: { projectSlug: _slug, ...input } }) => startBatch(ctx.db, ctx.access.projectId, ctx.user.id, input)),
+  batches: projectProcedure("viewer")
+    .input(ZBatchesQuery)
+    .query(({ ctx, input }) => listBatches(ctx.db, ctx.access.projectId, input.experimentSlug, input.limit)),
+  get: projectProcedure("viewer")
+    .input(ZJobRef)
+    .query(({ ctx, input }) => getJob(ctx.db, ctx.access.projectId, input.jobId)),
+  cancel: projectProcedure("member")
+    .input(ZJobRef)
+    .mutation(({ ctx, input }) => cancelJob(ctx.db, ctx.access.projectId, input.jobId)),
+  cancelBatch: projectProcedure("member")
+    .input(ZBatchRef)
+    .mutation(({ ctx, input }) => cancelBatch(ctx.db, ctx.access.projectId, input.batchId)),
+  retryFailed: projectProcedure("member")
+    .input(ZRetryFailed)
+    .mutation(({ ctx, input }) => retryFailed(ctx.db, ctx.access.projectId, input.batchId, input.jobId)),
+});

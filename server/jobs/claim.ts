@@ -1,0 +1,144 @@
+// Claiming a job: ONE SQL statement picks the first job this agent may run, in batch order, and
+// leases it — FOR UPDATE SKIP LOCKED, so concurrent claimers (in any number of processes) never
+// take the same job and never wait for each other. A job is offered when it is queued and its
+// backoff is over, or when it is leased but its lease expired (a crashed agent's job; taking it
+// counts an attempt). The same statement settles expired leases that may not be re-offered:
+// those of cancelled jobs, and those on their last attempt (failed, with the reason).
+//
+// claimJobWaiting wraps it in the long-poll: look, and if nothing is there, wait until work of
+// the project is announced (LISTEN/NOTIFY, server/jobs/wakeups.ts), RECHECK_MS passes, the wait
+// is over, or the agent hangs up.
+import crypto from "node:crypto";
+import type { Db } from "../db/client";
+import { Prisma } from "../db/generated/client";
+import type { TClaimedJob } from "../schemas/jobs";
+import type { TVariantWorkload } from "../schemas/workload";
+import { LEASE_SECONDS, RECHECK_MS } from "./timing";
+import { jobWakeups, type JobWakeups } from "./wakeups";
+
+/** The database's clock, in UTC like every timestamp Prisma writes: one clock for all leases. */
+export const utcNow = Prisma.sql`(now() AT TIME ZONE 'UTC')`;
+
+export interface Claimant {
+  agentId: string;
+  projectId: string;
+}
+
+interface ClaimedRow {
+  id: string;
+  leaseToken: string;
+  leaseExpiresAt: Date;
+  attempts: number;
+  maxAttempts: number;
+  batchId: string;
+  repetition: number;
+  warmup: boolean;
+  payload: TVariantWorkload;
+  experimentSlug: string;
+  experimentTitle: string;
+  variantName: string;
+  metrics: TClaimedJob["metrics"];
+}
+
+export function newLeaseToken(): string {
+  return `vlease_${crypto.randomBytes(24).toString("base64url")}`;
+}
+
+/**
+ * Leases the next job this agent may run, or answers null. The agent's capabilities and labels
+ * are read in the same statement, so a heartbeat that changed them counts at once, and a
+ * revoked or stopping agent gets nothing.
+ */
+export async function claimJob(db: Db, claimant: Claimant, leaseSeconds = LEASE_SECONDS): Promise<TClaimedJob | null> {
+  const leaseToken = newLeaseToken();
+  const rows = await db.$queryRaw<ClaimedRow[]>`
+    WITH agent AS (
+      SELECT "id", "capabilities", "labels" FROM "Agent"
+      WHERE "id" = ${claimant.agentId} AND "projectId" = ${claimant.projectId} AND "revokedAt" IS NULL AND NOT "stopRequested"
+    ),
+    settled AS (
+      UPDATE "Job" SET
+        "status" = (CASE WHEN "cancelRequested" THEN 'cancelled' ELSE 'failed' END)::"JobStatus",
+        "error" = CASE WHEN "cancelRequested" THEN "error"
+          ELSE 'the lease expired on attempt ' || "attempts" || ' of ' || "maxAttempts" || ': the agent stopped renewing it (it crashed, hung or lost the network)' END,
+        "finishedAt" = ${utcNow}, "updatedAt" = ${utcNow}
+      WHERE "projectId" = ${claimant.projectId} AND "status" = 'leased' AND "leaseExpiresAt" < ${utcNow}
+        AND ("attempts" >= "maxAttempts" OR "cancelRequested")
+      RETURNING "id"
+    ),
+    candidate AS (
+      SELECT j."id" FROM "Job" j, agent a
+      WHERE j."projectId" = ${claimant.projectId}
+        AND ((j."status" = 'queued' AND j."runAfter" <= ${utcNow})
+          OR (j."status" = 'leased' AND j."leaseExpiresAt" < ${utcNow} AND j."attempts" < j."maxAttempts" AND NOT j."cancelRequested"))
+        AND j."capabilities" <@ a."capabilities"
+        AND j."requiredLabels" <@ a."labels"
+        AND (j."pinnedAgentId" IS NULL OR j."pinnedAgentId" = a."id")
+      ORDER BY j."createdAt", j."batchId", j."position"
+      LIMIT 1
+      FOR UPDATE OF j SKIP LOCKED
+    )
+    UPDATE "Job" j SET
+      "status" = 'leased', "agentId" = ${claimant.agentId}, "leaseToken" = ${leaseToken},
+      "leaseExpiresAt" = ${utcNow} + make_interval(secs => ${leaseSeconds}::float8),
+      "attempts" = j."attempts" + 1, "cancelRequested" = false,
+      "startedAt" = ${utcNow}, "finishedAt" = NULL, "updatedAt" = ${utcNow}
+    FROM candidate c, "Experiment" e, "Variant" v
+    WHERE j."id" = c."id" AND e."id" = j."experimentId" AND v."id" = j."variantId"
+    RETURNING j."id", j."leaseToken", j."leaseExpiresAt", j."attempts", j."maxAttempts", j."batchId", j."repetition", j."warmup", j."payload",
+      e."slug" AS "experimentSlug", e."title" AS "experimentTitle", v."name" AS "variantName",
+      (SELECT coalesce(json_agg(json_build_object('key', m."key", 'unit', m."unit", 'direction', m."direction", 'aggregation', m."aggregation") ORDER BY m."position"), '[]')
+         FROM "Metric" m WHERE m."experimentId" = j."experimentId") AS "metrics"`;
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    id: row.id,
+    leaseToken: row.leaseToken,
+    leaseExpiresAt: row.leaseExpiresAt.toISOString(),
+    leaseSeconds,
+    attempt: row.attempts,
+    maxAttempts: row.maxAttempts,
+    batchId: row.batchId,
+    experiment: { slug: row.experimentSlug, title: row.experimentTitle },
+    variant: { name: row.variantName },
+    repetition: row.repetition,
+    warmup: row.warmup,
+    workload: { name: row.payload.workload, settings: row.payload.settings ?? {} },
+    metrics: row.metrics,
+  };
+}
+
+export interface ClaimWaitOptions {
+  /** Longest wait for work, in seconds (0: look once). */
+  waitSeconds: number;
+  /** The HTTP request's signal: a claim whose agent hung up stops waiting. */
+  signal?: AbortSignal;
+  wakeups?: JobWakeups;
+  /** Called with a job leased just as the agent hung up, to hand it back (it never saw it). */
+  onAbandoned?: (job: TClaimedJob) => Promise<void>;
+}
+
+/** The long-poll claim: a job as soon as one may run (within the wait), or null. */
+export async function claimJobWaiting(db: Db, claimant: Claimant, options: ClaimWaitOptions): Promise<TClaimedJob | null> {
+  const wakeups = options.wakeups ?? jobWakeups();
+  const deadline = Date.now() + options.waitSeconds * 1000;
+  if (options.waitSeconds > 0) await wakeups.ready();
+  for (;;) {
+    const subscription = options.waitSeconds > 0 ? wakeups.subscribe(claimant.projectId) : undefined;
+    try {
+      const job = await claimJob(db, claimant);
+      if (job) {
+        if (options.signal?.aborted && options.onAbandoned) {
+          await options.onAbandoned(job);
+          return null;
+        }
+        return job;
+      }
+      const remaining = deadline - Date.now();
+      if (!subscription || remaining <= 0) return null;
+      if ((await subscription.wait(Math.min(remaining, RECHECK_MS), options.signal)) === "aborted") return null;
+    } finally {
+      subscription?.cancel();
+    }
+  }
+}

@@ -1,0 +1,148 @@
+// The job side of the protocol (docs/agent-protocol.md: claim, lease, complete, fail, release)
+// and the dashboard's batch procedures. Shared by REST, OpenAPI and tRPC.
+import { z } from "zod";
+import { ZLabels } from "./agents";
+import { ZSlug } from "./common";
+import { ZMetricAggregation, ZMetricDirection } from "./experiment";
+import { ZRunInput } from "./results";
+import { ZWorkloadName, ZWorkloadSettings } from "./workload";
+
+export const jobStatuses = ["queued", "leased", "succeeded", "failed", "cancelled"] as const;
+export const ZJobStatus = z.enum(jobStatuses);
+export type TJobStatus = z.output<typeof ZJobStatus>;
+
+export const jobOrders = ["interleaved", "random"] as const;
+export const ZJobOrder = z.enum(jobOrders, { error: `order must be one of ${jobOrders.join(", ")}` });
+export type TJobOrder = z.output<typeof ZJobOrder>;
+
+/** The most an error message and a log tail keep: longer ones are cut, not refused. */
+export const ERROR_MAX_CHARS = 2000;
+export const LOG_TAIL_MAX_BYTES = 64 * 1024;
+
+/** The last `maxBytes` of `text` in UTF-8, never splitting a character. */
+export function tailOf(text: string, maxBytes = LOG_TAIL_MAX_BYTES): string {
+  const bytes = Buffer.from(text, "utf8");
+  if (bytes.length <= maxBytes) return text;
+  let start = bytes.length - maxBytes;
+  // Skip continuation bytes (10xxxxxx) so the tail starts on a character.
+  while (start < bytes.length && ((bytes[start] as number) & 0xc0) === 0x80) start++;
+  return bytes.subarray(start).toString("utf8");
+}
+
+// ---- agent calls (REST)
+
+export const ZClaimQuery = z.object({
+  wait: z.coerce
+    .number({ error: "wait must be a number of seconds" })
+    .int("wait must be a whole number of seconds")
+    .min(0, "wait cannot be negative")
+    .max(30, "wait is at most 30 seconds")
+    .default(30)
+    .meta({ description: "seconds to wait for a job (long-poll), 0–30" }),
+});
+
+const ZLeaseToken = z.string({ error: "leaseToken is required" }).min(1, "leaseToken is required").max(200);
+
+export const ZLeaseRequest = z.object({ leaseToken: ZLeaseToken }).meta({ id: "LeaseRequest" });
+
+const ZTimestamp = z.iso.datetime();
+
+export const ZLeaseReply = z
+  .object({ leaseExpiresAt: ZTimestamp, cancelRequested: z.boolean().meta({ description: "a user cancelled the job: stop it and call fail with cancelled: true" }) })
+  .meta({ id: "LeaseReply" });
+export type TLeaseReply = z.input<typeof ZLeaseReply>;
+
+export const ZClaimedJob = z
+  .object({
+    id: z.string(),
+    leaseToken: z.string().meta({ description: "vlease_…: send it with lease, complete, fail and release" }),
+    leaseExpiresAt: ZTimestamp,
+    leaseSeconds: z.number().int(),
+    attempt: z.number().int().meta({ description: "1 for the first try" }),
+    maxAttempts: z.number().int(),
+    batchId: z.string(),
+    experiment: z.object({ slug: z.string(), title: z.string() }),
+    variant: z.object({ name: z.string() }),
+    repetition: z.number().int().meta({ description: "the job's index among its variant's jobs in the batch (display only)" }),
+    warmup: z.boolean().meta({ description: "a warm-up's result is checked, then discarded" }),
+    workload: z.object({ name: ZWorkloadName, settings: ZWorkloadSettings }).meta({ description: "the workload to run and its settings, as the variant had them when the batch started" }),
+    metrics: z.array(z.object({ key: z.string(), unit: z.string(), direction: ZMetricDirection, aggregation: ZMetricAggregation })),
+  })
+  .meta({ id: "ClaimedJob" });
+export type TClaimedJob = z.input<typeof ZClaimedJob>;
+
+export const ZClaimReply = z.object({ job: ZClaimedJob }).meta({ id: "ClaimReply" });
+
+/** One run as POST /api/v1/results takes it, without what the job decides: variant and repetition. */
+export const ZJobRunInput = ZRunInput.omit({ variant: true, repetition: true });
+
+export const ZCompleteRequest = z.object({ leaseToken: ZLeaseToken, run: ZJobRunInput }).meta({ id: "CompleteRequest" });
+export type TCompleteRequest = z.output<typeof ZCompleteRequest>;
+
+export const ZCompleteReply = z
+  .object({
+    run: z
+      .object({ id: z.string(), repetition: z.number().int(), url: z.string() })
+      .nullable()
+      .meta({ description: "the stored run; null for a warm-up, whose result is discarded" }),
+    replayed: z.boolean().meta({ description: "true when an earlier call completed the job: nothing new was stored" }),
+  })
+  .meta({ id: "CompleteReply" });
+export type TCompleteReply = z.input<typeof ZCompleteReply>;
+
+export const ZFailRequest = z
+  .object({
+    leaseToken: ZLeaseToken,
+    error: z
+      .string({ error: "error is required: say what went wrong" })
+      .trim()
+      .min(1, "error is required: say what went wrong")
+      .transform((text) => text.slice(0, ERROR_MAX_CHARS))
+      .meta({ description: `what went wrong; cut to ${ERROR_MAX_CHARS} characters` }),
+    logTail: z
+      .string()
+      .default("")
+      .transform((text) => tailOf(text))
+      .meta({ description: "the end of the agent's log; its last 64 KB are kept" }),
+    retryable: z.boolean().default(true).meta({ description: "false: fail the job now, whatever attempts are left" }),
+    cancelled: z.boolean().default(false).meta({ description: "true acknowledges a cancellation" }),
+  })
+  .meta({ id: "FailRequest" });
+export type TFailRequest = z.output<typeof ZFailRequest>;
+
+export const ZFailReply = z
+  .object({
+    status: z.enum(["queued", "failed", "cancelled"]),
+    retryAt: ZTimestamp.optional().meta({ description: "when a queued job is offered again" }),
+  })
+  .meta({ id: "FailReply" });
+export type TFailReply = z.input<typeof ZFailReply>;
+
+export const ZReleaseReply = z.object({ status: z.enum(["queued", "cancelled"]) }).meta({ id: "ReleaseReply" });
+export type TReleaseReply = z.input<typeof ZReleaseReply>;
+
+// ---- dashboard (tRPC)
+
+/** Largest batch one press of "Run" makes. */
+export const MAX_BATCH_JOBS = 20_000;
+
+export const ZStartBatch = z.object({
+  projectSlug: ZSlug,
+  experimentSlug: ZSlug,
+  order: ZJobOrder.default("interleaved"),
+  /** For a random order; the server picks one (and returns it) when left out. */
+  seed: z.number({ error: "seed must be a whole number" }).int("seed must be a whole number").min(0, "seed cannot be negative").max(2_147_483_647, "seed must be below 2³¹").optional(),
+  /** Run every job on this one agent. */
+  agentId: z.string().min(1).optional(),
+  /** Run only on agents with all of these labels. */
+  labels: ZLabels.default({}),
+  /** Names of the variants to run; all of them when left out. */
+  variants: z.array(z.string().trim().min(1)).min(1, "choose at least one variant").optional(),
+  maxAttempts: z.number().int("maxAttempts must be a whole number").min(1, "maxAttempts must be at least 1").max(10, "maxAttempts is at most 10").default(3),
+});
+export type TStartBatch = z.output<typeof ZStartBatch>;
+
+export const ZBatchRef = z.object({ projectSlug: ZSlug, batchId: z.string().min(1, "batchId is required") });
+export const ZJobRef = z.object({ projectSlug: ZSlug, jobId: z.string().min(1, "jobId is required") });
+export const ZRetryFailed = ZBatchRef.extend({ jobId: z.string().min(1).optional() });
+export const ZBatchesQuery = z.object({ projectSlug: ZSlug, experimentSlug: ZSlug, limit: z.number().int().min(1).max(50).default(10) });

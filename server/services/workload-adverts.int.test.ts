@@ -1,0 +1,35 @@
+// The variant form draws a workload's settings in the order its agent wrote them ("compress"
+// before "level"): that order must survive being stored, though PostgreSQL's jsonb keeps an
+// object's keys sorted by length.
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { db } from "~/server/db/client";
+import { agentApi, registeredAgent, type JobsProject } from "~/test/agent-protocol";
+import { projectWithOwner, type TestProject } from "~/test/project-members";
+
+afterAll(() => db.$disconnect());
+
+let project: TestProject;
+let jobs: JobsProject;
+
+beforeAll(async () => {
+  project = await projectWithOwner(db, "workload-adverts");
+  const token = await project.owner.caller.enrollmentToken.create({ projectSlug: project.slug, name: "lab", expiresIn: "never" });
+  jobs = { id: project.id, slug: project.slug, token: token.secret, experimentSlug: "" };
+});
+
+const settingsSchema = (keys: string[]) => ({ type: "object", properties: Object.fromEntries(keys.map((key) => [key, { type: "integer" }])), additionalProperties: false });
+const propertyOrder = async () => {
+  const [gzip] = await project.owner.caller.agent.workloads({ projectSlug: project.slug });
+  return gzip?.settingsSchema;
+};
+
+it("keeps the order of a workload's settings from register and from a heartbeat, and nothing else changes", async () => {
+  const agent = await registeredAgent(jobs, { workloads: [{ name: "gzip", settingsSchema: settingsSchema(["sizeBytes", "compress", "level", "iterations", "seed"]) }] });
+  expect(await propertyOrder()).toEqual(settingsSchema(["sizeBytes", "compress", "level", "iterations", "seed"]));
+  expect(Object.keys((await propertyOrder())?.properties as object)).toEqual(["sizeBytes", "compress", "level", "iterations", "seed"]);
+
+  const reply = await agentApi.heartbeat(agent.credential, { workloads: [{ name: "gzip", settingsSchema: settingsSchema(["warmupIterations", "seed", "level"]) }] });
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+  expect(Object.keys((await propertyOrder())?.properties as object)).toEqual(["warmupIterations", "seed", "level"]);
+  expect(await propertyOrder()).toEqual(settingsSchema(["warmupIterations", "seed", "level"]));
+});
