@@ -67,7 +67,7 @@ try {
     await experiment("raw-queue", ["A", "B"], JOBS / 2);
     await experiment("raw-store", ["A", "B"], JOBS / 2);
     await experiment("latency", ["A"], 1);
-    const token = await createEnrollmentToken(db, project.id, user.id, { name: "bench", expiresIn: "never" });
+    const token = await createEnrollmentToken(db, project.id, user.id, { name: "bench", expiresAt: null });
 
     const post = async (path: string, credential: string, body?: unknown, signal?: AbortSignal) => {
       const response = await fetch(`${base}/api/v1${path}`, {

@@ -104,7 +104,7 @@ export async function jobsProject(db: Db, label: string, options: { variants?: V
     }),
   );
   const member = await db.user.create({ data: { email: `${slug}@example.test`, name: label } });
-  const token = await createEnrollmentToken(db, project.id, member.id, { name: "test token", expiresIn: "never" });
+  const token = await createEnrollmentToken(db, project.id, member.id, { name: "test token", expiresAt: null });
   return { id: project.id, slug, token: token.secret, experimentSlug: experiment.slug };
 }
 

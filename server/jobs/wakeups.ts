@@ -7,7 +7,7 @@
 import net from "node:net";
 import pg from "pg";
 import type { Db, Prisma } from "../db/client";
-import { env } from "../env";
+import { requiredEnv } from "../env";
 
 export const JOBS_CHANNEL = "versus_jobs";
 
@@ -165,5 +165,5 @@ const globalForWakeups = globalThis as unknown as { versusJobWakeups?: JobWakeup
 
 /** This process's listener on the app's database (cached across Next.js dev reloads). */
 export function jobWakeups(): JobWakeups {
-  return (globalForWakeups.versusJobWakeups ??= new JobWakeups(env.DATABASE_URL));
+  return (globalForWakeups.versusJobWakeups ??= new JobWakeups(requiredEnv("DATABASE_URL")));
 }

@@ -13,7 +13,7 @@ let jobs: JobsProject;
 
 beforeAll(async () => {
   project = await projectWithOwner(db, "workload-adverts");
-  const token = await project.owner.caller.enrollmentToken.create({ projectSlug: project.slug, name: "lab", expiresIn: "never" });
+  const token = await project.owner.caller.enrollmentToken.create({ projectSlug: project.slug, name: "lab", expiresAt: null });
   jobs = { id: project.id, slug: project.slug, token: token.secret, experimentSlug: "" };
 });
 

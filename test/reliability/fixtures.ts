@@ -22,7 +22,7 @@ export async function projectWithExperiment(db: Db, label: string, experiment: T
   const slug = `rel-${label}-${crypto.randomBytes(3).toString("hex")}`;
   const project = await createProject(db, { name: slug, slug, description: "" });
   const created = await createExperiment(db, slug, experiment);
-  const token = await createEnrollmentToken(db, project.id, null, { name: "reliability test", expiresIn: "never" });
+  const token = await createEnrollmentToken(db, project.id, null, { name: "reliability test", expiresAt: null });
   return { id: project.id, slug, experimentSlug: created.slug, token: token.secret };
 }
 

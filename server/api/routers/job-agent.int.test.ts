@@ -37,7 +37,7 @@ beforeAll(async () => {
   project = await projectWithOwner(db, "jobs");
   member = await memberOf(db, project, "member");
   viewer = await memberOf(db, project, "viewer");
-  const token = await member.caller.enrollmentToken.create({ projectSlug: project.slug, name: "lab", expiresIn: "never" });
+  const token = await member.caller.enrollmentToken.create({ projectSlug: project.slug, name: "lab", expiresAt: null });
   jobs = { id: project.id, slug: project.slug, token: token.secret, experimentSlug: "" };
 });
 
@@ -127,7 +127,7 @@ describe("job.batches, job.get, job.retryFailed, job.cancel", () => {
 describe("agent.list, agent.workloads, agent.revoke, agent.requestStop", () => {
   it("lists agents with online state, what they run and how they enrolled; revoking one takes it offline", async () => {
     const fresh = await projectWithOwner(db, "agents-page");
-    const token = await fresh.owner.caller.enrollmentToken.create({ projectSlug: fresh.slug, name: "rack 4", expiresIn: "never" });
+    const token = await fresh.owner.caller.enrollmentToken.create({ projectSlug: fresh.slug, name: "rack 4", expiresAt: null });
     const where: JobsProject = { id: fresh.id, slug: fresh.slug, token: token.secret, experimentSlug: "" };
     const busy = await registeredAgent(where, { name: "busy", kind: "go", labels: { pool: "lab" }, workloads: [{ name: "gzip", description: "old", settingsSchema: { type: "object" } }] });
     const idle = await registeredAgent(where, { name: "idle", workloads: [{ name: "gzip", description: "new", settingsSchema: { type: "object", properties: { level: { type: "integer" } } } }, { name: "http" }] });

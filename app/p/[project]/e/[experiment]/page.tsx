@@ -39,7 +39,7 @@ export default async function ExperimentPage({ params, searchParams }: Params) {
   const comparison = results?.comparison ?? null;
   const charts: ChartsResult | null = results ? (results.charts ? { data: results.charts } : { error: results.chartsError ?? "the charts could not be drawn" }) : null;
   // Jobs agents ran or are running for it (the panel then follows them live).
-  const batches = await caller.job.batches({ projectSlug, experimentSlug });
+  const batches = await (await api()).job.batches({ projectSlug: project.slug, experimentSlug: experiment.slug });
   const variantNames = new Map(experiment.variants.map((variant) => [variant.id, variant.name]));
   const base = `/p/${project.slug}/e/${experiment.slug}`;
 
