@@ -15,7 +15,7 @@ export default defineConfig([
     },
   },
   {
-    // DESIGN §2: server/ is framework-free domain code.
+    // docs/architecture.md (layers): server/ is framework-free domain code.
     files: ["server/**/*.ts"],
     rules: {
       "no-restricted-imports": ["error", { patterns: [noFramework] }],
@@ -37,7 +37,7 @@ export default defineConfig([
     },
   },
   {
-    // DESIGN §2: pages and components never touch the database or compute statistics.
+    // docs/architecture.md (layers): pages and components never touch the database or compute statistics.
     files: ["app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}"],
     rules: {
       "no-restricted-imports": [

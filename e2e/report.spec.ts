@@ -1,5 +1,5 @@
 // Exports and the cross-experiment comparison in a real browser: the Kafka serializer runs
-// (EXAMPLES.md case 5, 5 per variant) are uploaded through the REST API with a key made in the UI;
+// (docs/examples.md case 5, 5 per variant) are uploaded through the REST API with a key made in the UI;
 // the Markdown report zip downloaded from the experiment page holds the comparison's figures and
 // the chart images it links; runs.csv holds the uploaded numbers; the compare page gives a verdict.
 import fs from "node:fs";

@@ -10,7 +10,7 @@ import { createApiKeyViaUi, createProjectViaUi, uniqueSuffix } from "./helpers";
 const TITLE = "Kafka producer serializers";
 const SLACKBOT = "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)";
 
-/** EXAMPLES.md case 5's send times, plus per-message latency samples (charts: percentiles, distribution). */
+/** docs/examples.md case 5's send times, plus per-message latency samples (charts: percentiles, distribution). */
 function kafkaRuns() {
   return [0, 1, 2, 3, 4].flatMap((i) =>
     KAFKA_VARIANTS.map((variant, v) => ({

@@ -3,7 +3,7 @@ import { formatMeanSd, formatMeasure, formatMedianFigures, formatPercentile } fr
 
 describe("mean ± sd: both at the sd's second significant digit", () => {
   it("rounds the figures that used to sit in one column at different precisions", () => {
-    // EXAMPLES.md case 5 (send time and message size): before, "3.078 ± 0.2037", "2.89 ± 0.04489", "190.3 ± 0.004472".
+    // docs/examples.md case 5 (send time and message size): before, "3.078 ± 0.2037", "2.89 ± 0.04489", "190.3 ± 0.004472".
     expect(formatMeanSd(3.0776, 0.20374)).toEqual({ mean: "3.08", sd: "0.20" });
     expect(formatMeanSd(2.8898, 0.044888)).toEqual({ mean: "2.890", sd: "0.045" });
     expect(formatMeanSd(190.34, 0.0044721)).toEqual({ mean: "190.3400", sd: "0.0045" });
@@ -36,7 +36,7 @@ describe("mean ± sd: both at the sd's second significant digit", () => {
 });
 
 describe("median [CI], min and max: one decimal place from the nearer bound", () => {
-  it("keeps the nearer bound's two significant digits (EXAMPLES.md case 5: SPRING_JSON)", () => {
+  it("keeps the nearer bound's two significant digits (docs/examples.md case 5: SPRING_JSON)", () => {
     expect(formatMedianFigures({ median: 3.019, medianCi: { low: 2.947, high: 3.436 }, min: 2.947, max: 3.436 })).toEqual({
       median: "3.019", low: "2.947", high: "3.436", min: "2.947", max: "3.436", range: "2.947 … 3.436",
     });

@@ -1,5 +1,5 @@
 // Example data is loaded once per installation: the first start creates the "examples" project
-// with the five write-ups of EXAMPLES.md (six experiments: the cache write-up has two) and a
+// with the five write-ups of docs/examples.md (six experiments: the cache write-up has two) and a
 // runnable experiment without runs, later
 // starts leave it alone, and a user who deleted it keeps it deleted. The runs go through the
 // ingest service, and the stored summaries are the published figures.

@@ -1,4 +1,4 @@
-// Example data loaded on first start: the five write-ups of EXAMPLES.md as experiments with their
+// Example data loaded on first start: the five write-ups of docs/examples.md as experiments with their
 // runs, and one runnable experiment without runs that an agent measures when a user presses Run;
 // labelled as example data (isExample, a tag on every run, a note in every description) and
 // easy to delete (delete the project, or any one experiment). The definitions and the seeded
@@ -46,7 +46,7 @@ async function loadExamples(db: Db) {
       description: "Example data from five published performance write-ups, and an experiment to run on your own machine. Delete this project any time; it does not come back.",
     }));
   // Last first: the project's list shows the most recently updated first, so it then reads in
-  // EXAMPLES.md's order, starting with the S3 upload.
+  // docs/examples.md's order, starting with the S3 upload.
   for (const example of [...exampleExperiments].reverse()) await loadExperiment(db, project, example);
 }
 

@@ -21,7 +21,7 @@ const parseCsv = (text: string): Row[] => parse(text, { columns: true, skip_empt
 /** An empty cell is an unknown figure. */
 const num = (cell: string | undefined) => (cell === undefined || cell === "" ? null : Number(cell));
 
-describe("CSV exports — Kafka serializers (EXAMPLES.md case 5)", () => {
+describe("CSV exports — Kafka serializers (docs/examples.md case 5)", () => {
   let project: { projectId: string; projectSlug: string };
 
   beforeAll(async () => {

@@ -1,4 +1,4 @@
-// The Markdown report end to end on a real, migrated PostgreSQL: EXAMPLES.md case 5 (Kafka
+// The Markdown report end to end on a real, migrated PostgreSQL: docs/examples.md case 5 (Kafka
 // serializers) is uploaded through the ingest service, and every figure in the report's results
 // table is checked against the comparison the experiment page shows — the report recomputes
 // nothing. Also through the tRPC procedure and the report.md download route.
@@ -48,7 +48,7 @@ function expectPrinted(printed: { value: number; decimals: number }, exact: numb
   expect(Math.abs(printed.value - exact), `${printed.value} vs ${exact}`).toBeLessThanOrEqual(0.5 * 10 ** -printed.decimals + 1e-12);
 }
 
-describe("buildMarkdownReport — Kafka serializers (EXAMPLES.md case 5)", () => {
+describe("buildMarkdownReport — Kafka serializers (docs/examples.md case 5)", () => {
   let projectSlug: string;
   let markdown: string;
   let comparison: TComparison;

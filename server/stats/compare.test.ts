@@ -17,7 +17,7 @@ function normalSamples(seed: number, n: number, mean: number, sd: number): numbe
   });
 }
 
-describe("EXAMPLES.md case 5: Kafka serializers, 5 runs each, send time (lower is better)", () => {
+describe("docs/examples.md case 5: Kafka serializers, 5 runs each, send time (lower is better)", () => {
   const ref = scipy();
   const values = ref.serializer.values as Record<"SPRING_JSON" | "JACKSON" | "KOTLINX", number[]>;
   const variants: VariantData[] = [
@@ -126,7 +126,7 @@ describe("insufficient data", () => {
   });
 });
 
-describe("EXAMPLES.md case 1: one run per variant (S3 upload, 100 requests each)", () => {
+describe("docs/examples.md case 1: one run per variant (S3 upload, 100 requests each)", () => {
   // Synthetic samples (seeded normal, mulberry32 seeds 11 and 12) with the published means
   // 114.110 ms and 118.091 ms; the run's replicate value is the mean of its samples.
   const plain = normalSamples(11, 100, 114.11, 12);
@@ -203,7 +203,7 @@ describe("several candidates (Holm)", () => {
   });
 });
 
-describe("ranking: EXAMPLES.md case 2, four protocols", () => {
+describe("ranking: docs/examples.md case 2, four protocols", () => {
   const published = { "HTTP/Binary": 2506.24, "gRPC/Unary": 1186.64, "HTTP/JSON": 514.54, "gRPC/Stream": 210.72 };
   const variants: VariantData[] = Object.entries(published).map(([name, rps], i) => ({
     name,

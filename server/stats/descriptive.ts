@@ -1,6 +1,6 @@
 // Descriptive statistics of one variant's replicates (one value per run).
 // Versus shows the *sample* standard deviation (divides by n − 1) and says so; the population
-// sd (divides by n) is available because some write-ups publish it (EXAMPLES.md case 5).
+// sd (divides by n) is available because some write-ups publish it (docs/examples.md case 5).
 
 /** Sum with Neumaier compensation, so means of many similar values keep their last digits. */
 export function sum(xs: readonly number[]): number {

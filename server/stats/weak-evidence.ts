@@ -1,4 +1,4 @@
-// A single run per variant (EXAMPLES.md case 1: 100 uploads per variant in one run): there are no
+// A single run per variant (docs/examples.md case 1: 100 uploads per variant in one run): there are no
 // replicates to compare, so the within-run samples are compared instead, with the same
 // Mann-Whitney test (normal approximation at these sizes) and Hodges–Lehmann ratio. Samples
 // inside one run are not independent (warm-up, GC, network state are shared), so the p-value is

@@ -1,7 +1,7 @@
 // GET /api/v1/experiments/{slugOrId}/comparison end to end on a real, migrated PostgreSQL: runs are
 // uploaded through POST /api/v1/results and the comparison is read back through the exported
 // Next.js route handlers, exactly as Next.js calls them (and once through the tRPC procedure).
-// The main data set is EXAMPLES.md case 5 (Kafka producer serializers, 5 runs each): the figures
+// The main data set is docs/examples.md case 5 (Kafka producer serializers, 5 runs each): the figures
 // below are the published per-run values, and the expected statistics are exact (U-test p-values
 // are counts over the C(10, 5) = 252 equally likely rank arrangements).
 import crypto from "node:crypto";
@@ -92,13 +92,13 @@ function exactPercentile(values: number[], p: number): number {
 const relDiff = (actual: number, expected: number) => Math.abs(actual - expected) / Math.abs(expected);
 
 // ---------------------------------------------------------------------------------------------
-// EXAMPLES.md case 5: Kafka producer serializers, 1,000,000 messages per run, 5 runs each
+// docs/examples.md case 5: Kafka producer serializers, 1,000,000 messages per run, 5 runs each
 // (the figures: test/fixtures/kafka-published-figures.ts)
 // ---------------------------------------------------------------------------------------------
 
 const SEED_COUNT = 252; // C(10, 5): arrangements of 5 vs 5 ranks
 
-describe("GET /api/v1/experiments/{slugOrId}/comparison — Kafka serializers (EXAMPLES.md case 5)", () => {
+describe("GET /api/v1/experiments/{slugOrId}/comparison — Kafka serializers (docs/examples.md case 5)", () => {
   let ctx: Awaited<ReturnType<typeof newProject>>;
   let experimentId: string;
   const slug = "kafka-serializers";
@@ -127,7 +127,7 @@ describe("GET /api/v1/experiments/{slugOrId}/comparison — Kafka serializers (E
     const runs = [0, 1, 2, 3, 4].flatMap((i) =>
       KAFKA_VARIANTS.map((variant) => ({
         variant,
-        sourceDetail: "EXAMPLES.md case 5 (published per-run averages)",
+        sourceDetail: "docs/examples.md case 5 (published per-run averages)",
         metrics: [
           { key: "send_time_ms", summary: { n: MESSAGES, mean: SEND_TIME_MS[variant][i] } },
           { key: "message_size_bytes", summary: { n: MESSAGES, mean: MESSAGE_SIZE_B[variant][i] } },

@@ -1,4 +1,4 @@
-// EXAMPLES.md §4 — an nGrinder load test, two changes: a Redis cache in front of the product list,
+// docs/examples.md case 4 — an nGrinder load test, two changes: a Redis cache in front of the product list,
 // and the coupon API scaled from one server to two behind nginx. Two experiments, one per change.
 //
 // The write-up printed TPS figures (average and peak; for the coupon API a range), an error count

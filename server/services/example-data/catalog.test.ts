@@ -70,7 +70,7 @@ describe.each(runnable.map((example) => [example.definition.slug, example] as co
   });
 });
 
-it("has a runnable example, then the five write-ups of EXAMPLES.md (the cache one as two experiments)", () => {
+it("has a runnable example, then the five write-ups of docs/examples.md (the cache one as two experiments)", () => {
   expect(exampleExperiments.map((e) => e.definition.slug)).toEqual([
     "gzip-payloads-runnable",
     "s3-upload-plain-vs-gzip",

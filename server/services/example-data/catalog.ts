@@ -1,5 +1,5 @@
 // The example experiments: first the runnable one (an agent measures it when a user presses Run),
-// then the write-ups in the order EXAMPLES.md numbers them.
+// then the write-ups in the order docs/examples.md numbers them.
 import { couponScaleOut, productListCache } from "./cache-scale-out";
 import type { ExampleExperiment } from "./common";
 import { gzipRunnable } from "./gzip-runnable";

@@ -6,7 +6,7 @@ import { ZResultsUpload, type TResultsUpload } from "../../schemas/results";
 
 /** Tag on every example run, next to the "example data" badge the experiment gets from isExample. */
 export const EXAMPLE_TAG = "example data";
-/** sourceDetail of runs whose samples or time series were generated (EXAMPLES.md's wording). */
+/** sourceDetail of runs whose samples or time series were generated (docs/examples.md's wording). */
 export const SYNTHETIC = "synthetic samples from a published summary";
 /** sourceDetail of runs that hold only the figures the write-up printed. */
 export const PUBLISHED = "published summary";

@@ -1,4 +1,4 @@
-// A runnable example: the compression half of the S3 write-up (EXAMPLES.md §1), measured on your
+// A runnable example: the compression half of the S3 write-up (docs/examples.md case 1), measured on your
 // own machine. It starts with no runs; "Run" queues jobs, an agent with the gzip workload (the
 // local agent `npm start` runs, or any reference agent) runs them, and the comparison fills in.
 // Plain and Gzip are the same workload: `compress: false` sends the payload as it is.

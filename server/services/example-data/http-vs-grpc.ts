@@ -1,4 +1,4 @@
-// EXAMPLES.md §2 — HTTP vs gRPC with a 1 MB payload: four protocols, one 30-second load test each.
+// docs/examples.md case 2 — HTTP vs gRPC with a 1 MB payload: four protocols, one 30-second load test each.
 //
 // The write-up printed a summary per protocol (throughput, latency avg/p50/p95/p99, total requests,
 // data moved; heap and GC for HTTP/Binary). Those figures are stored as they are, as summaries —

@@ -1,4 +1,4 @@
-// EXAMPLES.md §5 — Kafka producer serializers: 3 serializers × 5 runs × 1,000,000 messages.
+// docs/examples.md case 5 — Kafka producer serializers: 3 serializers × 5 runs × 1,000,000 messages.
 //
 // The write-up printed every run's average send time, so those are stored as they are (summaries
 // with n = 1,000,000 messages). Message size: SPRING_JSON's runs each sent 181,347,890 B (epoch

@@ -1,4 +1,4 @@
-// EXAMPLES.md §1 — S3 upload, plain vs gzip (Spring Batch writer, ap-northeast-2, 1 vCPU / 2 GB).
+// docs/examples.md case 1 — S3 upload, plain vs gzip (Spring Batch writer, ap-northeast-2, 1 vCPU / 2 GB).
 //
 // One experiment, variants Plain (baseline) and Gzip, and one metric per payload and quantity
 // (latency and size of email.html, latency and size of sms.txt): the comparison page then shows

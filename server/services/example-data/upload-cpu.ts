@@ -1,4 +1,4 @@
-// EXAMPLES.md §3 — uploading a 25 MB PDF: S3Template → AWS SDK → SDK with a faster JCE provider.
+// docs/examples.md case 3 — uploading a 25 MB PDF: S3Template → AWS SDK → SDK with a faster JCE provider.
 //
 // The write-up gave ranges and rough levels, not runs: 4–6 s and CPU up to 80% (average 50%) with
 // the template; ~2 s at ~50% CPU with the SDK; ~2 s at 20% CPU (10–30%) with the faster crypto
