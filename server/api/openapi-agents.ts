@@ -3,7 +3,7 @@
 import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
 import { ZAgentRegister, ZAgentRegistered, ZHeartbeat, ZHeartbeatReply } from "../schemas/agents";
-import { ZClaimQuery, ZClaimReply, ZCompleteReply, ZCompleteRequest, ZFailReply, ZFailRequest, ZLeaseReply, ZLeaseRequest, ZReleaseReply } from "../schemas/jobs";
+import { ZClaimQuery, ZClaimReply, ZCompleteReply, ZCompleteRequest, ZFailReply, ZFailRequest, ZJobPath, ZLeaseReply, ZLeaseRequest, ZReleaseReply } from "../schemas/jobs";
 // A cycle with openapi.ts, harmless: agentPaths() runs only once both modules have loaded.
 import { ZError } from "./openapi";
 
@@ -15,11 +15,12 @@ export const agentSecuritySchemes = {
 const asAgent = [{ agentCredential: [] }];
 const errorResponses = (...statuses: [string, string][]) =>
   Object.fromEntries(statuses.map(([status, description]) => [status, { description, content: { "application/json": { schema: ZError } } }]));
-const jobPath = z.object({ id: z.string().meta({ description: "the job's id, as claim returned it" }) });
 const json = <T extends z.ZodType>(schema: T) => ({ content: { "application/json": { schema } } });
 
 const unauthorized: [string, string] = ["401", "Missing, unknown or revoked agent credential: stop the agent"];
 const badBody: [string, string] = ["400", "Malformed JSON or invalid fields (details.fields names each)"];
+const tooLarge: [string, string] = ["413", "Body larger than VERSUS_MAX_BODY_BYTES (64 MB by default)"];
+const notJson: [string, string] = ["415", "Content-Type is not application/json, or its charset is not UTF-8"];
 const noSuchJob: [string, string] = ["404", "No such job in this agent's project"];
 const leaseLost: [string, string] = ["409", "The lease is no longer this agent's (expired and taken, cancelled, or finished): stop the job"];
 
@@ -32,7 +33,7 @@ export const agentPaths = (): ZodOpenApiPathsObject => ({
       requestBody: { required: true, ...json(ZAgentRegister) },
       responses: {
         "201": { description: "Enrolled; the credential is shown this once", ...json(ZAgentRegistered) },
-        ...errorResponses(badBody, ["401", "Missing, unknown, expired or revoked enrollment token"], ["409", "A revoked agent has this name"]),
+        ...errorResponses(badBody, tooLarge, notJson, ["401", "Missing, unknown, expired or revoked enrollment token"], ["409", "A revoked agent has this name"]),
       },
     },
   },
@@ -42,7 +43,7 @@ export const agentPaths = (): ZodOpenApiPathsObject => ({
       summary: "Report liveness and what the agent runs; hear which jobs to stop and whether to exit",
       security: asAgent,
       requestBody: { required: false, ...json(ZHeartbeat) },
-      responses: { "200": { description: "Recorded", ...json(ZHeartbeatReply) }, ...errorResponses(badBody, unauthorized) },
+      responses: { "200": { description: "Recorded", ...json(ZHeartbeatReply) }, ...errorResponses(badBody, tooLarge, notJson, unauthorized) },
     },
   },
   "/api/v1/jobs/claim": {
@@ -63,9 +64,9 @@ export const agentPaths = (): ZodOpenApiPathsObject => ({
       tags: ["Jobs"],
       summary: "Renew the lease (every leaseSeconds / 3); hear whether a user cancelled the job",
       security: asAgent,
-      requestParams: { path: jobPath },
+      requestParams: { path: ZJobPath },
       requestBody: { required: true, ...json(ZLeaseRequest) },
-      responses: { "200": { description: "Renewed", ...json(ZLeaseReply) }, ...errorResponses(badBody, unauthorized, noSuchJob, leaseLost) },
+      responses: { "200": { description: "Renewed", ...json(ZLeaseReply) }, ...errorResponses(badBody, tooLarge, notJson, unauthorized, noSuchJob, leaseLost) },
     },
   },
   "/api/v1/jobs/{id}/complete": {
@@ -74,12 +75,12 @@ export const agentPaths = (): ZodOpenApiPathsObject => ({
       summary: "Report the job's result: one run in the format of POST /api/v1/results, without variant and repetition",
       description: "Stored once per job: repeating the call answers 200 with the same run. A warm-up's result is checked, then discarded (run: null).",
       security: asAgent,
-      requestParams: { path: jobPath },
+      requestParams: { path: ZJobPath },
       requestBody: { required: true, ...json(ZCompleteRequest) },
       responses: {
         "201": { description: "Stored", ...json(ZCompleteReply) },
         "200": { description: "Completed before: the run stored then", ...json(ZCompleteReply) },
-        ...errorResponses(badBody, unauthorized, noSuchJob, leaseLost, ["413", "Body larger than VERSUS_MAX_BODY_BYTES: fail the job"], ["422", "A result that contradicts the experiment (unknown metric, other unit): fail the job"]),
+        ...errorResponses(badBody, tooLarge, notJson, unauthorized, noSuchJob, leaseLost, ["422", "A result that contradicts the experiment (unknown metric, other unit): fail the job"]),
       },
     },
   },
@@ -88,9 +89,9 @@ export const agentPaths = (): ZodOpenApiPathsObject => ({
       tags: ["Jobs"],
       summary: "Report a failed attempt (retried after a backoff until maxAttempts unless not retryable), or acknowledge a cancellation",
       security: asAgent,
-      requestParams: { path: jobPath },
+      requestParams: { path: ZJobPath },
       requestBody: { required: true, ...json(ZFailRequest) },
-      responses: { "200": { description: "Recorded: where the job stands now", ...json(ZFailReply) }, ...errorResponses(badBody, unauthorized, noSuchJob, leaseLost) },
+      responses: { "200": { description: "Recorded: where the job stands now", ...json(ZFailReply) }, ...errorResponses(badBody, tooLarge, notJson, unauthorized, noSuchJob, leaseLost) },
     },
   },
   "/api/v1/jobs/{id}/release": {
@@ -98,9 +99,9 @@ export const agentPaths = (): ZodOpenApiPathsObject => ({
       tags: ["Jobs"],
       summary: "Give the job back without counting the attempt (the agent is shutting down)",
       security: asAgent,
-      requestParams: { path: jobPath },
+      requestParams: { path: ZJobPath },
       requestBody: { required: true, ...json(ZLeaseRequest) },
-      responses: { "200": { description: "Queued again (or cancelled, if a user cancelled it)", ...json(ZReleaseReply) }, ...errorResponses(badBody, unauthorized, noSuchJob, leaseLost) },
+      responses: { "200": { description: "Queued again (or cancelled, if a user cancelled it)", ...json(ZReleaseReply) }, ...errorResponses(badBody, tooLarge, notJson, unauthorized, noSuchJob, leaseLost) },
     },
   },
 });

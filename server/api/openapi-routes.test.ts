@@ -41,7 +41,7 @@ describe("the OpenAPI document", () => {
     expect(Object.keys(document.components.securitySchemes).sort()).toEqual(["agentCredential", "apiKey", "enrollmentToken"]);
     const register = document.paths["/api/v1/agents/register"]?.post as Operation;
     expect(register.security).toEqual([{ enrollmentToken: [] }]);
-    expect(Object.keys(register.responses).sort()).toEqual(["201", "400", "401", "409"]);
+    expect(Object.keys(register.responses).sort()).toEqual(["201", "400", "401", "409", "413", "415"]);
     for (const action of ["lease", "complete", "fail", "release"]) {
       const operation = document.paths[`/api/v1/jobs/{id}/${action}`]?.post as Operation;
       expect(operation.security, action).toEqual([{ agentCredential: [] }]);

@@ -57,7 +57,7 @@ function walk(schema: Schema, path: string, visit: (schema: Schema, path: string
 const isType = (schema: Schema, type: string) => schema.type === type || (Array.isArray(schema.type) && schema.type.includes(type));
 
 /** Integers stored in BigInt columns, which may go past int4 (up to 2^53, where JSON numbers stop being exact). */
-const BIGINT_FIELDS = new Set(["ResultsUpload.runs[].metrics[].summary.n"]);
+const BIGINT_FIELDS = new Set(["ResultsUpload.runs[].metrics[].summary.n", "POST /api/v1/jobs/{id}/complete body.run.metrics[].summary.n"]);
 
 describe("the OpenAPI document: errors", () => {
   it("has the operations of every REST route", () => {
@@ -65,7 +65,14 @@ describe("the OpenAPI document: errors", () => {
       "GET /api/health",
       "GET /api/v1/experiments/{slugOrId}/comparison",
       "GET /api/v1/openapi.json",
+      "POST /api/v1/agents/heartbeat",
+      "POST /api/v1/agents/register",
       "POST /api/v1/imports",
+      "POST /api/v1/jobs/claim",
+      "POST /api/v1/jobs/{id}/complete",
+      "POST /api/v1/jobs/{id}/fail",
+      "POST /api/v1/jobs/{id}/lease",
+      "POST /api/v1/jobs/{id}/release",
       "POST /api/v1/results",
     ]);
   });

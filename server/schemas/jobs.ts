@@ -43,6 +43,9 @@ export const ZClaimQuery = z.object({
 
 const ZLeaseToken = z.string({ error: "leaseToken is required" }).min(1, "leaseToken is required").max(200);
 
+/** The {id} of /api/v1/jobs/{id}/…: a job id as claim returned it (a cuid). */
+export const ZJobPath = z.object({ id: z.string().min(1).max(64, "a job id is at most 64 characters").meta({ description: "the job's id, as claim returned it" }) });
+
 export const ZLeaseRequest = z.object({ leaseToken: ZLeaseToken }).meta({ id: "LeaseRequest" });
 
 const ZTimestamp = z.iso.datetime();

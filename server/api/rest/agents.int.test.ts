@@ -2,6 +2,7 @@
 // exported route handlers: enrollment, credential rotation, revocation, what a heartbeat records
 // and what its reply asks of the agent.
 import { afterAll, describe, expect, it } from "vitest";
+import { GET as registerGet, POST as registerRoute } from "~/app/api/v1/agents/register/route";
 import { db } from "~/server/db/client";
 import { hashSecret } from "~/server/auth/secret-tokens";
 import { revokeEnrollmentToken } from "~/server/services/enrollment-tokens";
@@ -171,5 +172,30 @@ describe("POST /api/v1/agents/heartbeat", () => {
     expect((await agentApi.heartbeat(agent.credential, { runningJobIds: [kept.id] })).body).toMatchObject({ cancelJobIds: [], stop: true });
     // An agent asked to stop gets no new work.
     expect((await agentApi.claim(agent.credential, 0)).status).toBe(204);
+  });
+});
+
+describe("the agent protocol refuses what it cannot read", () => {
+  it("a body that is not application/json gets 415, and nothing is written", async () => {
+    const project = await jobsProject(db, "media-type");
+    const body = JSON.stringify({ name: "png-box", kind: "go", version: "1", capabilities: [] });
+    const reply = await registerRoute(new Request("http://localhost/api/v1/agents/register", { method: "POST", headers: { authorization: `Bearer ${project.token}`, "content-type": "image/png" }, body }));
+    expect(reply.status).toBe(415);
+    expect(((await reply.json()) as ErrorReply).error.code).toBe("UNSUPPORTED_MEDIA_TYPE");
+    expect(await agentRows(project.id)).toEqual([]);
+  });
+
+  it("a job id no job can have gets 400 naming the path segment", async () => {
+    const project = await jobsProject(db, "job-path");
+    const agent = await registeredAgent(project, { name: "path-box" });
+    const reply = await agentApi.lease(agent.credential, "x".repeat(65), { leaseToken: "vlease_whatever" });
+    expect(reply.status).toBe(400);
+    expect(JSON.stringify(reply.body)).toMatch(/job id is at most 64 characters/);
+  });
+
+  it("an unknown method gets 405 with Allow", async () => {
+    const reply = await registerGet(new Request("http://localhost/api/v1/agents/register"));
+    expect(reply.status).toBe(405);
+    expect(reply.headers.get("allow")).toBe("OPTIONS, POST");
   });
 });

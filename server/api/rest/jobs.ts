@@ -3,11 +3,12 @@
 import { claimJobWaiting } from "../../jobs/claim";
 import { completeJob } from "../../jobs/complete";
 import { failJob, releaseJob, renewLease } from "../../jobs/lease";
-import { ZClaimQuery, ZCompleteRequest, ZFailRequest, ZLeaseRequest } from "../../schemas/jobs";
+import { ZClaimQuery, ZCompleteRequest, ZFailRequest, ZJobPath, ZLeaseRequest } from "../../schemas/jobs";
 import { parseInput } from "../../schemas/validation";
 import type { AgentContext } from "./agent-handler";
 import { parseJson } from "./body";
 import { json } from "./handler";
+import { jsonMediaTypes, requireMediaType } from "./media-type";
 
 export async function postClaim(ctx: AgentContext): Promise<Response> {
   const { wait } = parseInput(ZClaimQuery, Object.fromEntries(ctx.url.searchParams));
@@ -22,7 +23,10 @@ export async function postClaim(ctx: AgentContext): Promise<Response> {
   return job ? json({ job }) : new Response(null, { status: 204 });
 }
 
-async function bodyOf(ctx: AgentContext) {
+/** The JSON body of a call about one job, after checking the job id in the path. */
+async function bodyOf(ctx: AgentContext, jobId: string) {
+  parseInput(ZJobPath, { id: jobId });
+  requireMediaType(ctx.req, jsonMediaTypes);
   const { bytes, sha256 } = await ctx.body();
   return { input: parseJson(bytes), sha256 };
 }
@@ -30,12 +34,12 @@ async function bodyOf(ctx: AgentContext) {
 const holder = (ctx: AgentContext, leaseToken: string) => ({ agentId: ctx.principal.agentId, projectId: ctx.principal.projectId, leaseToken });
 
 export async function postLease(ctx: AgentContext, jobId: string): Promise<Response> {
-  const { leaseToken } = parseInput(ZLeaseRequest, (await bodyOf(ctx)).input);
+  const { leaseToken } = parseInput(ZLeaseRequest, (await bodyOf(ctx, jobId)).input);
   return json(await renewLease(ctx.db, holder(ctx, leaseToken), jobId));
 }
 
 export async function postComplete(ctx: AgentContext, jobId: string): Promise<Response> {
-  const { input, sha256 } = await bodyOf(ctx);
+  const { input, sha256 } = await bodyOf(ctx, jobId);
   const request = parseInput(ZCompleteRequest, input);
   const { reply, created } = await completeJob(ctx.db, holder(ctx, request.leaseToken), jobId, request, {
     projectSlug: ctx.principal.projectSlug,
@@ -47,11 +51,11 @@ export async function postComplete(ctx: AgentContext, jobId: string): Promise<Re
 }
 
 export async function postFail(ctx: AgentContext, jobId: string): Promise<Response> {
-  const request = parseInput(ZFailRequest, (await bodyOf(ctx)).input);
+  const request = parseInput(ZFailRequest, (await bodyOf(ctx, jobId)).input);
   return json(await failJob(ctx.db, holder(ctx, request.leaseToken), jobId, request));
 }
 
 export async function postRelease(ctx: AgentContext, jobId: string): Promise<Response> {
-  const { leaseToken } = parseInput(ZLeaseRequest, (await bodyOf(ctx)).input);
+  const { leaseToken } = parseInput(ZLeaseRequest, (await bodyOf(ctx, jobId)).input);
   return json(await releaseJob(ctx.db, holder(ctx, leaseToken), jobId));
 }

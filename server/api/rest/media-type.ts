@@ -4,8 +4,11 @@
 import { MIMEType } from "node:util";
 import { AppError } from "../../errors";
 
+/** Bodies in JSON: POST /api/v1/results and the agent protocol's calls. */
+export const jsonMediaTypes = ["application/json"] as const;
+
 /** POST /api/v1/results: Versus's JSON format. */
-export const resultsMediaTypes = ["application/json"] as const;
+export const resultsMediaTypes = jsonMediaTypes;
 
 /**
  * POST /api/v1/imports: a tool's own output, whatever its clients call it — text (text/plain,

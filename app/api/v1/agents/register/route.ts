@@ -1,5 +1,6 @@
 import { enrollmentRoute } from "~/server/api/rest/agent-handler";
 import { postRegister } from "~/server/api/rest/agents";
+import { routeMethods } from "~/server/api/route-methods";
 
 export const dynamic = "force-dynamic";
-export const POST = enrollmentRoute(postRegister);
+export const { GET, HEAD, OPTIONS, POST, PUT, DELETE, PATCH } = routeMethods({ POST: enrollmentRoute(postRegister) });

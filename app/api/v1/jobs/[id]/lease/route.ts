@@ -1,8 +1,11 @@
 import { agentRoute } from "~/server/api/rest/agent-handler";
 import { postLease } from "~/server/api/rest/jobs";
+import { routeMethods } from "~/server/api/route-methods";
 
 export const dynamic = "force-dynamic";
 
-export function POST(req: Request, { params }: { params: Promise<{ id: string }> }) {
-  return agentRoute(async (ctx) => postLease(ctx, (await params).id))(req);
-}
+type Params = { params: Promise<{ id: string }> };
+
+export const { GET, HEAD, OPTIONS, POST, PUT, DELETE, PATCH } = routeMethods<Params>({
+  POST: (req, { params }) => agentRoute(async (ctx) => postLease(ctx, (await params).id))(req),
+});
