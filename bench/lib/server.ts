@@ -40,7 +40,7 @@ export async function startBenchServer(name: string, port: number): Promise<Benc
   }
   let serverPid: number;
   try {
-    serverPid = findDescendant(child.pid as number, /next-server|next\/dist\/bin\/next/);
+    serverPid = findDescendant(child.pid as number, /next-server|next\/dist\/bin\/next|scripts\/serve\.ts/);
   } catch (error) {
     child.kill("SIGTERM");
     throw error;
@@ -75,7 +75,7 @@ function findDescendant(pid: number, pattern: RegExp): number {
       queue.push(row.pid);
     }
   }
-  // The deepest match is the server itself (next's CLI may fork it).
+  // The deepest match is the server itself (scripts/serve.ts runs Next.js in its own process).
   const found = matches.at(-1);
   if (found === undefined) throw new Error("could not find the Next.js server process");
   return found;
