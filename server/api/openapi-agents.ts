@@ -5,7 +5,8 @@ import type { ZodOpenApiPathsObject } from "zod-openapi";
 import { ZAgentRegister, ZAgentRegistered, ZHeartbeat, ZHeartbeatReply } from "../schemas/agents";
 import { ZClaimQuery, ZClaimReply, ZCompleteReply, ZCompleteRequest, ZFailReply, ZFailRequest, ZJobPath, ZLeaseReply, ZLeaseRequest, ZReleaseReply } from "../schemas/jobs";
 // A cycle with openapi.ts, harmless: agentPaths() runs only once both modules have loaded.
-import { ZError } from "./openapi";
+import { bodyErrors, errorResponses } from "./openapi";
+import { jsonMediaTypes } from "./rest/media-type";
 
 export const agentSecuritySchemes = {
   enrollmentToken: { type: "http", scheme: "bearer", description: "An agent enrollment token (venr_…) from a project's Agents page: only for register" },
@@ -13,16 +14,16 @@ export const agentSecuritySchemes = {
 } as const;
 
 const asAgent = [{ agentCredential: [] }];
-const errorResponses = (...statuses: [string, string][]) =>
-  Object.fromEntries(statuses.map(([status, description]) => [status, { description, content: { "application/json": { schema: ZError } } }]));
 const json = <T extends z.ZodType>(schema: T) => ({ content: { "application/json": { schema } } });
 
-const unauthorized: [string, string] = ["401", "Missing, unknown or revoked agent credential: stop the agent"];
-const badBody: [string, string] = ["400", "Malformed JSON or invalid fields (details.fields names each)"];
-const tooLarge: [string, string] = ["413", "Body larger than VERSUS_MAX_BODY_BYTES (64 MB by default)"];
-const notJson: [string, string] = ["415", "Content-Type is not application/json, or its charset is not UTF-8"];
-const noSuchJob: [string, string] = ["404", "No such job in this agent's project"];
-const leaseLost: [string, string] = ["409", "The lease is no longer this agent's (expired and taken, cancelled, or finished): stop the job"];
+const unauthorized = { "401": "Missing, unknown or revoked agent credential: stop the agent" } as const;
+/** What every agent call with a JSON body can answer. */
+const bodyProblems = { "400": "Malformed JSON or invalid fields (details.fields names each)", ...bodyErrors(jsonMediaTypes) } as const;
+const aboutAJob = {
+  ...unauthorized,
+  "404": "No such job in this agent's project",
+  "409": "The lease is no longer this agent's (expired and taken, cancelled, or finished): stop the job",
+} as const;
 
 export const agentPaths = (): ZodOpenApiPathsObject => ({
   "/api/v1/agents/register": {
@@ -33,7 +34,7 @@ export const agentPaths = (): ZodOpenApiPathsObject => ({
       requestBody: { required: true, ...json(ZAgentRegister) },
       responses: {
         "201": { description: "Enrolled; the credential is shown this once", ...json(ZAgentRegistered) },
-        ...errorResponses(badBody, tooLarge, notJson, ["401", "Missing, unknown, expired or revoked enrollment token"], ["409", "A revoked agent has this name"]),
+        ...errorResponses({ ...bodyProblems, "401": "Missing, unknown, expired or revoked enrollment token", "409": "A revoked agent has this name" }),
       },
     },
   },
@@ -43,7 +44,7 @@ export const agentPaths = (): ZodOpenApiPathsObject => ({
       summary: "Report liveness and what the agent runs; hear which jobs to stop and whether to exit",
       security: asAgent,
       requestBody: { required: false, ...json(ZHeartbeat) },
-      responses: { "200": { description: "Recorded", ...json(ZHeartbeatReply) }, ...errorResponses(badBody, tooLarge, notJson, unauthorized) },
+      responses: { "200": { description: "Recorded", ...json(ZHeartbeatReply) }, ...errorResponses({ ...bodyProblems, ...unauthorized }) },
     },
   },
   "/api/v1/jobs/claim": {
@@ -55,7 +56,7 @@ export const agentPaths = (): ZodOpenApiPathsObject => ({
       responses: {
         "200": { description: "A job, leased to this agent", ...json(ZClaimReply) },
         "204": { description: "No job came within the wait" },
-        ...errorResponses(["400", "A wait outside 0–30"], unauthorized),
+        ...errorResponses({ "400": "A wait outside 0–30", ...unauthorized }),
       },
     },
   },
@@ -66,7 +67,7 @@ export const agentPaths = (): ZodOpenApiPathsObject => ({
       security: asAgent,
       requestParams: { path: ZJobPath },
       requestBody: { required: true, ...json(ZLeaseRequest) },
-      responses: { "200": { description: "Renewed", ...json(ZLeaseReply) }, ...errorResponses(badBody, tooLarge, notJson, unauthorized, noSuchJob, leaseLost) },
+      responses: { "200": { description: "Renewed", ...json(ZLeaseReply) }, ...errorResponses({ ...bodyProblems, ...aboutAJob }) },
     },
   },
   "/api/v1/jobs/{id}/complete": {
@@ -80,7 +81,7 @@ export const agentPaths = (): ZodOpenApiPathsObject => ({
       responses: {
         "201": { description: "Stored", ...json(ZCompleteReply) },
         "200": { description: "Completed before: the run stored then", ...json(ZCompleteReply) },
-        ...errorResponses(badBody, tooLarge, notJson, unauthorized, noSuchJob, leaseLost, ["422", "A result that contradicts the experiment (unknown metric, other unit): fail the job"]),
+        ...errorResponses({ ...bodyProblems, ...aboutAJob, "422": "A result that contradicts the experiment (unknown metric, other unit): fail the job" }),
       },
     },
   },
@@ -91,7 +92,7 @@ export const agentPaths = (): ZodOpenApiPathsObject => ({
       security: asAgent,
       requestParams: { path: ZJobPath },
       requestBody: { required: true, ...json(ZFailRequest) },
-      responses: { "200": { description: "Recorded: where the job stands now", ...json(ZFailReply) }, ...errorResponses(badBody, tooLarge, notJson, unauthorized, noSuchJob, leaseLost) },
+      responses: { "200": { description: "Recorded: where the job stands now", ...json(ZFailReply) }, ...errorResponses({ ...bodyProblems, ...aboutAJob }) },
     },
   },
   "/api/v1/jobs/{id}/release": {
@@ -101,7 +102,7 @@ export const agentPaths = (): ZodOpenApiPathsObject => ({
       security: asAgent,
       requestParams: { path: ZJobPath },
       requestBody: { required: true, ...json(ZLeaseRequest) },
-      responses: { "200": { description: "Queued again (or cancelled, if a user cancelled it)", ...json(ZReleaseReply) }, ...errorResponses(badBody, tooLarge, notJson, unauthorized, noSuchJob, leaseLost) },
+      responses: { "200": { description: "Queued again (or cancelled, if a user cancelled it)", ...json(ZReleaseReply) }, ...errorResponses({ ...bodyProblems, ...aboutAJob }) },
     },
   },
 });

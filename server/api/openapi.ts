@@ -34,7 +34,7 @@ const ZHealth = z.object({
 type ErrorStatus = { [Code in AppErrorCode]: `${(typeof appErrorCodes)[Code]}` }[AppErrorCode];
 
 /** The error responses of one operation: each status it can answer, saying when. */
-const errorResponses = (described: Partial<Record<ErrorStatus, string>>) =>
+export const errorResponses = (described: Partial<Record<ErrorStatus, string>>) =>
   Object.fromEntries(Object.entries(described).map(([status, description]) => [status, { description, content: { "application/json": { schema: ZError } } }]));
 
 /** What every operation behind an API key can answer. */
@@ -44,7 +44,7 @@ const keyedErrors = {
 } as const;
 
 /** What every operation with a body can answer. */
-const bodyErrors = (types: readonly string[]) =>
+export const bodyErrors = (types: readonly string[]) =>
   ({
     "413": "Body larger than VERSUS_MAX_BODY_BYTES (64 MB by default)",
     "415": `Content-Type is not one of ${types.join(", ")} (no Content-Type counts as application/octet-stream), or its charset is not UTF-8`,

@@ -24,7 +24,7 @@ export function tailOf(text: string, maxBytes = LOG_TAIL_MAX_BYTES): string {
   const bytes = Buffer.from(text, "utf8");
   if (bytes.length <= maxBytes) return text;
   let start = bytes.length - maxBytes;
-  // Skip continuation bytes (10xxxxxx) so the tail starts on a character.
+  // Skip UTF-8 continuation bytes (top two bits 10) so the tail starts on a character.
   while (start < bytes.length && ((bytes[start] as number) & 0xc0) === 0x80) start++;
   return bytes.subarray(start).toString("utf8");
 }
