@@ -16,6 +16,7 @@ import { openDatabase } from "./lib/database";
 import { env, readEnv } from "../server/env";
 import { defaultPublicOrigin } from "../server/public-origin";
 import { prepareLocalAgent } from "./lib/local-agent";
+import { waitForHealth } from "./lib/wait-for-health";
 
 const root = path.resolve(import.meta.dirname, "..");
 const dev = process.argv.includes("--dev");
@@ -99,7 +100,7 @@ try {
       void shutdown(code ?? 1);
     }
   });
-  await waitForHealth(`http://127.0.0.1:${env.PORT}/api/health`);
+  await waitForHealth(`http://127.0.0.1:${env.PORT}`, { timeoutMs: 150_000, keepWaiting: () => !shuttingDown });
   const publicUrl = defaultPublicOrigin();
   log(`Versus is running at ${publicUrl}  (Ctrl-C to stop)`);
   const setup = await issueSetupLink(db, publicUrl);
@@ -137,17 +138,4 @@ async function startLocalAgent(db: Parameters<typeof prepareLocalAgent>[0], url:
     },
     log: (line) => console.log(`[agent] ${line}`),
   });
-}
-
-async function waitForHealth(url: string) {
-  for (let attempt = 0; attempt < 600 && !shuttingDown; attempt++) {
-    try {
-      const response = await fetch(url);
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  if (!shuttingDown) throw new Error(`the server did not answer ${url} within 150 s`);
 }

@@ -3,6 +3,7 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { waitForHealth } from "../../scripts/lib/wait-for-health";
 
 export interface BenchServer {
   baseUrl: string;
@@ -25,19 +26,11 @@ export async function startBenchServer(name: string, port: number): Promise<Benc
   const baseUrl = `http://127.0.0.1:${port}`;
   let exited = false;
   child.once("exit", () => (exited = true));
-  for (let attempt = 0; ; attempt++) {
-    if (exited) throw new Error("the server exited during start-up (see its output above)");
-    if (attempt > 1200) {
-      child.kill("SIGTERM");
-      throw new Error("server did not start within 5 minutes");
-    }
-    try {
-      if ((await fetch(`${baseUrl}/api/health`)).ok) break;
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  const up = await waitForHealth(baseUrl, { keepWaiting: () => !exited, timeoutMs: 300_000 }).catch((error: Error) => {
+    child.kill("SIGTERM");
+    throw error;
+  });
+  if (!up) throw new Error("the server exited during start-up (see its output above)");
   let serverPid: number;
   try {
     serverPid = findDescendant(child.pid as number, /next-server|next\/dist\/bin\/next|scripts\/serve\.ts/);

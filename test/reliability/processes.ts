@@ -8,6 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
+import { waitForHealth } from "../../scripts/lib/wait-for-health";
 import { freePort } from "../free-port";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -72,16 +73,10 @@ export async function startServer(options: ServerOptions): Promise<Child & { url
     }),
   );
   const url = `http://127.0.0.1:${port}`;
-  for (let attempt = 0; ; attempt++) {
-    if (!child.running) throw new Error(`the server on port ${port} exited before it answered\n${child.tail()}`);
-    try {
-      if ((await fetch(`${url}/api/health`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (attempt > 600) throw new Error(`the server on port ${port} did not answer /api/health within 2 minutes\n${child.tail()}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  const answered = await waitForHealth(url, { keepWaiting: () => child.running, timeoutMs: 120_000, intervalMs: 200 }).catch((error: Error) => {
+    throw new Error(`${error.message}\n${child.tail()}`);
+  });
+  if (!answered) throw new Error(`the server on port ${port} exited before it answered\n${child.tail()}`);
   return Object.assign(child, { url, port });
 }
 
