@@ -1,0 +1,63 @@
+// Package result is the run document an agent sends with "complete" (and that `versus-agent run
+// --json` prints): the shape of one run of POST /api/v1/results, without variant and repetition,
+// which come from the job.
+package result
+
+import "time"
+
+// Direction says which way a metric improves.
+type Direction string
+
+const (
+	LowerIsBetter  Direction = "lower_is_better"
+	HigherIsBetter Direction = "higher_is_better"
+)
+
+// Run is one execution of one variant.
+type Run struct {
+	StartedAt   time.Time      `json:"startedAt"`
+	FinishedAt  time.Time      `json:"finishedAt"`
+	Environment map[string]any `json:"environment"`
+	Metrics     []Metric       `json:"metrics"`
+}
+
+// Metric is one metric's data in a run: at least one of samples, summary, histogram, series.
+type Metric struct {
+	Key            string      `json:"key"`
+	Unit           string      `json:"unit,omitempty"`
+	Direction      Direction   `json:"direction,omitempty"`
+	Aggregation    string      `json:"aggregation,omitempty"`
+	Label          string      `json:"label,omitempty"`
+	Samples        []float64   `json:"samples,omitempty"`
+	SamplesBase64  string      `json:"samplesBase64,omitempty"`
+	Summary        *Summary    `json:"summary,omitempty"`
+	Histogram      string      `json:"histogram,omitempty"`
+	HistogramScale float64     `json:"histogramScale,omitempty"`
+	TimeSeries     *TimeSeries `json:"timeSeries,omitempty"`
+}
+
+// Summary is a workload's own summary of n values (pointers: absent is not zero).
+type Summary struct {
+	N    int64    `json:"n"`
+	Mean float64  `json:"mean"`
+	SD   *float64 `json:"sd,omitempty"`
+	Min  *float64 `json:"min,omitempty"`
+	Max  *float64 `json:"max,omitempty"`
+	P50  *float64 `json:"p50,omitempty"`
+	P90  *float64 `json:"p90,omitempty"`
+	P95  *float64 `json:"p95,omitempty"`
+	P99  *float64 `json:"p99,omitempty"`
+	P999 *float64 `json:"p999,omitempty"`
+	Sum  *float64 `json:"sum,omitempty"`
+}
+
+// TimeSeries is evenly spaced (IntervalMs) or explicitly timed (OffsetsMs) values.
+type TimeSeries struct {
+	StartedAt  *time.Time `json:"startedAt,omitempty"`
+	IntervalMs float64    `json:"intervalMs,omitempty"`
+	OffsetsMs  []float64  `json:"offsetsMs,omitempty"`
+	Values     []float64  `json:"values"`
+}
+
+// F returns a pointer to v, for Summary's optional fields.
+func F(v float64) *float64 { return &v }

@@ -1,0 +1,129 @@
+package workload
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+)
+
+// english prints the validator's messages (it formats them through x/text).
+var english = message.NewPrinter(language.English)
+
+// SettingsError is a bad job setting: which field, and what is wrong with it. The agent fails
+// the job (not retryable) with its message.
+type SettingsError struct {
+	Field   string // JSON path inside settings, e.g. "level"; empty for the whole object
+	Message string
+}
+
+func (e *SettingsError) Error() string {
+	if e.Field == "" {
+		return "settings: " + e.Message
+	}
+	return "settings." + e.Field + ": " + e.Message
+}
+
+// SettingsErrors are all the problems of one settings object, reported together.
+type SettingsErrors []*SettingsError
+
+func (es SettingsErrors) Error() string {
+	parts := make([]string, len(es))
+	for i, e := range es {
+		parts[i] = e.Error()
+	}
+	return strings.Join(parts, "; ")
+}
+
+// Schema is a compiled settings schema: the one JSON Schema a workload advertises is also what
+// checks a job's settings, so the form in the dashboard and the agent never disagree.
+type Schema struct {
+	raw      json.RawMessage
+	compiled *jsonschema.Schema
+}
+
+// MustCompileSchema compiles a built-in workload's schema; a broken one is a programming error.
+func MustCompileSchema(name string, schema []byte) *Schema {
+	s, err := CompileSchema(name, schema)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// CompileSchema compiles a JSON Schema (draft 2020-12 unless it says otherwise).
+func CompileSchema(name string, schema []byte) (*Schema, error) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
+	if err != nil {
+		return nil, fmt.Errorf("workload %s: settings schema is not JSON: %w", name, err)
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	url := "versus:workload/" + name + ".json"
+	if err := c.AddResource(url, doc); err != nil {
+		return nil, fmt.Errorf("workload %s: %w", name, err)
+	}
+	compiled, err := c.Compile(url)
+	if err != nil {
+		return nil, fmt.Errorf("workload %s: settings schema: %w", name, err)
+	}
+	return &Schema{raw: json.RawMessage(schema), compiled: compiled}, nil
+}
+
+// Raw is the schema as advertised.
+func (s *Schema) Raw() json.RawMessage { return s.raw }
+
+// Decode checks raw settings against the schema, then decodes them into `into`, which holds the
+// defaults beforehand (fields the settings leave out keep them). Absent or null settings are {}.
+func (s *Schema) Decode(raw json.RawMessage, into any) error {
+	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
+		raw = json.RawMessage("{}")
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return SettingsErrors{{Message: "not valid JSON: " + err.Error()}}
+	}
+	if err := s.compiled.Validate(inst); err != nil {
+		var ve *jsonschema.ValidationError
+		if errors.As(err, &ve) {
+			return fromValidation(ve)
+		}
+		return SettingsErrors{{Message: err.Error()}}
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(into); err != nil {
+		return SettingsErrors{{Message: err.Error()}}
+	}
+	return nil
+}
+
+// fromValidation flattens the validator's tree into one error per failing field (its leaves).
+func fromValidation(ve *jsonschema.ValidationError) SettingsErrors {
+	var out SettingsErrors
+	seen := map[string]bool{}
+	var walk func(e *jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) > 0 {
+			for _, c := range e.Causes {
+				walk(c)
+			}
+			return
+		}
+		field := strings.Join(e.InstanceLocation, ".")
+		msg := e.ErrorKind.LocalizedString(english)
+		if key := field + "\x00" + msg; !seen[key] {
+			seen[key] = true
+			out = append(out, &SettingsError{Field: field, Message: msg})
+		}
+	}
+	walk(ve)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Field < out[j].Field })
+	return out
+}

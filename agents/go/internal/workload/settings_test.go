@@ -1,0 +1,60 @@
+package workload
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+const testSchema = `{
+  "type": "object",
+  "additionalProperties": false,
+  "properties": {
+    "level": {"type": "integer", "minimum": 0, "maximum": 9, "default": 6},
+    "name": {"type": "string", "minLength": 1}
+  }
+}`
+
+type testSettings struct {
+	Level int    `json:"level"`
+	Name  string `json:"name"`
+}
+
+func TestDecodeKeepsDefaultsAndReadsGivenFields(t *testing.T) {
+	s := MustCompileSchema("test", []byte(testSchema))
+	got := testSettings{Level: 6, Name: "x"}
+	if err := s.Decode(json.RawMessage(`{"name":"y"}`), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Level != 6 || got.Name != "y" {
+		t.Fatalf("got %+v", got)
+	}
+	if err := s.Decode(nil, &got); err != nil {
+		t.Fatalf("absent settings: %v", err)
+	}
+}
+
+func TestDecodeNamesEachBadField(t *testing.T) {
+	s := MustCompileSchema("test", []byte(testSchema))
+	var got testSettings
+	err := s.Decode(json.RawMessage(`{"level": 12, "name": "", "colour": "red"}`), &got)
+	if err == nil {
+		t.Fatal("want an error")
+	}
+	msg := err.Error()
+	for _, want := range []string{"settings.level:", "settings.name:", "colour"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error %q does not mention %q", msg, want)
+		}
+	}
+}
+
+func TestDecodeRejectsNonObjects(t *testing.T) {
+	s := MustCompileSchema("test", []byte(testSchema))
+	var got testSettings
+	for _, raw := range []string{`[1]`, `"x"`, `{"level": "high"}`, `{"level": 1.5}`, `{`} {
+		if err := s.Decode(json.RawMessage(raw), &got); err == nil {
+			t.Errorf("%s: want an error", raw)
+		}
+	}
+}

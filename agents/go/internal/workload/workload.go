@@ -1,0 +1,76 @@
+// Package workload is the contract between the agent and what it runs. A workload never sees the
+// protocol: it gets its settings, records numbers on a Recorder and stops when its context ends
+// (the job was cancelled, its lease was lost, or the agent is shutting down). The agent never
+// looks inside a workload's settings: the workload's JSON Schema and decoder check them.
+//
+// The core interface is small; optional capabilities are extra interfaces a workload may also
+// implement (checked with a type assertion), the way k6 outputs do it.
+package workload
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/versus/agents/go/internal/result"
+)
+
+// MetricSpec is a metric a workload reports, with the unit its values are in.
+type MetricSpec struct {
+	Key         string           `json:"key"`
+	Unit        string           `json:"unit"`
+	Direction   result.Direction `json:"direction"`
+	Aggregation string           `json:"aggregation,omitempty"`
+	Description string           `json:"description"`
+}
+
+// Info describes a workload; the agent advertises it to the server at register and heartbeat.
+type Info struct {
+	Name        string
+	Description string
+	// SettingsSchema is a JSON Schema (draft 2020-12) of the settings object; the dashboard draws
+	// a typed form from it and Prepare validates against it.
+	SettingsSchema json.RawMessage
+	Metrics        []MetricSpec
+}
+
+// Workload is one kind of work, e.g. "gzip". Implementations are stateless; Prepare makes a Run.
+type Workload interface {
+	Info() Info
+	// Prepare checks raw settings (JSON object; absent fields take defaults) and returns what
+	// runs them. A bad setting returns a *SettingsError naming the field.
+	Prepare(settings json.RawMessage) (Runner, error)
+}
+
+// Runner runs one prepared job. It returns ctx.Err() when stopped through ctx.
+type Runner interface {
+	Run(ctx context.Context, rec Recorder) error
+}
+
+// Recorder receives a run's numbers. Each method may be called for several keys; a key's unit
+// and direction come from the workload's MetricSpec.
+type Recorder interface {
+	// Sample records one per-operation value (e.g. the time of one compression).
+	Sample(key string, value float64)
+	// Histogram attaches a histogram of a metric; it recorded round(value × scale).
+	Histogram(key string, h *hdrhistogram.Histogram, scale float64)
+	// Summary gives a metric known only as a summary (e.g. bytes that are the same every time).
+	Summary(key string, s result.Summary)
+	// Series gives a metric's time series (e.g. requests per second, second by second).
+	Series(key string, s result.TimeSeries)
+	// Environment adds facts about this run to its environment (e.g. the target's protocol).
+	Environment(key string, value any)
+	// Warn records a caveat a reader of the results must see (printed in summaries, logged).
+	Warn(message string)
+	// Logf records a line of progress; the last lines go with a failure as its log tail.
+	Logf(format string, args ...any)
+}
+
+// Capabilities is optional: extra capability names a workload provides beyond its own name
+// (e.g. "http2"), advertised so jobs can require them.
+type Capabilities interface {
+	Capabilities() []string
+}
+
+// The run builder is the recorder the agent and `versus-agent run` hand to workloads.
+var _ Recorder = (*result.Builder)(nil)
