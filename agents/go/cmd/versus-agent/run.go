@@ -1,0 +1,100 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/versus/agents/go/internal/builtin"
+	"github.com/versus/agents/go/internal/env"
+	"github.com/versus/agents/go/internal/execute"
+)
+
+// runCommand runs one workload without a server: `versus-agent run --workload gzip --config x.json`.
+func runCommand(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	name := fs.String("workload", "", "workload to run (see versus-agent workloads)")
+	config := fs.String("config", "", "file with the workload's settings as JSON (- for stdin); none: the defaults")
+	settingsFlag := fs.String("settings", "", "the workload's settings as inline JSON (instead of --config)")
+	asJSON := fs.Bool("json", false, "print the run document (the `run` of a job's complete call) instead of a summary")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	registry := builtin.Registry()
+	w, ok := registry.Get(*name)
+	if !ok {
+		fmt.Fprintf(stderr, "versus-agent run: --workload must be one of %v (got %q)\n", registry.Capabilities(), *name)
+		return 2
+	}
+	settings, err := readSettings(*config, *settingsFlag)
+	if err != nil {
+		fmt.Fprintf(stderr, "versus-agent run: %v\n", err)
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	outcome := execute.Run(ctx, w, settings, env.Capture(), func(line string) { fmt.Fprintln(stderr, line) })
+	if outcome.Err != nil {
+		fmt.Fprintf(stderr, "versus-agent run: %s: %v\n", *name, outcome.Err)
+		return 1
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(outcome.Run); err != nil {
+			fmt.Fprintf(stderr, "versus-agent run: %v\n", err)
+			return 1
+		}
+		return 0
+	}
+	printSummary(stdout, *name, outcome.Run)
+	return 0
+}
+
+func readSettings(path, inline string) (json.RawMessage, error) {
+	switch {
+	case path != "" && inline != "":
+		return nil, fmt.Errorf("give --config or --settings, not both")
+	case inline != "":
+		return json.RawMessage(inline), nil
+	case path == "-":
+		data, err := io.ReadAll(os.Stdin)
+		return json.RawMessage(data), err
+	case path != "":
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, fmt.Errorf("--config: %w", err)
+		}
+		return json.RawMessage(data), nil
+	default:
+		return nil, nil
+	}
+}
+
+// workloadsCommand prints each built-in workload, its metrics and its settings schema.
+func workloadsCommand(stdout io.Writer) int {
+	for _, w := range builtin.Registry().All() {
+		info := w.Info()
+		fmt.Fprintf(stdout, "%s — %s\n", info.Name, info.Description)
+		for _, m := range info.Metrics {
+			fmt.Fprintf(stdout, "  metric %s (%s, %s): %s\n", m.Key, m.Unit, m.Direction, m.Description)
+		}
+		fmt.Fprintf(stdout, "  settings schema: %s\n\n", compactJSON(info.SettingsSchema))
+	}
+	return 0
+}
+
+func compactJSON(raw json.RawMessage) string {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return string(raw)
+	}
+	out, _ := json.Marshal(v)
+	return string(out)
+}

@@ -1,0 +1,74 @@
+// Package execute is the one path from a workload and its settings to a run document, used by
+// the agent for a job and by `versus-agent run` on its own: prepare (check settings), run with a
+// recorder, build the run.
+package execute
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/versus/agents/go/internal/result"
+	"github.com/versus/agents/go/internal/workload"
+)
+
+// ErrStopped is returned when the context ended the run (cancelled, lease lost, shutting down).
+var ErrStopped = errors.New("stopped")
+
+// Outcome is a finished (or failed) execution.
+type Outcome struct {
+	Run      result.Run
+	Recorder *result.Builder
+	// Err is nil on success; a workload.SettingsErrors for bad settings (never worth retrying);
+	// ErrStopped when stopped through ctx; otherwise the workload's own error.
+	Err error
+}
+
+// Retryable says whether another attempt could succeed: bad settings never will.
+func (o Outcome) Retryable() bool {
+	var se workload.SettingsErrors
+	return !errors.As(o.Err, &se)
+}
+
+// Run prepares and runs one workload. env is the base environment (machine facts); onLog sees
+// every line the workload logs.
+func Run(ctx context.Context, w workload.Workload, settings json.RawMessage, env map[string]any, onLog func(string)) Outcome {
+	info := w.Info()
+	specs := make(map[string]result.Spec, len(info.Metrics))
+	for _, m := range info.Metrics {
+		specs[m.Key] = result.Spec{Unit: m.Unit, Direction: m.Direction, Aggregation: m.Aggregation}
+	}
+	rec := result.NewBuilder(specs, onLog)
+	runner, err := w.Prepare(settings)
+	if err != nil {
+		rec.Logf("%v", err)
+		return Outcome{Recorder: rec, Err: err}
+	}
+	started := time.Now()
+	err = runWithRecover(ctx, runner, rec)
+	finished := time.Now()
+	if ctx.Err() != nil && (err == nil || errors.Is(err, ctx.Err())) {
+		return Outcome{Recorder: rec, Err: ErrStopped}
+	}
+	if err != nil {
+		rec.Logf("%s failed: %v", info.Name, err)
+		return Outcome{Recorder: rec, Err: err}
+	}
+	run := rec.Build(started, finished, env)
+	if len(run.Metrics) == 0 {
+		return Outcome{Recorder: rec, Err: fmt.Errorf("%s recorded no metrics", info.Name)}
+	}
+	return Outcome{Run: run, Recorder: rec}
+}
+
+// runWithRecover turns a workload's panic into a failed job instead of a dead agent.
+func runWithRecover(ctx context.Context, runner workload.Runner, rec workload.Recorder) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("workload panicked: %v", p)
+		}
+	}()
+	return runner.Run(ctx, rec)
+}
