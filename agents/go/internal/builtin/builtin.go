@@ -4,12 +4,14 @@ package builtin
 
 import (
 	"github.com/versus/agents/go/internal/workload"
+	"github.com/versus/agents/go/internal/workload/exec"
 	"github.com/versus/agents/go/internal/workload/gzip"
 )
 
 // Registry returns a registry of every built-in workload.
 func Registry() *workload.Registry {
 	return workload.NewRegistry(
+		exec.New(),
 		gzip.New(),
 	)
 }
