@@ -46,6 +46,13 @@ func (r *runner) Run(ctx context.Context, rec workload.Recorder) error {
 	if !hasRusage {
 		rec.Warn("no CPU times or peak memory on this OS: only wall_time is measured")
 	}
+	if hasRusage {
+		releaseAgentPeak()
+		resetAgentPeak()
+		if floor := agentPeakKiB(); floor > 0 {
+			rec.Environment("maxRssFloorKiB", floor)
+		}
+	}
 	failed := map[int]int{}
 	var last measured
 	for i := 0; i < s.WarmupRuns+s.Runs; i++ {
@@ -134,6 +141,7 @@ func (r *runner) once(ctx context.Context) (measured, error) {
 	// A safety net for stdin's copy: a killed command's background children may hold it open.
 	cmd.WaitDelay = drainGrace
 	ownGroup(cmd)
+	resetAgentPeak()
 	m := measured{stdout: &tail{}, stderr: &tail{}}
 	outR, outW, err := os.Pipe()
 	if err != nil {
