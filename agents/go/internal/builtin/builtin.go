@@ -2,9 +2,14 @@
 // here; the agent advertises exactly what this registry holds.
 package builtin
 
-import "github.com/versus/agents/go/internal/workload"
+import (
+	"github.com/versus/agents/go/internal/workload"
+	"github.com/versus/agents/go/internal/workload/sleep"
+)
 
 // Registry returns a registry of every built-in workload.
 func Registry() *workload.Registry {
-	return workload.NewRegistry()
+	return workload.NewRegistry(
+		sleep.New(),
+	)
 }
