@@ -43,21 +43,6 @@ func (b *lockedBuffer) String() string {
 	return b.buf.String()
 }
 
-func awaitRunningJob(t *testing.T, fake *fakeapi.Server, id string) {
-	t.Helper()
-	fake.Await(t, "a heartbeat listing "+id, func() bool {
-		for _, c := range fake.Calls("/agents/heartbeat") {
-			ids, _ := c.Body["runningJobIds"].([]any)
-			for _, running := range ids {
-				if running == id {
-					return true
-				}
-			}
-		}
-		return false
-	})
-}
-
 func TestTheBinary(t *testing.T) {
 	bin := buildAgent(t)
 
@@ -73,7 +58,7 @@ func TestTheBinary(t *testing.T) {
 			t.Fatal(err)
 		}
 		id := fake.Enqueue("sleep", map[string]any{"ms": 86400000}, fakeapi.JobOptions{})
-		awaitRunningJob(t, fake, id)
+		fake.AwaitRunning(t, id)
 		if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 			t.Fatal(err)
 		}
@@ -115,7 +100,7 @@ func TestTheBinary(t *testing.T) {
 			t.Fatal(err)
 		}
 		id := fake.Enqueue("sleep", map[string]any{"ms": 86400000}, fakeapi.JobOptions{})
-		awaitRunningJob(t, fake, id)
+		fake.AwaitRunning(t, id)
 		if err := parent.Process.Kill(); err != nil {
 			t.Fatal(err)
 		}

@@ -95,23 +95,6 @@ func (r *running) stop(t *testing.T) int {
 
 func heartbeats(fake *fakeapi.Server) int { return len(fake.Calls("/agents/heartbeat")) }
 
-// awaitRunning waits until a heartbeat lists the job as running: the agent has it (a job the
-// fake leased may still be on its way).
-func awaitRunning(t *testing.T, fake *fakeapi.Server, id string) {
-	t.Helper()
-	fake.Await(t, "a heartbeat listing "+id, func() bool {
-		for _, c := range fake.Calls("/agents/heartbeat") {
-			ids, _ := c.Body["runningJobIds"].([]any)
-			for _, running := range ids {
-				if running == id {
-					return true
-				}
-			}
-		}
-		return false
-	})
-}
-
 func bufferFiles(t *testing.T, dir string) []string {
 	t.Helper()
 	entries, err := os.ReadDir(filepath.Join(dir, "buffer"))
@@ -395,7 +378,7 @@ func TestStoppingMidJobReleasesIt(t *testing.T) {
 	dir := t.TempDir()
 	a := start(t, testConfig(t, fake, dir))
 	id := fake.Enqueue("sleep", map[string]any{"ms": 86400000}, fakeapi.JobOptions{})
-	awaitRunning(t, fake, id)
+	fake.AwaitRunning(t, id)
 	if code := a.stop(t); code != ExitOK {
 		t.Fatalf("exit code %d", code)
 	}
@@ -416,7 +399,7 @@ func TestStoppingLetsAJobThatEndsWithinTheGraceComplete(t *testing.T) {
 	cfg.ShutdownGrace = time.Minute
 	a := start(t, cfg)
 	id := fake.Enqueue("sleep", map[string]any{"ms": 800}, fakeapi.JobOptions{})
-	awaitRunning(t, fake, id)
+	fake.AwaitRunning(t, id)
 	if code := a.stop(t); code != ExitOK {
 		t.Fatalf("exit code %d", code)
 	}

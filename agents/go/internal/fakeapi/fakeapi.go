@@ -273,6 +273,23 @@ func (s *Server) Await(t testing.TB, what string, cond func() bool) {
 	}
 }
 
+// AwaitRunning waits until a heartbeat lists the job as running: the agent has it (a job the fake
+// leased may still be on its way to the agent).
+func (s *Server) AwaitRunning(t testing.TB, jobID string) {
+	t.Helper()
+	s.Await(t, "a heartbeat listing "+jobID, func() bool {
+		for _, c := range s.Calls("/agents/heartbeat") {
+			ids, _ := c.Body["runningJobIds"].([]any)
+			for _, running := range ids {
+				if running == jobID {
+					return true
+				}
+			}
+		}
+		return false
+	})
+}
+
 func (s *Server) jobLocked(id string) *Job {
 	for _, j := range s.jobs {
 		if j.ID == id {
