@@ -6,6 +6,7 @@ import (
 	"github.com/versus/agents/go/internal/workload"
 	"github.com/versus/agents/go/internal/workload/exec"
 	"github.com/versus/agents/go/internal/workload/gzip"
+	"github.com/versus/agents/go/internal/workload/sleep"
 )
 
 // Registry returns a registry of every built-in workload.
@@ -13,5 +14,6 @@ func Registry() *workload.Registry {
 	return workload.NewRegistry(
 		exec.New(),
 		gzip.New(),
+		sleep.New(),
 	)
 }

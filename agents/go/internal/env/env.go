@@ -64,8 +64,8 @@ func staticFacts(src Sources) map[string]any {
 	facts := map[string]any{
 		"cpuModel":  cpuModel(filepath.Join(src.Proc, "cpuinfo")),
 		"cores":     runtime.NumCPU(),
-		"os":        nodePlatform(runtime.GOOS),
-		"arch":      nodeArch(runtime.GOARCH),
+		"os":        NodePlatform(runtime.GOOS),
+		"arch":      NodeArch(runtime.GOARCH),
 		"goos":      runtime.GOOS,
 		"goarch":    runtime.GOARCH,
 		"hostname":  hostname,
@@ -145,16 +145,16 @@ func loadAverage1m(file string) (float64, bool) {
 	return math.Round(load*100) / 100, err == nil
 }
 
-// nodePlatform is Node's process.platform for a GOOS (the reference agent's "os").
-func nodePlatform(goos string) string {
+// NodePlatform is Node's process.platform for a GOOS (the reference agent's "os").
+func NodePlatform(goos string) string {
 	if goos == "windows" {
 		return "win32"
 	}
 	return goos
 }
 
-// nodeArch is Node's process.arch for a GOARCH (the reference agent's "arch").
-func nodeArch(goarch string) string {
+// NodeArch is Node's process.arch for a GOARCH (the reference agent's "arch").
+func NodeArch(goarch string) string {
 	switch goarch {
 	case "amd64":
 		return "x64"

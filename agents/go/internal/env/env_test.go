@@ -66,12 +66,12 @@ func TestCaptureLeavesOutWhatItCannotRead(t *testing.T) {
 
 func TestOSAndArchInTheReferenceAgentsWords(t *testing.T) {
 	for goos, node := range map[string]string{"linux": "linux", "darwin": "darwin", "windows": "win32"} {
-		if got := nodePlatform(goos); got != node {
+		if got := NodePlatform(goos); got != node {
 			t.Errorf("%s: %s, want %s", goos, got, node)
 		}
 	}
 	for goarch, node := range map[string]string{"amd64": "x64", "arm64": "arm64", "386": "ia32"} {
-		if got := nodeArch(goarch); got != node {
+		if got := NodeArch(goarch); got != node {
 			t.Errorf("%s: %s, want %s", goarch, got, node)
 		}
 	}
