@@ -2,9 +2,15 @@
 // here; the agent advertises exactly what this registry holds.
 package builtin
 
-import "github.com/versus/agents/go/internal/workload"
+import (
+	httpworkload "github.com/versus/agents/go/internal/workload/http"
+
+	"github.com/versus/agents/go/internal/workload"
+)
 
 // Registry returns a registry of every built-in workload.
 func Registry() *workload.Registry {
-	return workload.NewRegistry()
+	return workload.NewRegistry(
+		httpworkload.Workload{},
+	)
 }
