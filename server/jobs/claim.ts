@@ -51,6 +51,11 @@ export function newLeaseToken(): string {
  */
 export async function claimJob(db: Db, claimant: Claimant, leaseSeconds = LEASE_SECONDS): Promise<TClaimedJob | null> {
   const leaseToken = newLeaseToken();
+  // One sub-select, not three comparisons: the planner cannot estimate containment against the
+  // agent's arrays and guessed that almost no job matches, so it sorted every queued job instead
+  // of walking the index in order; a sub-select it counts as matching half the rows.
+  const mayRun = Prisma.sql`(SELECT j."capabilities" <@ a."capabilities" AND j."requiredLabels" <@ a."labels"
+          AND (j."pinnedAgentId" IS NULL OR j."pinnedAgentId" = a."id") FROM agent a)`;
   const rows = await db.$queryRaw<ClaimedRow[]>`
     WITH agent AS (
       SELECT "id", "capabilities", "labels" FROM "Agent"
@@ -66,17 +71,33 @@ export async function claimJob(db: Db, claimant: Claimant, leaseSeconds = LEASE_
         AND ("attempts" >= "maxAttempts" OR "cancelRequested")
       RETURNING "id"
     ),
-    candidate AS (
-      SELECT j."id" FROM "Job" j, agent a
-      WHERE j."projectId" = ${claimant.projectId}
-        AND ((j."status" = 'queued' AND j."runAfter" <= ${utcNow})
-          OR (j."status" = 'leased' AND j."leaseExpiresAt" < ${utcNow} AND j."attempts" < j."maxAttempts" AND NOT j."cancelRequested"))
-        AND j."capabilities" <@ a."capabilities"
-        AND j."requiredLabels" <@ a."labels"
-        AND (j."pinnedAgentId" IS NULL OR j."pinnedAgentId" = a."id")
+    -- What this agent may run: its capabilities and labels cover the job's, and the job is not
+    -- pinned to another agent. (No agent row, i.e. revoked or stopping: NULLs, so nothing.)
+    -- Two picks, each an ordered walk of a small partial index that stops at the first row it
+    -- can lock: the next queued job (Job_claimable), and the next job whose lease expired
+    -- (Job_leased). The earlier of the two in batch order is leased. One pick over both states
+    -- would sort every claimable job of the project on each claim.
+    queued AS (
+      SELECT j."id", j."createdAt", j."batchId", j."position" FROM "Job" j
+      WHERE j."projectId" = ${claimant.projectId} AND j."status" = 'queued' AND j."runAfter" <= ${utcNow}
+        AND ${mayRun}
       ORDER BY j."createdAt", j."batchId", j."position"
       LIMIT 1
       FOR UPDATE OF j SKIP LOCKED
+    ),
+    expired AS (
+      SELECT j."id", j."createdAt", j."batchId", j."position" FROM "Job" j
+      WHERE j."projectId" = ${claimant.projectId} AND j."status" = 'leased' AND j."leaseExpiresAt" < ${utcNow}
+        AND j."attempts" < j."maxAttempts" AND NOT j."cancelRequested"
+        AND ${mayRun}
+      ORDER BY j."createdAt", j."batchId", j."position"
+      LIMIT 1
+      FOR UPDATE OF j SKIP LOCKED
+    ),
+    candidate AS (
+      SELECT "id" FROM (SELECT * FROM queued UNION ALL SELECT * FROM expired) AS picks
+      ORDER BY "createdAt", "batchId", "position"
+      LIMIT 1
     )
     UPDATE "Job" j SET
       "status" = 'leased', "agentId" = ${claimant.agentId}, "leaseToken" = ${leaseToken},

@@ -3,6 +3,7 @@
 import type { Db, Prisma } from "../db/client";
 import { isUniqueViolation } from "../db/prisma-errors";
 import { AppError, badInput, type FieldIssue } from "../errors";
+import { contradictions, repeatedMetricKeys } from "../ingest/metric-checks";
 import { prepareMetric, type PreparedMetric } from "../ingest/prepare-metric";
 import type { TResultsUpload, TRunMetricInput, TUploadResponse } from "../schemas/results";
 import { lockExperiment } from "./row-locks";
@@ -37,14 +38,7 @@ const MAX_ATTEMPTS = 10;
 export async function ingestResults(db: Db, upload: TResultsUpload, options: IngestOptions): Promise<TUploadResponse> {
   // A run holds one result per metric (a unique constraint): refuse a repeated key as bad input,
   // before it could surface as a database error.
-  const repeated: FieldIssue[] = [];
-  upload.runs.forEach((run, r) => {
-    const seen = new Set<string>();
-    run.metrics.forEach((metric, m) => {
-      if (seen.has(metric.key)) repeated.push({ path: ["runs", r, "metrics", m, "key"], message: `metric "${metric.key}" appears more than once in this run` });
-      seen.add(metric.key);
-    });
-  });
+  const repeated = repeatedMetricKeys(upload.runs, (r) => ["runs", r]);
   repeated.push(...repeatedRepetitions(upload.runs));
   if (repeated.length) throw badInput(repeated);
 
@@ -94,8 +88,8 @@ async function store(tx: Tx, upload: TResultsUpload, prepared: PreparedMetric[][
   }
 
   const created = { experiment: false, variants: [] as string[], metrics: [] as string[] };
-  // Locked until commit: the variants, metrics and repetitions read below stay the highest
-  // numbers until this upload's own are stored (row-locks.ts).
+  // Locked until commit: the variants and metrics read below stay the highest positions until
+  // this upload's own are stored (row-locks.ts); repetitions come from each variant's counter.
   let experimentId = await lockExperiment(tx, options.projectId, upload.experiment);
   if (!experimentId) {
     if (!upload.create) {
@@ -140,8 +134,7 @@ async function store(tx: Tx, upload: TResultsUpload, prepared: PreparedMetric[][
       const known = metricIds.get(metric.key) ?? definitions.get(metric.key);
       const path = ["runs", r, "metrics", m];
       if (known) {
-        if (metric.unit && metric.unit !== known.unit) issues.push({ path: [...path, "unit"], message: `metric "${metric.key}" is measured in ${known.unit}, not ${metric.unit}` });
-        if (metric.direction && metric.direction !== known.direction) issues.push({ path: [...path, "direction"], message: `metric "${metric.key}" is ${String(known.direction).replaceAll("_", " ")}` });
+        issues.push(...contradictions(metric, { unit: known.unit as string, direction: known.direction as string }, path));
       } else if (!upload.create) {
         issues.push({ path: [...path, "key"], message: `experiment "${experiment.slug}" has no metric "${metric.key}"; add it, or send "create": true with its unit and direction` });
       } else {
@@ -197,7 +190,7 @@ async function store(tx: Tx, upload: TResultsUpload, prepared: PreparedMetric[][
 }
 
 /** The histogram scale each metric's earlier runs used, so new histograms merge with theirs. */
-async function histogramScales(db: Db, projectId: string, experimentSlug: string): Promise<Map<string, number>> {
+export async function histogramScales(db: Db, projectId: string, experimentSlug: string): Promise<Map<string, number>> {
   const rows = await db.runMetricResult.findMany({
     where: { histogramScale: { not: null }, metric: { experiment: { projectId, slug: experimentSlug } } },
     distinct: ["metricId"],

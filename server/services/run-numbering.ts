@@ -1,8 +1,10 @@
-// Repetition numbers of runs and positions of variants and metrics: allocated as "highest so far
-// + 1" inside the transaction that stores them, under the experiment's row lock (row-locks.ts),
-// so concurrent writers never hand out one number twice; the database's unique constraints
-// (prisma/schema.prisma) hold the line behind them. Repetitions count from 0 per variant.
-import type { Prisma } from "../db/client";
+// Repetition numbers of runs and positions of variants and metrics. Repetitions come from each
+// variant's counter (Variant.nextRepetition), advanced in the statement that takes them, so any
+// number of writers (uploads under the experiment's lock, agents completing jobs without it)
+// never hand out one number twice; positions are "highest so far + 1" under the experiment's
+// row lock (row-locks.ts). The database's unique constraints (prisma/schema.prisma) hold the
+// line behind both. Repetitions count from 0 per variant.
+import { Prisma } from "../db/generated/client";
 import { AppError, type FieldIssue } from "../errors";
 
 type Tx = Prisma.TransactionClient;
@@ -20,8 +22,8 @@ export interface RunToNumber {
 /**
  * The repetition of each run, in order. An explicit repetition the variant already has is refused
  * (409): a run is never stored under another run's number. Unnumbered runs follow the highest
- * repetition stored or given in this request, so they never collide with the explicit ones.
- * Call with the experiment locked.
+ * repetition stored, given in this request or ever handed out, so they never collide with the
+ * explicit ones. Explicit numbers are checked under the experiment's lock.
  */
 export async function allocateRepetitions(tx: Tx, runs: RunToNumber[]): Promise<number[]> {
   const explicit = runs.filter((run): run is RunToNumber & { repetition: number } => run.repetition !== undefined);
@@ -40,16 +42,57 @@ export async function allocateRepetitions(tx: Tx, runs: RunToNumber[]): Promise<
     if (issues.length) throw new AppError("CONFLICT", issues.map((issue) => issue.message).join("; "), { fieldIssues: issues });
   }
 
-  const variantIds = [...new Set(runs.map((run) => run.variantId))];
-  const stored = await tx.run.groupBy({ by: ["variantId"], where: { variantId: { in: variantIds } }, _max: { repetition: true } });
-  const next = new Map(stored.map((row) => [row.variantId, (row._max.repetition ?? -1) + 1]));
-  for (const run of explicit) next.set(run.variantId, Math.max(next.get(run.variantId) ?? 0, run.repetition + 1));
+  // Per variant: how many runs need a number, and the highest number given explicitly.
+  const wanted = new Map<string, { auto: number; floor: number }>();
+  for (const run of runs) {
+    const entry = wanted.get(run.variantId) ?? { auto: 0, floor: 0 };
+    if (run.repetition === undefined) entry.auto++;
+    else entry.floor = Math.max(entry.floor, run.repetition + 1);
+    wanted.set(run.variantId, entry);
+  }
+  const next = new Map<string, number>();
+  for (const [variantId, { auto, floor }] of wanted) {
+    next.set(variantId, (await takeRepetitions(tx, variantId, auto, floor)) - auto);
+  }
   return runs.map((run) => {
     if (run.repetition !== undefined) return run.repetition;
-    const repetition = next.get(run.variantId) ?? 0;
+    const repetition = next.get(run.variantId) as number;
+    if (repetition > MAX_REPETITION) throw repetitionsExhausted(run.variantName, [...run.path, "repetition"]);
     next.set(run.variantId, repetition + 1);
     return repetition;
   });
+}
+
+/** The largest repetition (the Run column is a 32-bit integer). */
+export const MAX_REPETITION = 2_147_483_647;
+
+/** An unnumbered run of a variant whose numbers were used up (an upload numbered a run MAX_REPETITION). */
+export function repetitionsExhausted(variantName: string, path: (string | number)[]): AppError {
+  return new AppError("UNPROCESSABLE", `variant "${variantName}" has no repetition numbers left: a run is numbered ${MAX_REPETITION}, the largest`, {
+    fieldIssues: [{ path, message: `no repetition numbers left after ${MAX_REPETITION}` }],
+  });
+}
+
+/**
+ * Advances a variant's counter past `floor` (explicit numbers stored alongside) and by `count`
+ * numbers, returning the counter afterwards: the numbers taken are [result - count, result). The
+ * row lock of the UPDATE makes a concurrent writer wait and then see the advanced counter; the
+ * highest stored repetition is a floor too, for runs written by anything that skipped the counter.
+ * `onlyIf` lets a larger statement advance it only when its other parts apply.
+ */
+export const takeRepetitionsSql = (variantId: string, count: number, floor: number, onlyIf: Prisma.Sql = Prisma.sql`TRUE`) => Prisma.sql`
+  UPDATE "Variant" SET "nextRepetition" = GREATEST(
+    "nextRepetition",
+    ${floor}::bigint,
+    COALESCE((SELECT MAX(r."repetition")::bigint + 1 FROM "Run" r WHERE r."variantId" = ${variantId}), 0)
+  ) + ${count}::bigint
+  WHERE "id" = ${variantId} AND ${onlyIf}
+  RETURNING "nextRepetition"`;
+
+async function takeRepetitions(tx: Tx, variantId: string, count: number, floor: number): Promise<number> {
+  const [row] = await tx.$queryRaw<{ nextRepetition: bigint }[]>(takeRepetitionsSql(variantId, count, floor));
+  if (!row) throw new AppError("NOT_FOUND", `variant ${variantId} no longer exists`);
+  return Number(row.nextRepetition);
 }
 
 /** Where the next variant or metric of an experiment goes: after the last one. Call with the experiment locked. */

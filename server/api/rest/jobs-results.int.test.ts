@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { db } from "~/server/db/client";
 import { cancelBatch, cancelJob, retryFailed } from "~/server/jobs/batches";
 import { LOG_TAIL_MAX_BYTES } from "~/server/schemas/jobs";
+import { ingestResults } from "~/server/services/results";
 import { agentApi, batchOf, claimed, goodRun, jobsProject, registeredAgent, type ErrorReply } from "~/test/agent-protocol";
 import { rowCounts } from "~/test/rest-assertions";
 
@@ -146,6 +147,49 @@ describe("complete", () => {
       repetitions[job.variant.name]?.push(reply.body.run?.repetition as number);
     }
     expect(repetitions).toEqual({ A: [0, 1, 2], B: [0, 1, 2] });
+  });
+
+  it("numbers runs of one variant completed at once by many agents, while uploads add runs to it, each number once", async () => {
+    const project = await jobsProject(db, "repetitions-race", { measuredRuns: 12 });
+    await batchOf(db, project);
+    const agents = await Promise.all(Array.from({ length: 4 }, () => registeredAgent(project)));
+    const jobs = await Promise.all(Array.from({ length: 24 }, (_, i) => claimed(agents[i % 4] as (typeof agents)[number]).then((job) => ({ job, agent: agents[i % 4] as (typeof agents)[number] }))));
+    const experiment = await db.experiment.findFirstOrThrow({ where: { project: { slug: project.slug } }, select: { slug: true, projectId: true } });
+    const upload = (i: number) =>
+      ingestResults(db, { experiment: experiment.slug, create: false, runs: [{ variant: "A", status: "succeeded", environment: {}, tags: [], metrics: [{ key: "latency", samples: [i] }] }] }, {
+        projectId: experiment.projectId, projectSlug: project.slug, source: "upload", bodySha256: `race-${i}`, baseUrl: "http://test.local",
+      });
+    const replies = await Promise.all([
+      ...jobs.map(({ job, agent }) => agentApi.complete(agent.credential, job.id, { leaseToken: job.leaseToken, run: goodRun() })),
+      ...Array.from({ length: 6 }, (_, i) => upload(i)),
+    ]);
+    expect(replies.slice(0, 24).map((r) => (r as { status: number }).status)).toEqual(Array(24).fill(201));
+    const runs = await db.run.findMany({ where: { experiment: { project: { slug: project.slug } } }, select: { repetition: true, variant: { select: { name: true } } } });
+    const numbers = (name: string) => runs.filter((run) => run.variant.name === name).map((run) => run.repetition).sort((a, b) => a - b);
+    expect(numbers("A")).toEqual(Array.from({ length: 18 }, (_, i) => i));
+    expect(numbers("B")).toEqual(Array.from({ length: 12 }, (_, i) => i));
+  });
+
+  it("refuses a run whose variant has no repetition numbers left with 422, writing nothing and keeping the lease", async () => {
+    const { project, agent, job } = await leasedJob("repetitions-exhausted");
+    const experiment = await db.experiment.findFirstOrThrow({ where: { project: { slug: project.slug } }, select: { slug: true, projectId: true } });
+    await ingestResults(db, { experiment: experiment.slug, create: false, runs: [{ variant: "A", status: "succeeded", repetition: 2_147_483_647, environment: {}, tags: [], metrics: [{ key: "latency", samples: [1] }] }] }, {
+      projectId: experiment.projectId, projectSlug: project.slug, source: "upload", bodySha256: "last", baseUrl: "http://test.local",
+    });
+    const before = await snapshot(job.id);
+    const reply = await agentApi.complete(agent.credential, job.id, { leaseToken: job.leaseToken, run: goodRun() });
+    expect(reply.status).toBe(422);
+    expect((reply.body as unknown as ErrorReply).error.message).toContain("no repetition numbers left");
+    expect(await snapshot(job.id)).toEqual(before);
+  });
+
+  it("marks the experiment changed, so the experiments list shows it first", async () => {
+    const { project, agent, job } = await leasedJob("touches-experiment");
+    const where = { project: { slug: project.slug } };
+    await db.experiment.updateMany({ where, data: { updatedAt: new Date("2026-01-01T00:00:00Z") } });
+    expect((await agentApi.complete(agent.credential, job.id, { leaseToken: job.leaseToken, run: goodRun() })).status).toBe(201);
+    const { updatedAt } = await db.experiment.findFirstOrThrow({ where, select: { updatedAt: true } });
+    expect(Date.now() - updatedAt.getTime()).toBeLessThan(60 * 60 * 1000);
   });
 });
 

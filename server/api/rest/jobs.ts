@@ -27,35 +27,32 @@ export async function postClaim(ctx: AgentContext): Promise<Response> {
 async function bodyOf(ctx: AgentContext, jobId: string) {
   parseInput(ZJobPath, { id: jobId });
   requireMediaType(ctx.req, jsonMediaTypes);
-  const { bytes, sha256 } = await ctx.body();
-  return { input: parseJson(bytes), sha256 };
+  return parseJson((await ctx.body()).bytes);
 }
 
 const holder = (ctx: AgentContext, leaseToken: string) => ({ agentId: ctx.principal.agentId, projectId: ctx.principal.projectId, leaseToken });
 
 export async function postLease(ctx: AgentContext, jobId: string): Promise<Response> {
-  const { leaseToken } = parseInput(ZLeaseRequest, (await bodyOf(ctx, jobId)).input);
+  const { leaseToken } = parseInput(ZLeaseRequest, await bodyOf(ctx, jobId));
   return json(await renewLease(ctx.db, holder(ctx, leaseToken), jobId));
 }
 
 export async function postComplete(ctx: AgentContext, jobId: string): Promise<Response> {
-  const { input, sha256 } = await bodyOf(ctx, jobId);
-  const request = parseInput(ZCompleteRequest, input);
+  const request = parseInput(ZCompleteRequest, await bodyOf(ctx, jobId));
   const { reply, created } = await completeJob(ctx.db, holder(ctx, request.leaseToken), jobId, request, {
     projectSlug: ctx.principal.projectSlug,
     agentName: ctx.principal.name,
-    bodySha256: sha256,
     baseUrl: ctx.baseUrl,
   });
   return json(reply, created ? 201 : 200);
 }
 
 export async function postFail(ctx: AgentContext, jobId: string): Promise<Response> {
-  const request = parseInput(ZFailRequest, (await bodyOf(ctx, jobId)).input);
+  const request = parseInput(ZFailRequest, await bodyOf(ctx, jobId));
   return json(await failJob(ctx.db, holder(ctx, request.leaseToken), jobId, request));
 }
 
 export async function postRelease(ctx: AgentContext, jobId: string): Promise<Response> {
-  const { leaseToken } = parseInput(ZLeaseRequest, (await bodyOf(ctx, jobId)).input);
+  const { leaseToken } = parseInput(ZLeaseRequest, await bodyOf(ctx, jobId));
   return json(await releaseJob(ctx.db, holder(ctx, leaseToken), jobId));
 }

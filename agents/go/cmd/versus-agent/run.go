@@ -39,7 +39,7 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	outcome := execute.Run(ctx, w, settings, env.Capture(), func(line string) { fmt.Fprintln(stderr, line) })
+	outcome := execute.Run(ctx, w, settings, env.CaptureFor(version), func(line string) { fmt.Fprintln(stderr, line) })
 	if outcome.Err != nil {
 		fmt.Fprintf(stderr, "versus-agent run: %s: %v\n", *name, outcome.Err)
 		return 1

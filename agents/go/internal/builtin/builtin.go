@@ -3,14 +3,19 @@
 package builtin
 
 import (
-	httpworkload "github.com/versus/agents/go/internal/workload/http"
-
 	"github.com/versus/agents/go/internal/workload"
+	"github.com/versus/agents/go/internal/workload/exec"
+	"github.com/versus/agents/go/internal/workload/gzip"
+	httpworkload "github.com/versus/agents/go/internal/workload/http"
+	"github.com/versus/agents/go/internal/workload/sleep"
 )
 
 // Registry returns a registry of every built-in workload.
 func Registry() *workload.Registry {
 	return workload.NewRegistry(
+		exec.New(),
+		gzip.New(),
 		httpworkload.Workload{},
+		sleep.New(),
 	)
 }

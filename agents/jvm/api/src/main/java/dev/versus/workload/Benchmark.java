@@ -1,0 +1,16 @@
+package dev.versus.workload;
+
+/** A prepared workload: the operation the harness times, and what only the workload can report. */
+public interface Benchmark extends AutoCloseable {
+  /**
+   * One operation. Give whatever it computes to the blackhole, so the JIT cannot remove the work
+   * as dead code.
+   */
+  void operation(Blackhole blackhole) throws Exception;
+
+  /** After the measured iterations: metrics only the workload knows (e.g. bytes after gzip). */
+  default void report(Recorder recorder) {}
+
+  @Override
+  default void close() throws Exception {}
+}
