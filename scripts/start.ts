@@ -2,7 +2,8 @@
 //   1. database: DATABASE_URL, or a project-local embedded PostgreSQL under .data/
 //   2. migrations, 3. example data (first start only), 4. a production build if stale,
 //   5. the server (scripts/serve.ts: Next.js behind Node's HTTP server) on PORT (default 3000),
-//   6. a local agent for the Examples project (unless VERSUS_LOCAL_AGENT=0).
+//   6. a local agent for the Examples project (unless VERSUS_LOCAL_AGENT=0): the Go agent,
+//      built from agents/go while the server starts, or the TypeScript reference agent without Go.
 //   Ctrl-C / SIGTERM stops the agent, then the server, then PostgreSQL.
 // `--dev` runs Next.js's development server instead of building.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -11,6 +12,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { migrate } from "../server/db/migrator";
 import { superviseAgent, type Supervisor } from "./lib/agent-supervisor";
+import { buildGoAgent, type GoAgentBuild } from "./lib/go-agent-build";
 import { buildIsStale } from "./lib/build-freshness";
 import { openDatabase } from "./lib/database";
 import { env, readEnv } from "../server/env";
@@ -92,6 +94,8 @@ try {
   }
 
   // Next.js behind Node's HTTP server (scripts/serve.ts), which answers the methods Next.js cannot route.
+  // The Go agent builds while the server starts; it is needed only once the server answers.
+  const goAgent = env.VERSUS_LOCAL_AGENT === "1" && env.VERSUS_LOCAL_AGENT_KIND !== "reference" ? buildGoAgent(root, packageVersion()) : undefined;
   const args = [tsxCli, path.join(root, "scripts/serve.ts"), ...(dev ? ["--dev"] : [])];
   child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "inherit", "inherit"], env: process.env });
   child.once("exit", (code) => {
@@ -108,24 +112,43 @@ try {
     log("no account exists yet. Create the first owner with this one-time link (valid 24 h):");
     log(`  ${setup.url}`);
   }
-  if (env.VERSUS_LOCAL_AGENT === "1" && !shuttingDown) await startLocalAgent(db, `http://127.0.0.1:${env.PORT}`);
+  if (env.VERSUS_LOCAL_AGENT === "1" && !shuttingDown) await startLocalAgent(db, `http://127.0.0.1:${env.PORT}`, goAgent);
   await db.$disconnect();
 } catch (error) {
   console.error(`[versus] start failed: ${error instanceof Error ? error.message : String(error)}`);
   await shutdown(1);
 }
 
-/** The reference agent as a child process, enrolled in VERSUS_LOCAL_AGENT_PROJECT (see scripts/lib/local-agent.ts). */
-async function startLocalAgent(db: Parameters<typeof prepareLocalAgent>[0], url: string) {
+function packageVersion(): string {
+  return (JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { version: string }).version;
+}
+
+/**
+ * The local agent as a child process, enrolled in VERSUS_LOCAL_AGENT_PROJECT (see
+ * scripts/lib/local-agent.ts): the Go agent when it built, else the reference agent. Both take
+ * the same environment variables and keep the same credential file.
+ */
+async function startLocalAgent(db: Parameters<typeof prepareLocalAgent>[0], url: string, goAgent: Promise<GoAgentBuild | { reason: string }> | undefined) {
   const plan = await prepareLocalAgent(db, { dataDir: env.VERSUS_DATA_DIR, projectSlug: env.VERSUS_LOCAL_AGENT_PROJECT });
   if (!plan.start) {
     log(`local agent not started: ${plan.reason}`);
     return;
   }
-  log(`starting the local agent "${plan.name}" for project "${env.VERSUS_LOCAL_AGENT_PROJECT}" (VERSUS_LOCAL_AGENT=0 turns it off)`);
+  const built = await goAgent;
+  if (built && "reason" in built) {
+    if (env.VERSUS_LOCAL_AGENT_KIND === "go") {
+      log(`local agent not started: VERSUS_LOCAL_AGENT_KIND=go, but ${built.reason}`);
+      return;
+    }
+    log(`the Go agent is not available (${built.reason}): using the TypeScript reference agent`);
+  }
+  const go = built && "binary" in built ? built : undefined;
+  log(`starting the local ${go ? "Go" : "reference"} agent "${plan.name}" for project "${env.VERSUS_LOCAL_AGENT_PROJECT}" (VERSUS_LOCAL_AGENT=0 turns it off)`);
   localAgent = superviseAgent({
-    command: process.execPath,
-    args: ["--import", "tsx", path.join(root, "agents/reference/main.ts")],
+    command: go ? go.binary : process.execPath,
+    // --exit-with-parent: if npm start is killed without stopping it, the Go agent stops by
+    // itself (the reference agent notices its IPC channel closing instead).
+    args: go ? ["agent", "--exit-with-parent"] : ["--import", "tsx", path.join(root, "agents/reference/main.ts")],
     cwd: root,
     env: {
       ...process.env,

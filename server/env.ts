@@ -24,8 +24,10 @@ const ZEnv = z.object({
   VERSUS_DATA_DIR: z.string().default(".data"),
   VERSUS_EMBEDDED_PG_PORT: port.default(54320),
   VERSUS_SKIP_SEED: z.enum(["0", "1"], { error: 'must be "0" or "1"' }).default("0"),
-  /** `npm start` runs a local agent (agents/reference) for one project unless this is 0. */
+  /** `npm start` runs a local agent for one project unless this is 0. */
   VERSUS_LOCAL_AGENT: z.enum(["0", "1"], { error: 'must be "0" (off) or "1" (on)' }).default("1"),
+  /** Which agent that is: the Go agent when Go is installed (auto), or always the TypeScript reference agent. */
+  VERSUS_LOCAL_AGENT_KIND: z.enum(["auto", "go", "reference"], { error: 'must be "auto", "go" or "reference"' }).default("auto"),
   VERSUS_LOCAL_AGENT_PROJECT: z.string().default("examples"),
   /** Largest request body the REST API accepts (uploads, imports), in bytes. */
   VERSUS_MAX_BODY_BYTES: z.coerce.number({ error: "must be a number of bytes" }).int("must be a whole number of bytes").positive("must be a positive number of bytes").default(64 * 1024 * 1024),

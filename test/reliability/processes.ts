@@ -1,5 +1,5 @@
 // Real processes for the reliability tests: Versus web servers (`next start` on the production
-// build, on the test run's database) and reference agents (agents/reference), each a child
+// build, on the test run's database) and agents (agents/reference, agents/go), each a child
 // process the test can stop, SIGKILL or restart, with its output kept for the assertions and
 // for the failure message.
 import { spawn, type ChildProcess } from "node:child_process";
@@ -87,14 +87,17 @@ export interface AgentOptions {
   /** Its credential and result buffer; a new temporary directory when left out. */
   stateDir?: string;
   shutdownGraceSeconds?: number;
+  /** A versus-agent binary (agents/go) to run instead of the reference agent. */
+  goBinary?: string;
 }
 
-/** A reference agent process. `stateDir` keeps its credential and buffer across restarts. */
+/** An agent process (the reference agent, or the Go agent). `stateDir` keeps its credential and buffer across restarts. */
 export function startAgent(options: AgentOptions): Child & { stateDir: string } {
   const stateDir = options.stateDir ?? fs.mkdtempSync(path.join(os.tmpdir(), `versus-rel-${options.name}-`));
+  const [command, args] = options.goBinary ? [options.goBinary, ["agent"]] : [process.execPath, ["--import", "tsx", agentMain]];
   const child = new Child(
     `agent ${options.name}`,
-    spawn(process.execPath, ["--import", "tsx", agentMain], {
+    spawn(command, args, {
       cwd: root,
       stdio: ["ignore", "pipe", "pipe"],
       env: {

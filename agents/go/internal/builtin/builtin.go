@@ -6,6 +6,7 @@ import (
 	"github.com/versus/agents/go/internal/workload"
 	"github.com/versus/agents/go/internal/workload/exec"
 	"github.com/versus/agents/go/internal/workload/gzip"
+	httpworkload "github.com/versus/agents/go/internal/workload/http"
 	"github.com/versus/agents/go/internal/workload/sleep"
 )
 
@@ -14,6 +15,7 @@ func Registry() *workload.Registry {
 	return workload.NewRegistry(
 		exec.New(),
 		gzip.New(),
+		httpworkload.Workload{},
 		sleep.New(),
 	)
 }

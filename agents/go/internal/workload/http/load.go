@@ -1,0 +1,216 @@
+package http
+
+import (
+	"context"
+	"math"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// load is one run's machinery: the workers, their stats, the clock and the per-second sweep.
+// Times are nanoseconds since base on the monotonic clock.
+type load struct {
+	p           *plan
+	tr          transport
+	wire        *wireCounter
+	base        time.Time
+	measureFrom int64 // end of the warm-up
+	end         int64 // duration mode: no request starts at or after this; requests mode: MaxInt64
+	counting    bool  // requests mode
+	remaining   atomic.Int64
+
+	mu      sync.Mutex
+	stats   []*stats
+	workers int
+
+	measuring          bool // the ticker reached the end of the warm-up
+	secs               *secondLog
+	bytesIn, bytesOut  []int64 // per second of the measured window
+	inAtMeasure, outAt int64   // wire counters when the measured window began
+	lastIn, lastOut    int64
+}
+
+func newLoad(p *plan, tr transport, wire *wireCounter) *load {
+	l := &load{p: p, tr: tr, wire: wire, base: time.Now(), secs: newSecondLog()}
+	l.measureFrom = int64(p.warmup)
+	l.end = math.MaxInt64
+	if p.duration > 0 {
+		l.end = l.measureFrom + int64(p.duration)
+	} else {
+		l.counting = true
+		l.remaining.Store(p.Requests)
+	}
+	return l
+}
+
+func (l *load) now() int64 { return int64(time.Since(l.base)) }
+
+// workerStats gives a new worker its stats (shared round-robin beyond maxStats workers).
+func (l *load) workerStats() *stats {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.workers++
+	if len(l.stats) < maxStats {
+		s := newStats()
+		l.stats = append(l.stats, s)
+		return s
+	}
+	return l.stats[l.workers%maxStats]
+}
+
+func (l *load) allStats() []*stats {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]*stats(nil), l.stats...)
+}
+
+// exchange sends one request that was due at `due` and records it (unless it belongs to the
+// warm-up). Latency counts from `due`: in the open model that is the time the request should
+// have started, so time spent waiting for a free connection behind a stalled server counts.
+func (l *load) exchange(ctx context.Context, st *stats, s sender, due int64) {
+	status, err := s.send()
+	doneAt := l.now()
+	if due < l.measureFrom {
+		return
+	}
+	sec := (doneAt - l.measureFrom) / int64(time.Second)
+	if err != nil {
+		if ctx.Err() != nil {
+			return // cancelled under it: not the target's failure
+		}
+		st.recordError(sec, classify(err), doneAt)
+		return
+	}
+	st.record(sec, (doneAt-due)/int64(time.Microsecond), status, doneAt)
+}
+
+// runClosed: each of `connections` workers sends its next request when the previous answered.
+func (l *load) runClosed(ctx context.Context) {
+	var wg sync.WaitGroup
+	for i := 0; i < l.p.Connections; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			st, s := l.workerStats(), l.tr.newSender()
+			for ctx.Err() == nil {
+				start := l.now()
+				if start >= l.end {
+					return
+				}
+				if l.counting && start >= l.measureFrom && l.remaining.Add(-1) < 0 {
+					return
+				}
+				l.exchange(ctx, st, s, start)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// runOpen: a pacer hands out due times at a constant rate; workers (started as needed, up to
+// maxConnections, the way vegeta does) send them. When every worker is busy the pacer waits, but
+// the due times it hands out later are still the scheduled ones, so the wait counts as latency.
+func (l *load) runOpen(ctx context.Context) {
+	due := make(chan int64)
+	var wg sync.WaitGroup
+	spawned := 0
+	spawn := func(first int64) {
+		spawned++
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			st, s := l.workerStats(), l.tr.newSender()
+			l.exchange(ctx, st, s, first)
+			for t := range due {
+				if ctx.Err() != nil {
+					return
+				}
+				l.exchange(ctx, st, s, t)
+			}
+		}()
+	}
+	interval := float64(time.Second) / l.p.Rate
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	var counted int64
+pace:
+	for i := int64(0); ctx.Err() == nil; i++ {
+		t := int64(float64(i) * interval)
+		if t >= l.end {
+			break
+		}
+		if l.counting && t >= l.measureFrom {
+			if counted == l.p.Requests {
+				break
+			}
+			counted++
+		}
+		if wait := t - l.now(); wait > 0 {
+			timer.Reset(time.Duration(wait))
+			select {
+			case <-timer.C:
+			case <-ctx.Done():
+				break pace
+			}
+		}
+		select {
+		case due <- t:
+			continue
+		default:
+		}
+		if spawned < l.p.MaxConnections {
+			spawn(t)
+			continue
+		}
+		select {
+		case due <- t:
+		case <-ctx.Done():
+			break pace
+		}
+	}
+	close(due)
+	wg.Wait()
+}
+
+// tick closes each second of the measured window as it ends: the workers' buckets of that
+// second are merged (and their memory reused) and the wire bytes of the second are noted.
+func (l *load) tick(stop <-chan struct{}) {
+	timer := time.NewTimer(time.Duration(l.measureFrom - l.now()))
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+	case <-stop:
+		return
+	}
+	l.measuring = true
+	l.inAtMeasure, l.outAt = l.wire.in.Load(), l.wire.out.Load()
+	l.lastIn, l.lastOut = l.inAtMeasure, l.outAt
+	for k := int64(1); ; k++ {
+		timer.Reset(time.Duration(l.measureFrom + k*int64(time.Second) - l.now()))
+		select {
+		case <-timer.C:
+		case <-stop:
+			return
+		}
+		l.noteBytes()
+		l.secs.sweep(l.allStats(), k)
+	}
+}
+
+func (l *load) noteBytes() {
+	in, out := l.wire.in.Load(), l.wire.out.Load()
+	l.bytesIn = append(l.bytesIn, in-l.lastIn)
+	l.bytesOut = append(l.bytesOut, out-l.lastOut)
+	l.lastIn, l.lastOut = in, out
+}
+
+// finish closes the last (partial) second after the workers and the ticker have stopped.
+func (l *load) finish() {
+	if !l.measuring {
+		// The run ended inside the warm-up (cancelled): nothing was measured.
+		return
+	}
+	l.noteBytes()
+	l.secs.sweep(l.allStats(), math.MaxInt64)
+}

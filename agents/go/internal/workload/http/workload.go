@@ -1,0 +1,126 @@
+// Package http is the "http" workload: HTTP load against a URL (or the agent's own loopback
+// server), in a closed model (N virtual users, like wrk) or an open model (a constant arrival
+// rate with latency counted from each request's scheduled time, like wrk2 and vegeta), recording
+// an HdrHistogram of latency and per-second series of throughput, latency percentiles, errors and
+// bytes.
+package http
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"sync"
+
+	"github.com/versus/agents/go/internal/result"
+	"github.com/versus/agents/go/internal/workload"
+)
+
+// Name is the workload's name in jobs and capabilities.
+const Name = "http"
+
+// Workload is the http load workload.
+type Workload struct{}
+
+var (
+	_ workload.Workload     = Workload{}
+	_ workload.Capabilities = Workload{}
+	_ workload.Runner       = (*runner)(nil)
+)
+
+func (Workload) Info() workload.Info {
+	return workload.Info{
+		Name:           Name,
+		Description:    "HTTP load: closed model (N virtual users, like wrk) or open model (a constant request rate, latency counted from when each request was due, like wrk2)",
+		SettingsSchema: schemaJSON,
+		Metrics: []workload.MetricSpec{
+			{Key: "latency", Unit: "ms", Direction: result.LowerIsBetter, Description: "Response time of every request (HdrHistogram; open model: from the time it was due)"},
+			{Key: "throughput", Unit: "req/s", Direction: result.HigherIsBetter, Description: "Responses per second (any status), second by second; the summary's mean is the whole run's rate"},
+			{Key: "latency_p50", Unit: "ms", Direction: result.LowerIsBetter, Description: "Median latency of each second; the summary's mean is the whole run's median"},
+			{Key: "latency_p99", Unit: "ms", Direction: result.LowerIsBetter, Description: "99th percentile latency of each second; the summary's mean is the whole run's p99"},
+			{Key: "errors", Unit: "count", Direction: result.LowerIsBetter, Description: "Transport errors (timeout, refused, reset, other) plus non-2xx/3xx responses, per second; the summary's mean is the total"},
+			{Key: "bytes_in", Unit: "B/s", Direction: result.HigherIsBetter, Description: "Bytes received on the wire (below TLS) per second; the summary's sum is the total"},
+			{Key: "bytes_out", Unit: "B/s", Direction: result.HigherIsBetter, Description: "Bytes sent on the wire (below TLS) per second; the summary's sum is the total"},
+		},
+	}
+}
+
+// Capabilities: jobs needing HTTP/2 can require it.
+func (Workload) Capabilities() []string { return []string{"http2"} }
+
+func (Workload) Prepare(settings json.RawMessage) (workload.Runner, error) {
+	p, err := parseSettings(settings)
+	if err != nil {
+		return nil, err
+	}
+	return &runner{p: p}, nil
+}
+
+type runner struct{ p *plan }
+
+func (r *runner) Run(ctx context.Context, rec workload.Recorder) error {
+	p := r.p
+	target := p.URL
+	if p.self != nil {
+		srv, err := startSelfTarget(p.self, p.HTTP2)
+		if err != nil {
+			return fmt.Errorf("starting the loopback target: %w", err)
+		}
+		defer srv.close()
+		target = srv.url
+		rec.Warn("the target is the agent's own loopback server (selfTarget): it shares this machine's CPU with the load generator, so these figures describe the agent's machine, not a real server")
+	}
+	u, err := url.Parse(target)
+	if err != nil {
+		return err
+	}
+	maxConns := p.Connections
+	if p.Model == modelOpen {
+		maxConns = p.MaxConnections
+	}
+	wire := &wireCounter{}
+	tr := newTransport(p, u, maxConns, wire)
+	l := newLoad(p, tr, wire)
+	rec.Logf("http: %s %s, %s model, %s", p.Method, target, p.Model, describeLength(p))
+
+	// Cancellation closes every connection so requests in flight return at once.
+	finished := make(chan struct{})
+	var watcher sync.WaitGroup
+	watcher.Add(1)
+	go func() {
+		defer watcher.Done()
+		select {
+		case <-ctx.Done():
+			tr.closeAll()
+		case <-finished:
+		}
+	}()
+	stopTick, tickDone := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(tickDone)
+		l.tick(stopTick)
+	}()
+
+	if p.Model == modelOpen {
+		l.runOpen(ctx)
+	} else {
+		l.runClosed(ctx)
+	}
+	close(stopTick)
+	<-tickDone
+	close(finished)
+	watcher.Wait()
+	tr.closeAll()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	l.finish()
+	return report(l, u, rec)
+}
+
+func describeLength(p *plan) string {
+	if p.duration > 0 {
+		return fmt.Sprintf("%s measured after %s of warm-up", p.duration, p.warmup)
+	}
+	return fmt.Sprintf("%d measured requests after %s of warm-up", p.Requests, p.warmup)
+}

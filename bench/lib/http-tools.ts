@@ -1,0 +1,100 @@
+// What the http-load benchmarks share: building versus-agent and versus-target, starting the
+// target, and running wrk and `versus-agent run --workload http` against it.
+import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { importWrk } from "../../server/importers/wrk";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const goModule = path.join(root, "agents/go");
+
+export interface GoBinaries {
+  agent: string;
+  target: string;
+}
+
+/** Builds versus-agent and versus-target into a temporary directory. */
+export function buildGoBinaries(): GoBinaries {
+  if (spawnSync("go", ["version"]).status !== 0) {
+    throw new Error("`go` is not on PATH: install Go 1.23+ (https://go.dev/dl/) to build versus-agent");
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "versus-http-bench-"));
+  const agent = path.join(dir, "versus-agent");
+  const target = path.join(dir, "versus-target");
+  execFileSync("go", ["build", "-o", agent, "./cmd/versus-agent"], { cwd: goModule, stdio: "inherit" });
+  execFileSync("go", ["build", "-o", target, "./cmd/versus-target"], { cwd: goModule, stdio: "inherit" });
+  return { agent, target };
+}
+
+/** Exits with instructions when wrk is missing. */
+export function requireWrk() {
+  if (spawnSync("wrk", ["--version"]).error) {
+    console.error("wrk is not installed. On Debian/Ubuntu: sudo apt-get install -y wrk (or build it from https://github.com/wg/wrk)");
+    process.exit(2);
+  }
+}
+
+export interface Target {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts versus-target on a free loopback port; `args` e.g. ["-stall-every", "5s"]. */
+export async function startTarget(binary: string, args: string[] = []): Promise<Target> {
+  const child: ChildProcess = spawn(binary, ["-addr", "127.0.0.1:0", ...args], { stdio: ["ignore", "pipe", "inherit"] });
+  const lines = createInterface({ input: child.stdout! });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once("exit", (code) => reject(new Error(`versus-target exited (${code}) before listening`)));
+    lines.once("line", (line) => {
+      const match = /listening on (\S+)/.exec(line);
+      if (match?.[1]) resolve(match[1]);
+      else reject(new Error(`versus-target printed "${line}"`));
+    });
+  });
+  return {
+    url,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      child.kill("SIGTERM");
+      await new Promise((resolve) => child.once("exit", resolve));
+    },
+  };
+}
+
+export interface LoadFigures {
+  requestsPerSec: number;
+  p99Ms: number | undefined;
+}
+
+/** wrk with 2 threads (this machine's cores) and its latency distribution, parsed by the wrk importer. */
+export function runWrk(url: string, connections: number, seconds: number): LoadFigures {
+  const out = execFileSync("wrk", ["-t2", `-c${connections}`, `-d${seconds}s`, "--latency", url], { encoding: "utf8" });
+  const metrics = importWrk(out).benchmarks[0]?.repetitions[0]?.metrics ?? [];
+  const rps = metrics.find((m) => m.key === "requests_per_sec")?.summary?.mean;
+  if (rps === undefined) throw new Error(`no Requests/sec in wrk's printout:\n${out}`);
+  return { requestsPerSec: rps, p99Ms: metrics.find((m) => m.key === "latency")?.summary?.p99 };
+}
+
+interface RunDocument {
+  environment: Record<string, unknown>;
+  metrics: { key: string; summary?: { mean: number; p99?: number } }[];
+}
+
+/** `versus-agent run --workload http --json`: the run document's throughput and latency p99. */
+export function runAgentJson(agent: string, settings: Record<string, unknown>): LoadFigures & { warnings: string[] } {
+  const out = execFileSync(agent, ["run", "--workload", "http", "--json", "--settings", JSON.stringify(settings)], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+  const run = JSON.parse(out) as RunDocument;
+  const metric = (key: string) => run.metrics.find((m) => m.key === key)?.summary;
+  const throughput = metric("throughput")?.mean;
+  if (throughput === undefined) throw new Error("no throughput in the run document");
+  return { requestsPerSec: throughput, p99Ms: metric("latency")?.p99, warnings: (run.environment.warnings as string[] | undefined) ?? [] };
+}
+
+/** `versus-agent run --workload http` with its human summary. */
+export function runAgentSummary(agent: string, settings: Record<string, unknown>): string {
+  return execFileSync(agent, ["run", "--workload", "http", "--settings", JSON.stringify(settings)], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+}
+
+export const fixed = (value: number | undefined, digits = 1) => (value === undefined ? "?" : value.toFixed(digits));
