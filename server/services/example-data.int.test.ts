@@ -18,8 +18,9 @@ const PRODUCT = "product-list-redis-cache";
 const COUPON = "coupon-api-scale-out";
 const KAFKA = "kafka-producer-serializers";
 const RUNNABLE = "gzip-payloads-runnable";
-const ALL = [RUNNABLE, S3, HTTP, CPU, PRODUCT, COUPON, KAFKA];
-const RUNS: Record<string, number> = { [RUNNABLE]: 0, [S3]: 2, [HTTP]: 4, [CPU]: 15, [PRODUCT]: 2, [COUPON]: 2, [KAFKA]: 15 };
+const HTTP_RUNNABLE = "http-keepalive-runnable";
+const ALL = [RUNNABLE, HTTP_RUNNABLE, S3, HTTP, CPU, PRODUCT, COUPON, KAFKA];
+const RUNS: Record<string, number> = { [RUNNABLE]: 0, [HTTP_RUNNABLE]: 0, [S3]: 2, [HTTP]: 4, [CPU]: 15, [PRODUCT]: 2, [COUPON]: 2, [KAFKA]: 15 };
 
 const db = createPrismaClient(inject("databaseUrl"));
 
@@ -76,7 +77,7 @@ describe("loadExampleDataOnce", () => {
     expect(project).toMatchObject({ slug: "examples", name: "Examples" });
     expect(project!.description).toContain("Delete this project any time");
     expect(project!.experiments.map((e) => e.slug).sort()).toEqual([...ALL].sort());
-    for (const experiment of project!.experiments) expect(experiment).toMatchObject({ isExample: true, status: experiment.slug === RUNNABLE ? "active" : "completed" });
+    for (const experiment of project!.experiments) expect(experiment).toMatchObject({ isExample: true, status: [RUNNABLE, HTTP_RUNNABLE].includes(experiment.slug) ? "active" : "completed" });
     expect(await runCounts()).toEqual(RUNS);
 
     const s3 = project!.experiments.find((e) => e.slug === S3)!;
@@ -92,7 +93,7 @@ describe("loadExampleDataOnce", () => {
       ["payload_bytes_sms", "B", "lower_is_better"],
     ]);
     const baselines = Object.fromEntries(project!.experiments.map((e) => [e.slug, e.variants.find((v) => v.isBaseline)?.name]));
-    expect(baselines).toEqual({ [RUNNABLE]: "Plain", [S3]: "Plain", [HTTP]: "gRPC/Unary", [CPU]: "Template", [PRODUCT]: "No cache", [COUPON]: "One server", [KAFKA]: "SPRING_JSON" });
+    expect(baselines).toEqual({ [RUNNABLE]: "Plain", [HTTP_RUNNABLE]: "Keep-alive", [S3]: "Plain", [HTTP]: "gRPC/Unary", [CPU]: "Template", [PRODUCT]: "No cache", [COUPON]: "One server", [KAFKA]: "SPRING_JSON" });
     expect(await db.instanceSetting.findUnique({ where: { key: MARKER } })).not.toBeNull();
 
     // The runnable one has no runs yet, and a workload for each variant that an agent runs.

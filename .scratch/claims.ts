@@ -1,0 +1,12 @@
+import fs from "node:fs";
+const url = fs.readFileSync("/tmp/explain/url", "utf8");
+process.env.DATABASE_URL = url;
+const { createPrismaClient } = await import("../server/db/client");
+const { claimJob } = await import("../server/jobs/claim");
+const db = createPrismaClient(url);
+const agent = await db.agent.findFirstOrThrow();
+await claimJob(db, { agentId: agent.id, projectId: agent.projectId });
+const t0 = performance.now();
+for (let i = 0; i < 200; i++) await claimJob(db, { agentId: agent.id, projectId: agent.projectId });
+console.log("200 claims ms", (performance.now() - t0).toFixed(0));
+await db.$disconnect();

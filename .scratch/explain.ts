@@ -1,0 +1,34 @@
+import fs from "node:fs";
+import pg from "pg";
+import { startEmbeddedPostgres } from "../server/db/embedded-postgres";
+import { migrate } from "../server/db/migrator";
+
+const dir = "/tmp/explain/data";
+const port = 5499;
+const server = await startEmbeddedPostgres({ dataDir: dir, port });
+await server.ensureDatabase("ex");
+const url = server.urlFor("ex");
+await migrate(url);
+process.env.DATABASE_URL = url;
+const { createPrismaClient } = await import("../server/db/client");
+const { createProject } = await import("../server/services/projects");
+const { createExperiment } = await import("../server/services/experiments");
+const { startBatch } = await import("../server/jobs/batches");
+const { ZExperimentInput } = await import("../server/schemas/experiment");
+const { claimJob } = await import("../server/jobs/claim");
+const db = createPrismaClient(url);
+const project = await createProject(db, { name: "x", slug: "x", description: "" });
+await createExperiment(db, "x", ZExperimentInput.parse({ title: "d", slug: "d", warmupRuns: 0, measuredRuns: 5000, variants: [{ name: "A", isBaseline: true, config: { workload: "empty" } }, { name: "B", isBaseline: false, config: { workload: "empty" } }], metrics: [{ key: "op_ms", unit: "ms", direction: "lower_is_better" }] }));
+const agent = await db.agent.create({ data: { projectId: project.id, name: "a", kind: "other", version: "1", tokenHash: "h", capabilities: ["empty"], labels: {} } });
+await startBatch(db, project.id, null, { experimentSlug: "d", order: "interleaved", labels: {}, maxAttempts: 3 });
+await startBatch(db, project.id, null, { experimentSlug: "d", order: "interleaved", labels: {}, maxAttempts: 3 });
+await db.$executeRawUnsafe(`UPDATE "Job" SET status='succeeded' WHERE "batchId" = (SELECT "batchId" FROM "Job" ORDER BY "createdAt" LIMIT 1)`);
+await db.$executeRawUnsafe("ANALYZE");
+for (let i = 0; i < 8; i++) await claimJob(db, { agentId: agent.id, projectId: project.id });
+const client = new pg.Client(url); await client.connect();
+// Capture the claim SQL by logging: re-issue with EXPLAIN via Prisma's $queryRaw is awkward; use pg_stat_statements-free approach:
+const t0 = performance.now(); for (let i = 0; i < 200; i++) await claimJob(db, { agentId: agent.id, projectId: project.id }); console.log("200 claims ms", (performance.now() - t0).toFixed(0));
+fs.writeFileSync("/tmp/explain/url", url);
+await client.end(); await db.$disconnect();
+console.log("ready", url);
+await new Promise(() => {});
