@@ -16,7 +16,7 @@ import { startBenchServer, type BenchServer } from "./lib/server";
 
 const PORT = 3360; // bench/upload-1m.ts uses 3210, bench/comparison.ts 3220 (+1000 for PostgreSQL)
 const AGENTS = 8;
-const JOBS = 10_000;
+const JOBS = Number(process.env.BENCH_JOBS ?? 10_000);
 const LATENCY_SAMPLES = 200;
 
 let server: BenchServer | undefined;
