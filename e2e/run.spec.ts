@@ -1,5 +1,6 @@
-// "Press Run and agents do the rest", with the local reference agent `npm start` runs for the
-// Examples project (the test server is started by scripts/start.ts like any installation): the
+// "Press Run and agents do the rest", with the local agent `npm start` runs for the Examples
+// project (the Go agent where Go is installed, else the reference agent; the test server is
+// started by scripts/start.ts like any installation): the
 // Agents page shows it online; Run on the runnable example queues interleaved jobs that it runs
 // while the page follows them live and the comparison appears; a variant's workload is edited
 // through the typed settings form; a running batch is cancelled.
@@ -80,6 +81,23 @@ test("Run on the runnable example: interleaved jobs, the local agent runs them, 
   await expect(comparison.getByRole("row", { name: /Gzip/ })).toContainText("5");
   await expect(page.getByRole("table", { name: "Comparison of payload_bytes" })).toContainText("Gzip");
   await expect(page.getByRole("heading", { name: "Runs (10 runs)" })).toBeVisible();
+});
+
+test("Run on the runnable http example: the local Go agent loads its own target, the comparison shows keep-alive ahead", async ({ page }) => {
+  const agent = await expectLocalAgentOnline(page);
+  // Only the Go agent has the http workload; without Go, npm start runs the reference agent.
+  test.skip(!(await agent.getByLabel("Capabilities").innerText()).includes("http"), "the local agent has no http workload (Go is not installed)");
+  await page.goto(`${EXAMPLES}/e/http-keepalive-runnable`);
+  await runFromDialog(page, 12);
+  const batch = page.getByTestId("batch").first();
+  await expect(batch.getByTestId("batch-tallies")).toHaveText("12 done", { timeout: 150_000 });
+  const throughput = page.getByRole("table", { name: "Comparison of throughput", exact: true });
+  await expect(throughput.getByRole("row", { name: /Keep-alive/ })).toContainText("5");
+  await expect(throughput.getByRole("row", { name: /New connection/ })).toContainText("5");
+  // The latency metric carries every request's HdrHistogram: its merged percentiles show.
+  const latency = page.getByRole("table", { name: "Comparison of latency", exact: true });
+  await expect(latency).toContainText("p50 / p90 / p99");
+  await expect(latency.getByRole("row", { name: /New connection/ })).toContainText(/\d \/ [\d.]+ \/ [\d.]+/);
 });
 
 test("a variant's workload through the typed form; jobs run live; a running batch is cancelled", async ({ page }) => {
