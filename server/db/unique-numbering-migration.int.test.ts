@@ -2,32 +2,20 @@
 // already holds duplicates (stored before it, by concurrent uploads): it renumbers them — the
 // first run of a number keeps it, later copies move past the variant's highest — and keeps the
 // order of variants and metrics. A database at the migration before it is filled with SQL.
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createThrowawayDatabase, withClient, type ThrowawayDatabase } from "../../test/throwaway-database";
-import { defaultMigrationsDir, migrate } from "./migrator";
+import { databaseBeforeMigration } from "../../test/database-before-migration";
+import { withClient, type ThrowawayDatabase } from "../../test/throwaway-database";
+import { migrate } from "./migrator";
 
 const MIGRATION = "20261124144409_unique_numbering";
 
 let database: ThrowawayDatabase;
-let before: string;
 
 beforeAll(async () => {
-  database = await createThrowawayDatabase(inject("adminDatabaseUrl"), "numbering");
-  // The migrations folder as it was before this migration.
-  before = fs.mkdtempSync(path.join(os.tmpdir(), "versus-before-numbering-"));
-  for (const entry of fs.readdirSync(defaultMigrationsDir, { withFileTypes: true })) {
-    if (entry.isDirectory() && entry.name < MIGRATION) fs.cpSync(path.join(defaultMigrationsDir, entry.name), path.join(before, entry.name), { recursive: true });
-  }
-  await migrate(database.url, before);
+  database = await databaseBeforeMigration(inject("adminDatabaseUrl"), "numbering", MIGRATION);
 });
 
-afterAll(async () => {
-  await database.drop();
-  fs.rmSync(before, { recursive: true, force: true });
-});
+afterAll(() => database.drop());
 
 describe(MIGRATION, () => {
   it("renumbers duplicate repetitions and positions, then refuses new ones", async () => {

@@ -1,31 +1,20 @@
 // The migration that gives each variant its repetition counter must start every counter after
 // the variant's highest stored repetition (0 for a variant without runs), so the first run stored
 // after it never takes a number a run already has.
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createThrowawayDatabase, withClient, type ThrowawayDatabase } from "../../test/throwaway-database";
-import { defaultMigrationsDir, migrate } from "./migrator";
+import { databaseBeforeMigration } from "../../test/database-before-migration";
+import { withClient, type ThrowawayDatabase } from "../../test/throwaway-database";
+import { migrate } from "./migrator";
 
 const MIGRATION = "20261124200000_variant_run_counter";
 
 let database: ThrowawayDatabase;
-let before: string;
 
 beforeAll(async () => {
-  database = await createThrowawayDatabase(inject("adminDatabaseUrl"), "counter");
-  before = fs.mkdtempSync(path.join(os.tmpdir(), "versus-before-counter-"));
-  for (const entry of fs.readdirSync(defaultMigrationsDir, { withFileTypes: true })) {
-    if (entry.isDirectory() && entry.name < MIGRATION) fs.cpSync(path.join(defaultMigrationsDir, entry.name), path.join(before, entry.name), { recursive: true });
-  }
-  await migrate(database.url, before);
+  database = await databaseBeforeMigration(inject("adminDatabaseUrl"), "counter", MIGRATION);
 });
 
-afterAll(async () => {
-  await database.drop();
-  fs.rmSync(before, { recursive: true, force: true });
-});
+afterAll(() => database.drop());
 
 describe(MIGRATION, () => {
   it("starts each variant's counter after its highest repetition", async () => {

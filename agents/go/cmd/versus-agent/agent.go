@@ -36,11 +36,9 @@ func agentCommand(args []string) int {
 		}
 	}()
 
-	a := agent.New(agent.Config{
-		URL: opts.URL, EnrollmentToken: opts.EnrollmentToken, Name: opts.Name, Labels: opts.Labels,
-		CredentialFile: opts.CredentialFile, BufferDir: opts.BufferDir, ShutdownGrace: opts.ShutdownGrace,
-		ClaimJitter: opts.ClaimJitter, Version: version, Registry: builtin.Registry(), Log: log,
-	})
+	config := opts.Config
+	config.Version, config.Registry, config.Log = version, builtin.Registry(), log
+	a := agent.New(config)
 
 	// The first SIGTERM or SIGINT stops gracefully; a second one exits at once.
 	signals := make(chan os.Signal, 2)

@@ -14,22 +14,16 @@ import (
 	"strings"
 	"time"
 
+	"github.com/versus/agents/go/internal/agent"
 	"github.com/versus/agents/go/internal/env"
 )
 
 // agentOptions is the agent command's configuration: flags first, then environment variables,
 // then defaults — the same names as the reference agent (agents/reference/config.ts).
 type agentOptions struct {
-	URL             string
-	EnrollmentToken string
-	Name            string
-	Labels          map[string]string
-	CredentialFile  string
-	BufferDir       string
-	ShutdownGrace   time.Duration
-	ClaimJitter     time.Duration
-	LogFormat       string // text or json
-	ExitWithParent  bool
+	agent.Config          // URL, token, name, labels, files, grace, jitter; the command adds the rest
+	LogFormat      string // text or json
+	ExitWithParent bool
 }
 
 // errHelp is -h: print the usage and exit 0.
@@ -101,7 +95,7 @@ func parseAgentOptions(args []string, getenv func(string) string, usageOut io.Wr
 
 	var problems []string
 	// Node's names, as the reference agent labels itself, so a job pinned to arch=x64 runs on either.
-	o := agentOptions{Labels: map[string]string{"os": env.NodePlatform(runtime.GOOS), "arch": env.NodeArch(runtime.GOARCH)}}
+	o := agentOptions{Config: agent.Config{Labels: map[string]string{"os": env.NodePlatform(runtime.GOOS), "arch": env.NodeArch(runtime.GOARCH)}}}
 
 	o.URL = strings.TrimRight(pick(*urlFlag, "VERSUS_URL"), "/")
 	if u, err := url.Parse(o.URL); o.URL == "" || err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/versus/agents/go/internal/result"
+	httpworkload "github.com/versus/agents/go/internal/workload/http"
 )
 
 // printSummary prints a run for a person, from the run document alone: warnings first (they
@@ -47,27 +48,8 @@ func warningsOf(run result.Run) []string {
 	return out
 }
 
-// httpFacts is what the http workload puts in the run's environment under "http".
-type httpFacts struct {
-	Target          string           `json:"target"`
-	Method          string           `json:"method"`
-	Model           string           `json:"model"`
-	Protocol        string           `json:"protocol"`
-	Connections     int              `json:"connections"`
-	Rate            float64          `json:"rate"`
-	MaxConnections  int              `json:"maxConnections"`
-	DurationSeconds float64          `json:"durationSeconds"`
-	Requests        int64            `json:"requests"`
-	Responses       int64            `json:"responses"`
-	StatusCodes     map[string]int64 `json:"statusCodes"`
-	Non2xx3xx       int64            `json:"non2xx3xx"`
-	TransportErrors map[string]int64 `json:"transportErrors"`
-	BytesIn         int64            `json:"bytesIn"`
-	BytesOut        int64            `json:"bytesOut"`
-}
-
-func httpFactsOf(run result.Run) (httpFacts, bool) {
-	var f httpFacts
+func httpFactsOf(run result.Run) (httpworkload.Facts, bool) {
+	var f httpworkload.Facts
 	if run.Environment["http"] == nil || !asJSON(run.Environment["http"], &f) {
 		return f, false
 	}
@@ -75,7 +57,7 @@ func httpFactsOf(run result.Run) (httpFacts, bool) {
 }
 
 // printHTTP is the wrk-like block.
-func printHTTP(w io.Writer, run result.Run, f httpFacts) {
+func printHTTP(w io.Writer, run result.Run, f httpworkload.Facts) {
 	load := fmt.Sprintf("%d connections", f.Connections)
 	if f.Model == "open" {
 		load = fmt.Sprintf("%g req/s asked, at most %d connections", f.Rate, f.MaxConnections)

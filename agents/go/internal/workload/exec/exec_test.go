@@ -17,6 +17,7 @@ import (
 
 	"github.com/versus/agents/go/internal/result"
 	"github.com/versus/agents/go/internal/workload"
+	"github.com/versus/agents/go/internal/workload/workloadtest"
 )
 
 func prepare(t *testing.T, settings any) workload.Runner {
@@ -202,7 +203,7 @@ func TestBadSettingsNameTheField(t *testing.T) {
 	if err := os.WriteFile(file, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []struct{ settings, field, says string }{
+	workloadtest.RequireRefused(t, New(), []workloadtest.SettingsCase{
 		{`{}`, "settings.command:", "give command"},
 		{`{"runs": 3}`, "settings.command:", "or shell"},
 		{`{"command": ["true"], "shell": "true"}`, "settings.shell:", "not with command"},
@@ -218,17 +219,7 @@ func TestBadSettingsNameTheField(t *testing.T) {
 		{`{"command": ["true"], "dir": "/no/such/dir/versus"}`, "settings.dir:", "no such file"},
 		{`{"command": ["true"], "dir": ` + strconv.Quote(file) + `}`, "settings.dir:", "not a directory"},
 		{`{"command": ["true"], "colour": 1}`, "colour", "not allowed"},
-	} {
-		_, err := New().Prepare(json.RawMessage(c.settings))
-		var se workload.SettingsErrors
-		if !errors.As(err, &se) {
-			t.Errorf("%s: want settings errors, got %v", c.settings, err)
-			continue
-		}
-		if msg := err.Error(); !strings.Contains(msg, c.field) || !strings.Contains(msg, c.says) {
-			t.Errorf("%s: error %q does not name %q with %q", c.settings, msg, c.field, c.says)
-		}
-	}
+	})
 }
 
 func TestSchemaAloneNeedsExactlyOneOfCommandAndShell(t *testing.T) {

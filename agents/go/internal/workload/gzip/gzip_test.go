@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/versus/agents/go/internal/result"
-	"github.com/versus/agents/go/internal/workload"
+	"github.com/versus/agents/go/internal/workload/workloadtest"
 )
 
 // Golden SHA-256 values of the reference agent's textPayload, computed in the repository root with
@@ -160,7 +160,7 @@ func TestBadSettingsNameTheField(t *testing.T) {
 		t.Fatal(err)
 	}
 	quote := func(s string) string { b, _ := json.Marshal(s); return string(b) }
-	for _, c := range []struct{ settings, field, says string }{
+	workloadtest.RequireRefused(t, New(), []workloadtest.SettingsCase{
 		{`{"level": 12}`, "settings.level:", "maximum"},
 		{`{"level": -1}`, "settings.level:", "minimum"},
 		{`{"sizeBytes": 0}`, "settings.sizeBytes:", "minimum"},
@@ -175,17 +175,7 @@ func TestBadSettingsNameTheField(t *testing.T) {
 		{`{"file": ` + quote(filepath.Join(dir, "missing")) + `}`, "settings.file:", "no such file"},
 		{`{"file": ` + quote(dir) + `}`, "settings.file:", "not a regular file"},
 		{`{"file": ` + quote(empty) + `}`, "settings.file:", "empty"},
-	} {
-		_, err := New().Prepare(json.RawMessage(c.settings))
-		var se workload.SettingsErrors
-		if !errors.As(err, &se) {
-			t.Errorf("%s: want settings errors, got %v", c.settings, err)
-			continue
-		}
-		if msg := err.Error(); !strings.Contains(msg, c.field) || !strings.Contains(msg, c.says) {
-			t.Errorf("%s: error %q does not name %q with %q", c.settings, msg, c.field, c.says)
-		}
-	}
+	})
 }
 
 func TestSchemaAloneRejectsFileWithSizeBytes(t *testing.T) {

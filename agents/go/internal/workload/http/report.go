@@ -158,30 +158,28 @@ func report(l *load, target *url.URL, rec workload.Recorder) error {
 	for k, n := range errs {
 		byKind[errorKindNames[k]] = n
 	}
-	facts := map[string]any{
-		"target":          target.String(),
-		"method":          l.p.Method,
-		"model":           l.p.Model,
-		"protocol":        protocolOf(l.p),
-		"keepAlive":       l.p.KeepAlive,
-		"warmupSeconds":   l.p.WarmupSeconds,
-		"durationSeconds": windowS,
-		"requests":        responses + transport,
-		"responses":       responses,
-		"statusCodes":     codes,
-		"non2xx3xx":       non2xx3xx,
-		"transportErrors": byKind,
-		"bytesIn":         l.lastIn - l.inAtMeasure,
-		"bytesOut":        l.lastOut - l.outAt,
+	facts := Facts{
+		Target:          target.String(),
+		Method:          l.p.Method,
+		Model:           l.p.Model,
+		Protocol:        protocolOf(l.p),
+		KeepAlive:       l.p.KeepAlive,
+		WarmupSeconds:   l.p.WarmupSeconds,
+		DurationSeconds: windowS,
+		Requests:        responses + transport,
+		Responses:       responses,
+		StatusCodes:     codes,
+		Non2xx3xx:       non2xx3xx,
+		TransportErrors: byKind,
+		BytesIn:         l.lastIn - l.inAtMeasure,
+		BytesOut:        l.lastOut - l.outAt,
+		SelfTarget:      l.p.self,
 	}
 	if l.p.Model == modelOpen {
-		facts["rate"] = l.p.Rate
-		facts["maxConnections"] = l.p.MaxConnections
+		facts.Rate = l.p.Rate
+		facts.MaxConnections = l.p.MaxConnections
 	} else {
-		facts["connections"] = l.p.Connections
-	}
-	if l.p.self != nil {
-		facts["selfTarget"] = map[string]any{"responseBytes": l.p.self.ResponseBytes, "delayMs": l.p.self.DelayMs}
+		facts.Connections = l.p.Connections
 	}
 	rec.Environment("http", facts)
 

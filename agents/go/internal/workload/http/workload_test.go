@@ -41,24 +41,13 @@ func metric(t *testing.T, run result.Run, key string) result.Metric {
 	return result.Metric{}
 }
 
-// facts is the workload's own environment entry, as the server would store it (JSON).
-type facts struct {
-	Protocol        string           `json:"protocol"`
-	Requests        int64            `json:"requests"`
-	Responses       int64            `json:"responses"`
-	StatusCodes     map[string]int64 `json:"statusCodes"`
-	Non2xx3xx       int64            `json:"non2xx3xx"`
-	TransportErrors map[string]int64 `json:"transportErrors"`
-	BytesIn         int64            `json:"bytesIn"`
-}
-
-func factsOf(t *testing.T, run result.Run) facts {
+func factsOf(t *testing.T, run result.Run) Facts {
 	t.Helper()
 	raw, err := json.Marshal(run.Environment["http"])
 	if err != nil {
 		t.Fatal(err)
 	}
-	var f facts
+	var f Facts
 	if err := json.Unmarshal(raw, &f); err != nil {
 		t.Fatal(err)
 	}
