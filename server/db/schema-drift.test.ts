@@ -147,6 +147,14 @@ describe("compareSchemas and the SQL-only objects", () => {
       included: [],
       predicate: "\"status\" = ANY (ARRAY['queued'::\"JobStatus\", 'leased'::\"JobStatus\"])",
     });
+    actual.tables.Job!.indexes.push({
+      name: "Job_leased",
+      unique: false,
+      method: "btree",
+      columns: ["projectId", "leaseExpiresAt"].map((name) => ({ name, order: "" })),
+      included: [],
+      predicate: "\"status\" = 'leased'::\"JobStatus\"",
+    });
     return actual;
   }
 

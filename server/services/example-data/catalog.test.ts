@@ -44,9 +44,18 @@ describe.each(withRuns.map((example) => [example.definition.slug, example] as co
   });
 });
 
-describe.each(runnable.map((example) => [example.definition.slug, example] as const))("runnable example %s", (_slug, { definition }) => {
-  const registry = builtInWorkloads();
+// The reference agent's workloads check the examples it runs here; an example for a workload only
+// the Go agent has (http) is checked against the Go agent in
+// test/integration/go-agent-runnable-examples.int.test.ts.
+const registry = builtInWorkloads();
+const forReferenceAgent = runnable.filter(({ definition }) => definition.variants.every((variant) => registry.names().includes((variant.config as { workload: string }).workload)));
 
+it("checks here the runnable examples the reference agent runs (gzip), elsewhere the Go agent's (http)", () => {
+  expect(forReferenceAgent.map((example) => example.definition.slug)).toEqual(["gzip-payloads-runnable"]);
+  expect(runnable.map((example) => example.definition.slug)).toEqual(["gzip-payloads-runnable", "http-keepalive-runnable"]);
+});
+
+describe.each(forReferenceAgent.map((example) => [example.definition.slug, example] as const))("runnable example %s", (_slug, { definition }) => {
   it("gives every variant a workload and settings the reference agent accepts", () => {
     for (const variant of definition.variants) {
       const config = variant.config as { workload: string; settings: unknown };
@@ -70,9 +79,10 @@ describe.each(runnable.map((example) => [example.definition.slug, example] as co
   });
 });
 
-it("has a runnable example, then the five write-ups of docs/examples.md (the cache one as two experiments)", () => {
+it("has the runnable examples, then the five write-ups of docs/examples.md (the cache one as two experiments)", () => {
   expect(exampleExperiments.map((e) => e.definition.slug)).toEqual([
     "gzip-payloads-runnable",
+    "http-keepalive-runnable",
     "s3-upload-plain-vs-gzip",
     "http-vs-grpc-1mb",
     "upload-cpu-sdk-jce-provider",
