@@ -32,6 +32,10 @@ final class InProcess {
       Measurement.Result result = new Measurement(benchmark, harness, options.cancelled()).run();
       batchSize = result.batchSize();
       record(workload, harness, result, recorder);
+      long bytes = benchmark.bytesPerOperation();
+      if (bytes > 0) {
+        for (double perIteration : result.throughputPerIteration()) recorder.sample(Harness.DATA_RATE, perIteration * bytes / (1024.0 * 1024.0));
+      }
       benchmark.report(recorder);
     } catch (SettingsException e) {
       throw e;
@@ -93,7 +97,7 @@ final class InProcess {
       recorder.summary(Harness.CPU_PERCENT, Summary.constant(1, c.cpuPercent()));
     }
     recorder.summary(Harness.HEAP_PEAK, Summary.constant(1, c.heapPeakBytes()));
-    if (harness.warmupIterations() == 0) recorder.warn("no warm-up iterations: the JIT compiled during the measured ones, and every operation was timed alone");
+    if (harness.warmupIterations() == 0) recorder.warn("no warm-up iterations: the JIT compiled during the measured ones" + (harness.batchSize() == 0 ? ", and every operation was timed alone" : ""));
     recorder.log(String.format("measured %d operations in batches of %d: %.1f ns/op, %d collections", ops, result.batchSize(), (double) result.measuredNs() / ops, c.gcCount()));
   }
 }
