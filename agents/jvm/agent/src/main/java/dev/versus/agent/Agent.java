@@ -36,6 +36,7 @@ public final class Agent {
   private final ResultBuffer buffer;
   private final Uploader uploader;
   private final JobExecutor executor;
+  private final JobRunner runner;
   private final Signal stopping = new Signal();
   private final Signal halt = new Signal();
   private final Map<String, RunningJob> running = new ConcurrentHashMap<>();
@@ -52,6 +53,7 @@ public final class Agent {
     this.uploader = new Uploader(client, buffer, log, this::unauthorized);
     ObjectNode identity = ApiClient.JSON.createObjectNode().put("name", config.name()).put("version", VERSION).put("kind", "jvm");
     this.executor = new JobExecutor(workloads, runner, identity);
+    this.runner = runner;
   }
 
   /** Asks the agent to stop (see the class comment); safe to call more than once. */
@@ -132,7 +134,7 @@ public final class Agent {
     for (Workload workload : workloads.plugins().all()) {
       ObjectNode advert = adverts.addObject().put("name", workload.name()).put("description", workload.description());
       try {
-        advert.set("settingsSchema", ApiClient.JSON.readTree(workload.settingsSchema()));
+        advert.set("settingsSchema", runner.settingsSchema(workload));
       } catch (IOException | RuntimeException badSchema) {
         log.warn("workload.bad_schema", "workload", workload.name(), "error", badSchema.getMessage());
         advert.putObject("settingsSchema").put("type", "object");
