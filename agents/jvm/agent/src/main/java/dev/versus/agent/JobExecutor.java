@@ -68,10 +68,9 @@ public final class JobExecutor {
     }, "job-" + job.id());
     worker.setDaemon(true);
     CompletableFuture<Void> stopped = new CompletableFuture<>();
-    Runnable unsubscribe = running.stopped().onFire(() -> {
-      stopped.complete(null);
-      worker.interrupt();
-    });
+    // No interrupt: the runner polls the cancelled flag and winds down itself (the harness
+    // destroys its forked JVM then; an interrupt would leave the fork running).
+    Runnable unsubscribe = running.stopped().onFire(() -> stopped.complete(null));
     worker.start();
     try {
       // Whichever comes first; a failed run is read from result below.

@@ -68,4 +68,17 @@ class HarnessAgentTest {
       assertEquals(0, agent.stop());
     }
   }
+
+  @Test
+  void aCancelStopsTheForkedRunAndIsAcknowledged() throws Exception {
+    // Long enough that only the cancel ends it: 1,000 iterations of 1 s.
+    api.enqueue("job1", "json", ApiClient.JSON.readTree("{\"iterations\":1000,\"iterationTime\":1000}"), 1, "serialize_time", "us");
+    api.answer(call -> call.action().equals("lease") ? new FakeJobApi.Answer(200, "{\"cancelRequested\":true}") : null);
+    try (TestAgent agent = new TestAgent(TestAgent.config(api, dir, FakeJobApi.TOKEN, 0), new HarnessJobRunner(Log.silent(), true))) {
+      FakeJobApi.Call fail = api.await("fail");
+      assertTrue(fail.body().path("cancelled").asBoolean(), fail.body().toString());
+      assertEquals(0, agent.stop());
+    }
+    assertEquals(0, api.calls("complete").size());
+  }
 }
