@@ -26,7 +26,7 @@ const steps: Step[] = [
   { name: "integration", command: npx, args: ["vitest", "run", "--project", "integration"] },
   { name: "reliability", command: npx, args: ["vitest", "run", "--project", "reliability"] },
   { name: "go agent", command: "go", args: ["test", "-race", "./..."], cwd: "agents/go", when: () => fs.existsSync(path.join(root, "agents/go/go.mod")) },
-  { name: "jvm agent", command: "mvn", args: ["-q", "-B", "test"], cwd: "agents/jvm", when: () => fs.existsSync(path.join(root, "agents/jvm/pom.xml")) },
+  { name: "jvm agent", command: "mvn", args: ["-q", "-B", "verify"], cwd: "agents/jvm", when: () => fs.existsSync(path.join(root, "agents/jvm/pom.xml")) },
   { name: "e2e", command: npx, args: ["playwright", "test"] },
 ];
 

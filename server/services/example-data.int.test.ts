@@ -1,6 +1,6 @@
 // Example data is loaded once per installation: the first start creates the "examples" project
-// with the five write-ups of docs/examples.md (six experiments: the cache write-up has two) and a
-// runnable experiment without runs, later
+// with the five write-ups of docs/examples.md (six experiments: the cache write-up has two) and two
+// runnable experiments without runs (gzip for the local agent, the serializer for a JVM agent), later
 // starts leave it alone, and a user who deleted it keeps it deleted. The runs go through the
 // ingest service, and the stored summaries are the published figures.
 // The marker row in InstanceSetting is global and the database is shared with other test files,
@@ -19,8 +19,9 @@ const COUPON = "coupon-api-scale-out";
 const KAFKA = "kafka-producer-serializers";
 const RUNNABLE = "gzip-payloads-runnable";
 const HTTP_RUNNABLE = "http-keepalive-runnable";
-const ALL = [RUNNABLE, HTTP_RUNNABLE, S3, HTTP, CPU, PRODUCT, COUPON, KAFKA];
-const RUNS: Record<string, number> = { [RUNNABLE]: 0, [HTTP_RUNNABLE]: 0, [S3]: 2, [HTTP]: 4, [CPU]: 15, [PRODUCT]: 2, [COUPON]: 2, [KAFKA]: 15 };
+const JVM_RUNNABLE = "serializer-objectmapper-runnable";
+const ALL = [RUNNABLE, HTTP_RUNNABLE, JVM_RUNNABLE, S3, HTTP, CPU, PRODUCT, COUPON, KAFKA];
+const RUNS: Record<string, number> = { [RUNNABLE]: 0, [HTTP_RUNNABLE]: 0, [JVM_RUNNABLE]: 0, [S3]: 2, [HTTP]: 4, [CPU]: 15, [PRODUCT]: 2, [COUPON]: 2, [KAFKA]: 15 };
 
 const db = createPrismaClient(inject("databaseUrl"));
 
@@ -77,7 +78,7 @@ describe("loadExampleDataOnce", () => {
     expect(project).toMatchObject({ slug: "examples", name: "Examples" });
     expect(project!.description).toContain("Delete this project any time");
     expect(project!.experiments.map((e) => e.slug).sort()).toEqual([...ALL].sort());
-    for (const experiment of project!.experiments) expect(experiment).toMatchObject({ isExample: true, status: [RUNNABLE, HTTP_RUNNABLE].includes(experiment.slug) ? "active" : "completed" });
+    for (const experiment of project!.experiments) expect(experiment).toMatchObject({ isExample: true, status: [RUNNABLE, HTTP_RUNNABLE, JVM_RUNNABLE].includes(experiment.slug) ? "active" : "completed" });
     expect(await runCounts()).toEqual(RUNS);
 
     const s3 = project!.experiments.find((e) => e.slug === S3)!;
@@ -93,7 +94,7 @@ describe("loadExampleDataOnce", () => {
       ["payload_bytes_sms", "B", "lower_is_better"],
     ]);
     const baselines = Object.fromEntries(project!.experiments.map((e) => [e.slug, e.variants.find((v) => v.isBaseline)?.name]));
-    expect(baselines).toEqual({ [RUNNABLE]: "Plain", [HTTP_RUNNABLE]: "Keep-alive", [S3]: "Plain", [HTTP]: "gRPC/Unary", [CPU]: "Template", [PRODUCT]: "No cache", [COUPON]: "One server", [KAFKA]: "SPRING_JSON" });
+    expect(baselines).toEqual({ [RUNNABLE]: "Plain", [HTTP_RUNNABLE]: "Keep-alive", [JVM_RUNNABLE]: "Shared ObjectMapper", [S3]: "Plain", [HTTP]: "gRPC/Unary", [CPU]: "Template", [PRODUCT]: "No cache", [COUPON]: "One server", [KAFKA]: "SPRING_JSON" });
     expect(await db.instanceSetting.findUnique({ where: { key: MARKER } })).not.toBeNull();
 
     // The runnable one has no runs yet, and a workload for each variant that an agent runs.
@@ -103,6 +104,11 @@ describe("loadExampleDataOnce", () => {
       { workload: "gzip", settings: { compress: true, level: 6, sizeBytes: 51_200 } },
     ]);
     expect(runnable).toMatchObject({ warmupRuns: 1, measuredRuns: 5 });
+    const jvm = project!.experiments.find((e) => e.slug === JVM_RUNNABLE)!;
+    expect(jvm.variants.map((v) => v.config)).toMatchObject([
+      { workload: "json", settings: { mapper: "shared" } },
+      { workload: "json", settings: { mapper: "new-per-call" } },
+    ]);
   });
 
   it("does not bring the examples back after the user deleted them", async () => {

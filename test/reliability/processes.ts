@@ -2,7 +2,7 @@
 // build, on the test run's database) and agents (agents/reference, agents/go), each a child
 // process the test can stop, SIGKILL or restart, with its output kept for the assertions and
 // for the failure message.
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -124,4 +124,42 @@ export async function eventually<T>(what: string, check: () => Promise<T | undef
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${options.context ? `\n${options.context()}` : ""}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+const jvmAgentJar = path.join(root, "agents/jvm/agent/target/versus-agent-jvm.jar");
+
+/** Whether `java` and `mvn` are on the PATH (the JVM agent's tests need both). */
+export function hasJavaAndMaven(): boolean {
+  return ["java", "mvn"].every((tool) => spawnSync(tool, ["-version"], { stdio: "ignore" }).status === 0);
+}
+
+/** Builds agents/jvm/agent/target/versus-agent-jvm.jar (its own tests run in the "jvm agent" step of npm test). */
+export function buildJvmAgent(): string {
+  const build = spawnSync("mvn", ["-q", "-B", "package", "-DskipTests"], { cwd: path.join(root, "agents/jvm"), encoding: "utf8" });
+  if (build.status !== 0) throw new Error(`mvn package failed in agents/jvm:\n${build.stdout}\n${build.stderr}`);
+  return jvmAgentJar;
+}
+
+/** A JVM agent process (java -jar versus-agent-jvm.jar) with the same environment as startAgent. */
+export function startJvmAgent(options: AgentOptions): Child & { stateDir: string } {
+  const stateDir = options.stateDir ?? fs.mkdtempSync(path.join(os.tmpdir(), `versus-rel-${options.name}-`));
+  const child = new Child(
+    `agent ${options.name} (jvm)`,
+    spawn("java", ["-jar", jvmAgentJar], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: {
+        ...process.env,
+        VERSUS_URL: options.url,
+        VERSUS_ENROLLMENT_TOKEN: options.enrollmentToken,
+        VERSUS_AGENT_NAME: options.name,
+        VERSUS_AGENT_CREDENTIAL_FILE: path.join(stateDir, "credential.json"),
+        VERSUS_AGENT_BUFFER_DIR: path.join(stateDir, "buffer"),
+        VERSUS_AGENT_PLUGINS_DIR: path.join(stateDir, "plugins"),
+        VERSUS_AGENT_SHUTDOWN_GRACE_SECONDS: String(options.shutdownGraceSeconds ?? 2),
+        VERSUS_AGENT_CLAIM_JITTER_MS: "100",
+      },
+    }),
+  );
+  return Object.assign(child, { stateDir });
 }

@@ -44,15 +44,37 @@ describe.each(withRuns.map((example) => [example.definition.slug, example] as co
   });
 });
 
+/** The workloads of the JVM agent's runnable examples (agents/jvm/workloads), with the metrics they report. */
+const JVM_WORKLOADS: Record<string, Record<string, string>> = { json: { serialize_time: "us", message_bytes: "B", alloc_per_op: "B", gc_count: "count", cpu_time: "ms" } };
+const forJvm = (example: ExampleExperiment) => example.definition.variants.every((variant) => (variant.config as { workload: string }).workload in JVM_WORKLOADS);
 // The reference agent's workloads check the examples it runs here; an example for a workload only
 // the Go agent has (http) is checked against the Go agent in
 // test/integration/go-agent-runnable-examples.int.test.ts.
 const registry = builtInWorkloads();
-const forReferenceAgent = runnable.filter(({ definition }) => definition.variants.every((variant) => registry.names().includes((variant.config as { workload: string }).workload)));
+const forReferenceAgent = runnable.filter((example) => !forJvm(example) && example.definition.variants.every((variant) => registry.names().includes((variant.config as { workload: string }).workload)));
 
-it("checks here the runnable examples the reference agent runs (gzip), elsewhere the Go agent's (http)", () => {
+describe.each(runnable.filter(forJvm).map((example) => [example.definition.slug, example] as const))("runnable example %s for the JVM agent", (_slug, { definition }) => {
+  it("tells the user to start a JVM agent, since the local agent of npm start cannot run it", () => {
+    expect(definition.description).toContain("java -jar agent/target/versus-agent-jvm.jar");
+  });
+
+  it("asks only for metrics the workload reports, in its units (its end-to-end run: test/reliability/jvm-agent.rel.test.ts)", () => {
+    for (const variant of definition.variants) {
+      const reported = JVM_WORKLOADS[(variant.config as { workload: string }).workload]!;
+      for (const metric of definition.metrics) expect([metric.key, reported[metric.key]]).toEqual([metric.key, metric.unit]);
+    }
+  });
+
+  it("is run with warm-up and repeated measured runs", () => {
+    expect(definition.warmupRuns).toBeGreaterThanOrEqual(1);
+    expect(definition.measuredRuns).toBeGreaterThanOrEqual(5);
+  });
+});
+
+it("checks here the runnable examples of the reference and JVM agents, elsewhere the Go agent's (http)", () => {
   expect(forReferenceAgent.map((example) => example.definition.slug)).toEqual(["gzip-payloads-runnable"]);
-  expect(runnable.map((example) => example.definition.slug)).toEqual(["gzip-payloads-runnable", "http-keepalive-runnable"]);
+  expect(runnable.filter(forJvm).map((example) => example.definition.slug)).toEqual(["serializer-objectmapper-runnable"]);
+  expect(runnable.map((example) => example.definition.slug)).toEqual(["gzip-payloads-runnable", "http-keepalive-runnable", "serializer-objectmapper-runnable"]);
 });
 
 describe.each(forReferenceAgent.map((example) => [example.definition.slug, example] as const))("runnable example %s", (_slug, { definition }) => {
@@ -83,6 +105,7 @@ it("has the runnable examples, then the five write-ups of docs/examples.md (the 
   expect(exampleExperiments.map((e) => e.definition.slug)).toEqual([
     "gzip-payloads-runnable",
     "http-keepalive-runnable",
+    "serializer-objectmapper-runnable",
     "s3-upload-plain-vs-gzip",
     "http-vs-grpc-1mb",
     "upload-cpu-sdk-jce-provider",

@@ -1,5 +1,6 @@
-// The example experiments: first the runnable ones (an agent measures them when a user presses Run),
-// then the write-ups in the order docs/examples.md numbers them.
+// The example experiments: first the runnable ones (an agent measures them when a user presses
+// Run: gzip and http on the local agent, the serializer on a JVM agent), then the write-ups in the
+// order docs/examples.md numbers them.
 import { couponScaleOut, productListCache } from "./cache-scale-out";
 import type { ExampleExperiment } from "./common";
 import { gzipRunnable } from "./gzip-runnable";
@@ -7,6 +8,7 @@ import { httpRunnable } from "./http-runnable";
 import { httpVsGrpc } from "./http-vs-grpc";
 import { kafkaSerializers } from "./kafka-serializers";
 import { s3Upload } from "./s3-upload";
+import { serializerRunnable } from "./serializer-runnable";
 import { uploadCpu } from "./upload-cpu";
 
-export const exampleExperiments: readonly ExampleExperiment[] = [gzipRunnable, httpRunnable, s3Upload, httpVsGrpc, uploadCpu, productListCache, couponScaleOut, kafkaSerializers];
+export const exampleExperiments: readonly ExampleExperiment[] = [gzipRunnable, httpRunnable, serializerRunnable, s3Upload, httpVsGrpc, uploadCpu, productListCache, couponScaleOut, kafkaSerializers];

@@ -15,7 +15,7 @@ const usage = `versus-agent — runs Versus workloads
 usage:
   versus-agent [agent] [flags]      take jobs from a Versus server (see versus-agent agent -h)
   versus-agent run [flags]          run one workload here and print its result (see versus-agent run -h)
-  versus-agent workloads            list the built-in workloads and their settings schemas
+  versus-agent workloads [--json]   list the built-in workloads, their metrics and settings schemas
   versus-agent version
 `
 
@@ -34,7 +34,7 @@ func dispatch(args []string) int {
 	case "run":
 		return runCommand(args, os.Stdout, os.Stderr)
 	case "workloads":
-		return workloadsCommand(os.Stdout)
+		return workloadsCommand(args, os.Stdout, os.Stderr)
 	case "version":
 		fmt.Println(version)
 		return 0

@@ -13,6 +13,7 @@ import (
 	"github.com/versus/agents/go/internal/builtin"
 	"github.com/versus/agents/go/internal/env"
 	"github.com/versus/agents/go/internal/execute"
+	"github.com/versus/agents/go/internal/workload"
 )
 
 // runCommand runs one workload without a server: `versus-agent run --workload gzip --config x.json`.
@@ -23,6 +24,7 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 	config := fs.String("config", "", "file with the workload's settings as JSON (- for stdin); none: the defaults")
 	settingsFlag := fs.String("settings", "", "the workload's settings as inline JSON (instead of --config)")
 	asJSON := fs.Bool("json", false, "print the run document (the `run` of a job's complete call) instead of a summary")
+	check := fs.Bool("check", false, "only check the settings (as an agent does before running a job) and exit")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -36,6 +38,14 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "versus-agent run: %v\n", err)
 		return 2
+	}
+	if *check {
+		if _, err := w.Prepare(settings); err != nil {
+			fmt.Fprintf(stderr, "versus-agent run: %s: %v\n", *name, err)
+			return 2
+		}
+		fmt.Fprintf(stdout, "%s: settings ok\n", *name)
+		return 0
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -77,9 +87,37 @@ func readSettings(path, inline string) (json.RawMessage, error) {
 	}
 }
 
-// workloadsCommand prints each built-in workload, its metrics and its settings schema.
-func workloadsCommand(stdout io.Writer) int {
-	for _, w := range builtin.Registry().All() {
+// workloadsCommand prints each built-in workload, its metrics and its settings schema; with
+// --json, the list an agent advertises ([{name, description, settingsSchema, metrics}]).
+func workloadsCommand(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("workloads", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, "print the workloads as JSON")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	workloads := builtin.Registry().All()
+	if *asJSON {
+		type advert struct {
+			Name           string                `json:"name"`
+			Description    string                `json:"description"`
+			SettingsSchema json.RawMessage       `json:"settingsSchema"`
+			Metrics        []workload.MetricSpec `json:"metrics"`
+		}
+		list := make([]advert, 0, len(workloads))
+		for _, w := range workloads {
+			info := w.Info()
+			list = append(list, advert{info.Name, info.Description, info.SettingsSchema, info.Metrics})
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(list); err != nil {
+			fmt.Fprintf(stderr, "versus-agent workloads: %v\n", err)
+			return 1
+		}
+		return 0
+	}
+	for _, w := range workloads {
 		info := w.Info()
 		fmt.Fprintf(stdout, "%s — %s\n", info.Name, info.Description)
 		for _, m := range info.Metrics {

@@ -8,6 +8,14 @@ public interface Benchmark extends AutoCloseable {
    */
   void operation(Blackhole blackhole) throws Exception;
 
+  /**
+   * Bytes one operation processes (e.g. the cipher's input size); when positive the harness also
+   * reports {@code data_rate} in MB/s (1 MB = 2^20 B), one sample per measured iteration.
+   */
+  default long bytesPerOperation() {
+    return 0;
+  }
+
   /** After the measured iterations: metrics only the workload knows (e.g. bytes after gzip). */
   default void report(Recorder recorder) {}
 

@@ -28,6 +28,15 @@ public interface Workload {
   }
 
   /**
+   * The metric the harness records each operation's time under: {@code op_time} in ns unless the
+   * workload names its own (gzip reports {@code compress_time} in us, as the reference agent
+   * does, so one experiment runs on either agent). The unit is one of ns, us, ms, s.
+   */
+  default MetricSpec operationTime() {
+    return new MetricSpec("op_time", "ns", Direction.LOWER_IS_BETTER, "Time per operation");
+  }
+
+  /**
    * Makes the benchmark for these settings (a JSON object that passed the schema; absent fields
    * take their defaults here). A value the schema cannot judge (a file that does not exist, an
    * unknown provider) is a {@link SettingsException} naming the field.

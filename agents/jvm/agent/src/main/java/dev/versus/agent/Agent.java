@@ -1,0 +1,236 @@
+package dev.versus.agent;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.versus.agent.api.ApiClient;
+import dev.versus.agent.api.ApiException;
+import dev.versus.agent.api.Job;
+import dev.versus.agent.api.Registration;
+import dev.versus.agent.api.RetryPolicy;
+import dev.versus.agent.plugins.WorkloadFactory;
+import dev.versus.agent.run.JobRunner;
+import dev.versus.workload.Workload;
+import java.io.IOException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Wires the pieces together and owns the agent's life: enroll (or load the saved credential),
+ * run the heartbeat, claim and upload loops, and stop in order.
+ *
+ * <p>Stopping (SIGTERM, or the server's {@code stop}) has two steps. First no new claims, and the
+ * running job gets shutdownGraceSeconds to finish and deliver its result. When the grace runs out
+ * the job is stopped and released (given back without counting an attempt), and results the
+ * server has not acknowledged stay on disk for the next start. A 401 stops everything at once.
+ */
+public final class Agent {
+  public static final String VERSION = "0.1.0";
+  public static final int EXIT_OK = 0;
+  /** EX_CONFIG: restarting will not help until someone changes something. */
+  public static final int EXIT_CONFIG = 78;
+
+  private final Config config;
+  private final WorkloadFactory workloads;
+  private final Log log;
+  private final ApiClient client;
+  private final ResultBuffer buffer;
+  private final Uploader uploader;
+  private final JobExecutor executor;
+  private final JobRunner runner;
+  private final Signal stopping = new Signal();
+  private final Signal halt = new Signal();
+  private final Map<String, RunningJob> running = new ConcurrentHashMap<>();
+  private volatile int exitCode = EXIT_OK;
+  private int heartbeatIntervalSeconds = 10;
+  private int claimWaitSeconds = 30;
+
+  public Agent(Config config, WorkloadFactory workloads, JobRunner runner, Log log, Map<ApiClient.CallName, RetryPolicy> retryPolicies) {
+    this.config = config;
+    this.workloads = workloads;
+    this.log = log;
+    this.client = new ApiClient(config.url(), "versus-agent-jvm/" + VERSION, log, retryPolicies);
+    this.buffer = new ResultBuffer(config.bufferDir());
+    this.uploader = new Uploader(client, buffer, log, this::unauthorized);
+    ObjectNode identity = ApiClient.JSON.createObjectNode().put("name", config.name()).put("version", VERSION).put("kind", "jvm");
+    this.executor = new JobExecutor(workloads, runner, identity);
+    this.runner = runner;
+  }
+
+  /** Asks the agent to stop (see the class comment); safe to call more than once. */
+  public void stop(String reason) {
+    if (!stopping.fire(reason)) return;
+    log.info("agent.stopping", "reason", reason, "running", running.size(), "grace_s", config.shutdownGraceSeconds());
+    Thread grace = new Thread(() -> {
+      if (!halt.sleep(Math.round(config.shutdownGraceSeconds() * 1000))) halt.fire("the shutdown grace ran out");
+    }, "shutdown-grace");
+    grace.setDaemon(true);
+    grace.start();
+  }
+
+  /** Runs until stopped; returns the process exit code. */
+  public int run() throws IOException, InterruptedException {
+    try {
+      authenticate();
+    } catch (Config.ConfigException | ApiException.Unauthorized | ApiException.Rejected | ApiException.Conflict | ApiException.NotFound refused) {
+      if (stopping.fired()) return exitCode;
+      log.error("agent.cannot_start", "reason", refused.getMessage());
+      return EXIT_CONFIG;
+    } catch (ApiException outage) {
+      // Only when stopping: register retries outages until then.
+      return exitCode;
+    } catch (IOException unreadable) {
+      log.error("agent.cannot_start", "reason", unreadable.getMessage());
+      return EXIT_CONFIG;
+    }
+    ResultBuffer.Listing leftovers = buffer.list();
+    for (String name : leftovers.corrupt()) log.error("buffer.corrupt_report", "file", name, "action", "renamed to .corrupt");
+
+    Thread heartbeat = thread("heartbeat", () -> Loops.heartbeat(client, log, this::announcement, running, heartbeatIntervalSeconds, this::stopRequested, this::unauthorized, halt));
+    // Buffered results of an earlier run go first, before any new claim.
+    try {
+      uploader.drain(leftovers.reports(), halt);
+    } catch (IOException broken) {
+      log.error("buffer.resend_failed", "error", broken.getMessage());
+    }
+    log.info("agent.ready", "name", config.name(), "workloads", String.join(",", workloads.names()), "url", config.url());
+    Loops.claim(client, log, claimWaitSeconds, config.claimJitterMs(), this::runJob, this::rejectUnreadable, this::unauthorized, stopping);
+    halt.fire("stopped");
+    heartbeat.join();
+    log.info("agent.stopped", "exit_code", exitCode);
+    return exitCode;
+  }
+
+  private static Thread thread(String name, Runnable body) {
+    Thread thread = new Thread(body, name);
+    thread.setDaemon(true);
+    thread.start();
+    return thread;
+  }
+
+  private void stopRequested() {
+    if (stopping.fired()) return;
+    log.warn("agent.stop_requested", "hint", "stopped on the Agents page: it gets no work until it enrolls again (delete " + config.credentialFile() + " and start it with an enrollment token)");
+    stop("the server asked this agent to stop");
+  }
+
+  private void unauthorized(ApiException.Unauthorized error) {
+    synchronized (this) {
+      if (exitCode == EXIT_CONFIG) return;
+      exitCode = EXIT_CONFIG;
+    }
+    log.error("agent.unauthorized", "reason", error.getMessage(), "hint", "the credential in " + config.credentialFile() + " was refused (revoked on the Agents page?); enroll again with a new token");
+    for (RunningJob job : running.values()) job.stop(RunningJob.UNAUTHORIZED);
+    stopping.fire("unauthorized");
+    halt.fire("unauthorized");
+  }
+
+  private ObjectNode announcement() {
+    ObjectNode body = ApiClient.JSON.createObjectNode().put("version", VERSION);
+    ArrayNode capabilities = body.putArray("capabilities");
+    workloads.names().forEach(capabilities::add);
+    ObjectNode labels = body.putObject("labels");
+    config.labels().forEach(labels::put);
+    ArrayNode adverts = body.putArray("workloads");
+    for (Workload workload : workloads.plugins().all()) {
+      ObjectNode advert = adverts.addObject().put("name", workload.name()).put("description", workload.description());
+      try {
+        advert.set("settingsSchema", runner.settingsSchema(workload));
+      } catch (IOException | RuntimeException badSchema) {
+        log.warn("workload.bad_schema", "workload", workload.name(), "error", badSchema.getMessage());
+        advert.putObject("settingsSchema").put("type", "object");
+      }
+    }
+    return body;
+  }
+
+  private void authenticate() throws Config.ConfigException, ApiException, IOException {
+    CredentialStore.Saved saved = CredentialStore.load(config.credentialFile());
+    if (saved != null && saved.url().equals(config.url())) {
+      client.setCredential(saved.credential());
+      heartbeatIntervalSeconds = saved.heartbeatIntervalSeconds();
+      claimWaitSeconds = saved.claimWaitSeconds();
+      log.info("agent.credential_loaded", "agent", saved.agentId(), "project", saved.project(), "file", config.credentialFile());
+      return;
+    }
+    if (saved != null) log.warn("agent.credential_for_other_server", "file", config.credentialFile(), "saved_url", saved.url());
+    if (config.enrollmentToken() == null) {
+      throw new Config.ConfigException("no credential in " + config.credentialFile() + " and no enrollment token: set VERSUS_ENROLLMENT_TOKEN (or --enrollment-token) to a venr_… token from the project's Agents page");
+    }
+    ObjectNode request = announcement().put("name", config.name()).put("kind", "jvm");
+    request.set("environment", Environment.capture());
+    Registration answer = client.register(config.enrollmentToken(), request, stopping);
+    CredentialStore.save(config.credentialFile(), new CredentialStore.Saved(
+        config.url(), answer.agentId(), answer.name(), answer.project(), answer.credential(), answer.heartbeatIntervalSeconds(), answer.claimWaitSeconds()));
+    client.setCredential(answer.credential());
+    heartbeatIntervalSeconds = answer.heartbeatIntervalSeconds();
+    claimWaitSeconds = answer.claimWaitSeconds();
+    log.info("agent.registered", "agent", answer.agentId(), "project", answer.project(), "name", answer.name(), "file", config.credentialFile());
+  }
+
+  private void runJob(Job job) {
+    RunningJob current = new RunningJob(job);
+    running.put(job.id(), current);
+    Runnable stopOnHalt = halt.onFire(() -> current.stop(RunningJob.SHUTDOWN));
+    Signal leaseDone = new Signal();
+    Runnable leaseOnHalt = halt.onFire(() -> leaseDone.fire("halt"));
+    Thread lease = thread("lease-" + job.id(), () -> Loops.lease(client, current, log, this::unauthorized, leaseDone));
+    log.info("job.started", "job", job.id(), "experiment", job.experimentSlug(), "variant", job.variantName(), "repetition", job.repetition(), "warmup", job.warmup(), "attempt", job.attempt(), "workload", job.workloadName());
+    try {
+      JobExecutor.Outcome outcome = executor.execute(current, log);
+      // The lease is still renewed while the result is delivered: an outage of the server then
+      // does not hand the job to another agent as long as it is shorter than the lease.
+      report(current, outcome);
+    } catch (IOException | RuntimeException failed) {
+      log.error("job.report_failed", "job", job.id(), "error", String.valueOf(failed));
+    } finally {
+      leaseDone.fire("done");
+      try {
+        lease.join();
+      } catch (InterruptedException interrupted) {
+        Thread.currentThread().interrupt();
+      }
+      stopOnHalt.run();
+      leaseOnHalt.run();
+      running.remove(job.id());
+    }
+  }
+
+  private void report(RunningJob current, JobExecutor.Outcome outcome) throws IOException {
+    Job job = current.job();
+    if (outcome instanceof JobExecutor.Complete complete) {
+      if (!complete.missingMetrics().isEmpty()) log.warn("job.metrics_not_reported", "job", job.id(), "metrics", String.join(",", complete.missingMetrics()));
+      uploader.submit(ResultBuffer.complete(job.id(), job.leaseToken(), complete.run()), halt);
+    } else if (outcome instanceof JobExecutor.Fail fail) {
+      log.warn("job.failed", "job", job.id(), "error", fail.error(), "retryable", fail.retryable());
+      uploader.submit(ResultBuffer.fail(job.id(), job.leaseToken(), fail.error(), fail.logTail(), fail.retryable(), false), halt);
+    } else if (outcome instanceof JobExecutor.Stopped stopped) {
+      reportStopped(job, stopped.reason());
+    }
+  }
+
+  private void reportStopped(Job job, String reason) throws IOException {
+    switch (reason) {
+      case RunningJob.CANCELLED -> uploader.submit(ResultBuffer.fail(job.id(), job.leaseToken(), "cancelled by a user", null, false, true), halt);
+      case RunningJob.SHUTDOWN -> {
+        try {
+          // Its own signal: the agent is halting, but the release must still go out.
+          client.release(job.id(), job.leaseToken(), new Signal());
+          log.info("job.released", "job", job.id());
+        } catch (ApiException failed) {
+          log.warn("job.release_failed", "job", job.id(), "error", failed.getMessage(), "effect", "the job runs elsewhere once its lease expires");
+        }
+      }
+      case RunningJob.LEASE_LOST -> log.warn("job.dropped", "job", job.id(), "reason", "its lease is not ours any more; the result is not sent");
+      default -> log.warn("job.stopped", "job", job.id(), "reason", reason);
+    }
+  }
+
+  private void rejectUnreadable(ApiException.UnreadableJob unreadable) {
+    String error = unreadable.getMessage();
+    try {
+      uploader.submit(ResultBuffer.fail(unreadable.jobId(), unreadable.leaseToken(), error, null, false, false), halt);
+    } catch (IOException broken) {
+      log.error("job.report_failed", "job", unreadable.jobId(), "error", broken.getMessage());
+    }
+  }
+}

@@ -1,0 +1,69 @@
+package dev.versus.agent;
+
+import dev.versus.agent.plugins.Plugins;
+import dev.versus.agent.plugins.WorkloadFactory;
+import dev.versus.agent.run.HarnessJobRunner;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * Entry point: {@code java -jar versus-agent-jvm.jar --url http://localhost:3000 --enrollment-token venr_…}
+ * (or the same through VERSUS_URL and VERSUS_ENROLLMENT_TOKEN). SIGTERM or SIGINT stops
+ * gracefully (see Agent): a shutdown hook asks the agent to stop, waits for it (the running job's
+ * grace, its release, the buffered results) and ends the process with status 0. Exit codes: 0
+ * stopped, 78 configuration or credential refused (restarting will not help), 1 a crash.
+ */
+public final class Main {
+  private Main() {}
+
+  public static void main(String[] args) {
+    Log log = Log.console();
+    Config config;
+    try {
+      config = Config.read(args, System.getenv());
+    } catch (Config.HelpRequested help) {
+      System.out.println(help.getMessage());
+      System.exit(Agent.EXIT_OK);
+      return;
+    } catch (Config.ConfigException bad) {
+      log.error("agent.bad_config", "reason", bad.getMessage());
+      System.exit(Agent.EXIT_CONFIG);
+      return;
+    }
+
+    Plugins plugins = Plugins.load(config.pluginsDir(), Main.class.getClassLoader(), log);
+    Agent agent = new Agent(config, new WorkloadFactory(plugins), new HarnessJobRunner(log, true), log, null);
+
+    CountDownLatch finished = new CountDownLatch(1);
+    int[] exitCode = {1};
+    Thread hook = new Thread(() -> {
+      agent.stop("SIGTERM");
+      try {
+        finished.await();
+      } catch (InterruptedException interrupted) {
+        Thread.currentThread().interrupt();
+      }
+      // A JVM ended by a signal exits 143 however its hooks end; the agent stopped as asked.
+      Runtime.getRuntime().halt(exitCode[0]);
+    }, "shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+
+    try {
+      exitCode[0] = agent.run();
+    } catch (Throwable crash) {
+      StringWriter trace = new StringWriter();
+      crash.printStackTrace(new PrintWriter(trace));
+      log.error("agent.crashed", "error", trace.toString());
+      exitCode[0] = 1;
+    }
+    finished.countDown();
+    try {
+      Runtime.getRuntime().removeShutdownHook(hook);
+    } catch (IllegalStateException shuttingDown) {
+      // The hook is running (a signal): it ends the process with the code set above.
+      return;
+    }
+    System.exit(exitCode[0]);
+  }
+}

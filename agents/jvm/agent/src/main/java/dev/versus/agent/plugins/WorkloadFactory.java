@@ -1,0 +1,62 @@
+package dev.versus.agent.plugins;
+
+import dev.versus.workload.Workload;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Finds the workload a job names: a built-in by its short name, then a plugin's, then a class
+ * name (as JMH and slf4j do) loaded through the plugins' class loader, so
+ * {@code com.example.MyWorkload} runs without a services file. Classes found by name are made
+ * once and kept.
+ */
+public final class WorkloadFactory {
+  private final Plugins plugins;
+  private final Map<String, Workload> byClassName = new ConcurrentHashMap<>();
+
+  public WorkloadFactory(Plugins plugins) {
+    this.plugins = plugins;
+  }
+
+  public Plugins plugins() {
+    return plugins;
+  }
+
+  /** @throws IllegalArgumentException no such workload (the message lists those there are) */
+  public Workload find(String name) {
+    Workload workload = plugins.builtIn().get(name);
+    if (workload == null) workload = plugins.discovered().get(name);
+    if (workload == null && name.contains(".")) workload = byClassName.computeIfAbsent(name, this::instantiate);
+    if (workload == null) {
+      throw new IllegalArgumentException("this agent has no workload \"" + name + "\" (it has " + String.join(", ", names()) + ")");
+    }
+    return workload;
+  }
+
+  /** The names the agent advertises. */
+  public List<String> names() {
+    List<String> names = new ArrayList<>(plugins.builtIn().keySet());
+    names.addAll(plugins.discovered().keySet());
+    return names;
+  }
+
+  private Workload instantiate(String className) {
+    Class<?> type;
+    try {
+      type = Class.forName(className, true, plugins.classLoader());
+    } catch (ClassNotFoundException | LinkageError missing) {
+      return null;
+    }
+    if (!Workload.class.isAssignableFrom(type)) {
+      throw new IllegalArgumentException("class " + className + " does not implement " + Workload.class.getName());
+    }
+    try {
+      return (Workload) type.getDeclaredConstructor().newInstance();
+    } catch (ReflectiveOperationException | RuntimeException | LinkageError broken) {
+      Throwable cause = broken.getCause() != null ? broken.getCause() : broken;
+      throw new IllegalArgumentException("workload class " + className + " cannot be made: " + cause, broken);
+    }
+  }
+}

@@ -1,0 +1,59 @@
+package dev.versus.agent.run;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.versus.agent.Log;
+import dev.versus.harness.Harness;
+import dev.versus.harness.RunCancelledException;
+import dev.versus.harness.RunFailedException;
+import dev.versus.harness.RunOptions;
+import dev.versus.workload.SettingsException;
+import dev.versus.workload.Workload;
+import java.io.File;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Runs jobs in the benchmark harness (module harness): by default each run in a fresh JVM whose
+ * class path is the agent's own (its jar) plus the plugins directory's jars, so a plugin's
+ * workload and a JCE provider dropped there are found in the fork as in the agent. In-process
+ * runs get the plugins' class loader as their context class loader.
+ */
+public final class HarnessJobRunner implements JobRunner {
+  private final Log log;
+  private final boolean fork;
+
+  public HarnessJobRunner(Log log, boolean fork) {
+    this.log = log;
+    this.fork = fork;
+  }
+
+  @Override
+  public ObjectNode settingsSchema(Workload workload) {
+    return Harness.settingsSchema(workload);
+  }
+
+  @Override
+  public RunResult run(Workload workload, JsonNode settings, RunContext context) throws SettingsException, RunFailure {
+    List<Path> classpath = new ArrayList<>();
+    for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+      if (!entry.isEmpty()) classpath.add(Path.of(entry));
+    }
+    classpath.addAll(context.pluginJars());
+    RunOptions options = RunOptions.defaults()
+        .withFork(fork)
+        .withClasspath(classpath)
+        .withClassLoader(context.pluginClassLoader())
+        .withCancellation(context.cancelled())
+        .withLog(line -> log.info("workload.log", "workload", workload.name(), "line", line));
+    try {
+      dev.versus.harness.RunResult result = Harness.run(workload, settings, options);
+      return new RunResult(result.run(), result.warnings(), result.logTail());
+    } catch (RunCancelledException cancelled) {
+      throw new RunFailure("cancelled", cancelled.logTail(), cancelled);
+    } catch (RunFailedException failed) {
+      throw new RunFailure(failed.getMessage(), failed.logTail(), failed);
+    }
+  }
+}

@@ -1,0 +1,146 @@
+package dev.versus.harness;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.versus.workload.SettingsException;
+import dev.versus.workload.Workload;
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+/**
+ * A run in a fresh JVM, as JMH forks: {@code java <jvmArgs> -cp <classpath> dev.versus.harness.ForkMain
+ * <result file>} gets the workload's name and settings on stdin, runs it in-process and writes
+ * the run (or the error) to the result file; its stdout and stderr are the run's log. Each run
+ * starts with a clean heap, no JIT profile from other workloads, and the job's own JVM flags.
+ */
+final class Fork {
+  private Fork() {}
+
+  private static final long POLL_MS = 50;
+
+  static RunResult run(Workload workload, JsonNode settings, RunOptions options) throws SettingsException, RunFailedException {
+    HarnessSettings harness = HarnessSettings.from(settings);
+    Path resultFile;
+    try {
+      resultFile = Files.createTempFile("versus-run-", ".json");
+    } catch (IOException e) {
+      throw new RunFailedException("cannot create the fork's result file: " + e.getMessage(), "", e);
+    }
+    Deque<String> tail = new ArrayDeque<>();
+    try {
+      List<String> command = command(options, harness, resultFile);
+      Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+      Thread reader = new Thread(() -> readLog(process, tail, options), "versus-fork-log");
+      reader.setDaemon(true);
+      reader.start();
+      try (OutputStream stdin = process.getOutputStream()) {
+        ObjectNode request = Harness.MAPPER.createObjectNode();
+        request.put("workload", workload.name());
+        request.set("settings", settings);
+        stdin.write(Harness.MAPPER.writeValueAsBytes(request));
+      } catch (IOException e) {
+        // the fork died at once: its log says why
+      }
+      while (!process.waitFor(POLL_MS, TimeUnit.MILLISECONDS)) {
+        if (options.cancelled().getAsBoolean()) {
+          destroy(process);
+          reader.join(1000);
+          throw new RunCancelledException(tail(tail));
+        }
+      }
+      reader.join(5000);
+      return result(resultFile, process.exitValue(), tail, options);
+    } catch (IOException e) {
+      throw new RunFailedException("cannot start the forked JVM: " + e.getMessage(), tail(tail), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new RunFailedException("interrupted while the fork ran", tail(tail), e);
+    } finally {
+      try {
+        Files.deleteIfExists(resultFile);
+      } catch (IOException e) {
+        // a temp file left behind
+      }
+    }
+  }
+
+  static List<String> command(RunOptions options, HarnessSettings harness, Path resultFile) {
+    Path java = options.java() != null ? options.java() : Path.of(System.getProperty("java.home"), "bin", "java");
+    String classpath = options.classpath().isEmpty()
+        ? System.getProperty("java.class.path")
+        : options.classpath().stream().map(Path::toString).collect(Collectors.joining(File.pathSeparator));
+    List<String> command = new ArrayList<>();
+    command.add(java.toString());
+    command.addAll(options.jvmArgs());
+    command.addAll(harness.jvmArgs());
+    command.add("-cp");
+    command.add(classpath);
+    command.add(ForkMain.class.getName());
+    command.add(resultFile.toString());
+    return command;
+  }
+
+  /** The fork and anything it started, at once. */
+  static void destroy(Process process) {
+    process.descendants().forEach(ProcessHandle::destroyForcibly);
+    process.destroyForcibly();
+    try {
+      process.waitFor(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static void readLog(Process process, Deque<String> tail, RunOptions options) {
+    try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+      String line;
+      while ((line = lines.readLine()) != null) {
+        synchronized (tail) {
+          tail.addLast(line);
+          while (tail.size() > RunRecorder.LOG_TAIL_LINES) tail.removeFirst();
+        }
+        if (options.onLog() != null) options.onLog().accept(line);
+      }
+    } catch (IOException e) {
+      // the fork was destroyed
+    }
+  }
+
+  private static String tail(Deque<String> tail) {
+    synchronized (tail) {
+      return String.join("\n", tail);
+    }
+  }
+
+  private static RunResult result(Path file, int exitCode, Deque<String> tail, RunOptions options) throws SettingsException, RunFailedException {
+    JsonNode answer;
+    try {
+      answer = Files.size(file) == 0 ? null : Harness.MAPPER.readTree(file.toFile());
+    } catch (IOException | UncheckedIOException e) {
+      answer = null;
+    }
+    if (answer == null) throw new RunFailedException("the forked JVM exited with code " + exitCode + " without a result", tail(tail), null);
+    if (answer.has("settingsError")) {
+      JsonNode error = answer.get("settingsError");
+      throw new SettingsException(error.path("field").asText(), error.path("message").asText());
+    }
+    if (answer.has("error")) throw new RunFailedException(answer.get("error").asText(), tail(tail), null);
+    List<String> warnings = new ArrayList<>();
+    answer.path("warnings").forEach(w -> warnings.add(w.asText()));
+    ObjectNode run = (ObjectNode) answer.get("run");
+    return new RunResult(run, warnings, tail(tail));
+  }
+}

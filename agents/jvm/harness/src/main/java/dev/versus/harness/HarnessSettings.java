@@ -1,0 +1,111 @@
+package dev.versus.harness;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The settings every JVM workload takes, beside its own, at the top level of a job's settings (so
+ * the dashboard's form shows them as plain fields). Close to JMH's: warm-up iterations, then
+ * measured iterations, each lasting a time or a number of operations.
+ *
+ * @param warmupIterations unmeasured iterations first (JIT compilation, caches, batch size)
+ * @param warmupTimeMs length of a warm-up iteration
+ * @param iterations measured iterations
+ * @param iterationTimeMs length of a measured iteration
+ * @param operationsPerIteration when positive, every iteration (warm-up too) is this many
+ *     operations (per thread) instead of a time
+ * @param batchSize operations timed together, 0 = chosen during warm-up (see {@link Measurement})
+ * @param threads threads calling the operation at once
+ * @param jvmArgs extra arguments of the forked JVM (e.g. -XX:+UseParallelGC)
+ */
+public record HarnessSettings(
+    int warmupIterations,
+    long warmupTimeMs,
+    int iterations,
+    long iterationTimeMs,
+    long operationsPerIteration,
+    int batchSize,
+    int threads,
+    List<String> jvmArgs) {
+
+  public HarnessSettings {
+    jvmArgs = List.copyOf(jvmArgs);
+  }
+
+  /** The JSON Schema properties of these settings, with their defaults (draft 2020-12). */
+  static final String PROPERTIES =
+      """
+      {
+        "warmupIterations": {"type": "integer", "minimum": 0, "maximum": 1000, "default": 5,
+          "description": "Unmeasured iterations first: the JIT compiles the hot code, and the harness picks the batch size"},
+        "warmupTime": {"type": "integer", "minimum": 1, "maximum": 600000, "default": 100,
+          "description": "Length of a warm-up iteration, in milliseconds"},
+        "iterations": {"type": "integer", "minimum": 1, "maximum": 10000, "default": 10,
+          "description": "Measured iterations"},
+        "iterationTime": {"type": "integer", "minimum": 1, "maximum": 600000, "default": 100,
+          "description": "Length of a measured iteration, in milliseconds"},
+        "operationsPerIteration": {"type": "integer", "minimum": 1, "maximum": 1000000000,
+          "description": "Make every iteration this many operations (per thread) instead of a time"},
+        "batchSize": {"type": "integer", "minimum": 1, "maximum": 1048576,
+          "description": "Operations timed together (1: each alone); by default chosen during warm-up so a batch lasts about 20 µs"},
+        "threads": {"type": "integer", "minimum": 1, "maximum": 1024, "default": 1,
+          "description": "Threads calling the operation at once"},
+        "jvmArgs": {"type": "array", "items": {"type": "string"}, "default": [],
+          "description": "Extra arguments of the forked JVM, e.g. [\\"-XX:+UseParallelGC\\", \\"-Xmx1g\\"]"}
+      }
+      """;
+
+  private static final ObjectNode PROPERTY_NODES = parse();
+
+  private static ObjectNode parse() {
+    try {
+      return (ObjectNode) new ObjectMapper().readTree(PROPERTIES);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The common settings' schema properties (a copy). */
+  static ObjectNode properties() {
+    return PROPERTY_NODES.deepCopy();
+  }
+
+  /** Names of the common settings. */
+  static List<String> names() {
+    List<String> names = new ArrayList<>();
+    PROPERTY_NODES.fieldNames().forEachRemaining(names::add);
+    return names;
+  }
+
+  /** Reads the common settings from a job's settings (already checked against the schema). */
+  static HarnessSettings from(JsonNode settings) {
+    List<String> jvmArgs = new ArrayList<>();
+    settings.path("jvmArgs").forEach(arg -> jvmArgs.add(arg.asText()));
+    return new HarnessSettings(
+        settings.path("warmupIterations").asInt(5),
+        settings.path("warmupTime").asLong(100),
+        settings.path("iterations").asInt(10),
+        settings.path("iterationTime").asLong(100),
+        settings.path("operationsPerIteration").asLong(0),
+        settings.path("batchSize").asInt(0),
+        settings.path("threads").asInt(1),
+        jvmArgs);
+  }
+
+  /** As the run's environment records them. */
+  ObjectNode toJson(ObjectMapper mapper) {
+    ObjectNode node = mapper.createObjectNode();
+    node.put("warmupIterations", warmupIterations);
+    node.put("warmupTimeMs", warmupTimeMs);
+    node.put("iterations", iterations);
+    node.put("iterationTimeMs", iterationTimeMs);
+    if (operationsPerIteration > 0) node.put("operationsPerIteration", operationsPerIteration);
+    node.put("threads", threads);
+    if (!jvmArgs.isEmpty()) node.set("jvmArgs", mapper.valueToTree(jvmArgs));
+    return node;
+  }
+}

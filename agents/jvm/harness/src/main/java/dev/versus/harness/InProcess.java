@@ -1,0 +1,103 @@
+package dev.versus.harness;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.versus.workload.Benchmark;
+import dev.versus.workload.MetricSpec;
+import dev.versus.workload.SettingsException;
+import dev.versus.workload.Summary;
+import dev.versus.workload.Workload;
+import java.time.Instant;
+import java.util.List;
+import org.HdrHistogram.Histogram;
+
+/** A run in this JVM: prepare, measure, report, and the run document. */
+final class InProcess {
+  private InProcess() {}
+
+  static RunResult run(Workload workload, JsonNode settings, RunOptions options) throws SettingsException, RunFailedException {
+    HarnessSettings harness = HarnessSettings.from(settings);
+    List<MetricSpec> specs = Harness.metrics(workload);
+    RunRecorder recorder = new RunRecorder(Harness.MAPPER, specs, options.onLog());
+    Instant startedAt = Instant.now();
+    Thread current = Thread.currentThread();
+    ClassLoader previous = current.getContextClassLoader();
+    if (options.classLoader() != null) current.setContextClassLoader(options.classLoader());
+    int batchSize;
+    try (Benchmark benchmark = workload.prepare(ownSettings(workload, settings))) {
+      recorder.log(String.format("%s: %d warm-up + %d measured iterations of %s, %d thread(s)", workload.name(),
+          harness.warmupIterations(), harness.iterations(),
+          harness.operationsPerIteration() > 0 ? harness.operationsPerIteration() + " operations" : harness.iterationTimeMs() + " ms",
+          harness.threads()));
+      Measurement.Result result = new Measurement(benchmark, harness, options.cancelled()).run();
+      batchSize = result.batchSize();
+      record(workload, harness, result, recorder);
+      long bytes = benchmark.bytesPerOperation();
+      if (bytes > 0) {
+        for (double perIteration : result.throughputPerIteration()) recorder.sample(Harness.DATA_RATE, perIteration * bytes / (1024.0 * 1024.0));
+      }
+      benchmark.report(recorder);
+    } catch (SettingsException e) {
+      throw e;
+    } catch (Measurement.CancellationSignal e) {
+      throw new RunCancelledException(recorder.logTail());
+    } catch (Exception | Error e) {
+      recorder.log("failed: " + e);
+      throw new RunFailedException(workload.name() + ": " + e, recorder.logTail(), e);
+    } finally {
+      current.setContextClassLoader(previous);
+    }
+    ObjectNode environment = Environment.capture(Harness.MAPPER);
+    environment.put("workload", workload.name());
+    ObjectNode harnessEnv = harness.toJson(Harness.MAPPER);
+    harnessEnv.put("batchSize", batchSize);
+    harnessEnv.put("forked", options.fork());
+    environment.set("harness", harnessEnv);
+    ObjectNode run = recorder.build(startedAt, Instant.now(), environment);
+    return new RunResult(run, recorder.warnings(), recorder.logTail());
+  }
+
+  /** The settings the workload sees: without the harness's, unless its own schema claims the name. */
+  static ObjectNode ownSettings(Workload workload, JsonNode settings) {
+    ObjectNode own = ((ObjectNode) settings).deepCopy();
+    JsonNode ownProperties;
+    try {
+      ownProperties = Harness.MAPPER.readTree(workload.settingsSchema()).path("properties");
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalArgumentException(e);
+    }
+    for (String name : HarnessSettings.names()) {
+      if (!ownProperties.has(name)) own.remove(name);
+    }
+    return own;
+  }
+
+  /** The harness's metrics from a measurement. */
+  static void record(Workload workload, HarnessSettings harness, Measurement.Result result, RunRecorder recorder) {
+    MetricSpec time = workload.operationTime();
+    OperationUnit unit = OperationUnit.of(time.unit());
+    long ops = result.operations();
+    if (ops == 0) throw new IllegalStateException("no operation was measured");
+    Histogram h = result.psPerOperation();
+    double scale = unit.histogramScale();
+    recorder.histogram(time.key(), h, scale);
+    // The mean from the summed batch times is exact; the histogram gives spread and percentiles.
+    recorder.summary(time.key(), new Summary(ops, result.measuredNs() / unit.nanos() / ops, h.getStdDeviation() / scale, h.getMinValue() / scale, h.getMaxValue() / scale));
+    for (double perIteration : result.throughputPerIteration()) recorder.sample(Harness.THROUGHPUT, perIteration);
+    if (result.allocatedBytes() >= 0 && JvmCounters.allocationSupported()) {
+      recorder.summary(Harness.ALLOC_PER_OP, new Summary(ops, (double) result.allocatedBytes() / ops, null, null, null));
+    } else {
+      recorder.warn("this JVM does not count allocated bytes per thread: no alloc_per_op");
+    }
+    JvmCounters.Delta c = result.counters();
+    recorder.summary(Harness.GC_COUNT, Summary.constant(1, c.gcCount()));
+    recorder.summary(Harness.GC_TIME, Summary.constant(1, c.gcTimeMs()));
+    if (c.cpuNs() >= 0) {
+      recorder.summary(Harness.CPU_TIME, Summary.constant(1, c.cpuNs() / 1e6));
+      recorder.summary(Harness.CPU_PERCENT, Summary.constant(1, c.cpuPercent()));
+    }
+    recorder.summary(Harness.HEAP_PEAK, Summary.constant(1, c.heapPeakBytes()));
+    if (harness.warmupIterations() == 0) recorder.warn("no warm-up iterations: the JIT compiled during the measured ones" + (harness.batchSize() == 0 ? ", and every operation was timed alone" : ""));
+    recorder.log(String.format("measured %d operations in batches of %d: %.1f ns/op, %d collections", ops, result.batchSize(), (double) result.measuredNs() / ops, c.gcCount()));
+  }
+}

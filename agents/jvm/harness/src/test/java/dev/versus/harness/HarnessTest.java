@@ -1,0 +1,155 @@
+package dev.versus.harness;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.versus.workload.SettingsException;
+import java.nio.ByteBuffer;
+import java.util.Base64;
+import java.util.Set;
+import java.util.TreeSet;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+
+class HarnessTest {
+  private static final TestWorkloads.Alloc ALLOC = new TestWorkloads.Alloc();
+
+  static ObjectNode settings(String json) throws Exception {
+    return (ObjectNode) Harness.MAPPER.readTree(json);
+  }
+
+  static JsonNode metric(ObjectNode run, String key) {
+    for (JsonNode m : run.get("metrics")) if (m.get("key").asText().equals(key)) return m;
+    throw new AssertionError("no metric " + key + " in " + run);
+  }
+
+  @Test
+  void countsEveryOperationAndMeasuresOnlyTheMeasuredOnes() throws Exception {
+    ObjectNode s = settings("{\"size\": 16, \"warmupIterations\": 2, \"iterations\": 3, \"operationsPerIteration\": 1000}");
+    ObjectNode run = Harness.run(ALLOC, s, RunOptions.inProcess()).run();
+    assertEquals(5000, metric(run, "calls").get("summary").get("mean").asLong(), "warm-up and measured calls");
+    assertEquals(3000, metric(run, "op_time").get("summary").get("n").asLong());
+    assertEquals(3, metric(run, "throughput").get("samples").size(), "one throughput sample per iteration");
+    Histogram histogram = decode(metric(run, "op_time").get("histogram").asText());
+    assertEquals(3000, histogram.getTotalCount());
+  }
+
+  @Test
+  void theHistogramDecodesInTheMetricsUnitWithItsScale() throws Exception {
+    ObjectNode run = Harness.run(ALLOC, settings("{\"warmupIterations\": 1, \"iterations\": 2, \"operationsPerIteration\": 500, \"batchSize\": 1}"), RunOptions.inProcess()).run();
+    JsonNode time = metric(run, "op_time");
+    assertEquals("ns", time.get("unit").asText());
+    assertEquals("lower_is_better", time.get("direction").asText());
+    assertEquals(1000.0, time.get("histogramScale").asDouble(), "picoseconds in a ns metric");
+    Histogram histogram = decode(time.get("histogram").asText());
+    assertEquals(1000, histogram.getTotalCount());
+    // Every operation was timed alone here, so the histogram's mean is the summary's (to its 3 digits).
+    double mean = time.get("summary").get("mean").asDouble();
+    assertEquals(mean, histogram.getMean() / 1000.0, mean * 0.01);
+  }
+
+  @Test
+  void allocationPerOperationIsTheArraysSize() throws Exception {
+    // A byte[1000] is 1016 bytes on the heap (16 bytes of header and length). The blackhole makes
+    // the array escape, so escape analysis cannot remove the allocation once C2 compiles the loop.
+    ObjectNode run = Harness.run(ALLOC, settings("{\"size\": 1000, \"warmupIterations\": 3, \"iterations\": 3, \"operationsPerIteration\": 20000}"), RunOptions.inProcess()).run();
+    double perOp = metric(run, "alloc_per_op").get("summary").get("mean").asDouble();
+    assertEquals(1016, perOp, 1016 * 0.03, "alloc_per_op " + perOp);
+  }
+
+  @Test
+  void settingsProblemsNameTheField() {
+    SettingsException wrongType = assertThrows(SettingsException.class, () -> Harness.run(ALLOC, settings("{\"size\": \"big\"}"), RunOptions.inProcess()));
+    assertEquals("size", wrongType.field());
+    SettingsException extra = assertThrows(SettingsException.class, () -> Harness.run(ALLOC, settings("{\"sizee\": 3}"), RunOptions.inProcess()));
+    assertEquals("sizee", extra.field());
+    SettingsException common = assertThrows(SettingsException.class, () -> Harness.run(ALLOC, settings("{\"iterations\": 0}"), RunOptions.inProcess()));
+    assertEquals("iterations", common.field());
+    assertTrue(common.getMessage().startsWith("settings.iterations: "), common.getMessage());
+    SettingsException fromPrepare = assertThrows(SettingsException.class, () -> Harness.run(ALLOC, settings("{\"reject\": true}"), RunOptions.inProcess()));
+    assertEquals("reject", fromPrepare.field());
+  }
+
+  @Test
+  void theAdvertisedSchemaHasTheCommonSettings() {
+    ObjectNode schema = Harness.settingsSchema(ALLOC);
+    JsonNode properties = schema.get("properties");
+    for (String name : HarnessSettings.names()) assertTrue(properties.has(name), name);
+    assertTrue(properties.has("size"));
+  }
+
+  @Test
+  void aFailingOperationFailsTheRunWithItsLogTail() {
+    RunFailedException failed = assertThrows(RunFailedException.class,
+        () -> Harness.run(ALLOC, settings("{\"failAt\": 50, \"warmupIterations\": 1, \"operationsPerIteration\": 100}"), RunOptions.inProcess()));
+    assertTrue(failed.getMessage().contains("failing at call 50"), failed.getMessage());
+    assertTrue(failed.logTail().contains("test-alloc"), failed.logTail());
+  }
+
+  @Test
+  void aForkedRunHasTheInProcessRunsShape() throws Exception {
+    ObjectNode s = settings("{\"size\": 64, \"warmupIterations\": 1, \"iterations\": 2, \"operationsPerIteration\": 2000}");
+    RunResult here = Harness.run(ALLOC, s, RunOptions.inProcess());
+    RunResult forked = Harness.run(ALLOC, s, RunOptions.defaults().withJvmArgs(java.util.List.of("-Xmx256m")));
+    assertEquals(shape(here.run()), shape(forked.run()));
+    assertTrue(forked.run().get("environment").get("harness").get("forked").asBoolean());
+    assertFalse(here.run().get("environment").get("harness").get("forked").asBoolean());
+    assertTrue(forked.run().get("environment").get("jvmArgs").toString().contains("-Xmx256m"));
+    assertEquals(6000, metric(forked.run(), "calls").get("summary").get("mean").asLong());
+    assertTrue(forked.logTail().contains("measured 4000 operations"), forked.logTail());
+  }
+
+  @Test
+  void aForkCarriesBackSettingsErrorsAndFailures() throws Exception {
+    SettingsException rejected = assertThrows(SettingsException.class, () -> Harness.run(ALLOC, settings("{\"reject\": true}"), RunOptions.defaults()));
+    assertEquals("reject", rejected.field());
+    assertEquals("settings.reject: rejected by prepare", rejected.getMessage());
+    RunFailedException failed = assertThrows(RunFailedException.class,
+        () -> Harness.run(ALLOC, settings("{\"failAt\": 5, \"warmupIterations\": 1, \"operationsPerIteration\": 10}"), RunOptions.defaults()));
+    assertTrue(failed.getMessage().contains("failing at call 5"), failed.getMessage());
+    assertTrue(failed.logTail().contains("IllegalStateException"), failed.logTail());
+  }
+
+  @Test
+  void cancellingDestroysTheFork() throws Exception {
+    var started = new java.util.concurrent.CountDownLatch(1);
+    var pid = new java.util.concurrent.atomic.AtomicLong();
+    RunOptions options = RunOptions.defaults()
+        .withLog(line -> {
+          if (line.startsWith("test-slow: started in pid ")) {
+            pid.set(Long.parseLong(line.substring("test-slow: started in pid ".length()).trim()));
+            started.countDown();
+          }
+        })
+        .withCancellation(() -> started.getCount() == 0);
+    // An hour of iterations: only the cancellation ends this run.
+    assertThrows(RunCancelledException.class, () -> Harness.run(new TestWorkloads.Slow(), settings("{\"iterations\": 3600, \"iterationTime\": 1000}"), options));
+    assertTrue(pid.get() > 0);
+    assertFalse(ProcessHandle.of(pid.get()).map(ProcessHandle::isAlive).orElse(false), "the fork is gone");
+  }
+
+  @Test
+  void cancellingInProcessStopsTheMeasuringThreads() {
+    var calls = new java.util.concurrent.atomic.AtomicInteger();
+    RunOptions options = RunOptions.inProcess().withCancellation(() -> calls.incrementAndGet() > 3);
+    assertThrows(RunCancelledException.class, () -> Harness.run(new TestWorkloads.Slow(), settings("{\"iterations\": 3600, \"iterationTime\": 1000}"), options));
+    assertTrue(Thread.getAllStackTraces().keySet().stream().noneMatch(t -> t.getName().startsWith("versus-measure-")), "no measuring thread left");
+  }
+
+  /** Metric keys with their units and fields, and the environment's keys (values differ by run). */
+  static Set<String> shape(ObjectNode run) {
+    Set<String> shape = new TreeSet<>();
+    run.fieldNames().forEachRemaining(f -> shape.add("run." + f));
+    run.get("environment").fieldNames().forEachRemaining(f -> shape.add("environment." + f));
+    for (JsonNode m : run.get("metrics")) m.fieldNames().forEachRemaining(f -> shape.add(m.get("key").asText() + "." + f + (f.equals("unit") ? "=" + m.get(f).asText() : "")));
+    return shape;
+  }
+
+  static Histogram decode(String base64) throws Exception {
+    return Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(Base64.getDecoder().decode(base64)), 0);
+  }
+}

@@ -1,0 +1,82 @@
+// The JVM agent (agents/jvm) against a real server: it enrolls with a token, runs the bundled
+// serializer example's two variants (the `json` workload: shared vs new-per-call ObjectMapper, each
+// job in a forked JVM) and the comparison shows both with their metrics. Skipped, saying so, where
+// `java` or `mvn` is missing. Iterations are cut to a few so that the jobs take seconds.
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import { createPrismaClient } from "~/server/db/client";
+import type { TComparison } from "~/server/schemas/comparison";
+import { createApiKey } from "~/server/services/api-keys";
+import { serializerRunnable } from "~/server/services/example-data/serializer-runnable";
+import { jobsOf, projectWithExperiment, runBatch } from "./fixtures";
+import { buildJvmAgent, eventually, hasJavaAndMaven, startJvmAgent, startServer, type Child } from "./processes";
+
+const databaseUrl = inject("databaseUrl");
+const db = createPrismaClient(databaseUrl);
+const children: Child[] = [];
+const context = () => children.map((child) => child.tail()).join("\n");
+const tools = hasJavaAndMaven();
+if (!tools) console.warn("jvm-agent.rel.test.ts: skipped, `java` and `mvn` are needed to build and run the JVM agent");
+
+beforeAll(() => {
+  if (tools) buildJvmAgent();
+}, 600_000);
+afterEach(async () => {
+  await Promise.all(children.filter((child) => child.label.startsWith("agent")).map((agent) => agent.stop("SIGTERM")));
+  await Promise.all(children.splice(0).map((child) => child.stop("SIGTERM")));
+});
+afterAll(() => db.$disconnect());
+
+/** The example as it ships, with a few short iterations and fewer runs. */
+const quick = {
+  ...serializerRunnable.definition,
+  warmupRuns: 0,
+  measuredRuns: 2,
+  variants: serializerRunnable.definition.variants.map((variant) => {
+    const config = variant.config as { workload: string; settings: Record<string, unknown> };
+    return { ...variant, config: { workload: config.workload, settings: { ...config.settings, warmupIterations: 1, iterations: 3, operationsPerIteration: 200 } } };
+  }),
+};
+
+describe.skipIf(!tools)("the JVM agent with a real server", () => {
+  it("runs the serializer example's two variants and the comparison has both with their metrics", async () => {
+    const project = await projectWithExperiment(db, "jvm", quick);
+    const server = await startServer({ databaseUrl });
+    children.push(server);
+    const agent = startJvmAgent({ url: server.url, enrollmentToken: project.token, name: "jvm-1" });
+    children.push(agent);
+    await eventually("the JVM agent to be ready", () => agent.lines.some((line) => line.includes("event=agent.ready")), { context });
+    const registered = await db.agent.findFirstOrThrow({ where: { projectId: project.id, name: "jvm-1" } });
+    expect(registered).toMatchObject({ kind: "jvm" });
+
+    const batch = await runBatch(db, project);
+    expect(batch.jobs).toBe(4);
+    const jobs = await eventually(
+      "the 4 jobs to succeed",
+      async () => {
+        const all = await jobsOf(db, project);
+        if (all.some((job) => job.status === "failed")) throw new Error(`a job failed: ${all.map((job) => job.error).join("; ")}\n${context()}`);
+        return all.length === 4 && all.every((job) => job.status === "succeeded") && all;
+      },
+      { timeoutMs: 180_000, context },
+    );
+    expect(jobs.every((job) => job.agent?.name === "jvm-1")).toBe(true);
+
+    const key = await createApiKey(db, project.slug, "reliability");
+    const response = await fetch(`${server.url}/api/v1/experiments/${project.experimentSlug}/comparison`, { headers: { authorization: `Bearer ${key.secret}` } });
+    expect(response.status).toBe(200);
+    const comparison = (await response.json()) as TComparison;
+    expect(comparison.variants).toEqual([
+      { name: "Shared ObjectMapper", isBaseline: true, runs: 2 },
+      { name: "New ObjectMapper per call", isBaseline: false, runs: 2 },
+    ]);
+    for (const key of ["serialize_time", "alloc_per_op", "message_bytes"]) {
+      const metric = comparison.metrics.find((candidate) => candidate.key === key);
+      expect(metric?.comparison?.comparisons.map((c) => c.candidate), key).toEqual(["New ObjectMapper per call"]);
+    }
+    const run = await db.run.findFirstOrThrow({ where: { experiment: { projectId: project.id } } });
+    expect(run.environment).toMatchObject({ agent: { kind: "jvm", name: "jvm-1" } });
+
+    // SIGTERM: the agent stops cleanly with exit code 0.
+    expect(await agent.stop("SIGTERM")).toBe(0);
+  });
+});
