@@ -14,6 +14,8 @@ interface Step {
   command: string;
   args: string[];
   cwd?: string;
+  /** What to install when `command` is missing. */
+  needs?: string;
   /** Steps for parts of the project that do not exist yet are skipped, and say so. */
   when?: () => boolean;
 }
@@ -25,8 +27,8 @@ const steps: Step[] = [
   { name: "unit", command: npx, args: ["vitest", "run", "--project", "unit"] },
   { name: "integration", command: npx, args: ["vitest", "run", "--project", "integration"] },
   { name: "reliability", command: npx, args: ["vitest", "run", "--project", "reliability"] },
-  { name: "go agent", command: "go", args: ["test", "-race", "./..."], cwd: "agents/go", when: () => fs.existsSync(path.join(root, "agents/go/go.mod")) },
-  { name: "jvm agent", command: "mvn", args: ["-q", "-B", "verify"], cwd: "agents/jvm", when: () => fs.existsSync(path.join(root, "agents/jvm/pom.xml")) },
+  { name: "go agent", command: "go", args: ["test", "-race", "./..."], cwd: "agents/go", needs: "Install Go 1.23 or later (and a C compiler, which -race needs).", when: () => fs.existsSync(path.join(root, "agents/go/go.mod")) },
+  { name: "jvm agent", command: "mvn", args: ["-q", "-B", "verify"], cwd: "agents/jvm", needs: "Install a JDK 17 and Maven 3.8 or later.", when: () => fs.existsSync(path.join(root, "agents/jvm/pom.xml")) },
   { name: "e2e", command: npx, args: ["playwright", "test"] },
 ];
 
@@ -40,6 +42,11 @@ for (const step of steps) {
   const started = Date.now();
   const run = spawnSync(step.command, step.args, { cwd: path.join(root, step.cwd ?? "."), stdio: "inherit", env: process.env });
   const seconds = Math.round((Date.now() - started) / 100) / 10;
+  if (run.error) {
+    // A missing tool is a failure, not a skip: the agents' tests are part of the suite.
+    console.error(`\n✗ ${step.name}: could not run \`${step.command}\` (${run.error.message}). ${step.needs ?? ""}`);
+    process.exit(1);
+  }
   if (run.status !== 0) {
     console.error(`\n✗ ${step.name} failed after ${seconds}s (exit ${run.status ?? run.signal}).`);
     process.exit(run.status || 1);
