@@ -110,7 +110,9 @@ try {
     const hB = median(h.map((x) => x.allocPerOp));
     const jB = median(j.map((x) => x.allocPerOp));
     const byRound = h.map((x, r) => (x.nsPerOp / j[r]!.nsPerOp).toFixed(2)).join(" ");
-    rows.push([c.label, num(hNs, 2), num(jNs, 2), jNs > 0 ? (hNs / jNs).toFixed(3) : "—", byRound, num(hB), num(jB), jB > 0 ? pct(hB, jB) : hB === jB ? "=" : "—", String(h[h.length - 1]!.batchSize)]);
+        // Below half a byte (the empty case: JMH's counter noise) a percentage means nothing.
+    const bytesDiff = Math.abs(hB) < 0.5 && Math.abs(jB) < 0.5 ? "both ≈ 0" : pct(hB, jB);
+    rows.push([c.label, num(hNs, 2), num(jNs, 2), jNs > 0 && hNs > 0 ? (hNs / jNs).toFixed(3) : "—", byRound, num(hB), num(jB), bytesDiff, String(h[h.length - 1]!.batchSize)]);
   }
   rows.push(["empty, timed alone", num(median(alone.map((x) => x.nsPerOp)), 2), "", "", "", num(median(alone.map((x) => x.allocPerOp))), "", "", "1"]);
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
