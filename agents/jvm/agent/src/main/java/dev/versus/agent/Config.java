@@ -1,12 +1,12 @@
 package dev.versus.agent;
 
+import dev.versus.harness.Platform;
 import java.net.InetAddress;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
 
@@ -101,8 +101,8 @@ public record Config(
     double jitter = number(pick(null, env.get("VERSUS_AGENT_CLAIM_JITTER_MS"), "1000"), "claimJitterMs: VERSUS_AGENT_CLAIM_JITTER_MS");
 
     Map<String, String> labels = new LinkedHashMap<>();
-    labels.put("os", System.getProperty("os.name").toLowerCase(Locale.ROOT));
-    labels.put("arch", System.getProperty("os.arch"));
+    labels.put("os", Platform.os());
+    labels.put("arch", Platform.arch());
     List<String> pairs = new ArrayList<>();
     if (env.get("VERSUS_AGENT_LABELS") != null) pairs.add(env.get("VERSUS_AGENT_LABELS"));
     pairs.addAll(labelFlags);

@@ -1,12 +1,12 @@
 package dev.versus.agent;
 
+import dev.versus.harness.Platform;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.versus.agent.api.ApiClient;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Locale;
 
 /**
  * The machine as register reports it (CPU, cores, memory, OS, JVM), with the reference agent's
@@ -23,9 +23,9 @@ final class Environment {
     if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
       env.put("memoryBytes", os.getTotalMemorySize());
     }
-    env.put("os", System.getProperty("os.name").toLowerCase(Locale.ROOT));
+    env.put("os", Platform.os());
     env.put("kernel", System.getProperty("os.version"));
-    env.put("arch", System.getProperty("os.arch"));
+    env.put("arch", Platform.arch());
     env.put("javaVendor", System.getProperty("java.vm.vendor"));
     env.put("javaVersion", System.getProperty("java.runtime.version"));
     return env;

@@ -29,11 +29,11 @@ final class Environment {
     env.put("cores", Runtime.getRuntime().availableProcessors());
     long memory = memTotal(proc);
     if (memory > 0) env.put("memoryBytes", memory);
-    env.put("os", nodePlatform(System.getProperty("os.name", "")));
+    env.put("os", Platform.os());
     String release = read(proc.resolve("sys/kernel/version"));
     if (release != null) env.put("osRelease", release);
     env.put("kernel", System.getProperty("os.version", ""));
-    env.put("arch", nodeArch(System.getProperty("os.arch", "")));
+    env.put("arch", Platform.arch());
     try {
       env.put("hostname", InetAddress.getLocalHost().getHostName());
     } catch (IOException e) {
@@ -115,26 +115,6 @@ final class Environment {
     } catch (NumberFormatException e) {
       // unreadable limits are left out
     }
-  }
-
-  /** Node's process.platform words. */
-  static String nodePlatform(String osName) {
-    String name = osName.toLowerCase(Locale.ROOT);
-    if (name.startsWith("linux")) return "linux";
-    if (name.startsWith("mac") || name.startsWith("darwin")) return "darwin";
-    if (name.startsWith("windows")) return "win32";
-    if (name.startsWith("freebsd")) return "freebsd";
-    return name;
-  }
-
-  /** Node's process.arch words. */
-  static String nodeArch(String osArch) {
-    return switch (osArch) {
-      case "amd64", "x86_64" -> "x64";
-      case "aarch64" -> "arm64";
-      case "x86", "i386", "i686" -> "ia32";
-      default -> osArch;
-    };
   }
 
   private static String read(Path file) {
