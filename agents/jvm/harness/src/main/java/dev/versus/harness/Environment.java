@@ -10,7 +10,6 @@ import java.lang.management.RuntimeMXBean;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Locale;
 
 /**
  * The machine and JVM a run was measured on, captured in the JVM that measured (a fork has its
