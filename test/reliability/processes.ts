@@ -14,6 +14,7 @@ import { freePort } from "../free-port";
 const root = path.resolve(import.meta.dirname, "../..");
 const nextBin = path.join(root, "node_modules/next/dist/bin/next");
 const agentMain = path.join(root, "agents/reference/main.ts");
+const jvmAgentJar = path.join(root, "agents/jvm/agent/target/versus-agent-jvm.jar");
 
 /** A child process whose output lines are kept; exit() resolves with its code or signal. */
 export class Child {
@@ -89,14 +90,16 @@ export interface AgentOptions {
   shutdownGraceSeconds?: number;
   /** A versus-agent binary (agents/go) to run instead of the reference agent. */
   goBinary?: string;
+  /** The JVM agent's jar instead of the reference agent (see startJvmAgent). */
+  jvm?: boolean;
 }
 
 /** An agent process (the reference agent, or the Go agent). `stateDir` keeps its credential and buffer across restarts. */
 export function startAgent(options: AgentOptions): Child & { stateDir: string } {
   const stateDir = options.stateDir ?? fs.mkdtempSync(path.join(os.tmpdir(), `versus-rel-${options.name}-`));
-  const [command, args] = options.goBinary ? [options.goBinary, ["agent"]] : [process.execPath, ["--import", "tsx", agentMain]];
+  const [command, args] = options.goBinary ? [options.goBinary, ["agent"]] : options.jvm ? ["java", ["-jar", jvmAgentJar]] : [process.execPath, ["--import", "tsx", agentMain]];
   const child = new Child(
-    `agent ${options.name}`,
+    `agent ${options.name}${options.jvm ? " (jvm)" : ""}`,
     spawn(command, args, {
       cwd: root,
       stdio: ["ignore", "pipe", "pipe"],
@@ -107,6 +110,7 @@ export function startAgent(options: AgentOptions): Child & { stateDir: string } 
         VERSUS_AGENT_NAME: options.name,
         VERSUS_AGENT_CREDENTIAL_FILE: path.join(stateDir, "credential.json"),
         VERSUS_AGENT_BUFFER_DIR: path.join(stateDir, "buffer"),
+        ...(options.jvm ? { VERSUS_AGENT_PLUGINS_DIR: path.join(stateDir, "plugins") } : {}),
         VERSUS_AGENT_SHUTDOWN_GRACE_SECONDS: String(options.shutdownGraceSeconds ?? 2),
         VERSUS_AGENT_CLAIM_JITTER_MS: "100",
       },
@@ -126,8 +130,6 @@ export async function eventually<T>(what: string, check: () => Promise<T | undef
   }
 }
 
-const jvmAgentJar = path.join(root, "agents/jvm/agent/target/versus-agent-jvm.jar");
-
 /** Whether `java` and `mvn` are on the PATH (the JVM agent's tests need both). */
 export function hasJavaAndMaven(): boolean {
   return ["java", "mvn"].every((tool) => spawnSync(tool, ["-version"], { stdio: "ignore" }).status === 0);
@@ -140,26 +142,7 @@ export function buildJvmAgent(): string {
   return jvmAgentJar;
 }
 
-/** A JVM agent process (java -jar versus-agent-jvm.jar) with the same environment as startAgent. */
+/** A JVM agent process (java -jar versus-agent-jvm.jar, built by buildJvmAgent) with the same environment as startAgent. */
 export function startJvmAgent(options: AgentOptions): Child & { stateDir: string } {
-  const stateDir = options.stateDir ?? fs.mkdtempSync(path.join(os.tmpdir(), `versus-rel-${options.name}-`));
-  const child = new Child(
-    `agent ${options.name} (jvm)`,
-    spawn("java", ["-jar", jvmAgentJar], {
-      cwd: root,
-      stdio: ["ignore", "pipe", "pipe"],
-      env: {
-        ...process.env,
-        VERSUS_URL: options.url,
-        VERSUS_ENROLLMENT_TOKEN: options.enrollmentToken,
-        VERSUS_AGENT_NAME: options.name,
-        VERSUS_AGENT_CREDENTIAL_FILE: path.join(stateDir, "credential.json"),
-        VERSUS_AGENT_BUFFER_DIR: path.join(stateDir, "buffer"),
-        VERSUS_AGENT_PLUGINS_DIR: path.join(stateDir, "plugins"),
-        VERSUS_AGENT_SHUTDOWN_GRACE_SECONDS: String(options.shutdownGraceSeconds ?? 2),
-        VERSUS_AGENT_CLAIM_JITTER_MS: "100",
-      },
-    }),
-  );
-  return Object.assign(child, { stateDir });
+  return startAgent({ ...options, jvm: true });
 }
