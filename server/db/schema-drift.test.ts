@@ -155,6 +155,14 @@ describe("compareSchemas and the SQL-only objects", () => {
       included: [],
       predicate: "\"status\" = 'leased'::\"JobStatus\"",
     });
+    actual.tables.RunMetricResult!.indexes.push({
+      name: "RunMetricResult_scaled",
+      unique: false,
+      method: "btree",
+      columns: [{ name: "metricId", order: "" }],
+      included: [],
+      predicate: "\"histogramScale\" IS NOT NULL",
+    });
     return actual;
   }
 

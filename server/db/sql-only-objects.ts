@@ -17,6 +17,6 @@ export const sqlOnlyObjects = {
     "Job_lease_complete",
     "Job_position_valid",
   ],
-  indexes: ["Variant_one_baseline_per_experiment", "Job_claimable", "Job_leased"],
+  indexes: ["Variant_one_baseline_per_experiment", "Job_claimable", "Job_leased", "RunMetricResult_scaled"],
   triggers: ["Experiment_exactly_one_baseline", "Variant_exactly_one_baseline"],
 } as const;

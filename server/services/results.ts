@@ -189,14 +189,22 @@ async function store(tx: Tx, upload: TResultsUpload, prepared: PreparedMetric[][
   return { experiment: { slug: experiment.slug, url: experimentUrl(options, experiment.slug) }, replayed: false, runs: stored, created };
 }
 
-/** The histogram scale each metric's earlier runs used, so new histograms merge with theirs. */
+/**
+ * The histogram scale each metric's earlier runs used, so new histograms merge with theirs. One
+ * indexed look-up per metric that stops at the first result with a scale, not a scan of every
+ * result the experiment ever stored (this runs on each upload and each agent's complete).
+ */
 export async function histogramScales(db: Db, projectId: string, experimentSlug: string): Promise<Map<string, number>> {
-  const rows = await db.runMetricResult.findMany({
-    where: { histogramScale: { not: null }, metric: { experiment: { projectId, slug: experimentSlug } } },
-    distinct: ["metricId"],
-    select: { histogramScale: true, metric: { select: { key: true } } },
-  });
-  return new Map(rows.map((row) => [row.metric.key, row.histogramScale as number]));
+  const rows = await db.$queryRaw<{ key: string; histogramScale: number }[]>`
+    SELECT m."key", s."histogramScale"
+    FROM "Metric" m JOIN "Experiment" e ON e."id" = m."experimentId"
+    CROSS JOIN LATERAL (
+      SELECT r."histogramScale" FROM "RunMetricResult" r
+      WHERE r."metricId" = m."id" AND r."histogramScale" IS NOT NULL
+      LIMIT 1
+    ) s
+    WHERE e."projectId" = ${projectId} AND e."slug" = ${experimentSlug}`;
+  return new Map(rows.map((row) => [row.key, row.histogramScale]));
 }
 
 /** The answer to a retried request: the runs the first request stored, or 409 for a different body. */

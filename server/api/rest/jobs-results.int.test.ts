@@ -183,6 +183,20 @@ describe("complete", () => {
     expect(await snapshot(job.id)).toEqual(before);
   });
 
+  it("records every run's samples at the histogram scale of the metric's first run, so histograms merge", async () => {
+    const project = await jobsProject(db, "scales", { measuredRuns: 2 });
+    await batchOf(db, project, { variants: ["A"] });
+    const agent = await registeredAgent(project);
+    for (const samples of [[10.5, 11.25, 12.125], [0.001, 0.002, 0.0035]]) {
+      const job = await claimed(agent);
+      expect((await agentApi.complete(agent.credential, job.id, { leaseToken: job.leaseToken, run: { metrics: [{ key: "latency", samples }] } })).status).toBe(201);
+    }
+    const scales = await db.runMetricResult.findMany({ where: { run: { experiment: { project: { slug: project.slug } } } }, select: { histogramScale: true } });
+    expect(scales).toHaveLength(2);
+    expect(scales[0]?.histogramScale).toBeGreaterThan(0);
+    expect(scales[1]?.histogramScale).toBe(scales[0]?.histogramScale);
+  });
+
   it("marks the experiment changed, so the experiments list shows it first", async () => {
     const { project, agent, job } = await leasedJob("touches-experiment");
     const where = { project: { slug: project.slug } };
