@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { detectChangePoints, qHatCurve, splitSums } from "./change-points";
+import { close, fixtureJson } from "./fixtures/load";
 import { mulberry32, standardNormal } from "./prng";
+
+interface EDivisiveCase {
+  name: string;
+  values: number[];
+  t: number[];
+  change_points: number[];
+}
+const reference = fixtureJson<{ cases: EDivisiveCase[] }>("e-divisive/cases.json");
 
 /** Seeded normal noise around a level per point: `levels(i)` gives the true level at i. */
 function noisy(count: number, levels: (i: number) => number, relSd: number, seed: number): number[] {
@@ -78,6 +87,23 @@ describe("E-Divisive change points", () => {
     expect(Array.from(sums.within)).toEqual([0, 0, 3, 3 + 8 + 5]);
     expect(Array.from(sums.withinAfter)).toEqual([3 + 8 + 5, 5, 0, 0]);
     expect(Array.from(sums.across)).toEqual([0, 3 + 8, 8 + 5, 0]);
+  });
+
+  it("matches MongoDB's signal-processing-algorithms (Otava's E-Divisive library): its statistic and its change points", () => {
+    for (const c of reference.cases) {
+      // The library divides within-sample sums by n² (all ordered pairs, zero diagonal) where
+      // Matteson & James use C(n, 2); both come from the same running sums.
+      const { within, withinAfter, across } = splitSums(c.values);
+      const n = c.values.length;
+      c.t.forEach((expected, tau) => {
+        const m = tau;
+        const k = n - tau;
+        const e = m > 0 && k > 0 ? (2 * (across[tau] as number)) / (m * k) - (m > 0 ? (2 * (within[tau] as number)) / (m * m) : 0) - (k > 0 ? (2 * (withinAfter[tau] as number)) / (k * k) : 0) : 0;
+        const t = m > 0 && k > 0 ? ((m * k) / n) * e : 0;
+        expect(close(t, expected, 1e-9, 1e-9), `${c.name}: τ = ${tau}: ${t} vs ${expected}`).toBe(true);
+      });
+      expect(detectChangePoints(c.values).changePoints.map((p) => p.index), c.name).toEqual(c.change_points);
+    }
   });
 
   it("handles empty, too short and constant series", () => {
