@@ -7,9 +7,9 @@ import dev.versus.agent.api.Job;
 import dev.versus.agent.plugins.WorkloadFactory;
 import dev.versus.agent.run.JobRunner;
 import dev.versus.agent.run.RunContext;
-import dev.versus.agent.run.RunFailure;
 import dev.versus.agent.run.RunMetrics;
-import dev.versus.agent.run.RunResult;
+import dev.versus.harness.RunResult;
+import dev.versus.harness.RunFailedException;
 import dev.versus.workload.SettingsException;
 import dev.versus.workload.Workload;
 import java.io.PrintWriter;
@@ -99,9 +99,9 @@ public final class JobExecutor {
       // A setting the workload refuses will be refused on every agent: no point retrying.
       return new Fail("bad settings for workload \"" + workload.name() + "\": " + bad.getMessage(), false, "");
     }
-    String message = "workload " + workload.name() + " failed: " + (cause instanceof RunFailure ? cause.getMessage() : cause.toString());
+    String message = "workload " + workload.name() + " failed: " + (cause instanceof RunFailedException ? cause.getMessage() : cause.toString());
     String logTail;
-    if (cause instanceof RunFailure failure) {
+    if (cause instanceof RunFailedException failure) {
       logTail = failure.logTail();
     } else {
       StringWriter trace = new StringWriter();

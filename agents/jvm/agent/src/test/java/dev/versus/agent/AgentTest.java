@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.versus.agent.api.ApiClient;
-import dev.versus.agent.run.RunResult;
+import dev.versus.harness.RunResult;
 import dev.versus.workload.SettingsException;
 import java.nio.file.Files;
 import java.nio.file.Path;

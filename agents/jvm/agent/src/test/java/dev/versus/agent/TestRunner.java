@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.versus.agent.api.ApiClient;
 import dev.versus.agent.run.JobRunner;
 import dev.versus.agent.run.RunContext;
-import dev.versus.agent.run.RunResult;
+import dev.versus.harness.RunResult;
 import dev.versus.workload.Workload;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;

@@ -1,10 +1,11 @@
 package dev.versus.agent.run;
 
+import dev.versus.harness.RunResult;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.versus.agent.Log;
 import dev.versus.harness.Harness;
-import dev.versus.harness.RunCancelledException;
 import dev.versus.harness.RunFailedException;
 import dev.versus.harness.RunOptions;
 import dev.versus.workload.SettingsException;
@@ -35,7 +36,7 @@ public final class HarnessJobRunner implements JobRunner {
   }
 
   @Override
-  public RunResult run(Workload workload, JsonNode settings, RunContext context) throws SettingsException, RunFailure {
+  public RunResult run(Workload workload, JsonNode settings, RunContext context) throws SettingsException, RunFailedException {
     List<Path> classpath = new ArrayList<>();
     for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
       if (!entry.isEmpty()) classpath.add(Path.of(entry));
@@ -47,13 +48,7 @@ public final class HarnessJobRunner implements JobRunner {
         .withClassLoader(context.pluginClassLoader())
         .withCancellation(context.cancelled())
         .withLog(line -> log.info("workload.log", "workload", workload.name(), "line", line));
-    try {
-      dev.versus.harness.RunResult result = Harness.run(workload, settings, options);
-      return new RunResult(result.run(), result.warnings(), result.logTail());
-    } catch (RunCancelledException cancelled) {
-      throw new RunFailure("cancelled", cancelled.logTail(), cancelled);
-    } catch (RunFailedException failed) {
-      throw new RunFailure(failed.getMessage(), failed.logTail(), failed);
-    }
+    // A failure (or cancellation) is the harness's RunFailedException, with the run's log tail.
+    return Harness.run(workload, settings, options);
   }
 }

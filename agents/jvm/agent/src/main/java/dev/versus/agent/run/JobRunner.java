@@ -1,5 +1,7 @@
 package dev.versus.agent.run;
 
+import dev.versus.harness.RunResult;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.versus.agent.api.ApiClient;
