@@ -26,7 +26,7 @@ const definition = defineExperiment({
       "settings it ran with and the machine it ran on in its environment.",
     "---\n\n**Example.** Versus created this experiment on first start. Delete it (or the *Examples* project) any time; it does not come back.",
   ].join("\n\n"),
-  environmentNotes: "Whatever machine the agent runs on: each run records its CPU model, cores, memory, OS, kernel, Node version and container limits.",
+  environmentNotes: "Whatever machine the agent runs on: each run records its CPU model, cores, memory, OS, kernel, runtime (Node or Go) version and container limits.",
   status: "active",
   parameters: [
     { name: "payload", value: "50 KB generated HTML-like text (seed 1)" },
