@@ -10,9 +10,10 @@
 // Prints jobs/s of each, the ratios (target ≥ 0.25) and the latency's p50 / p99 (target p50 ≤
 // 50 ms). Ratios and figures only: nothing here asserts a time.
 // Run: npx tsx bench/jobs.ts   (not part of the test suite; builds the app if needed)
+import http from "node:http";
 import pg from "pg";
 import { embeddedUrl, readEmbeddedCredentials } from "../server/db/embedded-postgres";
-import { startBenchServer, type BenchServer } from "./lib/server";
+import { cpuSecondsOf, postgresCpuSeconds, startBenchServer, type BenchServer } from "./lib/server";
 
 const PORT = 3360; // bench/upload-1m.ts uses 3210, bench/comparison.ts 3220 (+1000 for PostgreSQL)
 const AGENTS = 8;
@@ -25,6 +26,17 @@ const stop = () => (stopping ??= server?.stop() ?? Promise.resolve());
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => void stop().finally(() => process.exit(130)));
 }
+
+/** CPU time used by the server, PostgreSQL and this script (the agents or raw clients) while `work` runs. */
+async function cpuDuring(work: () => Promise<void>): Promise<{ server: number; postgres: number; clients: number }> {
+  const bench = server as BenchServer;
+  const own = () => { const usage = process.cpuUsage(); return (usage.user + usage.system) / 1e6; };
+  const before = { server: cpuSecondsOf(bench.serverPid), postgres: postgresCpuSeconds(bench.dataDir), clients: own() };
+  await work();
+  return { server: cpuSecondsOf(bench.serverPid) - before.server, postgres: postgresCpuSeconds(bench.dataDir) - before.postgres, clients: own() - before.clients };
+}
+const perJobMs = (cpu: { server: number; postgres: number; clients: number }) =>
+  `server ${((cpu.server * 1000) / JOBS).toFixed(2)}, PostgreSQL ${((cpu.postgres * 1000) / JOBS).toFixed(2)}, clients ${((cpu.clients * 1000) / JOBS).toFixed(2)} ms of CPU per job`;
 
 const quantile = (xs: number[], q: number) => {
   const sorted = [...xs].sort((a, b) => a - b);
@@ -69,17 +81,35 @@ try {
     await experiment("latency", ["A"], 1);
     const token = await createEnrollmentToken(db, project.id, user.id, { name: "bench", expiresAt: null });
 
-    const post = async (path: string, credential: string, body?: unknown, signal?: AbortSignal) => {
-      const response = await fetch(`${base}/api/v1${path}`, {
-        method: "POST",
-        headers: { Authorization: `Bearer ${credential}`, "Content-Type": "application/json" },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal,
+    // node:http with kept-alive connections, as an agent holds its connection: fetch costs the
+    // client about twice the CPU per call, and the client shares the machine with the server.
+    const keepAlive = new http.Agent({ keepAlive: true, maxSockets: AGENTS * 2 });
+    const post = (path: string, credential: string, body?: unknown, signal?: AbortSignal) =>
+      new Promise<{ status: number; body: Record<string, unknown> | null }>((resolve, reject) => {
+        const payload = body === undefined ? undefined : JSON.stringify(body);
+        const request = http.request(
+          `${base}/api/v1${path}`,
+          {
+            method: "POST",
+            agent: keepAlive,
+            signal,
+            headers: { Authorization: `Bearer ${credential}`, "Content-Type": "application/json", ...(payload ? { "Content-Length": Buffer.byteLength(payload) } : {}) },
+          },
+          (response) => {
+            const chunks: Buffer[] = [];
+            response.on("data", (chunk: Buffer) => chunks.push(chunk));
+            response.on("error", reject);
+            response.on("end", () => {
+              const text = Buffer.concat(chunks).toString("utf8");
+              const status = response.statusCode ?? 0;
+              if (status >= 300) reject(new Error(`${path}: ${status} ${text.slice(0, 300)}`));
+              else resolve({ status, body: text ? (JSON.parse(text) as Record<string, unknown>) : null });
+            });
+          },
+        );
+        request.on("error", reject);
+        request.end(payload);
       });
-      const text = await response.text();
-      if (response.status >= 300) throw new Error(`${path}: ${response.status} ${text.slice(0, 300)}`);
-      return { status: response.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : null };
-    };
     const agents: string[] = [];
     for (let i = 0; i < AGENTS; i++) {
       const registered = await post("/agents/register", token.secret, { name: `agent-${i}`, kind: "other", version: "bench", workloads: [{ name: "empty" }] });
@@ -110,7 +140,7 @@ try {
     const waiting = new Set<AbortController>();
     const httpStarted = performance.now();
     let httpSeconds = 0;
-    await Promise.all(
+    const httpCpu = await cpuDuring(async () => void await Promise.all(
       agents.map(async (credential) => {
         while (!finished) {
           const hangUp = new AbortController();
@@ -133,7 +163,7 @@ try {
           }
         }
       }),
-    );
+    ));
     const stored = await db.job.count({ where: { experiment: { slug: "dispatch" }, status: "succeeded", runId: { not: null } } });
     if (stored !== JOBS) throw new Error(`expected ${JOBS} succeeded jobs with a run, found ${stored}`);
     const httpRate = JOBS / httpSeconds;
@@ -149,7 +179,7 @@ try {
       const metric = await db.metric.findFirstOrThrow({ where: { experiment: { projectId: project.id, slug: experimentSlug } } });
       const pool = new pg.Pool({ connectionString: databaseUrl, max: AGENTS });
       const started = performance.now();
-      await Promise.all(
+      const cpu = await cpuDuring(async () => void await Promise.all(
         Array.from({ length: AGENTS }, async () => {
           const client = await pool.connect();
           try {
@@ -180,13 +210,13 @@ try {
             client.release();
           }
         }),
-      );
+      ));
       const rate = JOBS / ((performance.now() - started) / 1000);
       await pool.end();
-      return rate;
+      return { rate, cpu };
     };
-    const rawQueueRate = await rawLoop("raw-queue", false);
-    const rawStoreRate = await rawLoop("raw-store", true);
+    const { rate: rawQueueRate } = await rawLoop("raw-queue", false);
+    const { rate: rawStoreRate, cpu: rawStoreCpu } = await rawLoop("raw-store", true);
 
     // ---- 3. enqueue-to-start latency with an idle agent in its long-poll
     const latencies: number[] = [];
@@ -209,10 +239,13 @@ try {
     console.log(`  over HTTP: claim + complete (run stored by ingest)  ${httpRate.toFixed(0).padStart(6)} jobs/s  (${httpSeconds.toFixed(1)} s)`);
     console.log(`  raw SQL: SKIP LOCKED claim + store run, mark done   ${rawStoreRate.toFixed(0).padStart(6)} jobs/s`);
     console.log(`  raw SQL: SKIP LOCKED claim + mark done (queue only) ${rawQueueRate.toFixed(0).padStart(6)} jobs/s`);
+    console.log(`  CPU, over HTTP:               ${perJobMs(httpCpu)}`);
+    console.log(`  CPU, raw SQL with run stored: ${perJobMs(rawStoreCpu)}`);
     console.log(`  ratio HTTP / raw with the run stored: ${(httpRate / rawStoreRate).toFixed(3)}  (target ≥ 0.25 ${mark(httpRate / rawStoreRate >= 0.25)})`);
     console.log(`  ratio HTTP / raw queue only:          ${(httpRate / rawQueueRate).toFixed(3)}  (target ≥ 0.25 ${mark(httpRate / rawQueueRate >= 0.25)})`);
     console.log(`enqueue-to-start, idle agent in long-poll, ${LATENCY_SAMPLES} one-job batches enqueued from another connection:`);
     console.log(`  p50 ${p50.toFixed(1)} ms, p99 ${quantile(latencies, 0.99).toFixed(1)} ms  (target p50 ≤ 50 ms ${mark(p50 <= 50)})`);
+    keepAlive.destroy();
   } finally {
     await db.$disconnect();
   }

@@ -89,3 +89,24 @@ export function resetPeak(pid: number) {
     // without permission the peak includes start-up; the RSS before is subtracted anyway
   }
 }
+
+/** CPU time (user + system) a process has used so far, in seconds (Linux /proc; 0 once it exited). */
+export function cpuSecondsOf(pid: number, withExitedChildren = false): number {
+  try {
+    // Fields after the command name (which may contain spaces): utime and stime are the 12th and
+    // 13th, then cutime and cstime (children that exited and were waited for).
+    const fields = (fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? []).map(Number);
+    const [utime = 0, stime = 0, cutime = 0, cstime = 0] = fields.slice(11, 15);
+    return (utime + stime + (withExitedChildren ? cutime + cstime : 0)) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+const CLOCK_TICKS = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+
+/** CPU seconds used so far by the benchmark's PostgreSQL: its postmaster and every process it started. */
+export function postgresCpuSeconds(dataDir: string): number {
+  const postmaster = Number(fs.readFileSync(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
+  const children = execFileSync("ps", ["-o", "pid=", "--ppid", String(postmaster)], { encoding: "utf8" }).trim().split(/\s+/).filter(Boolean).map(Number);
+  return cpuSecondsOf(postmaster, true) + children.reduce((sum, pid) => sum + cpuSecondsOf(pid), 0);
+}
