@@ -129,6 +129,24 @@ describe("database-level rules of the init migration", () => {
     expect(await pgError(sql("COMMIT"))).toMatchObject({ code: "23514", constraint: "Experiment_exactly_one_baseline" });
   });
 
+  it("checks only changes that can remove a baseline, not each run's repetition counter", async () => {
+    // An experiment without a baseline, which only a disabled check lets exist (inside one
+    // transaction, so no other session ever sees the check disabled): any update of a variant
+    // that the check looks at fails at COMMIT, so the counter update shows it is not looked at.
+    const { experimentId, a, b } = await committedExperiment();
+    await sql("BEGIN");
+    await sql(`ALTER TABLE "Variant" DISABLE TRIGGER "Variant_exactly_one_baseline"`);
+    await sql(`UPDATE "Variant" SET "isBaseline" = false WHERE id = $1`, [a]);
+    await sql(`ALTER TABLE "Variant" ENABLE TRIGGER "Variant_exactly_one_baseline"`);
+    await sql("COMMIT");
+
+    await sql(`UPDATE "Variant" SET "nextRepetition" = "nextRepetition" + 1 WHERE "experimentId" = $1`, [experimentId]);
+    expect(await pgError(sql(`UPDATE "Variant" SET "name" = 'B2', "isBaseline" = false WHERE id = $1`, [b]))).toMatchObject({
+      code: "23514",
+      constraint: "Experiment_exactly_one_baseline",
+    });
+  });
+
   it("deletes an experiment's variants, metrics and runs with it", async () => {
     const { experimentId, a } = await committedExperiment();
     await sql(`INSERT INTO "Metric" (id, "experimentId", key, unit, direction) VALUES ($1, $2, 'latency', 'ms', 'lower_is_better')`, [
