@@ -3,11 +3,12 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import { requiredEnv } from "../env";
 import { PrismaClient } from "./generated/client";
+import { statementName } from "./prepared-statements";
 
 const globalForPrisma = globalThis as unknown as { versusPrisma?: PrismaClient };
 
 export function createPrismaClient(databaseUrl: string = requiredEnv("DATABASE_URL")): PrismaClient {
-  return new PrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl }) });
+  return new PrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl }, { statementNameGenerator: statementName }) });
 }
 
 export const db: PrismaClient = (globalForPrisma.versusPrisma ??= createPrismaClient());

@@ -9,7 +9,8 @@
 // the project is announced (LISTEN/NOTIFY, server/jobs/wakeups.ts), RECHECK_MS passes, the wait
 // is over, or the agent hangs up.
 import crypto from "node:crypto";
-import type { Db } from "../db/client";
+import { type Db } from "../db/client";
+import { preparedStatement } from "../db/prepared-statements";
 import { Prisma } from "../db/generated/client";
 import type { TClaimedJob } from "../schemas/jobs";
 import type { TVariantWorkload } from "../schemas/workload";
@@ -56,7 +57,7 @@ export async function claimJob(db: Db, claimant: Claimant, leaseSeconds = LEASE_
   // of walking the index in order; a sub-select it counts as matching half the rows.
   const mayRun = Prisma.sql`(SELECT j."capabilities" <@ a."capabilities" AND j."requiredLabels" <@ a."labels"
           AND (j."pinnedAgentId" IS NULL OR j."pinnedAgentId" = a."id") FROM agent a)`;
-  const rows = await db.$queryRaw<ClaimedRow[]>`
+  const rows = await db.$queryRaw<ClaimedRow[]>`${preparedStatement}
     WITH agent AS (
       SELECT "id", "capabilities", "labels" FROM "Agent"
       WHERE "id" = ${claimant.agentId} AND "projectId" = ${claimant.projectId} AND "revokedAt" IS NULL AND NOT "stopRequested"

@@ -5,7 +5,8 @@
 // exactly when its job says so, and a retried complete stores one run however often, and in
 // whatever interleaving, it arrives. A warm-up's result goes through the same checks and is then
 // dropped: its job is marked succeeded without a run.
-import type { Db } from "../db/client";
+import { type Db } from "../db/client";
+import { preparedStatement } from "../db/prepared-statements";
 import { AppError, badInput, type FieldIssue } from "../errors";
 import { contradictions, repeatedMetricKeys, type KnownMetric } from "../ingest/metric-checks";
 import { prepareMetric } from "../ingest/prepare-metric";
@@ -27,7 +28,7 @@ type JobRow = JobState & { warmup: boolean; experimentId: string; variantId: str
 
 export async function completeJob(db: Db, holder: LeaseHolder, jobId: string, input: TCompleteRequest, options: CompleteOptions): Promise<{ reply: TCompleteReply; created: boolean }> {
   // One round trip for the job and what checking its run needs.
-  const [job] = await db.$queryRaw<JobRow[]>`
+  const [job] = await db.$queryRaw<JobRow[]>`${preparedStatement}
     SELECT j."id", j."status"::text AS "status", j."agentId", j."leaseToken", j."runAfter", j."cancelRequested", j."warmup",
       j."experimentId", j."variantId", e."slug" AS "experimentSlug",
       COALESCE((SELECT json_agg(json_build_object('id', m."id", 'key', m."key", 'unit', m."unit", 'direction', m."direction"))

@@ -10,7 +10,8 @@
 // it no longer leased and writes nothing. Completes of different jobs of one variant wait only for
 // each other's counter update, never for the experiment's lock that uploads take.
 import { v7 as uuidv7 } from "uuid";
-import type { Db } from "../db/client";
+import { type Db } from "../db/client";
+import { preparedStatement } from "../db/prepared-statements";
 import { Prisma } from "../db/generated/client";
 import type { PreparedMetric } from "../ingest/prepare-metric";
 import type { TRunInput } from "../schemas/results";
@@ -55,7 +56,7 @@ export async function storeJobRun(
   );
   const timestamp = (date: Date | null) => (date ? date.toISOString() : null);
 
-  const rows = await db.$queryRaw<{ id: string; repetition: number }[]>`
+  const rows = await db.$queryRaw<{ id: string; repetition: number }[]>`${preparedStatement}
     WITH done AS (
       UPDATE "Job" SET "status" = 'succeeded', "runId" = ${runId}, "error" = NULL, "leaseExpiresAt" = NULL,
         "finishedAt" = ${utcNow}, "updatedAt" = ${utcNow}

@@ -3,7 +3,8 @@
 // The credential is shown once and stored as a SHA-256; revoking the agent refuses its next call.
 import { bearerSecret } from "../auth/bearer";
 import { hashSecret, newSecret } from "../auth/secret-tokens";
-import type { Db, Prisma } from "../db/client";
+import { type Db, type Prisma } from "../db/client";
+import { preparedStatement } from "../db/prepared-statements";
 import { isUniqueViolation } from "../db/prisma-errors";
 import { formatDateTime } from "../display";
 import { AppError } from "../errors";
@@ -86,7 +87,7 @@ export async function authenticateAgent(db: Db, authorization: string | null, no
   const secret = bearerSecret(authorization, "agent credential");
   // One round trip with the project's slug: every agent call passes here (Prisma would fetch
   // the project separately).
-  const [agent] = await db.$queryRaw<{ id: string; name: string; projectId: string; projectSlug: string; revokedAt: Date | null; stopRequested: boolean; lastSeenAt: Date | null }[]>`
+  const [agent] = await db.$queryRaw<{ id: string; name: string; projectId: string; projectSlug: string; revokedAt: Date | null; stopRequested: boolean; lastSeenAt: Date | null }[]>`${preparedStatement}
     SELECT a."id", a."name", a."projectId", p."slug" AS "projectSlug", a."revokedAt", a."stopRequested", a."lastSeenAt"
     FROM "Agent" a JOIN "Project" p ON p."id" = a."projectId"
     WHERE a."tokenHash" = ${hashSecret(secret)}`;
