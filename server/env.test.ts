@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readEnv } from "./env";
+import { env, readEnv } from "./env";
 
 describe("readEnv", () => {
   it("fills defaults, treats empty as unset and splits the trusted proxies", () => {
@@ -17,5 +17,23 @@ describe("readEnv", () => {
 
   it("reads a bad variable as unset while `next build` evaluates modules", () => {
     expect(readEnv({ VERSUS_SKIP_ENV_VALIDATION: "1", PORT: "http", VERSUS_PUBLIC_URL: "https://versus.example.com" })).toMatchObject({ PORT: 3000, VERSUS_PUBLIC_URL: "https://versus.example.com" });
+  });
+});
+
+describe("env", () => {
+  it("reads process.env as it is now: a changed variable is seen, and validated, at the next read", () => {
+    const saved = process.env.VERSUS_MAX_BODY_BYTES;
+    try {
+      process.env.VERSUS_MAX_BODY_BYTES = "1000";
+      expect(env.VERSUS_MAX_BODY_BYTES).toBe(1000);
+      expect(env.VERSUS_MAX_BODY_BYTES).toBe(1000);
+      process.env.VERSUS_MAX_BODY_BYTES = "2000";
+      expect(env.VERSUS_MAX_BODY_BYTES).toBe(2000);
+      process.env.VERSUS_MAX_BODY_BYTES = "lots";
+      expect(() => env.VERSUS_MAX_BODY_BYTES).toThrow(/VERSUS_MAX_BODY_BYTES: must be a number of bytes/);
+    } finally {
+      if (saved === undefined) delete process.env.VERSUS_MAX_BODY_BYTES;
+      else process.env.VERSUS_MAX_BODY_BYTES = saved;
+    }
   });
 });

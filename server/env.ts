@@ -65,10 +65,22 @@ export function readEnv(source: Record<string, string | undefined> = process.env
   throw new Error(`Invalid environment variables:\n${lines.join("\n")}`);
 }
 
-/** process.env, validated at each read (see the top of this file for why not once). */
+/**
+ * process.env validated as it is now: validated again whenever one of its variables changed since
+ * the last read (see the top of this file for why not once). Not on every read: requests read
+ * it, and validating costs more than some of them.
+ */
+let last: { values: string; env: Env } | undefined;
+function currentEnv(): Env {
+  const values = [...names, "VERSUS_SKIP_ENV_VALIDATION"].map((name) => process.env[name] ?? "").join("\0");
+  if (last?.values !== values) last = { values, env: readEnv() };
+  return last.env;
+}
+
+/** process.env, validated (see currentEnv). */
 export const env: Readonly<Env> = Object.defineProperties(
   {} as Env,
-  Object.fromEntries(names.map((name) => [name, { enumerable: true, get: () => readEnv()[name] }])),
+  Object.fromEntries(names.map((name) => [name, { enumerable: true, get: () => currentEnv()[name] }])),
 );
 
 const whyRequired = {
