@@ -12,6 +12,8 @@ const everyAnswer = [
   { key: "Referrer-Policy", value: "same-origin" },
 ];
 const notAPage = [{ key: "Content-Security-Policy", value: "default-src 'none'; frame-ancestors 'none'" }];
+/** What every API answer gets; also used by the agent routes served without Next.js (scripts/lib/direct-routes.ts). */
+export const apiAnswerHeaders = [...everyAnswer, ...notAPage];
 
 /** @type {import("next").NextConfig} */
 const nextConfig = {

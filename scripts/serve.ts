@@ -1,10 +1,13 @@
 // The HTTP server `npm start` runs (scripts/start.ts spawns it): Next.js — the production build,
 // or the development server with `--dev` — as a request handler behind Node's HTTP server, which
-// adds one thing Next.js cannot do: answering the methods it cannot route (./lib/method-guard.ts).
-import http, { type IncomingMessage } from "node:http";
+// adds two things: answering the methods Next.js cannot route (./lib/method-guard.ts), and, in
+// production, serving the agent protocol's busy routes without passing through Next.js
+// (./lib/direct-routes.ts).
+import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { env } from "../server/env";
+import { serveDirectRoute } from "./lib/direct-routes";
 import { guardMethods, refuseConnect } from "./lib/method-guard";
 
 const dev = process.argv.includes("--dev");
@@ -18,7 +21,10 @@ const app = next({ dev, dir: root, hostname, port });
 await app.prepare();
 const handle = app.getRequestHandler();
 
-const server = http.createServer(guardMethods((req, res) => handle(req, res), allowOf));
+const origin = `http://${hostname}:${port}`;
+// The development server leaves them to Next.js, which reloads them when their code changes.
+const serve = dev ? handle : async (req: IncomingMessage, res: ServerResponse) => void ((await serveDirectRoute(req, res, origin)) || (await handle(req, res)));
+const server = http.createServer(guardMethods(serve, allowOf));
 server.on("connect", refuseConnect);
 if (dev) server.on("upgrade", app.getUpgradeHandler()); // hot reloading's WebSocket
 server.listen(port, hostname, () => console.log(`▲ Next.js ${dev ? "development server" : "server"} on http://${hostname}:${port}`));

@@ -12,7 +12,6 @@ import { waitForHealth } from "../../scripts/lib/wait-for-health";
 import { freePort } from "../free-port";
 
 const root = path.resolve(import.meta.dirname, "../..");
-const nextBin = path.join(root, "node_modules/next/dist/bin/next");
 const agentMain = path.join(root, "agents/reference/main.ts");
 const jvmAgentJar = path.join(root, "agents/jvm/agent/target/versus-agent-jvm.jar");
 
@@ -60,13 +59,17 @@ export async function startServer(options: ServerOptions): Promise<Child & { url
   const port = options.port ?? (await freePort());
   const child = new Child(
     `server :${port}`,
-    spawn(process.execPath, [nextBin, "start", "--port", String(port), "--hostname", "127.0.0.1"], {
+    // The production server `npm start` runs: Next.js behind scripts/serve.ts, which serves the
+    // agent routes itself. In this very process (tsx's CLI would run it in a child), so that a
+    // SIGKILL kills the server.
+    spawn(process.execPath, ["--import", "tsx", "scripts/serve.ts"], {
       cwd: root,
       stdio: ["ignore", "pipe", "pipe"],
       env: {
         ...process.env,
-        NODE_ENV: "production",
         NEXT_TELEMETRY_DISABLED: "1",
+        PORT: String(port),
+        HOSTNAME: "127.0.0.1",
         DATABASE_URL: options.databaseUrl,
         BETTER_AUTH_SECRET: process.env.BETTER_AUTH_SECRET ?? crypto.randomBytes(32).toString("base64url"),
         ...options.env,

@@ -1,0 +1,132 @@
+// The agent protocol's routes served without Next.js (direct-routes.ts): the same handlers over
+// real HTTP, with the headers every API answer gets, the bodies and statuses the handlers give,
+// a hung-up long-poll that stops waiting, and every other request left to Next.js (a stand-in
+// here that records what reached it). The database is the real one.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiAnswerHeaders } from "~/next.config.js";
+import { db } from "~/server/db/client";
+import { jobWakeups } from "~/server/jobs/wakeups";
+import { batchOf, jobsProject, type JobsProject } from "~/test/agent-protocol";
+import { serveDirectRoute } from "./direct-routes";
+
+const reached: string[] = [];
+let server: http.Server;
+let port: number;
+let project: JobsProject;
+
+beforeAll(async () => {
+  project = await jobsProject(db, "direct");
+  server = http.createServer(async (req, res) => {
+    if (await serveDirectRoute(req, res, `http://127.0.0.1:${port}`)) return;
+    reached.push(`${req.method} ${req.url}`);
+    res.writeHead(200, { "content-type": "text/plain" }).end("from Next.js");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  port = (server.address() as AddressInfo).port;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await db.$disconnect();
+});
+
+interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+function call(method: string, path: string, options: { credential?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<Answer> {
+  const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
+  const headers: http.OutgoingHttpHeaders = { "content-type": "application/json" };
+  if (options.credential) headers.authorization = `Bearer ${options.credential}`;
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: "127.0.0.1", port, method, path, headers, signal: options.signal }, (res) => {
+      let body = "";
+      res.setEncoding("utf8").on("data", (chunk: string) => (body += chunk)).on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on("error", reject);
+    req.end(payload);
+  });
+}
+
+interface Reply {
+  credential: string;
+  job: { id: string; leaseToken: string };
+  run: { repetition: number };
+  error: { code: string; message: string };
+}
+const json = (answer: Answer) => JSON.parse(answer.body) as Reply;
+
+async function registered(name: string): Promise<string> {
+  const answer = await call("POST", "/api/v1/agents/register", { credential: project.token, body: { name, kind: "other", version: "1.0.0", capabilities: ["noop"] } });
+  expect(answer.status, answer.body).toBe(201);
+  return json(answer).credential;
+}
+
+describe("the agent routes served without Next.js", () => {
+  it("register, claim and complete: the handlers' answers, with every API answer's headers and the body's length", async () => {
+    const credential = await registered("direct-1");
+    await batchOf(db, project);
+    const claim = await call("POST", "/api/v1/jobs/claim?wait=0", { credential });
+    expect(claim.status, claim.body).toBe(200);
+    for (const { key, value } of apiAnswerHeaders) expect(claim.headers[key.toLowerCase()]).toBe(value);
+    expect(claim.headers["content-type"]).toMatch(/^application\/json/);
+    expect(Number(claim.headers["content-length"])).toBe(Buffer.byteLength(claim.body));
+    const job = json(claim).job;
+
+    const complete = await call("POST", `/api/v1/jobs/${job.id}/complete`, { credential, body: { leaseToken: job.leaseToken, run: { metrics: [{ key: "latency", samples: [1, 2, 3] }] } } });
+    expect(complete.status, complete.body).toBe(201);
+    expect(json(complete)).toMatchObject({ run: { repetition: 0 }, replayed: false });
+    expect(await db.job.findUniqueOrThrow({ where: { id: job.id }, select: { status: true } })).toEqual({ status: "succeeded" });
+    expect(reached).toEqual([]);
+  });
+
+  it("answers errors as the handlers do: 401 with its challenge, 404 naming the job, 405 with Allow", async () => {
+    const unknown = await call("POST", "/api/v1/jobs/claim", { credential: "vsag_nobody" });
+    expect(unknown.status).toBe(401);
+    expect(unknown.headers["www-authenticate"]).toBe('Bearer realm="versus"');
+    expect(json(unknown).error.code).toBe("UNAUTHORIZED");
+
+    const credential = await registered("direct-2");
+    const missing = await call("POST", "/api/v1/jobs/no-such-job/lease", { credential, body: { leaseToken: "vlease_x" } });
+    expect(missing.status).toBe(404);
+    expect(json(missing).error.message).toContain('"no-such-job"');
+
+    const get = await call("GET", "/api/v1/jobs/claim", { credential });
+    expect(get.status).toBe(405);
+    expect(get.headers.allow).toBe("OPTIONS, POST");
+  });
+
+  it("an empty claim is 204 with no body and no Content-Length", async () => {
+    const credential = await registered("direct-3");
+    await db.job.updateMany({ where: { projectId: project.id, status: "queued" }, data: { status: "cancelled" } });
+    const answer = await call("POST", "/api/v1/jobs/claim?wait=0", { credential });
+    expect(answer.status).toBe(204);
+    expect(answer.body).toBe("");
+    expect(answer.headers["content-length"]).toBeUndefined();
+  });
+
+  it("a long-poll claim whose agent hangs up stops waiting", async () => {
+    const credential = await registered("direct-4");
+    const wakeups = jobWakeups();
+    const before = wakeups.waiting;
+    const hangUp = new AbortController();
+    const claim = call("POST", "/api/v1/jobs/claim?wait=30", { credential, signal: hangUp.signal });
+    await expect.poll(() => wakeups.waiting).toBe(before + 1);
+    hangUp.abort();
+    await expect(claim).rejects.toThrow();
+    await expect.poll(() => wakeups.waiting).toBe(before);
+  });
+
+  it("leaves every other request to Next.js, including a malformed job id escape", async () => {
+    for (const path of ["/api/v1/results", "/api/v1/jobs", "/api/v1/jobs/abc/unknown", "/api/v1/jobs/%E0%A4%A/lease", "/p/some-project"]) {
+      const answer = await call("POST", path);
+      expect(answer.body).toBe("from Next.js");
+    }
+    expect(reached).toEqual(["POST /api/v1/results", "POST /api/v1/jobs", "POST /api/v1/jobs/abc/unknown", "POST /api/v1/jobs/%E0%A4%A/lease", "POST /p/some-project"]);
+  });
+});

@@ -1,0 +1,111 @@
+// The agent protocol's routes (POST /api/v1/agents/… and /api/v1/jobs/…), served by the HTTP
+// server in front of Next.js without passing through Next.js. They are the busiest routes by far
+// (every agent claims, renews and completes in a loop) and Next.js's routing, tracing, stream
+// conversions and compression took half of the server's CPU per job (bench/jobs.ts). The route
+// modules are the very ones Next.js serves — app/api/v1/**/route.ts, loaded here as they are —
+// so the handlers, validation, errors and answers are the same; only the request's way in and
+// the answer's way out differ. Headers are those next.config.js gives every API answer.
+import http from "node:http";
+import { Readable } from "node:stream";
+import { apiAnswerHeaders } from "../../next.config.js";
+import type { RouteMethod } from "../../server/api/route-methods";
+
+// (The only path parameter of these routes is a job's id.)
+type RouteModule = Record<RouteMethod, (req: Request, context: { params: Promise<{ id: string }> }) => Promise<Response>>;
+
+interface DirectRoute {
+  pattern: RegExp;
+  /** The route's path parameters, in the order of the pattern's groups. */
+  params: string[];
+  load: () => Promise<RouteModule>;
+}
+
+// Static imports would make every importer of this file load the server's modules; these load
+// on the first request to each route, and once (a dynamic import costs a trip through the
+// TypeScript loader's hooks every time).
+const once = (load: () => Promise<RouteModule>) => {
+  let loaded: Promise<RouteModule> | undefined;
+  // (A failed load is tried again on the next request.)
+  return () =>
+    (loaded ??= load().catch((error: unknown) => {
+      loaded = undefined;
+      throw error;
+    }));
+};
+const routes: DirectRoute[] = [
+  { pattern: /^\/api\/v1\/agents\/register$/, params: [], load: once(() => import("../../app/api/v1/agents/register/route")) },
+  { pattern: /^\/api\/v1\/agents\/heartbeat$/, params: [], load: once(() => import("../../app/api/v1/agents/heartbeat/route")) },
+  { pattern: /^\/api\/v1\/jobs\/claim$/, params: [], load: once(() => import("../../app/api/v1/jobs/claim/route")) },
+  { pattern: /^\/api\/v1\/jobs\/([^/]+)\/lease$/, params: ["id"], load: once(() => import("../../app/api/v1/jobs/[id]/lease/route")) },
+  { pattern: /^\/api\/v1\/jobs\/([^/]+)\/complete$/, params: ["id"], load: once(() => import("../../app/api/v1/jobs/[id]/complete/route")) },
+  { pattern: /^\/api\/v1\/jobs\/([^/]+)\/fail$/, params: ["id"], load: once(() => import("../../app/api/v1/jobs/[id]/fail/route")) },
+  { pattern: /^\/api\/v1\/jobs\/([^/]+)\/release$/, params: ["id"], load: once(() => import("../../app/api/v1/jobs/[id]/release/route")) },
+];
+
+/** The route a request is for, with its parameters, or undefined: Next.js serves it. */
+export function directRouteOf(url: string): { route: DirectRoute; params: Record<string, string> } | undefined {
+  const pathname = url.split("?", 1)[0] as string;
+  for (const route of routes) {
+    const match = route.pattern.exec(pathname);
+    if (!match) continue;
+    try {
+      return { route, params: Object.fromEntries(route.params.map((name, i) => [name, decodeURIComponent(match[i + 1] as string)])) };
+    } catch {
+      return undefined; // a malformed %-escape: Next.js answers it as it answers any bad path
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Serves the request when it is for one of the agent protocol's routes (true), or leaves it
+ * to Next.js (false). `origin` is the address the server listens on, for the Request's URL; the
+ * handlers take links' origin from the request's headers (server/public-origin.ts).
+ */
+export async function serveDirectRoute(req: http.IncomingMessage, res: http.ServerResponse, origin: string): Promise<boolean> {
+  const found = directRouteOf(req.url ?? "/");
+  if (!found) return false;
+  try {
+    await answer(req, res, found, origin);
+  } catch (error) {
+    // The handlers answer their own errors; this is for what is left (a route that failed to load).
+    console.error(`${req.method} ${req.url} failed:`, error);
+    if (!res.headersSent) res.writeHead(500, { "Content-Type": "application/json" });
+    res.end(JSON.stringify({ error: { code: "INTERNAL", message: "Internal error; the server log has the details" } }));
+  }
+  return true;
+}
+
+async function answer(req: http.IncomingMessage, res: http.ServerResponse, found: NonNullable<ReturnType<typeof directRouteOf>>, origin: string) {
+  const routeModule = await found.route.load();
+  const method = req.method as RouteMethod;
+  // A long-poll claim stops waiting when its agent hangs up.
+  const hangUp = new AbortController();
+  res.once("close", () => {
+    if (!res.writableFinished) hangUp.abort();
+  });
+  const hasBody = method !== "GET" && method !== "HEAD";
+  const request = new Request(new URL(req.url ?? "/", origin), {
+    method,
+    headers: headersOf(req),
+    body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
+    signal: hangUp.signal,
+    // Node's fetch needs this for a streamed request body.
+    ...(hasBody ? { duplex: "half" } : {}),
+  } as RequestInit);
+  const response = await routeModule[method](request, { params: Promise.resolve(found.params as { id: string }) });
+  // Every answer of these routes is one small JSON document (or none): buffered, with its length.
+  const body = method === "HEAD" ? Buffer.alloc(0) : Buffer.from(await response.arrayBuffer());
+  for (const { key, value } of apiAnswerHeaders) res.setHeader(key, value);
+  response.headers.forEach((value, key) => res.setHeader(key, value));
+  // (204 and 304 carry no Content-Length: they have no body by definition.)
+  if (response.status !== 204 && response.status !== 304) res.setHeader("Content-Length", body.length);
+  res.writeHead(response.status);
+  res.end(body);
+}
+
+function headersOf(req: http.IncomingMessage): Headers {
+  const headers = new Headers();
+  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i] as string, req.rawHeaders[i + 1] as string);
+  return headers;
+}
