@@ -13,6 +13,7 @@ import { type Db } from "../db/client";
 import { preparedStatement } from "../db/prepared-statements";
 import { Prisma } from "../db/generated/client";
 import type { TClaimedJob } from "../schemas/jobs";
+import { agentRowSql, type AgentRow } from "../services/agents";
 import type { TVariantWorkload } from "../schemas/workload";
 import { LEASE_SECONDS, RECHECK_MS } from "./timing";
 import { jobWakeups, type JobWakeups } from "./wakeups";
@@ -52,15 +53,50 @@ export function newLeaseToken(): string {
  */
 export async function claimJob(db: Db, claimant: Claimant, leaseSeconds = LEASE_SECONDS): Promise<TClaimedJob | null> {
   const leaseToken = newLeaseToken();
+  const rows = await db.$queryRaw<ClaimedRow[]>`${preparedStatement}
+    WITH ${claimSql({ agentId: Prisma.sql`${claimant.agentId}`, projectId: Prisma.sql`${claimant.projectId}` }, leaseToken, leaseSeconds)}
+    SELECT * FROM claimed`;
+  return rows[0] ? claimedJob(rows[0], leaseSeconds) : null;
+}
+
+/**
+ * The claim of an agent call as one statement with its authentication: the caller's agent row
+ * (for admitAgent, which says what is wrong with a credential) and, when the caller may claim,
+ * the job it leased, if any. The busiest call of the protocol in one round trip.
+ */
+export async function claimJobAs(db: Db, tokenHash: string, leaseSeconds = LEASE_SECONDS): Promise<{ agent: AgentRow | undefined; job: TClaimedJob | null }> {
+  const leaseToken = newLeaseToken();
+  // A revoked or stopping caller's project is NULL: the statement then touches nothing.
+  const rows = await db.$queryRaw<(AgentRow & { [K in keyof ClaimedRow as `job_${K}`]: ClaimedRow[K] | null })[]>`${preparedStatement}
+    WITH caller AS (${agentRowSql(tokenHash)}),
+    ${claimSql({ agentId: Prisma.sql`(SELECT "id" FROM caller)`, projectId: Prisma.sql`(SELECT "projectId" FROM caller WHERE "revokedAt" IS NULL AND NOT "stopRequested")` }, leaseToken, leaseSeconds)}
+    SELECT caller.*, ${Prisma.join(CLAIMED_COLUMNS.map((column) => Prisma.sql`claimed.${Prisma.raw(`"${column}" AS "job_${column}"`)}`))}
+    FROM caller LEFT JOIN claimed ON true`;
+  const row = rows[0];
+  if (!row) return { agent: undefined, job: null };
+  const { id, name, projectId, projectSlug, revokedAt, stopRequested, lastSeenAt } = row;
+  const claimed = Object.fromEntries(CLAIMED_COLUMNS.map((column) => [column, row[`job_${column}`]])) as unknown as ClaimedRow;
+  return { agent: { id, name, projectId, projectSlug, revokedAt, stopRequested, lastSeenAt }, job: claimed.id ? claimedJob(claimed, leaseSeconds) : null };
+}
+
+const CLAIMED_COLUMNS = [
+  "id", "leaseToken", "leaseExpiresAt", "attempts", "maxAttempts", "batchId", "repetition", "warmup", "payload", "experimentSlug", "experimentTitle", "variantName", "metrics",
+] as const satisfies readonly (keyof ClaimedRow)[];
+
+/**
+ * The claim's common table expressions, the last one `claimed` (the leased job's row, or none),
+ * for the agent and project the two SQL expressions give.
+ */
+function claimSql(caller: { agentId: Prisma.Sql; projectId: Prisma.Sql }, leaseToken: string, leaseSeconds: number): Prisma.Sql {
   // One sub-select, not three comparisons: the planner cannot estimate containment against the
   // agent's arrays and guessed that almost no job matches, so it sorted every queued job instead
   // of walking the index in order; a sub-select it counts as matching half the rows.
   const mayRun = Prisma.sql`(SELECT j."capabilities" <@ a."capabilities" AND j."requiredLabels" <@ a."labels"
           AND (j."pinnedAgentId" IS NULL OR j."pinnedAgentId" = a."id") FROM agent a)`;
-  const rows = await db.$queryRaw<ClaimedRow[]>`${preparedStatement}
-    WITH agent AS (
+  return Prisma.sql`
+    agent AS (
       SELECT "id", "capabilities", "labels" FROM "Agent"
-      WHERE "id" = ${claimant.agentId} AND "projectId" = ${claimant.projectId} AND "revokedAt" IS NULL AND NOT "stopRequested"
+      WHERE "id" = ${caller.agentId} AND "projectId" = ${caller.projectId} AND "revokedAt" IS NULL AND NOT "stopRequested"
     ),
     settled AS (
       UPDATE "Job" SET
@@ -68,7 +104,7 @@ export async function claimJob(db: Db, claimant: Claimant, leaseSeconds = LEASE_
         "error" = CASE WHEN "cancelRequested" THEN "error"
           ELSE 'the lease expired on attempt ' || "attempts" || ' of ' || "maxAttempts" || ': the agent stopped renewing it (it crashed, hung or lost the network)' END,
         "finishedAt" = ${utcNow}, "updatedAt" = ${utcNow}
-      WHERE "projectId" = ${claimant.projectId} AND "status" = 'leased' AND "leaseExpiresAt" < ${utcNow}
+      WHERE "projectId" = ${caller.projectId} AND "status" = 'leased' AND "leaseExpiresAt" < ${utcNow}
         AND ("attempts" >= "maxAttempts" OR "cancelRequested")
       RETURNING "id"
     ),
@@ -80,7 +116,7 @@ export async function claimJob(db: Db, claimant: Claimant, leaseSeconds = LEASE_
     -- would sort every claimable job of the project on each claim.
     queued AS (
       SELECT j."id", j."createdAt", j."batchId", j."position" FROM "Job" j
-      WHERE j."projectId" = ${claimant.projectId} AND j."status" = 'queued' AND j."runAfter" <= ${utcNow}
+      WHERE j."projectId" = ${caller.projectId} AND j."status" = 'queued' AND j."runAfter" <= ${utcNow}
         AND ${mayRun}
       ORDER BY j."createdAt", j."batchId", j."position"
       LIMIT 1
@@ -88,7 +124,7 @@ export async function claimJob(db: Db, claimant: Claimant, leaseSeconds = LEASE_
     ),
     expired AS (
       SELECT j."id", j."createdAt", j."batchId", j."position" FROM "Job" j
-      WHERE j."projectId" = ${claimant.projectId} AND j."status" = 'leased' AND j."leaseExpiresAt" < ${utcNow}
+      WHERE j."projectId" = ${caller.projectId} AND j."status" = 'leased' AND j."leaseExpiresAt" < ${utcNow}
         AND j."attempts" < j."maxAttempts" AND NOT j."cancelRequested"
         AND ${mayRun}
       ORDER BY j."createdAt", j."batchId", j."position"
@@ -99,20 +135,23 @@ export async function claimJob(db: Db, claimant: Claimant, leaseSeconds = LEASE_
       SELECT "id" FROM (SELECT * FROM queued UNION ALL SELECT * FROM expired) AS picks
       ORDER BY "createdAt", "batchId", "position"
       LIMIT 1
-    )
-    UPDATE "Job" j SET
-      "status" = 'leased', "agentId" = ${claimant.agentId}, "leaseToken" = ${leaseToken},
-      "leaseExpiresAt" = ${utcNow} + make_interval(secs => ${leaseSeconds}::float8),
-      "attempts" = j."attempts" + 1, "cancelRequested" = false,
-      "startedAt" = ${utcNow}, "finishedAt" = NULL, "updatedAt" = ${utcNow}
-    FROM candidate c, "Experiment" e, "Variant" v
-    WHERE j."id" = c."id" AND e."id" = j."experimentId" AND v."id" = j."variantId"
-    RETURNING j."id", j."leaseToken", j."leaseExpiresAt", j."attempts", j."maxAttempts", j."batchId", j."repetition", j."warmup", j."payload",
-      e."slug" AS "experimentSlug", e."title" AS "experimentTitle", v."name" AS "variantName",
-      (SELECT coalesce(json_agg(json_build_object('key', m."key", 'unit', m."unit", 'direction', m."direction", 'aggregation', m."aggregation") ORDER BY m."position"), '[]')
-         FROM "Metric" m WHERE m."experimentId" = j."experimentId") AS "metrics"`;
-  const row = rows[0];
-  if (!row) return null;
+    ),
+    claimed AS (
+      UPDATE "Job" j SET
+        "status" = 'leased', "agentId" = ${caller.agentId}, "leaseToken" = ${leaseToken},
+        "leaseExpiresAt" = ${utcNow} + make_interval(secs => ${leaseSeconds}::float8),
+        "attempts" = j."attempts" + 1, "cancelRequested" = false,
+        "startedAt" = ${utcNow}, "finishedAt" = NULL, "updatedAt" = ${utcNow}
+      FROM candidate c, "Experiment" e, "Variant" v
+      WHERE j."id" = c."id" AND e."id" = j."experimentId" AND v."id" = j."variantId"
+      RETURNING j."id", j."leaseToken", j."leaseExpiresAt", j."attempts", j."maxAttempts", j."batchId", j."repetition", j."warmup", j."payload",
+        e."slug" AS "experimentSlug", e."title" AS "experimentTitle", v."name" AS "variantName",
+        (SELECT coalesce(json_agg(json_build_object('key', m."key", 'unit', m."unit", 'direction', m."direction", 'aggregation', m."aggregation") ORDER BY m."position"), '[]')
+           FROM "Metric" m WHERE m."experimentId" = j."experimentId") AS "metrics"
+    )`;
+}
+
+function claimedJob(row: ClaimedRow, leaseSeconds: number): TClaimedJob {
   return {
     id: row.id,
     leaseToken: row.leaseToken,

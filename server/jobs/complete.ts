@@ -12,6 +12,7 @@ import { contradictions, repeatedMetricKeys, type KnownMetric } from "../ingest/
 import { prepareMetric } from "../ingest/prepare-metric";
 import type { TCompleteReply, TCompleteRequest } from "../schemas/jobs";
 import { histogramScales } from "../services/results";
+import { agentRowSql, type AgentRow } from "../services/agents";
 import { repetitionsExhausted } from "../services/run-numbering";
 import { holdsLastLease, jobOfProject, leaseLost, type JobState, type LeaseHolder } from "./lease";
 import { storeJobRun } from "./store-job-run";
@@ -26,15 +27,47 @@ export interface CompleteOptions {
 
 type JobRow = JobState & { warmup: boolean; experimentId: string; variantId: string; experimentSlug: string; metrics: (KnownMetric & { id: string; key: string })[] };
 
-export async function completeJob(db: Db, holder: LeaseHolder, jobId: string, input: TCompleteRequest, options: CompleteOptions): Promise<{ reply: TCompleteReply; created: boolean }> {
-  // One round trip for the job and what checking its run needs.
-  const [job] = await db.$queryRaw<JobRow[]>`${preparedStatement}
-    SELECT j."id", j."status"::text AS "status", j."agentId", j."leaseToken", j."runAfter", j."cancelRequested", j."warmup",
-      j."experimentId", j."variantId", e."slug" AS "experimentSlug",
+/** What a complete needs before it can check anything: the caller's agent row and the job, as seen from its project. */
+export interface JobToComplete {
+  agent: AgentRow | undefined;
+  job: JobRow | undefined;
+}
+
+/**
+ * Reads, in one round trip with the caller's authentication, the job and what checking its run
+ * needs. The job is looked for in the caller's project only.
+ */
+export async function jobToCompleteAs(db: Db, tokenHash: string, jobId: string): Promise<JobToComplete> {
+  const [row] = await db.$queryRaw<(AgentRow & { [K in keyof JobRow as `job_${K}`]: JobRow[K] | null })[]>`${preparedStatement}
+    WITH caller AS (${agentRowSql(tokenHash)})
+    SELECT caller.*, j."id" AS "job_id", j."status"::text AS "job_status", j."agentId" AS "job_agentId", j."leaseToken" AS "job_leaseToken",
+      j."runAfter" AS "job_runAfter", j."cancelRequested" AS "job_cancelRequested", j."warmup" AS "job_warmup",
+      j."experimentId" AS "job_experimentId", j."variantId" AS "job_variantId", e."slug" AS "job_experimentSlug",
       COALESCE((SELECT json_agg(json_build_object('id', m."id", 'key', m."key", 'unit', m."unit", 'direction', m."direction"))
-                FROM "Metric" m WHERE m."experimentId" = j."experimentId"), '[]'::json) AS "metrics"
-    FROM "Job" j JOIN "Experiment" e ON e."id" = j."experimentId"
-    WHERE j."id" = ${jobId} AND j."projectId" = ${holder.projectId}`;
+                FROM "Metric" m WHERE m."experimentId" = j."experimentId"), '[]'::json) AS "job_metrics"
+    FROM caller LEFT JOIN ("Job" j JOIN "Experiment" e ON e."id" = j."experimentId") ON j."id" = ${jobId} AND j."projectId" = caller."projectId"`;
+  if (!row) return { agent: undefined, job: undefined };
+  const { id, name, projectId, projectSlug, revokedAt, stopRequested, lastSeenAt } = row;
+  const agent = { id, name, projectId, projectSlug, revokedAt, stopRequested, lastSeenAt };
+  if (row.job_id === null) return { agent, job: undefined };
+  const job = {
+    id: row.job_id,
+    status: row.job_status,
+    agentId: row.job_agentId,
+    leaseToken: row.job_leaseToken,
+    runAfter: row.job_runAfter,
+    cancelRequested: row.job_cancelRequested,
+    warmup: row.job_warmup,
+    experimentId: row.job_experimentId,
+    variantId: row.job_variantId,
+    experimentSlug: row.job_experimentSlug,
+    metrics: row.job_metrics,
+  } as JobRow;
+  return { agent, job };
+}
+
+/** Stores the run of a job read by jobToCompleteAs, for the agent holding its lease. */
+export async function completeJob(db: Db, holder: LeaseHolder, jobId: string, job: JobRow | undefined, input: TCompleteRequest, options: CompleteOptions): Promise<{ reply: TCompleteReply; created: boolean }> {
   if (!job) throw new AppError("NOT_FOUND", `No job "${jobId}" in this agent's project`);
   if (job.status === "succeeded" && holdsLastLease(job, holder)) return { reply: await storedReply(db, jobId, options), created: false };
   if (job.status !== "leased" || !holdsLastLease(job, holder)) throw leaseLost(job, holder);

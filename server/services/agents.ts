@@ -3,7 +3,8 @@
 // The credential is shown once and stored as a SHA-256; revoking the agent refuses its next call.
 import { bearerSecret } from "../auth/bearer";
 import { hashSecret, newSecret } from "../auth/secret-tokens";
-import { type Db, type Prisma } from "../db/client";
+import { type Db } from "../db/client";
+import { Prisma } from "../db/generated/client";
 import { preparedStatement } from "../db/prepared-statements";
 import { isUniqueViolation } from "../db/prisma-errors";
 import { formatDateTime } from "../display";
@@ -82,15 +83,40 @@ export async function registerAgent(db: Db, enrollmentSecret: string, input: TAg
 /** Seen-at is written at most this often: a busy agent must not turn every call into a write. */
 const SEEN_RESOLUTION_MS = 5000;
 
+/** What authenticating a credential reads of its agent. */
+export interface AgentRow {
+  id: string;
+  name: string;
+  projectId: string;
+  projectSlug: string;
+  revokedAt: Date | null;
+  stopRequested: boolean;
+  lastSeenAt: Date | null;
+}
+
+/**
+ * The agent row of a credential's hash, as SQL of its own or as a CTE of a larger statement
+ * (claim and complete read it in the statement that does their work: one round trip fewer on
+ * the calls agents make most). With the project's slug: Prisma would fetch it separately.
+ */
+export function agentRowSql(tokenHash: string): Prisma.Sql {
+  return Prisma.sql`SELECT a."id", a."name", a."projectId", p."slug" AS "projectSlug", a."revokedAt", a."stopRequested", a."lastSeenAt"
+    FROM "Agent" a JOIN "Project" p ON p."id" = a."projectId"
+    WHERE a."tokenHash" = ${tokenHash}`;
+}
+
 /** Resolves `Authorization: Bearer vsag_…` to its agent, or throws 401 saying what is wrong. */
 export async function authenticateAgent(db: Db, authorization: string | null, now = new Date()): Promise<AgentPrincipal> {
   const secret = bearerSecret(authorization, "agent credential");
-  // One round trip with the project's slug: every agent call passes here (Prisma would fetch
-  // the project separately).
-  const [agent] = await db.$queryRaw<{ id: string; name: string; projectId: string; projectSlug: string; revokedAt: Date | null; stopRequested: boolean; lastSeenAt: Date | null }[]>`${preparedStatement}
-    SELECT a."id", a."name", a."projectId", p."slug" AS "projectSlug", a."revokedAt", a."stopRequested", a."lastSeenAt"
-    FROM "Agent" a JOIN "Project" p ON p."id" = a."projectId"
-    WHERE a."tokenHash" = ${hashSecret(secret)}`;
+  const [agent] = await db.$queryRaw<AgentRow[]>`${preparedStatement} ${agentRowSql(hashSecret(secret))}`;
+  return admitAgent(db, agent, secret, now);
+}
+
+/**
+ * The caller of a credential whose agent row was read (by authenticateAgent or inside a larger
+ * statement): 401 saying what is wrong for no agent or a revoked one; its seen-at kept current.
+ */
+export async function admitAgent(db: Db, agent: AgentRow | undefined, secret: string, now = new Date()): Promise<AgentPrincipal> {
   if (!agent) {
     const hint = secret.startsWith("venr_")
       ? " (that is an enrollment token: register with it at POST /api/v1/agents/register and use the credential it returns)"

@@ -298,4 +298,16 @@ describe("long-poll", () => {
     expect((await claim).status).toBe(204);
     expect(jobWakeups().waiting).toBe(0);
   });
+
+  it("gives back a job it leased as its agent hung up (the agent never saw the lease)", async () => {
+    const project = await jobsProject(db, "claim-abandoned", { measuredRuns: 1 });
+    const agent = await registeredAgent(project);
+    await batchOf(db, project);
+    const hungUp = new AbortController();
+    hungUp.abort();
+    expect((await agentApi.claim(agent.credential, 0, hungUp.signal)).status).toBe(204);
+    const jobs = await db.job.findMany({ where: { projectId: project.id }, select: { status: true } });
+    expect(jobs.map((job) => job.status)).toEqual(["queued", "queued"]);
+    expect((await claimed(agent)).variant.name).toBe("A");
+  });
 });

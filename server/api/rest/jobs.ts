@@ -1,30 +1,37 @@
 // POST /api/v1/jobs/claim and /api/v1/jobs/{id}/{lease,complete,fail,release}
 // (docs/agent-protocol.md). Thin: parse with the shared schema, call one service.
-import { claimJobWaiting } from "../../jobs/claim";
-import { completeJob } from "../../jobs/complete";
+import { claimJobAs, claimJobWaiting } from "../../jobs/claim";
+import { completeJob, jobToCompleteAs } from "../../jobs/complete";
 import { failJob, releaseJob, renewLease } from "../../jobs/lease";
 import { ZClaimQuery, ZCompleteRequest, ZFailRequest, ZJobPath, ZLeaseRequest } from "../../schemas/jobs";
 import { parseInput } from "../../schemas/validation";
-import type { AgentContext } from "./agent-handler";
+import { admitAgent } from "../../services/agents";
+import type { TClaimedJob } from "../../schemas/jobs";
+import type { AgentContext, AgentCredentialContext } from "./agent-handler";
 import { parseJson } from "./body";
 import { json } from "./handler";
 import { jsonMediaTypes, requireMediaType } from "./media-type";
 
-export async function postClaim(ctx: AgentContext): Promise<Response> {
+export async function postClaim(ctx: AgentCredentialContext): Promise<Response> {
   const { wait } = parseInput(ZClaimQuery, Object.fromEntries(ctx.url.searchParams));
-  const { agentId, projectId } = ctx.principal;
-  if (ctx.principal.stopRequested) return new Response(null, { status: 204 });
-  const job = await claimJobWaiting(ctx.db, { agentId, projectId }, {
-    waitSeconds: wait,
-    signal: ctx.req.signal,
-    // The agent hung up as the job was leased: it never saw the lease, so give the job back.
-    onAbandoned: async (claimed) => void (await releaseJob(ctx.db, { agentId, projectId, leaseToken: claimed.leaseToken }, claimed.id)),
-  });
+  // A look at the queue with the caller's authentication in one statement; only when it found
+  // nothing does the claim wait (and look again, with the agent known).
+  const first = await claimJobAs(ctx.db, ctx.principal.tokenHash);
+  const { agentId, projectId, stopRequested } = await admitAgent(ctx.db, first.agent, ctx.principal.secret);
+  // The agent hung up as the job was leased: it never saw the lease, so give the job back.
+  const abandon = async (claimed: TClaimedJob) => void (await releaseJob(ctx.db, { agentId, projectId, leaseToken: claimed.leaseToken }, claimed.id));
+  if (stopRequested) return new Response(null, { status: 204 });
+  if (first.job) {
+    if (!ctx.req.signal.aborted) return json({ job: first.job });
+    await abandon(first.job);
+    return new Response(null, { status: 204 });
+  }
+  const job = await claimJobWaiting(ctx.db, { agentId, projectId }, { waitSeconds: wait, signal: ctx.req.signal, onAbandoned: abandon });
   return job ? json({ job }) : new Response(null, { status: 204 });
 }
 
 /** The JSON body of a call about one job, after checking the job id in the path. */
-async function bodyOf(ctx: AgentContext, jobId: string) {
+async function bodyOf(ctx: AgentContext | AgentCredentialContext, jobId: string) {
   parseInput(ZJobPath, { id: jobId });
   requireMediaType(ctx.req, jsonMediaTypes);
   return parseJson((await ctx.body()).bytes);
@@ -37,11 +44,15 @@ export async function postLease(ctx: AgentContext, jobId: string): Promise<Respo
   return json(await renewLease(ctx.db, holder(ctx, leaseToken), jobId));
 }
 
-export async function postComplete(ctx: AgentContext, jobId: string): Promise<Response> {
+export async function postComplete(ctx: AgentCredentialContext, jobId: string): Promise<Response> {
+  // The job is read with the caller's authentication in one statement.
+  const found = await jobToCompleteAs(ctx.db, ctx.principal.tokenHash, jobId);
+  const principal = await admitAgent(ctx.db, found.agent, ctx.principal.secret);
   const request = parseInput(ZCompleteRequest, await bodyOf(ctx, jobId));
-  const { reply, created } = await completeJob(ctx.db, holder(ctx, request.leaseToken), jobId, request, {
-    projectSlug: ctx.principal.projectSlug,
-    agentName: ctx.principal.name,
+  const holder = { agentId: principal.agentId, projectId: principal.projectId, leaseToken: request.leaseToken };
+  const { reply, created } = await completeJob(ctx.db, holder, jobId, found.job, request, {
+    projectSlug: principal.projectSlug,
+    agentName: principal.name,
     baseUrl: ctx.baseUrl,
   });
   return json(reply, created ? 201 : 200);

@@ -1,4 +1,4 @@
-import { agentRoute } from "~/server/api/rest/agent-handler";
+import { agentCredentialRoute } from "~/server/api/rest/agent-handler";
 import { postComplete } from "~/server/api/rest/jobs";
 import { routeMethods } from "~/server/api/route-methods";
 
@@ -7,5 +7,5 @@ export const dynamic = "force-dynamic";
 type Params = { params: Promise<{ id: string }> };
 
 export const { GET, HEAD, OPTIONS, POST, PUT, DELETE, PATCH } = routeMethods<Params>({
-  POST: (req, { params }) => agentRoute(async (ctx) => postComplete(ctx, (await params).id))(req),
+  POST: (req, { params }) => agentCredentialRoute(async (ctx) => postComplete(ctx, (await params).id))(req),
 });
