@@ -72,7 +72,7 @@ test("history: renders, zooms and pans, marks the change point, links commits, a
   await expect(main.locator(".recharts-area-area")).toHaveCount(1);
   await expect(main.locator(".recharts-scatter-symbol")).toHaveCount(COMMITS * 3);
   await expect(main.locator(".change-point-marker")).toHaveCount(1);
-  await expect(main.locator(".recharts-reference-line")).toContainText(/\+1[12]\.\d% regression/);
+  await expect(main.locator("svg.recharts-surface")).toContainText(/\+1[12]\.\d% regression/);
   await expect(range(page)).toContainText(`All ${COMMITS} commits, 2026-01-01 – 2026-04-30`);
 
   // Drag across the middle of the chart: zoomed in to fewer commits.
@@ -94,6 +94,7 @@ test("history: renders, zooms and pans, marks the change point, links commits, a
   await expect(range(page)).toContainText(`All ${COMMITS} commits`);
 
   // The brush pans/zooms too: drag its left handle to the right.
+  await figure.getByTestId("history-brush").scrollIntoViewIfNeeded();
   const traveller = figure.getByTestId("history-brush").locator(".recharts-brush-traveller").first();
   const handle = await traveller.boundingBox();
   if (!handle) throw new Error("the brush is not drawn");
@@ -105,9 +106,12 @@ test("history: renders, zooms and pans, marks the change point, links commits, a
   await page.getByRole("button", { name: "Reset zoom" }).click();
 
   // Hover a commit: its message; click: pinned, with the link into the repository.
-  await page.mouse.move(box.x + box.width * 0.02, box.y + box.height / 2);
-  await expect(figure.locator(".chart-tooltip")).toContainText("Routine change");
-  await page.mouse.click(box.x + box.width * 0.02, box.y + box.height / 2);
+  await main.scrollIntoViewIfNeeded();
+  const firstDot = await main.locator(".recharts-line-dots circle").first().boundingBox();
+  if (!firstDot) throw new Error("the first commit's dot is not drawn");
+  await page.mouse.move(firstDot.x + firstDot.width / 2, firstDot.y + firstDot.height / 2);
+  await expect(figure.locator(".chart-tooltip")).toContainText("Routine change 0");
+  await page.mouse.click(firstDot.x + firstDot.width / 2, firstDot.y + firstDot.height / 2);
   const pinned = page.getByTestId("pinned-commit");
   await expect(pinned).toContainText("Routine change 0");
   await expect(pinned.getByRole("link", { name: "View commit" })).toHaveAttribute("href", `https://github.com/acme/api/commit/${sha(0)}`);
@@ -115,7 +119,7 @@ test("history: renders, zooms and pans, marks the change point, links commits, a
   // The project's History page lists the open change point.
   await page.goto(`/p/${projectSlug}/history`);
   await expect(page.getByRole("table", { name: "Open change points" })).toContainText("api-latency");
-  await page.getByRole("table", { name: "Open change points" }).getByRole("link", { name: "latency" }).click();
+  await page.getByRole("table", { name: "Open change points" }).getByRole("link", { name: "latency", exact: true }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("History: API latency");
 
   // Acknowledge: the marker turns dashed, the row says who; it sticks.

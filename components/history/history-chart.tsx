@@ -10,7 +10,7 @@ import { linearAxis } from "~/components/charts/nice-axis";
 import { axisLine, axisTick, gridStroke } from "~/components/charts/palette";
 import { TooltipBox } from "~/components/charts/tooltip";
 import type { THistory } from "~/server/schemas/history";
-import { dateAxis, formatUtc, shortSha } from "./date-axis";
+import { commitUrl, dateAxis, formatUtc, shortSha } from "./date-axis";
 
 type Point = THistory["points"][number];
 type ChangePoint = THistory["changePoints"][number];
@@ -25,6 +25,8 @@ export interface Domain {
 
 interface Props {
   unit: string;
+  /** The project's repository, for the commit link the tooltip announces. */
+  repositoryUrl: string | null;
   /** The points to draw (the zoomed window's detail when loaded, else the overview's). */
   points: readonly Point[];
   /** The whole history, thinned: the brush's overview. */
@@ -37,7 +39,7 @@ interface Props {
 
 const timeOf = (p: { time: string }) => Date.parse(p.time);
 
-export function HistoryChart({ unit, points, overview, changePoints, domain, onDomain, onPick }: Props) {
+export function HistoryChart({ unit, repositoryUrl, points, overview, changePoints, domain, onDomain, onPick }: Props) {
   const [drag, setDrag] = useState<{ start: number; end: number } | null>(null);
   const visible = useMemo(() => {
     const rows = points.map((p) => ({ ...p, t: timeOf(p), band: [p.ciLow, p.ciHigh] as [number, number] }));
@@ -46,8 +48,12 @@ export function HistoryChart({ unit, points, overview, changePoints, domain, onD
   const dots = useMemo(() => (visible.length <= MAX_DOT_COMMITS ? visible.flatMap((p) => p.runValues.map((value) => ({ t: p.t, value }))) : []), [visible]);
   const overviewRows = useMemo(() => overview.map((p) => ({ t: timeOf(p), median: p.median })), [overview]);
 
-  const from = domain?.from ?? visible[0]?.t ?? 0;
-  const to = domain?.to ?? visible.at(-1)?.t ?? 1;
+  // The whole history gets a margin of 1% on each side, so the first and last commits' dots show whole.
+  const first = visible[0]?.t ?? 0;
+  const last = visible.at(-1)?.t ?? 1;
+  const margin = domain ? 0 : Math.max((last - first) * 0.01, 60_000);
+  const from = domain?.from ?? first - margin;
+  const to = domain?.to ?? last + margin;
   const lows = visible.map((p) => Math.min(p.ciLow, ...(dots.length ? p.runValues : [])));
   const highs = visible.map((p) => Math.max(p.ciHigh, ...(dots.length ? p.runValues : [])));
   const y = linearAxis(unit, Math.min(...lows), Math.max(...highs));
@@ -96,7 +102,8 @@ export function HistoryChart({ unit, points, overview, changePoints, domain, onD
                       p.message ?? <span className="muted">no commit message uploaded</span>,
                       `${formatUtc(p.time)}${p.branch ? ` · ${p.branch}` : ""}`,
                       `median ${formatUnit(p.median, unit)} (95% CI ${formatUnit(p.ciLow, unit)} – ${formatUnit(p.ciHigh, unit)})`,
-                      `${p.runValues.length} run${p.runValues.length === 1 ? "" : "s"} · click to pin the commit and its link`,
+                      `${p.runValues.length} run${p.runValues.length === 1 ? "" : "s"}`,
+                      repositoryUrl ? `${commitUrl(repositoryUrl, p.commit)?.replace(/^https?:\/\//, "")} (click to pin the link)` : "click to pin this commit",
                     ]}
                   />
                 );

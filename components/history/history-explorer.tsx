@@ -130,7 +130,7 @@ export function HistoryExplorer({ projectSlug, experimentSlug, initial }: Props)
             <ChartErrorBoundary>
               <figure className="chart" data-chart={`${history.metric.key}/history`} aria-label={`${history.metric.key} over commits`}>
                 {hydrated ? (
-                  <HistoryChart unit={history.metric.unit} points={points} overview={history.points} changePoints={history.changePoints} domain={domain} onDomain={setDomain} onPick={setPinned} />
+                  <HistoryChart unit={history.metric.unit} repositoryUrl={history.repositoryUrl} points={points} overview={history.points} changePoints={history.changePoints} domain={domain} onDomain={setDomain} onPick={setPinned} />
                 ) : (
                   <div className="chart-skeleton" style={{ height: 424 }} />
                 )}
