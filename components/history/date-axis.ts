@@ -17,7 +17,7 @@ export function dateAxis(from: number, to: number, count = 7): DateAxis {
   if (days <= count * 7) {
     const step = [1, 2, 7].find((s) => days / s <= count) ?? 7;
     const first = Math.ceil(from / DAY) * DAY;
-    const ticks = [];
+    const ticks: number[] = [];
     for (let t = first; t <= to; t += step * DAY) ticks.push(t);
     return { ticks, format: (t) => `${monthName(t)} ${new Date(t).getUTCDate()}` };
   }
@@ -27,14 +27,15 @@ export function dateAxis(from: number, to: number, count = 7): DateAxis {
   const year = start.getUTCFullYear();
   let month = start.getUTCMonth() + 1; // the first month boundary after `from`
   month = Math.ceil(month / step) * step;
-  const ticks = [];
+  const ticks: number[] = [];
   for (;;) {
     const t = Date.UTC(year + Math.floor(month / 12), month % 12, 1);
     if (t > to) break;
     if (t >= from) ticks.push(t);
     month += step;
   }
-  return { ticks, format: (t) => (new Date(t).getUTCMonth() === 0 || step >= 12 ? `${monthName(t)} ${new Date(t).getUTCFullYear()}` : monthName(t)) };
+  // The year on the first tick and on every January, so the axis is dated wherever it starts.
+  return { ticks, format: (t) => (t === ticks[0] || new Date(t).getUTCMonth() === 0 || step >= 12 ? `${monthName(t)} ${new Date(t).getUTCFullYear()}` : monthName(t)) };
 }
 
 /** A commit's short SHA, as git prints it. */

@@ -4,7 +4,7 @@
 // chart or with the brush under it (an overview of the whole history); the brush also pans.
 // Clicking a commit pins it (its details and link show under the chart).
 import { useMemo, useState } from "react";
-import { Area, Brush, CartesianGrid, ComposedChart, Line, LineChart, ReferenceArea, ReferenceLine, ResponsiveContainer, Scatter, Tooltip, XAxis, YAxis } from "recharts";
+import { Area, Brush, CartesianGrid, ComposedChart, Line, LineChart, ReferenceArea, ReferenceLine, ResponsiveContainer, Scatter, Tooltip, XAxis, YAxis, ZAxis } from "recharts";
 import { formatUnit } from "~/components/units";
 import { linearAxis } from "~/components/charts/nice-axis";
 import { axisLine, axisTick, gridStroke } from "~/components/charts/palette";
@@ -88,6 +88,8 @@ export function HistoryChart({ unit, repositoryUrl, points, overview, changePoin
             style={{ userSelect: "none", cursor: "crosshair" }}
           >
             <CartesianGrid stroke={gridStroke} />
+            {/* Run dots of r ≈ 2 px: faint, so a commit's median line and band stay in front. */}
+            <ZAxis range={[14, 14]} />
             <XAxis dataKey="t" type="number" scale="time" domain={[from, to]} allowDataOverflow ticks={x.ticks} tickFormatter={x.format} tick={axisTick} axisLine={axisLine} tickLine={false} />
             <YAxis type="number" domain={y.domain} ticks={y.ticks} tickFormatter={y.format} tick={axisTick} axisLine={axisLine} tickLine={false} width="auto" allowDataOverflow />
             <Tooltip
@@ -110,7 +112,7 @@ export function HistoryChart({ unit, repositoryUrl, points, overview, changePoin
               }}
             />
             <Area dataKey="band" name="95% CI of the median" stroke="none" fill="var(--series-0)" fillOpacity={0.18} isAnimationActive={false} activeDot={false} />
-            {dots.length ? <Scatter data={dots} dataKey="value" name="runs" fill="var(--muted)" fillOpacity={0.35} shape="circle" isAnimationActive={false} legendType="none" /> : null}
+            {dots.length ? <Scatter data={dots} dataKey="value" name="runs" fill="var(--muted)" fillOpacity={0.28} shape="circle" isAnimationActive={false} legendType="none" /> : null}
             <Line dataKey="median" name="median" stroke="var(--series-0)" strokeWidth={1.75} dot={visible.length <= 150 ? { r: 2.5 } : false} activeDot={{ r: 4 }} isAnimationActive={false} />
             {shownChanges.map((c) => (
               <ReferenceLine
