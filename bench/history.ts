@@ -17,7 +17,8 @@ import { embeddedUrl, readEmbeddedCredentials } from "../server/db/embedded-post
 import { startBenchServer, type BenchServer } from "./lib/server";
 
 const NAME = "history";
-const PORT = 3230; // comparison.ts uses 3220, upload-1m.ts 3210
+// comparison.ts uses 3220, upload-1m.ts 3210; BENCH_PORT moves it (its PostgreSQL takes the port + 1000).
+const PORT = Number(process.env.BENCH_PORT ?? 3230);
 const COMMITS = 10_000;
 const RUNS_PER_COMMIT = 10;
 const N = 20;
