@@ -2,8 +2,10 @@
 // and results), +8% from commit 3,000 and −5% from commit 7,000 amid 2% noise. Times
 // GET /api/v1/experiments/{slug}/history (the whole range thinned to 800 points, and a zoomed
 // window of 300 commits at full detail) next to GET /api/health in the same script, on the same
-// production server. Target: history ≤ 3 × health + 100 ms (median of 20 sequential GETs),
-// printed as a ratio and a check mark, never asserted.
+// production server. Target: history ≤ 3 × health + 100 ms (median of 20 sequential GETs, after
+// warm-up: the server's series cache then holds the history, as it does while a user zooms and
+// pans), printed as a ratio and a check mark, never asserted; the first, uncached GET (one SQL
+// aggregate over the 100,000 runs) is printed beside it.
 //
 // Setup: the experiment, variant and metric come from one ordinary upload; the other runs are
 // the rows an upload writes, inserted with one INSERT … SELECT each (uploading 100,000 runs
@@ -39,7 +41,8 @@ function quantile(xs: number[], q: number): number {
 const median = (xs: number[]) => quantile(xs, 0.5);
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 
-async function timeGets(url: string, headers: Record<string, string>): Promise<{ times: number[]; bytes: number }> {
+/** `first`: the first GET (for the history: a cold read, before the series cache holds it). */
+async function timeGets(url: string, headers: Record<string, string>): Promise<{ times: number[]; bytes: number; first: number }> {
   const once = async () => {
     const started = performance.now();
     const response = await fetch(url, { headers });
@@ -48,7 +51,8 @@ async function timeGets(url: string, headers: Record<string, string>): Promise<{
     if (response.status !== 200) throw new Error(`GET ${url}: ${response.status} ${text.slice(0, 500)}`);
     return { elapsed, bytes: Buffer.byteLength(text) };
   };
-  for (let i = 0; i < WARM_UP; i++) await once();
+  const first = (await once()).elapsed;
+  for (let i = 1; i < WARM_UP; i++) await once();
   const times: number[] = [];
   let bytes = 0;
   for (let i = 0; i < N; i++) {
@@ -56,7 +60,7 @@ async function timeGets(url: string, headers: Record<string, string>): Promise<{
     times.push(r.elapsed);
     bytes = r.bytes;
   }
-  return { times, bytes };
+  return { times, bytes, first };
 }
 
 try {
@@ -126,12 +130,11 @@ try {
     console.log(`refresh with nothing new (series read, digest unchanged): ${ms(performance.now() - again)}`);
 
     const base = `${server.baseUrl}/api/v1/experiments/${EXPERIMENT}/history?metric=latency_ms&variant=main`;
-    const check = (await (await fetch(base, { headers: auth })).json()) as { commits: number; points: unknown[]; changePoints: unknown[]; downsampled: boolean };
-    console.log(`history: ${check.commits} commits, ${check.points.length} points returned (downsampled: ${check.downsampled}), ${check.changePoints.length} change points`);
-
     // Health first, then the history, back to back, as the target compares them.
     const health = await timeGets(`${server.baseUrl}/api/health`, {});
     const whole = await timeGets(base, auth);
+    const check = (await (await fetch(base, { headers: auth })).json()) as { commits: number; points: unknown[]; changePoints: unknown[]; downsampled: boolean };
+    console.log(`history: ${check.commits} commits, ${check.points.length} points returned (downsampled: ${check.downsampled}), ${check.changePoints.length} change points`);
     const zoom = await timeGets(`${base}&branch=main&from=2025-06-01T00:00:00Z&to=2025-06-13T11:00:00Z`, auth);
 
     const target = 3 * median(health.times) + 100;
@@ -142,7 +145,7 @@ try {
       ["history, 300-commit window", zoom],
     ] as const) {
       const m = median(t.times);
-      console.log(`  ${label.padEnd(27)} median ${ms(m)}, p90 ${ms(quantile(t.times, 0.9))}  (${(t.bytes / 1024).toFixed(1)} KB)`);
+      console.log(`  ${label.padEnd(27)} median ${ms(m)}, p90 ${ms(quantile(t.times, 0.9))}  (${(t.bytes / 1024).toFixed(1)} KB); first, uncached GET ${ms(t.first)}`);
       console.log(`    ≤ 3 × health + 100 ms: ${ms(m)} vs ${ms(target)} = ${(m / target).toFixed(2)} of the budget ${m <= target ? "✓" : "✗"}`);
     }
   } finally {
