@@ -148,6 +148,23 @@ try {
       console.log(`  ${label.padEnd(27)} median ${ms(m)}, p90 ${ms(quantile(t.times, 0.9))}  (${(t.bytes / 1024).toFixed(1)} KB); first, uncached GET ${ms(t.first)}`);
       console.log(`    ≤ 3 × health + 100 ms: ${ms(m)} vs ${ms(target)} = ${(m / target).toFixed(2)} of the budget ${m <= target ? "✓" : "✗"}`);
     }
+
+    // ---- where a cold read's time goes, in-process on the same database (the code the endpoint runs)
+    const { commitSeriesOf, seriesBranches } = await import("../server/history/commit-series");
+    const subject = { metric: experiment.metrics[0] as (typeof experiment.metrics)[number], variant: experiment.variants[0] as (typeof experiment.variants)[number] };
+    const timed = async (fn: () => Promise<unknown>) => {
+      await fn();
+      const times: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const started = performance.now();
+        await fn();
+        times.push(performance.now() - started);
+      }
+      return median(times);
+    };
+    console.log(`\nin-process, uncached (median of 5 after one warm-up):`);
+    console.log(`  commitSeriesOf (SQL aggregate + medians' CIs)  ${ms(await timed(() => commitSeriesOf(db, subject, null)))}`);
+    console.log(`  seriesBranches                                 ${ms(await timed(() => seriesBranches(db, subject.variant.id)))}`);
   } finally {
     await db.$disconnect();
   }
