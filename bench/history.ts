@@ -17,6 +17,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import { embeddedUrl, readEmbeddedCredentials } from "../server/db/embedded-postgres";
 import { startBenchServer, type BenchServer } from "./lib/server";
+import { median, ms, quantile, timeGets } from "./lib/timing";
 
 const NAME = "history";
 // comparison.ts uses 3220, upload-1m.ts 3210; BENCH_PORT moves it (its PostgreSQL takes the port + 1000).
@@ -31,37 +32,6 @@ let server: BenchServer | undefined;
 let stopping: Promise<void> | undefined;
 const stop = () => (stopping ??= (async () => void (server && (await server.stop())))());
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void stop().finally(() => process.exit(130)));
-
-function quantile(xs: number[], q: number): number {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const h = (sorted.length - 1) * q;
-  const lo = Math.floor(h);
-  return (sorted[lo] as number) + (h - lo) * ((sorted[Math.min(lo + 1, sorted.length - 1)] as number) - (sorted[lo] as number));
-}
-const median = (xs: number[]) => quantile(xs, 0.5);
-const ms = (x: number) => `${x.toFixed(1)} ms`;
-
-/** `first`: the first GET (for the history: a cold read, before the series cache holds it). */
-async function timeGets(url: string, headers: Record<string, string>): Promise<{ times: number[]; bytes: number; first: number }> {
-  const once = async () => {
-    const started = performance.now();
-    const response = await fetch(url, { headers });
-    const text = await response.text();
-    const elapsed = performance.now() - started;
-    if (response.status !== 200) throw new Error(`GET ${url}: ${response.status} ${text.slice(0, 500)}`);
-    return { elapsed, bytes: Buffer.byteLength(text) };
-  };
-  const first = (await once()).elapsed;
-  for (let i = 1; i < WARM_UP; i++) await once();
-  const times: number[] = [];
-  let bytes = 0;
-  for (let i = 0; i < N; i++) {
-    const r = await once();
-    times.push(r.elapsed);
-    bytes = r.bytes;
-  }
-  return { times, bytes, first };
-}
 
 try {
   const startedAt = performance.now();
@@ -131,11 +101,11 @@ try {
 
     const base = `${server.baseUrl}/api/v1/experiments/${EXPERIMENT}/history?metric=latency_ms&variant=main`;
     // Health first, then the history, back to back, as the target compares them.
-    const health = await timeGets(`${server.baseUrl}/api/health`, {});
-    const whole = await timeGets(base, auth);
+    const health = await timeGets(`${server.baseUrl}/api/health`, {}, { count: N, warmUp: WARM_UP });
+    const whole = await timeGets(base, auth, { count: N, warmUp: WARM_UP });
     const check = (await (await fetch(base, { headers: auth })).json()) as { commits: number; points: unknown[]; changePoints: unknown[]; downsampled: boolean };
     console.log(`history: ${check.commits} commits, ${check.points.length} points returned (downsampled: ${check.downsampled}), ${check.changePoints.length} change points`);
-    const zoom = await timeGets(`${base}&branch=main&from=2025-06-01T00:00:00Z&to=2025-06-13T11:00:00Z`, auth);
+    const zoom = await timeGets(`${base}&branch=main&from=2025-06-01T00:00:00Z&to=2025-06-13T11:00:00Z`, auth, { count: N, warmUp: WARM_UP });
 
     const target = 3 * median(health.times) + 100;
     console.log(`\n${COMMITS.toLocaleString("en-US")} commits × ${RUNS_PER_COMMIT} runs; ${N} sequential GETs each after ${WARM_UP} warm-up`);

@@ -4,6 +4,7 @@
 // the review: members acknowledge a real one or dismiss noise; both can be reopened.
 import type { THistory } from "~/server/schemas/history";
 import { formatUnit } from "~/components/units";
+import { ChangeVerdict, formatChangePercent } from "./change-verdict";
 import { commitUrl, formatUtc, shortSha } from "./date-axis";
 
 type ChangePoint = THistory["changePoints"][number];
@@ -20,7 +21,6 @@ interface Props {
   onShow: (time: string) => void;
 }
 
-const pct = (v: number | null) => (v === null ? "—" : `${v > 0 ? "+" : ""}${v.toFixed(1)}%`);
 
 function Sha({ sha, repositoryUrl }: { sha: string; repositoryUrl: string | null }) {
   const short = <span className="mono">{shortSha(sha)}</span>;
@@ -69,13 +69,11 @@ export function ChangePointList({ changePoints, unit, repositoryUrl, canReview, 
                   </td>
                   <td className="small">{c.time ? formatUtc(c.time) : "—"}</td>
                   <td>
-                    <span className={`verdict ${c.verdict === "regression" ? "verdict-worse" : "verdict-better"}`}>
-                      {pct(c.changePercent)} {c.verdict}
-                    </span>
+                    <ChangeVerdict percent={c.changePercent} verdict={c.verdict} />
                     {c.ciLowPercent !== null && c.ciHighPercent !== null ? (
                       <span className="small muted">
                         {" "}
-                        95% CI {pct(c.ciLowPercent)} to {pct(c.ciHighPercent)}
+                        95% CI {formatChangePercent(c.ciLowPercent)} to {formatChangePercent(c.ciHighPercent)}
                       </span>
                     ) : null}
                   </td>

@@ -10,6 +10,7 @@ import { linearAxis } from "~/components/charts/nice-axis";
 import { axisLine, axisTick, gridStroke } from "~/components/charts/palette";
 import { TooltipBox } from "~/components/charts/tooltip";
 import type { THistory } from "~/server/schemas/history";
+import { formatChangePercent } from "./change-verdict";
 import { commitUrl, dateAxis, formatUtc, shortSha } from "./date-axis";
 
 type Point = THistory["points"][number];
@@ -66,7 +67,7 @@ export function HistoryChart({ unit, repositoryUrl, points, overview, changePoin
   const endFound = domain ? overviewRows.findLastIndex((r) => r.t <= domain.to) : -1;
   const endIndex = domain && endFound >= startIndex ? endFound : Math.max(0, overviewRows.length - 1);
 
-  const labelOf = (c: ChangePoint) => `${c.changePercent === null ? "" : `${c.changePercent > 0 ? "+" : ""}${c.changePercent.toFixed(1)}% `}${c.verdict}${c.status === "open" ? "" : ` (${c.status})`}`;
+  const labelOf = (c: ChangePoint) => `${c.changePercent === null ? "" : `${formatChangePercent(c.changePercent)} `}${c.verdict}${c.status === "open" ? "" : ` (${c.status})`}`;
 
   return (
     <div className="history-chart">

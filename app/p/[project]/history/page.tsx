@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { formatDateTime, plural } from "~/components/format";
+import { ChangeVerdict } from "~/components/history/change-verdict";
 import { shortSha } from "~/components/history/date-axis";
 import { openProject, ProjectPage, type ProjectPageParams } from "~/app/_lib/project-page";
 import { api } from "~/app/_lib/trpc-server";
@@ -46,10 +47,7 @@ export default async function ProjectHistoryPage(props: ProjectPageParams) {
                       {shortSha(c.previousCommit)} → {shortSha(c.commit)}
                     </td>
                     <td>
-                      <span className={`verdict ${c.verdict === "regression" ? "verdict-worse" : "verdict-better"}`}>
-                        {c.changePercent === null ? "" : `${c.changePercent > 0 ? "+" : ""}${c.changePercent.toFixed(1)}% `}
-                        {c.verdict}
-                      </span>
+                      <ChangeVerdict percent={c.changePercent} verdict={c.verdict} />
                     </td>
                     <td className="small" data-narrow="hide">
                       {formatDateTime(new Date(c.foundAt))}
