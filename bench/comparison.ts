@@ -11,6 +11,7 @@ import path from "node:path";
 import { embeddedUrl, readEmbeddedCredentials } from "../server/db/embedded-postgres";
 import { latencySamples } from "./lib/samples";
 import { startBenchServer, type BenchServer } from "./lib/server";
+import { median, ms, quantile, timeGets } from "./lib/timing";
 
 const NAME = "comparison";
 const PORT = 3220; // bench/upload-1m.ts uses 3210 (and 4210 for its PostgreSQL)
@@ -98,36 +99,6 @@ const watch = setInterval(() => {
 const { VERSUS_DATA_DIR: _ignored, ...watchdogEnv } = process.env;
 spawn(process.execPath, ["-e", WATCHDOG, String(process.pid), dataDir], { detached: true, stdio: "ignore", env: watchdogEnv }).unref();
 
-const median = (xs: number[]) => quantile(xs, 0.5);
-function quantile(xs: number[], q: number): number {
-  const sorted = [...xs].sort((a, b) => a - b);
-  // type 7, as numpy's default
-  const h = (sorted.length - 1) * q;
-  const lo = Math.floor(h);
-  return (sorted[lo] as number) + (h - lo) * ((sorted[Math.min(lo + 1, sorted.length - 1)] as number) - (sorted[lo] as number));
-}
-const ms = (x: number) => `${x.toFixed(1)} ms`;
-
-async function timeGets(url: string, headers: Record<string, string>): Promise<{ times: number[]; bytes: number }> {
-  const once = async () => {
-    const started = performance.now();
-    const response = await fetch(url, { headers });
-    const text = await response.text();
-    const elapsed = performance.now() - started;
-    if (response.status !== 200) throw new Error(`GET ${url}: ${response.status} ${text.slice(0, 500)}`);
-    return { elapsed, bytes: Buffer.byteLength(text) };
-  };
-  for (let i = 0; i < WARM_UP; i++) await once();
-  const times: number[] = [];
-  let bytes = 0;
-  for (let i = 0; i < N; i++) {
-    const r = await once();
-    times.push(r.elapsed);
-    bytes = r.bytes;
-  }
-  return { times, bytes };
-}
-
 try {
   const startedAt = performance.now();
   server = await startBenchServer(NAME, PORT);
@@ -182,8 +153,8 @@ try {
   }
 
   // Alternating would mix the two; run them back to back, health first, as the target compares them.
-  const health = await timeGets(`${server.baseUrl}/api/health`, {});
-  const comparison = await timeGets(comparisonUrl, auth);
+  const health = await timeGets(`${server.baseUrl}/api/health`, {}, { count: N, warmUp: WARM_UP });
+  const comparison = await timeGets(comparisonUrl, auth, { count: N, warmUp: WARM_UP });
 
   const target = 3 * median(health.times) + 100;
   const ok = median(comparison.times) <= target;

@@ -11,6 +11,7 @@ import { AppError, badInput, type FieldIssue } from "../errors";
 import { contradictions, repeatedMetricKeys, type KnownMetric } from "../ingest/metric-checks";
 import { prepareMetric } from "../ingest/prepare-metric";
 import type { TCompleteReply, TCompleteRequest } from "../schemas/jobs";
+import { scheduleChangePointRefresh } from "../history/refresh-scheduler";
 import { histogramScales } from "../services/results";
 import { agentRowSql, type AgentRow } from "../services/agents";
 import { repetitionsExhausted } from "../services/run-numbering";
@@ -109,6 +110,7 @@ export async function completeJob(db: Db, holder: LeaseHolder, jobId: string, jo
       prepared,
       { sourceDetail: `agent ${options.agentName}`, now },
     );
+    if (stored) scheduleChangePointRefresh(db, job.experimentId); // after commit, in the background
     if (stored) return { reply: { run: { id: stored.id, repetition: stored.repetition, url: experimentUrl(options, job.experimentSlug) }, replayed: false }, created: true };
   }
   // Nothing written: a concurrent complete of the same job under this lease came first (this

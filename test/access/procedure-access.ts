@@ -27,6 +27,11 @@ export const procedureAccess: Record<string, Access> = {
   "experiment.update": "member",
   "experiment.delete": "member",
 
+  "history.get": "viewer",
+  "history.overview": "viewer",
+  "history.review": "member",
+  "history.setRepositoryUrl": "owner",
+
   "report.markdown": "viewer",
   "report.runsCsv": "viewer",
   "report.summaryCsv": "viewer",
