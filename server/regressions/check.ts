@@ -67,8 +67,9 @@ export async function checkExperimentCommit(db: Db, scope: CheckScope, experimen
       const describe = { key: metric.key, label: metric.label, unit: metric.unit, direction: metric.direction, aggregation: metric.aggregation };
       if (baselineRows.length === 0) {
         const reason = window.baselineCommits.length === 0 ? `no earlier commit on ${query.branch} has runs` : `no run of the ${window.baselineCommits.length} earlier commits on ${query.branch} has this metric`;
-        entries.push({ ...describe, comparison: describeMetric(spec, data.slice(1), { alpha: experiment.alpha }), reason });
-        metrics.push({ variant: variant.name, ...describe, verdict: "insufficient_data", changePercent: null, median: null, baselineMedian: null, reason });
+        const alone = describeMetric(spec, data.slice(1), { alpha: experiment.alpha });
+        entries.push({ ...describe, comparison: alone, reason });
+        metrics.push({ variant: variant.name, ...describe, verdict: "insufficient_data", changePercent: null, median: alone.variants[0]?.median ?? null, baselineMedian: null, reason });
         continue;
       }
       const comparison = compareMetric(spec, data, { alpha: experiment.alpha });
