@@ -76,8 +76,11 @@ export type TClaimedJob = z.input<typeof ZClaimedJob>;
 
 export const ZClaimReply = z.object({ job: ZClaimedJob }).meta({ id: "ClaimReply" });
 
-/** One run as POST /api/v1/results takes it, without what the job decides: variant and repetition. */
-export const ZJobRunInput = ZRunInput.omit({ variant: true, repetition: true });
+/**
+ * One run as POST /api/v1/results takes it, without what the job decides (variant and
+ * repetition) and without the commit's message and time, which only uploads carry for now.
+ */
+export const ZJobRunInput = ZRunInput.omit({ variant: true, repetition: true, gitCommitMessage: true, gitCommitTime: true });
 
 export const ZCompleteRequest = z.object({ leaseToken: ZLeaseToken, run: ZJobRunInput }).meta({ id: "CompleteRequest" });
 export type TCompleteRequest = z.output<typeof ZCompleteRequest>;

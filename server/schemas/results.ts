@@ -94,6 +94,10 @@ export const ZRunInput = z.object({
     .meta({ description: `Free-form JSON; the whole upload is at most ${MAX_INPUT_DEPTH} levels of objects and arrays deep.` }),
   gitCommit: z.string().trim().max(64).optional(),
   gitBranch: z.string().trim().max(200).optional(),
+  /** The commit's subject line, shown when hovering the commit in the metric's history. */
+  gitCommitMessage: z.string().trim().max(500).optional(),
+  /** When the commit was made: the history orders commits by it (else by their first run). */
+  gitCommitTime: z.iso.datetime({ offset: true }).optional(),
   tags: z.array(z.string().trim().min(1).max(40)).max(20).default([]),
   /** Where the numbers came from, e.g. "jmh 1.37" or "synthetic samples from a published summary". */
   sourceDetail: z.string().trim().max(200).optional(),

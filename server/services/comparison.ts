@@ -21,30 +21,36 @@ interface StoredResult {
   p99: number | null;
 }
 
+/** The stored figure a run contributes for an aggregation (the mean when that figure is unknown). */
+export type ReplicateFigure = "mean" | "p50" | "p90" | "p95" | "p99" | "min" | "max" | "sum";
+
+/**
+ * Which stored figure is a run's one number under an aggregation. Exported so the history
+ * (server/history/commit-series.ts) can select that figure in SQL by the very same rule.
+ */
+export function replicateFigure(aggregation: MetricAggregation): ReplicateFigure {
+  switch (aggregation) {
+    case "median":
+      return "p50";
+    case "p90":
+    case "p95":
+    case "p99":
+    case "min":
+    case "max":
+    case "sum":
+      return aggregation;
+    default:
+      // mean, rate (a rate is stored as its mean over the run) and last.
+      return "mean";
+  }
+}
+
 /**
  * The one number a run contributes to the comparison, as the metric's aggregation says.
  * Exported so the cross-experiment comparison reduces runs by the very same rule.
  */
 export function replicateValue(result: StoredResult, aggregation: MetricAggregation): number {
-  switch (aggregation) {
-    case "median":
-      return result.p50 ?? result.mean;
-    case "p90":
-      return result.p90 ?? result.mean;
-    case "p95":
-      return result.p95 ?? result.mean;
-    case "p99":
-      return result.p99 ?? result.mean;
-    case "min":
-      return result.min ?? result.mean;
-    case "max":
-      return result.max ?? result.mean;
-    case "sum":
-      return result.sum ?? result.mean;
-    default:
-      // mean, rate (a rate is stored as its mean over the run) and last.
-      return result.mean;
-  }
+  return result[replicateFigure(aggregation)] ?? result.mean;
 }
 
 /**

@@ -169,7 +169,8 @@ async function store(tx: Tx, upload: TResultsUpload, prepared: PreparedMetric[][
         experimentId: experiment.id, variantId, status: run.status, source: options.source,
         sourceDetail: run.sourceDetail ?? options.sourceDetail ?? "", repetition, startedAt,
         finishedAt: run.finishedAt ? new Date(run.finishedAt) : startedAt ? null : now,
-        environment: run.environment as Prisma.InputJsonObject, gitCommit: run.gitCommit, gitBranch: run.gitBranch, tags: run.tags, ingestRequestId,
+        environment: run.environment as Prisma.InputJsonObject, gitCommit: run.gitCommit, gitBranch: run.gitBranch,
+        gitCommitMessage: run.gitCommitMessage, gitCommitTime: run.gitCommitTime ? new Date(run.gitCommitTime) : null, tags: run.tags, ingestRequestId,
       },
     });
     const metrics = prepared[r] ?? [];
