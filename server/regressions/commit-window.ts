@@ -1,7 +1,8 @@
 // The runs the CI gate and the badge compare: one commit's runs (the candidate) and the runs of the
-// K commits before it on a branch (the baseline window). "Before" is by the time of a commit's
-// first run (startedAt, else when it was stored): runs carry no commit graph, and CI uploads a
-// commit's runs after the commits it builds on.
+// K commits before it on a branch (the baseline window). "Before" is by commit time when the
+// uploader gave it, else by the time of the commit's first run (startedAt, else when it was
+// stored) — the order of the history page (server/history/commit-series.ts): runs carry no commit
+// graph, and CI uploads a commit's runs after the commits it builds on.
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import { AppError } from "../errors";
@@ -28,6 +29,9 @@ export interface CommitWindow {
 
 const succeeded = "succeeded" as const;
 
+/** A commit's time, over its runs grouped together (as commit-series.ts orders commits). */
+const commitTime = Prisma.sql`COALESCE(MIN("gitCommitTime"), MIN(COALESCE("startedAt", "createdAt")))`;
+
 /** The full hash of the one commit `ref` names (a hash or a unique prefix) among the experiment's runs. */
 export async function resolveCommit(db: Db, experimentId: string, ref: string): Promise<string> {
   const rows = await db.run.findMany({
@@ -48,15 +52,15 @@ export async function resolveCommit(db: Db, experimentId: string, ref: string): 
 export async function loadCommitWindow(db: Db, experimentId: string, input: { commit: string; branch: string; window: number; variantId?: string }): Promise<CommitWindow> {
   const commit = await resolveCommit(db, experimentId, input.commit);
   const [first] = await db.$queryRaw<{ at: Date }[]>`
-    SELECT MIN(COALESCE("startedAt", "createdAt")) AS "at" FROM "Run"
+    SELECT ${commitTime} AS "at" FROM "Run"
     WHERE "experimentId" = ${experimentId} AND "gitCommit" = ${commit} AND "status" = 'succeeded'`;
   const before = await db.$queryRaw<{ commit: string; runs: bigint }[]>`
     SELECT "gitCommit" AS "commit", COUNT(*) AS "runs" FROM "Run"
     WHERE "experimentId" = ${experimentId} AND "gitBranch" = ${input.branch} AND "status" = 'succeeded'
       AND "gitCommit" IS NOT NULL AND "gitCommit" <> ${commit}
     GROUP BY "gitCommit"
-    HAVING MIN(COALESCE("startedAt", "createdAt")) < ${first!.at}
-    ORDER BY MIN(COALESCE("startedAt", "createdAt")) DESC, "gitCommit"
+    HAVING ${commitTime} < ${first!.at}
+    ORDER BY ${commitTime} DESC, "gitCommit"
     LIMIT ${input.window}`;
   const baselineCommits = before.map((row) => ({ commit: row.commit, runs: Number(row.runs) }));
 
@@ -84,7 +88,7 @@ export async function loadCommitWindow(db: Db, experimentId: string, input: { co
 }
 
 /**
- * The newest commit with runs on `branch` (of `variantId`), by its first run's time as above; the
+ * The newest commit with runs on `branch` (of `variantId`), by its time as above; the
  * branch defaults to that of the newest run with a commit. Null when there is none.
  */
 export async function latestCommit(db: Db, experimentId: string, variantId: string, branch?: string): Promise<{ commit: string; branch: string } | null> {
@@ -93,7 +97,7 @@ export async function latestCommit(db: Db, experimentId: string, variantId: stri
     WHERE "experimentId" = ${experimentId} AND "variantId" = ${variantId} AND "status" = 'succeeded'
       AND "gitCommit" IS NOT NULL AND "gitBranch" IS NOT NULL ${branch === undefined ? Prisma.empty : Prisma.sql`AND "gitBranch" = ${branch}`}
     GROUP BY "gitCommit", "gitBranch"
-    ORDER BY MIN(COALESCE("startedAt", "createdAt")) DESC, "gitCommit"
+    ORDER BY ${commitTime} DESC, "gitCommit"
     LIMIT 1`;
   return row ?? null;
 }
