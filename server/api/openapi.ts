@@ -6,6 +6,7 @@ import { z } from "zod";
 import { createDocument } from "zod-openapi";
 import { appErrorCodes, type AppErrorCode } from "../errors";
 import { ZComparison, ZComparisonQuery, ZExperimentPath } from "../schemas/comparison";
+import { ZHistory, ZHistoryQuery } from "../schemas/history";
 import { importFormatDescriptions } from "../schemas/import-formats";
 import { ZImportQuery } from "../schemas/imports";
 import { ZIdempotencyHeaders, ZResultsUpload, ZUploadResponse } from "../schemas/results";
@@ -123,6 +124,22 @@ export function buildOpenApiDocument(serverUrl?: string) {
               "400": "A bad slugOrId or baseline (details.fields names it)",
               "404": "No such experiment in the key's project",
               "422": "The baseline is not a variant of the experiment",
+              ...keyedErrors,
+            }),
+          },
+        },
+      },
+      "/api/v1/experiments/{slugOrId}/history": {
+        get: {
+          summary: "A metric's history over commits, with its change points",
+          description:
+            "One point per git commit of the variant's runs (on one branch, or all): the median of the commit's run values (each run reduced by the metric's aggregation) with its distribution-free 95% CI and every run's value, ordered by commit time (gitCommitTime, else the commit's first run). A window (from, to) longer than maxPoints commits is thinned keeping each slice's lowest and highest median and both commits around each change point. Change points: E-Divisive means over the commit medians (permutation test, p ≤ 0.01), with the commit range, the change in % with a 95% Hodges–Lehmann interval, a direction-aware verdict and the review status.",
+          requestParams: { path: ZExperimentPath, query: ZHistoryQuery },
+          responses: {
+            "200": { description: "The history", content: { "application/json": { schema: ZHistory } } },
+            ...errorResponses({
+              "400": "A bad slugOrId, from, to or maxPoints (details.fields names it)",
+              "404": "No such experiment in the key's project, or no such metric or variant in it (details.fields names metric or variant)",
               ...keyedErrors,
             }),
           },

@@ -2,6 +2,7 @@ import { agentRouter } from "./routers/agent";
 import { apiKeyRouter } from "./routers/api-key";
 import { enrollmentTokenRouter } from "./routers/enrollment-token";
 import { experimentRouter } from "./routers/experiment";
+import { historyRouter } from "./routers/history";
 import { invitationRouter } from "./routers/invitation";
 import { jobRouter } from "./routers/job";
 import { memberRouter } from "./routers/member";
@@ -14,6 +15,7 @@ import { createCallerFactory, createTRPCRouter } from "./trpc";
 export const appRouter = createTRPCRouter({
   project: projectRouter,
   experiment: experimentRouter,
+  history: historyRouter,
   apiKey: apiKeyRouter,
   enrollmentToken: enrollmentTokenRouter,
   agent: agentRouter,

@@ -11,6 +11,7 @@ import { contradictions, repeatedMetricKeys, type KnownMetric } from "../ingest/
 import { prepareMetric } from "../ingest/prepare-metric";
 import type { TCompleteReply, TCompleteRequest } from "../schemas/jobs";
 import { histogramScales } from "../services/results";
+import { scheduleChangePointRefresh } from "../history/refresh-scheduler";
 import { repetitionsExhausted } from "../services/run-numbering";
 import { holdsLastLease, jobOfProject, leaseLost, type JobState, type LeaseHolder } from "./lease";
 import { storeJobRun } from "./store-job-run";
@@ -75,6 +76,7 @@ export async function completeJob(db: Db, holder: LeaseHolder, jobId: string, in
       prepared,
       { sourceDetail: `agent ${options.agentName}`, now },
     );
+    if (stored) scheduleChangePointRefresh(db, job.experimentId); // after commit, in the background
     if (stored) return { reply: { run: { id: stored.id, repetition: stored.repetition, url: experimentUrl(options, job.experimentSlug) }, replayed: false }, created: true };
   }
   // Nothing written: a concurrent complete of the same job under this lease came first (this

@@ -72,6 +72,12 @@ export async function updateProject(db: Db, projectId: string, input: Pick<TProj
   return db.project.update({ where: { id: projectId }, data: { name: input.name, description: input.description || null } });
 }
 
+/** Sets where the project's commits can be browsed ("" clears it); the history page links commits there. */
+export async function setRepositoryUrl(db: Db, projectId: string, repositoryUrl: string) {
+  const project = await db.project.update({ where: { id: projectId }, data: { repositoryUrl: repositoryUrl || null }, select: { repositoryUrl: true } });
+  return { repositoryUrl: project.repositoryUrl };
+}
+
 /** Deletes a project and everything in it (experiments, runs, keys, links, members). */
 export async function deleteProject(db: Db, projectId: string) {
   await db.project.delete({ where: { id: projectId } });

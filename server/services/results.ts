@@ -6,6 +6,7 @@ import { AppError, badInput, type FieldIssue } from "../errors";
 import { contradictions, repeatedMetricKeys } from "../ingest/metric-checks";
 import { prepareMetric, type PreparedMetric } from "../ingest/prepare-metric";
 import type { TResultsUpload, TRunMetricInput, TUploadResponse } from "../schemas/results";
+import { scheduleChangePointRefresh } from "../history/refresh-scheduler";
 import { lockExperiment } from "./row-locks";
 import { allocateRepetitions, nextPosition, repeatedRepetitions } from "./run-numbering";
 
@@ -57,14 +58,17 @@ export async function ingestResults(db: Db, upload: TResultsUpload, options: Ing
 
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.$transaction(
+      const stored = await db.$transaction(
         async (tx) => {
           const stored = await store(tx, upload, prepared, options, now);
-          if (!stored.replayed) await options.afterStore?.(tx, stored);
+          if (!stored.replayed) await options.afterStore?.(tx, stored.response);
           return stored;
         },
         { timeout: 120_000, maxWait: 30_000 },
       );
+      // After commit, in the background: new runs may move the experiment's change points.
+      if (!stored.replayed && stored.experimentId) scheduleChangePointRefresh(db, stored.experimentId);
+      return stored.response;
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
       // A concurrent request with the same key committed first: answer as a retry would be answered.
@@ -80,10 +84,16 @@ function findIngestRequest(db: Db | Tx, options: IngestOptions) {
   return db.ingestRequest.findUnique({ where: { projectId_idempotencyKey: { projectId: options.projectId, idempotencyKey: options.idempotencyKey as string } } });
 }
 
-async function store(tx: Tx, upload: TResultsUpload, prepared: PreparedMetric[][], options: IngestOptions, now: Date): Promise<TUploadResponse> {
+async function store(
+  tx: Tx,
+  upload: TResultsUpload,
+  prepared: PreparedMetric[][],
+  options: IngestOptions,
+  now: Date,
+): Promise<{ response: TUploadResponse; replayed: boolean; experimentId: string | null }> {
   let ingestRequestId: string | undefined;
   if (options.idempotencyKey) {
-    if (await findIngestRequest(tx, options)) return replay(tx, options);
+    if (await findIngestRequest(tx, options)) return { response: await replay(tx, options), replayed: true, experimentId: null };
     ingestRequestId = (await tx.ingestRequest.create({ data: { projectId: options.projectId, idempotencyKey: options.idempotencyKey, bodySha256: options.bodySha256 } })).id;
   }
 
@@ -187,7 +197,11 @@ async function store(tx: Tx, upload: TResultsUpload, prepared: PreparedMetric[][
   }
   await tx.experiment.update({ where: { id: experiment.id }, data: { updatedAt: now } });
 
-  return { experiment: { slug: experiment.slug, url: experimentUrl(options, experiment.slug) }, replayed: false, runs: stored, created };
+  return {
+    response: { experiment: { slug: experiment.slug, url: experimentUrl(options, experiment.slug) }, replayed: false, runs: stored, created },
+    replayed: false,
+    experimentId: experiment.id,
+  };
 }
 
 /**

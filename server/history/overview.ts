@@ -1,0 +1,81 @@
+// The project's history page: every experiment whose runs name commits, with each metric's
+// open change points, newest first, so a regression anywhere in the project is one click away.
+import type { Db } from "../db/client";
+
+export interface HistoryOverview {
+  experiments: {
+    slug: string;
+    title: string;
+    commits: number;
+    lastCommitAt: string | null;
+    metrics: { key: string; label: string; unit: string; open: { regressions: number; improvements: number } }[];
+  }[];
+  openChangePoints: {
+    id: string;
+    experimentSlug: string;
+    metricKey: string;
+    variant: string;
+    branch: string;
+    commit: string;
+    previousCommit: string;
+    changePercent: number | null;
+    verdict: "regression" | "improvement";
+    foundAt: string;
+  }[];
+}
+
+export async function getHistoryOverview(db: Db, projectId: string): Promise<HistoryOverview> {
+  const [commitCounts, experiments, open] = await Promise.all([
+    db.$queryRaw<{ experimentId: string; commits: bigint; last: Date | null }[]>`
+      SELECT r."experimentId", COUNT(DISTINCT r."gitCommit") AS "commits", MAX(COALESCE(r."gitCommitTime", r."startedAt", r."createdAt")) AS "last"
+      FROM "Run" r JOIN "Experiment" e ON e."id" = r."experimentId"
+      WHERE e."projectId" = ${projectId} AND r."status" = 'succeeded' AND r."gitCommit" IS NOT NULL AND r."gitCommit" <> ''
+      GROUP BY r."experimentId"`,
+    db.experiment.findMany({
+      where: { projectId },
+      orderBy: { updatedAt: "desc" },
+      select: { id: true, slug: true, title: true, metrics: { orderBy: { position: "asc" }, select: { id: true, key: true, label: true, unit: true } } },
+    }),
+    // All branches together (""): the view the page opens with.
+    db.changePoint.findMany({
+      where: { experiment: { projectId }, status: "open", branch: "" },
+      orderBy: { foundAt: "desc" },
+      select: { id: true, metricId: true, experimentId: true, commit: true, previousCommit: true, changePercent: true, verdict: true, foundAt: true, branch: true, variant: { select: { name: true } } },
+    }),
+  ]);
+  const counts = new Map(commitCounts.map((c) => [c.experimentId, c]));
+  const withHistory = experiments.filter((e) => counts.has(e.id));
+  const metricKey = new Map(withHistory.flatMap((e) => e.metrics.map((m) => [m.id, m.key])));
+  const slugOf = new Map(withHistory.map((e) => [e.id, e.slug]));
+  return {
+    experiments: withHistory.map((e) => ({
+      slug: e.slug,
+      title: e.title,
+      commits: Number(counts.get(e.id)?.commits ?? 0),
+      lastCommitAt: counts.get(e.id)?.last?.toISOString() ?? null,
+      metrics: e.metrics.map((m) => ({
+        key: m.key,
+        label: m.label,
+        unit: m.unit,
+        open: {
+          regressions: open.filter((c) => c.metricId === m.id && c.verdict === "regression").length,
+          improvements: open.filter((c) => c.metricId === m.id && c.verdict === "improvement").length,
+        },
+      })),
+    })),
+    openChangePoints: open
+      .filter((c) => slugOf.has(c.experimentId))
+      .map((c) => ({
+        id: c.id,
+        experimentSlug: slugOf.get(c.experimentId) as string,
+        metricKey: metricKey.get(c.metricId) as string,
+        variant: c.variant.name,
+        branch: c.branch,
+        commit: c.commit,
+        previousCommit: c.previousCommit,
+        changePercent: c.changePercent,
+        verdict: c.verdict,
+        foundAt: c.foundAt.toISOString(),
+      })),
+  };
+}

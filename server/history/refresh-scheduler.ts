@@ -1,0 +1,52 @@
+// Runs change-point refreshes after runs were stored, outside the request that stored them: an
+// upload, an import or an agent's complete answers as soon as its own transaction committed, and
+// a failed refresh is logged, never the upload's failure. Refreshes of one experiment are
+// coalesced: while one runs, any number of new requests make exactly one more run after it (so
+// the last stored runs are always analysed).
+import type { Db } from "../db/client";
+import { refreshChangePoints, type NewChangePoint } from "./change-point-store";
+
+interface State {
+  running: Promise<void>;
+  again: boolean;
+}
+
+const states = new Map<string, State>();
+const listeners = new Set<(found: NewChangePoint[]) => Promise<void> | void>();
+
+/**
+ * Called with the change points each background refresh stored for the first time (e.g. to
+ * raise alerts). Returns the function that removes the listener.
+ */
+export function onNewChangePoints(listener: (found: NewChangePoint[]) => Promise<void> | void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** Refresh the experiment's change points soon, in the background. Never throws. */
+export function scheduleChangePointRefresh(db: Db, experimentId: string): void {
+  const state = states.get(experimentId);
+  if (state) {
+    state.again = true;
+    return;
+  }
+  const next: State = { running: Promise.resolve(), again: false };
+  next.running = (async () => {
+    do {
+      next.again = false;
+      try {
+        const found = await refreshChangePoints(db, experimentId);
+        if (found.length) for (const listener of listeners) await listener(found);
+      } catch (error) {
+        console.error(`change-point refresh of experiment ${experimentId} failed:`, error);
+      }
+    } while (next.again);
+    states.delete(experimentId);
+  })();
+  states.set(experimentId, next);
+}
+
+/** Resolves when no refresh is running or pending (tests, benchmarks, shutdown). */
+export async function changePointRefreshesSettled(): Promise<void> {
+  while (states.size > 0) await Promise.all([...states.values()].map((s) => s.running));
+}
