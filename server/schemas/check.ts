@@ -86,3 +86,13 @@ export const ZBadgeQuery = z.object({
   window: windowParam.default(DEFAULT_CHECK_WINDOW).meta({ description: "how many earlier commits the latest one is compared with" }),
   share: z.string().max(100).optional().meta({ description: "a live share link's token (vsh_…): lets a README show the badge without an API key" }),
 });
+
+/** The badge's address; `share` is a live share link's token (base64url: safe in a URL as it is). */
+export function badgeUrl(origin: string, experimentSlug: string, metricKey: string, share?: string): string {
+  return `${origin}/api/v1/experiments/${encodeURIComponent(experimentSlug)}/badge/${encodeURIComponent(metricKey)}.svg${share ? `?share=${share}` : ""}`;
+}
+
+/** The Markdown a README embeds: the badge, linking to the experiment's share page. */
+export function badgeMarkdown(origin: string, experimentSlug: string, metricKey: string, share: string, linkTo: string): string {
+  return `[![${metricKey}](${badgeUrl(origin, experimentSlug, metricKey, share)})](${linkTo})`;
+}
