@@ -59,7 +59,7 @@ export function AlertRuleForm({ target, onCreated }: { target: RuleTarget; onCre
   );
 
   return (
-    <form onSubmit={submit} noValidate aria-label="New alert rule" className="stack-tight">
+    <form onSubmit={submit} noValidate data-ready={hydrated} aria-label="New alert rule" className="stack-tight">
       <h3 style={{ margin: 0 }}>New rule</h3>
       <div className="row">
         <Field id="rule-metric" label="Metric" error={errors.metric?.message}>
