@@ -80,7 +80,7 @@ test("a broken % bound opens an alert on the project page; a live share link ope
   const shareUrl = ((await dialog.getByTestId("share-url").textContent()) ?? "").trim();
   const token = shareUrl.split("/s/")[1] ?? "";
   const badgeUrl = `${baseURL}/api/v1/experiments/${EXPERIMENT}/badge/compress_ms.svg?share=${token}`;
-  await expect(dialog.getByRole("status", { name: "New share link" })).toContainText(`[![compress_ms](${badgeUrl})](${shareUrl})`);
+  await expect(dialog.getByRole("status", { name: "Link created" })).toContainText(`[![compress_ms](${badgeUrl})](${shareUrl})`);
   await page.screenshot({ path: "test-results/alerts-share-dialog.png" });
 
   // Anyone with the token gets the badge, without a session: valid SVG, the latest commit's verdict.

@@ -9,10 +9,12 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { around, sha, uploadCommits } from "~/test/commit-history";
 
 const { GET: getCheck } = await import("~/app/api/v1/experiments/[slugOrId]/check/route");
+const { POST: postImports } = await import("~/app/api/v1/imports/route");
 const { db } = await import("~/server/db/client");
 const { createApiKey } = await import("~/server/services/api-keys");
 const { createProject } = await import("~/server/services/projects");
@@ -33,6 +35,13 @@ const unchanged = { sha: sha(), branch: "feature", values: around(100.1) };
 async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
   const url = new URL(req.url ?? "/", baseUrl);
   const match = /^\/api\/v1\/experiments\/([^/]+)\/check$/.exec(url.pathname);
+  if (req.method === "POST" && url.pathname === "/api/v1/imports") {
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+    const response = await postImports(new Request(url, { method: "POST", headers, body: Readable.toWeb(req) as ReadableStream, duplex: "half" } as RequestInit));
+    res.writeHead(response.status, Object.fromEntries(response.headers)).end(Buffer.from(await response.arrayBuffer()));
+    return;
+  }
   if (req.method !== "GET" || !match) {
     res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { code: "NOT_FOUND", message: `no route ${req.method} ${url.pathname}` } }));
     return;
@@ -76,6 +85,20 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
   await db.$disconnect();
   fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+describe("versus import --commit --branch", () => {
+  it("stores the commit and branch on every imported run, so the gate can check it", async () => {
+    const commit = sha();
+    const wrk = path.join(repoRoot, "server/importers/fixtures/wrk/wrk-latency.txt");
+    const result = await cli(["import", wrk, "--format", "wrk", "--experiment", "wrk-history", "--variant", "nginx", "--create", "--commit", commit, "--branch", "feature-x"]);
+    expect(result.code, result.stderr).toBe(0);
+    const runs = await db.run.findMany({ where: { experiment: { slug: "wrk-history" }, gitCommit: commit }, select: { gitBranch: true } });
+    expect(runs).toEqual([{ gitBranch: "feature-x" }]);
+    const checked = await cli(["check", "--experiment", "wrk-history", "--branch", "main", "--commit", commit]);
+    expect(checked.code, checked.stderr).toBe(0);
+    expect(checked.stdout).toContain("no earlier commit on `main` has runs");
+  });
 });
 
 describe("versus check", () => {

@@ -57,12 +57,16 @@ program
   .option("--variant <name>", "variant the runs belong to (default: one variant per benchmark)")
   .addOption(new Option("--split <how>", "several benchmarks in one file become variants or metrics").choices(["variant", "metric"]))
   .option("--create", "create the experiment, variants and metrics when missing", false)
-  .action(async (file: string, options: { format: string; experiment: string; variant?: string; split?: string; create: boolean }) => {
+  .option("--commit <sha>", "git commit the runs were measured at (for the history and `versus check`)")
+  .option("--branch <name>", "git branch of that commit")
+  .action(async (file: string, options: { format: string; experiment: string; variant?: string; split?: string; create: boolean; commit?: string; branch?: string }) => {
     requireFile(file);
     const query = new URLSearchParams({ format: options.format, experiment: options.experiment });
     if (options.variant) query.set("variant", options.variant);
     if (options.split) query.set("split", options.split);
     if (options.create) query.set("create", "true");
+    if (options.commit) query.set("commit", options.commit);
+    if (options.branch) query.set("branch", options.branch);
     const body = await postFile(apiTargetFromEnv(), `/api/v1/imports?${query}`, file, { "Content-Type": "text/plain", "Idempotency-Key": idempotencyKey(file, query.toString()) }, progressPrinter("uploading"));
     report(body);
   });
