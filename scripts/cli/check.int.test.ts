@@ -32,23 +32,21 @@ const regression = { sha: sha(), branch: "feature", values: around(110) };
 const improvement = { sha: sha(), branch: "feature", values: around(90) };
 const unchanged = { sha: sha(), branch: "feature", values: around(100.1) };
 
-async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
-  const url = new URL(req.url ?? "/", baseUrl);
-  const match = /^\/api\/v1\/experiments\/([^/]+)\/check$/.exec(url.pathname);
-  if (req.method === "POST" && url.pathname === "/api/v1/imports") {
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
-    const response = await postImports(new Request(url, { method: "POST", headers, body: Readable.toWeb(req) as ReadableStream, duplex: "half" } as RequestInit));
-    res.writeHead(response.status, Object.fromEntries(response.headers)).end(Buffer.from(await response.arrayBuffer()));
-    return;
-  }
-  if (req.method !== "GET" || !match) {
-    res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { code: "NOT_FOUND", message: `no route ${req.method} ${url.pathname}` } }));
-    return;
-  }
+/** A Node request as a Fetch Request for the route handlers (the body streamed for a POST). */
+function fetchRequest(req: http.IncomingMessage, url: URL): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
-  const response = await getCheck(new Request(url, { headers }), { params: Promise.resolve({ slugOrId: decodeURIComponent(match[1]!) }) });
+  if (req.method !== "POST") return new Request(url, { headers });
+  return new Request(url, { method: "POST", headers, body: Readable.toWeb(req) as ReadableStream, duplex: "half" } as RequestInit);
+}
+
+async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
+  const url = new URL(req.url ?? "/", baseUrl);
+  const check = /^\/api\/v1\/experiments\/([^/]+)\/check$/.exec(url.pathname);
+  let response: Response;
+  if (req.method === "POST" && url.pathname === "/api/v1/imports") response = await postImports(fetchRequest(req, url));
+  else if (req.method === "GET" && check) response = await getCheck(fetchRequest(req, url), { params: Promise.resolve({ slugOrId: decodeURIComponent(check[1]!) }) });
+  else response = Response.json({ error: { code: "NOT_FOUND", message: `no route ${req.method} ${url.pathname}` } }, { status: 404 });
   res.writeHead(response.status, Object.fromEntries(response.headers)).end(Buffer.from(await response.arrayBuffer()));
 }
 
