@@ -6,7 +6,8 @@ import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import type { THistory, THistoryQuery } from "../schemas/history";
 import { extremeIndices } from "../services/chart-downsample";
-import { commitSeriesOf, seriesBranches, type CommitPoint } from "./commit-series";
+import type { CommitPoint } from "./commit-series";
+import { cachedSeries } from "./series-cache";
 
 export async function getHistory(db: Db, projectId: string, experimentRef: string, query: THistoryQuery): Promise<THistory> {
   const experiment = await db.experiment.findFirst({
@@ -36,9 +37,8 @@ export async function getHistory(db: Db, projectId: string, experimentRef: strin
   if (from && to && from > to) throw new AppError("BAD_REQUEST", "from must not be after to", { fieldIssues: [{ path: ["from"], message: "must not be after to" }] });
 
   const branch = query.branch ?? null;
-  const [series, branches, stored] = await Promise.all([
-    commitSeriesOf(db, { metric, variant }, branch),
-    seriesBranches(db, variant.id),
+  const [{ series, branches }, stored] = await Promise.all([
+    cachedSeries(db, { metric, variant }, branch),
     db.changePoint.findMany({
       where: { metricId: metric.id, variantId: variant.id, branch: branch ?? "" },
       orderBy: { commitIndex: "asc" },

@@ -16,8 +16,11 @@ const states = new Map<string, State>();
 const listeners = new Set<(found: NewChangePoint[]) => Promise<void> | void>();
 
 /**
- * Called with the change points each background refresh stored for the first time (e.g. to
- * raise alerts). Returns the function that removes the listener.
+ * Called with the change points each background refresh of this module instance stored for the
+ * first time. A bundler may give each route its own instance of this module, so a listener
+ * registered from one route does not hear refreshes scheduled by another: work that must follow
+ * every refresh (alerts) belongs in the loop below, next to refreshChangePoints. Returns the
+ * function that removes the listener.
  */
 export function onNewChangePoints(listener: (found: NewChangePoint[]) => Promise<void> | void): () => void {
   listeners.add(listener);

@@ -1,6 +1,7 @@
 // A metric's history over commits and its change points: tRPC, REST and OpenAPI share these shapes.
 import { z } from "zod";
 import { ZSlug } from "./common";
+import { ZProjectRef } from "./project";
 
 const ZIsoTime = z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time, e.g. 2026-03-01T00:00:00Z" });
 
@@ -87,3 +88,5 @@ export const ZRepositoryUrl = z
       .transform((u) => u.replace(/\/+$/, "")),
   ])
   .default("");
+
+export const ZSetRepositoryUrl = ZProjectRef.extend({ repositoryUrl: ZRepositoryUrl });

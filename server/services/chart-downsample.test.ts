@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { downsampleMinMax } from "./chart-downsample";
+import { downsampleMinMax, extremeIndices } from "./chart-downsample";
 
 describe("downsampleMinMax", () => {
   it("keeps a short series as it is, in time order", () => {
@@ -33,5 +33,20 @@ describe("downsampleMinMax", () => {
   it("keeps a flat slice's point once", () => {
     const thinned = downsampleMinMax(Array.from({ length: 1000 }, (_, i) => i), new Array(1000).fill(5), 10);
     expect(thinned).toHaveLength(5);
+  });
+});
+
+describe("extremeIndices", () => {
+  it("keeps every slice's lowest and highest, the indices asked for, in order, and all of a short series", () => {
+    const values = Array.from({ length: 1000 }, (_, i) => Math.sin(i / 7));
+    values[123] = 50;
+    values[877] = -50;
+    const kept = extremeIndices(values, 100, [500, 501, -3, 5000]);
+    expect(kept).toEqual([...kept].sort((a, b) => a - b));
+    expect(new Set(kept).size).toBe(kept.length);
+    expect(kept.length).toBeLessThanOrEqual(102);
+    for (const i of [123, 877, 500, 501]) expect(kept).toContain(i);
+    expect(kept.every((i) => i >= 0 && i < 1000)).toBe(true);
+    expect(extremeIndices([3, 1, 2], 100, [7])).toEqual([0, 1, 2]);
   });
 });

@@ -7,6 +7,7 @@
 // so every test starts by clearing the marker and any example project left behind.
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { createPrismaClient, type Db } from "../db/client";
+import { changePointRefreshesSettled } from "../history/refresh-scheduler";
 import { getComparison } from "./comparison";
 import { EXAMPLE_PROJECT_SLUG, loadExampleDataOnce } from "./example-data";
 
@@ -20,15 +21,21 @@ const KAFKA = "kafka-producer-serializers";
 const RUNNABLE = "gzip-payloads-runnable";
 const HTTP_RUNNABLE = "http-keepalive-runnable";
 const JVM_RUNNABLE = "serializer-objectmapper-runnable";
-const ALL = [RUNNABLE, HTTP_RUNNABLE, JVM_RUNNABLE, S3, HTTP, CPU, PRODUCT, COUPON, KAFKA];
-const RUNS: Record<string, number> = { [RUNNABLE]: 0, [HTTP_RUNNABLE]: 0, [JVM_RUNNABLE]: 0, [S3]: 2, [HTTP]: 4, [CPU]: 15, [PRODUCT]: 2, [COUPON]: 2, [KAFKA]: 15 };
+const HISTORY = "gzip-history";
+const ALL = [RUNNABLE, HTTP_RUNNABLE, JVM_RUNNABLE, S3, HTTP, CPU, PRODUCT, COUPON, KAFKA, HISTORY];
+const RUNS: Record<string, number> = { [RUNNABLE]: 0, [HTTP_RUNNABLE]: 0, [JVM_RUNNABLE]: 0, [S3]: 2, [HTTP]: 4, [CPU]: 15, [PRODUCT]: 2, [COUPON]: 2, [KAFKA]: 15, [HISTORY]: 900 };
 
 const db = createPrismaClient(inject("databaseUrl"));
 
-afterAll(() => db.$disconnect());
+afterAll(async () => {
+  await changePointRefreshesSettled();
+  await db.$disconnect();
+});
 
 /** As on a brand-new installation: no marker, no example project. */
 async function resetToFreshInstallation() {
+  // The change-point refresh an earlier load started works on the rows deleted here.
+  await changePointRefreshesSettled();
   await db.instanceSetting.deleteMany({ where: { key: MARKER } });
   await db.project.deleteMany({ where: { slug: EXAMPLE_PROJECT_SLUG } });
 }
@@ -78,7 +85,7 @@ describe("loadExampleDataOnce", () => {
     expect(project).toMatchObject({ slug: "examples", name: "Examples" });
     expect(project!.description).toContain("Delete this project any time");
     expect(project!.experiments.map((e) => e.slug).sort()).toEqual([...ALL].sort());
-    for (const experiment of project!.experiments) expect(experiment).toMatchObject({ isExample: true, status: [RUNNABLE, HTTP_RUNNABLE, JVM_RUNNABLE].includes(experiment.slug) ? "active" : "completed" });
+    for (const experiment of project!.experiments) expect(experiment).toMatchObject({ isExample: true, status: [RUNNABLE, HTTP_RUNNABLE, JVM_RUNNABLE, HISTORY].includes(experiment.slug) ? "active" : "completed" });
     expect(await runCounts()).toEqual(RUNS);
 
     const s3 = project!.experiments.find((e) => e.slug === S3)!;
@@ -94,7 +101,7 @@ describe("loadExampleDataOnce", () => {
       ["payload_bytes_sms", "B", "lower_is_better"],
     ]);
     const baselines = Object.fromEntries(project!.experiments.map((e) => [e.slug, e.variants.find((v) => v.isBaseline)?.name]));
-    expect(baselines).toEqual({ [RUNNABLE]: "Plain", [HTTP_RUNNABLE]: "Keep-alive", [JVM_RUNNABLE]: "Shared ObjectMapper", [S3]: "Plain", [HTTP]: "gRPC/Unary", [CPU]: "Template", [PRODUCT]: "No cache", [COUPON]: "One server", [KAFKA]: "SPRING_JSON" });
+    expect(baselines).toEqual({ [RUNNABLE]: "Plain", [HTTP_RUNNABLE]: "Keep-alive", [JVM_RUNNABLE]: "Shared ObjectMapper", [S3]: "Plain", [HTTP]: "gRPC/Unary", [CPU]: "Template", [PRODUCT]: "No cache", [COUPON]: "One server", [KAFKA]: "SPRING_JSON", [HISTORY]: "gzip" });
     expect(await db.instanceSetting.findUnique({ where: { key: MARKER } })).not.toBeNull();
 
     // The runnable one has no runs yet, and a workload for each variant that an agent runs.
@@ -223,12 +230,31 @@ describe("the example runs", () => {
 
   it("are stored by the ingest service as example runs, tagged, saying where their numbers came from", async () => {
     const runs = await db.run.findMany({ where: { experiment: { project: { slug: EXAMPLE_PROJECT_SLUG } } } });
-    expect(runs).toHaveLength(40);
+    // 40 runs of the write-ups, 900 of the history (300 commits × 3).
+    expect(runs).toHaveLength(940);
     for (const run of runs) {
       expect(run).toMatchObject({ source: "example", status: "succeeded" });
       expect(run.tags).toEqual(["example data"]);
-      expect(run.sourceDetail).toMatch(/^(synthetic samples from a published summary|published summary)/);
+      expect(run.sourceDetail).toMatch(/^(synthetic samples from a published summary|published summary|synthetic history)/);
     }
+  });
+
+  it("History: the change points of its two shifts are stored after the load, +8% a regression and −5% an improvement", async () => {
+    await changePointRefreshesSettled();
+    const found = await db.changePoint.findMany({
+      where: { experiment: { slug: HISTORY, project: { slug: EXAMPLE_PROJECT_SLUG } }, branch: "main", metric: { key: "compress_time" } },
+      orderBy: { commitIndex: "asc" },
+    });
+    expect(found.map((c) => [c.verdict, c.status])).toEqual([
+      ["regression", "open"],
+      ["improvement", "open"],
+    ]);
+    expect(Math.abs((found[0]?.commitIndex as number) - 120)).toBeLessThanOrEqual(2);
+    expect(Math.abs((found[1]?.commitIndex as number) - 220)).toBeLessThanOrEqual(2);
+    expect(found[0]?.changePercent).toBeGreaterThan(5);
+    expect(found[1]?.changePercent).toBeLessThan(-2);
+    const atShift = await db.run.findFirst({ where: { gitCommit: found[0]?.commit }, select: { gitCommitMessage: true } });
+    expect(atShift?.gitCommitMessage).toBe("Raise gzip level from 6 to 9 for smaller artifacts");
   });
 
   it("S3: one run per variant of 100 uploads whose mean latency is the published one", async () => {

@@ -1,5 +1,6 @@
 // Example data loaded on first start: the five write-ups of docs/examples.md as experiments with their
-// runs, and one runnable experiment without runs that an agent measures when a user presses Run;
+// runs, a history of 300 commits with two shifts (./example-data/gzip-history.ts), and runnable
+// experiments without runs that an agent measures when a user presses Run;
 // labelled as example data (isExample, a tag on every run, a note in every description) and
 // easy to delete (delete the project, or any one experiment). The definitions and the seeded
 // synthetic numbers live in ./example-data/, one module per write-up; the runs are stored by
@@ -11,7 +12,7 @@
 import { createHash } from "node:crypto";
 import type { Db } from "../db/client";
 import { isUniqueViolation } from "../db/prisma-errors";
-import { exampleExperiments } from "./example-data/catalog";
+import { exampleExperiments, exampleHistories } from "./example-data/catalog";
 import type { ExampleExperiment } from "./example-data/common";
 import { createExperiment } from "./experiments";
 import { createProject } from "./projects";
@@ -48,6 +49,9 @@ async function loadExamples(db: Db) {
   // Last first: the project's list shows the most recently updated first, so it then reads in
   // docs/examples.md's order, starting with the S3 upload.
   for (const example of [...exampleExperiments].reverse()) await loadExperiment(db, project, example);
+  // Then the history, which so heads the list (its change points are found right after, in the
+  // background, as after any upload).
+  for (const example of exampleHistories) await loadExperiment(db, project, example);
 }
 
 async function loadExperiment(db: Db, project: { id: string; slug: string }, example: ExampleExperiment) {

@@ -31,6 +31,9 @@ export default async function ProjectHomePage({ params }: ProjectPageParams) {
       }
       actions={
         <>
+          <Link className="button" href={`/p/${project.slug}/history`}>
+            History
+          </Link>
           <Link className="button" href={`/p/${project.slug}/compare`}>
             Compare runs
           </Link>

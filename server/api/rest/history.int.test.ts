@@ -132,4 +132,16 @@ describe("GET /api/v1/experiments/{slugOrId}/history", () => {
     const rest = await getHistory("svc");
     expect({ ...trpc, role: undefined }).toEqual({ ...rest.body, role: undefined });
   });
+
+  it("shows a new run at once, though the series was read (and cached) before", async () => {
+    const before = await getHistory("svc");
+    expect(before.body.commits).toBe(COMMITS);
+    await uploadStored(key, {
+      experiment: "svc",
+      runs: [{ variant: "plain", gitCommit: "late", gitBranch: "main", gitCommitTime: timeOf(COMMITS), metrics: [{ key: "latency", summary: { n: 10, mean: 111 } }] }],
+    });
+    const after = await getHistory("svc");
+    expect(after.body.commits).toBe(COMMITS + 1);
+    expect(after.body.points.at(-1)).toMatchObject({ commit: "late", runValues: [111] });
+  });
 });

@@ -1,7 +1,7 @@
 import { getHistory } from "../../history/history";
 import { getHistoryOverview } from "../../history/overview";
 import { reviewChangePoint } from "../../history/change-point-review";
-import { ZHistoryRef, ZRepositoryUrl, ZReviewChangePoint } from "../../schemas/history";
+import { ZHistoryRef, ZReviewChangePoint, ZSetRepositoryUrl } from "../../schemas/history";
 import { ZProjectRef } from "../../schemas/project";
 import { setRepositoryUrl } from "../../services/projects";
 import { createTRPCRouter, projectProcedure } from "../trpc";
@@ -22,6 +22,6 @@ export const historyRouter = createTRPCRouter({
     .input(ZReviewChangePoint)
     .mutation(({ ctx, input }) => reviewChangePoint(ctx.db, ctx.access.projectId, input.id, input.status, ctx.user.id)),
   setRepositoryUrl: projectProcedure("owner")
-    .input(ZProjectRef.extend({ repositoryUrl: ZRepositoryUrl }))
+    .input(ZSetRepositoryUrl)
     .mutation(({ ctx, input }) => setRepositoryUrl(ctx.db, ctx.access.projectId, input.repositoryUrl)),
 });

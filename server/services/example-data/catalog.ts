@@ -3,6 +3,7 @@
 // order docs/examples.md numbers them.
 import { couponScaleOut, productListCache } from "./cache-scale-out";
 import type { ExampleExperiment } from "./common";
+import { gzipHistory } from "./gzip-history";
 import { gzipRunnable } from "./gzip-runnable";
 import { httpRunnable } from "./http-runnable";
 import { httpVsGrpc } from "./http-vs-grpc";
@@ -12,3 +13,6 @@ import { serializerRunnable } from "./serializer-runnable";
 import { uploadCpu } from "./upload-cpu";
 
 export const exampleExperiments: readonly ExampleExperiment[] = [gzipRunnable, httpRunnable, serializerRunnable, s3Upload, httpVsGrpc, uploadCpu, productListCache, couponScaleOut, kafkaSerializers];
+
+/** Histories over commits (the history page and its change points), loaded after the experiments. */
+export const exampleHistories: readonly ExampleExperiment[] = [gzipHistory];

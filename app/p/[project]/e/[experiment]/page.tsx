@@ -78,6 +78,9 @@ export default async function ExperimentPage({ params, searchParams }: Params) {
               <DeleteExperimentButton projectSlug={project.slug} experimentSlug={experiment.slug} title={experiment.title} runCount={experiment.runCount} />
             </>
           ) : null}
+          <Link className="button" href={`${base}/history`}>
+            History
+          </Link>
           <ExportLinks projectSlug={project.slug} experimentSlug={experiment.slug} baseline={knownBaseline} />
           {canWrite ? (
             <ShareButton

@@ -1,0 +1,110 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { formatDateTime, plural } from "~/components/format";
+import { shortSha } from "~/components/history/date-axis";
+import { openProject, ProjectPage, type ProjectPageParams } from "~/app/_lib/project-page";
+import { api } from "~/app/_lib/trpc-server";
+
+export const metadata: Metadata = { title: "History" };
+
+export default async function ProjectHistoryPage(props: ProjectPageParams) {
+  const project = await openProject(props);
+  const overview = await (await api()).history.overview({ projectSlug: project.slug });
+  const base = `/p/${project.slug}`;
+  return (
+    <ProjectPage project={project} title="History" intro={<>Every experiment whose runs name git commits, each metric over those commits, and the change points still open.</>}>
+      <section className="card" aria-labelledby="open-heading">
+        <h2 id="open-heading">
+          Open change points <span className="muted small">({overview.openChangePoints.length})</span>
+        </h2>
+        {overview.openChangePoints.length === 0 ? (
+          <p className="empty">None open: no history shifted, or every shift was acknowledged or dismissed.</p>
+        ) : (
+          <div className="table-wrap">
+            <table aria-label="Open change points">
+              <thead>
+                <tr>
+                  <th>Experiment</th>
+                  <th>Metric</th>
+                  <th>Variant</th>
+                  <th>Commits</th>
+                  <th>Change</th>
+                  <th data-narrow="hide">Found</th>
+                </tr>
+              </thead>
+              <tbody>
+                {overview.openChangePoints.map((c) => (
+                  <tr key={c.id}>
+                    <td>
+                      <Link href={`${base}/e/${c.experimentSlug}`}>{c.experimentSlug}</Link>
+                    </td>
+                    <td>
+                      <Link href={`${base}/e/${c.experimentSlug}/history?${new URLSearchParams({ metric: c.metricKey, variant: c.variant }).toString()}`}>{c.metricKey}</Link>
+                    </td>
+                    <td>{c.variant}</td>
+                    <td className="mono small">
+                      {shortSha(c.previousCommit)} → {shortSha(c.commit)}
+                    </td>
+                    <td>
+                      <span className={`verdict ${c.verdict === "regression" ? "verdict-worse" : "verdict-better"}`}>
+                        {c.changePercent === null ? "" : `${c.changePercent > 0 ? "+" : ""}${c.changePercent.toFixed(1)}% `}
+                        {c.verdict}
+                      </span>
+                    </td>
+                    <td className="small" data-narrow="hide">
+                      {formatDateTime(new Date(c.foundAt))}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+      <section className="card" aria-labelledby="histories-heading">
+        <h2 id="histories-heading">Histories</h2>
+        {overview.experiments.length === 0 ? (
+          <p className="empty">
+            No run names a git commit yet. Upload runs with <code>gitCommit</code> (and <code>gitBranch</code>, <code>gitCommitTime</code>, <code>gitCommitMessage</code>) to POST /api/v1/results, e.g. from CI on every
+            commit.
+          </p>
+        ) : (
+          <div className="table-wrap">
+            <table aria-label="Histories">
+              <thead>
+                <tr>
+                  <th>Experiment</th>
+                  <th className="num">Commits</th>
+                  <th data-narrow="hide">Last commit</th>
+                  <th>Metrics</th>
+                </tr>
+              </thead>
+              <tbody>
+                {overview.experiments.map((e) => (
+                  <tr key={e.slug}>
+                    <td>
+                      <Link href={`${base}/e/${e.slug}/history`}>{e.title}</Link>
+                    </td>
+                    <td className="num">{e.commits}</td>
+                    <td className="small" data-narrow="hide">
+                      {e.lastCommitAt ? formatDateTime(new Date(e.lastCommitAt)) : "—"}
+                    </td>
+                    <td>
+                      {e.metrics.map((m) => (
+                        <span key={m.key} style={{ marginRight: 12, whiteSpace: "nowrap" }}>
+                          <Link href={`${base}/e/${e.slug}/history?metric=${encodeURIComponent(m.key)}`}>{m.label || m.key}</Link>
+                          {m.open.regressions ? <span className="badge warn"> {plural(m.open.regressions, "regression")}</span> : null}
+                          {m.open.improvements ? <span className="badge good"> {plural(m.open.improvements, "improvement")}</span> : null}
+                        </span>
+                      ))}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </ProjectPage>
+  );
+}
