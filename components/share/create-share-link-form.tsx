@@ -10,12 +10,15 @@ import { ExpiryFields, expiryFieldOf } from "~/components/forms/expiry-fields";
 import { Field } from "~/components/forms/field";
 import { CreateSecretForm } from "~/components/secrets/create-secret-form";
 import { useTRPC } from "~/components/trpc/react";
+import { badgeMarkdown } from "~/server/schemas/check";
 import { ZShareLinkForm, type TShareLinkFormValues } from "~/server/schemas/share-link";
 
 export interface ShareTarget {
   projectSlug: string;
   experimentSlug: string;
   variants: readonly string[];
+  /** Metric keys: a live link's token also opens their status badges. */
+  metrics: readonly string[];
   /** The baseline the experiment page shows now; the form starts with it. */
   baseline: string;
   /** Where readers reach Versus, for the full URL. */
@@ -54,6 +57,15 @@ export function CreateShareLinkForm({ target, onCreated }: { target: ShareTarget
         secret: `${target.origin}${link.path}`,
         testId: "share-url",
         copyLabel: "Copy link",
+        // A live link's token also opens the metrics' status badges (a snapshot is frozen; badges are not).
+        usage:
+          link.mode === "live" && target.metrics.length > 0
+            ? {
+                hint: "Status badges for a README (this link's token opens them):",
+                text: target.metrics.map((key) => badgeMarkdown(target.origin, target.experimentSlug, key, link.token, `${target.origin}${link.path}`)).join("\n"),
+                copyLabel: "Copy badges",
+              }
+            : undefined,
         message: (
           <>
             <strong>Copy the link now</strong> — it is shown only once. Anyone with it can see this comparison ({link.mode}

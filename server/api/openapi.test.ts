@@ -63,6 +63,8 @@ describe("the OpenAPI document: errors", () => {
   it("has the operations of every REST route", () => {
     expect(operations.map((o) => o.name).sort()).toEqual([
       "GET /api/health",
+      "GET /api/v1/experiments/{slugOrId}/badge/{metric}",
+      "GET /api/v1/experiments/{slugOrId}/check",
       "GET /api/v1/experiments/{slugOrId}/comparison",
       "GET /api/v1/experiments/{slugOrId}/history",
       "GET /api/v1/openapi.json",
@@ -86,7 +88,7 @@ describe("the OpenAPI document: errors", () => {
     if (operation.requestBody) ["400", "413", "415"].forEach((s) => expected.add(s));
     if (operation.parameters?.some((p) => p.in !== "header")) expected.add("400");
     // The experiment the operation names may not exist or not have the variant/metric asked for.
-    if (name.includes("results") || name.includes("imports") || name.includes("comparison")) ["404", "422"].forEach((s) => expected.add(s));
+    if (["results", "imports", "comparison", "check", "badge"].some((part) => name.includes(part))) ["404", "422"].forEach((s) => expected.add(s));
     if (name.includes("history")) ["404"].forEach((s) => expected.add(s));
     if (operation.parameters?.some((p) => p.name === "Idempotency-Key")) expected.add("409");
     expect(statuses).toEqual(expect.arrayContaining([...expected]));

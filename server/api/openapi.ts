@@ -15,6 +15,7 @@ import { importMediaTypes, resultsMediaTypes } from "./rest/media-type";
 
 const errorCodes = Object.keys(appErrorCodes) as [AppErrorCode, ...AppErrorCode[]];
 import { agentPaths, agentSecuritySchemes } from "./openapi-agents";
+import { regressionPaths } from "./openapi-regressions";
 
 export const ZError = z
   .object({
@@ -164,6 +165,8 @@ export function buildOpenApiDocument(serverUrl?: string) {
           },
         },
       },
+      // The CI gate and status badges (README "CI gate").
+      ...regressionPaths(),
       // The agent protocol (docs/agent-protocol.md): its own credentials.
       ...agentPaths(),
     },

@@ -1,4 +1,5 @@
 import { agentRouter } from "./routers/agent";
+import { alertRouter } from "./routers/alert";
 import { apiKeyRouter } from "./routers/api-key";
 import { enrollmentTokenRouter } from "./routers/enrollment-token";
 import { experimentRouter } from "./routers/experiment";
@@ -25,6 +26,7 @@ export const appRouter = createTRPCRouter({
   member: memberRouter,
   invitation: invitationRouter,
   share: shareRouter,
+  alert: alertRouter,
 });
 
 export type AppRouter = typeof appRouter;

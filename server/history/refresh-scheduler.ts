@@ -1,9 +1,10 @@
-// Runs change-point refreshes after runs were stored, outside the request that stored them: an
+// Runs change-point refreshes (and then the alert rules) after runs were stored, outside the request that stored them: an
 // upload, an import or an agent's complete answers as soon as its own transaction committed, and
 // a failed refresh is logged, never the upload's failure. Refreshes of one experiment are
 // coalesced: while one runs, any number of new requests make exactly one more run after it (so
 // the last stored runs are always analysed).
 import type { Db } from "../db/client";
+import { evaluateAlertRules } from "../regressions/evaluate-rules";
 import { refreshChangePoints, type NewChangePoint } from "./change-point-store";
 
 interface State {
@@ -37,11 +38,18 @@ export function scheduleChangePointRefresh(db: Db, experimentId: string): void {
   next.running = (async () => {
     do {
       next.again = false;
+      let found: NewChangePoint[] = [];
       try {
-        const found = await refreshChangePoints(db, experimentId);
+        found = await refreshChangePoints(db, experimentId);
         if (found.length) for (const listener of listeners) await listener(found);
       } catch (error) {
         console.error(`change-point refresh of experiment ${experimentId} failed:`, error);
+      }
+      // Alert rules see the runs and the change points just found (server/regressions/evaluate-rules.ts).
+      try {
+        await evaluateAlertRules(db, experimentId, found);
+      } catch (error) {
+        console.error(`alert rules of experiment ${experimentId} could not be evaluated:`, error);
       }
     } while (next.again);
     states.delete(experimentId);

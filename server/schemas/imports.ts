@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { importFormats } from "./import-formats";
 import { ZSlug } from "./common";
+import { ZRunInput } from "./results";
 
 export const ZImportQuery = z.object({
   format: z.enum(importFormats, {
@@ -14,5 +15,8 @@ export const ZImportQuery = z.object({
     .enum(["true", "false", "1", "0"], { error: 'create must be "true" or "false"' })
     .optional()
     .transform((value) => value === "true" || value === "1"),
+  /** The git commit and branch every imported run was measured at (the history and the CI gate). */
+  commit: ZRunInput.shape.gitCommit.meta({ description: "git commit of every imported run" }),
+  branch: ZRunInput.shape.gitBranch.meta({ description: "git branch of every imported run" }),
 });
 export type TImportQuery = z.output<typeof ZImportQuery>;

@@ -39,7 +39,7 @@ export interface ReportInput {
 type MetricEntry = TComparison["metrics"][number];
 
 /** Table cells and headings are one line; a "|" would end the cell. */
-function cell(text: string): string {
+export function cell(text: string): string {
   return text.replace(/\r?\n+/g, " ").replace(/\|/g, "\\|").trim();
 }
 
@@ -134,7 +134,8 @@ function metricHeading(metric: { key: string; label: string; unit: string; direc
   return [`### ${metric.label ? `${cell(metric.label)} (\`${metric.key}\`)` : `\`${metric.key}\``}`, "", `${metric.unit}, ${directionLabel[metric.direction]}; each run's ${metric.aggregation}.`, ""];
 }
 
-function metricResults(metric: MetricEntry, baseline: string): string[] {
+/** One metric's results table and notes (also the CI gate's summary: server/regressions/check-markdown.ts). */
+export function metricResults(metric: MetricEntry, baseline: string): string[] {
   const lines = metricHeading(metric);
   const result = metric.comparison;
   if (!result) return [...lines, `_Not compared: ${metric.reason ?? "no data"}._`, ""];

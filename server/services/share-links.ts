@@ -105,3 +105,18 @@ export async function viewShareLink(db: Db, token: string, options: { countView:
   }
   return { ...(await sharedContentOf(db, link.experimentId, ZShareView.parse(link.view).baseline)), mode: "live", snapshotTakenAt: null };
 }
+
+/**
+ * The experiment a live share link shows, or null when the token is unknown, revoked, expired or
+ * a snapshot's (a snapshot promises what the results were when it was made; a badge shows
+ * today's). Used by the status badge, so a README can show one without an API key.
+ */
+export async function liveShareLinkTarget(db: Db, token: string): Promise<{ projectId: string; projectSlug: string; experimentId: string } | null> {
+  if (!token.startsWith(TOKEN_KIND) || token.length > 100) return null;
+  const now = new Date();
+  const link = await db.shareLink.findFirst({
+    where: { tokenHash: hashSecret(token), mode: "live", revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
+    select: { projectId: true, experimentId: true, project: { select: { slug: true } } },
+  });
+  return link && { projectId: link.projectId, projectSlug: link.project.slug, experimentId: link.experimentId };
+}

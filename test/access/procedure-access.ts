@@ -76,4 +76,11 @@ export const procedureAccess: Record<string, Access> = {
   "share.setExpiry": "member",
   // The share page's own call: the token in the input is what authorises it.
   "share.view": "public",
+
+  "alert.rules": "viewer",
+  "alert.list": "viewer",
+  "alert.createRule": "member",
+  "alert.setRuleEnabled": "member",
+  "alert.deleteRule": "member",
+  "alert.review": "member",
 };

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { formatDateTime, plural } from "~/components/format";
+import { AlertList } from "~/components/alerts/alert-list";
 import { RoleBadge } from "~/components/projects/role-badge";
 import { roleAtLeast } from "~/server/access/project-access";
 import { ProjectPage, type ProjectPageParams } from "~/app/_lib/project-page";
@@ -16,6 +17,8 @@ export default async function ProjectHomePage({ params }: ProjectPageParams) {
   const { project, experiments, role } = await orNotFound((await api()).experiment.list({ projectSlug }));
   // Offer only what the caller's role allows; the server refuses the rest anyway.
   const canWrite = roleAtLeast(role, "member");
+  // The alerts card shows only while something needs someone (the Alerts page lists them all).
+  const { open } = await (await api()).alert.list({ projectSlug, status: "active", limit: 1 });
   return (
     <ProjectPage
       project={project}
@@ -33,6 +36,9 @@ export default async function ProjectHomePage({ params }: ProjectPageParams) {
           </Link>
           <Link className="button" href={`/p/${project.slug}/compare`}>
             Compare runs
+          </Link>
+          <Link className="button" href={`/p/${project.slug}/alerts`}>
+            Alerts
           </Link>
           <Link className="button" href={`/p/${project.slug}/members`}>
             Members
@@ -58,6 +64,18 @@ export default async function ProjectHomePage({ params }: ProjectPageParams) {
         </>
       }
     >
+      {/* Regressions first: an open alert is what needs someone now. */}
+      {open > 0 ? (
+        <section className="card notice" aria-labelledby="open-alerts-heading">
+          <h2 id="open-alerts-heading">
+            Open alerts <span className="badge warn">{open}</span>{" "}
+            <Link className="small" href={`/p/${project.slug}/alerts`}>
+              all alerts
+            </Link>
+          </h2>
+          <AlertList projectSlug={project.slug} status="active" limit={5} compact />
+        </section>
+      ) : null}
       {experiments.length === 0 ? (
         <div className="card empty">
           <p>No experiments yet.</p>

@@ -1,4 +1,4 @@
-// POST /api/v1/imports?format=…&experiment=…[&variant=…][&split=variant|metric][&create=true]
+// POST /api/v1/imports?format=…&experiment=…[&variant=…][&split=variant|metric][&create=true][&commit=…&branch=…]
 // The body is a benchmark tool's raw output.
 import { AppError } from "../../errors";
 import { importers } from "../../importers";
@@ -31,7 +31,8 @@ export async function postImport(ctx: RestContext): Promise<Response> {
     throw error;
   }
   // The importer's output goes through the same schema as a hand-written upload.
-  const upload = parseInput(ZResultsUpload, importToUpload(parsed, { experiment: query.experiment, variant: query.variant, split: query.split, create: query.create }));
+  const mapped = importToUpload(parsed, { experiment: query.experiment, variant: query.variant, split: query.split, create: query.create });
+  const upload = parseInput(ZResultsUpload, { ...mapped, runs: mapped.runs.map((run) => ({ ...run, ...(query.commit ? { gitCommit: query.commit } : {}), ...(query.branch ? { gitBranch: query.branch } : {}) })) });
   const result = await ingestResults(ctx.db, upload, {
     projectId: ctx.principal.projectId,
     projectSlug: ctx.principal.projectSlug,

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { AlertRulesPanel } from "~/components/alerts/alert-rules-panel";
 import { ChartsSection, type ChartsResult } from "~/components/charts/charts-section";
 import { ComparisonTables } from "~/components/experiments/comparison-table";
 import { DefinitionTables } from "~/components/experiments/definition-tables";
@@ -42,6 +43,7 @@ export default async function ExperimentPage({ params, searchParams }: Params) {
   const batches = await (await api()).job.batches({ projectSlug: project.slug, experimentSlug: experiment.slug });
   const variantNames = new Map(experiment.variants.map((variant) => [variant.id, variant.name]));
   const base = `/p/${project.slug}/e/${experiment.slug}`;
+  const origin = await publicOrigin();
 
   return (
     <ProjectPage
@@ -86,8 +88,9 @@ export default async function ExperimentPage({ params, searchParams }: Params) {
               projectSlug={project.slug}
               experimentSlug={experiment.slug}
               variants={experiment.variants.map((variant) => variant.name)}
+              metrics={experiment.metrics.map((metric) => metric.key)}
               baseline={knownBaseline ?? experiment.variants.find((variant) => variant.isBaseline)?.name ?? ""}
-              origin={await publicOrigin()}
+              origin={origin}
             />
           ) : null}
         </>
@@ -129,6 +132,12 @@ export default async function ExperimentPage({ params, searchParams }: Params) {
       {comparison ? <ComparisonTables comparison={comparison} basePath={base} /> : null}
 
       {charts ? <ChartsSection charts={charts} /> : null}
+
+      <AlertRulesPanel
+        target={{ projectSlug: project.slug, experimentSlug: experiment.slug, metrics: experiment.metrics.map((metric) => metric.key), variants: experiment.variants.map((variant) => variant.name) }}
+        canWrite={canWrite}
+        origin={origin}
+      />
 
       {experiment.description ? (
         <section className="card" aria-labelledby="description-heading">

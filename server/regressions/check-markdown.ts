@@ -1,0 +1,43 @@
+// The CI gate's summary in Markdown, for a pull-request comment or a GitHub job summary: a
+// headline with the verdict, what the commit was compared with, and per variant the experiment
+// report's own results tables (report-markdown.ts), so the two read alike. Pure.
+import type { TCheckResult } from "../schemas/check";
+import { formatPercent } from "../stats/format";
+import { cell, metricResults } from "../services/report-markdown";
+
+type CheckFacts = Omit<TCheckResult, "markdown"> & { variants: string[] };
+
+const headline: Record<TCheckResult["verdict"], string> = {
+  regression: "❌ Regression",
+  improvement: "✅ Improvement",
+  no_change: "✅ No significant change",
+  insufficient_data: "⚠️ Not enough data for a verdict",
+};
+
+export function renderCheckMarkdown(check: CheckFacts): string {
+  const short = check.commit.slice(0, 12);
+  const lines = [`## Versus check: ${headline[check.verdict]}`, ""];
+  lines.push(`[${cell(check.experiment.title)}](${check.experiment.url}) · commit \`${short}\` against the previous commits on \`${cell(check.branch)}\``, "");
+
+  const worse = check.metrics.filter((m) => m.verdict === "worse");
+  const better = check.metrics.filter((m) => m.verdict === "better");
+  const name = (m: TCheckResult["metrics"][number]) => `\`${m.key}\`${check.variants.length > 1 ? ` (${cell(m.variant)})` : ""}${m.changePercent === null ? "" : ` ${formatPercent(m.changePercent)}`}`;
+  if (worse.length) lines.push(`- Worse: ${worse.map(name).join(", ")}`);
+  if (better.length) lines.push(`- Better: ${better.map(name).join(", ")}`);
+  const windowRuns = check.window.commits.reduce((sum, c) => sum + c.runs, 0);
+  lines.push(
+    check.window.commits.length === 0
+      ? `- Baseline: no earlier commit on \`${cell(check.branch)}\` has runs, so nothing could be compared.`
+      : `- Baseline: ${windowRuns} run(s) of the ${check.window.commits.length} commit(s) before it on \`${cell(check.branch)}\` (${check.window.commits.map((c) => `\`${c.commit.slice(0, 7)}\``).join(", ")}).`,
+  );
+  if (check.metrics.some((m) => m.verdict === "insufficient_data")) {
+    lines.push("- A verdict needs enough runs on both sides (the Mann-Whitney test cannot reach α with fewer than 4 per side): upload several repetitions per commit.");
+  }
+  lines.push("");
+
+  for (const [index, comparison] of check.comparisons.entries()) {
+    if (check.variants.length > 1) lines.push(`### Variant ${cell(check.variants[index] ?? "")}`, "");
+    for (const metric of comparison.metrics) lines.push(...metricResults(metric, comparison.baseline));
+  }
+  return `${lines.join("\n").replace(/\n{3,}/g, "\n\n").trimEnd()}\n`;
+}

@@ -1,0 +1,178 @@
+// Evaluates an experiment's alert rules after its runs changed (called by the background refresh
+// in server/history/refresh-scheduler.ts, after the change points were recomputed), opens an
+// alert per breach — at most one per rule, variant and commit, however often runs arrive — and
+// POSTs each new alert to its rule's webhook. The statistics are the ones the rest of Versus
+// uses: per-commit series from commit-series.ts, change points from change-point-store.ts, and
+// the comparison engine (compareMetric: Mann-Whitney U, direction-aware verdict).
+import type { Db } from "../db/client";
+import type { AlertRuleKind } from "../db/generated/enums";
+import type { NewChangePoint } from "../history/change-point-store";
+import { commitSeriesOf, type CommitPoint, type SeriesSubject } from "../history/commit-series";
+import { defaultPublicOrigin } from "../public-origin";
+import type { TAlertWebhookBody } from "../schemas/alerts";
+import { compareMetric } from "../stats/compare";
+import { median } from "../stats/descriptive";
+import { formatP, formatPercent } from "../stats/format";
+import { formatMeasure } from "../display";
+import { postWebhook } from "./webhook";
+
+/** A rule as evaluation needs it. */
+export interface RuleToEvaluate {
+  id: string;
+  kind: AlertRuleKind;
+  branch: string | null;
+  alpha: number | null;
+  thresholdPercent: number | null;
+  recentRuns: number | null;
+  windowSize: number | null;
+}
+
+export interface Breach {
+  commit: string;
+  message: string;
+  value: number | null;
+  baselineValue: number | null;
+  changePercent: number | null;
+  pValue: number | null;
+}
+
+type Subject = SeriesSubject;
+
+const on = (branch: string | null) => (branch ? ` on ${branch}` : "");
+const measure = (value: number, unit: string) => `${formatMeasure(value)}${unit ? ` ${unit}` : ""}`;
+/** How much worse `percent` (raw sign) is by the metric's direction: positive = worse. */
+const worseBy = (percent: number, direction: Subject["metric"]["direction"]) => (direction === "lower_is_better" ? percent : -percent);
+
+/** (b) The latest commit's median against the pooled runs of the windowSize commits before it. */
+export function percentBoundBreach(rule: RuleToEvaluate, subject: Subject, series: CommitPoint[]): Breach | null {
+  const window = rule.windowSize ?? 0;
+  const threshold = rule.thresholdPercent ?? Infinity;
+  const latest = series.at(-1);
+  const before = series.slice(Math.max(0, series.length - 1 - window), -1);
+  if (!latest || before.length === 0) return null;
+  const baseline = median(before.flatMap((point) => point.runValues));
+  if (baseline === 0) return null;
+  const percent = (latest.median / baseline - 1) * 100;
+  if (!(worseBy(percent, subject.metric.direction) > threshold)) return null;
+  const { key, unit } = subject.metric;
+  return {
+    commit: latest.commit,
+    message: `${key}${on(rule.branch)} (${subject.variant.name}): ${measure(latest.median, unit)} at ${latest.commit.slice(0, 12)} is ${formatPercent(percent)} against ${measure(baseline, unit)}, the median of the ${before.length} commit(s) before — worse than the ${threshold}% bound`,
+    value: latest.median,
+    baselineValue: baseline,
+    changePercent: percent,
+    pValue: null,
+  };
+}
+
+/** (c) The last recentRuns runs against the windowSize runs before them, with the comparison engine. */
+export function mannWhitneyBreach(rule: RuleToEvaluate, subject: Subject, series: CommitPoint[]): Breach | null {
+  const recent = rule.recentRuns ?? 0;
+  const window = rule.windowSize ?? 0;
+  const runs = series.flatMap((point) => point.runValues);
+  const latest = series.at(-1);
+  if (!latest || recent < 1 || window < 1 || runs.length < recent + window) return null;
+  const { key, unit, direction } = subject.metric;
+  const result = compareMetric(
+    { key, unit, direction },
+    [
+      { name: "window", isBaseline: true, replicates: runs.slice(runs.length - recent - window, runs.length - recent) },
+      { name: "recent", isBaseline: false, replicates: runs.slice(runs.length - recent) },
+    ],
+    { alpha: rule.alpha ?? 0.05 },
+  );
+  const tested = result.comparisons[0];
+  if (!tested || tested.verdict !== "worse") return null;
+  const value = result.variants.find((v) => !v.isBaseline)?.median ?? null;
+  const baselineValue = result.variants.find((v) => v.isBaseline)?.median ?? null;
+  const p = tested.mannWhitney?.p ?? null;
+  return {
+    commit: latest.commit,
+    message: `${key}${on(rule.branch)} (${subject.variant.name}): the last ${recent} runs (to ${latest.commit.slice(0, 12)}) are worse than the ${window} before them — median ${value === null ? "—" : measure(value, unit)} against ${baselineValue === null ? "—" : measure(baselineValue, unit)}${tested.change.percent === null ? "" : ` (${formatPercent(tested.change.percent)})`}, Mann-Whitney p = ${p === null ? "—" : formatP(p)} ≤ α = ${rule.alpha}`,
+    value,
+    baselineValue,
+    changePercent: tested.change.percent,
+    pValue: p,
+  };
+}
+
+/** (a) Each newly found change point of this series that is a regression at the rule's significance. */
+export function changePointBreaches(rule: RuleToEvaluate, subject: Subject, found: NewChangePoint[]): Breach[] {
+  const alpha = rule.alpha ?? 0.05;
+  return found
+    .filter((point) => point.metricId === subject.metric.id && point.variantId === subject.variant.id && point.branch === (rule.branch ?? ""))
+    .filter((point) => point.verdict === "regression" && point.pValue <= alpha)
+    .map((point) => ({
+      commit: point.commit,
+      message: `${subject.metric.key}${on(rule.branch)} (${subject.variant.name}): the level shifted between ${point.previousCommit.slice(0, 12)} and ${point.commit.slice(0, 12)}${point.changePercent === null ? "" : ` by ${formatPercent(point.changePercent)}`} — a regression (change point p = ${formatP(point.pValue)} ≤ α = ${alpha})`,
+      value: null,
+      baselineValue: null,
+      changePercent: point.changePercent,
+      pValue: point.pValue,
+    }));
+}
+
+/**
+ * Evaluates every enabled rule of the experiment; `found` are the change points the refresh just
+ * stored for the first time. Returns the ids of the alerts it opened.
+ */
+export async function evaluateAlertRules(db: Db, experimentId: string, found: NewChangePoint[] = []): Promise<string[]> {
+  const rules = await db.alertRule.findMany({
+    where: { experimentId, enabled: true },
+    include: {
+      metric: { select: { id: true, key: true, label: true, unit: true, direction: true, aggregation: true } },
+      variant: { select: { id: true, name: true } },
+      experiment: { select: { slug: true, title: true, project: { select: { slug: true } }, variants: { select: { id: true, name: true }, orderBy: { position: "asc" } } } },
+    },
+  });
+  const opened: string[] = [];
+  for (const rule of rules) {
+    const variants = rule.variant ? [rule.variant] : rule.experiment.variants;
+    for (const variant of variants) {
+      const subject: Subject = { metric: rule.metric, variant };
+      let breaches: Breach[];
+      if (rule.kind === "change_point") breaches = changePointBreaches(rule, subject, found);
+      else {
+        const series = await commitSeriesOf(db, subject, rule.branch);
+        const breach = rule.kind === "percent_bound" ? percentBoundBreach(rule, subject, series) : mannWhitneyBreach(rule, subject, series);
+        breaches = breach ? [breach] : [];
+      }
+      if (breaches.length === 0) continue;
+      // The unique (rule, variant, commit) is the dedupe: a breach already alerted is skipped,
+      // also when two evaluations race; only rows created here are returned (and announced).
+      const created = await db.alert.createManyAndReturn({
+        data: breaches.map((breach) => ({ projectId: rule.projectId, ruleId: rule.id, variantId: variant.id, branch: rule.branch ?? "", ...breach })),
+        skipDuplicates: true,
+      });
+      for (const alert of created) {
+        opened.push(alert.id);
+        if (!rule.webhookUrl) continue;
+        const body: TAlertWebhookBody = {
+          text: `:rotating_light: Versus alert — ${rule.experiment.title}: ${alert.message}`,
+          alert: {
+            id: alert.id,
+            url: `${defaultPublicOrigin()}/p/${rule.experiment.project.slug}/alerts`,
+            project: rule.experiment.project.slug,
+            experiment: rule.experiment.slug,
+            metric: rule.metric.key,
+            unit: rule.metric.unit,
+            direction: rule.metric.direction,
+            variant: variant.name,
+            branch: alert.branch,
+            commit: alert.commit,
+            rule: { id: rule.id, kind: rule.kind },
+            message: alert.message,
+            value: alert.value,
+            baselineValue: alert.baselineValue,
+            changePercent: alert.changePercent,
+            pValue: alert.pValue,
+            createdAt: alert.createdAt.toISOString(),
+          },
+        };
+        const delivery = await postWebhook(rule.webhookUrl, body);
+        await db.alert.update({ where: { id: alert.id }, data: { webhookStatus: delivery.status, webhookError: delivery.error, webhookAt: new Date() } });
+      }
+    }
+  }
+  return opened;
+}
