@@ -2,10 +2,15 @@
 // upload, an import or an agent's complete answers as soon as its own transaction committed, and
 // a failed refresh is logged, never the upload's failure. Refreshes of one experiment are
 // coalesced: while one runs, any number of new requests make exactly one more run after it (so
-// the last stored runs are always analysed).
+// the last stored runs are always analysed), and that one starts REFRESH_SPACING_MS after the
+// previous one ended: agents completing jobs with commits would otherwise keep a refresh of the
+// whole history running all the time.
 import type { Db } from "../db/client";
 import { evaluateAlertRules } from "../regressions/evaluate-rules";
 import { refreshChangePoints, type NewChangePoint } from "./change-point-store";
+
+/** Least time between the end of one refresh of an experiment and the start of the next. */
+export const REFRESH_SPACING_MS = 1000;
 
 interface State {
   running: Promise<void>;
@@ -36,7 +41,8 @@ export function scheduleChangePointRefresh(db: Db, experimentId: string): void {
   }
   const next: State = { running: Promise.resolve(), again: false };
   next.running = (async () => {
-    do {
+    for (let first = true; first || next.again; first = false) {
+      if (!first) await new Promise((resolve) => setTimeout(resolve, REFRESH_SPACING_MS));
       next.again = false;
       let found: NewChangePoint[] = [];
       try {
@@ -51,7 +57,7 @@ export function scheduleChangePointRefresh(db: Db, experimentId: string): void {
       } catch (error) {
         console.error(`alert rules of experiment ${experimentId} could not be evaluated:`, error);
       }
-    } while (next.again);
+    }
     states.delete(experimentId);
   })();
   states.set(experimentId, next);

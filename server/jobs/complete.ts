@@ -110,7 +110,8 @@ export async function completeJob(db: Db, holder: LeaseHolder, jobId: string, jo
       prepared,
       { sourceDetail: `agent ${options.agentName}`, now },
     );
-    if (stored) scheduleChangePointRefresh(db, job.experimentId); // after commit, in the background
+    // After commit, in the background; a run without a commit is in no history.
+    if (stored && run.gitCommit) scheduleChangePointRefresh(db, job.experimentId);
     if (stored) return { reply: { run: { id: stored.id, repetition: stored.repetition, url: experimentUrl(options, job.experimentSlug) }, replayed: false }, created: true };
   }
   // Nothing written: a concurrent complete of the same job under this lease came first (this

@@ -66,8 +66,9 @@ export async function ingestResults(db: Db, upload: TResultsUpload, options: Ing
         },
         { timeout: 120_000, maxWait: 30_000 },
       );
-      // After commit, in the background: new runs may move the experiment's change points.
-      if (!stored.replayed && stored.experimentId) scheduleChangePointRefresh(db, stored.experimentId);
+      // After commit, in the background: new runs with a commit may move the experiment's change
+      // points (runs without one are in no history).
+      if (!stored.replayed && stored.experimentId && upload.runs.some((run) => run.gitCommit)) scheduleChangePointRefresh(db, stored.experimentId);
       return stored.response;
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
