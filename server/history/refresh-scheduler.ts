@@ -49,13 +49,14 @@ export function scheduleChangePointRefresh(db: Db, experimentId: string): void {
         found = await refreshChangePoints(db, experimentId);
         if (found.length) for (const listener of listeners) await listener(found);
       } catch (error) {
-        console.error(`change-point refresh of experiment ${experimentId} failed:`, error);
+        // An experiment (or one of its metrics) deleted while its refresh ran is no failure.
+        if (await stillThere(db, experimentId)) console.error(`change-point refresh of experiment ${experimentId} failed:`, error);
       }
       // Alert rules see the runs and the change points just found (server/regressions/evaluate-rules.ts).
       try {
         await evaluateAlertRules(db, experimentId, found);
       } catch (error) {
-        console.error(`alert rules of experiment ${experimentId} could not be evaluated:`, error);
+        if (await stillThere(db, experimentId)) console.error(`alert rules of experiment ${experimentId} could not be evaluated:`, error);
       }
     }
     states.delete(experimentId);
@@ -66,4 +67,9 @@ export function scheduleChangePointRefresh(db: Db, experimentId: string): void {
 /** Resolves when no refresh is running or pending (tests, benchmarks, shutdown). */
 export async function changePointRefreshesSettled(): Promise<void> {
   while (states.size > 0) await Promise.all([...states.values()].map((s) => s.running));
+}
+
+/** Whether the experiment still exists (true when that cannot be told: the failure is then logged). */
+async function stillThere(db: Db, experimentId: string): Promise<boolean> {
+  return (await db.experiment.count({ where: { id: experimentId } }).catch(() => 1)) > 0;
 }
