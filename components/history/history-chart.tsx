@@ -115,7 +115,8 @@ export function HistoryChart({ unit, repositoryUrl, points, overview, changePoin
             <Area dataKey="band" name="95% CI of the median" stroke="none" fill="var(--series-0)" fillOpacity={0.18} isAnimationActive={false} activeDot={false} />
             {dots.length ? <Scatter data={dots} dataKey="value" name="runs" fill="var(--muted)" fillOpacity={0.28} shape="circle" isAnimationActive={false} legendType="none" /> : null}
             <Line dataKey="median" name="median" stroke="var(--series-0)" strokeWidth={1.75} dot={visible.length <= 150 ? { r: 2.5 } : false} activeDot={{ r: 4 }} isAnimationActive={false} />
-            {shownChanges.map((c) => (
+            {/* Every other label a line lower: neighbouring change points' labels would overlap on a narrow chart. */}
+            {shownChanges.map((c, i) => (
               <ReferenceLine
                 key={c.id}
                 x={Date.parse(c.time as string)}
@@ -123,7 +124,7 @@ export function HistoryChart({ unit, repositoryUrl, points, overview, changePoin
                 strokeWidth={2}
                 strokeDasharray={c.status === "open" ? undefined : "5 4"}
                 ifOverflow="hidden"
-                label={{ value: labelOf(c), position: "insideTopLeft", fill: c.verdict === "regression" ? "var(--danger)" : "var(--good)", fontSize: 12, fontWeight: 600 }}
+                label={{ value: labelOf(c), position: "insideTopLeft", offset: i % 2 ? 22 : 5, fill: c.verdict === "regression" ? "var(--danger)" : "var(--good)", fontSize: 12, fontWeight: 600 }}
                 className={`change-point-marker change-point-${c.verdict}`}
               />
             ))}

@@ -31,7 +31,7 @@ export function renderCheckMarkdown(check: CheckFacts): string {
       : `- Baseline: ${windowRuns} run(s) of the ${check.window.commits.length} commit(s) before it on \`${cell(check.branch)}\` (${check.window.commits.map((c) => `\`${c.commit.slice(0, 7)}\``).join(", ")}).`,
   );
   if (check.metrics.some((m) => m.verdict === "insufficient_data")) {
-    lines.push("- A verdict needs enough runs on both sides (the Mann-Whitney test cannot reach α with fewer than 4 per side): upload several repetitions per commit.");
+    lines.push("- A verdict needs enough runs on both sides for the Mann-Whitney test to reach α (3 runs against 3 never can; 3 against 15 can): upload several repetitions per commit, or widen the window.");
   }
   lines.push("");
 

@@ -72,7 +72,7 @@ export async function checkExperimentCommit(db: Db, scope: CheckScope, experimen
         metrics.push({ variant: variant.name, ...describe, verdict: "insufficient_data", changePercent: null, median: alone.variants[0]?.median ?? null, baselineMedian: null, reason });
         continue;
       }
-      const comparison = compareMetric(spec, data, { alpha: experiment.alpha });
+      const comparison = compareMetric(spec, data, { alpha: experiment.alpha, minimumRuns: "attainable" });
       entries.push({ ...describe, comparison, reason: null });
       const tested = comparison.comparisons[0]!;
       metrics.push({

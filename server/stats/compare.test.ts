@@ -115,6 +115,26 @@ describe("insufficient data", () => {
     expect(r.comparisons[0]?.reason).toMatch(/^needs ≥ 4 runs per variant \(has 3 and 5\)/);
   });
 
+  it("a CI gate's few runs against a pooled window: the rule is what the two sizes can reach", () => {
+    const window = [10, 10.2, 9.9, 10.1, 10.3, 9.8, 10, 10.2, 10.1, 9.9, 10, 10.1, 9.95, 10.05, 10.15];
+    const variants = [
+      { name: "window", isBaseline: true, replicates: window },
+      { name: "commit", isBaseline: false, replicates: [11, 11.2, 10.9] },
+    ];
+    // Per variant (an experiment's rule) 3 runs are too few; 3 against 15 can reach p = 2 / C(18, 3).
+    expect(compareMetric(sendTime, variants).comparisons[0]?.verdict).toBe("insufficient_data");
+    expect(compareMetric(sendTime, variants, { minimumRuns: "attainable" }).comparisons[0]?.verdict).toBe("worse");
+    const tooFew = compareMetric(
+      sendTime,
+      [
+        { name: "window", isBaseline: true, replicates: [10, 10.1] },
+        { name: "commit", isBaseline: false, replicates: [11, 11.2] },
+      ],
+      { minimumRuns: "attainable" },
+    );
+    expect(tooFew.comparisons[0]).toMatchObject({ verdict: "insufficient_data", reason: "with 2 and 2 runs the U-test's smallest p is 0.333 > α = 0.05: more runs are needed" });
+  });
+
   it("a single run without within-run samples", () => {
     const r = compareMetric(sendTime, [
       { name: "a", isBaseline: true, replicates: [10] },

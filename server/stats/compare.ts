@@ -55,6 +55,11 @@ export interface VariantData {
 export interface CompareOptions {
   /** Significance level of the experiment (default 0.05). */
   alpha?: number;
+  /**
+   * The minimum-runs rule: per variant (an experiment's, default), or only what the two sizes
+   * need for the test to reach α ("attainable": a CI gate's commit against a pooled window).
+   */
+  minimumRuns?: "per-variant" | "attainable";
   /** Seed of the resampling in the A/A noise estimate (default 1). */
   seed?: number;
   /** Confidence level of the medians' intervals (default 0.95, benchstat's). */
@@ -254,6 +259,7 @@ export function compareMetric(metric: MetricSpec, variants: VariantData[], optio
       changeText,
       // Within-run samples are many; the minimum number of runs does not apply to them.
       skipMinimum: weak,
+      attainable: options.minimumRuns === "attainable",
     });
     const verdict = decided.verdict;
     let reason = decided.reason;

@@ -7,6 +7,9 @@
 //   With several candidates, Holm's first step compares the smallest p with α / m, so the
 //   minimum is computed at α / m (5 runs for 3 candidates at α = 0.05): below it no candidate
 //   can ever be called better or worse, whatever the data.
+//   A CI gate compares one commit's few runs with a pooled window of earlier commits' many
+//   (`attainable`): there the rule is the exact one for the two sizes, the smallest p the test
+//   can give, 2 / C(n1 + n2, n1), at most α / m (3 runs against 15 can reach p = 0.0025).
 // - otherwise no_change when the (Holm-adjusted) p > α: benchstat prints "~" exactly then.
 // - otherwise better or worse by the direction of the shift (U of the candidate above or below
 //   n1·n2/2, i.e. the candidate's values tend to be higher or lower) and the metric's direction.
@@ -16,7 +19,7 @@
 // ciIncludesNoChange so the UI can show such a case.
 import type { Direction, Verdict } from "./schemas";
 import { formatP } from "./format";
-import { minReplicatesForAlpha } from "./u-distribution";
+import { minReplicatesForAlpha, minTwoSidedP } from "./u-distribution";
 
 /** Fewest runs per variant to resolve `family` candidates at level alpha (Holm's first step). */
 export function minReplicates(alpha: number, family = 1): number {
@@ -38,12 +41,19 @@ export interface VerdictInput {
   changeText?: string;
   /** Skip the minimum-runs rule (the single-run path compares many within-run samples). */
   skipMinimum?: boolean;
+  /** The minimum-runs rule for these two sizes rather than per variant (see the top of this file). */
+  attainable?: boolean;
 }
 
 export function decideVerdict(input: VerdictInput): { verdict: Verdict; reason: string } {
   const { direction, alpha, nBaseline, nCandidate, family, p } = input;
   const need = minReplicates(alpha, family);
-  if (!input.skipMinimum && (nBaseline < need || nCandidate < need)) {
+  if (!input.skipMinimum && input.attainable) {
+    const smallest = minTwoSidedP(nBaseline, nCandidate);
+    if (smallest > alpha / family) {
+      return { verdict: "insufficient_data", reason: `with ${nBaseline} and ${nCandidate} runs the U-test's smallest p is ${formatP(smallest)} > α = ${alpha / family}: more runs are needed` };
+    }
+  } else if (!input.skipMinimum && (nBaseline < need || nCandidate < need)) {
     const why = family > 1 ? ` to resolve ${family} candidates at α = ${alpha} with Holm's correction` : ` for the U-test to reach α = ${alpha}`;
     return { verdict: "insufficient_data", reason: `needs ≥ ${need} runs per variant (has ${nBaseline} and ${nCandidate})${why}` };
   }

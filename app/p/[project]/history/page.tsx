@@ -89,11 +89,11 @@ export default async function ProjectHistoryPage(props: ProjectPageParams) {
                     </td>
                     <td>
                       {e.metrics.map((m) => (
-                        <span key={m.key} style={{ marginRight: 12, whiteSpace: "nowrap" }}>
+                        <div key={m.key} className="history-metric">
                           <Link href={`${base}/e/${e.slug}/history?metric=${encodeURIComponent(m.key)}`}>{m.label || m.key}</Link>
-                          {m.open.regressions ? <span className="badge warn"> {plural(m.open.regressions, "regression")}</span> : null}
-                          {m.open.improvements ? <span className="badge good"> {plural(m.open.improvements, "improvement")}</span> : null}
-                        </span>
+                          {m.open.regressions ? <span className="badge warn">{plural(m.open.regressions, "regression")}</span> : null}
+                          {m.open.improvements ? <span className="badge good">{plural(m.open.improvements, "improvement")}</span> : null}
+                        </div>
                       ))}
                     </td>
                   </tr>
