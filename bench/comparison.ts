@@ -5,12 +5,11 @@
 // Afterwards it breaks the comparison's time down in-process on the same database (query,
 // histogram merge, statistics, A/A noise), so a miss shows where the time goes.
 // Run: npx tsx bench/comparison.ts   (not part of the test suite; takes a few minutes)
-import { execFileSync, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { embeddedUrl, readEmbeddedCredentials } from "../server/db/embedded-postgres";
 import { latencySamples } from "./lib/samples";
-import { startBenchServer, type BenchServer } from "./lib/server";
+import { startBenchServerWithKey, type BenchServer } from "./lib/server";
 import { median, ms, quantile, timeGets } from "./lib/timing";
 
 const NAME = "comparison";
@@ -100,19 +99,9 @@ const { VERSUS_DATA_DIR: _ignored, ...watchdogEnv } = process.env;
 spawn(process.execPath, ["-e", WATCHDOG, String(process.pid), dataDir], { detached: true, stdio: "ignore", env: watchdogEnv }).unref();
 
 try {
-  const startedAt = performance.now();
-  server = await startBenchServer(NAME, PORT);
-  const credentials = readEmbeddedCredentials(server.dataDir);
-  if (!credentials) throw new Error("no embedded database credentials");
-  const databaseUrl = embeddedUrl(credentials, PORT + 1000, "versus");
-  console.log(`server up on ${server.baseUrl} in ${((performance.now() - startedAt) / 1000).toFixed(1)} s`);
-
-  const apiKey = execFileSync(process.execPath, ["scripts/cli/bin.mjs", "admin", "create-key", "--project", "bench"], {
-    encoding: "utf8",
-    env: { ...process.env, DATABASE_URL: databaseUrl },
-    stdio: ["ignore", "pipe", "ignore"],
-  }).trim();
-  const auth = { Authorization: `Bearer ${apiKey}` };
+  const up = await startBenchServerWithKey(NAME, PORT);
+  server = up.server;
+  const { databaseUrl, auth } = up;
 
   // ---- upload: one POST per run, 5 metrics × 1,000,000 float64 samples as samplesBase64 (~53 MB)
   const uploadStarted = performance.now();

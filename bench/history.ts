@@ -13,10 +13,8 @@
 // Then the change points are computed once in-process (the same refresh an upload triggers),
 // and the time of that full E-Divisive pass over 10,000 commits is printed too.
 // Run: npx tsx bench/history.ts   (not part of the test suite; takes a few minutes)
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import { embeddedUrl, readEmbeddedCredentials } from "../server/db/embedded-postgres";
-import { startBenchServer, type BenchServer } from "./lib/server";
+import { startBenchServerWithKey, type BenchServer } from "./lib/server";
 import { median, ms, quantile, timeGets } from "./lib/timing";
 
 const NAME = "history";
@@ -34,18 +32,9 @@ const stop = () => (stopping ??= (async () => void (server && (await server.stop
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void stop().finally(() => process.exit(130)));
 
 try {
-  const startedAt = performance.now();
-  server = await startBenchServer(NAME, PORT);
-  const credentials = readEmbeddedCredentials(server.dataDir);
-  if (!credentials) throw new Error("no embedded database credentials");
-  const databaseUrl = embeddedUrl(credentials, PORT + 1000, "versus");
-  console.log(`server up on ${server.baseUrl} in ${((performance.now() - startedAt) / 1000).toFixed(1)} s`);
-  const apiKey = execFileSync(process.execPath, ["scripts/cli/bin.mjs", "admin", "create-key", "--project", "bench"], {
-    encoding: "utf8",
-    env: { ...process.env, DATABASE_URL: databaseUrl },
-    stdio: ["ignore", "pipe", "ignore"],
-  }).trim();
-  const auth = { Authorization: `Bearer ${apiKey}` };
+  const up = await startBenchServerWithKey(NAME, PORT);
+  server = up.server;
+  const { databaseUrl, auth } = up;
 
   // The experiment, its variant and metric, through the API.
   const first = await fetch(`${server.baseUrl}/api/v1/results`, {

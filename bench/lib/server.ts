@@ -3,6 +3,7 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { embeddedUrl, readEmbeddedCredentials } from "../../server/db/embedded-postgres";
 import { waitForHealth } from "../../scripts/lib/wait-for-health";
 
 export interface BenchServer {
@@ -109,4 +110,23 @@ export function postgresCpuSeconds(dataDir: string): number {
   const postmaster = Number(fs.readFileSync(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
   const children = execFileSync("ps", ["-o", "pid=", "--ppid", String(postmaster)], { encoding: "utf8" }).trim().split(/\s+/).filter(Boolean).map(Number);
   return cpuSecondsOf(postmaster, true) + children.reduce((sum, pid) => sum + cpuSecondsOf(pid), 0);
+}
+
+/**
+ * A bench server (startBenchServer) with what the REST benchmarks need: its database's URL and
+ * a project API key for project "bench", made by `versus admin create-key`.
+ */
+export async function startBenchServerWithKey(name: string, port: number): Promise<{ server: BenchServer; databaseUrl: string; auth: { Authorization: string } }> {
+  const startedAt = performance.now();
+  const server = await startBenchServer(name, port);
+  const credentials = readEmbeddedCredentials(server.dataDir);
+  if (!credentials) throw new Error("no embedded database credentials");
+  const databaseUrl = embeddedUrl(credentials, port + 1000, "versus");
+  console.log(`server up on ${server.baseUrl} in ${((performance.now() - startedAt) / 1000).toFixed(1)} s`);
+  const apiKey = execFileSync(process.execPath, ["scripts/cli/bin.mjs", "admin", "create-key", "--project", "bench"], {
+    encoding: "utf8",
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    stdio: ["ignore", "pipe", "ignore"],
+  }).trim();
+  return { server, databaseUrl, auth: { Authorization: `Bearer ${apiKey}` } };
 }
