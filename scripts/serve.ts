@@ -21,7 +21,8 @@ const app = next({ dev, dir: root, hostname, port });
 await app.prepare();
 const handle = app.getRequestHandler();
 
-const origin = `http://${hostname}:${port}`;
+// (An IPv6 address goes in brackets: HOSTNAME=:: listens on every address.)
+const origin = `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`;
 // The development server leaves them to Next.js, which reloads them when their code changes.
 const serve = dev ? handle : async (req: IncomingMessage, res: ServerResponse) => void ((await serveDirectRoute(req, res, origin)) || (await handle(req, res)));
 const server = http.createServer(guardMethods(serve, allowOf));
