@@ -2,16 +2,16 @@
 // real HTTP to a Node http server in this test that hands each request to the exported route
 // handler of GET /api/v1/experiments/{slugOrId}/check, on the integration database. The exit
 // code is the gate: 1 on a regression, 0 on an improvement or no change, 2 when it cannot check.
-import { execFile } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "~/test/cli-process";
 import { around, sha, uploadCommits } from "~/test/commit-history";
+import { fetchRequestOf, sendResponse } from "../lib/fetch-bridge";
 
 const { GET: getCheck } = await import("~/app/api/v1/experiments/[slugOrId]/check/route");
 const { POST: postImports } = await import("~/app/api/v1/imports/route");
@@ -20,7 +20,6 @@ const { createApiKey } = await import("~/server/services/api-keys");
 const { createProject } = await import("~/server/services/projects");
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
-const bin = path.join(repoRoot, "scripts/cli/bin.mjs");
 
 let server: http.Server;
 let baseUrl: string;
@@ -33,34 +32,17 @@ const improvement = { sha: sha(), branch: "feature", values: around(90) };
 const unchanged = { sha: sha(), branch: "feature", values: around(100.1) };
 
 /** A Node request as a Fetch Request for the route handlers (the body streamed for a POST). */
-function fetchRequest(req: http.IncomingMessage, url: URL): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
-  if (req.method !== "POST") return new Request(url, { headers });
-  return new Request(url, { method: "POST", headers, body: Readable.toWeb(req) as ReadableStream, duplex: "half" } as RequestInit);
-}
-
 async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
   const url = new URL(req.url ?? "/", baseUrl);
   const check = /^\/api\/v1\/experiments\/([^/]+)\/check$/.exec(url.pathname);
   let response: Response;
-  if (req.method === "POST" && url.pathname === "/api/v1/imports") response = await postImports(fetchRequest(req, url));
-  else if (req.method === "GET" && check) response = await getCheck(fetchRequest(req, url), { params: Promise.resolve({ slugOrId: decodeURIComponent(check[1]!) }) });
+  if (req.method === "POST" && url.pathname === "/api/v1/imports") response = await postImports(fetchRequestOf(req, url));
+  else if (req.method === "GET" && check) response = await getCheck(fetchRequestOf(req, url), { params: Promise.resolve({ slugOrId: decodeURIComponent(check[1]!) }) });
   else response = Response.json({ error: { code: "NOT_FOUND", message: `no route ${req.method} ${url.pathname}` } }, { status: 404 });
-  res.writeHead(response.status, Object.fromEntries(response.headers)).end(Buffer.from(await response.arrayBuffer()));
+  await sendResponse(res, response);
 }
 
-function cli(args: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  const childEnv: Record<string, string> = {};
-  for (const [name, value] of Object.entries({ ...process.env, VERSUS_URL: baseUrl, VERSUS_API_KEY: apiKey, GITHUB_STEP_SUMMARY: undefined, ...env })) {
-    if (value !== undefined) childEnv[name] = value;
-  }
-  return new Promise((resolve) => {
-    execFile(process.execPath, [bin, ...args], { cwd: repoRoot, env: childEnv as NodeJS.ProcessEnv }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr });
-    });
-  });
-}
+const cli = (args: string[], env: Record<string, string | undefined> = {}) => runCli(args, { VERSUS_URL: baseUrl, VERSUS_API_KEY: apiKey, GITHUB_STEP_SUMMARY: undefined, ...env });
 
 const check = (commit: string, extra: string[] = [], env: Record<string, string | undefined> = {}) =>
   cli(["check", "--experiment", experiment, "--branch", "main", "--commit", commit, ...extra], env);

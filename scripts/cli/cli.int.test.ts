@@ -2,15 +2,15 @@
 // over real HTTP to a Node http server in this test that hands each request to the exported
 // Next.js route handlers, on the integration database. Checks exit codes, stdout (the
 // experiment URL, or a new key) and stderr (what was stored, progress, the server's message).
-import { execFile } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { runCli } from "~/test/cli-process";
+import { fetchRequestOf, sendResponse } from "../lib/fetch-bridge";
 
 // The server side reads VERSUS_MAX_BODY_BYTES from the environment: a small limit (8 MB) lets
 // one test see a real 413 over HTTP; the progress test stays under it.
@@ -23,7 +23,6 @@ const { createApiKey, revokeApiKey } = await import("~/server/services/api-keys"
 const { createProject } = await import("~/server/services/projects");
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
-const bin = path.join(repoRoot, "scripts/cli/bin.mjs");
 const suffix = () => crypto.randomBytes(4).toString("hex");
 
 let server: http.Server;
@@ -40,36 +39,11 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
     res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { code: "NOT_FOUND", message: `no route ${req.method} ${url.pathname}` } }));
     return;
   }
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
-  }
-  const request = new Request(url, { method: "POST", headers, body: Readable.toWeb(req) as ReadableStream, duplex: "half" } as RequestInit);
-  const response = await route(request);
-  const body = Buffer.from(await response.arrayBuffer());
-  res.writeHead(response.status, Object.fromEntries(response.headers));
-  res.end(body);
+  await sendResponse(res, await route(fetchRequestOf(req, url)));
 }
 
-interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the CLI (asynchronously: the server answering it lives in this process). */
-function cli(args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
-  const childEnv: Record<string, string> = {};
-  for (const [name, value] of Object.entries({ ...process.env, VERSUS_URL: baseUrl, VERSUS_API_KEY: apiKey, ...env })) {
-    if (value !== undefined) childEnv[name] = value;
-  }
-  return new Promise((resolve) => {
-    execFile(process.execPath, [bin, ...args], { cwd: repoRoot, env: childEnv as NodeJS.ProcessEnv, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+/** Runs the CLI against this test's server and key. */
+const cli = (args: string[], env: Record<string, string | undefined> = {}) => runCli(args, { VERSUS_URL: baseUrl, VERSUS_API_KEY: apiKey, ...env });
 
 function writeJson(name: string, value: unknown): string {
   const file = path.join(tmp, name);

@@ -6,9 +6,9 @@
 // so the handlers, validation, errors and answers are the same; only the request's way in and
 // the answer's way out differ. Headers are those next.config.js gives every API answer.
 import http from "node:http";
-import { Readable } from "node:stream";
 import { apiAnswerHeaders } from "../../next.config.js";
 import type { RouteMethod } from "../../server/api/route-methods";
+import { fetchRequestOf, sendResponse } from "./fetch-bridge";
 
 // (The only path parameter of these routes is a job's id.)
 type RouteModule = Record<RouteMethod, (req: Request, context: { params: Promise<{ id: string }> }) => Promise<Response>>;
@@ -78,34 +78,12 @@ export async function serveDirectRoute(req: http.IncomingMessage, res: http.Serv
 
 async function answer(req: http.IncomingMessage, res: http.ServerResponse, found: NonNullable<ReturnType<typeof directRouteOf>>, origin: string) {
   const routeModule = await found.route.load();
-  const method = req.method as RouteMethod;
   // A long-poll claim stops waiting when its agent hangs up.
   const hangUp = new AbortController();
   res.once("close", () => {
     if (!res.writableFinished) hangUp.abort();
   });
-  const hasBody = method !== "GET" && method !== "HEAD";
-  const request = new Request(new URL(req.url ?? "/", origin), {
-    method,
-    headers: headersOf(req),
-    body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
-    signal: hangUp.signal,
-    // Node's fetch needs this for a streamed request body.
-    ...(hasBody ? { duplex: "half" } : {}),
-  } as RequestInit);
-  const response = await routeModule[method](request, { params: Promise.resolve(found.params as { id: string }) });
-  // Every answer of these routes is one small JSON document (or none): buffered, with its length.
-  const body = method === "HEAD" ? Buffer.alloc(0) : Buffer.from(await response.arrayBuffer());
-  for (const { key, value } of apiAnswerHeaders) res.setHeader(key, value);
-  response.headers.forEach((value, key) => res.setHeader(key, value));
-  // (204 and 304 carry no Content-Length: they have no body by definition.)
-  if (response.status !== 204 && response.status !== 304) res.setHeader("Content-Length", body.length);
-  res.writeHead(response.status);
-  res.end(body);
-}
-
-function headersOf(req: http.IncomingMessage): Headers {
-  const headers = new Headers();
-  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i] as string, req.rawHeaders[i + 1] as string);
-  return headers;
+  const request = fetchRequestOf(req, new URL(req.url ?? "/", origin), hangUp.signal);
+  const response = await routeModule[req.method as RouteMethod](request, { params: Promise.resolve(found.params as { id: string }) });
+  await sendResponse(res, response, apiAnswerHeaders);
 }

@@ -1,0 +1,36 @@
+// Node's HTTP server speaks IncomingMessage/ServerResponse; the REST route handlers take a Fetch
+// API Request and answer a Response (as Next.js calls them). These two carry a call across:
+// direct-routes.ts serves the agent routes with them, and the CLI's integration tests serve
+// their routes the same way.
+import type http from "node:http";
+import { Readable } from "node:stream";
+
+/** The Request of a Node request: its headers as sent, its body streamed (none for GET and HEAD). */
+export function fetchRequestOf(req: http.IncomingMessage, url: URL, signal?: AbortSignal): Request {
+  const headers = new Headers();
+  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i] as string, req.rawHeaders[i + 1] as string);
+  const method = req.method ?? "GET";
+  const hasBody = method !== "GET" && method !== "HEAD";
+  return new Request(url, {
+    method,
+    headers,
+    body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
+    signal,
+    // Node's fetch needs this for a streamed request body.
+    ...(hasBody ? { duplex: "half" } : {}),
+  } as RequestInit);
+}
+
+/**
+ * Writes a handler's Response: `headers` first (the handler's own win), the status, and the body
+ * buffered with its length (the answers these routes give are small; HEAD sends none).
+ */
+export async function sendResponse(res: http.ServerResponse, response: Response, headers: readonly { key: string; value: string }[] = []): Promise<void> {
+  const body = res.req.method === "HEAD" ? Buffer.alloc(0) : Buffer.from(await response.arrayBuffer());
+  for (const { key, value } of headers) res.setHeader(key, value);
+  response.headers.forEach((value, key) => res.setHeader(key, value));
+  // (204 and 304 carry no Content-Length: they have no body by definition.)
+  if (response.status !== 204 && response.status !== 304) res.setHeader("Content-Length", body.length);
+  res.writeHead(response.status);
+  res.end(body);
+}
