@@ -1,14 +1,25 @@
 // One Prisma client per process, on the node-postgres driver adapter (no engine binary).
-// Cached on globalThis so Next.js dev reloads do not open a new pool each time.
+// Cached on globalThis so Next.js dev reloads do not open a new pool each time. The pool is made
+// here, not by the adapter, so the agent protocol's hot statements can use it directly
+// (prepared-statements.ts).
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { requiredEnv } from "../env";
 import { PrismaClient } from "./generated/client";
-import { statementName } from "./prepared-statements";
+import { attachPool } from "./prepared-statements";
 
 const globalForPrisma = globalThis as unknown as { versusPrisma?: PrismaClient };
 
-export function createPrismaClient(databaseUrl: string = requiredEnv("DATABASE_URL")): PrismaClient {
-  return new PrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl }, { statementNameGenerator: statementName }) });
+export function createPrismaClient(databaseUrl: string = requiredEnv("DATABASE_URL"), options: { maxConnections?: number } = {}): PrismaClient {
+  const pool = new pg.Pool({ connectionString: databaseUrl, ...(options.maxConnections ? { max: options.maxConnections } : {}) });
+  const client = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+  // The adapter ends the pool on $disconnect only if Prisma itself ever connected.
+  const disconnect = client.$disconnect.bind(client);
+  client.$disconnect = async () => {
+    await disconnect();
+    if (!pool.ending) await pool.end();
+  };
+  return attachPool(client, pool);
 }
 
 export const db: PrismaClient = (globalForPrisma.versusPrisma ??= createPrismaClient());

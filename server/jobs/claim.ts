@@ -10,7 +10,7 @@
 // is over, or the agent hangs up.
 import crypto from "node:crypto";
 import { type Db } from "../db/client";
-import { preparedStatement } from "../db/prepared-statements";
+import { preparedQuery } from "../db/prepared-statements";
 import { Prisma } from "../db/generated/client";
 import type { TClaimedJob } from "../schemas/jobs";
 import { agentRowSql, type AgentRow } from "../services/agents";
@@ -53,9 +53,9 @@ export function newLeaseToken(): string {
  */
 export async function claimJob(db: Db, claimant: Claimant, leaseSeconds = LEASE_SECONDS): Promise<TClaimedJob | null> {
   const leaseToken = newLeaseToken();
-  const rows = await db.$queryRaw<ClaimedRow[]>`${preparedStatement}
+  const rows = await preparedQuery<ClaimedRow>(db, Prisma.sql`
     WITH ${claimSql({ agentId: Prisma.sql`${claimant.agentId}`, projectId: Prisma.sql`${claimant.projectId}` }, leaseToken, leaseSeconds)}
-    SELECT * FROM claimed`;
+    SELECT * FROM claimed`);
   return rows[0] ? claimedJob(rows[0], leaseSeconds) : null;
 }
 
@@ -67,11 +67,11 @@ export async function claimJob(db: Db, claimant: Claimant, leaseSeconds = LEASE_
 export async function claimJobAs(db: Db, tokenHash: string, leaseSeconds = LEASE_SECONDS): Promise<{ agent: AgentRow | undefined; job: TClaimedJob | null }> {
   const leaseToken = newLeaseToken();
   // A revoked or stopping caller's project is NULL: the statement then touches nothing.
-  const rows = await db.$queryRaw<(AgentRow & { [K in keyof ClaimedRow as `job_${K}`]: ClaimedRow[K] | null })[]>`${preparedStatement}
+  const rows = await preparedQuery<AgentRow & { [K in keyof ClaimedRow as `job_${K}`]: ClaimedRow[K] | null }>(db, Prisma.sql`
     WITH caller AS (${agentRowSql(tokenHash)}),
     ${claimSql({ agentId: Prisma.sql`(SELECT "id" FROM caller)`, projectId: Prisma.sql`(SELECT "projectId" FROM caller WHERE "revokedAt" IS NULL AND NOT "stopRequested")` }, leaseToken, leaseSeconds)}
     SELECT caller.*, ${Prisma.join(CLAIMED_COLUMNS.map((column) => Prisma.sql`claimed.${Prisma.raw(`"${column}" AS "job_${column}"`)}`))}
-    FROM caller LEFT JOIN claimed ON true`;
+    FROM caller LEFT JOIN claimed ON true`);
   const row = rows[0];
   if (!row) return { agent: undefined, job: null };
   const { id, name, projectId, projectSlug, revokedAt, stopRequested, lastSeenAt } = row;

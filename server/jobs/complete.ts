@@ -6,7 +6,8 @@
 // whatever interleaving, it arrives. A warm-up's result goes through the same checks and is then
 // dropped: its job is marked succeeded without a run.
 import { type Db } from "../db/client";
-import { preparedStatement } from "../db/prepared-statements";
+import { preparedQuery } from "../db/prepared-statements";
+import { Prisma } from "../db/generated/client";
 import { AppError, badInput, type FieldIssue } from "../errors";
 import { contradictions, repeatedMetricKeys, type KnownMetric } from "../ingest/metric-checks";
 import { prepareMetric } from "../ingest/prepare-metric";
@@ -39,14 +40,14 @@ export interface JobToComplete {
  * needs. The job is looked for in the caller's project only.
  */
 export async function jobToCompleteAs(db: Db, tokenHash: string, jobId: string): Promise<JobToComplete> {
-  const [row] = await db.$queryRaw<(AgentRow & { [K in keyof JobRow as `job_${K}`]: JobRow[K] | null })[]>`${preparedStatement}
+  const [row] = await preparedQuery<AgentRow & { [K in keyof JobRow as `job_${K}`]: JobRow[K] | null }>(db, Prisma.sql`
     WITH caller AS (${agentRowSql(tokenHash)})
     SELECT caller.*, j."id" AS "job_id", j."status"::text AS "job_status", j."agentId" AS "job_agentId", j."leaseToken" AS "job_leaseToken",
       j."runAfter" AS "job_runAfter", j."cancelRequested" AS "job_cancelRequested", j."warmup" AS "job_warmup",
       j."experimentId" AS "job_experimentId", j."variantId" AS "job_variantId", e."slug" AS "job_experimentSlug",
       COALESCE((SELECT json_agg(json_build_object('id', m."id", 'key', m."key", 'unit', m."unit", 'direction', m."direction"))
                 FROM "Metric" m WHERE m."experimentId" = j."experimentId"), '[]'::json) AS "job_metrics"
-    FROM caller LEFT JOIN ("Job" j JOIN "Experiment" e ON e."id" = j."experimentId") ON j."id" = ${jobId} AND j."projectId" = caller."projectId"`;
+    FROM caller LEFT JOIN ("Job" j JOIN "Experiment" e ON e."id" = j."experimentId") ON j."id" = ${jobId} AND j."projectId" = caller."projectId"`);
   if (!row) return { agent: undefined, job: undefined };
   const { id, name, projectId, projectSlug, revokedAt, stopRequested, lastSeenAt } = row;
   const agent = { id, name, projectId, projectSlug, revokedAt, stopRequested, lastSeenAt };

@@ -11,7 +11,7 @@
 // each other's counter update, never for the experiment's lock that uploads take.
 import { v7 as uuidv7 } from "uuid";
 import { type Db } from "../db/client";
-import { preparedStatement } from "../db/prepared-statements";
+import { preparedQuery } from "../db/prepared-statements";
 import { Prisma } from "../db/generated/client";
 import type { PreparedMetric } from "../ingest/prepare-metric";
 import type { TRunInput } from "../schemas/results";
@@ -56,7 +56,7 @@ export async function storeJobRun(
   );
   const timestamp = (date: Date | null) => (date ? date.toISOString() : null);
 
-  const rows = await db.$queryRaw<{ id: string; repetition: number }[]>`${preparedStatement}
+  const rows = await preparedQuery<{ id: string; repetition: number }>(db, Prisma.sql`
     WITH done AS (
       UPDATE "Job" SET "status" = 'succeeded', "runId" = ${runId}, "error" = NULL, "leaseExpiresAt" = NULL,
         "finishedAt" = ${utcNow}, "updatedAt" = ${utcNow}
@@ -94,6 +94,6 @@ export async function storeJobRun(
       WHERE "id" = (SELECT "id" FROM "Experiment" WHERE "id" = ${job.experimentId} AND "updatedAt" < ${utcNow} - interval '1 second' FOR NO KEY UPDATE SKIP LOCKED)
         AND EXISTS (SELECT 1 FROM run)
     )
-    SELECT "id", "repetition" FROM run`;
+    SELECT "id", "repetition" FROM run`);
   return rows[0] ?? null;
 }

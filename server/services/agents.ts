@@ -5,7 +5,7 @@ import { bearerSecret } from "../auth/bearer";
 import { hashSecret, newSecret } from "../auth/secret-tokens";
 import { type Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
-import { preparedStatement } from "../db/prepared-statements";
+import { preparedQuery } from "../db/prepared-statements";
 import { isUniqueViolation } from "../db/prisma-errors";
 import { formatDateTime } from "../display";
 import { AppError } from "../errors";
@@ -108,7 +108,7 @@ export function agentRowSql(tokenHash: string): Prisma.Sql {
 /** Resolves `Authorization: Bearer vsag_…` to its agent, or throws 401 saying what is wrong. */
 export async function authenticateAgent(db: Db, authorization: string | null, now = new Date()): Promise<AgentPrincipal> {
   const secret = bearerSecret(authorization, "agent credential");
-  const [agent] = await db.$queryRaw<AgentRow[]>`${preparedStatement} ${agentRowSql(hashSecret(secret))}`;
+  const [agent] = await preparedQuery<AgentRow>(db, agentRowSql(hashSecret(secret)));
   return admitAgent(db, agent, secret, now);
 }
 
