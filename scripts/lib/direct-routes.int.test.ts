@@ -85,6 +85,34 @@ describe("the agent routes served without Next.js", () => {
     expect(reached).toEqual([]);
   });
 
+  it("a body read whole (small, with its length) and one streamed (large, or chunked without a length) reach the handler alike", async () => {
+    const credential = await registered("direct-5");
+    await batchOf(db, project);
+    const completeWith = async (samples: number[], chunked: boolean) => {
+      const job = json(await call("POST", "/api/v1/jobs/claim?wait=0", { credential })).job;
+      const payload = JSON.stringify({ leaseToken: job.leaseToken, run: { metrics: [{ key: "latency", samples }] } });
+      const answer = await new Promise<Answer>((resolve, reject) => {
+        const headers: http.OutgoingHttpHeaders = { "content-type": "application/json", authorization: `Bearer ${credential}`, ...(chunked ? {} : { "content-length": Buffer.byteLength(payload) }) };
+        const req = http.request({ host: "127.0.0.1", port, method: "POST", path: `/api/v1/jobs/${job.id}/complete`, headers }, (res) => {
+          let body = "";
+          res.setEncoding("utf8").on("data", (chunk: string) => (body += chunk)).on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+        });
+        req.on("error", reject);
+        // Two writes: a chunked request sends them as two chunks.
+        req.write(payload.slice(0, 10));
+        req.end(payload.slice(10));
+      });
+      expect(answer.status, answer.body).toBe(201);
+      const run = await db.run.findFirstOrThrow({ where: { job: { id: job.id } }, include: { results: true } });
+      expect(Number(run.results[0]?.n)).toBe(samples.length);
+      return payload.length;
+    };
+    expect(await completeWith([1, 2, 3], false)).toBeLessThan(64 * 1024);
+    const many = Array.from({ length: 20_000 }, (_, i) => 1000 + i / 7);
+    expect(await completeWith(many, false)).toBeGreaterThan(64 * 1024);
+    await completeWith([4, 5, 6], true);
+  });
+
   it("answers errors as the handlers do: 401 with its challenge, 404 naming the job, 405 with Allow", async () => {
     const unknown = await call("POST", "/api/v1/jobs/claim", { credential: "vsag_nobody" });
     expect(unknown.status).toBe(401);

@@ -8,7 +8,12 @@
 import http from "node:http";
 import { apiAnswerHeaders } from "../../next.config.js";
 import type { RouteMethod } from "../../server/api/route-methods";
-import { fetchRequestOf, sendResponse } from "./fetch-bridge";
+import { fetchRequestOf, sendResponse, smallBodyOf } from "./fetch-bridge";
+
+// Agents' calls carry small bodies (a claim none, a complete usually a few KB): read whole, they
+// reach the handler as a buffer rather than as a web stream over the socket, which cost more
+// than the handler's own work. Larger ones (a complete with many samples) are streamed.
+const PRE_READ_BYTES = 64 * 1024;
 
 // (The only path parameter of these routes is a job's id.)
 type RouteModule = Record<RouteMethod, (req: Request, context: { params: Promise<{ id: string }> }) => Promise<Response>>;
@@ -83,7 +88,14 @@ async function answer(req: http.IncomingMessage, res: http.ServerResponse, found
   res.once("close", () => {
     if (!res.writableFinished) hangUp.abort();
   });
-  const request = fetchRequestOf(req, new URL(req.url ?? "/", origin), hangUp.signal);
+  let body: Buffer | undefined;
+  try {
+    body = await smallBodyOf(req, PRE_READ_BYTES);
+  } catch {
+    res.destroy(); // the agent hung up while sending: nobody to answer
+    return;
+  }
+  const request = fetchRequestOf(req, new URL(req.url ?? "/", origin), hangUp.signal, body);
   const response = await routeModule[req.method as RouteMethod](request, { params: Promise.resolve(found.params as { id: string }) });
   await sendResponse(res, response, apiAnswerHeaders);
 }

@@ -5,20 +5,36 @@
 import type http from "node:http";
 import { Readable } from "node:stream";
 
-/** The Request of a Node request: its headers as sent, its body streamed (none for GET and HEAD). */
-export function fetchRequestOf(req: http.IncomingMessage, url: URL, signal?: AbortSignal): Request {
+/**
+ * The Request of a Node request: its headers as sent, its body (none for GET and HEAD) streamed,
+ * or `body` when the caller read it already.
+ */
+export function fetchRequestOf(req: http.IncomingMessage, url: URL, signal?: AbortSignal, body?: Buffer): Request {
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i] as string, req.rawHeaders[i + 1] as string);
   const method = req.method ?? "GET";
-  const hasBody = method !== "GET" && method !== "HEAD";
+  const streamed = body === undefined && method !== "GET" && method !== "HEAD";
   return new Request(url, {
     method,
     headers,
-    body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
+    body: streamed ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : body,
     signal,
     // Node's fetch needs this for a streamed request body.
-    ...(hasBody ? { duplex: "half" } : {}),
+    ...(streamed ? { duplex: "half" } : {}),
   } as RequestInit);
+}
+
+/**
+ * The body of a request that declares a small one (Content-Length up to `limitBytes`), read
+ * whole; undefined for any other, which is better streamed to the handler (its own limit then
+ * refuses a huge one without holding it).
+ */
+export async function smallBodyOf(req: http.IncomingMessage, limitBytes: number): Promise<Buffer | undefined> {
+  const declared = Number(req.headers["content-length"]);
+  if (req.headers["content-length"] === undefined || !Number.isSafeInteger(declared) || declared > limitBytes) return undefined;
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }
 
 /**
