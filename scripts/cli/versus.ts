@@ -4,6 +4,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import { Command, Option } from "commander";
+import { DEFAULT_MIN_CHANGE_PERCENT } from "../../server/schemas/check";
 import { importFormats } from "../../server/schemas/import-formats";
 import { createKeyCommand, resetPasswordCommand, setupLinkCommand } from "./admin";
 import { CHECK_EXIT, runCheck, type CheckOptions } from "./check";
@@ -79,6 +80,7 @@ program
   .requiredOption("--commit <sha>", "the commit to check (its runs must be uploaded first)")
   .option("--window <commits>", "how many earlier commits make the baseline (server default: 5)")
   .option("--variant <name>", "check only this variant (default: every variant with runs at the commit)")
+  .option("--min-change <percent>", `the smallest change, in % either way, that is a regression or an improvement; smaller significant changes count as no change (default ${DEFAULT_MIN_CHANGE_PERCENT}; 0: significance alone)`)
   .addOption(new Option("--format <format>", "markdown on stdout; github also appends it to $GITHUB_STEP_SUMMARY; json prints the whole answer").choices(["markdown", "github", "json"]).default("markdown"))
   // Usage errors exit 2, so CI can tell "could not check" from "regression" (exit 1).
   .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : CHECK_EXIT.error))
