@@ -1,5 +1,6 @@
 // The history page's and GET /api/v1/experiments/{slugOrId}/history's data: a metric's
-// per-commit series for one variant and branch (commit-series.ts), thinned to what a chart can
+// per-commit series for one variant and branch (commit-series.ts, read as stored by
+// stored-series.ts), thinned to what a chart can
 // show (chart-downsample.ts: each slice's extremes, and both sides of every change point), with
 // the stored change points (change-point-store.ts) and what the selectors offer.
 import type { Db } from "../db/client";
@@ -7,7 +8,7 @@ import { AppError } from "../errors";
 import type { THistory, THistoryQuery } from "../schemas/history";
 import { extremeIndices } from "../services/chart-downsample";
 import type { CommitPoint } from "./commit-series";
-import { cachedSeries } from "./series-cache";
+import { currentSeries } from "./stored-series";
 
 export async function getHistory(db: Db, projectId: string, experimentRef: string, query: THistoryQuery): Promise<THistory> {
   const experiment = await db.experiment.findFirst({
@@ -38,7 +39,7 @@ export async function getHistory(db: Db, projectId: string, experimentRef: strin
 
   const branch = query.branch ?? null;
   const [{ series, branches }, stored] = await Promise.all([
-    cachedSeries(db, { metric, variant }, branch),
+    currentSeries(db, { metric, variant }, branch),
     db.changePoint.findMany({
       where: { metricId: metric.id, variantId: variant.id, branch: branch ?? "" },
       orderBy: { commitIndex: "asc" },
