@@ -17,7 +17,7 @@ import type { ChangeVerdict } from "../db/generated/enums";
 import { estimateChange } from "../stats/change-ci";
 import { detectChangePoints, type ChangePointResult } from "../stats/change-points";
 import type { CommitPoint, SeriesSubject } from "./commit-series";
-import { currentSeries, readStoredSeries, storeSeries as storePoints, type ComputedSeries } from "./stored-series";
+import { currentSeries, pointsOf, readStoredSeries, storeSeries as storePoints, type ComputedSeries } from "./stored-series";
 
 /** Confidence of a change point's size interval. */
 export const CHANGE_CI_CONFIDENCE = 0.95;
@@ -91,7 +91,7 @@ export async function refreshChangePoints(db: Db, experimentId: string): Promise
           points = (await readStoredSeries(db, subject, branch)) ?? all;
           if (points === all) await storePoints(db, subject, branch, all);
         } else points = await currentSeries(db, subject, branch);
-        fresh.push(...(await storeSeries(db, experimentId, subject, branch, points.series, memo)));
+        fresh.push(...(await storeSeries(db, experimentId, subject, branch, pointsOf(points.columns), memo)));
       }
     }
   }

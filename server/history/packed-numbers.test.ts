@@ -10,6 +10,10 @@ describe("packed numbers", () => {
     const counts = [0, 1, 10, 4_294_967_295];
     expect([...unpackUint32(packUint32(counts))]).toEqual(counts);
     expect(packFloat64([1]).toString("hex")).toBe("000000000000f03f"); // little-endian on any host
+    // Typed arrays (a view into a larger buffer, too) pack the same as plain arrays.
+    const typed = new Float64Array([9, ...floats]).subarray(1);
+    expect(packFloat64(typed)).toEqual(packFloat64(floats));
+    expect(packUint32(new Uint32Array(counts))).toEqual(packUint32(counts));
   });
 
   it("reads from a view at an odd offset (as a driver's buffer may be)", () => {

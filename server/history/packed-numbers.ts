@@ -6,12 +6,14 @@ import os from "node:os";
 const littleEndianHost = os.endianness() === "LE";
 
 export function packFloat64(values: ArrayLike<number>): Buffer {
+  if (littleEndianHost && values instanceof Float64Array) return Buffer.from(new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
   const out = Buffer.allocUnsafe(values.length * 8);
   for (let i = 0; i < values.length; i++) out.writeDoubleLE(values[i] as number, i * 8);
   return out;
 }
 
 export function packUint32(values: ArrayLike<number>): Buffer {
+  if (littleEndianHost && values instanceof Uint32Array) return Buffer.from(new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
   const out = Buffer.allocUnsafe(values.length * 4);
   for (let i = 0; i < values.length; i++) out.writeUInt32LE(values[i] as number, i * 4);
   return out;

@@ -15,7 +15,7 @@ import { signedInUser } from "~/test/signed-in";
 import { uploadStored } from "~/test/rest-assertions";
 import { commitSeriesOf, seriesBranches, type SeriesSubject } from "./commit-series";
 import { changePointRefreshesSettled } from "./refresh-scheduler";
-import { computeSeries, currentSeries, readStoredSeries, storeSeries } from "./stored-series";
+import { computeSeries, currentSeries, pointsOf, readStoredSeries, storedRunValues, storeSeries, type ComputedSeries } from "./stored-series";
 
 afterAll(async () => {
   await changePointRefreshesSettled();
@@ -23,6 +23,14 @@ afterAll(async () => {
 });
 
 const owner = await signedInUser(db, "owner");
+
+/** The stored or current series with its points as objects, to compare with commitSeriesOf's. */
+const withPoints = (s: ComputedSeries) => ({ ...s, series: pointsOf(s.columns) });
+const readStored = async (subject: SeriesSubject, branch: string | null) => {
+  const stored = await readStoredSeries(db, subject, branch);
+  return stored && withPoints(stored);
+};
+const current = async (subject: SeriesSubject, branch: string | null) => withPoints(await currentSeries(db, subject, branch));
 
 async function newProject() {
   const slug = `stored-${crypto.randomBytes(4).toString("hex")}`;
@@ -78,13 +86,13 @@ describe("stored history points", () => {
     ]);
     const branches = await seriesBranches(db, subject.variant.id);
     for (const branch of [null, "main", "release"]) {
-      const stored = await readStoredSeries(db, subject, branch);
+      const stored = await readStored(subject, branch);
       expect(stored, String(branch)).not.toBeNull();
       expect(stored!.series).toEqual(await commitSeriesOf(db, subject, branch));
       expect(stored!.branches).toEqual(branches);
     }
     // Messages and a commit with none, times, run values: as uploaded.
-    const all = (await readStoredSeries(db, subject, null))!.series;
+    const all = (await readStored(subject, null))!.series;
     expect(all).toHaveLength(30);
     expect(all[1]).toMatchObject({ commit: sha(1), branch: "main", message: "Commit 1", runValues: [101, 102, 103], median: 102, ciLow: 101, ciHigh: 103 });
     expect(all[1]!.time.toISOString()).toBe("2026-01-01T01:00:00.000Z");
@@ -97,15 +105,15 @@ describe("stored history points", () => {
     await uploadStored(key, { experiment: "svc", create: true, runs: runs(0, 12) });
     await changePointRefreshesSettled();
     const subject = await subjectOf(slug);
-    const main = await readStoredSeries(db, subject, "main");
+    const main = await readStored(subject, "main");
     expect(main!.series).toEqual(await commitSeriesOf(db, subject, "main"));
-    expect(main!.series).toEqual((await readStoredSeries(db, subject, null))!.series);
+    expect(main!.series).toEqual((await readStored(subject, null))!.series);
     // A run on a second branch ends that: the next refresh stores each branch's own series.
     await uploadStored(key, { experiment: "svc", runs: runs(12, 13, () => "feature") });
     await changePointRefreshesSettled();
-    expect((await readStoredSeries(db, subject, "main"))!.series).toHaveLength(12);
-    expect((await readStoredSeries(db, subject, "feature"))!.series.map((p) => p.commit)).toEqual([sha(12)]);
-    expect((await readStoredSeries(db, subject, null))!.series).toHaveLength(13);
+    expect((await readStored(subject, "main"))!.series).toHaveLength(12);
+    expect((await readStored(subject, "feature"))!.series.map((p) => p.commit)).toEqual([sha(12)]);
+    expect((await readStored(subject, null))!.series).toHaveLength(13);
   });
 
   it("a read right after an upload shows it, also when the refresh has not stored it yet, and stores what it computed", async () => {
@@ -122,8 +130,8 @@ describe("stored history points", () => {
     for (const { branches, labels, ...row } of before) {
       await db.historySeries.update({ where: { metricId_variantId_branch: { metricId: row.metricId, variantId: row.variantId, branch: row.branch } }, data: { ...row, labels: labels as object, branches: branches as object } });
     }
-    expect(await readStoredSeries(db, subject, null)).toBeNull();
-    expect(await readStoredSeries(db, subject, "main")).toBeNull();
+    expect(await readStored(subject, null)).toBeNull();
+    expect(await readStored(subject, "main")).toBeNull();
 
     for (const branch of [undefined, "main"]) {
       const history = await getHistory(slug, key, branch ? { branch } : {});
@@ -131,9 +139,30 @@ describe("stored history points", () => {
       expect(history.points.at(-1)).toMatchObject({ commit: sha(10), runValues: [110, 111, 112] });
     }
     // The read stored what it computed: current again, with the new run count.
-    const now = await readStoredSeries(db, subject, null);
+    const now = await readStored(subject, null);
     expect(now?.runsVersion).toBe((await db.variant.findUniqueOrThrow({ where: { id: subject.variant.id } })).runsVersion);
     expect(now?.series).toEqual(await commitSeriesOf(db, subject, null));
+  });
+
+  it("a history page reads only the shown commits' run values, and reads again when a newer series replaced the one it read", async () => {
+    const { slug, key } = await newProject();
+    await uploadStored(key, { experiment: "svc", create: true, runs: runs(0, 120) });
+    await changePointRefreshesSettled();
+    const subject = await subjectOf(slug);
+    const all = await commitSeriesOf(db, subject, null);
+    // Thinned to points spread over the series (some adjacent, most not): each with its own run values.
+    const thinned = await getHistory(slug, key, { maxPoints: "50" });
+    expect(thinned.downsampled).toBe(true);
+    expect(thinned.points.length).toBeGreaterThan(20);
+    for (const point of thinned.points) expect(point.runValues, point.commit).toEqual(all.find((p) => p.commit === point.commit)!.runValues);
+
+    const read = (await readStoredSeries(db, subject, null, { runValues: false }))!;
+    expect(read.columns.runValues).toBeNull();
+    expect(await storedRunValues(db, subject, null, read, [0, 1, 2, 119])).toEqual([0, 1, 2, 119].map((i) => all[i]!.runValues));
+    await uploadStored(key, { experiment: "svc", runs: runs(120, 121) });
+    await changePointRefreshesSettled();
+    // The series read is not the stored one any more: no run values from the new one.
+    expect(await storedRunValues(db, subject, null, read, [0])).toBeNull();
   });
 
   it("is stale when computed with another aggregation; a store never replaces points from more runs", async () => {
@@ -143,18 +172,18 @@ describe("stored history points", () => {
     const subject = await subjectOf(slug);
     // The same runs aggregated by max: not the stored (mean) points.
     const byMax: SeriesSubject = { ...subject, metric: { ...subject.metric, aggregation: "max" } };
-    expect(await readStoredSeries(db, byMax, null)).toBeNull();
-    const maxSeries = await currentSeries(db, byMax, null);
+    expect(await readStored(byMax, null)).toBeNull();
+    const maxSeries = await current(byMax, null);
     expect(maxSeries.series[0]!.runValues).toEqual([200, 201, 202]);
-    expect((await readStoredSeries(db, byMax, null))!.series).toEqual(maxSeries.series);
-    expect(await readStoredSeries(db, subject, null)).toBeNull();
+    expect((await readStored(byMax, null))!.series).toEqual(maxSeries.series);
+    expect(await readStored(subject, null)).toBeNull();
 
     // Points computed before the runs changed are not stored over the current ones.
     const old = await computeSeries(db, subject, null);
     await uploadStored(key, { experiment: "svc", runs: runs(5, 6) });
     await changePointRefreshesSettled();
     await storeSeries(db, subject, null, old);
-    expect((await readStoredSeries(db, subject, null))!.series).toHaveLength(6);
+    expect((await readStored(subject, null))!.series).toHaveLength(6);
   });
 
   it("is stale after any change to the variant's runs or their results, by any writer", async () => {
@@ -163,8 +192,8 @@ describe("stored history points", () => {
     await changePointRefreshesSettled();
     const subject = await subjectOf(slug);
     const fresh = async () => {
-      await currentSeries(db, subject, null);
-      expect(await readStoredSeries(db, subject, null)).not.toBeNull();
+      await current(subject, null);
+      expect(await readStored(subject, null)).not.toBeNull();
     };
     const changes: [string, () => Promise<unknown>][] = [
       ["a result's value changed", () => db.runMetricResult.updateMany({ where: { run: { variantId: subject.variant.id, gitCommit: sha(0) } }, data: { mean: 500 } })],
@@ -175,8 +204,8 @@ describe("stored history points", () => {
     for (const [what, change] of changes) {
       await fresh();
       await change();
-      expect(await readStoredSeries(db, subject, null), what).toBeNull();
-      expect((await currentSeries(db, subject, null)).series, what).toEqual(await commitSeriesOf(db, subject, null));
+      expect(await readStored(subject, null), what).toBeNull();
+      expect((await current(subject, null)).series, what).toEqual(await commitSeriesOf(db, subject, null));
     }
     const series = await commitSeriesOf(db, subject, null);
     expect(series.find((p) => p.commit === sha(0))?.runValues).toEqual([500, 500, 500]);

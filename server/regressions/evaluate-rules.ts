@@ -8,7 +8,7 @@ import type { Db } from "../db/client";
 import type { AlertRuleKind } from "../db/generated/enums";
 import type { NewChangePoint } from "../history/change-point-store";
 import type { CommitPoint, SeriesSubject } from "../history/commit-series";
-import { currentSeries } from "../history/stored-series";
+import { currentSeries, pointsOf } from "../history/stored-series";
 import { defaultPublicOrigin } from "../public-origin";
 import type { TAlertWebhookBody } from "../schemas/alerts";
 import { compareMetric } from "../stats/compare";
@@ -135,7 +135,7 @@ export async function evaluateAlertRules(db: Db, experimentId: string, found: Ne
       if (rule.kind === "change_point") breaches = changePointBreaches(rule, subject, found);
       else {
         // The refresh that just ran stored the series: a read, not an aggregate over every run.
-        const { series } = await currentSeries(db, subject, rule.branch);
+        const series = pointsOf((await currentSeries(db, subject, rule.branch)).columns);
         const breach = rule.kind === "percent_bound" ? percentBoundBreach(rule, subject, series) : mannWhitneyBreach(rule, subject, series);
         breaches = breach ? [breach] : [];
       }

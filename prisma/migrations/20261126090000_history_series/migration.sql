@@ -27,6 +27,10 @@ CREATE TABLE "HistorySeries" (
     CONSTRAINT "HistorySeries_pkey" PRIMARY KEY ("metricId","variantId","branch")
 );
 
+-- Run values uncompressed and out of line (they do not compress anyway): a history page reads
+-- only the shown commits' slices of them (substring), which then reads just those pages.
+ALTER TABLE "HistorySeries" ALTER COLUMN "runValues" SET STORAGE EXTERNAL;
+
 -- CreateIndex
 CREATE INDEX "HistorySeries_variantId_idx" ON "HistorySeries"("variantId");
 
