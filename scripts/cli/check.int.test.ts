@@ -77,14 +77,20 @@ afterAll(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-describe("versus import --commit --branch", () => {
-  it("stores the commit and branch on every imported run, so the gate can check it", async () => {
+describe("versus import --commit --branch --commit-message --commit-time", () => {
+  it("stores the commit, branch, subject line and commit time on every imported run, so the gate can check it", async () => {
     const commit = sha();
     const wrk = path.join(repoRoot, "server/importers/fixtures/wrk/wrk-latency.txt");
-    const result = await cli(["import", wrk, "--format", "wrk", "--experiment", "wrk-history", "--variant", "nginx", "--create", "--commit", commit, "--branch", "feature-x"]);
+    const result = await cli([
+      "import", wrk, "--format", "wrk", "--experiment", "wrk-history", "--variant", "nginx", "--create",
+      "--commit", commit, "--branch", "feature-x", "--commit-message", "Tune keep-alive", "--commit-time", "2026-03-04T05:06:07+02:00",
+    ]);
     expect(result.code, result.stderr).toBe(0);
-    const runs = await db.run.findMany({ where: { experiment: { slug: "wrk-history" }, gitCommit: commit }, select: { gitBranch: true } });
-    expect(runs).toEqual([{ gitBranch: "feature-x" }]);
+    const runs = await db.run.findMany({ where: { experiment: { slug: "wrk-history" }, gitCommit: commit }, select: { gitBranch: true, gitCommitMessage: true, gitCommitTime: true } });
+    expect(runs).toEqual([{ gitBranch: "feature-x", gitCommitMessage: "Tune keep-alive", gitCommitTime: new Date("2026-03-04T03:06:07Z") }]);
+    const badTime = await cli(["import", wrk, "--format", "wrk", "--experiment", "wrk-history", "--variant", "nginx", "--commit", commit, "--commit-time", "yesterday"]);
+    expect(badTime.code).not.toBe(0);
+    expect(badTime.stderr).toContain("commitTime");
     const checked = await cli(["check", "--experiment", "wrk-history", "--branch", "main", "--commit", commit]);
     expect(checked.code, checked.stderr).toBe(0);
     expect(checked.stdout).toContain("no earlier commit on `main` has runs");

@@ -60,7 +60,9 @@ program
   .option("--create", "create the experiment, variants and metrics when missing", false)
   .option("--commit <sha>", "git commit the runs were measured at (for the history and `versus check`)")
   .option("--branch <name>", "git branch of that commit")
-  .action(async (file: string, options: { format: string; experiment: string; variant?: string; split?: string; create: boolean; commit?: string; branch?: string }) => {
+  .option("--commit-message <subject>", "that commit's subject line, shown on the history (e.g. \"$(git log -1 --format=%s)\")")
+  .option("--commit-time <iso>", "when that commit was made, ISO 8601 with an offset; the history orders commits by it (e.g. \"$(git log -1 --format=%cI)\")")
+  .action(async (file: string, options: { format: string; experiment: string; variant?: string; split?: string; create: boolean; commit?: string; branch?: string; commitMessage?: string; commitTime?: string }) => {
     requireFile(file);
     const query = new URLSearchParams({ format: options.format, experiment: options.experiment });
     if (options.variant) query.set("variant", options.variant);
@@ -68,6 +70,8 @@ program
     if (options.create) query.set("create", "true");
     if (options.commit) query.set("commit", options.commit);
     if (options.branch) query.set("branch", options.branch);
+    if (options.commitMessage) query.set("commitMessage", options.commitMessage);
+    if (options.commitTime) query.set("commitTime", options.commitTime);
     const body = await postFile(apiTargetFromEnv(), `/api/v1/imports?${query}`, file, { "Content-Type": "text/plain", "Idempotency-Key": idempotencyKey(file, query.toString()) }, progressPrinter("uploading"));
     report(body);
   });
