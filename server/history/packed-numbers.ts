@@ -5,32 +5,51 @@ import os from "node:os";
 
 const littleEndianHost = os.endianness() === "LE";
 
-export function packFloat64(values: ArrayLike<number>): Buffer {
-  if (littleEndianHost && values instanceof Float64Array) return Buffer.from(new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
-  const out = Buffer.allocUnsafe(values.length * 8);
-  for (let i = 0; i < values.length; i++) out.writeDoubleLE(values[i] as number, i * 8);
+interface Kind<T extends Float64Array | Uint32Array> {
+  name: string;
+  width: number;
+  Typed: new (length: number) => T;
+  write: (out: Buffer, value: number, offset: number) => void;
+  read: (bytes: Buffer, offset: number) => number;
+}
+
+const float64: Kind<Float64Array> = {
+  name: "float64",
+  width: 8,
+  Typed: Float64Array,
+  write: (out, value, offset) => out.writeDoubleLE(value, offset),
+  read: (bytes, offset) => bytes.readDoubleLE(offset),
+};
+
+const uint32: Kind<Uint32Array> = {
+  name: "uint32",
+  width: 4,
+  Typed: Uint32Array,
+  write: (out, value, offset) => out.writeUInt32LE(value, offset),
+  read: (bytes, offset) => bytes.readUInt32LE(offset),
+};
+
+function pack<T extends Float64Array | Uint32Array>(kind: Kind<T>, values: ArrayLike<number>): Buffer {
+  // A typed array of the kind is its own little-endian bytes on a little-endian host.
+  if (littleEndianHost && values instanceof kind.Typed) return Buffer.from(new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
+  const out = Buffer.allocUnsafe(values.length * kind.width);
+  for (let i = 0; i < values.length; i++) kind.write(out, values[i] as number, i * kind.width);
   return out;
 }
 
-export function packUint32(values: ArrayLike<number>): Buffer {
-  if (littleEndianHost && values instanceof Uint32Array) return Buffer.from(new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
-  const out = Buffer.allocUnsafe(values.length * 4);
-  for (let i = 0; i < values.length; i++) out.writeUInt32LE(values[i] as number, i * 4);
-  return out;
-}
-
-export function unpackFloat64(bytes: Uint8Array): Float64Array {
-  if (bytes.length % 8 !== 0) throw new Error(`packed float64 values need a multiple of 8 bytes, got ${bytes.length}`);
-  const out = new Float64Array(bytes.length / 8);
+function unpack<T extends Float64Array | Uint32Array>(kind: Kind<T>, bytes: Uint8Array): T {
+  if (bytes.length % kind.width !== 0) throw new Error(`packed ${kind.name} values need a multiple of ${kind.width} bytes, got ${bytes.length}`);
+  const out = new kind.Typed(bytes.length / kind.width);
+  // Copied, not viewed: the driver's buffer need not be aligned for a typed array.
   if (littleEndianHost) new Uint8Array(out.buffer).set(bytes);
-  else for (let i = 0; i < out.length; i++) out[i] = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).readDoubleLE(i * 8);
+  else {
+    const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+    for (let i = 0; i < out.length; i++) out[i] = kind.read(view, i * kind.width);
+  }
   return out;
 }
 
-export function unpackUint32(bytes: Uint8Array): Uint32Array {
-  if (bytes.length % 4 !== 0) throw new Error(`packed uint32 values need a multiple of 4 bytes, got ${bytes.length}`);
-  const out = new Uint32Array(bytes.length / 4);
-  if (littleEndianHost) new Uint8Array(out.buffer).set(bytes);
-  else for (let i = 0; i < out.length; i++) out[i] = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).readUInt32LE(i * 4);
-  return out;
-}
+export const packFloat64 = (values: ArrayLike<number>) => pack(float64, values);
+export const packUint32 = (values: ArrayLike<number>) => pack(uint32, values);
+export const unpackFloat64 = (bytes: Uint8Array) => unpack(float64, bytes);
+export const unpackUint32 = (bytes: Uint8Array) => unpack(uint32, bytes);
