@@ -18,6 +18,12 @@ describe("readConfig", () => {
     expect(config.bufferDir).toMatch(/\.versus-agent\/buffer$/);
   });
 
+  it("reads the commit runs measured from VERSUS_GIT_* (none when unset)", () => {
+    expect(readConfig(["--url", "http://x"], {}).git).toEqual({ kind: "none" });
+    expect(readConfig(["--url", "http://x"], { VERSUS_GIT_COMMIT: "abc1234", VERSUS_GIT_BRANCH: "main" }).git).toMatchObject({ kind: "fixed", commit: { gitCommit: "abc1234", gitBranch: "main" } });
+    expect(() => readConfig(["--url", "http://x"], { VERSUS_GIT_COMMIT: "abc1234", VERSUS_GIT_COMMIT_TIME: "soon" })).toThrow("VERSUS_GIT_COMMIT_TIME must be ISO 8601 with an offset");
+  });
+
   it("names what is wrong", () => {
     expect(() => readConfig([], {})).toThrow(ConfigError);
     expect(() => readConfig([], {})).toThrow("url: --url / VERSUS_URL must be the server's address");

@@ -5,6 +5,7 @@ import path from "node:path";
 import { Command } from "commander";
 import { z } from "zod";
 import { ConfigError, type AgentConfig } from "./agent/agent";
+import { readGitSource } from "./git-commit";
 
 const LABEL_KEY = /^[A-Za-z0-9_.-]{1,63}$/;
 
@@ -58,5 +59,5 @@ export function readConfig(argv: readonly string[], env: Record<string, string |
   });
   if (!parsed.success) throw new ConfigError(parsed.error.issues.map((issue) => (issue.path.length ? `${issue.path.join(".")}: ${issue.message}` : issue.message)).join("; "));
   const labels = { os: process.platform, arch: process.arch, ...parseLabels([...(env.VERSUS_AGENT_LABELS ? [env.VERSUS_AGENT_LABELS] : []), ...flags.label]) };
-  return { ...parsed.data, url: parsed.data.url.replace(/\/+$/, ""), labels };
+  return { ...parsed.data, url: parsed.data.url.replace(/\/+$/, ""), labels, git: readGitSource(env) };
 }

@@ -2,6 +2,8 @@
 // commits before it on a branch (GET /api/v1/experiments/{slug}/check), prints the Markdown
 // summary on stdout (for a pull-request comment), and exits 1 on a regression, 0 on an
 // improvement, no change or too little data, 2 when it could not check (bad flags, server error).
+// A regression needs a significant change of at least --min-change % (the server's default when
+// not given, DEFAULT_MIN_CHANGE_PERCENT in server/schemas/check.ts).
 import fs from "node:fs";
 import type { TCheckResult } from "../../server/schemas/check";
 import { apiTargetFromEnv, getJson } from "./http";
@@ -12,6 +14,7 @@ export interface CheckOptions {
   commit: string;
   window?: string;
   variant?: string;
+  minChange?: string;
   format: "markdown" | "github" | "json";
 }
 
@@ -20,7 +23,7 @@ export const CHECK_EXIT = { pass: 0, regression: 1, error: 2 } as const;
 const summaryLine: Record<TCheckResult["verdict"], string> = {
   regression: "regression",
   improvement: "improvement",
-  no_change: "no significant change",
+  no_change: "no change",
   insufficient_data: "not enough runs for a verdict",
 };
 
@@ -31,6 +34,7 @@ export async function runCheck(options: CheckOptions, env = process.env): Promis
     const query = new URLSearchParams({ commit: options.commit, branch: options.branch });
     if (options.window !== undefined) query.set("window", options.window);
     if (options.variant !== undefined) query.set("variant", options.variant);
+    if (options.minChange !== undefined) query.set("minChange", options.minChange);
     result = (await getJson(apiTargetFromEnv(env), `/api/v1/experiments/${encodeURIComponent(options.experiment)}/check?${query}`)) as TCheckResult;
   } catch (error) {
     console.error(`versus check: ${error instanceof Error ? error.message : String(error)}`);
@@ -45,7 +49,7 @@ export async function runCheck(options: CheckOptions, env = process.env): Promis
   }
 
   const worse = result.metrics.filter((m) => m.verdict === "worse").map((m) => m.key);
-  console.error(`versus check: ${summaryLine[result.verdict]}${worse.length ? ` in ${[...new Set(worse)].join(", ")}` : ""} (${result.commit.slice(0, 12)} against ${result.window.commits.length} earlier commit(s) on ${result.branch})`);
+  console.error(`versus check: ${summaryLine[result.verdict]}${worse.length ? ` in ${[...new Set(worse)].join(", ")}` : ""} (${result.commit.slice(0, 12)}, changes under ${result.minChangePercent}% ignored, against ${result.window.commits.length} earlier commit(s) on ${result.branch})`);
   console.error(result.experiment.url);
   return result.verdict === "regression" ? CHECK_EXIT.regression : CHECK_EXIT.pass;
 }

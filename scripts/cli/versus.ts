@@ -4,6 +4,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import { Command, Option } from "commander";
+import { DEFAULT_MIN_CHANGE_PERCENT } from "../../server/schemas/check";
 import { importFormats } from "../../server/schemas/import-formats";
 import { createKeyCommand, resetPasswordCommand, setupLinkCommand } from "./admin";
 import { CHECK_EXIT, runCheck, type CheckOptions } from "./check";
@@ -59,7 +60,9 @@ program
   .option("--create", "create the experiment, variants and metrics when missing", false)
   .option("--commit <sha>", "git commit the runs were measured at (for the history and `versus check`)")
   .option("--branch <name>", "git branch of that commit")
-  .action(async (file: string, options: { format: string; experiment: string; variant?: string; split?: string; create: boolean; commit?: string; branch?: string }) => {
+  .option("--commit-message <subject>", "that commit's subject line, shown on the history (e.g. \"$(git log -1 --format=%s)\")")
+  .option("--commit-time <iso>", "when that commit was made, ISO 8601 with an offset; the history orders commits by it (e.g. \"$(git log -1 --format=%cI)\")")
+  .action(async (file: string, options: { format: string; experiment: string; variant?: string; split?: string; create: boolean; commit?: string; branch?: string; commitMessage?: string; commitTime?: string }) => {
     requireFile(file);
     const query = new URLSearchParams({ format: options.format, experiment: options.experiment });
     if (options.variant) query.set("variant", options.variant);
@@ -67,6 +70,8 @@ program
     if (options.create) query.set("create", "true");
     if (options.commit) query.set("commit", options.commit);
     if (options.branch) query.set("branch", options.branch);
+    if (options.commitMessage) query.set("commitMessage", options.commitMessage);
+    if (options.commitTime) query.set("commitTime", options.commitTime);
     const body = await postFile(apiTargetFromEnv(), `/api/v1/imports?${query}`, file, { "Content-Type": "text/plain", "Idempotency-Key": idempotencyKey(file, query.toString()) }, progressPrinter("uploading"));
     report(body);
   });
@@ -79,6 +84,7 @@ program
   .requiredOption("--commit <sha>", "the commit to check (its runs must be uploaded first)")
   .option("--window <commits>", "how many earlier commits make the baseline (server default: 5)")
   .option("--variant <name>", "check only this variant (default: every variant with runs at the commit)")
+  .option("--min-change <percent>", `the smallest change, in % either way, that is a regression or an improvement; smaller significant changes count as no change (default ${DEFAULT_MIN_CHANGE_PERCENT}; 0: significance alone)`)
   .addOption(new Option("--format <format>", "markdown on stdout; github also appends it to $GITHUB_STEP_SUMMARY; json prints the whole answer").choices(["markdown", "github", "json"]).default("markdown"))
   // Usage errors exit 2, so CI can tell "could not check" from "regression" (exit 1).
   .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : CHECK_EXIT.error))

@@ -14,12 +14,12 @@ export function regressionPaths(): ZodOpenApiPathsObject {
         tags: ["History"],
         summary: "CI gate: a commit's runs against the commits before it on a branch",
         description:
-          "The baseline is the runs of the `window` commits before `commit` on `branch` (ordered by each commit's first run), the candidate the commit's own runs (on any branch, so a pull request's commit can be checked against main). Per variant and metric: the comparison the experiment page computes (Mann-Whitney U on per-run values, change with a Hodges–Lehmann CI, direction-aware verdict). `verdict` is `regression` when any metric got worse, else `improvement` when any got better. `markdown` is the summary with the experiment report's tables, for a pull-request comment. `npx versus check` calls this and exits 1 on a regression.",
+          "The baseline is the runs of the `window` commits before `commit` on `branch` (ordered by each commit's first run), the candidate the commit's own runs (on any branch, so a pull request's commit can be checked against main). Per variant and metric: the comparison the experiment page computes (Mann-Whitney U on per-run values, change with a Hodges–Lehmann CI, direction-aware verdict); a metric is `worse` or `better` only when its change is significant AND at least `minChange` % either way (default 2), else `no_change` (`belowMinChange` marks a significant change under the threshold). `verdict` is `regression` when any metric got worse, else `improvement` when any got better. `markdown` is the summary with the experiment report's tables, for a pull-request comment. `npx versus check` calls this and exits 1 on a regression.",
         requestParams: { path: ZExperimentPath, query: ZCheckQuery },
         responses: {
           "200": { description: "The verdict per metric and the Markdown summary", content: { "application/json": { schema: ZCheckResult } } },
           ...errorResponses({
-            "400": "A bad slugOrId, commit, branch, window or variant (details.fields names it)",
+            "400": "A bad slugOrId, commit, branch, window, variant or minChange (details.fields names it)",
             "401": "Missing, unknown or revoked API key (with WWW-Authenticate)",
             "404": "No such experiment in the key's project, or no runs of the commit",
             "422": "The commit prefix matches several commits, or the variant is not the experiment's",
@@ -39,7 +39,7 @@ export function regressionPaths(): ZodOpenApiPathsObject {
         responses: {
           "200": { description: "The badge", content: { "image/svg+xml": { schema: z.string() } } },
           ...errorResponses({
-            "400": "A bad slugOrId, metric file name, branch, window or variant (details.fields names it)",
+            "400": "A bad slugOrId, metric file name, branch, window, minChange or variant (details.fields names it)",
             "401": "No share token and a missing, unknown or revoked API key",
             "404": "No such experiment or metric, or a share token that does not open this experiment",
             "422": "The variant is not the experiment's",

@@ -139,6 +139,12 @@ describe("compareSchemas and the SQL-only objects", () => {
     experiment.triggers.push({ name: "Experiment_exactly_one_baseline", function: "versus_require_baseline" });
     variant.triggers.push({ name: "Variant_exactly_one_baseline", function: "versus_require_baseline" });
     actual.functions.push("versus_require_baseline");
+    // Variant.runsVersion's triggers (stored histories' staleness marker).
+    for (const event of ["inserted", "updated", "deleted"]) {
+      actual.tables.Run!.triggers.push({ name: `Run_${event}_touch_runs_version`, function: "versus_touch_runs_version" });
+      actual.tables.RunMetricResult!.triggers.push({ name: `RunMetricResult_${event}_touch_runs_version`, function: "versus_touch_runs_version_of_results" });
+    }
+    actual.functions.push("versus_touch_runs_version", "versus_touch_runs_version_of_results");
     actual.tables.Job!.indexes.push({
       name: "Job_claimable",
       unique: false,

@@ -18,5 +18,15 @@ export const sqlOnlyObjects = {
     "Job_position_valid",
   ],
   indexes: ["Variant_one_baseline_per_experiment", "Job_claimable", "Job_leased", "RunMetricResult_scaled"],
-  triggers: ["Experiment_exactly_one_baseline", "Variant_exactly_one_baseline"],
+  triggers: [
+    "Experiment_exactly_one_baseline",
+    "Variant_exactly_one_baseline",
+    // Variant.runsVersion: the last transaction that changed the variant's runs (stored histories' staleness marker).
+    "Run_inserted_touch_runs_version",
+    "Run_updated_touch_runs_version",
+    "Run_deleted_touch_runs_version",
+    "RunMetricResult_inserted_touch_runs_version",
+    "RunMetricResult_updated_touch_runs_version",
+    "RunMetricResult_deleted_touch_runs_version",
+  ],
 } as const;

@@ -1,6 +1,7 @@
 // Finds and stores the change points of an experiment's histories: for every metric × variant ×
 // branch (and all branches together, branch ""), E-Divisive means (server/stats/change-points.ts)
-// over the per-commit medians (commit-series.ts). Each change point gets the commit range it came
+// over the per-commit medians (commit-series.ts), whose points it stores for the history reads
+// (stored-series.ts). Each change point gets the commit range it came
 // in (previous commit → commit), its size in % with a confidence interval (the Hodges–Lehmann
 // interval of server/stats/change-ci.ts between the commit medians of the segments on either
 // side), and a verdict by the metric's direction.
@@ -15,7 +16,8 @@ import type { Db, Prisma } from "../db/client";
 import type { ChangeVerdict } from "../db/generated/enums";
 import { estimateChange } from "../stats/change-ci";
 import { detectChangePoints, type ChangePointResult } from "../stats/change-points";
-import { commitSeriesOf, type CommitPoint, type SeriesSubject } from "./commit-series";
+import type { CommitPoint, SeriesSubject } from "./commit-series";
+import { currentSeries, pointsOf, readStoredSeries, storeSeries as storePoints, type ComputedSeries } from "./stored-series";
 
 /** Confidence of a change point's size interval. */
 export const CHANGE_CI_CONFIDENCE = 0.95;
@@ -61,24 +63,35 @@ export async function refreshChangePoints(db: Db, experimentId: string): Promise
     },
   });
   if (!experiment) return [];
-  const branchRows = await db.run.groupBy({
-    by: ["variantId", "gitBranch"],
-    where: { experimentId, status: "succeeded", gitCommit: { not: null } },
-  });
+  // Per variant and branch, whether it has succeeded runs with a commit (a history), with the
+  // variant's runsVersion in the same snapshot (stored-series.ts).
+  const branchRows = await db.$queryRaw<{ variantId: string; gitBranch: string | null; succeeded: boolean; runsVersion: bigint }[]>`
+    SELECT r."variantId", r."gitBranch", bool_or(r."status" = 'succeeded') AS "succeeded", MIN(v."runsVersion") AS "runsVersion"
+    FROM "Run" r JOIN "Variant" v ON v."id" = r."variantId"
+    WHERE r."experimentId" = ${experimentId} AND r."gitCommit" IS NOT NULL
+    GROUP BY r."variantId", r."gitBranch"`;
   const fresh: NewChangePoint[] = [];
   for (const variant of experiment.variants) {
-    const named = branchRows.filter((r) => r.variantId === variant.id && r.gitBranch).map((r) => r.gitBranch as string);
-    if (!branchRows.some((r) => r.variantId === variant.id)) continue;
+    const rows = branchRows.filter((r) => r.variantId === variant.id);
+    if (!rows.some((r) => r.succeeded)) continue;
+    const named = rows.filter((r) => r.gitBranch && r.succeeded).map((r) => r.gitBranch as string);
+    // A single named branch holding every run with a commit has the same series as all branches
+    // together: read (or compute) it once, and store it for the branch too — but only when that
+    // series is of exactly the runs seen here (the same runsVersion), so it is the branch's series.
+    const onlyBranch = named.length === 1 && rows.length === 1 ? (rows[0] as (typeof rows)[number]).runsVersion : null;
     for (const metric of experiment.metrics) {
       const subject: SeriesSubject = { metric, variant };
-      // A single named branch holding every commit has the same series as all branches together:
-      // read and analyse it once (`memo` holds results by the series' digest).
-      const onlyBranch = named.length === 1 && !branchRows.some((r) => r.variantId === variant.id && !r.gitBranch);
+      // `memo` holds E-Divisive results by the series' digest.
       const memo = new Map<string, ChangePointResult>();
-      let all: CommitPoint[] = [];
+      let all: ComputedSeries | undefined;
       for (const branch of ["", ...named]) {
-        const series = branch === "" ? (all = await commitSeriesOf(db, subject, null)) : onlyBranch ? all : await commitSeriesOf(db, subject, branch);
-        fresh.push(...(await storeSeries(db, experimentId, subject, branch, series, memo)));
+        let points: ComputedSeries;
+        if (branch === "") points = all = await currentSeries(db, subject, null);
+        else if (onlyBranch !== null && all?.runsVersion === onlyBranch) {
+          points = (await readStoredSeries(db, subject, branch)) ?? all;
+          if (points === all) await storePoints(db, subject, branch, all);
+        } else points = await currentSeries(db, subject, branch);
+        fresh.push(...(await storeSeries(db, experimentId, subject, branch, pointsOf(points.columns), memo)));
       }
     }
   }

@@ -67,6 +67,9 @@ export async function seriesSubject(db: Db, experimentId: string, metricKey: str
   return { metric, variant };
 }
 
+/** The client or a transaction: both read. */
+type Queryable = Pick<Db, "$queryRaw">;
+
 interface Row {
   commit: string;
   branch: string | null;
@@ -82,7 +85,7 @@ export async function getCommitSeries(db: Db, query: CommitSeriesQuery): Promise
 }
 
 /** The series for an already resolved metric and variant (the history service resolves them once). */
-export async function commitSeriesOf(db: Db, subject: SeriesSubject, branch: string | null): Promise<CommitPoint[]> {
+export async function commitSeriesOf(db: Queryable, subject: SeriesSubject, branch: string | null): Promise<CommitPoint[]> {
   const figure = Prisma.raw(`res."${replicateFigure(subject.metric.aggregation)}"`);
   const finite = Prisma.join(
     Object.keys(storedFigures).map((f) => Prisma.raw(`(res."${f}" IS NULL OR res."${f}" NOT IN ('Infinity'::float8, '-Infinity'::float8, 'NaN'::float8))`)),
@@ -120,7 +123,7 @@ export async function commitSeriesOf(db: Db, subject: SeriesSubject, branch: str
 }
 
 /** The branches a variant's runs name, most runs first (the page's branch selector). */
-export async function seriesBranches(db: Db, variantId: string): Promise<{ branch: string; commits: number }[]> {
+export async function seriesBranches(db: Queryable, variantId: string): Promise<{ branch: string; commits: number }[]> {
   const rows = await db.$queryRaw<{ branch: string; commits: bigint }[]>`
     SELECT r."gitBranch" AS "branch", COUNT(DISTINCT r."gitCommit") AS "commits"
     FROM "Run" r

@@ -26,7 +26,7 @@ export interface JobToStore {
   variantId: string;
 }
 
-export type RunToStore = Pick<TRunInput, "status" | "startedAt" | "finishedAt" | "environment" | "gitCommit" | "gitBranch" | "tags" | "sourceDetail">;
+export type RunToStore = Pick<TRunInput, "status" | "startedAt" | "finishedAt" | "environment" | "gitCommit" | "gitBranch" | "gitCommitMessage" | "gitCommitTime" | "tags" | "sourceDetail">;
 
 /**
  * The stored run, or null when nothing was written: the job was no longer leased under this
@@ -66,10 +66,11 @@ export async function storeJobRun(
     ),
     numbered AS (${takeRepetitionsSql(job.variantId, 1, 0, Prisma.sql`EXISTS (SELECT 1 FROM done)`)}),
     run AS (
-      INSERT INTO "Run" ("id", "experimentId", "variantId", "status", "source", "sourceDetail", "repetition", "startedAt", "finishedAt", "environment", "gitCommit", "gitBranch", "tags", "createdAt")
+      INSERT INTO "Run" ("id", "experimentId", "variantId", "status", "source", "sourceDetail", "repetition", "startedAt", "finishedAt", "environment", "gitCommit", "gitBranch", "gitCommitMessage", "gitCommitTime", "tags", "createdAt")
       SELECT ${runId}, ${job.experimentId}, ${job.variantId}, ${run.status}::"RunStatus", 'agent'::"RunSource", ${run.sourceDetail ?? options.sourceDetail},
         numbered."nextRepetition" - 1, ${timestamp(startedAt)}::timestamp, ${timestamp(finishedAt)}::timestamp, ${JSON.stringify(run.environment)}::jsonb,
-        ${run.gitCommit ?? null}, ${run.gitBranch ?? null}, ARRAY(SELECT json_array_elements_text(${JSON.stringify(run.tags)}::json)), ${utcNow}
+        ${run.gitCommit ?? null}, ${run.gitBranch ?? null}, ${run.gitCommitMessage ?? null}, ${timestamp(run.gitCommitTime ? new Date(run.gitCommitTime) : null)}::timestamp,
+        ARRAY(SELECT json_array_elements_text(${JSON.stringify(run.tags)}::json)), ${utcNow}
       FROM numbered
       RETURNING "id", "repetition"
     ),

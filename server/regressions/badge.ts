@@ -15,6 +15,8 @@ export interface BadgeInput {
   branch?: string;
   variant?: string;
   window: number;
+  /** The gate's minimum change in % (check.ts). */
+  minChange: number;
 }
 
 export interface Badge {
@@ -38,7 +40,7 @@ export async function badgeFor(db: Db, scope: CheckScope, experiment: CheckedExp
   const latest = variant ? await latestCommit(db, experiment.id, variant.id, input.branch) : null;
   if (!variant || !latest) return { label, message: "no runs with a commit", color: "lightgrey", verdict: null, commit: null };
 
-  const check = await checkExperimentCommit(db, scope, experiment, { commit: latest.commit, branch: latest.branch, window: input.window, variant: variant.name });
+  const check = await checkExperimentCommit(db, scope, experiment, { commit: latest.commit, branch: latest.branch, window: input.window, variant: variant.name, minChange: input.minChange });
   const entry = check.metrics.find((m) => m.key === metric.key);
   if (!entry) return { label, message: "no data", color: "lightgrey", verdict: null, commit: latest.commit };
   const value = entry.median === null ? "—" : `${formatMeasure(entry.median)} ${metric.unit}`.trim();

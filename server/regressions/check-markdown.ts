@@ -10,7 +10,7 @@ type CheckFacts = Omit<TCheckResult, "markdown"> & { variants: string[] };
 const headline: Record<TCheckResult["verdict"], string> = {
   regression: "❌ Regression",
   improvement: "✅ Improvement",
-  no_change: "✅ No significant change",
+  no_change: "✅ No change",
   insufficient_data: "⚠️ Not enough data for a verdict",
 };
 
@@ -24,6 +24,9 @@ export function renderCheckMarkdown(check: CheckFacts): string {
   const name = (m: TCheckResult["metrics"][number]) => `\`${m.key}\`${check.variants.length > 1 ? ` (${cell(m.variant)})` : ""}${m.changePercent === null ? "" : ` ${formatPercent(m.changePercent)}`}`;
   if (worse.length) lines.push(`- Worse: ${worse.map(name).join(", ")}`);
   if (better.length) lines.push(`- Better: ${better.map(name).join(", ")}`);
+  const below = check.metrics.filter((m) => m.belowMinChange);
+  if (below.length) lines.push(`- Significant but under ${check.minChangePercent}%, so no change: ${below.map(name).join(", ")}`);
+  lines.push(`- Threshold: a metric is worse or better when its change is significant (p ≤ α) and at least ${check.minChangePercent}% either way; changes under ${check.minChangePercent}% count as no change.`);
   const windowRuns = check.window.commits.reduce((sum, c) => sum + c.runs, 0);
   lines.push(
     check.window.commits.length === 0

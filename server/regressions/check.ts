@@ -1,8 +1,9 @@
 // The CI gate: one commit's runs against the runs of the commits before it on a branch, per
 // variant and metric, with the comparison engine the experiment page uses (compareMetric:
-// Mann-Whitney on per-run values, Hodges–Lehmann CI of the change, direction-aware verdict). The
-// window is the baseline, the commit the one candidate; the Markdown summary reuses the report's
-// tables (check-markdown.ts).
+// Mann-Whitney on per-run values, Hodges–Lehmann CI of the change, direction-aware verdict), then
+// the minimum change (min-change.ts): significant and at least minChange % either way. The window
+// is the baseline, the commit the one candidate; the Markdown summary reuses the report's tables
+// (check-markdown.ts).
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import type { TComparison } from "../schemas/comparison";
@@ -11,6 +12,7 @@ import { variantData } from "../services/comparison";
 import { compareMetric, describeMetric } from "../stats/compare";
 import { renderCheckMarkdown } from "./check-markdown";
 import { loadCommitWindow, type WindowResult } from "./commit-window";
+import { applyMinChange } from "./min-change";
 
 export interface CheckScope {
   projectId: string;
@@ -69,12 +71,13 @@ export async function checkExperimentCommit(db: Db, scope: CheckScope, experimen
         const reason = window.baselineCommits.length === 0 ? `no earlier commit on ${query.branch} has runs` : `no run of the ${window.baselineCommits.length} earlier commits on ${query.branch} has this metric`;
         const alone = describeMetric(spec, data.slice(1), { alpha: experiment.alpha });
         entries.push({ ...describe, comparison: alone, reason });
-        metrics.push({ variant: variant.name, ...describe, verdict: "insufficient_data", changePercent: null, median: alone.variants[0]?.median ?? null, baselineMedian: null, reason });
+        metrics.push({ variant: variant.name, ...describe, verdict: "insufficient_data", changePercent: null, median: alone.variants[0]?.median ?? null, baselineMedian: null, reason, belowMinChange: false });
         continue;
       }
-      const comparison = compareMetric(spec, data, { alpha: experiment.alpha, minimumRuns: "attainable" });
+      const compared = compareMetric(spec, data, { alpha: experiment.alpha, minimumRuns: "attainable" });
+      const { candidate: tested, belowMinChange } = applyMinChange(compared.comparisons[0]!, query.minChange);
+      const comparison = { ...compared, comparisons: [tested] };
       entries.push({ ...describe, comparison, reason: null });
-      const tested = comparison.comparisons[0]!;
       metrics.push({
         variant: variant.name,
         ...describe,
@@ -83,6 +86,7 @@ export async function checkExperimentCommit(db: Db, scope: CheckScope, experimen
         median: comparison.variants.find((v) => !v.isBaseline)?.median ?? null,
         baselineMedian: comparison.variants.find((v) => v.isBaseline)?.median ?? null,
         reason: tested.reason,
+        belowMinChange,
       });
     }
     comparisons.push({
@@ -103,6 +107,7 @@ export async function checkExperimentCommit(db: Db, scope: CheckScope, experimen
     branch: query.branch,
     window: { requested: query.window, commits: window.baselineCommits },
     verdict,
+    minChangePercent: query.minChange,
     metrics,
     comparisons,
   };

@@ -7,7 +7,8 @@
 import type { Db } from "../db/client";
 import type { AlertRuleKind } from "../db/generated/enums";
 import type { NewChangePoint } from "../history/change-point-store";
-import { commitSeriesOf, type CommitPoint, type SeriesSubject } from "../history/commit-series";
+import type { CommitPoint, SeriesSubject } from "../history/commit-series";
+import { currentSeries, pointsOf } from "../history/stored-series";
 import { defaultPublicOrigin } from "../public-origin";
 import type { TAlertWebhookBody } from "../schemas/alerts";
 import { compareMetric } from "../stats/compare";
@@ -133,7 +134,8 @@ export async function evaluateAlertRules(db: Db, experimentId: string, found: Ne
       let breaches: Breach[];
       if (rule.kind === "change_point") breaches = changePointBreaches(rule, subject, found);
       else {
-        const series = await commitSeriesOf(db, subject, rule.branch);
+        // The refresh that just ran stored the series: a read, not an aggregate over every run.
+        const series = pointsOf((await currentSeries(db, subject, rule.branch)).columns);
         const breach = rule.kind === "percent_bound" ? percentBoundBreach(rule, subject, series) : mannWhitneyBreach(rule, subject, series);
         breaches = breach ? [breach] : [];
       }

@@ -8,6 +8,14 @@ import { ZComparison } from "./comparison";
 /** How many earlier commits make the baseline window when the caller does not say. */
 export const DEFAULT_CHECK_WINDOW = 5;
 export const MAX_CHECK_WINDOW = 100;
+/**
+ * The smallest change (in %, either way) that can be a regression or an improvement when the
+ * caller does not say. Significance alone is not enough: with enough runs a change of a few
+ * bytes or a few tenths of a per cent is significant, and a gate that fails on those is one
+ * nobody keeps. 2% is above the run-to-run noise of most CI machines' medians.
+ */
+export const DEFAULT_MIN_CHANGE_PERCENT = 2;
+export const MAX_MIN_CHANGE_PERCENT = 1000;
 
 const ZBranch = z.string().trim().min(1, "give the branch name").max(255, "a branch name is at most 255 characters");
 
@@ -26,11 +34,24 @@ const windowParam = z.coerce
   .min(1, "window must be at least 1 commit")
   .max(MAX_CHECK_WINDOW, `window must be at most ${MAX_CHECK_WINDOW} commits`);
 
+/** The minimum change in %: a number from 0 (significance alone decides) to MAX_MIN_CHANGE_PERCENT. */
+const minChangeParam = z.preprocess(
+  // An empty parameter is a mistake, not 0 (which Number("") would make it).
+  (value) => (typeof value === "string" && value.trim() === "" ? Number.NaN : value),
+  z.coerce
+    .number({ error: "minChange must be a number of per cent, e.g. 2" })
+    .min(0, "minChange must be at least 0 (%)")
+    .max(MAX_MIN_CHANGE_PERCENT, `minChange must be at most ${MAX_MIN_CHANGE_PERCENT} (%)`),
+);
+
 export const ZCheckQuery = z.object({
   commit: ZCommitRef.meta({ description: "the commit to check (full hash or a unique prefix of ≥ 7 hex digits)" }),
   branch: ZBranch.meta({ description: "the branch whose earlier commits are the baseline" }),
   window: windowParam.default(DEFAULT_CHECK_WINDOW).meta({ description: `how many earlier commits on the branch make the baseline (default ${DEFAULT_CHECK_WINDOW})` }),
   variant: z.string().trim().min(1).max(100).optional().meta({ description: "check only this variant (default: every variant with runs at the commit)" }),
+  minChange: minChangeParam.default(DEFAULT_MIN_CHANGE_PERCENT).meta({
+    description: `the smallest change, in % either way, that counts: a metric is worse or better only when its change is significant AND at least this large, else no change (default ${DEFAULT_MIN_CHANGE_PERCENT}; 0: significance alone decides)`,
+  }),
 });
 export type TCheckQuery = z.output<typeof ZCheckQuery>;
 
@@ -50,6 +71,7 @@ export const ZCheckMetric = z.object({
   median: z.number().nullable().describe("median of the commit's runs"),
   baselineMedian: z.number().nullable().describe("median of the baseline window's runs"),
   reason: z.string(),
+  belowMinChange: z.boolean().describe("significant, but smaller than minChange: counted as no change"),
 });
 export type TCheckMetric = z.output<typeof ZCheckMetric>;
 
@@ -63,6 +85,7 @@ export const ZCheckResult = z
       commits: z.array(z.object({ commit: z.string(), runs: z.number().int() })).describe("the earlier commits on the branch that make the baseline, newest first"),
     }),
     verdict: ZCheckVerdict,
+    minChangePercent: z.number().describe("the minimum change the verdicts used (minChange)"),
     metrics: z.array(ZCheckMetric),
     comparisons: z.array(ZComparison).describe("per variant: the full comparison of the commit (candidate) against the window (baseline)"),
     markdown: z.string().describe("the summary as Markdown (the experiment report's tables), e.g. for a pull-request comment"),
@@ -84,6 +107,7 @@ export const ZBadgeQuery = z.object({
   branch: ZBranch.optional().meta({ description: "the branch (default: the branch of the latest run with a commit)" }),
   variant: z.string().trim().min(1).max(100).optional().meta({ description: "the variant (default: the experiment's baseline variant)" }),
   window: windowParam.default(DEFAULT_CHECK_WINDOW).meta({ description: "how many earlier commits the latest one is compared with" }),
+  minChange: minChangeParam.default(DEFAULT_MIN_CHANGE_PERCENT).meta({ description: `the smallest change, in %, shown as worse or better (default ${DEFAULT_MIN_CHANGE_PERCENT})` }),
   share: z.string().max(100).optional().meta({ description: "a live share link's token (vsh_…): lets a README show the badge without an API key" }),
 });
 

@@ -18,5 +18,7 @@ export const ZImportQuery = z.object({
   /** The git commit and branch every imported run was measured at (the history and the CI gate). */
   commit: ZRunInput.shape.gitCommit.meta({ description: "git commit of every imported run" }),
   branch: ZRunInput.shape.gitBranch.meta({ description: "git branch of every imported run" }),
+  commitMessage: ZRunInput.shape.gitCommitMessage.meta({ description: "the commit's subject line (shown on the history)" }),
+  commitTime: ZRunInput.shape.gitCommitTime.meta({ description: "when the commit was made, ISO 8601 with an offset (the history orders commits by it)" }),
 });
 export type TImportQuery = z.output<typeof ZImportQuery>;

@@ -78,9 +78,9 @@ export const ZClaimReply = z.object({ job: ZClaimedJob }).meta({ id: "ClaimReply
 
 /**
  * One run as POST /api/v1/results takes it, without what the job decides (variant and
- * repetition) and without the commit's message and time, which only uploads carry for now.
+ * repetition): the commit, its branch, subject line and time included, as the agents capture them.
  */
-export const ZJobRunInput = ZRunInput.omit({ variant: true, repetition: true, gitCommitMessage: true, gitCommitTime: true });
+export const ZJobRunInput = ZRunInput.omit({ variant: true, repetition: true });
 
 export const ZCompleteRequest = z.object({ leaseToken: ZLeaseToken, run: ZJobRunInput }).meta({ id: "CompleteRequest" });
 export type TCompleteRequest = z.output<typeof ZCompleteRequest>;

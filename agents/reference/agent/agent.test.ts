@@ -90,6 +90,14 @@ describe("reference agent", () => {
     await vi.waitFor(() => expect(buffered()).toEqual([]), eventually);
   });
 
+  it("sends the commit it was told with every run: hash, branch, subject line and commit time", async () => {
+    const commit = { gitCommit: "0123456789abcdef0123456789abcdef01234567", gitBranch: "main", gitCommitMessage: "Reuse the deflate state", gitCommitTime: "2026-11-24T15:00:00+01:00" };
+    startAgent({ git: { kind: "fixed", commit } });
+    const id = api.enqueue({ name: "sleep", settings: { ms: 1 } }, { metrics: [{ key: "slept_ms", unit: "ms", direction: "lower_is_better" }] });
+    await vi.waitFor(() => expect(api.runs.has(id)).toBe(true), eventually);
+    expect(api.runs.get(id)).toMatchObject(commit);
+  });
+
   it("stops a job whose lease was lost (409) and drops its result, then goes on claiming", async () => {
     const { lines } = startAgent();
     const lost = api.enqueue({ name: "sleep", settings: { ms: 60_000 } }, { leaseSeconds: 0.3 });

@@ -15,6 +15,7 @@ import { AGENT_VERSION } from "../version";
 import type { WorkloadRegistry } from "../workloads/registry";
 import { runClaimLoop } from "./claim-loop";
 import { loadCredential, saveCredential } from "./credential";
+import type { GitSource } from "../git-commit";
 import { executeJob, type JobOutcome, type StopReason } from "./execute-job";
 import { runHeartbeatLoop } from "./heartbeat-loop";
 import { runLeaseLoop } from "./lease-loop";
@@ -36,6 +37,8 @@ export interface AgentConfig {
   shutdownGraceSeconds: number;
   /** Longest random pause between two claims. */
   claimJitterMs: number;
+  /** Where the commit each run measured comes from (git-commit.ts); none when absent. */
+  git?: GitSource;
 }
 
 export class ConfigError extends Error {}
@@ -198,7 +201,7 @@ export class Agent {
       workload: job.workload.name,
     });
     try {
-      const outcome = await executeJob(job, this.registry, running.signal, { name: this.config.name, version: AGENT_VERSION });
+      const outcome = await executeJob(job, this.registry, running.signal, { name: this.config.name, version: AGENT_VERSION }, this.config.git);
       // The lease is still renewed while the result is delivered: an outage of the server then
       // does not hand the job to another agent as long as it is shorter than the lease.
       await this.report(running, outcome);

@@ -3,6 +3,7 @@
 // HTTP; the caller reports the outcome.
 import type { Job, RunReport } from "../api/protocol";
 import { captureEnvironment } from "../environment";
+import { captureGitCommit, type GitSource } from "../git-commit";
 import { MemoryRecorder } from "../workloads/recorder";
 import type { WorkloadRegistry } from "../workloads/registry";
 import { runMetrics } from "./run-metrics";
@@ -20,13 +21,16 @@ export interface AgentIdentity {
   version: string;
 }
 
-export async function executeJob(job: Job, registry: WorkloadRegistry, signal: AbortSignal, agent: AgentIdentity): Promise<JobOutcome> {
+export async function executeJob(job: Job, registry: WorkloadRegistry, signal: AbortSignal, agent: AgentIdentity, git: GitSource = { kind: "none" }): Promise<JobOutcome> {
   const prepared = registry.prepare(job.workload.name, job.workload.settings);
   // A setting the workload refuses will be refused on every agent: no point retrying.
   if ("problem" in prepared) return { kind: "fail", error: prepared.problem, retryable: false, logTail: "" };
 
   const recorder = new MemoryRecorder();
   const environment = { ...captureEnvironment(), agent, workload: { name: prepared.name, settings: prepared.settings } };
+  // The commit as it is when the run starts (a checkout may move between jobs).
+  const { commit, problem } = captureGitCommit(git);
+  if (problem) recorder.log(problem);
   const startedAt = new Date();
   try {
     await prepared.run(recorder, signal);
@@ -43,7 +47,7 @@ export async function executeJob(job: Job, registry: WorkloadRegistry, signal: A
   if ("problem" in mapped) return { kind: "fail", error: mapped.problem, retryable: false, logTail: recorder.logTail() };
   return {
     kind: "complete",
-    run: { startedAt: startedAt.toISOString(), finishedAt: finishedAt.toISOString(), environment, metrics: mapped.metrics },
+    run: { startedAt: startedAt.toISOString(), finishedAt: finishedAt.toISOString(), environment, ...commit, metrics: mapped.metrics },
     missingMetrics: mapped.missing,
   };
 }

@@ -85,6 +85,13 @@ export interface RunReport {
   startedAt: string;
   finishedAt: string;
   environment: Record<string, unknown>;
+  /** The commit the run measured, when the agent was told (../git-commit.ts). */
+  gitCommit?: string;
+  gitBranch?: string;
+  /** The commit's subject line, at most 500 characters. */
+  gitCommitMessage?: string;
+  /** The commit time, ISO 8601 with an offset. */
+  gitCommitTime?: string;
   metrics: RunMetric[];
 }
 

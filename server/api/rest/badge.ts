@@ -1,4 +1,4 @@
-// GET /api/v1/experiments/{slugOrId}/badge/{metric}.svg[?branch=&variant=&window=&share=]
+// GET /api/v1/experiments/{slugOrId}/badge/{metric}.svg[?branch=&variant=&window=&minChange=&share=]
 // A README cannot send an API key, so besides `Authorization: Bearer <project API key>` the badge
 // answers to `?share=<token>` of a live share link of the same experiment: whoever holds that
 // link already sees the experiment's results, and the badge shows less (one metric's latest

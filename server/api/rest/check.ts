@@ -1,4 +1,4 @@
-// GET /api/v1/experiments/{slugOrId}/check?commit=&branch=[&window=][&variant=] — the CI gate.
+// GET /api/v1/experiments/{slugOrId}/check?commit=&branch=[&window=][&variant=][&minChange=] — the CI gate.
 import { ZExperimentPath } from "../../schemas/comparison";
 import { ZCheckQuery } from "../../schemas/check";
 import { parseInput } from "../../schemas/validation";

@@ -1,4 +1,4 @@
-// POST /api/v1/imports?format=…&experiment=…[&variant=…][&split=variant|metric][&create=true][&commit=…&branch=…]
+// POST /api/v1/imports?format=…&experiment=…[&variant=…][&split=variant|metric][&create=true][&commit=…&branch=…&commitMessage=…&commitTime=…]
 // The body is a benchmark tool's raw output.
 import { AppError } from "../../errors";
 import { importers } from "../../importers";
@@ -32,7 +32,13 @@ export async function postImport(ctx: RestContext): Promise<Response> {
   }
   // The importer's output goes through the same schema as a hand-written upload.
   const mapped = importToUpload(parsed, { experiment: query.experiment, variant: query.variant, split: query.split, create: query.create });
-  const upload = parseInput(ZResultsUpload, { ...mapped, runs: mapped.runs.map((run) => ({ ...run, ...(query.commit ? { gitCommit: query.commit } : {}), ...(query.branch ? { gitBranch: query.branch } : {}) })) });
+  const commit = {
+    ...(query.commit ? { gitCommit: query.commit } : {}),
+    ...(query.branch ? { gitBranch: query.branch } : {}),
+    ...(query.commitMessage ? { gitCommitMessage: query.commitMessage } : {}),
+    ...(query.commitTime ? { gitCommitTime: query.commitTime } : {}),
+  };
+  const upload = parseInput(ZResultsUpload, { ...mapped, runs: mapped.runs.map((run) => ({ ...run, ...commit })) });
   const result = await ingestResults(ctx.db, upload, {
     projectId: ctx.principal.projectId,
     projectSlug: ctx.principal.projectSlug,

@@ -45,6 +45,21 @@ describe("complete", () => {
     expect(stored.run?.results[0]).toMatchObject({ n: 3n });
   });
 
+  it("stores the commit the agent measured: hash, branch, subject line and commit time; the time is checked like an upload's", async () => {
+    const { agent, job } = await leasedJob("complete-commit");
+    const run = { environment: {}, metrics: [{ key: "latency", samples: [41.2, 40.9, 42] }], gitCommit: "0123456789abcdef0123456789abcdef01234567", gitBranch: "main" };
+    const bad = await agentApi.complete(agent.credential, job.id, { leaseToken: job.leaseToken, run: { ...run, gitCommitTime: "last Tuesday" } });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain("gitCommitTime");
+    const variantBefore = await db.variant.findFirstOrThrow({ where: { jobs: { some: { id: job.id } } }, select: { id: true, runsVersion: true } });
+    const reply = await agentApi.complete(agent.credential, job.id, { leaseToken: job.leaseToken, run: { ...run, gitCommitMessage: "Reuse the deflate state", gitCommitTime: "2026-11-24T16:00:00+01:00" } });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+    // The variant's runs changed: stored histories of it are stale (server/history/stored-series.ts).
+    expect((await db.variant.findUniqueOrThrow({ where: { id: variantBefore.id } })).runsVersion).not.toBe(variantBefore.runsVersion);
+    const stored = await db.run.findUniqueOrThrow({ where: { id: reply.body.run!.id }, select: { gitCommit: true, gitBranch: true, gitCommitMessage: true, gitCommitTime: true } });
+    expect(stored).toEqual({ gitCommit: run.gitCommit, gitBranch: "main", gitCommitMessage: "Reuse the deflate state", gitCommitTime: new Date("2026-11-24T15:00:00Z") });
+  });
+
   it("stores one run however often it is repeated: the repeat answers 200 with the same run", async () => {
     const { agent, job } = await leasedJob("complete-twice");
     const body = { leaseToken: job.leaseToken, run: goodRun() };

@@ -77,7 +77,7 @@ func parseAgentOptions(args []string, getenv func(string) string, usageOut io.Wr
 	logFormat := fs.String("log-format", "", "text (key=value lines) or json (VERSUS_AGENT_LOG_FORMAT; default text)")
 	exitWithParent := fs.Bool("exit-with-parent", false, "stop gracefully when the parent process goes away (VERSUS_AGENT_EXIT_WITH_PARENT=1)")
 	fs.Usage = func() {
-		fmt.Fprintf(usageOut, "usage: versus-agent [agent] [flags]\n\nTakes jobs from a Versus server and runs them (docs/agent-protocol.md). Also: VERSUS_AGENT_CLAIM_JITTER_MS (longest random pause between claims, default 1000).\n\n")
+		fmt.Fprintf(usageOut, "usage: versus-agent [agent] [flags]\n\nTakes jobs from a Versus server and runs them (docs/agent-protocol.md). Also: VERSUS_AGENT_CLAIM_JITTER_MS (longest random pause between claims, default 1000); VERSUS_GIT_COMMIT, VERSUS_GIT_BRANCH, VERSUS_GIT_COMMIT_MESSAGE, VERSUS_GIT_COMMIT_TIME or VERSUS_GIT_DIR (the commit runs measured).\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -157,6 +157,11 @@ func parseAgentOptions(args []string, getenv func(string) string, usageOut io.Wr
 		default:
 			problems = append(problems, fmt.Sprintf("--exit-with-parent / VERSUS_AGENT_EXIT_WITH_PARENT must be 1 or 0 (got %q)", v))
 		}
+	}
+	if git, err := env.ReadGitSource(getenv, env.RunGit); err != nil {
+		problems = append(problems, err.Error())
+	} else {
+		o.Git = git
 	}
 	if len(problems) > 0 {
 		return o, errors.New(strings.Join(problems, "; "))

@@ -37,6 +37,13 @@ func TestAgentOptionsComeFromFlagsThenEnvironmentThenDefaults(t *testing.T) {
 	if !strings.HasSuffix(o.CredentialFile, ".versus-agent/credential.json") {
 		t.Errorf("credential file %s", o.CredentialFile)
 	}
+	if got, _ := o.Git.Capture(env.RunGit); got != (env.Commit{}) {
+		t.Errorf("no VERSUS_GIT_*: commit %+v", got)
+	}
+	withCommit, err := parseAgentOptions([]string{"--url", "http://x"}, fakeEnv(map[string]string{"VERSUS_GIT_COMMIT": "abc1234", "VERSUS_GIT_BRANCH": "main"}), io.Discard)
+	if got, _ := withCommit.Git.Capture(env.RunGit); err != nil || got != (env.Commit{Hash: "abc1234", Branch: "main"}) {
+		t.Errorf("VERSUS_GIT_COMMIT: %+v, %v", got, err)
+	}
 }
 
 func TestABadValueNamesTheFlagAndTheVariable(t *testing.T) {
@@ -45,16 +52,18 @@ func TestABadValueNamesTheFlagAndTheVariable(t *testing.T) {
 		vars map[string]string
 		want string
 	}{
-		"url":    {nil, map[string]string{"VERSUS_URL": "localhost:3000"}, "--url / VERSUS_URL"},
-		"no url": {nil, nil, "--url / VERSUS_URL"},
-		"token":  {[]string{"--url", "http://x", "--enrollment-token", "vsag_oops"}, nil, "--enrollment-token / VERSUS_ENROLLMENT_TOKEN"},
-		"grace":  {[]string{"--url", "http://x"}, map[string]string{"VERSUS_AGENT_SHUTDOWN_GRACE_SECONDS": "soon"}, `--shutdown-grace / VERSUS_AGENT_SHUTDOWN_GRACE_SECONDS must be a number of seconds from 0 to 86400 (got "soon")`},
-		"jitter": {[]string{"--url", "http://x"}, map[string]string{"VERSUS_AGENT_CLAIM_JITTER_MS": "-1"}, "VERSUS_AGENT_CLAIM_JITTER_MS"},
-		"label":  {[]string{"--url", "http://x", "--label", "pool"}, nil, `--label / VERSUS_AGENT_LABELS: label "pool" is not key=value`},
-		"key":    {[]string{"--url", "http://x"}, map[string]string{"VERSUS_AGENT_LABELS": "bad key=1"}, "label key"},
-		"log":    {[]string{"--url", "http://x", "--log-format", "xml"}, nil, "--log-format / VERSUS_AGENT_LOG_FORMAT"},
-		"parent": {[]string{"--url", "http://x"}, map[string]string{"VERSUS_AGENT_EXIT_WITH_PARENT": "yes"}, "--exit-with-parent / VERSUS_AGENT_EXIT_WITH_PARENT"},
-		"name":   {[]string{"--url", "http://x", "--name", strings.Repeat("n", 101)}, nil, "--name / VERSUS_AGENT_NAME"},
+		"url":         {nil, map[string]string{"VERSUS_URL": "localhost:3000"}, "--url / VERSUS_URL"},
+		"no url":      {nil, nil, "--url / VERSUS_URL"},
+		"token":       {[]string{"--url", "http://x", "--enrollment-token", "vsag_oops"}, nil, "--enrollment-token / VERSUS_ENROLLMENT_TOKEN"},
+		"grace":       {[]string{"--url", "http://x"}, map[string]string{"VERSUS_AGENT_SHUTDOWN_GRACE_SECONDS": "soon"}, `--shutdown-grace / VERSUS_AGENT_SHUTDOWN_GRACE_SECONDS must be a number of seconds from 0 to 86400 (got "soon")`},
+		"jitter":      {[]string{"--url", "http://x"}, map[string]string{"VERSUS_AGENT_CLAIM_JITTER_MS": "-1"}, "VERSUS_AGENT_CLAIM_JITTER_MS"},
+		"label":       {[]string{"--url", "http://x", "--label", "pool"}, nil, `--label / VERSUS_AGENT_LABELS: label "pool" is not key=value`},
+		"key":         {[]string{"--url", "http://x"}, map[string]string{"VERSUS_AGENT_LABELS": "bad key=1"}, "label key"},
+		"log":         {[]string{"--url", "http://x", "--log-format", "xml"}, nil, "--log-format / VERSUS_AGENT_LOG_FORMAT"},
+		"parent":      {[]string{"--url", "http://x"}, map[string]string{"VERSUS_AGENT_EXIT_WITH_PARENT": "yes"}, "--exit-with-parent / VERSUS_AGENT_EXIT_WITH_PARENT"},
+		"name":        {[]string{"--url", "http://x", "--name", strings.Repeat("n", 101)}, nil, "--name / VERSUS_AGENT_NAME"},
+		"commit time": {[]string{"--url", "http://x"}, map[string]string{"VERSUS_GIT_COMMIT": "abc1234", "VERSUS_GIT_COMMIT_TIME": "soon"}, "VERSUS_GIT_COMMIT_TIME must be ISO 8601 with an offset"},
+		"git dir":     {[]string{"--url", "http://x"}, map[string]string{"VERSUS_GIT_DIR": "/no/such/checkout"}, "VERSUS_GIT_DIR=/no/such/checkout: cannot read its HEAD commit with git"},
 	}
 	for name, c := range cases {
 		_, err := parseAgentOptions(c.args, fakeEnv(c.vars), io.Discard)

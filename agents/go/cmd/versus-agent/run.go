@@ -47,6 +47,16 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "%s: settings ok\n", *name)
 		return 0
 	}
+	// The run document names the commit as a job's would (VERSUS_GIT_*), ready to upload.
+	git, err := env.ReadGitSource(os.Getenv, env.RunGit)
+	if err != nil {
+		fmt.Fprintf(stderr, "versus-agent run: %v\n", err)
+		return 2
+	}
+	commit, problem := git.Capture(env.RunGit)
+	if problem != "" {
+		fmt.Fprintln(stderr, problem)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	outcome := execute.Run(ctx, w, settings, env.CaptureFor(version), func(line string) { fmt.Fprintln(stderr, line) })
@@ -54,6 +64,7 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "versus-agent run: %s: %v\n", *name, outcome.Err)
 		return 1
 	}
+	outcome.Run = outcome.Run.WithCommit(commit.Hash, commit.Branch, commit.Message, commit.Time)
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")

@@ -52,6 +52,10 @@ type Config struct {
 	// Policies and HTTP override the client's retry policies and transport (tests).
 	Policies map[api.Call]api.RetryPolicy
 	HTTP     *http.Client
+	// Git is where each run's commit comes from (env.ReadGitSource); the zero value: none.
+	Git env.GitSource
+	// RunGit runs git for Git (env.RunGit when nil).
+	RunGit env.GitRunner
 }
 
 // ConfigError is a configuration the agent cannot start with.
@@ -293,8 +297,20 @@ func (a *Agent) runJob(job *api.Job) {
 
 	a.log.Info("job.started", "job", job.ID, "experiment", job.Experiment.Slug, "variant", job.Variant.Name,
 		"repetition", job.Repetition, "warmup", job.Warmup, "attempt", job.Attempt, "workload", job.Workload.Name)
+	// The commit as it is when the run starts (a checkout may move between jobs).
+	runGit := a.cfg.RunGit
+	if runGit == nil {
+		runGit = env.RunGit
+	}
+	commit, problem := a.cfg.Git.Capture(runGit)
+	if problem != "" {
+		a.log.Warn("git.unreadable", "job", job.ID, "reason", problem)
+	}
 	outcome := executeJob(jobCtx, job, a.cfg.Registry, identity{Name: a.cfg.Name, Version: a.cfg.Version, Kind: "go"},
 		func(line string) { a.log.Debug("workload.log", "job", job.ID, "line", line) })
+	if outcome.kind == outcomeComplete {
+		outcome.run = outcome.run.WithCommit(commit.Hash, commit.Branch, commit.Message, commit.Time)
+	}
 	// The lease is still renewed while the result is delivered.
 	a.report(running, outcome)
 }

@@ -9,10 +9,12 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/versus/agents/go/internal/api"
+	"github.com/versus/agents/go/internal/env"
 	"github.com/versus/agents/go/internal/fakeapi"
 	"github.com/versus/agents/go/internal/workload"
 	"github.com/versus/agents/go/internal/workload/sleep"
@@ -230,6 +232,48 @@ func TestClaimRunCompleteInTheJobsUnits(t *testing.T) {
 		t.Errorf("environment %v", env)
 	}
 	fake.Await(t, "the buffer emptied", func() bool { return len(bufferFiles(t, dir)) == 0 })
+	if code := a.stop(t); code != ExitOK {
+		t.Fatalf("exit code %d", code)
+	}
+}
+
+func TestRunsCarryTheCommitReadBeforeEachRun(t *testing.T) {
+	fake := fakeapi.Start(t)
+	dir := t.TempDir()
+	cfg := testConfig(t, fake, dir)
+	// A checkout that moves between the two jobs (git stands in for a real one: env's tests run git).
+	heads := []string{"1111111111111111111111111111111111111111\n2026-11-24T15:00:00+01:00\nFirst change\n", "2222222222222222222222222222222222222222\n2026-11-25T09:30:00Z\nSecond change\n"}
+	var calls atomic.Int32
+	cfg.RunGit = func(dir string, args ...string) (string, error) {
+		if args[0] == "rev-parse" {
+			return "main\n", nil
+		}
+		return heads[min(int(calls.Add(1))-1, len(heads)-1)], nil
+	}
+	git, err := env.ReadGitSource(func(name string) string { return map[string]string{"VERSUS_GIT_DIR": "/checkout"}[name] }, cfg.RunGit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Git = git
+	calls.Store(0) // reading the source at start read HEAD once
+	a := start(t, cfg)
+	first := fake.Enqueue("sleep", map[string]any{"ms": 1}, fakeapi.JobOptions{})
+	fake.Await(t, "the first job done", func() bool { return fake.Job(first).Status == "succeeded" })
+	second := fake.Enqueue("sleep", map[string]any{"ms": 1}, fakeapi.JobOptions{})
+	fake.Await(t, "the second job done", func() bool { return fake.Job(second).Status == "succeeded" })
+	for id, want := range map[string][4]string{
+		first:  {"1111111111111111111111111111111111111111", "main", "First change", "2026-11-24T15:00:00+01:00"},
+		second: {"2222222222222222222222222222222222222222", "main", "Second change", "2026-11-25T09:30:00Z"},
+	} {
+		run := fake.Run(id)
+		got := [4]string{}
+		for i, key := range []string{"gitCommit", "gitBranch", "gitCommitMessage", "gitCommitTime"} {
+			got[i], _ = run[key].(string)
+		}
+		if got != want {
+			t.Errorf("job %s: commit fields %q, want %q", id, got, want)
+		}
+	}
 	if code := a.stop(t); code != ExitOK {
 		t.Fatalf("exit code %d", code)
 	}

@@ -18,7 +18,18 @@ type Run struct {
 	StartedAt   time.Time      `json:"startedAt"`
 	FinishedAt  time.Time      `json:"finishedAt"`
 	Environment map[string]any `json:"environment"`
-	Metrics     []Metric       `json:"metrics"`
+	// The commit the run measured, when the agent was told (internal/env: VERSUS_GIT_*).
+	GitCommit        string   `json:"gitCommit,omitempty"`
+	GitBranch        string   `json:"gitBranch,omitempty"`
+	GitCommitMessage string   `json:"gitCommitMessage,omitempty"` // the subject line, at most 500 characters
+	GitCommitTime    string   `json:"gitCommitTime,omitempty"`    // ISO 8601 with an offset
+	Metrics          []Metric `json:"metrics"`
+}
+
+// WithCommit is the run with the commit's fields set.
+func (r Run) WithCommit(hash, branch, message, when string) Run {
+	r.GitCommit, r.GitBranch, r.GitCommitMessage, r.GitCommitTime = hash, branch, message, when
+	return r
 }
 
 // Metric is one metric's data in a run: at least one of samples, summary, histogram, series.

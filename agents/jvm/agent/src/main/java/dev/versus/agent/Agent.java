@@ -52,7 +52,7 @@ public final class Agent {
     this.buffer = new ResultBuffer(config.bufferDir());
     this.uploader = new Uploader(client, buffer, log, this::unauthorized);
     ObjectNode identity = ApiClient.JSON.createObjectNode().put("name", config.name()).put("version", VERSION).put("kind", "jvm");
-    this.executor = new JobExecutor(workloads, runner, identity);
+    this.executor = new JobExecutor(workloads, runner, identity, config.git(), GitSource::runGit);
     this.runner = runner;
   }
 

@@ -24,7 +24,8 @@ public record Config(
     Path bufferDir,
     Path pluginsDir,
     double shutdownGraceSeconds,
-    long claimJitterMs) {
+    long claimJitterMs,
+    GitSource git) {
 
   /** A configuration the agent cannot start with; exit 78. */
   public static final class ConfigException extends Exception {
@@ -59,6 +60,8 @@ public record Config(
       "  --plugins-dir <path>         jars with more workloads (VERSUS_AGENT_PLUGINS_DIR; default ~/.versus-agent/plugins)",
       "  --shutdown-grace <seconds>   on SIGTERM, how long a running job may take to finish before it is released (VERSUS_AGENT_SHUTDOWN_GRACE_SECONDS; default 10)",
       "  VERSUS_AGENT_CLAIM_JITTER_MS longest random pause between two claims (default 1000)",
+      "  VERSUS_GIT_COMMIT            the commit every run measured (with VERSUS_GIT_BRANCH, VERSUS_GIT_COMMIT_MESSAGE, VERSUS_GIT_COMMIT_TIME)",
+      "  VERSUS_GIT_DIR               instead: a git checkout whose HEAD is read before each run",
       "  --help                       this text");
 
   private static final List<String> VALUE_FLAGS = List.of("url", "enrollment-token", "name", "label", "credential-file", "buffer-dir", "plugins-dir", "shutdown-grace");
@@ -117,7 +120,8 @@ public record Config(
         Path.of(pick(flags.get("buffer-dir"), env.get("VERSUS_AGENT_BUFFER_DIR"), stateDir.resolve("buffer").toString())),
         Path.of(pick(flags.get("plugins-dir"), env.get("VERSUS_AGENT_PLUGINS_DIR"), stateDir.resolve("plugins").toString())),
         grace,
-        Math.round(jitter));
+        Math.round(jitter),
+        GitSource.read(env, GitSource::runGit));
   }
 
   /** "pool=lab,os=linux" (or repeated --label pool=lab) into {pool: lab, os: linux}. */

@@ -41,11 +41,15 @@ public final class JobExecutor {
   private final WorkloadFactory workloads;
   private final JobRunner runner;
   private final ObjectNode agentIdentity;
+  private final GitSource git;
+  private final GitSource.GitRunner runGit;
 
-  public JobExecutor(WorkloadFactory workloads, JobRunner runner, ObjectNode agentIdentity) {
+  public JobExecutor(WorkloadFactory workloads, JobRunner runner, ObjectNode agentIdentity, GitSource git, GitSource.GitRunner runGit) {
     this.workloads = workloads;
     this.runner = runner;
     this.agentIdentity = agentIdentity;
+    this.git = git;
+    this.runGit = runGit;
   }
 
   public Outcome execute(RunningJob running, Log log) {
@@ -57,6 +61,9 @@ public final class JobExecutor {
       // The server offers a job only to agents that advertise its workload: this will not change.
       return new Fail(unknown.getMessage(), false, "");
     }
+    // The commit as it is when the run starts (a checkout may move between jobs).
+    GitSource.Captured commit = git.capture(runGit);
+    if (commit.problem() != null) log.warn("git.unreadable", "job", job.id(), "reason", commit.problem());
     RunContext context = new RunContext(running.stopped()::fired, workloads.plugins().classLoader(), workloads.plugins().jars());
     CompletableFuture<RunResult> result = new CompletableFuture<>();
     Thread worker = new Thread(() -> {
@@ -83,7 +90,7 @@ public final class JobExecutor {
         }
         return new Stopped(running.stopped().reason());
       }
-      return finish(job, workload, result.get(), log);
+      return finish(job, workload, result.get(), commit.commit(), log);
     } catch (ExecutionException failed) {
       return failure(workload, failed.getCause());
     } catch (InterruptedException interrupted) {
@@ -111,7 +118,7 @@ public final class JobExecutor {
     return new Fail(message.length() > 2000 ? message.substring(0, 2000) : message, true, logTail);
   }
 
-  private Outcome finish(Job job, Workload workload, RunResult result, Log log) {
+  private Outcome finish(Job job, Workload workload, RunResult result, GitSource.Commit commit, Log log) {
     ObjectNode run = result.run().deepCopy();
     for (String warning : result.warnings()) log.warn("job.run_warning", "job", job.id(), "warning", warning);
     RunMetrics.Mapped mapped;
@@ -131,6 +138,12 @@ public final class JobExecutor {
       result.warnings().forEach(warnings::add);
     }
     if (!env.has("workload")) env.putObject("workload").put("name", workload.name()).set("settings", job.settings());
+    if (commit.hash() != null) {
+      run.put("gitCommit", commit.hash());
+      if (commit.branch() != null) run.put("gitBranch", commit.branch());
+      if (commit.message() != null) run.put("gitCommitMessage", commit.message());
+      if (commit.time() != null) run.put("gitCommitTime", commit.time());
+    }
     return new Complete(run, mapped.missing());
   }
 }

@@ -90,6 +90,31 @@ class AgentTest {
   }
 
   @Test
+  void runsCarryTheCommitItWasTold() throws Exception {
+    GitSource git = GitSource.read(java.util.Map.of("VERSUS_GIT_COMMIT", "0123456789abcdef0123456789abcdef01234567", "VERSUS_GIT_BRANCH", "main",
+        "VERSUS_GIT_COMMIT_MESSAGE", "Reuse the deflate state", "VERSUS_GIT_COMMIT_TIME", "2026-11-24T15:00:00+01:00"), GitSource::runGit);
+    api.enqueue("job1", "echo", settings("{\"iterations\":1}"), 60, "op_time", "us");
+    try (TestAgent agent = new TestAgent(TestAgent.config(api, dir, FakeJobApi.TOKEN, 0, git), TestRunner.quick())) {
+      JsonNode run = api.await("complete").body().path("run");
+      assertEquals("0123456789abcdef0123456789abcdef01234567", run.path("gitCommit").asText());
+      assertEquals("main", run.path("gitBranch").asText());
+      assertEquals("Reuse the deflate state", run.path("gitCommitMessage").asText());
+      assertEquals("2026-11-24T15:00:00+01:00", run.path("gitCommitTime").asText());
+      assertEquals(0, agent.stop());
+    }
+  }
+
+  @Test
+  void runsWithoutACommitSendNone() throws Exception {
+    api.enqueue("job1", "echo", settings("{\"iterations\":1}"), 60, "op_time", "us");
+    try (TestAgent agent = new TestAgent(TestAgent.config(api, dir, FakeJobApi.TOKEN, 0), TestRunner.quick())) {
+      JsonNode run = api.await("complete").body().path("run");
+      assertFalse(run.has("gitCommit") || run.has("gitBranch") || run.has("gitCommitMessage") || run.has("gitCommitTime"), run.toString());
+      assertEquals(0, agent.stop());
+    }
+  }
+
+  @Test
   void aLostLeaseDropsTheJob() throws Exception {
     api.enqueue("job1", "echo", settings("{}"), 1, "op_time", "ns");
     api.answer(call -> call.action().equals("lease") ? FakeJobApi.error(409, "CONFLICT", "the lease is not yours") : null);
