@@ -84,12 +84,12 @@ export function authOptions() {
 
 /**
  * Which address a sign-in comes from, for the per-address limit. Route handlers never see the
- * connection itself: Next.js hands them X-Forwarded-For, which it fills with the connection's
- * address only when the client sent none. Without trusted proxies only a single address there
- * counts (a chain means a proxy nobody vouched for; such requests share one bucket); a client
- * that talks to Versus directly can still write its own single address and so pick its bucket,
- * which is why the per-account lock (account-lockout.ts) exists. With VERSUS_TRUSTED_PROXIES the
+ * connection itself, only X-Forwarded-For, which the HTTP server in front of Next.js has settled
+ * from the connection (scripts/lib/forwarded-headers.ts): the peer's address alone, or, from a
+ * trusted proxy, the chain it forwarded with the proxy appended. With VERSUS_TRUSTED_PROXIES the
  * chain is read from the right, skipping those proxies: the first other address is the client.
+ * Without them only a single address counts (a chain means a proxy nobody vouched for; such
+ * requests share one bucket).
  */
 function clientAddressOptions() {
   const trustedProxies = env.VERSUS_TRUSTED_PROXIES;
