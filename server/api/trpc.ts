@@ -6,7 +6,7 @@ import { ZodError } from "zod";
 import { requireProjectRole, type MemberRole } from "../access/project-access";
 import { getSessionUser, type SessionUser } from "../auth/session";
 import { db, type Db } from "../db/client";
-import { AppError, badInput, type AppErrorCode, type FieldIssue } from "../errors";
+import { AppError, badInput, INTERNAL_ERROR_MESSAGE, type AppErrorCode, type FieldIssue } from "../errors";
 import { ZProjectRef } from "../schemas/project";
 import { unstorableIssues } from "../schemas/storable";
 import { fieldIssuesOf } from "../schemas/validation";
@@ -46,7 +46,11 @@ const t = initTRPC.context<TRPCContext>().create({
     const message =
       error.cause instanceof ZodError
         ? `Invalid input — ${fieldIssuesOf(error.cause).map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; ")}`
-        : shape.message;
+        : error.code === "INTERNAL_SERVER_ERROR" && !(error.cause instanceof AppError)
+          ? // An unexpected failure's own message may name hosts, queries or secrets: it goes to
+            // the server log (app/api/trpc/[trpc]/route.ts), the caller gets what REST answers.
+            INTERNAL_ERROR_MESSAGE
+          : shape.message;
     return { ...shape, message, data: { ...shape.data, stack: undefined, fieldIssues } };
   },
 });
