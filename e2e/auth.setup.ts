@@ -25,7 +25,7 @@ setup("first owner through the one-time setup link, then sign-in", async ({ page
   const form = page.locator('form[aria-label="Create the owner account"][data-ready="true"]');
   await form.getByLabel("Password").fill("short");
   await form.getByRole("button", { name: "Create owner account" }).click();
-  await expect(form.getByText("password must be at least 10 characters")).toBeVisible();
+  await expect(form.getByText("password must be at least 12 characters")).toBeVisible();
   await form.getByLabel("Your name").fill(OWNER.name);
   await form.getByLabel("Email").fill(OWNER.email);
   await form.getByLabel("Password").fill(OWNER.password);

@@ -9,7 +9,7 @@ import { db } from "../db/client";
 import { env, requiredEnv } from "../env";
 import { authBaseURL, trustsProxies } from "../public-origin";
 import { clearFailedSignIns, lockedUntil, recordFailedSignIn } from "./account-lockout";
-import { COOKIE_PREFIX, SESSION_MAX_AGE_SECONDS, SIGN_IN_RATE_LIMIT } from "./auth-settings";
+import { COOKIE_PREFIX, SESSION_ABSOLUTE_MAX_AGE_SECONDS, SESSION_MAX_AGE_SECONDS, SIGN_IN_RATE_LIMIT, sessionCookieName } from "./auth-settings";
 import { MIN_PASSWORD_LENGTH, MAX_PASSWORD_LENGTH } from "../schemas/auth";
 import { unstorableIssues } from "../schemas/storable";
 import { badInput } from "../errors";
@@ -20,6 +20,7 @@ export type Auth = typeof auth;
 
 /** The options, from the environment as it is now (tests build instances with other settings). */
 export function authOptions() {
+  const https = env.VERSUS_PUBLIC_URL?.startsWith("https://") ?? false;
   return {
     appName: "Versus",
     secret: requiredEnv("BETTER_AUTH_SECRET"),
@@ -69,9 +70,27 @@ export function authOptions() {
         else await clearFailedSignIns(db, email);
       }),
     },
+    databaseHooks: {
+      session: {
+        update: {
+          // Renewal never carries a session past SESSION_ABSOLUTE_MAX_AGE_SECONDS after its sign-in.
+          // (Renewal happens while reading the session, which is then the request's own.)
+          before: async (session, ctx) => {
+            const signedInAt = ctx?.context.session?.session.createdAt;
+            if (!signedInAt || !(session.expiresAt instanceof Date)) return;
+            const limit = new Date(new Date(signedInAt).getTime() + SESSION_ABSOLUTE_MAX_AGE_SECONDS * 1000);
+            if (session.expiresAt > limit) return { data: { ...session, expiresAt: limit } };
+          },
+        },
+      },
+    },
     advanced: {
-      // Secure cookies whenever the public URL is https; on plain http (localhost) browsers drop them.
-      useSecureCookies: env.VERSUS_PUBLIC_URL?.startsWith("https://") ?? false,
+      // Secure cookies whenever the public URL is https; on plain http (localhost) browsers drop
+      // them. Set per cookie rather than with useSecureCookies, which would put __Secure- before
+      // the session cookie's own __Host- name.
+      useSecureCookies: false,
+      defaultCookieAttributes: { secure: https },
+      cookies: { session_token: { name: sessionCookieName(https) } },
       cookiePrefix: COOKIE_PREFIX,
       database: { generateId: false },
       // The base URL follows X-Forwarded-Host/-Proto only from trusted proxies (server/public-origin.ts).

@@ -1,0 +1,52 @@
+// Password rules as the forms (ZPassword: setup, invitations) and better-auth's change-password
+// apply them: at least 12 characters, up to 128, any Unicode (spaces and emoji included), no
+// composition rules, and never truncated — a 128-character password that differs from the stored
+// one only in its last character does not sign in.
+import crypto from "node:crypto";
+import { afterAll, describe, expect, it } from "vitest";
+import { auth } from "~/server/auth/auth";
+import { createUserWithPassword } from "~/server/auth/credentials";
+import { db } from "~/server/db/client";
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, ZPassword } from "~/server/schemas/auth";
+import { signIn } from "~/test/signed-in";
+
+afterAll(() => db.$disconnect());
+
+async function account(password: string) {
+  const email = `pw-${crypto.randomBytes(4).toString("hex")}@example.test`;
+  await db.$transaction((tx) => createUserWithPassword(tx, { name: "Password", email, password }));
+  return email;
+}
+
+describe("password rules", () => {
+  it("at least 12 characters, at most 128; letters alone, spaces, emoji and kanji are all fine", () => {
+    expect(MIN_PASSWORD_LENGTH).toBe(12);
+    expect(MAX_PASSWORD_LENGTH).toBe(128);
+    expect(ZPassword.safeParse("a".repeat(11)).error?.issues[0]?.message).toBe("password must be at least 12 characters");
+    expect(ZPassword.safeParse("a".repeat(129)).error?.issues[0]?.message).toBe("password must be at most 128 characters");
+    for (const password of ["abcdefghijkl", "correct horse battery staple", "🐎🔋📎🐴🔌🖇️🐎🔋📎🐴🔌🖇️", "漢字漢字漢字漢字漢字漢字", "x".repeat(128)]) {
+      expect(ZPassword.safeParse(password).success, password).toBe(true);
+    }
+  });
+
+  it("no truncation: only the whole 128-character password signs in", async () => {
+    const password = `${"p".repeat(127)}1`;
+    const email = await account(password);
+    await expect(signIn(email, `${"p".repeat(127)}2`)).rejects.toThrow();
+    await expect(signIn(email, password.slice(0, 72))).rejects.toThrow();
+    expect(await signIn(email, password)).toMatch(/session_token=/);
+  });
+
+  it("changing one's password needs the current one, and holds the new one to the same rules", async () => {
+    const email = await account("the first password");
+    const headers = new Headers({ cookie: await signIn(email, "the first password") });
+    const change = (currentPassword: string, newPassword: string) => auth.api.changePassword({ headers, body: { currentPassword, newPassword } }).then(
+      () => "changed",
+      (error: { body?: { code?: string } }) => error.body?.code,
+    );
+    expect(await change("not the password", "a new password here")).toBe("INVALID_PASSWORD");
+    expect(await change("the first password", "elevenchars")).toBe("PASSWORD_TOO_SHORT");
+    expect(await change("the first password", "twelve chars")).toBe("changed");
+    expect(await signIn(email, "twelve chars")).toMatch(/session_token=/);
+  });
+});
