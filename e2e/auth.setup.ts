@@ -29,6 +29,12 @@ setup("first owner through the one-time setup link, then sign-in", async ({ page
   await form.getByLabel("Your name").fill(OWNER.name);
   await form.getByLabel("Email").fill(OWNER.email);
   await form.getByLabel("Password").fill(OWNER.password);
+  // The password can be shown to check it, and hidden again.
+  await form.getByRole("button", { name: "Show" }).click();
+  await expect(form.getByLabel("Password")).toHaveAttribute("type", "text");
+  await expect(form.getByLabel("Password")).toHaveValue(OWNER.password);
+  await form.getByRole("button", { name: "Hide" }).click();
+  await expect(form.getByLabel("Password")).toHaveAttribute("type", "password");
   await form.getByRole("button", { name: "Create owner account" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Projects" })).toBeVisible();
   // The owner owns what was there before: the example data.

@@ -11,6 +11,9 @@ function expectCommonHeaders(response: APIResponse) {
   const headers = response.headers();
   expect(headers["x-content-type-options"], response.url()).toBe("nosniff");
   expect(headers["referrer-policy"], response.url()).toBe("same-origin");
+  // No framework or server version is announced.
+  expect(headers["x-powered-by"], response.url()).toBeUndefined();
+  expect(headers["server"], response.url()).toBeUndefined();
   // Served over plain http here: no HSTS (it would be a promise the server cannot keep).
   expect(headers["strict-transport-security"], response.url()).toBeUndefined();
 }
@@ -27,6 +30,8 @@ test("pages carry a nonce policy; API answers, error answers and downloads one t
     expectCommonHeaders(response);
     const csp = directives(response);
     expect(response.headers()["content-security-policy"], path).not.toContain("unsafe-eval");
+    // Pages are rendered for the signed-in person: the browser's cache keeps none of them.
+    expect(response.headers()["cache-control"], path).toContain("no-store");
     expect(csp.get("script-src"), path).toMatch(/^script-src 'self' 'nonce-[A-Za-z0-9+/=]{16,}' 'strict-dynamic'$/);
     expect(csp.get("frame-ancestors"), path).toBe("frame-ancestors 'none'");
     expect(csp.get("object-src"), path).toBe("object-src 'none'");
