@@ -35,6 +35,19 @@ const trpcCodeOf: Record<AppErrorCode, TRPCError["code"]> = {
   INTERNAL: "INTERNAL_SERVER_ERROR",
 };
 
+/** An unexpected failure, as opposed to a refusal a service meant (AppError) or tRPC's own. */
+export function isUnexpected(error: TRPCError): boolean {
+  return error.code === "INTERNAL_SERVER_ERROR" && !(error.cause instanceof AppError);
+}
+
+/**
+ * What a caller is told of an error: its message, except an unexpected failure's, which may name
+ * hosts, queries or secrets; that goes to the server log, the caller gets what REST answers.
+ */
+export function publicMessageOf(error: TRPCError): string {
+  return isUnexpected(error) ? INTERNAL_ERROR_MESSAGE : error.message;
+}
+
 const t = initTRPC.context<TRPCContext>().create({
   transformer: superjson,
   errorFormatter({ shape, error }) {
@@ -46,11 +59,7 @@ const t = initTRPC.context<TRPCContext>().create({
     const message =
       error.cause instanceof ZodError
         ? `Invalid input — ${fieldIssuesOf(error.cause).map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; ")}`
-        : error.code === "INTERNAL_SERVER_ERROR" && !(error.cause instanceof AppError)
-          ? // An unexpected failure's own message may name hosts, queries or secrets: it goes to
-            // the server log (app/api/trpc/[trpc]/route.ts), the caller gets what REST answers.
-            INTERNAL_ERROR_MESSAGE
-          : shape.message;
+        : publicMessageOf(error);
     return { ...shape, message, data: { ...shape.data, stack: undefined, fieldIssues } };
   },
 });

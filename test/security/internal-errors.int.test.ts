@@ -2,8 +2,10 @@
 // might: a host, a port, a password) answers a generic message over tRPC and REST alike — not
 // the message, not the stack — and the details go to the server log. Expected refusals keep
 // their own message.
+import { TRPCError } from "@trpc/server";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { download } from "~/app/p/[project]/e/[experiment]/export/download";
 import { appRouter } from "~/server/api/root";
 import { createTRPCContext } from "~/server/api/trpc";
 import { authenticatedRoute } from "~/server/api/rest/handler";
@@ -74,5 +76,19 @@ describe("an unexpected failure answers a generic message", () => {
     const text = await response.text();
     expect(JSON.parse(text)).toEqual({ error: { code: "INTERNAL", message: INTERNAL_ERROR_MESSAGE } });
     expect(leaks(text), text).toEqual([]);
+  });
+
+  it("a download: 500 with the generic message as its text, while a refusal keeps its own", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    // What an in-process tRPC call throws when its procedure fails unexpectedly.
+    const failed = await download(new Request("http://localhost:3000/p/x/e/y/export/runs.csv"), () => Promise.reject(new TRPCError({ code: "INTERNAL_SERVER_ERROR", cause: new Error(SECRET_DETAIL) })));
+    expect(logged).toHaveBeenCalled();
+    logged.mockRestore();
+    expect(failed.status).toBe(500);
+    const text = await failed.text();
+    expect(text).toBe(`${INTERNAL_ERROR_MESSAGE}\n`);
+    const refused = await download(new Request("http://localhost:3000/p/x/e/y/export/runs.csv"), () => Promise.reject(new TRPCError({ code: "NOT_FOUND", message: 'No project "x"' })));
+    expect(refused.status).toBe(404);
+    expect(await refused.text()).toBe('No project "x"\n');
   });
 });
