@@ -20,7 +20,7 @@ export function NewAccountFields<T extends WithAccount>({ register, errors, lock
         <input id="account-email" type="email" autoComplete="username" readOnly={Boolean(lockedEmail)} {...field("email")} {...invalidProps("account-email", e?.email?.message)} />
       </Field>
       <Field id="account-password" label="Password" hint={`At least ${MIN_PASSWORD_LENGTH} characters`} error={e?.password?.message}>
-        <PasswordInput id="account-password" autoComplete="new-password" {...field("password")} {...invalidProps("account-password", e?.password?.message)} />
+        <PasswordInput id="account-password" autoComplete="new-password" strength={{ related: lockedEmail ? [lockedEmail] : [] }} {...field("password")} {...invalidProps("account-password", e?.password?.message)} />
       </Field>
     </>
   );

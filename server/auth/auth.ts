@@ -13,6 +13,7 @@ import { COOKIE_PREFIX, SESSION_ABSOLUTE_MAX_AGE_SECONDS, SESSION_MAX_AGE_SECOND
 import { MIN_PASSWORD_LENGTH, MAX_PASSWORD_LENGTH } from "../schemas/auth";
 import { unstorableIssues } from "../schemas/storable";
 import { badInput } from "../errors";
+import { passwordStrength, weakPasswordMessage } from "./password-strength";
 
 export const auth = betterAuth(authOptions());
 
@@ -53,6 +54,7 @@ export function authOptions() {
         // the first query that carries it (../schemas/storable.ts).
         const issues = unstorableIssues({ ...(ctx.query ?? {}), ...(isObject(ctx.body) ? ctx.body : {}) });
         if (issues.length > 0) throw new APIError("BAD_REQUEST", { code: "INVALID_INPUT", message: badInput(issues).message });
+        if (ctx.path === "/change-password") refuseWeakPassword(ctx.body);
         if (ctx.path !== "/sign-in/email") return;
         const until = await lockedUntil(db, signInEmailOf(ctx.body));
         if (until) {
@@ -113,6 +115,14 @@ export function authOptions() {
 function clientAddressOptions() {
   const trustedProxies = env.VERSUS_TRUSTED_PROXIES;
   return { ipAddressHeaders: ["x-forwarded-for"], ...(trustedProxies.length ? { trustedProxies } : {}) };
+}
+
+/** A new password too easy to guess is refused as account creation refuses it (credentials.ts). */
+function refuseWeakPassword(body: unknown): void {
+  const newPassword = isObject(body) && typeof body.newPassword === "string" ? body.newPassword : undefined;
+  if (newPassword === undefined) return;
+  const strength = passwordStrength(newPassword);
+  if (!strength.acceptable) throw new APIError("BAD_REQUEST", { code: "PASSWORD_TOO_WEAK", message: weakPasswordMessage(strength) });
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);

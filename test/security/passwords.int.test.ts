@@ -1,19 +1,20 @@
 // Password rules as the forms (ZPassword: setup, invitations) and better-auth's change-password
 // apply them: at least 12 characters, up to 128, any Unicode (spaces and emoji included), no
-// composition rules, and never truncated — a 128-character password that differs from the stored
-// one only in its last character does not sign in.
+// composition rules, never truncated — a 128-character password that differs from the stored
+// one only in its last character does not sign in — and a new password that is common or
+// otherwise easy to guess (server/auth/password-strength.ts) is refused wherever one is set.
 import crypto from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { auth } from "~/server/auth/auth";
 import { createUserWithPassword } from "~/server/auth/credentials";
 import { db } from "~/server/db/client";
+import { AppError } from "~/server/errors";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, ZPassword } from "~/server/schemas/auth";
 import { signIn } from "~/test/signed-in";
 
 afterAll(() => db.$disconnect());
 
-async function account(password: string) {
-  const email = `pw-${crypto.randomBytes(4).toString("hex")}@example.test`;
+async function account(password: string, email = `pw-${crypto.randomBytes(4).toString("hex")}@example.test`) {
   await db.$transaction((tx) => createUserWithPassword(tx, { name: "Password", email, password }));
   return email;
 }
@@ -30,9 +31,10 @@ describe("password rules", () => {
   });
 
   it("no truncation: only the whole 128-character password signs in", async () => {
-    const password = `${"p".repeat(127)}1`;
+    const password = `${crypto.randomBytes(96).toString("base64url").slice(0, 127)}1`;
+    expect(password).toHaveLength(128);
     const email = await account(password);
-    await expect(signIn(email, `${"p".repeat(127)}2`)).rejects.toThrow();
+    await expect(signIn(email, `${password.slice(0, 127)}2`)).rejects.toThrow();
     await expect(signIn(email, password.slice(0, 72))).rejects.toThrow();
     expect(await signIn(email, password)).toMatch(/session_token=/);
   });
@@ -46,7 +48,21 @@ describe("password rules", () => {
     );
     expect(await change("not the password", "a new password here")).toBe("INVALID_PASSWORD");
     expect(await change("the first password", "elevenchars")).toBe("PASSWORD_TOO_SHORT");
+    expect(await change("the first password", "password1234")).toBe("PASSWORD_TOO_WEAK");
     expect(await change("the first password", "twelve chars")).toBe("changed");
     expect(await signIn(email, "twelve chars")).toMatch(/session_token=/);
+  });
+
+  it("a new account with a common or patterned password is refused on its password field, and nothing is written", async () => {
+    for (const password of ["password1234", "abcdefghijkl", "qwertyuiopas"]) {
+      const email = `weak-${crypto.randomBytes(4).toString("hex")}@example.test`;
+      const refused = await account(password, email).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(refused, password).toBeInstanceOf(AppError);
+      expect((refused as AppError).fieldIssues).toEqual([{ path: ["account", "password"], message: expect.stringMatching(/^password is too easy to guess/) }]);
+      expect(await db.user.count({ where: { email } })).toBe(0);
+    }
   });
 });
