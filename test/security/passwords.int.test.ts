@@ -6,7 +6,7 @@
 import crypto from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { auth } from "~/server/auth/auth";
-import { createUserWithPassword } from "~/server/auth/credentials";
+import { createUserWithPassword, prepareNewAccount } from "~/server/auth/credentials";
 import { db } from "~/server/db/client";
 import { AppError } from "~/server/errors";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, ZPassword } from "~/server/schemas/auth";
@@ -15,7 +15,8 @@ import { signIn } from "~/test/signed-in";
 afterAll(() => db.$disconnect());
 
 async function account(password: string, email = `pw-${crypto.randomBytes(4).toString("hex")}@example.test`) {
-  await db.$transaction((tx) => createUserWithPassword(tx, { name: "Password", email, password }));
+  const newAccount = await prepareNewAccount({ name: "Password", email, password });
+  await db.$transaction((tx) => createUserWithPassword(tx, newAccount));
   return email;
 }
 

@@ -8,7 +8,7 @@ import { betterAuth } from "better-auth";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { authOptions } from "~/server/auth/auth";
 import { hasSessionCookie, SESSION_ABSOLUTE_MAX_AGE_SECONDS, SESSION_MAX_AGE_SECONDS } from "~/server/auth/auth-settings";
-import { createUserWithPassword } from "~/server/auth/credentials";
+import { createUserWithPassword, prepareNewAccount } from "~/server/auth/credentials";
 import { db } from "~/server/db/client";
 
 afterEach(() => {
@@ -19,7 +19,8 @@ afterAll(() => db.$disconnect());
 async function account() {
   const email = `cookie-${crypto.randomBytes(4).toString("hex")}@example.test`;
   const password = `pw-${crypto.randomBytes(12).toString("base64url")}`;
-  const user = await db.$transaction((tx) => createUserWithPassword(tx, { name: "Cookie", email, password }));
+  const newAccount = await prepareNewAccount({ name: "Cookie", email, password });
+  const user = await db.$transaction((tx) => createUserWithPassword(tx, newAccount));
   return { id: user.id, email, password };
 }
 
