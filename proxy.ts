@@ -3,9 +3,8 @@
 // quick, optimistic check of the cookie's presence; every tRPC procedure checks the session and
 // the caller's role in the project for real. Every page answer also gets its security headers
 // (server/security-headers.ts).
-import { getSessionCookie } from "better-auth/cookies";
 import { NextResponse, type NextRequest } from "next/server";
-import { COOKIE_PREFIX, isPublicPage } from "~/server/auth/auth-settings";
+import { hasSessionCookie, isPublicPage } from "~/server/auth/auth-settings";
 import { servedOverHttps } from "~/server/public-origin";
 import { HSTS, newNonce, pageContentSecurityPolicy } from "~/server/security-headers";
 
@@ -14,7 +13,7 @@ export function proxy(request: NextRequest) {
   const https = servedOverHttps(request.headers);
   const csp = pageContentSecurityPolicy(newNonce(), { https, development: process.env.NODE_ENV === "development" });
   let response: NextResponse;
-  if (isPublicPage(pathname) || getSessionCookie(request, { cookiePrefix: COOKIE_PREFIX })) {
+  if (isPublicPage(pathname) || hasSessionCookie(request.headers)) {
     const headers = new Headers(request.headers);
     // Pages that find the session expired redirect to /sign-in themselves; they need the path.
     headers.set("x-versus-path", pathname + search);

@@ -69,7 +69,7 @@ test("an invited viewer creates an account from the link, lands on the project a
   await expect(accountForm.getByLabel("Email")).toHaveAttribute("readonly", "");
   await accountForm.getByLabel("Password").fill("short");
   await accountForm.getByRole("button", { name: /Create account and join/ }).click();
-  await expect(accountForm.getByText("password must be at least 10 characters")).toBeVisible();
+  await expect(accountForm.getByText("password must be at least 12 characters")).toBeVisible();
   await accountForm.getByLabel("Your name").fill("Vera Viewer");
   await accountForm.getByLabel("Password").fill(PASSWORD);
   await accountForm.getByRole("button", { name: /Create account and join/ }).click();

@@ -1,6 +1,6 @@
 // Security headers on what the production server answers: pages carry a per-request nonce
-// Content-Security-Policy (no 'unsafe-eval', no framing), and API answers, error answers and
-// downloads a policy that allows nothing; every answer says nosniff and a Referrer-Policy. The
+// Content-Security-Policy (no 'unsafe-eval', no framing), and API answers — Next.js's and those
+// of the server in front of it — error answers and downloads a policy that allows nothing; every answer says nosniff and a Referrer-Policy. The
 // pages people use most — an experiment with its charts, the Share dialog, a shared link opened
 // signed out, sign-in — must run under that policy without a single violation.
 import { expect, test, type APIResponse, type BrowserContext, type Page } from "@playwright/test";
@@ -11,6 +11,9 @@ function expectCommonHeaders(response: APIResponse) {
   const headers = response.headers();
   expect(headers["x-content-type-options"], response.url()).toBe("nosniff");
   expect(headers["referrer-policy"], response.url()).toBe("same-origin");
+  // No framework or server version is announced.
+  expect(headers["x-powered-by"], response.url()).toBeUndefined();
+  expect(headers["server"], response.url()).toBeUndefined();
   // Served over plain http here: no HSTS (it would be a promise the server cannot keep).
   expect(headers["strict-transport-security"], response.url()).toBeUndefined();
 }
@@ -26,6 +29,9 @@ test("pages carry a nonce policy; API answers, error answers and downloads one t
     const response = await request.get(path);
     expectCommonHeaders(response);
     const csp = directives(response);
+    expect(response.headers()["content-security-policy"], path).not.toContain("unsafe-eval");
+    // Pages are rendered for the signed-in person: the browser's cache keeps none of them.
+    expect(response.headers()["cache-control"], path).toContain("no-store");
     expect(csp.get("script-src"), path).toMatch(/^script-src 'self' 'nonce-[A-Za-z0-9+/=]{16,}' 'strict-dynamic'$/);
     expect(csp.get("frame-ancestors"), path).toBe("frame-ancestors 'none'");
     expect(csp.get("object-src"), path).toBe("object-src 'none'");
@@ -42,8 +48,12 @@ test("pages carry a nonce policy; API answers, error answers and downloads one t
     await request.post("/api/v1/results", { data: "{" }), // 401 before anything is read
     await request.get("/api/v1/no-such-route"),
     await request.get(`${EXPERIMENT}/export/runs.csv`),
+    // Answered by the server in front of Next.js (scripts/serve.ts): an agent route it serves
+    // itself, and a method Next.js cannot route.
+    await request.post("/api/v1/jobs/claim"), // 401: no agent credential
+    await request.fetch("/api/health", { method: "PROPFIND" }),
   ];
-  expect(api.map((response) => response.status())).toEqual([200, 401, 401, 404, 200]);
+  expect(api.map((response) => response.status())).toEqual([200, 401, 401, 404, 200, 401, 405]);
   for (const response of api) {
     expectCommonHeaders(response);
     expect(response.headers()["content-security-policy"], response.url()).toBe("default-src 'none'; frame-ancestors 'none'");

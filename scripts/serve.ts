@@ -1,13 +1,15 @@
 // The HTTP server `npm start` runs (scripts/start.ts spawns it): Next.js — the production build,
 // or the development server with `--dev` — as a request handler behind Node's HTTP server, which
-// adds two things: answering the methods Next.js cannot route (./lib/method-guard.ts), and, in
-// production, serving the agent protocol's busy routes without passing through Next.js
-// (./lib/direct-routes.ts).
+// adds three things: believing X-Forwarded-* only from the proxies VERSUS_TRUSTED_PROXIES names
+// (./lib/forwarded-headers.ts), answering the methods Next.js cannot route
+// (./lib/method-guard.ts), and, in production, serving the agent protocol's busy routes without
+// passing through Next.js (./lib/direct-routes.ts).
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { env } from "../server/env";
 import { serveDirectRoute } from "./lib/direct-routes";
+import { settleForwardedHeaders, trustedProxyList } from "./lib/forwarded-headers";
 import { guardMethods, refuseConnect } from "./lib/method-guard";
 
 const dev = process.argv.includes("--dev");
@@ -25,7 +27,12 @@ const handle = app.getRequestHandler();
 const origin = `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`;
 // The development server leaves them to Next.js, which reloads them when their code changes.
 const serve = dev ? handle : async (req: IncomingMessage, res: ServerResponse) => void ((await serveDirectRoute(req, res, origin)) || (await handle(req, res)));
-const server = http.createServer(guardMethods(serve, allowOf));
+const trustedProxies = trustedProxyList(env.VERSUS_TRUSTED_PROXIES);
+const guarded = guardMethods(serve, allowOf);
+const server = http.createServer((req, res) => {
+  settleForwardedHeaders(req, trustedProxies);
+  return guarded(req, res);
+});
 server.on("connect", refuseConnect);
 if (dev) server.on("upgrade", app.getUpgradeHandler()); // hot reloading's WebSocket
 server.listen(port, hostname, () => console.log(`▲ Next.js ${dev ? "development server" : "server"} on http://${hostname}:${port}`));

@@ -9,10 +9,16 @@ import { z } from "zod";
 const portError = "must be a port number (1–65535)";
 const port = z.coerce.number({ error: portError }).int(portError).min(1, portError).max(65535, portError);
 
-/** One address or CIDR range of a reverse proxy: 10.0.0.5, 10.0.0.0/8, ::1, fd00::/8. */
-const ZProxyAddress = z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()], {
+/** One address or CIDR range: 10.0.0.5, 10.0.0.0/8, ::1, fd00::/8. */
+const ZAddressOrRange = z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()], {
   error: (issue) => `"${String(issue.input)}" is not an IP address or CIDR range`,
 });
+/** A comma-separated list of them; none when unset. */
+const addressList = z
+  .string()
+  .transform((list) => list.split(",").map((entry) => entry.trim()).filter(Boolean))
+  .pipe(z.array(ZAddressOrRange))
+  .default([]);
 
 const ZEnv = z.object({
   /** PostgreSQL of the server; `npm start` starts the embedded one when it is unset. */
@@ -37,11 +43,9 @@ const ZEnv = z.object({
     .transform((url) => url.replace(/\/+$/, ""))
     .optional(),
   /** The reverse proxies in front of Versus, whose X-Forwarded-* headers are believed. */
-  VERSUS_TRUSTED_PROXIES: z
-    .string()
-    .transform((list) => list.split(",").map((entry) => entry.trim()).filter(Boolean))
-    .pipe(z.array(ZProxyAddress))
-    .default([]),
+  VERSUS_TRUSTED_PROXIES: addressList,
+  /** Non-public addresses (loopback, private, link-local…) alert webhooks may still be sent to. */
+  VERSUS_WEBHOOK_ALLOWED_ADDRESSES: addressList,
 });
 
 export type Env = z.output<typeof ZEnv>;

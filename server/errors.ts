@@ -43,6 +43,9 @@ export class AppError extends Error {
   }
 }
 
+/** What a caller is told about an unexpected failure; the details go to the server log only. */
+export const INTERNAL_ERROR_MESSAGE = "Internal error; the server log has the details";
+
 export function badInput(fieldIssues: FieldIssue[]): AppError {
   const summary = fieldIssues.map((issue) => `${issue.path.join(".") || "input"}: ${issue.message}`).join("; ");
   return new AppError("BAD_REQUEST", `Invalid input — ${summary}`, { fieldIssues });

@@ -5,7 +5,7 @@ import { createCaller } from "~/server/api/root";
 import { createTRPCContext } from "~/server/api/trpc";
 import type { MemberRole } from "~/server/access/project-access";
 import { auth } from "~/server/auth/auth";
-import { createUserWithPassword } from "~/server/auth/credentials";
+import { createUserWithPassword, prepareNewAccount } from "~/server/auth/credentials";
 import type { Db } from "~/server/db/client";
 
 export interface TestUser {
@@ -22,7 +22,8 @@ export interface TestUser {
 /** A new user named `label`, signed in; `email` when the test needs a chosen address. */
 export async function signedInUser(db: Db, label = "user", email = `${label}-${crypto.randomBytes(5).toString("hex")}@example.test`): Promise<TestUser> {
   const password = `pw-${crypto.randomBytes(12).toString("base64url")}`;
-  const user = await db.$transaction((tx) => createUserWithPassword(tx, { name: label, email, password }));
+  const newAccount = await prepareNewAccount({ name: label, email, password });
+  const user = await db.$transaction((tx) => createUserWithPassword(tx, newAccount));
   const cookie = await signIn(email, password);
   return { id: user.id, email, password, cookie, headers: () => new Headers({ cookie }), caller: callerFor(db, cookie) };
 }

@@ -9,6 +9,7 @@ import { useHydrated } from "~/components/forms/use-hydrated";
 import { MIN_PASSWORD_LENGTH, ZChangePassword } from "~/server/schemas/auth";
 import { authClient } from "./auth-client";
 import { SubmitButton } from "~/components/forms/submit-button";
+import { PasswordInput } from "~/components/forms/password-input";
 
 type Values = z.input<typeof ZChangePassword>;
 
@@ -29,7 +30,9 @@ export function ChangePasswordForm() {
       revokeOtherSessions: values.signOutOtherSessions,
     });
     if (error) {
-      if (error.status === 400 || error.status === 401) form.setError("currentPassword", { type: "server", message: "this is not your current password" });
+      // The new password is refused for what it is (too easy to guess, too short, too long); any other refusal is of the current one.
+      if (error.code?.startsWith("PASSWORD_TOO_")) form.setError("newPassword", { type: "server", message: error.message ?? "choose another password" });
+      else if (error.status === 400 || error.status === 401) form.setError("currentPassword", { type: "server", message: "this is not your current password" });
       setResult({ ok: false, message: error.message || "The password could not be changed" });
       return;
     }
@@ -45,13 +48,13 @@ export function ChangePasswordForm() {
         </div>
       ) : null}
       <Field id="current-password" label="Current password" error={errors.currentPassword?.message}>
-        <input id="current-password" type="password" autoComplete="current-password" {...form.register("currentPassword")} {...invalidProps("current-password", errors.currentPassword?.message)} />
+        <PasswordInput id="current-password" autoComplete="current-password" {...form.register("currentPassword")} {...invalidProps("current-password", errors.currentPassword?.message)} />
       </Field>
       <Field id="new-password" label="New password" hint={`At least ${MIN_PASSWORD_LENGTH} characters`} error={errors.newPassword?.message}>
-        <input id="new-password" type="password" autoComplete="new-password" {...form.register("newPassword")} {...invalidProps("new-password", errors.newPassword?.message)} />
+        <PasswordInput id="new-password" autoComplete="new-password" strength={{}} {...form.register("newPassword")} {...invalidProps("new-password", errors.newPassword?.message)} />
       </Field>
       <Field id="confirm-password" label="New password again" error={errors.confirmPassword?.message}>
-        <input id="confirm-password" type="password" autoComplete="new-password" {...form.register("confirmPassword")} {...invalidProps("confirm-password", errors.confirmPassword?.message)} />
+        <PasswordInput id="confirm-password" autoComplete="new-password" {...form.register("confirmPassword")} {...invalidProps("confirm-password", errors.confirmPassword?.message)} />
       </Field>
       <label className="radio" style={{ paddingTop: 0 }}>
         <input type="checkbox" {...form.register("signOutOtherSessions")} /> Sign out my other browsers

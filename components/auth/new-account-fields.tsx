@@ -3,6 +3,7 @@
 import type { FieldErrors, FieldValues, Path, UseFormRegister } from "react-hook-form";
 import { Field, invalidProps } from "~/components/forms/field";
 import { MIN_PASSWORD_LENGTH, type TNewAccount } from "~/server/schemas/auth";
+import { PasswordInput } from "~/components/forms/password-input";
 
 /** Any form that keeps the new account under `account`. */
 type WithAccount = FieldValues & { account: TNewAccount };
@@ -19,7 +20,7 @@ export function NewAccountFields<T extends WithAccount>({ register, errors, lock
         <input id="account-email" type="email" autoComplete="username" readOnly={Boolean(lockedEmail)} {...field("email")} {...invalidProps("account-email", e?.email?.message)} />
       </Field>
       <Field id="account-password" label="Password" hint={`At least ${MIN_PASSWORD_LENGTH} characters`} error={e?.password?.message}>
-        <input id="account-password" type="password" autoComplete="new-password" {...field("password")} {...invalidProps("account-password", e?.password?.message)} />
+        <PasswordInput id="account-password" autoComplete="new-password" strength={{ related: lockedEmail ? [lockedEmail] : [] }} {...field("password")} {...invalidProps("account-password", e?.password?.message)} />
       </Field>
     </>
   );

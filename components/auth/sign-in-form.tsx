@@ -11,6 +11,7 @@ import { authClient } from "./auth-client";
 import { safeNextPath } from "./safe-next";
 import { signInErrorMessage } from "./sign-in-error";
 import { SubmitButton } from "~/components/forms/submit-button";
+import { PasswordInput } from "~/components/forms/password-input";
 
 type Values = z.input<typeof ZSignIn>;
 
@@ -38,7 +39,7 @@ export function SignInForm({ next }: { next?: string }) {
         <input id="sign-in-email" type="email" autoComplete="username" {...form.register("email")} {...invalidProps("sign-in-email", errors.email?.message)} />
       </Field>
       <Field id="sign-in-password" label="Password" error={errors.password?.message}>
-        <input id="sign-in-password" type="password" autoComplete="current-password" {...form.register("password")} {...invalidProps("sign-in-password", errors.password?.message)} />
+        <PasswordInput id="sign-in-password" autoComplete="current-password" {...form.register("password")} {...invalidProps("sign-in-password", errors.password?.message)} />
       </Field>
       <div className="form-actions">
         <SubmitButton hydrated={hydrated} submitting={form.formState.isSubmitting}>

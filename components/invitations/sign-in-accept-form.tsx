@@ -14,6 +14,7 @@ import { SubmitButton } from "~/components/forms/submit-button";
 import { useHydrated } from "~/components/forms/use-hydrated";
 import { useTRPC } from "~/components/trpc/react";
 import { ZSignIn } from "~/server/schemas/auth";
+import { PasswordInput } from "~/components/forms/password-input";
 
 type Values = z.input<typeof ZSignIn>;
 
@@ -48,7 +49,7 @@ export function SignInAcceptForm({ token, email, projectName }: { token: string;
         <input id="join-email" type="email" autoComplete="username" readOnly {...form.register("email")} />
       </Field>
       <Field id="join-password" label="Password" error={errors.password?.message}>
-        <input id="join-password" type="password" autoComplete="current-password" {...form.register("password")} {...invalidProps("join-password", errors.password?.message)} />
+        <PasswordInput id="join-password" autoComplete="current-password" {...form.register("password")} {...invalidProps("join-password", errors.password?.message)} />
       </Field>
       <div className="form-actions">
         <SubmitButton hydrated={hydrated} submitting={form.formState.isSubmitting}>

@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 
-const SOURCES = ["app", "components", "server", "public", "package.json", "package-lock.json", "next.config.js", "tsconfig.json"];
+const SOURCES = ["app", "components", "server", "public", "proxy.ts", "package.json", "package-lock.json", "next.config.js", "tsconfig.json"];
 const IGNORED = new Set(["node_modules", ".next", "generated"]);
 
 export function buildIsStale(root: string): boolean {

@@ -8,6 +8,7 @@
 import http from "node:http";
 import { apiAnswerHeaders } from "../../next.config.js";
 import type { RouteMethod } from "../../server/api/route-methods";
+import { INTERNAL_ERROR_MESSAGE } from "../../server/errors";
 import { fetchRequestOf, sendResponse, smallBodyOf } from "./fetch-bridge";
 
 // Agents' calls carry small bodies (a claim none, a complete usually a few KB): read whole, they
@@ -76,7 +77,7 @@ export async function serveDirectRoute(req: http.IncomingMessage, res: http.Serv
     // The handlers answer their own errors; this is for what is left (a route that failed to load).
     console.error(`${req.method} ${req.url} failed:`, error);
     if (!res.headersSent) res.writeHead(500, { "Content-Type": "application/json" });
-    res.end(JSON.stringify({ error: { code: "INTERNAL", message: "Internal error; the server log has the details" } }));
+    res.end(JSON.stringify({ error: { code: "INTERNAL", message: INTERNAL_ERROR_MESSAGE } }));
   }
   return true;
 }

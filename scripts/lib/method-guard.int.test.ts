@@ -5,6 +5,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiAnswerHeaders } from "~/next.config.js";
 import { guardMethods, refuseConnect } from "./method-guard";
 
 const reached: string[] = [];
@@ -49,6 +50,8 @@ describe("the method guard in front of Next.js", () => {
     expect(headers.allow).toBe("GET, HEAD, OPTIONS");
     expect(JSON.parse(body)).toEqual({ error: { code: "METHOD_NOT_ALLOWED", message: `${method} is not allowed here; this route answers GET, HEAD, OPTIONS` } });
     expect(reached.filter((line) => line.startsWith(method))).toEqual([]);
+    // The headers every API answer carries (nosniff, a policy that allows nothing…).
+    for (const { key, value } of apiAnswerHeaders) expect(headers[key.toLowerCase()], key).toBe(value);
   });
 
   it("a page (no Allow of its own) is GET and HEAD", async () => {
@@ -61,6 +64,7 @@ describe("the method guard in front of Next.js", () => {
     const { status, headers } = await request("CONNECT", "127.0.0.1:443");
     expect(status).toBe(405);
     expect(headers.allow).toBe("GET, HEAD");
+    for (const { key, value } of apiAnswerHeaders) expect(headers[key.toLowerCase()], key).toBe(value);
   });
 
   it.each(["GET", "HEAD", "OPTIONS", "POST", "PUT", "DELETE", "PATCH"])("%s goes to Next.js untouched", async (method) => {

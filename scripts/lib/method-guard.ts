@@ -2,9 +2,11 @@
 // represent TRACE, TRACK and CONNECT, so Next.js answers those with a bare 500 (and any other
 // method outside the seven it routes with a bare 400). The HTTP server in front of Next.js
 // (scripts/serve.ts) answers them itself, as a route answers a method it does not implement
-// (server/api/route-methods.ts): 405, the API's error body, and the route's own Allow header.
+// (server/api/route-methods.ts): 405, the API's error body, the route's own Allow header, and the
+// headers every API answer gets (next.config.js).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
+import { apiAnswerHeaders } from "../../next.config.js";
 import { methodNotAllowed, routeMethodNames } from "../../server/api/route-methods";
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void> | void;
@@ -30,14 +32,14 @@ export function refuseConnect(req: IncomingMessage, socket: Duplex): void {
   void methodNotAllowed(req.method ?? "CONNECT", PAGE_METHODS)
     .text()
     .then((body) => {
-      socket.end(
-        `HTTP/1.1 405 Method Not Allowed\r\nAllow: ${PAGE_METHODS}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-      );
+      const headers = [...apiAnswerHeaders.map(({ key, value }) => `${key}: ${value}`), `Allow: ${PAGE_METHODS}`, "Content-Type: application/json", `Content-Length: ${Buffer.byteLength(body)}`, "Connection: close"];
+      socket.end(`HTTP/1.1 405 Method Not Allowed\r\n${headers.join("\r\n")}\r\n\r\n${body}`);
     });
 }
 
 async function send(response: Response, res: ServerResponse): Promise<void> {
   const body = await response.text();
+  for (const { key, value } of apiAnswerHeaders) res.setHeader(key, value);
   res.writeHead(response.status, { ...Object.fromEntries(response.headers), "content-length": Buffer.byteLength(body) });
   res.end(body);
 }

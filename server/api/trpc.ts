@@ -6,7 +6,7 @@ import { ZodError } from "zod";
 import { requireProjectRole, type MemberRole } from "../access/project-access";
 import { getSessionUser, type SessionUser } from "../auth/session";
 import { db, type Db } from "../db/client";
-import { AppError, badInput, type AppErrorCode, type FieldIssue } from "../errors";
+import { AppError, badInput, INTERNAL_ERROR_MESSAGE, type AppErrorCode, type FieldIssue } from "../errors";
 import { ZProjectRef } from "../schemas/project";
 import { unstorableIssues } from "../schemas/storable";
 import { fieldIssuesOf } from "../schemas/validation";
@@ -35,6 +35,19 @@ const trpcCodeOf: Record<AppErrorCode, TRPCError["code"]> = {
   INTERNAL: "INTERNAL_SERVER_ERROR",
 };
 
+/** An unexpected failure, as opposed to a refusal a service meant (AppError) or tRPC's own. */
+export function isUnexpected(error: TRPCError): boolean {
+  return error.code === "INTERNAL_SERVER_ERROR" && !(error.cause instanceof AppError);
+}
+
+/**
+ * What a caller is told of an error: its message, except an unexpected failure's, which may name
+ * hosts, queries or secrets; that goes to the server log, the caller gets what REST answers.
+ */
+export function publicMessageOf(error: TRPCError): string {
+  return isUnexpected(error) ? INTERNAL_ERROR_MESSAGE : error.message;
+}
+
 const t = initTRPC.context<TRPCContext>().create({
   transformer: superjson,
   errorFormatter({ shape, error }) {
@@ -46,7 +59,7 @@ const t = initTRPC.context<TRPCContext>().create({
     const message =
       error.cause instanceof ZodError
         ? `Invalid input — ${fieldIssuesOf(error.cause).map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; ")}`
-        : shape.message;
+        : publicMessageOf(error);
     return { ...shape, message, data: { ...shape.data, stack: undefined, fieldIssues } };
   },
 });

@@ -1,6 +1,7 @@
 // Per-account sign-in throttle, beside better-auth's per-address limit. The address limit keys on
-// X-Forwarded-For, which a client can set itself when no proxy overwrites it; this one keys on the
-// account, so guessing one person's password stops however many addresses the guesses come from.
+// the client's address, and someone guessing with many addresses (a botnet, a wide IPv6 block)
+// has many buckets; this one keys on the account, so guessing one person's password stops
+// however many addresses the guesses come from.
 // After ACCOUNT_LOCKOUT.failures failed sign-ins within the window, the account refuses sign-in
 // (right password or not) until the lock ends; a successful sign-in clears the count.
 import type { Db } from "../db/client";

@@ -9,10 +9,11 @@ import { db } from "../db/client";
 import { env, requiredEnv } from "../env";
 import { authBaseURL, trustsProxies } from "../public-origin";
 import { clearFailedSignIns, lockedUntil, recordFailedSignIn } from "./account-lockout";
-import { COOKIE_PREFIX, SESSION_MAX_AGE_SECONDS, SIGN_IN_RATE_LIMIT } from "./auth-settings";
+import { COOKIE_PREFIX, SESSION_ABSOLUTE_MAX_AGE_SECONDS, SESSION_MAX_AGE_SECONDS, SIGN_IN_RATE_LIMIT, sessionCookieName } from "./auth-settings";
 import { MIN_PASSWORD_LENGTH, MAX_PASSWORD_LENGTH } from "../schemas/auth";
 import { unstorableIssues } from "../schemas/storable";
 import { badInput } from "../errors";
+import { passwordStrength, weakPasswordMessage } from "./password-strength";
 
 export const auth = betterAuth(authOptions());
 
@@ -20,6 +21,7 @@ export type Auth = typeof auth;
 
 /** The options, from the environment as it is now (tests build instances with other settings). */
 export function authOptions() {
+  const https = env.VERSUS_PUBLIC_URL?.startsWith("https://") ?? false;
   return {
     appName: "Versus",
     secret: requiredEnv("BETTER_AUTH_SECRET"),
@@ -52,6 +54,7 @@ export function authOptions() {
         // the first query that carries it (../schemas/storable.ts).
         const issues = unstorableIssues({ ...(ctx.query ?? {}), ...(isObject(ctx.body) ? ctx.body : {}) });
         if (issues.length > 0) throw new APIError("BAD_REQUEST", { code: "INVALID_INPUT", message: badInput(issues).message });
+        if (ctx.path === "/change-password") refuseWeakPassword(ctx.body);
         if (ctx.path !== "/sign-in/email") return;
         const until = await lockedUntil(db, signInEmailOf(ctx.body));
         if (until) {
@@ -69,9 +72,27 @@ export function authOptions() {
         else await clearFailedSignIns(db, email);
       }),
     },
+    databaseHooks: {
+      session: {
+        update: {
+          // Renewal never carries a session past SESSION_ABSOLUTE_MAX_AGE_SECONDS after its sign-in.
+          // (Renewal happens while reading the session, which is then the request's own.)
+          before: async (session, ctx) => {
+            const signedInAt = ctx?.context.session?.session.createdAt;
+            if (!signedInAt || !(session.expiresAt instanceof Date)) return;
+            const limit = new Date(new Date(signedInAt).getTime() + SESSION_ABSOLUTE_MAX_AGE_SECONDS * 1000);
+            if (session.expiresAt > limit) return { data: { ...session, expiresAt: limit } };
+          },
+        },
+      },
+    },
     advanced: {
-      // Secure cookies whenever the public URL is https; on plain http (localhost) browsers drop them.
-      useSecureCookies: env.VERSUS_PUBLIC_URL?.startsWith("https://") ?? false,
+      // Secure cookies whenever the public URL is https; on plain http (localhost) browsers drop
+      // them. Set per cookie rather than with useSecureCookies, which would put __Secure- before
+      // the session cookie's own __Host- name.
+      useSecureCookies: false,
+      defaultCookieAttributes: { secure: https },
+      cookies: { session_token: { name: sessionCookieName(https) } },
       cookiePrefix: COOKIE_PREFIX,
       database: { generateId: false },
       // The base URL follows X-Forwarded-Host/-Proto only from trusted proxies (server/public-origin.ts).
@@ -84,16 +105,24 @@ export function authOptions() {
 
 /**
  * Which address a sign-in comes from, for the per-address limit. Route handlers never see the
- * connection itself: Next.js hands them X-Forwarded-For, which it fills with the connection's
- * address only when the client sent none. Without trusted proxies only a single address there
- * counts (a chain means a proxy nobody vouched for; such requests share one bucket); a client
- * that talks to Versus directly can still write its own single address and so pick its bucket,
- * which is why the per-account lock (account-lockout.ts) exists. With VERSUS_TRUSTED_PROXIES the
+ * connection itself, only X-Forwarded-For, which the HTTP server in front of Next.js has settled
+ * from the connection (scripts/lib/forwarded-headers.ts): the peer's address alone, or, from a
+ * trusted proxy, the chain it forwarded with the proxy appended. With VERSUS_TRUSTED_PROXIES the
  * chain is read from the right, skipping those proxies: the first other address is the client.
+ * Without them only a single address counts (a chain means a proxy nobody vouched for; such
+ * requests share one bucket).
  */
 function clientAddressOptions() {
   const trustedProxies = env.VERSUS_TRUSTED_PROXIES;
   return { ipAddressHeaders: ["x-forwarded-for"], ...(trustedProxies.length ? { trustedProxies } : {}) };
+}
+
+/** A new password too easy to guess is refused as account creation refuses it (credentials.ts). */
+function refuseWeakPassword(body: unknown): void {
+  const newPassword = isObject(body) && typeof body.newPassword === "string" ? body.newPassword : undefined;
+  if (newPassword === undefined) return;
+  const strength = passwordStrength(newPassword);
+  if (!strength.acceptable) throw new APIError("BAD_REQUEST", { code: "PASSWORD_TOO_WEAK", message: weakPasswordMessage(strength) });
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);

@@ -23,6 +23,8 @@ let receiver: http.Server;
 let receiverUrl: string;
 
 beforeAll(async () => {
+  // The test's webhook receivers listen on loopback, which webhooks may reach only when allowed.
+  process.env.VERSUS_WEBHOOK_ALLOWED_ADDRESSES = "127.0.0.1, ::1";
   const slug = `alerts-${crypto.randomBytes(4).toString("hex")}`;
   const created = await createProject(db, { name: slug, slug, description: "" });
   project = { id: created.id, slug, key: (await createApiKey(db, slug, "alerts")).secret };
@@ -42,6 +44,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  delete process.env.VERSUS_WEBHOOK_ALLOWED_ADDRESSES;
   await changePointRefreshesSettled();
   receiver.closeAllConnections();
   await new Promise((resolve) => receiver.close(resolve));

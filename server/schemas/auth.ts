@@ -1,7 +1,7 @@
 // Shapes of accounts: sign-in, the first owner's setup, accepting an invitation.
 import { z } from "zod";
 
-export const MIN_PASSWORD_LENGTH = 10;
+export const MIN_PASSWORD_LENGTH = 12;
 export const MAX_PASSWORD_LENGTH = 128;
 
 export const ZEmail = z

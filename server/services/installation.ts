@@ -3,7 +3,7 @@
 // opens the setup link (printed by `npm start`, or `npx versus admin setup-link`), nobody can sign in.
 import crypto from "node:crypto";
 import { hashSecret, newSecret } from "../auth/secret-tokens";
-import { createUserWithPassword } from "../auth/credentials";
+import { createUserWithPassword, prepareNewAccount } from "../auth/credentials";
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import type { TNewAccount } from "../schemas/auth";
@@ -56,6 +56,8 @@ export async function setupLinkState(db: Db, token: string): Promise<SetupLinkSt
  * (the example data loaded on first start), and the link is used up — all in one transaction.
  */
 export async function completeSetup(db: Db, token: string, account: TNewAccount) {
+  // Judged and hashed before the transaction (auth/credentials.ts).
+  const newAccount = await prepareNewAccount(account);
   return db.$transaction(async (tx) => {
     // One setup at a time: a second browser racing with the same link waits, then finds a user.
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(72707370)`;
@@ -63,7 +65,7 @@ export async function completeSetup(db: Db, token: string, account: TNewAccount)
     if (!(await storedSetupTokenMatches(tx, token))) {
       throw new AppError("NOT_FOUND", "This setup link is not valid or has expired; run `npx versus admin setup-link` for a new one");
     }
-    const user = await createUserWithPassword(tx, account);
+    const user = await createUserWithPassword(tx, newAccount);
     const projects = await tx.project.findMany({ select: { id: true } });
     if (projects.length) await tx.member.createMany({ data: projects.map((p) => ({ projectId: p.id, userId: user.id, role: "owner" as const })) });
     await tx.instanceSetting.delete({ where: { key: SETUP_TOKEN_KEY } });

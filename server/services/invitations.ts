@@ -2,7 +2,7 @@
 // else gets a one-time link (/invite/<token>, shown to the owner once, stored only as SHA-256)
 // that lets them create their account and join in one transaction, or join if they sign in.
 import type { MemberRole } from "../access/project-access";
-import { createUserWithPassword } from "../auth/credentials";
+import { createUserWithPassword, prepareNewAccount, type PreparedAccount } from "../auth/credentials";
 import { hashSecret, newSecret } from "../auth/secret-tokens";
 import type { SessionUser } from "../auth/session";
 import type { Db, Prisma } from "../db/client";
@@ -131,6 +131,8 @@ export interface AcceptedInvitation {
  */
 export async function acceptInvitation(db: Db, token: string, signedIn: SessionUser | null, account: TNewAccount | undefined): Promise<AcceptedInvitation> {
   const tokenHash = hashSecret(token);
+  // Judged and hashed before the transaction (auth/credentials.ts); only a signed-out caller's counts.
+  const newAccount = account && !signedIn ? await prepareNewAccount(account) : undefined;
   return db.$transaction(async (tx) => {
     // The same link opened twice at once: the second waits here, then finds it accepted.
     await tx.$queryRaw`SELECT id FROM "ProjectInvitation" WHERE "tokenHash" = ${tokenHash} FOR UPDATE`;
@@ -138,7 +140,7 @@ export async function acceptInvitation(db: Db, token: string, signedIn: SessionU
     if (!invitation) throw notFound();
     refuseUnlessValid(stateOf(invitation, new Date()));
 
-    const { userId, accountCreated } = await joiningUser(tx, invitation.email, signedIn, account);
+    const { userId, accountCreated } = await joiningUser(tx, invitation.email, signedIn, newAccount);
     const existing = await tx.member.findUnique({ where: { projectId_userId: { projectId: invitation.projectId, userId } } });
     if (existing) throw new AppError("CONFLICT", `You are already a member of "${invitation.project.name}" (${existing.role})`);
     await tx.member.create({ data: { projectId: invitation.projectId, userId, role: invitation.role } });
@@ -147,7 +149,7 @@ export async function acceptInvitation(db: Db, token: string, signedIn: SessionU
   });
 }
 
-async function joiningUser(tx: Prisma.TransactionClient, email: string, signedIn: SessionUser | null, account: TNewAccount | undefined) {
+async function joiningUser(tx: Prisma.TransactionClient, email: string, signedIn: SessionUser | null, account: PreparedAccount | undefined) {
   if (signedIn) {
     if (signedIn.email.toLowerCase() !== email) {
       throw new AppError("FORBIDDEN", `This invitation is for ${email}, but you are signed in as ${signedIn.email}. Sign out, then open the link again.`);

@@ -4,7 +4,7 @@ import crypto from "node:crypto";
 import { ZodError } from "zod";
 import { db, type Db } from "../../db/client";
 import { env } from "../../env";
-import { AppError, badInput } from "../../errors";
+import { AppError, badInput, INTERNAL_ERROR_MESSAGE } from "../../errors";
 import { publicOrigin } from "../../public-origin";
 import { fieldIssuesOf } from "../../schemas/validation";
 import { authenticateApiKey, type ApiKeyPrincipal } from "../../services/api-keys";
@@ -65,7 +65,7 @@ export function errorResponse(error: unknown): Response {
     return Response.json(appError.toJSON(), { status: appError.httpStatus, headers });
   }
   console.error("REST request failed:", error);
-  return Response.json({ error: { code: "INTERNAL", message: "Internal error; the server log has the details" } }, { status: 500 });
+  return Response.json({ error: { code: "INTERNAL", message: INTERNAL_ERROR_MESSAGE } }, { status: 500 });
 }
 
 export const json = (body: unknown, status = 200) => Response.json(body, { status });

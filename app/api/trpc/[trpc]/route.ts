@@ -14,6 +14,8 @@ const handler = (req: Request) => {
     req,
     router: appRouter,
     createContext: () => createTRPCContext({ headers: req.headers }),
+    // Answers hold the project's data (queries are GETs): the browser's cache keeps none of them.
+    responseMeta: () => ({ headers: new Headers({ "cache-control": "no-store" }) }),
     onError({ error, path }) {
       if (error.code === "INTERNAL_SERVER_ERROR") console.error(`tRPC ${path ?? "?"} failed:`, error.cause ?? error);
     },

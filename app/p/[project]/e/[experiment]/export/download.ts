@@ -4,7 +4,7 @@
 import { TRPCError } from "@trpc/server";
 import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import { createCaller } from "~/server/api/root";
-import { createTRPCContext } from "~/server/api/trpc";
+import { createTRPCContext, isUnexpected, publicMessageOf } from "~/server/api/trpc";
 import type { TExportFile } from "~/server/schemas/report";
 
 export type RouteParams = { params: Promise<{ project: string; experiment: string }> };
@@ -25,6 +25,7 @@ export async function download(req: Request, produce: (caller: Caller, baseline:
     });
   } catch (error) {
     if (!(error instanceof TRPCError)) throw error;
-    return new Response(`${error.message}\n`, { status: getHTTPStatusCodeFromError(error), headers: { "Content-Type": "text/plain; charset=utf-8" } });
+    if (isUnexpected(error)) console.error(`download ${new URL(req.url).pathname} failed:`, error.cause ?? error);
+    return new Response(`${publicMessageOf(error)}\n`, { status: getHTTPStatusCodeFromError(error), headers: { "Content-Type": "text/plain; charset=utf-8" } });
   }
 }
