@@ -8,8 +8,17 @@
 // they are when a statement runs on the pool directly (server/db/prepared-statements.ts) or a
 // transaction's connection dies: socket codes, SQLSTATEs, and a few messages without any code.
 
+import { AppError } from "../errors";
+
 /** Seconds a client is asked to wait before retrying (the Retry-After header): about a PostgreSQL restart. */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/** What a caller is told when `cause` is isDatabaseUnavailable: the 503 to retry (the cause stays in the server's log). */
+export function databaseUnavailableError(cause: unknown): AppError {
+  const reason = cause instanceof Error ? cause.message.trim().split("\n").pop() : String(cause);
+  console.warn(`database unavailable, answered 503: ${reason}`);
+  return new AppError("UNAVAILABLE", `The database is unavailable right now (restarting or unreachable); retry in ${DATABASE_RETRY_AFTER_SECONDS} seconds`, { cause });
+}
 
 // Prisma: can't reach the server, timed out reaching it, the server closed the connection,
 // timed out waiting for a connection from the pool.
@@ -24,6 +33,19 @@ const sqlStates = new Set(["57P01", "57P02", "57P03", "53300"]);
 // node-postgres says these without a code: the connection ended under a query or a transaction,
 // or the pool's connectionTimeoutMillis passed.
 const driverMessages = [/^Connection terminated/, /has encountered a connection error and is not queryable/, /^timeout exceeded when trying to connect/];
+
+/**
+ * Whether the database is unavailable, asked of the database itself: for an error that lost its
+ * cause on the way (better-auth answers a failed session lookup with "Failed to get session").
+ */
+export async function databaseIsUnavailable(db: { $queryRaw: (query: TemplateStringsArray) => Promise<unknown> }): Promise<boolean> {
+  try {
+    await db.$queryRaw`SELECT 1`;
+    return false;
+  } catch (error) {
+    return isDatabaseUnavailable(error);
+  }
+}
 
 type Inspectable = { code?: unknown; errorCode?: unknown; kind?: unknown; originalCode?: unknown; message?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown } };
 
