@@ -15,7 +15,7 @@ export interface OwnDatabase {
   stop(): Promise<void>;
   /** Kills the postmaster with SIGKILL (a crash): the next start recovers from the WAL. */
   kill(): Promise<void>;
-  /** Starts it again on the same port and data. */
+  /** Starts it again on the same port and data (nothing when it runs). */
   start(): Promise<void>;
   /** Stops it and deletes its files. */
   remove(): Promise<void>;
@@ -55,7 +55,7 @@ export async function startOwnDatabase(): Promise<OwnDatabase> {
       server = undefined;
     },
     async start() {
-      server = await startEmbeddedPostgres({ dataDir, port });
+      server ??= await startEmbeddedPostgres({ dataDir, port });
     },
     async remove() {
       await server?.stop();
