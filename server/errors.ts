@@ -12,6 +12,8 @@ export const appErrorCodes = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   UNPROCESSABLE: 422,
   INTERNAL: 500,
+  // The database cannot be reached right now (server/db/unavailable.ts): retry after Retry-After.
+  UNAVAILABLE: 503,
 } as const;
 
 export type AppErrorCode = keyof typeof appErrorCodes;

@@ -30,10 +30,18 @@ let baseUrl: string;
 let projectSlug: string;
 let apiKey: string;
 let tmp: string;
+/** The next this many requests are answered 503 with Retry-After, as while the database restarts. */
+let unavailableAnswers = 0;
 
 /** Adapts a Node request to a Fetch Request for the route handlers, and writes the Response back. */
 async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
   const url = new URL(req.url ?? "/", baseUrl);
+  if (unavailableAnswers > 0) {
+    unavailableAnswers--;
+    for await (const _chunk of req); // read the upload, as the server does before it finds the database away
+    res.writeHead(503, { "content-type": "application/json", "retry-after": "1" }).end(JSON.stringify({ error: { code: "UNAVAILABLE", message: "The database is unavailable right now (restarting or unreachable); retry in 1 seconds" } }));
+    return;
+  }
   const route = url.pathname === "/api/v1/results" ? postResults : url.pathname === "/api/v1/imports" ? postImports : undefined;
   if (req.method !== "POST" || !route) {
     res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { code: "NOT_FOUND", message: `no route ${req.method} ${url.pathname}` } }));
@@ -153,9 +161,44 @@ describe("versus upload", () => {
     const url = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
     await new Promise((resolve) => closed.close(resolve));
     const file = writeJson(`unreachable-${suffix()}.json`, upload("unreachable"));
-    const result = await cli(["upload", file], { VERSUS_URL: url });
+    const result = await cli(["upload", file], { VERSUS_URL: url, VERSUS_RETRY_SECONDS: "0" });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`cannot reach ${url} (ECONNREFUSED)`);
+    expect(result.stderr).not.toContain("retrying");
+  });
+
+  it("a 503 with Retry-After (the database restarting): waits as asked, retries the same upload, stores it once", async () => {
+    const experiment = `retried-${suffix()}`;
+    const file = writeJson(`${experiment}.json`, upload(experiment));
+    unavailableAnswers = 2;
+    const result = await cli(["upload", file]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr.match(/503 Service Unavailable: The database is unavailable.*; retrying in \d+ s\n/g)).toHaveLength(2);
+    expect(result.stderr).toContain('stored: 1 run(s) of "plain"');
+    expect(await db.run.count({ where: { experiment: { slug: experiment, project: { slug: projectSlug } } } })).toBe(1);
+    expect(unavailableAnswers).toBe(0);
+  });
+
+  it("503s for longer than VERSUS_RETRY_SECONDS: gives up with the server's message, stores nothing", async () => {
+    const experiment = `gave-up-${suffix()}`;
+    const file = writeJson(`${experiment}.json`, upload(experiment));
+    unavailableAnswers = 1000;
+    try {
+      const result = await cli(["upload", file], { VERSUS_RETRY_SECONDS: "2" });
+      expect(result.code).toBe(1);
+      // Each wait is at least the second Retry-After asks, so two seconds hold at most two.
+      expect((result.stderr.match(/retrying in/g) ?? []).length).toBeLessThanOrEqual(2);
+      expect(result.stderr).toMatch(/(^|\n)versus: 503 Service Unavailable: The database is unavailable[^\n]*seconds\n$/);
+    } finally {
+      unavailableAnswers = 0;
+    }
+    expect(await db.run.count({ where: { experiment: { slug: experiment } } })).toBe(0);
+  });
+
+  it("a VERSUS_RETRY_SECONDS that is not a number of seconds: exit 1 naming it", async () => {
+    const result = await cli(["upload", writeJson(`bad-retry-${suffix()}.json`, upload("bad-retry"))], { VERSUS_RETRY_SECONDS: "soon" });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("VERSUS_RETRY_SECONDS must be a number of seconds (0 never retries)");
   });
 
   it("missing VERSUS_API_KEY: exit 1 saying how to get one", async () => {

@@ -3,7 +3,6 @@
 // direct-routes.ts serves the agent routes with them, and the CLI's integration tests serve
 // their routes the same way.
 import type http from "node:http";
-import { Readable } from "node:stream";
 
 /**
  * The Request of a Node request: its headers as sent, its body (none for GET and HEAD) streamed,
@@ -17,11 +16,55 @@ export function fetchRequestOf(req: http.IncomingMessage, url: URL, signal?: Abo
   return new Request(url, {
     method,
     headers,
-    body: streamed ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : body,
+    body: streamed ? bodyStreamOf(req) : body,
     signal,
     // Node's fetch needs this for a streamed request body.
     ...(streamed ? { duplex: "half" } : {}),
   } as RequestInit);
+}
+
+// How to drop what is left of each streamed request's body (see bodyStreamOf).
+const discarders = new WeakMap<http.IncomingMessage, () => void>();
+
+/**
+ * A request's body as a web stream, read as the handler pulls. What the handler leaves unread —
+ * it cancelled the stream (readBody, once a body passes the limit), or never read it (a body
+ * refused from its Content-Length, a call refused before its body mattered) — is read and thrown
+ * away, as Node does for a body nobody reads: the answer reaches the client and the connection
+ * serves its next request. (Readable.toWeb destroys the request on cancel, and can then enqueue
+ * into its closed stream, which throws; a body left in the socket stalls the connection until it
+ * times out.)
+ */
+function bodyStreamOf(req: http.IncomingMessage): ReadableStream<Uint8Array> {
+  let wake: (() => void) | undefined;
+  const signal = () => wake?.();
+  const events = ["readable", "end", "close", "error"] as const;
+  for (const event of events) req.on(event, signal);
+  let discarded = false;
+  const discard = () => {
+    // Once: removing a "readable" listener again, even one long gone, stops a resumed stream.
+    if (discarded) return;
+    discarded = true;
+    for (const event of events) req.off(event, signal);
+    if (!req.readableEnded && !req.destroyed) req.resume();
+  };
+  discarders.set(req, discard);
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        for (;;) {
+          const chunk = req.read() as Buffer | null;
+          if (chunk) return controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if (req.readableEnded) return controller.close();
+          if (req.destroyed) return controller.error(req.errored ?? new Error("the client hung up while sending the body"));
+          await new Promise<void>((resolve) => (wake = resolve));
+          wake = undefined;
+        }
+      },
+      cancel: discard,
+    },
+    { highWaterMark: 0 },
+  );
 }
 
 /**
@@ -49,4 +92,6 @@ export async function sendResponse(res: http.ServerResponse, response: Response,
   if (response.status !== 204 && response.status !== 304) res.setHeader("Content-Length", body.length);
   res.writeHead(response.status);
   res.end(body);
+  // Answered: what is left of the request's body goes nowhere (bodyStreamOf).
+  discarders.get(res.req)?.();
 }

@@ -41,13 +41,13 @@ describe("the OpenAPI document", () => {
     expect(Object.keys(document.components.securitySchemes).sort()).toEqual(["agentCredential", "apiKey", "enrollmentToken"]);
     const register = document.paths["/api/v1/agents/register"]?.post as Operation;
     expect(register.security).toEqual([{ enrollmentToken: [] }]);
-    expect(Object.keys(register.responses).sort()).toEqual(["201", "400", "401", "409", "413", "415"]);
+    expect(Object.keys(register.responses).sort()).toEqual(["201", "400", "401", "409", "413", "415", "503"]);
     for (const action of ["lease", "complete", "fail", "release"]) {
       const operation = document.paths[`/api/v1/jobs/{id}/${action}`]?.post as Operation;
       expect(operation.security, action).toEqual([{ agentCredential: [] }]);
-      expect(Object.keys(operation.responses), action).toEqual(expect.arrayContaining(["200", "400", "401", "404", "409"]));
+      expect(Object.keys(operation.responses), action).toEqual(expect.arrayContaining(["200", "400", "401", "404", "409", "503"]));
     }
-    expect(Object.keys(document.paths["/api/v1/jobs/claim"]?.post?.responses ?? {}).sort()).toEqual(["200", "204", "400", "401"]);
+    expect(Object.keys(document.paths["/api/v1/jobs/claim"]?.post?.responses ?? {}).sort()).toEqual(["200", "204", "400", "401", "503"]);
     expect(Object.keys(document.components.schemas)).toEqual(expect.arrayContaining(["ClaimedJob", "CompleteRequest", "FailRequest", "AgentRegister", "Heartbeat", "Error"]));
   });
 

@@ -98,6 +98,14 @@ describe("the OpenAPI document: errors", () => {
     }
   });
 
+  it("every operation that reads the database documents 503 with Retry-After, as the handlers answer while it is away", () => {
+    for (const { name, operation } of operations.filter(({ name }) => !["GET /api/health", "GET /api/v1/openapi.json"].includes(name))) {
+      const unavailable = operation.responses["503"] as { headers?: Record<string, { schema?: unknown }> } | undefined;
+      expect(unavailable?.headers?.["Retry-After"]?.schema, name).toMatchObject({ type: "integer", minimum: 1 });
+    }
+    expect(document.info.description).toMatch(/503 `UNAVAILABLE` with a `Retry-After` header/);
+  });
+
   it("says that a method a path does not list is answered 405 with Allow", () => {
     expect(document.info.description).toMatch(/405 with an `Allow` header/);
   });

@@ -35,9 +35,19 @@ const ZHealth = z.object({
 
 type ErrorStatus = { [Code in AppErrorCode]: `${(typeof appErrorCodes)[Code]}` }[AppErrorCode];
 
-/** The error responses of one operation: each status it can answer, saying when. */
+const retryAfter = z.object({ "Retry-After": z.number().int().min(1).meta({ description: "Seconds to wait before trying again", example: 5 }) });
+
+/**
+ * The error responses of one operation: each status it can answer, saying when, and 503 (with
+ * Retry-After) while the database cannot be reached, which every operation that uses it can answer.
+ */
 export const errorResponses = (described: Partial<Record<ErrorStatus, string>>) =>
-  Object.fromEntries(Object.entries(described).map(([status, description]) => [status, { description, content: { "application/json": { schema: ZError } } }]));
+  Object.fromEntries(
+    Object.entries({ ...described, "503": described["503"] ?? "The database is unavailable (restarting or unreachable): retry after the seconds in Retry-After" }).map(([status, description]) => [
+      status,
+      { description, content: { "application/json": { schema: ZError } }, ...(status === "503" ? { headers: retryAfter } : {}) },
+    ]),
+  );
 
 /** What every operation behind an API key can answer. */
 const keyedErrors = {
@@ -69,7 +79,7 @@ export function buildOpenApiDocument(serverUrl?: string) {
       version: "1",
       description: [
         "Upload performance results and import benchmark tool output. Authenticate with a project API key: `Authorization: Bearer <key>`.",
-        'Errors are `{"error": {"code", "message", "details"}}`; bad input names each field in `details.fields`.',
+        'Errors are `{"error": {"code", "message", "details"}}`; bad input names each field in `details.fields`. While the database cannot be reached (restarting), every operation that needs it answers 503 `UNAVAILABLE` with a `Retry-After` header: retry after that many seconds.',
         `${badTextNote}; bodies are UTF-8. A method a path does not list is answered 405 with an \`Allow\` header.`,
       ].join(" "),
     },

@@ -6,6 +6,7 @@ import { ZodError } from "zod";
 import { requireProjectRole, type MemberRole } from "../access/project-access";
 import { getSessionUser, type SessionUser } from "../auth/session";
 import { db, type Db } from "../db/client";
+import { DATABASE_RETRY_AFTER_SECONDS, databaseIsUnavailable, databaseUnavailableError, isDatabaseUnavailable } from "../db/unavailable";
 import { AppError, badInput, INTERNAL_ERROR_MESSAGE, type AppErrorCode, type FieldIssue } from "../errors";
 import { ZProjectRef } from "../schemas/project";
 import { unstorableIssues } from "../schemas/storable";
@@ -19,7 +20,15 @@ export interface TRPCContext {
 }
 
 export async function createTRPCContext(options: { headers: Headers; db?: Db }): Promise<TRPCContext> {
-  return { db: options.db ?? db, headers: options.headers, user: await getSessionUser(options.headers) };
+  const database = options.db ?? db;
+  try {
+    return { db: database, headers: options.headers, user: await getSessionUser(options.headers) };
+  } catch (error) {
+    // Reading the session is the first database call of a signed-in request. better-auth
+    // reports its failure without the cause: ask the database whether it is there.
+    if (isDatabaseUnavailable(error) || (await databaseIsUnavailable(database))) throw trpcErrorOf(databaseUnavailableError(error));
+    throw error;
+  }
 }
 
 const trpcCodeOf: Record<AppErrorCode, TRPCError["code"]> = {
@@ -33,6 +42,7 @@ const trpcCodeOf: Record<AppErrorCode, TRPCError["code"]> = {
   UNSUPPORTED_MEDIA_TYPE: "UNSUPPORTED_MEDIA_TYPE",
   UNPROCESSABLE: "UNPROCESSABLE_CONTENT",
   INTERNAL: "INTERNAL_SERVER_ERROR",
+  UNAVAILABLE: "SERVICE_UNAVAILABLE",
 };
 
 /** An unexpected failure, as opposed to a refusal a service meant (AppError) or tRPC's own. */
@@ -47,6 +57,8 @@ export function isUnexpected(error: TRPCError): boolean {
 export function publicMessageOf(error: TRPCError): string {
   return isUnexpected(error) ? INTERNAL_ERROR_MESSAGE : error.message;
 }
+
+const trpcErrorOf = (cause: AppError) => new TRPCError({ code: trpcCodeOf[cause.code], message: cause.message, cause });
 
 const t = initTRPC.context<TRPCContext>().create({
   transformer: superjson,
@@ -64,13 +76,17 @@ const t = initTRPC.context<TRPCContext>().create({
   },
 });
 
-/** Services throw AppError; give tRPC clients the matching tRPC code and keep the details. */
+/**
+ * Services throw AppError; give tRPC clients the matching tRPC code and keep the details. A
+ * database that cannot be reached is SERVICE_UNAVAILABLE (with Retry-After: app/api/trpc), not
+ * an internal error.
+ */
 const appErrors = t.middleware(async ({ next }) => {
   const result = await next();
-  if (!result.ok && result.error.cause instanceof AppError) {
-    const cause = result.error.cause;
-    throw new TRPCError({ code: trpcCodeOf[cause.code], message: cause.message, cause });
-  }
+  if (result.ok) return result;
+  const cause = result.error.cause;
+  if (cause instanceof AppError) throw trpcErrorOf(cause);
+  if (isDatabaseUnavailable(cause)) throw trpcErrorOf(databaseUnavailableError(cause));
   return result;
 });
 
@@ -83,6 +99,16 @@ const storableInput = t.middleware(async ({ getRawInput, next }) => {
   if (issues.length > 0) throw badInput(issues);
   return next();
 });
+
+/**
+ * The HTTP answer's headers: answers hold the project's data (queries are GETs), so the browser's
+ * cache keeps none of them; while the database is away, when to come back (as the REST API says it).
+ */
+export function responseMeta({ errors }: { errors: TRPCError[] }) {
+  const headers = new Headers({ "cache-control": "no-store" });
+  if (errors.some((error) => error.code === "SERVICE_UNAVAILABLE")) headers.set("Retry-After", String(DATABASE_RETRY_AFTER_SECONDS));
+  return { headers };
+}
 
 export const createCallerFactory = t.createCallerFactory;
 export const createTRPCRouter = t.router;

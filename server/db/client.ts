@@ -12,6 +12,11 @@ const globalForPrisma = globalThis as unknown as { versusPrisma?: PrismaClient }
 
 export function createPrismaClient(databaseUrl: string = requiredEnv("DATABASE_URL"), options: { maxConnections?: number } = {}): PrismaClient {
   const pool = new pg.Pool({ connectionString: databaseUrl, ...(options.maxConnections ? { max: options.maxConnections } : {}) });
+  // An idle connection that dies (PostgreSQL restarted or crashed) is an 'error' on the pool,
+  // which ends the process when nobody listens. The adapter listens only once Prisma has run a
+  // query, and the agents' statements use the pool directly; the pool drops the connection and
+  // opens a new one when next asked.
+  pool.on("error", (error) => console.warn(`database: an idle connection ended (${error.message})`));
   const client = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
   // The adapter ends the pool on $disconnect only if Prisma itself ever connected.
   const disconnect = client.$disconnect.bind(client);

@@ -18,7 +18,7 @@ import {
   type RegisterRequest,
   type RunReport,
 } from "./protocol";
-import { withRetry, type RetryPolicy } from "./retry";
+import { parseRetryAfter, withRetry, type RetryPolicy } from "./retry";
 
 export type CallName = "register" | "heartbeat" | "claim" | "lease" | "complete" | "fail" | "release";
 
@@ -147,7 +147,7 @@ export class ApiClient {
       if (request.signal?.aborted) throw error;
       throw new UnavailableError(name, 0, `${name}: the response broke off (${describeNetworkError(error)})`);
     }
-    if (!response.ok) throw errorForResponse(name, response.status, errorBody(text));
+    if (!response.ok) throw errorForResponse(name, response.status, errorBody(text), parseRetryAfter(response.headers.get("retry-after")));
     if (response.status === 204) return undefined;
     const parsed = request.schema.safeParse(text ? JSON.parse(text) : {});
     if (!parsed.success) throw new Error(`${name}: unexpected response from the server: ${describeIssues(parsed.error)}`);

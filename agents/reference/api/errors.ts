@@ -3,7 +3,8 @@
 //   Conflict      → the lease is not ours any more: stop that job and drop its result.
 //   NotFound      → no such job for this agent: drop it.
 //   Rejected      → the server refused the request itself (400, 413, 422): never retry it as is.
-//   Unavailable   → 5xx, 429 or a network error: retry with backoff, keep the result.
+//   Unavailable   → 5xx, 429 or a network error: retry with backoff (waiting at least the
+//                   server's Retry-After), keep the result.
 
 export interface ErrorBody {
   code?: string;
@@ -28,15 +29,18 @@ export class UnauthorizedError extends ApiError {}
 export class ConflictError extends ApiError {}
 export class NotFoundError extends ApiError {}
 export class RejectedError extends ApiError {}
-export class UnavailableError extends ApiError {}
+export class UnavailableError extends ApiError {
+  /** How long the server asked to wait before the next try (its Retry-After), when it said. */
+  retryAfterMs?: number;
+}
 
-/** The typed error for a response that was not a success. */
-export function errorForResponse(call: string, status: number, body: ErrorBody | undefined): ApiError {
+/** The typed error for a response that was not a success; `retryAfterMs` from its Retry-After header. */
+export function errorForResponse(call: string, status: number, body: ErrorBody | undefined, retryAfterMs?: number): ApiError {
   const message = `${call}: HTTP ${status}${body?.message ? ` ${body.message}` : ""}`;
   if (status === 401) return new UnauthorizedError(call, status, message, body);
   if (status === 404) return new NotFoundError(call, status, message, body);
   if (status === 409) return new ConflictError(call, status, message, body);
-  if (status === 429 || status >= 500) return new UnavailableError(call, status, message, body);
+  if (status === 429 || status >= 500) return Object.assign(new UnavailableError(call, status, message, body), { retryAfterMs });
   return new RejectedError(call, status, message, body);
 }
 

@@ -36,6 +36,8 @@ export class FakeApi {
   readonly calls: RecordedCall[] = [];
   /** While true every request gets 503, like a server whose database is down. */
   down = false;
+  /** The Retry-After header of those 503s (none when undefined). */
+  retryAfter: string | undefined;
   /** Answer 409 to lease renewals of these jobs (as if the lease had expired and moved on). */
   readonly stolenLeases = new Set<string>();
   stopAgents = false;
@@ -94,7 +96,7 @@ export class FakeApi {
     const url = new URL(req.url ?? "/", this.url);
     const send = (status: number, payload?: unknown) => {
       this.calls.push({ path: url.pathname, status, body });
-      res.writeHead(status, { "content-type": "application/json" });
+      res.writeHead(status, { "content-type": "application/json", ...(status === 503 && this.retryAfter !== undefined ? { "retry-after": this.retryAfter } : {}) });
       res.end(payload === undefined ? undefined : JSON.stringify(payload));
     };
     const error = (status: number, code: string, message: string) => send(status, { error: { code, message } });

@@ -3,6 +3,7 @@
 import crypto from "node:crypto";
 import { ZodError } from "zod";
 import { db, type Db } from "../../db/client";
+import { DATABASE_RETRY_AFTER_SECONDS, databaseUnavailableError, isDatabaseUnavailable } from "../../db/unavailable";
 import { env } from "../../env";
 import { AppError, badInput, INTERNAL_ERROR_MESSAGE } from "../../errors";
 import { publicOrigin } from "../../public-origin";
@@ -59,13 +60,23 @@ export function authenticatedRoute<P>(authenticate: (db: Db, authorization: stri
 
 export function errorResponse(error: unknown): Response {
   const appError =
-    error instanceof AppError ? error : error instanceof ZodError ? badInput(fieldIssuesOf(error)) : undefined;
-  if (appError) {
-    const headers: Record<string, string> = appError.code === "UNAUTHORIZED" ? { "WWW-Authenticate": 'Bearer realm="versus"' } : {};
-    return Response.json(appError.toJSON(), { status: appError.httpStatus, headers });
-  }
+    error instanceof AppError
+      ? error
+      : error instanceof ZodError
+        ? badInput(fieldIssuesOf(error))
+        : isDatabaseUnavailable(error)
+          ? databaseUnavailableError(error)
+          : undefined;
+  if (appError) return Response.json(appError.toJSON(), { status: appError.httpStatus, headers: errorHeaders(appError) });
   console.error("REST request failed:", error);
   return Response.json({ error: { code: "INTERNAL", message: INTERNAL_ERROR_MESSAGE } }, { status: 500 });
+}
+
+/** Who to authenticate as after a 401; when to come back after a 503. */
+function errorHeaders(error: AppError): Record<string, string> {
+  if (error.code === "UNAUTHORIZED") return { "WWW-Authenticate": 'Bearer realm="versus"' };
+  if (error.code === "UNAVAILABLE") return { "Retry-After": String(DATABASE_RETRY_AFTER_SECONDS) };
+  return {};
 }
 
 export const json = (body: unknown, status = 200) => Response.json(body, { status });

@@ -187,7 +187,7 @@ func (c *Client) send(ctx context.Context, r request, payload []byte) (bool, err
 
 // errorForResponse reads the {"error": {code, message, details}} body of a failed call.
 func errorForResponse(call Call, resp *http.Response) *Error {
-	e := &Error{Call: string(call), Status: resp.StatusCode, kind: kindOf(resp.StatusCode)}
+	e := &Error{Call: string(call), Status: resp.StatusCode, RetryAfter: parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()), kind: kindOf(resp.StatusCode)}
 	data, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 	var body struct {
 		Error *struct {

@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -107,5 +108,63 @@ func TestBackoffGrowsWithinItsBounds(t *testing.T) {
 	}
 	if d := p.Backoff(1000); d > time.Second {
 		t.Fatalf("a late retry waits %v", d)
+	}
+}
+
+func TestA503WaitsTheServersRetryAfter(t *testing.T) {
+	var calls atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if calls.Add(1) == 1 {
+			w.Header().Set("Retry-After", "1")
+			w.WriteHeader(503)
+			_, _ = w.Write([]byte(`{"error":{"code":"UNAVAILABLE","message":"The database is unavailable right now"}}`))
+			return
+		}
+		w.WriteHeader(201)
+		_, _ = w.Write([]byte(`{"run":{"id":"r1"},"replayed":false}`))
+	}))
+	t.Cleanup(srv.Close)
+	var logged strings.Builder
+	c := New(Options{BaseURL: srv.URL, Version: "t", Policies: fast(), Log: slog.New(slog.NewTextHandler(&logged, nil))})
+	answer, err := c.Complete(context.Background(), "j1", "vlease_1", result.Run{})
+	if err != nil || answer.Run.ID != "r1" || calls.Load() != 2 {
+		t.Fatalf("answer %+v, err %v, calls %d", answer, err, calls.Load())
+	}
+	// The policy's backoff is a few milliseconds; the server asked for a second.
+	if !strings.Contains(logged.String(), "msg=api.retry call=complete attempt=1 delay_ms=1000 ") {
+		t.Fatalf("log: %s", logged.String())
+	}
+}
+
+func TestRetryAfterIsReadAndBounded(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for header, want := range map[string]time.Duration{
+		"5":                             5 * time.Second,
+		" 0 ":                           0,
+		"Thu, 01 Jan 2026 00:00:07 GMT": 7 * time.Second,
+		"Wed, 31 Dec 2025 23:59:00 GMT": 0, // already past
+		"86400":                         MaxRetryAfter,
+		"":                              0,
+		"soon":                          0,
+		"-5":                            0,
+		"1.5":                           0,
+	} {
+		if got := parseRetryAfter(header, now); got != want {
+			t.Errorf("Retry-After %q: got %v, want %v", header, got, want)
+		}
+	}
+}
+
+func TestRetryDelayIsTheLongerOfBackoffAndRetryAfter(t *testing.T) {
+	p := RetryPolicy{BaseDelay: time.Millisecond, MaxDelay: 2 * time.Millisecond}
+	asked := &Error{Call: "claim", Status: 503, RetryAfter: 3 * time.Second, kind: ErrUnavailable}
+	if d := retryDelay(p, 0, asked); d != 3*time.Second {
+		t.Fatalf("got %v, want the server's 3s", d)
+	}
+	if d := retryDelay(RetryPolicy{BaseDelay: time.Minute, MaxDelay: time.Minute}, 0, asked); d < 30*time.Second {
+		t.Fatalf("got %v, want the longer backoff", d)
+	}
+	if d := retryDelay(p, 0, &Error{Call: "claim", kind: ErrUnavailable}); d > 2*time.Millisecond {
+		t.Fatalf("got %v without Retry-After", d)
 	}
 }

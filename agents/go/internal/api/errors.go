@@ -3,6 +3,7 @@ package api
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // The kinds of failure a call can end in, as the loops act on them (the error table of
@@ -18,7 +19,8 @@ var (
 	// ErrRejected: the server refused the request itself (400, 413, 422): never retry it as is;
 	// a refused run becomes a failure report carrying the server's message.
 	ErrRejected = errors.New("rejected")
-	// ErrUnavailable: 5xx, 429 or a network error: retry with backoff, keep the result.
+	// ErrUnavailable: 5xx, 429 or a network error: retry with backoff (no sooner than the
+	// server's Retry-After), keep the result.
 	ErrUnavailable = errors.New("unavailable")
 )
 
@@ -30,7 +32,10 @@ type Error struct {
 	Code    string         // e.g. "CONFLICT"; empty without an error body
 	Message string         // the server's message, or what went wrong on the way
 	Details map[string]any // the server's details (details.fields names bad fields)
-	kind    error
+	// RetryAfter is how long the server asked to wait before trying again (its Retry-After
+	// header, sent with a 503 while its database restarts); 0 when it did not say.
+	RetryAfter time.Duration
+	kind       error
 }
 
 func (e *Error) Error() string {

@@ -1,7 +1,7 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { appRouter } from "~/server/api/root";
 import { routeMethods } from "~/server/api/route-methods";
-import { createTRPCContext } from "~/server/api/trpc";
+import { createTRPCContext, responseMeta } from "~/server/api/trpc";
 import { isCrossSiteWrite } from "~/server/auth/same-origin";
 
 const handler = (req: Request) => {
@@ -14,8 +14,7 @@ const handler = (req: Request) => {
     req,
     router: appRouter,
     createContext: () => createTRPCContext({ headers: req.headers }),
-    // Answers hold the project's data (queries are GETs): the browser's cache keeps none of them.
-    responseMeta: () => ({ headers: new Headers({ "cache-control": "no-store" }) }),
+    responseMeta,
     onError({ error, path }) {
       if (error.code === "INTERNAL_SERVER_ERROR") console.error(`tRPC ${path ?? "?"} failed:`, error.cause ?? error);
     },

@@ -33,8 +33,12 @@ final class FakeJobApi implements AutoCloseable {
     }
   }
 
-  /** An answer: status and JSON body (null: none). */
-  record Answer(int status, String body) {}
+  /** An answer: status, JSON body (null: none) and Retry-After header (null: none). */
+  record Answer(int status, String body, String retryAfter) {
+    Answer(int status, String body) {
+      this(status, body, null);
+    }
+  }
 
   private final HttpServer server;
   private final BlockingQueue<ObjectNode> queue = new LinkedBlockingQueue<>();
@@ -124,6 +128,7 @@ final class FakeJobApi implements AutoCloseable {
         calls.add(call);
         calls.notifyAll();
       }
+      if (answer.retryAfter() != null) exchange.getResponseHeaders().set("retry-after", answer.retryAfter());
       if (answer.body() == null) {
         exchange.sendResponseHeaders(answer.status(), -1);
         return;

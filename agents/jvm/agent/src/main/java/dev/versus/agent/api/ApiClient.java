@@ -15,6 +15,7 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -194,7 +195,10 @@ public final class ApiClient {
       unsubscribe.run();
     }
     int status = response.statusCode();
-    if (status < 200 || status >= 300) throw ApiException.forResponse(call, status, errorBody(response.body()));
+    if (status < 200 || status >= 300) {
+      long retryAfterMs = RetryPolicy.parseRetryAfter(response.headers().firstValue("retry-after").orElse(null), Instant.now());
+      throw ApiException.forResponse(call, status, errorBody(response.body()), retryAfterMs);
+    }
     if (status == 204) return null;
     try {
       return response.body().isEmpty() ? JSON.createObjectNode() : JSON.readTree(response.body());

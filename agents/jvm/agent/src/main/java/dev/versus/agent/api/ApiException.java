@@ -6,7 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
  * What can go wrong on a call, as types the loops act on (the table in docs/agent-protocol.md):
  * {@link Unauthorized} stops the agent; {@link Conflict} and {@link NotFound} drop the job;
  * {@link Rejected} (400, 413, 422) is never retried as is; {@link Unavailable} (5xx, 429, a
- * network error) is retried with backoff and the result kept.
+ * network error) is retried with backoff, no sooner than the server's Retry-After, and the result
+ * kept.
  */
 public abstract class ApiException extends Exception {
   private static final long serialVersionUID = 1L;
@@ -36,14 +37,17 @@ public abstract class ApiException extends Exception {
     return getMessage();
   }
 
-  /** The typed error for a response that was not a success; body is the {@code error} object. */
-  public static ApiException forResponse(String call, int status, JsonNode body) {
+  /**
+   * The typed error for a response that was not a success; body is the {@code error} object,
+   * retryAfterMs the response's Retry-After (0: none).
+   */
+  public static ApiException forResponse(String call, int status, JsonNode body, long retryAfterMs) {
     String text = body != null && body.path("message").isTextual() ? " " + body.path("message").asText() : "";
     String message = call + ": HTTP " + status + text;
     if (status == 401) return new Unauthorized(call, status, message, body);
     if (status == 404) return new NotFound(call, status, message, body);
     if (status == 409) return new Conflict(call, status, message, body);
-    if (status == 429 || status >= 500) return new Unavailable(call, status, message, body);
+    if (status == 429 || status >= 500) return new Unavailable(call, status, message, body, retryAfterMs);
     return new Rejected(call, status, message, body);
   }
 
@@ -82,13 +86,20 @@ public abstract class ApiException extends Exception {
   /** 5xx, 429, a network error, or a call given up because the agent is stopping. */
   public static final class Unavailable extends ApiException {
     private static final long serialVersionUID = 1L;
+    private final long retryAfterMs;
 
     public Unavailable(String call, int status, String message) {
-      super(call, status, message, null);
+      this(call, status, message, null, 0);
     }
 
-    Unavailable(String call, int status, String message, JsonNode body) {
+    Unavailable(String call, int status, String message, JsonNode body, long retryAfterMs) {
       super(call, status, message, body);
+      this.retryAfterMs = retryAfterMs;
+    }
+
+    /** How long the server asked to wait before the next try (its Retry-After); 0 when it did not say. */
+    public long retryAfterMs() {
+      return retryAfterMs;
     }
   }
 

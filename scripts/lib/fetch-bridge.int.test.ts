@@ -1,0 +1,96 @@
+// A handler behind the bridge (fetch-bridge.ts) that refuses a request body before reading all
+// of it — from its Content-Length, or once a streamed body passes the limit (readBody) — answers
+// 413, the client gets that answer, and the connection serves the client's next request: the
+// rest of the body is read and discarded, as Node does for bodies nobody reads. Real HTTP with a
+// keep-alive client on one socket.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readBody } from "~/server/api/rest/body";
+import { AppError } from "~/server/errors";
+import { fetchRequestOf, sendResponse, smallBodyOf } from "./fetch-bridge";
+
+const LIMIT = 256 * 1024;
+let server: http.Server;
+let port: number;
+const crashes: unknown[] = [];
+const onCrash = (error: unknown) => crashes.push(error);
+
+beforeAll(async () => {
+  process.on("uncaughtException", onCrash);
+  server = http.createServer(async (req, res) => {
+    const request = fetchRequestOf(req, new URL(req.url ?? "/", `http://127.0.0.1:${port}`), undefined, await smallBodyOf(req, 16 * 1024));
+    let response: Response;
+    try {
+      response = Response.json({ bytes: req.method === "POST" ? (await readBody(request, LIMIT)).length : 0 });
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      response = Response.json(error.toJSON(), { status: error.httpStatus });
+    }
+    await sendResponse(res, response);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  port = (server.address() as AddressInfo).port;
+});
+afterAll(async () => {
+  process.off("uncaughtException", onCrash);
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+type Answer = { status: number; body: string } | Error;
+
+/** POSTs `chunks` chunks of 64 KB (declaring `declared` bytes, or chunked); stops sending once answered. */
+function post(agent: http.Agent, chunks: number, declared?: number): Promise<Answer> {
+  const chunk = Buffer.alloc(64 * 1024, "x");
+  return new Promise((resolve) => {
+    const req = http.request({ host: "127.0.0.1", port, method: "POST", path: "/", agent, headers: declared === undefined ? {} : { "content-length": String(declared) } });
+    req.on("response", (response) => {
+      const body: Buffer[] = [];
+      response.on("data", (data: Buffer) => body.push(data));
+      response.on("end", () => {
+        resolve({ status: response.statusCode ?? 0, body: Buffer.concat(body).toString() });
+        // Answered before the body was all sent: give up sending it (a gigabyte would never end).
+        if (!req.writableFinished) req.destroy();
+      });
+    });
+    req.on("error", resolve);
+    let sent = 0;
+    const write = () => {
+      while (sent < chunks) {
+        sent++;
+        if (!req.write(chunk)) return void req.once("drain", write);
+      }
+      if (declared === undefined || declared === chunks * chunk.length) req.end();
+    };
+    write();
+  });
+}
+
+const get = (agent: http.Agent) =>
+  new Promise<Answer>((resolve) => {
+    http.get({ host: "127.0.0.1", port, path: "/", agent }, (response) => {
+      response.resume();
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, body: "" }));
+    }).on("error", resolve);
+  });
+
+describe("a body refused before it is read to the end", () => {
+  it.each([
+    ["a Content-Length over the limit", 8, 8 * 64 * 1024],
+    ["a chunked body past the limit", 8, undefined],
+    ["a Content-Length of 1 GB, 8 chunks of it sent", 8, 1024 ** 3],
+  ] as const)("%s → 413 reaches the client, and the same connection serves the next request", async (_name, chunks, declared) => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const refused = await post(agent, chunks, declared);
+      expect(refused).toMatchObject({ status: 413 });
+      expect(JSON.parse((refused as { body: string }).body).error.message).toContain("256 KB");
+      if (declared !== 1024 ** 3) expect(await get(agent)).toEqual({ status: 200, body: "" });
+      expect(await post(agent, 2, 2 * 64 * 1024)).toEqual({ status: 200, body: JSON.stringify({ bytes: 2 * 64 * 1024 }) });
+    } finally {
+      agent.destroy();
+    }
+    expect(crashes).toEqual([]);
+  });
+});

@@ -1,0 +1,67 @@
+// While the database cannot be reached, every API answers "come back later", never "internal
+// error": the REST API (uploads, comparisons, the agent protocol) 503 with Retry-After and its
+// JSON error body; tRPC SERVICE_UNAVAILABLE (HTTP 503, Retry-After) with a message the browser
+// shows. Here the server's database URL points at a port nothing listens on; the fault test
+// with a real PostgreSQL stopped and crashed under load is test/reliability/database-restart.rel.test.ts.
+import crypto from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { COOKIE_PREFIX } from "~/server/auth/auth-settings";
+import { freePort } from "~/test/free-port";
+
+process.env.BETTER_AUTH_SECRET ??= crypto.randomBytes(32).toString("base64url");
+process.env.DATABASE_URL = `postgresql://versus:x@127.0.0.1:${await freePort()}/versus`;
+const { POST: postResults } = await import("~/app/api/v1/results/route");
+const { GET: getComparison } = await import("~/app/api/v1/experiments/[slugOrId]/comparison/route");
+const { POST: postClaim } = await import("~/app/api/v1/jobs/claim/route");
+const { POST: postComplete } = await import("~/app/api/v1/jobs/[id]/complete/route");
+const { GET: trpcGet } = await import("~/app/api/trpc/[trpc]/route");
+
+const base = "http://test.local";
+const bearer = (secret: string) => ({ authorization: `Bearer ${secret}` });
+
+async function expectUnavailable(response: Response) {
+  expect(response.status).toBe(503);
+  expect(response.headers.get("retry-after")).toBe("5");
+  expect(response.headers.get("content-type")).toContain("application/json");
+  expect(await response.json()).toEqual({ error: { code: "UNAVAILABLE", message: "The database is unavailable right now (restarting or unreachable); retry in 5 seconds" } });
+}
+
+describe("the REST API with the database unreachable", () => {
+  it("an upload → 503 with Retry-After", async () => {
+    const body = JSON.stringify({ experiment: "e", create: true, runs: [{ variant: "a", metrics: [{ key: "m", samples: [1] }] }] });
+    await expectUnavailable(await postResults(new Request(`${base}/api/v1/results`, { method: "POST", headers: { ...bearer("vs_key"), "content-type": "application/json" }, body })));
+  });
+
+  it("a comparison → 503 with Retry-After", async () => {
+    await expectUnavailable(await getComparison(new Request(`${base}/api/v1/experiments/e/comparison`, { headers: bearer("vs_key") }), { params: Promise.resolve({ slugOrId: "e" }) }));
+  });
+
+  it("an agent's claim and complete (statements run on the pool directly) → 503 with Retry-After", async () => {
+    await expectUnavailable(await postClaim(new Request(`${base}/api/v1/jobs/claim?wait=0`, { method: "POST", headers: bearer("vsag_credential") })));
+    const complete = new Request(`${base}/api/v1/jobs/j1/complete`, { method: "POST", headers: { ...bearer("vsag_credential"), "content-type": "application/json" }, body: JSON.stringify({ leaseToken: "t", run: { metrics: [{ key: "m", samples: [1] }] } }) });
+    await expectUnavailable(await postComplete(complete, { params: Promise.resolve({ id: "j1" }) }));
+  });
+});
+
+describe("tRPC with the database unreachable", () => {
+  async function expectServiceUnavailable(response: Response) {
+    expect(response.status).toBe(503);
+    expect(response.headers.get("retry-after")).toBe("5");
+    const body = (await response.json()) as { error: { json: { message: string; data: { code: string; httpStatus: number } } } };
+    expect(body.error.json.data).toMatchObject({ code: "SERVICE_UNAVAILABLE", httpStatus: 503 });
+    expect(body.error.json.message).toBe("The database is unavailable right now (restarting or unreachable); retry in 5 seconds");
+  }
+
+  it("a procedure's query → SERVICE_UNAVAILABLE, 503 with Retry-After", async () => {
+    await expectServiceUnavailable(await trpcGet(new Request(`${base}/api/trpc/setup.status`)));
+  });
+
+  it("reading the session of a signed-in request → SERVICE_UNAVAILABLE, not a signed-out user", async () => {
+    // A session cookie signed as better-auth signs them, so that it looks the session up.
+    const token = crypto.randomBytes(16).toString("hex");
+    const signature = crypto.createHmac("sha256", process.env.BETTER_AUTH_SECRET!).update(token).digest("base64");
+    const cookie = `${COOKIE_PREFIX}.session_token=${encodeURIComponent(`${token}.${signature}`)}`;
+    // Input the procedure refuses before reading anything (a 400 otherwise): only the session lookup can fail.
+    await expectServiceUnavailable(await trpcGet(new Request(`${base}/api/trpc/setup.linkState?input=${encodeURIComponent(JSON.stringify({ json: {} }))}`, { headers: { cookie } })));
+  });
+});

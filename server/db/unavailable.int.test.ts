@@ -1,0 +1,102 @@
+// What a Prisma client on the node-postgres adapter (server/db/client.ts) actually throws when
+// PostgreSQL goes away — provoked on a PostgreSQL of this test's own, stopped, crashed and
+// started again — is recognised by isDatabaseUnavailable; the client works again once
+// PostgreSQL is back, without being made anew; and a connection dying in the pool while idle
+// does not bring the process down.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startOwnDatabase, type OwnDatabase } from "~/test/own-database";
+import { createPrismaClient, type Db } from "./client";
+import { Prisma } from "./generated/client";
+import { preparedQuery } from "./prepared-statements";
+import { isDatabaseUnavailable } from "./unavailable";
+
+let database: OwnDatabase;
+let db: Db;
+
+beforeAll(async () => {
+  database = await startOwnDatabase();
+  db = createPrismaClient(database.url);
+});
+afterAll(async () => {
+  await db.$disconnect();
+  await database.remove();
+});
+
+/** The error `run` rejects with (fails the test when it resolves). */
+async function errorOf(run: () => Promise<unknown>): Promise<unknown> {
+  const outcome = await run().then(
+    () => ({ ok: true as const }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+  if (outcome.ok) throw new Error("expected the call to fail");
+  return outcome.error;
+}
+
+/** Each way the server calls the database: model queries, raw SQL, a transaction, a prepared statement on the pool. */
+const calls = {
+  "a model query": () => db.project.findMany({ take: 1 }),
+  "a count": () => db.project.count(),
+  "$queryRaw": () => db.$queryRaw`SELECT 1`,
+  "an interactive transaction": () => db.$transaction(async (tx) => tx.project.count()),
+  "a batch transaction": () => db.$transaction([db.project.count(), db.job.count()]),
+  "a prepared statement on the pool": () => preparedQuery(db, Prisma.sql`SELECT 1 AS one`),
+};
+const everyCall = () => Promise.all(Object.values(calls).map((call) => call()));
+
+describe("isDatabaseUnavailable, on what the client throws", () => {
+  it("PostgreSQL stopped (fast shutdown): statements in flight, an open transaction and every later call; all work again once it is back", async () => {
+    await everyCall(); // connections open and idle in the pool
+    const inFlight = errorOf(() => db.$queryRaw`SELECT pg_sleep(30)`);
+    const preparedInFlight = errorOf(() => preparedQuery(db, Prisma.sql`SELECT pg_sleep(30)`));
+    let entered!: () => void;
+    const insideTransaction = new Promise<void>((resolve) => (entered = resolve));
+    const transaction = errorOf(() =>
+      db.$transaction(async (tx) => {
+        await tx.project.count();
+        entered();
+        await tx.$queryRaw`SELECT pg_sleep(30)`;
+      }, { timeout: 60_000 }),
+    );
+    await insideTransaction;
+    await database.stop();
+
+    const failures: Record<string, unknown> = { "a statement in flight": await inFlight, "a prepared statement in flight": await preparedInFlight, "an open transaction": await transaction };
+    for (const [name, call] of Object.entries(calls)) failures[name] = await errorOf(call);
+    for (const [name, error] of Object.entries(failures)) expect(isDatabaseUnavailable(error), `${name}: ${String(error)}`).toBe(true);
+
+    await database.start();
+    await everyCall();
+  });
+
+  it("PostgreSQL crashed (SIGKILL of the postmaster) with idle connections in the pool: the process lives on, calls fail as unavailable, then work", async () => {
+    // Only the pool has been used (as by a server whose first calls are agents'): an idle
+    // connection's error then has only the pool to go to.
+    const poolOnly = createPrismaClient(database.url);
+    try {
+      await Promise.all([1, 2, 3].map(() => preparedQuery(poolOnly, Prisma.sql`SELECT pg_sleep(0.05)`)));
+      await database.kill();
+      for (const call of [() => preparedQuery(poolOnly, Prisma.sql`SELECT 1 AS one`), () => poolOnly.project.count(), ...Object.values(calls)]) {
+        const error = await errorOf(call);
+        expect(isDatabaseUnavailable(error), String(error)).toBe(true);
+      }
+      await database.start();
+      await everyCall();
+      expect(await preparedQuery(poolOnly, Prisma.sql`SELECT 1 AS one`)).toEqual([{ one: 1 }]);
+    } finally {
+      await poolOnly.$disconnect();
+    }
+  });
+
+  it("is false for the errors that are not about reaching the database", async () => {
+    const errors = [
+      await errorOf(() => db.$queryRaw`SELECT * FROM no_such_table`),
+      await errorOf(() => db.$queryRaw`SELECT 1/0`),
+      await errorOf(() => db.project.create({ data: { name: "x", slug: "" } }).then(() => db.project.create({ data: { name: "x", slug: "" } }))),
+      await errorOf(() => preparedQuery(db, Prisma.sql`SELECT 'x'::int`)),
+      new Error("something else"),
+      "a string",
+      undefined,
+    ];
+    for (const error of errors) expect(isDatabaseUnavailable(error), String(error)).toBe(false);
+  });
+});

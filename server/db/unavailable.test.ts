@@ -1,0 +1,39 @@
+// The shapes of "database unavailable" that the integration test cannot provoke on demand
+// (PostgreSQL starting up, a connection cut by the network, a full server), as node-postgres,
+// the Prisma driver adapter and Prisma build them; and look-alikes that are not outages.
+import { describe, expect, it } from "vitest";
+import { isDatabaseUnavailable } from "./unavailable";
+
+const pgError = (code: string, message: string) => Object.assign(new Error(message), { code, severity: "FATAL" });
+const prismaError = (code: string, cause?: object) => Object.assign(new Error(`Invalid invocation ${code}`), { name: "PrismaClientKnownRequestError", code, meta: cause ? { driverAdapterError: { name: "DriverAdapterError", cause } } : {} });
+
+describe("isDatabaseUnavailable", () => {
+  it.each([
+    ["57P03 the database system is starting up", pgError("57P03", "the database system is starting up")],
+    ["57P02 crash shutdown", pgError("57P02", "terminating connection because of crash of another server process")],
+    ["08006 connection failure", pgError("08006", "connection failure")],
+    ["53300 too many connections", pgError("53300", "sorry, too many clients already")],
+    ["a reset socket", Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET", syscall: "read", errno: -104 })],
+    ["node-postgres: connection terminated", new Error("Connection terminated unexpectedly")],
+    ["node-postgres: a dead transaction's client", new Error("Client has encountered a connection error and is not queryable")],
+    ["node-postgres: pool connect timeout", new Error("timeout exceeded when trying to connect")],
+    ["Prisma P1017 server closed the connection", prismaError("P1017")],
+    ["Prisma P2024 pool timeout", prismaError("P2024")],
+    ["adapter ConnectionClosed under P2010", prismaError("P2010", { kind: "ConnectionClosed" })],
+    ["adapter 57P03 under a model query", prismaError("P2036", { kind: "postgres", code: "57P03", originalCode: "57P03" })],
+    ["wrapped as a cause", new Error("storing the run failed", { cause: new Error("Connection terminated unexpectedly") })],
+  ])("%s → unavailable", (_name, error) => {
+    expect(isDatabaseUnavailable(error)).toBe(true);
+  });
+
+  it.each([
+    ["a unique violation", prismaError("P2002")],
+    ["a raw query's syntax error", prismaError("P2010", { kind: "postgres", code: "42601" })],
+    ["a division by zero", pgError("22012", "division by zero")],
+    ["an ordinary error", new Error("Connection string is malformed")],
+    ["an error whose cause refers to itself", (() => { const error: Error & { cause?: unknown } = new Error("loop"); error.cause = error; return error; })()],
+    ["null", null],
+  ])("%s → not unavailable", (_name, error) => {
+    expect(isDatabaseUnavailable(error)).toBe(false);
+  });
+});

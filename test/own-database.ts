@@ -1,0 +1,65 @@
+// A PostgreSQL of a test's own (embedded, as the integration run's, but on its own port and data
+// directory), for the fault tests that stop, crash and restart it: the other tests' database
+// stays up. Restarting keeps the port and the data, so a server started on `url` finds it again.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { startEmbeddedPostgres, type EmbeddedServer } from "../server/db/embedded-postgres";
+import { migrate } from "../server/db/migrator";
+import { freePort } from "./free-port";
+
+export interface OwnDatabase {
+  /** The database's URL (with every migration applied). */
+  url: string;
+  /** Stops PostgreSQL as `pg_ctl stop -m fast` does (SIGINT): sessions get 57P01 and end. */
+  stop(): Promise<void>;
+  /** Kills the postmaster with SIGKILL (a crash): the next start recovers from the WAL. */
+  kill(): Promise<void>;
+  /** Starts it again on the same port and data (nothing when it runs). */
+  start(): Promise<void>;
+  /** Stops it and deletes its files. */
+  remove(): Promise<void>;
+}
+
+export async function startOwnDatabase(): Promise<OwnDatabase> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "versus-faults-"));
+  // PostgreSQL runs as its own user when the tests run as root: it must be able to enter.
+  fs.chmodSync(dataDir, 0o755);
+  const port = await freePort();
+  let server: EmbeddedServer | undefined = await startEmbeddedPostgres({ dataDir, port });
+  await server.ensureDatabase("versus_faults");
+  const url = server.urlFor("versus_faults");
+  await migrate(url);
+
+  const postmasterPid = () => Number(fs.readFileSync(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  return {
+    url,
+    async stop() {
+      await server?.stop();
+      server = undefined;
+    },
+    async kill() {
+      const pid = postmasterPid();
+      process.kill(pid, "SIGKILL");
+      // Its backends notice the postmaster's death and exit; a new postmaster refuses to start
+      // while any of them still holds the shared memory.
+      while (alive(pid)) await new Promise((resolve) => setTimeout(resolve, 50));
+      server = undefined;
+    },
+    async start() {
+      server ??= await startEmbeddedPostgres({ dataDir, port });
+    },
+    async remove() {
+      await server?.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
