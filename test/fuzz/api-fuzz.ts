@@ -72,52 +72,86 @@ export function fuzzConfig(targets: FuzzTargets, options: Pick<FuzzOptions, "max
     `workers = ${options.workers ?? 2}`,
     // A slow answer on a busy 2-core machine is not a failure.
     "suppress-health-check = [\"too_slow\"]",
-    "request-timeout = 60",
+    "request-timeout = 45",
+    // Nothing carried over from earlier runs: a seed alone says what a run sent.
+    "[cache]",
+    "enabled = false",
     "[generation]",
     `max-examples = ${options.maxExamples}`,
+    `database = "none"`,
     // NUL in generated text: the API must refuse it with a 400, so it is worth sending.
     "allow-x00 = true",
     ...Object.entries({ apiKey: targets.apiKey, enrollmentToken: targets.enrollmentToken, agentCredential: targets.agentCredential }).flatMap(([scheme, secret]) => [`[auth.openapi.${scheme}]`, `bearer = ${toml(secret)}`]),
     ...Object.entries(dictionaries).flatMap(([name, values]) => [`[dictionaries.${name}]`, `values = ${toml(values)}`]),
     "[parameters]",
     ...Object.entries(parameters).map(([parameter, [dictionary, probability]]) => `${toml(parameter)} = { dictionary = ${toml(dictionary)}, probability = ${probability} }`),
-    // Heartbeats as an agent of their own (fuzz-targets.ts says why).
-    "[[operations]]",
-    `include-path = "/api/v1/agents/heartbeat"`,
-    `headers = { Authorization = ${toml(`Bearer ${targets.heartbeatCredential}`)} }`,
     "",
   ].join("\n");
 }
+
+const HEARTBEAT = "/api/v1/agents/heartbeat";
+
+/**
+ * Two passes: every operation but the heartbeat, then the heartbeat alone. A heartbeat replaces
+ * the agent's capabilities and labels with what it reports; the fuzzer's would leave the agent
+ * unable to claim, and every claim after it would long-poll its 30 s for nothing.
+ */
+const passes = [
+  { name: "all-but-heartbeat", filter: ["--exclude-path", HEARTBEAT] },
+  { name: "heartbeat", filter: ["--include-path", HEARTBEAT] },
+];
 
 /** Runs schemathesis against `baseUrl` and collects what it found; resolves whatever it found. */
 export async function runApiFuzz(options: FuzzOptions): Promise<FuzzResult> {
   const log = options.log ?? console.log;
   const schemathesis = ensureSchemathesis(log);
-  const reportDir = options.reportDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "versus-fuzz-"));
+  const reportDir = path.resolve(options.reportDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "versus-fuzz-")));
   fs.mkdirSync(reportDir, { recursive: true });
   const configFile = path.join(reportDir, "schemathesis.toml");
   fs.writeFileSync(configFile, fuzzConfig(options.targets, options));
-  const args = [
-    "--config-file", configFile,
-    "run", `${options.baseUrl}/api/v1/openapi.json`,
-    "--url", options.baseUrl,
-    "--checks", FUZZ_CHECKS.join(","),
-    "--phases", "examples,coverage,fuzzing",
-    "--report", "junit,ndjson",
-    "--report-dir", reportDir,
-    "--continue-on-failure",
-  ];
   const started = performance.now();
-  const { exitCode, output } = await new Promise<{ exitCode: number; output: string }>((resolve, reject) => {
-    const child = spawn(schemathesis, args, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1", SCHEMATHESIS_TELEMETRY: "false" } });
+  const total: Omit<FuzzResult, "reportDir" | "seconds"> = { exitCode: 0, output: "", operations: 0, testCases: 0, failures: [] };
+  for (const pass of passes) {
+    const passDir = path.join(reportDir, pass.name);
+    fs.mkdirSync(passDir, { recursive: true });
+    const args = [
+      "--config-file", configFile,
+      "run", `${options.baseUrl}/api/v1/openapi.json`,
+      "--url", options.baseUrl,
+      ...pass.filter,
+      "--checks", FUZZ_CHECKS.join(","),
+      "--phases", "examples,coverage,fuzzing",
+      "--report", "junit,ndjson",
+      "--report-dir", passDir,
+      "--continue-on-failure",
+    ];
+    const { exitCode, output } = await run(schemathesis, args, passDir);
+    const counts = readNdjsonReport(passDir);
+    total.exitCode = Math.max(total.exitCode, exitCode);
+    total.output += `${total.output ? "\n" : ""}── schemathesis, ${pass.name} ──\n${output}`;
+    total.operations += counts.operations;
+    total.testCases += counts.testCases;
+    total.failures.push(...counts.failures);
+  }
+  return { ...total, reportDir, seconds: (performance.now() - started) / 1000 };
+}
+
+function run(command: string, args: string[], cwd: string): Promise<{ exitCode: number; output: string }> {
+  return new Promise((resolve, reject) => {
+    // In the report directory: the caches schemathesis and Hypothesis keep go there, not into the checkout.
+    const child = spawn(command, args, { cwd, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1", SCHEMATHESIS_TELEMETRY: "false" } });
     const chunks: Buffer[] = [];
     child.stdout.on("data", (chunk: Buffer) => chunks.push(chunk));
     child.stderr.on("data", (chunk: Buffer) => chunks.push(chunk));
+    // A test that times out must not leave it running against a server that is gone.
+    const stop = () => child.kill("SIGTERM");
+    process.once("exit", stop);
     child.once("error", reject);
-    child.once("close", (code, signal) => resolve({ exitCode: code ?? (signal ? 128 : 1), output: Buffer.concat(chunks).toString("utf8") }));
+    child.once("close", (code, signal) => {
+      process.off("exit", stop);
+      resolve({ exitCode: code ?? (signal ? 128 : 1), output: Buffer.concat(chunks).toString("utf8") });
+    });
   });
-  const seconds = (performance.now() - started) / 1000;
-  return { exitCode, output, ...readNdjsonReport(reportDir), reportDir, seconds };
 }
 
 /** Counts from schemathesis's event stream (the ndjson report in `reportDir`): operations tested, test cases sent, distinct failures. */

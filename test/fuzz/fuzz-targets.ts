@@ -14,14 +14,7 @@ export interface FuzzTargets {
   apiKey: string;
   enrollmentToken: string;
   agentName: string;
-  /** The agent that claims and works jobs. */
   agentCredential: string;
-  /**
-   * Another agent's, for heartbeats: a heartbeat replaces the agent's capabilities with what it
-   * reports, and the fuzzer's would leave the first agent unable to claim (every claim then
-   * long-polls its 30 s).
-   */
-  heartbeatCredential: string;
   experimentSlug: string;
   /** A metric with runs, and its badge file name. */
   metric: string;
@@ -48,9 +41,7 @@ export async function prepareFuzzTargets(db: Db, baseUrl: string): Promise<FuzzT
   const apiKey = (await createApiKey(db, project.slug, "api fuzz")).secret;
   // A name the fuzzer will not hit by chance: registering it again would rotate the credential.
   const agentName = `fuzz-agent-${crypto.randomBytes(6).toString("hex")}`;
-  const register = async (name: string) => ((await call(baseUrl, "/api/v1/agents/register", project.token, { name, kind: "other", version: "1.0.0", capabilities: ["sleep"] })) as { credential: string }).credential;
-  const registered = { credential: await register(agentName) };
-  const heartbeatCredential = await register(`${agentName}-heartbeats`);
+  const registered = (await call(baseUrl, "/api/v1/agents/register", project.token, { name: agentName, kind: "other", version: "1.0.0", capabilities: ["sleep"] })) as { credential: string };
 
   const metric = "slept_ms";
   const commits = ["c0ffee01", "c0ffee02", "c0ffee03", "c0ffee04"];
@@ -73,7 +64,6 @@ export async function prepareFuzzTargets(db: Db, baseUrl: string): Promise<FuzzT
     enrollmentToken: project.token,
     agentName,
     agentCredential: registered.credential,
-    heartbeatCredential,
     experimentSlug: project.experimentSlug,
     metric,
     variants: ["A", "B"],
