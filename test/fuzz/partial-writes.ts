@@ -1,6 +1,8 @@
 // What a request that was half written would leave behind, as queries over the whole database:
 // each names rows that break a rule every complete write keeps (prisma/schema.prisma). After a
 // fuzz run (thousands of strange requests, some refused part-way), every query must find nothing.
+// Rules the database enforces itself (a result's n ≥ 1, a time series' lengths, a leased job's
+// lease: CHECK constraints in server/db/sql-only-objects.ts) need no query here.
 import type { Db } from "~/server/db/client";
 
 /** A rule, and the query for the ids of rows that break it. */
@@ -15,13 +17,9 @@ const rules: { rule: string; sql: string }[] = [
           UNION ALL SELECT t."id" FROM "RunTimeSeries" t JOIN "Run" r ON r."id" = t."runId" JOIN "Metric" k ON k."id" = t."metricId" WHERE k."experimentId" <> r."experimentId"`,
   },
   {
-    rule: "every stored figure is a finite number and every result counts at least one value",
-    sql: `SELECT "id" FROM "RunMetricResult" WHERE "n" < 1 OR "mean" IN ('NaN', 'Infinity', '-Infinity')
+    rule: "every stored figure is a finite number",
+    sql: `SELECT "id" FROM "RunMetricResult" WHERE "mean" IN ('NaN', 'Infinity', '-Infinity')
           OR EXISTS (SELECT 1 FROM unnest(ARRAY["sd", "min", "max", "p50", "p90", "p95", "p99", "p999", "sum", "histogramScale"]) v WHERE v IN ('NaN', 'Infinity', '-Infinity'))`,
-  },
-  {
-    rule: "a time series has one offset per value",
-    sql: `SELECT "id" FROM "RunTimeSeries" WHERE cardinality("offsetsMs") <> cardinality("values") OR cardinality("values") = 0`,
   },
   {
     rule: "an idempotency record has the runs its request stored (they are written in one transaction)",
@@ -36,10 +34,6 @@ const rules: { rule: string; sql: string }[] = [
     sql: `SELECT "id" FROM "Job" WHERE ("status" = 'succeeded' AND NOT "warmup" AND "runId" IS NULL) OR ("runId" IS NOT NULL AND "status" <> 'succeeded')`,
   },
   {
-    rule: "a leased job has its lease: token, expiry and agent",
-    sql: `SELECT "id" FROM "Job" WHERE "status" = 'leased' AND ("leaseToken" IS NULL OR "leaseExpiresAt" IS NULL OR "agentId" IS NULL)`,
-  },
-  {
     rule: "a job's run is a run of the job's variant",
     sql: `SELECT j."id" FROM "Job" j JOIN "Run" r ON r."id" = j."runId" WHERE r."variantId" <> j."variantId"`,
   },
@@ -50,7 +44,7 @@ const rules: { rule: string; sql: string }[] = [
 ];
 
 /** Every broken rule, with up to three of the offending ids; empty when the database is whole. */
-export async function partialWrites(db: Db): Promise<string[]> {
+export async function partialWrites(db: Pick<Db, "$queryRawUnsafe">): Promise<string[]> {
   const problems: string[] = [];
   for (const { rule, sql } of rules) {
     const rows = await db.$queryRawUnsafe<{ id: string }[]>(sql);
