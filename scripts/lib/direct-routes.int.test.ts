@@ -41,7 +41,7 @@ interface Answer {
 
 function call(method: string, path: string, options: { credential?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<Answer> {
   const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
-  const headers: http.OutgoingHttpHeaders = { "content-type": "application/json" };
+  const headers: http.OutgoingHttpHeaders = { "content-type": "application/json", ...(payload === undefined ? {} : { "content-length": Buffer.byteLength(payload) }) };
   if (options.credential) headers.authorization = `Bearer ${options.credential}`;
   return new Promise((resolve, reject) => {
     const req = http.request({ host: "127.0.0.1", port, method, path, headers, signal: options.signal }, (res) => {
@@ -127,6 +127,16 @@ describe("the agent routes served without Next.js", () => {
     const get = await call("GET", "/api/v1/jobs/claim", { credential });
     expect(get.status).toBe(405);
     expect(get.headers.allow).toBe("OPTIONS, POST");
+  });
+
+  it("a GET, HEAD or DELETE that carries a body (found by the API fuzz: GET answered 500) is 405 with Allow, for every route", async () => {
+    const credential = await registered("direct-body");
+    for (const path of ["/api/v1/agents/register", "/api/v1/agents/heartbeat", "/api/v1/jobs/claim", "/api/v1/jobs/some-job/lease", "/api/v1/jobs/some-job/complete", "/api/v1/jobs/some-job/fail", "/api/v1/jobs/some-job/release"]) {
+      for (const method of ["GET", "HEAD", "DELETE"]) {
+        const answer = await call(method, path, { credential, body: { leaseToken: "vlease_x" } });
+        expect({ path, method, status: answer.status, allow: answer.headers.allow }, answer.body).toEqual({ path, method, status: 405, allow: "OPTIONS, POST" });
+      }
+    }
   });
 
   it("an empty claim is 204 with no body and no Content-Length", async () => {

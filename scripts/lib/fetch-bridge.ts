@@ -5,18 +5,20 @@
 import type http from "node:http";
 
 /**
- * The Request of a Node request: its headers as sent, its body (none for GET and HEAD) streamed,
- * or `body` when the caller read it already.
+ * The Request of a Node request: its headers as sent, its body streamed, or `body` when the
+ * caller read it already. A GET or HEAD has none even when the client sent one (it means nothing
+ * there, and the Fetch API refuses to build such a Request: the route then answers 405, not 500).
  */
 export function fetchRequestOf(req: http.IncomingMessage, url: URL, signal?: AbortSignal, body?: Buffer): Request {
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i] as string, req.rawHeaders[i + 1] as string);
   const method = req.method ?? "GET";
-  const streamed = body === undefined && method !== "GET" && method !== "HEAD";
+  const bodiless = method === "GET" || method === "HEAD";
+  const streamed = body === undefined && !bodiless;
   return new Request(url, {
     method,
     headers,
-    body: streamed ? bodyStreamOf(req) : body,
+    body: streamed ? bodyStreamOf(req) : bodiless ? undefined : body,
     signal,
     // Node's fetch needs this for a streamed request body.
     ...(streamed ? { duplex: "half" } : {}),

@@ -50,12 +50,72 @@ export function parseJsonBody(format: string, body: string): unknown {
   if (!text.startsWith("{") && !text.startsWith("[")) {
     throw new ImportFormatError(format, `expected a JSON document but the body starts with "${firstLine(text)}"${foreignHint(text)}`);
   }
+  return parseJsonText(format, text);
+}
+
+/**
+ * JSON.parse with messages a person can act on: where (line and column, not a character
+ * offset), a bare NaN or Infinity named as such, a document that stops mid-value called
+ * truncated, and a number beyond the float64 range refused (JSON.parse reads 1e400 as Infinity
+ * without a word).
+ */
+export function parseJsonText(format: string, text: string): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new ImportFormatError(format, `malformed JSON: ${reason}`);
+    throw new ImportFormatError(format, `malformed JSON: ${jsonProblem(text, error instanceof Error ? error.message : String(error))}`);
   }
+  const overflow = nonFinitePath(value);
+  if (overflow !== undefined) {
+    throw new ImportFormatError(format, `${overflow || "(top level)"}: a number beyond the range of a 64-bit float (±1.8e308, e.g. 1e400) is not a finite number`);
+  }
+  return value;
+}
+
+// NaN, Infinity or -Infinity where a JSON value stands (Python's json module writes them).
+const BARE_NON_FINITE = /[:,[]\s*(-?(?:NaN|Infinity))(?=\s*[,}\]])/;
+
+function jsonProblem(text: string, reason: string): string {
+  const bare = BARE_NON_FINITE.exec(text);
+  if (bare) {
+    const at = bare.index + bare[0].length - (bare[1] as string).length;
+    return `${bare[1]} at ${lineAndColumn(text, at)}: JSON has no NaN or Infinity, and every figure must be a finite number`;
+  }
+  const position = /at position (\d+)/.exec(reason);
+  const offset = position ? Number(position[1]) : undefined;
+  const plain = reason.replace(/ in JSON at position \d+.*$/s, "").replace(/, "[^]*" is not valid JSON$/, "");
+  // V8 reports a document that stops mid-value at its very end (or as "Unexpected end").
+  if (/end of JSON input/.test(reason) || (offset !== undefined && offset >= text.length)) {
+    return `the document ends in the middle of a value (${lineAndColumn(text, text.length)}): the file looks truncated`;
+  }
+  return offset === undefined ? plain : `${plain} at ${lineAndColumn(text, offset)}`;
+}
+
+/** "line 3, column 14" of a character offset, both counted from 1. */
+export function lineAndColumn(text: string, offset: number): string {
+  const before = text.slice(0, offset);
+  const line = before.split("\n").length;
+  return `line ${line}, column ${offset - before.lastIndexOf("\n")}`;
+}
+
+/** The path ("0.primaryMetric.rawData.0.0") of the first non-finite number in a parsed document. */
+function nonFinitePath(root: unknown): string | undefined {
+  const stack: { value: unknown; path: string }[] = [{ value: root, path: "" }];
+  while (stack.length > 0) {
+    const { value, path } = stack.pop() as { value: unknown; path: string };
+    if (typeof value === "number") {
+      if (!Number.isFinite(value)) return path;
+    } else if (value && typeof value === "object") {
+      // Reversed onto the stack, so the first offender in document order is found first.
+      const entries = Object.entries(value);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, child] = entries[i] as [string, unknown];
+        stack.push({ value: child, path: path ? `${path}.${key}` : key });
+      }
+    }
+  }
+  return undefined;
 }
 
 /** The first few Zod issues as "path: message", for an ImportFormatError message. */

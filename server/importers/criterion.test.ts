@@ -77,7 +77,7 @@ describe("importCriterion refuses what is not Criterion output", () => {
     ["estimates.json alone", readFixture("criterion/fib_15/estimates.json"), /estimates\.json alone, which has no sample count/],
     ["benchmark.json alone", readFixture("criterion/fib_15/benchmark.json"), /benchmark\.json alone/],
     ["non-numeric times", JSON.stringify({ ...sample, times: [1, "2", 3] }), /sample\.json is not valid: times\.1/],
-    ["an infinite time", '{"iters": [1, 2], "times": [1, 1e999]}', /times\.1: must be a finite number/],
+    ["an infinite time", '{"iters": [1, 2], "times": [1, 1e999]}', /times\.1: .*not a finite number/],
     ["a negative time", JSON.stringify({ ...sample, times: [1, -2, 3] }), /times cannot be negative/],
     ["a zero iteration count", JSON.stringify({ ...sample, iters: [10, 0, 10] }), /iteration counts must be positive/],
     ["iters and times of different lengths", JSON.stringify({ ...sample, times: [1, 2] }), /iters and times differ in length/],

@@ -19,7 +19,7 @@
 //   throughput  B/s or elem/s, higher: when benchmark.json declares a throughput
 import { z } from "zod";
 import { describeIssues, foreignHint, parseJsonBody } from "./body-checks";
-import { extent, mean } from "./numeric-cells";
+import { countIssue, extent, mean } from "./numeric-cells";
 import type { ImportedBenchmark, ImportedMetric, Importer } from "./types";
 import { ImportFormatError } from "./types";
 
@@ -30,7 +30,7 @@ const finite = z.number({ error: "must be a finite number" });
 const ZSample = z
   .object({
     sampling_mode: z.string().optional(),
-    iters: z.array(finite.positive("iteration counts must be positive")).min(1, "iters is empty"),
+    iters: z.array(finite.positive("iteration counts must be positive").int({ error: (issue) => `iteration counts ${countIssue(issue)}` })).min(1, "iters is empty"),
     times: z.array(finite.min(0, "times cannot be negative")).min(1, "times is empty"),
   })
   .refine((s) => s.iters.length === s.times.length, { message: "iters and times differ in length", path: ["times"] });

@@ -18,7 +18,7 @@
 //
 // A FAIL line means the run failed: the whole body is rejected rather than half imported.
 import { firstLine, foreignHint, requireText } from "./body-checks";
-import { parseDecimal, requireNonNegative } from "./numeric-cells";
+import { parseDecimal, requireCount, requireNonNegative } from "./numeric-cells";
 import type { ImportedBenchmark, ImportedMetric, Importer } from "./types";
 import { ImportFormatError } from "./types";
 
@@ -70,8 +70,8 @@ function parseText(text: string, body: string): ResultLine[] {
 }
 
 function parseResult(fullName: string, iterationText: string, rest: string, config: Record<string, string>, where: string): ResultLine {
-  const n = Number(iterationText);
-  if (!Number.isSafeInteger(n) || n < 1) throw new ImportFormatError(FORMAT, `iteration count ${iterationText} is not a positive whole number, at ${where}`);
+  const n = requireCount(FORMAT, Number(iterationText), "iteration count", where, iterationText);
+  if (n < 1) throw new ImportFormatError(FORMAT, `iteration count ${iterationText} is not a positive whole number, at ${where}`);
   const fields = rest.trim().split(/\s+/);
   if (fields.length % 2 !== 0) throw new ImportFormatError(FORMAT, `expected value/unit pairs after the iteration count, at ${where}: "${rest.trim()}"`);
 

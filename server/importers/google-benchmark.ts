@@ -18,7 +18,8 @@
 // ("BM_Sort/1024") stay in the name only; a made-up "arg0" key would mean nothing.
 // Environment: the "context" object as the library wrote it.
 import { z } from "zod";
-import { describeIssues, foreignHint, parseJsonBody, requireText } from "./body-checks";
+import { describeIssues, foreignHint, parseJsonBody, parseJsonText, requireText } from "./body-checks";
+import { countIssue } from "./numeric-cells";
 import type { Direction, ImportedBenchmark, ImportedMetric, Importer } from "./types";
 import { ImportFormatError } from "./types";
 
@@ -35,11 +36,14 @@ const ZRow = z.looseObject({
 });
 const ZFile = z.object({ context: z.record(z.string(), z.unknown()), benchmarks: z.array(ZRow) });
 
+// A figure of a measured row; null is what parseLenientJson made of a bare NaN or Infinity.
+const figure = z.number({ error: (issue) => (issue.input === null ? "is NaN or Infinity, not a finite number" : "must be a number") });
+
 // What a measured repetition must hold; checked only on iteration rows.
 const ZIteration = z.object({
-  iterations: z.number().int().min(1),
-  real_time: z.number().nonnegative(),
-  cpu_time: z.number().nonnegative(),
+  iterations: figure.int({ error: countIssue }).min(1),
+  real_time: figure.nonnegative(),
+  cpu_time: figure.nonnegative(),
   time_unit: z.enum(["ns", "us", "ms", "s"]),
   repetition_index: z.number().int().nonnegative().optional(),
   threads: z.number().int().positive().optional(),
@@ -123,9 +127,10 @@ function parseLenientJson(body: string): unknown {
     const patched = text.replace(BARE_NON_FINITE, "$1null");
     if (patched === text) throw error;
     try {
-      return JSON.parse(patched);
-    } catch {
-      throw error;
+      return parseJsonText(FORMAT, patched);
+    } catch (retry) {
+      // Still not JSON: the first message says why; JSON now, but with a number beyond float64: that.
+      throw retry instanceof Error && retry.message.includes("malformed JSON") ? error : retry;
     }
   }
 }

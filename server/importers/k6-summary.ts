@@ -7,6 +7,7 @@
 // "http_req_duration{expected_response:true}" are left out.
 import { z } from "zod";
 import { describeIssues } from "./body-checks";
+import { countIssue } from "./numeric-cells";
 import type { ImportedMetric, ImportedSummary, ImportResult } from "./types";
 import { ImportFormatError } from "./types";
 
@@ -14,7 +15,7 @@ const FORMAT = "k6";
 
 const figure = z.number({ error: "must be a finite number" });
 const nonNegative = figure.min(0, "cannot be negative");
-const wholeCount = nonNegative.int("must be a whole number");
+const wholeCount = nonNegative.int({ error: countIssue });
 
 // .loose(): a metric with thresholds also has "thresholds": {"p(95)<500": true}.
 const ZTrend = z.looseObject({
@@ -28,7 +29,7 @@ const ZTrend = z.looseObject({
   "p(99.9)": nonNegative.optional(),
   count: wholeCount.optional(), // present when --summary-trend-stats includes "count"
 });
-const ZCounter = z.looseObject({ count: nonNegative, rate: nonNegative });
+const ZCounter = z.looseObject({ count: wholeCount, rate: nonNegative });
 const ZRate = z.looseObject({ passes: wholeCount, fails: wholeCount, value: nonNegative.max(1, "a rate is at most 1") });
 const ZGauge = z.looseObject({ value: figure, min: figure, max: figure });
 

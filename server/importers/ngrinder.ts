@@ -16,13 +16,15 @@
 // startedAt is left out: DateTime has no time zone; it is kept in environment.firstSample.
 import { firstLine, foreignHint, requireText } from "./body-checks";
 import { forEachCsvRecord } from "./csv-records";
-import { extent, mean, parseDecimal, requireNonNegative } from "./numeric-cells";
+import { extent, mean, parseDecimal, requireCount, requireNonNegative } from "./numeric-cells";
 import type { ImportedBenchmark, ImportedMetric, ImportResult, Importer } from "./types";
 import { ImportFormatError } from "./types";
 
 const FORMAT = "ngrinder";
 const DATE_TIME = /^(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)$/;
 const REQUIRED = ["Tests", "Errors", "Mean_Test_Time_(ms)", "TPS"] as const;
+// Columns that count something: whole numbers that fit a count.
+const COUNT_COLUMNS = new Set(["vuser", "Tests", "Errors"]);
 
 /** Optional statistics columns worth a metric: key, unit, direction, label. */
 const OPTIONAL: Record<string, [string, string, "lower_is_better" | "higher_is_better", string]> = {
@@ -81,8 +83,10 @@ function splitHeader(header: string[]): Series[] {
 function readRow(s: Series, cells: string[], where: string): void {
   if (s.descriptionColumn !== undefined) s.description ??= cells[s.descriptionColumn];
   for (const [name, index] of s.columns) {
-    const value = parseDecimal(FORMAT, cells[index] ?? "", `${where}, column "${name}"`);
-    requireNonNegative(FORMAT, value, name, where);
+    const cell = cells[index] ?? "";
+    const value = parseDecimal(FORMAT, cell, `${where}, column "${name}"`);
+    if (COUNT_COLUMNS.has(name)) requireCount(FORMAT, value, name, where, cell.trim());
+    else requireNonNegative(FORMAT, value, name, where);
     const list = s.values.get(name) ?? [];
     list.push(value);
     s.values.set(name, list);
@@ -100,7 +104,7 @@ function toBenchmark(s: Series, offsetsMs: number[]): ImportedBenchmark {
   const tps = col("TPS");
   const meanTime = col("Mean_Test_Time_(ms)");
   const sd = s.values.get("Test_Time_Standard_Deviation_(ms)");
-  const totalTests = summed(tests);
+  const totalTests = requireCount(FORMAT, summed(tests), "the total of Tests", `the ${s.name}`);
   const series = (values: number[]) => ({ offsetsMs, values });
   const metrics: ImportedMetric[] = [
     { key: "tps", unit: "ops/s", direction: "higher_is_better", label: "TPS (max = peak TPS, sum = total tests)", timeSeries: series(tps), summary: { n: tps.length, mean: mean(tps), ...extent(tps), sum: totalTests } },

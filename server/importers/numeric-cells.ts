@@ -26,6 +26,23 @@ export function requireNonNegative(format: string, value: number, what: string, 
   return value;
 }
 
+/**
+ * The largest count an import keeps: beyond 2^53 − 1 a float64 no longer holds every whole
+ * number, so a bigger count could not be stored as the tool printed it.
+ */
+export const COUNT_LIMIT = `at most ${Number.MAX_SAFE_INTEGER} (2^53 − 1)`;
+
+/** The message of a Zod whole-number check on a count: too big, or not whole. */
+export const countIssue = (issue: { code: string }) => (issue.code === "too_big" ? `must be ${COUNT_LIMIT}` : "must be a whole number");
+
+/** Throws unless a count (requests, iterations, tests) is a whole number from 0 to 2^53 − 1. */
+export function requireCount(format: string, value: number, what: string, where: string, printed = String(value)): number {
+  requireNonNegative(format, value, what, where);
+  if (!Number.isInteger(value)) throw new ImportFormatError(format, `${what} "${printed}" is not a whole number, at ${where}`);
+  if (value > Number.MAX_SAFE_INTEGER) throw new ImportFormatError(format, `${what} ${printed} is too large: a count must be ${COUNT_LIMIT}, at ${where}`);
+  return value;
+}
+
 export function mean(values: readonly number[]): number {
   let sum = 0;
   for (const v of values) sum += v;

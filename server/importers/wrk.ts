@@ -22,7 +22,7 @@
 //   transfer_per_sec  B/s, higher (wrk's KB/MB/GB are powers of 1024)
 //   errors            count, lower: socket errors (connect+read+write+timeout) + non-2xx/3xx
 import { foreignHint, firstLine, requireText } from "./body-checks";
-import { requireNonNegative } from "./numeric-cells";
+import { requireCount, requireNonNegative } from "./numeric-cells";
 import type { ImportedBenchmark, ImportedMetric, ImportedRepetition, ImportedSummary, Importer } from "./types";
 import { ImportFormatError } from "./types";
 import { wrkBytes, wrkCount, wrkTimeMs } from "./wrk-units";
@@ -42,10 +42,7 @@ function required(block: string, pattern: RegExp, what: string, where: string): 
 
 /** The integer counts wrk prints ("21532", "34"); a minus sign or fraction is an error. */
 function count(token: string, what: string, where: string): number {
-  const value = wrkCount(token, where);
-  requireNonNegative(FORMAT, value, what, where);
-  if (!Number.isInteger(value)) throw new ImportFormatError(FORMAT, `${what} "${token}" is not a whole number at ${where}`);
-  return value;
+  return requireCount(FORMAT, wrkCount(token, where), what, where, token);
 }
 
 const PERCENTILE_FIELDS = new Map<number, "p50" | "p90" | "p95" | "p99" | "p999">([

@@ -65,6 +65,7 @@ export const ZCheckMetric = z.object({
   label: z.string(),
   unit: z.string(),
   direction: ZDirection,
+  aggregation: z.string().describe("how each run is reduced to the one value compared across runs"),
   verdict: ZVerdict,
   /** Median of the commit's runs vs the window's, in % (raw sign); null when not computable. */
   changePercent: z.number().nullable(),

@@ -10,7 +10,11 @@ const finite = (what: string) => z.number({ error: `${what} must be a number` })
 /** A count stored in an Int column. */
 const count = (what: string) => wholeNumber(what).min(0, `${what} cannot be negative`);
 /** A count stored in a BigInt column: up to 2^53, where Zod's int() stops. */
-const bigCount = (what: string) => z.number({ error: `${what} must be a whole number` }).int(`${what} must be a whole number`).min(0, `${what} cannot be negative`);
+const bigCount = (what: string) =>
+  z
+    .number({ error: `${what} must be a whole number` })
+    .int({ error: (issue) => (issue.code === "too_big" ? `${what} must be at most ${Number.MAX_SAFE_INTEGER} (2^53 − 1)` : `${what} must be a whole number`) })
+    .min(0, `${what} cannot be negative`);
 
 export const ZSummaryInput = z
   .object({

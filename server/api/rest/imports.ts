@@ -2,6 +2,7 @@
 // The body is a benchmark tool's raw output.
 import { AppError } from "../../errors";
 import { importers } from "../../importers";
+import { lineAndColumn } from "../../importers/body-checks";
 import { importToUpload } from "../../importers/to-upload";
 import { ImportFormatError } from "../../importers/types";
 import { ZImportQuery } from "../../schemas/imports";
@@ -20,6 +21,10 @@ export async function postImport(ctx: RestContext): Promise<Response> {
   const { bytes, sha256 } = await ctx.body();
   if (bytes.length === 0) throw new AppError("BAD_REQUEST", `Request body is empty: send the ${query.format} output as the body`);
   const text = decodeUtf8(bytes);
+  // No tool prints U+0000, and no text column can hold it: a binary file, refused before parsing
+  // (a parser might skip the line, or carry the character into a name).
+  const nul = text.indexOf("\u0000");
+  if (nul >= 0) throw new AppError("BAD_REQUEST", `The body contains a NUL character (U+0000) at ${lineAndColumn(text, nul)}: a binary file, not ${query.format} output`);
   // JSON output (JMH, k6, hyperfine…) is held to the same nesting limit as a JSON upload.
   if (/^\s*[[{]/.test(text)) refuseDeepJson(text);
 

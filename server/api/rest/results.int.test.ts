@@ -536,6 +536,13 @@ describe("bad input", () => {
     expect(body.error.message).toContain("n must be a whole number");
   });
 
+  it("a count of 2^64+1 → 400 giving the largest count, not 'not a whole number'", async () => {
+    const text = JSON.stringify(simpleUpload("huge-n", { runs: [{ variant: "a", metrics: [metric("latency", { summary: { n: 1, mean: 3 } })] }] })).replace('"n":1', '"n":18446744073709551617');
+    const { body } = await expectRefused(db, () => post(text, { key: ctx.key }), 400, "BAD_REQUEST");
+    expect(fieldPaths(body)).toEqual(["runs.0.metrics.0.summary.n"]);
+    expect(body.error.message).toContain("n must be at most 9007199254740991 (2^53 − 1)");
+  });
+
   it("a negative sd → 400", async () => {
     const { body } = await expectRefused(db, () => post(simpleUpload("negative-sd", { runs: [{ variant: "a", metrics: [metric("latency", { summary: { n: 5, mean: 3, sd: -1 } })] }] }), { key: ctx.key }), 400, "BAD_REQUEST");
     expect(fieldPaths(body)).toEqual(["runs.0.metrics.0.summary.sd"]);
