@@ -1,0 +1,117 @@
+// Load benchmark: 100 concurrent uploaders for 60 s — half POST /api/v1/results (Versus's JSON,
+// two runs of 100–1000 samples per metric), half POST /api/v1/imports (`go test -bench` text and
+// hyperfine JSON, alternately) — while readers load an experiment's comparison
+// (GET /api/v1/experiments/{slug}/comparison) and its page (/p/{project}/e/{slug}, signed in).
+// autocannon drives all four from this process, one request in flight per connection. Every
+// upload has its own Idempotency-Key; 10% are sent twice at once and 10% of the acknowledged ones
+// again later, as a client retries after a timeout.
+//
+// Prints throughput, p50/p99 latency and answers by status per endpoint, and the server's memory
+// (start, peak, end, and each half's peak: a server that keeps growing under a steady load has a
+// second-half peak well above the first's). Then checks the database against every acknowledged
+// answer (bench/lib/load-verify.ts): no loss, nothing stored twice (retries included), no
+// repetition twice; runs stored for an upload whose answer never came are counted apart. Those
+// checks and "no 5xx" print ✓/✗ and make the exit status non-zero; the figures assert nothing.
+//
+// The readers read an experiment of fixed size (seeded before the load), so their latency and the
+// server's memory stay comparable from the first second to the last; the uploads go elsewhere.
+//
+// Run: npx tsx bench/load.ts   (BENCH_SECONDS=10 for a short run; BENCH_PORT moves the server,
+// its PostgreSQL takes the port + 1000)
+import autocannon from "autocannon";
+import { mulberry32 } from "../server/stats/prng";
+import { importUpload, resultsUpload, UPLOAD_EXPERIMENTS } from "./lib/load-bodies";
+import { Ledger, uploaderRequest } from "./lib/load-ledger";
+import { verifyLoad, waitForQuiet, type Check } from "./lib/load-verify";
+import { signInFirstOwner } from "./lib/owner-session";
+import { sampleRss } from "./lib/rss-sampler";
+import { startBenchServerWithKey, type BenchServer } from "./lib/server";
+
+const NAME = "load";
+// comparison.ts uses 3220, history.ts 3230, upload-1m.ts 3210.
+const PORT = Number(process.env.BENCH_PORT ?? 3400);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
+const UPLOADERS = { results: 50, imports: 50 };
+const READERS = { comparison: 8, page: 4 };
+/** A client that waits longer than this gives up on the answer (the upload may still be stored). */
+const TIMEOUT_SECONDS = 30;
+const READ_EXPERIMENT = "load-read";
+const READ_UPLOADS = 30;
+const RETRIES = { concurrent: 0.1, later: 0.1 };
+
+let server: BenchServer | undefined;
+let stopping: Promise<void> | undefined;
+const stop = () => (stopping ??= (async () => void (server && (await server.stop())))());
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void stop().finally(() => process.exit(130)));
+
+const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
+const checks: Check[] = [];
+
+try {
+  const up = await startBenchServerWithKey(NAME, PORT);
+  server = up.server;
+  const { databaseUrl, auth, server: { baseUrl } } = up;
+  const cookie = await signInFirstOwner(baseUrl, databaseUrl);
+
+  // The experiment the readers read: 30 uploads of two runs each (baseline and three candidates).
+  for (let i = 0; i < READ_UPLOADS; i++) {
+    const upload = resultsUpload(1_000_000 + i, READ_EXPERIMENT);
+    const response = await fetch(`${baseUrl}${upload.path}`, { method: "POST", headers: { ...auth, "Content-Type": upload.contentType }, body: upload.body });
+    if (response.status !== 201) throw new Error(`seeding ${READ_EXPERIMENT}: ${response.status} ${await response.text()}`);
+  }
+  const comparisonPath = `/api/v1/experiments/${READ_EXPERIMENT}/comparison`;
+  const pagePath = `/p/bench/e/${READ_EXPERIMENT}`;
+  const page = await fetch(`${baseUrl}${pagePath}`, { headers: { Cookie: cookie }, redirect: "manual" });
+  if (page.status !== 200 || !(await page.text()).includes(READ_EXPERIMENT)) throw new Error(`the experiment page answered ${page.status} to the signed-in owner`);
+
+  const ledger = new Ledger();
+  const random = mulberry32(7);
+  const uploader = (name: string, make: typeof resultsUpload) =>
+    uploaderRequest({ name, make, ledger, headers: auth, concurrentRetries: RETRIES.concurrent, laterRetries: RETRIES.later, random });
+  const load = (title: string, connections: number, request: autocannon.Request, headers: Record<string, string> = {}) =>
+    autocannon({ title, url: baseUrl, connections, duration: SECONDS, timeout: TIMEOUT_SECONDS, headers, requests: [request] });
+
+  console.log(`\n${SECONDS} s: ${UPLOADERS.results} + ${UPLOADERS.imports} uploaders, ${READERS.comparison} comparison readers, ${READERS.page} page readers`);
+  const rss = sampleRss(server.serverPid);
+  const results = await Promise.all([
+    load("POST /api/v1/results", UPLOADERS.results, uploader("results", resultsUpload)),
+    load("POST /api/v1/imports", UPLOADERS.imports, uploader("imports", importUpload)),
+    load("GET comparison (REST)", READERS.comparison, { method: "GET", path: comparisonPath }, auth),
+    load("GET experiment page", READERS.page, { method: "GET", path: pagePath }, { Cookie: cookie }),
+  ]);
+  const memory = rss.stop();
+
+  console.log(`\n${"endpoint".padEnd(24)} ${"conns".padStart(5)} ${"answers".padStart(8)} ${"req/s".padStart(7)} ${"p50".padStart(8)} ${"p99".padStart(8)}  answers by status; socket errors`);
+  for (const result of results) {
+    const statuses = Object.entries(result.statusCodeStats ?? {}).map(([status, { count }]) => `${status}: ${count}`).join(", ");
+    console.log(
+      `${(result.title ?? "").padEnd(24)} ${String(result.connections).padStart(5)} ${String(result.requests.total).padStart(8)} ${(result.requests.total / result.duration).toFixed(1).padStart(7)} ` +
+        `${`${result.latency.p50} ms`.padStart(8)} ${`${result.latency.p99} ms`.padStart(8)}  ${statuses || "none"}; ${result.errors} errors (${result.timeouts} timeouts)`,
+    );
+  }
+  const bounded = memory.secondHalfPeak <= memory.firstHalfPeak * 1.1 + 32 * 2 ** 20;
+  console.log(
+    `\nserver RSS: start ${mb(memory.start)}, peak ${mb(memory.peak)}, end ${mb(memory.end)}; peak of the first half ${mb(memory.firstHalfPeak)}, of the second ${mb(memory.secondHalfPeak)} ` +
+      `(bounded: second ≤ first + 10% + 32 MB ${bounded ? "✓" : "✗"}; ${memory.samples} samples)`,
+  );
+
+  const fiveHundreds = results.reduce((n, r) => n + r["5xx"], 0);
+  checks.push({ ok: fiveHundreds === 0, label: "no 5xx answer", detail: `${fiveHundreds}` });
+  const refusedUploads = results.slice(0, 2).reduce((n, r) => n + r["4xx"], 0);
+  checks.push({ ok: refusedUploads === 0, label: "no upload refused (4xx)", detail: `${refusedUploads}` });
+  const badReads = results.slice(2).reduce((n, r) => n + r.requests.total - r["2xx"], 0);
+  checks.push({ ok: badReads === 0, label: "every read answered 2xx", detail: `${badReads} did not` });
+
+  const stored = await waitForQuiet(databaseUrl, UPLOAD_EXPERIMENTS);
+  const verified = await verifyLoad(databaseUrl, UPLOAD_EXPERIMENTS, ledger);
+  checks.push(...verified.checks);
+  const sent = [...ledger.uploads.values()];
+  console.log(
+    `\n${sent.length} uploads sent (${sent.reduce((n, r) => n + r.sends, 0)} requests with retries), ${ledger.acknowledged().length} acknowledged; ${stored} runs stored; ` +
+      `${verified.unacknowledged.uploads} uploads (${verified.unacknowledged.runs} runs) stored whose answer never arrived (timed out, or in flight when the load stopped)`,
+  );
+  for (const check of checks) console.log(`  ${check.ok ? "✓" : "✗"} ${check.label}: ${check.detail}`);
+} finally {
+  await stop();
+}
+if (checks.some((check) => !check.ok)) process.exitCode = 1;
