@@ -18,6 +18,7 @@
 //
 // Run: npx tsx bench/load.ts   (BENCH_SECONDS=10 for a short run; BENCH_PORT moves the server,
 // its PostgreSQL takes the port + 1000)
+import os from "node:os";
 import autocannon from "autocannon";
 import { mulberry32 } from "../server/stats/prng";
 import { importUpload, resultsUpload, UPLOAD_EXPERIMENTS } from "./lib/load-bodies";
@@ -25,7 +26,7 @@ import { Ledger, uploaderRequest } from "./lib/load-ledger";
 import { verifyLoad, waitForQuiet, type Check } from "./lib/load-verify";
 import { signInFirstOwner } from "./lib/owner-session";
 import { sampleRss } from "./lib/rss-sampler";
-import { startBenchServerWithKey, type BenchServer } from "./lib/server";
+import { cpuSecondsOf, postgresCpuSeconds, startBenchServerWithKey, type BenchServer } from "./lib/server";
 
 const NAME = "load";
 // comparison.ts uses 3220, history.ts 3230, upload-1m.ts 3210.
@@ -73,6 +74,7 @@ try {
 
   console.log(`\n${SECONDS} s: ${UPLOADERS.results} + ${UPLOADERS.imports} uploaders, ${READERS.comparison} comparison readers, ${READERS.page} page readers`);
   const rss = sampleRss(server.serverPid);
+  const cpuBefore = { server: cpuSecondsOf(server.serverPid), postgres: postgresCpuSeconds(server.dataDir), bench: process.cpuUsage() };
   const results = await Promise.all([
     load("POST /api/v1/results", UPLOADERS.results, uploader("results", resultsUpload)),
     load("POST /api/v1/imports", UPLOADERS.imports, uploader("imports", importUpload)),
@@ -80,6 +82,12 @@ try {
     load("GET experiment page", READERS.page, { method: "GET", path: pagePath }, { Cookie: cookie }),
   ]);
   const memory = rss.stop();
+  const cpu = {
+    server: cpuSecondsOf(server.serverPid) - cpuBefore.server,
+    postgres: postgresCpuSeconds(server.dataDir) - cpuBefore.postgres,
+    bench: (({ user, system }) => (user + system) / 1e6)(process.cpuUsage(cpuBefore.bench)),
+  };
+  const loadAverage = os.loadavg()[0] as number;
 
   console.log(`\n${"endpoint".padEnd(24)} ${"conns".padStart(5)} ${"answers".padStart(8)} ${"req/s".padStart(7)} ${"p50".padStart(8)} ${"p99".padStart(8)}  answers by status; socket errors`);
   for (const result of results) {
@@ -89,6 +97,13 @@ try {
         `${`${result.latency.p50} ms`.padStart(8)} ${`${result.latency.p99} ms`.padStart(8)}  ${statuses || "none"}; ${result.errors} errors (${result.timeouts} timeouts)`,
     );
   }
+  // CPU time stays put when other work shares the machine; requests per second do not.
+  const answered = results.reduce((n, r) => n + r.requests.total, 0);
+  console.log(
+    `\nCPU over the load: server ${cpu.server.toFixed(1)} s, PostgreSQL ${cpu.postgres.toFixed(1)} s, this script (autocannon, bodies) ${cpu.bench.toFixed(1)} s; ` +
+      `server + PostgreSQL per answered request ${(((cpu.server + cpu.postgres) / answered) * 1000).toFixed(1)} ms. ` +
+      `Machine: ${os.cpus().length} cores, load average ${loadAverage.toFixed(1)} at the end (other work shares it)`,
+  );
   const bounded = memory.secondHalfPeak <= memory.firstHalfPeak * 1.1 + 32 * 2 ** 20;
   console.log(
     `\nserver RSS: start ${mb(memory.start)}, peak ${mb(memory.peak)}, end ${mb(memory.end)}; peak of the first half ${mb(memory.firstHalfPeak)}, of the second ${mb(memory.secondHalfPeak)} ` +

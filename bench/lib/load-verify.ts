@@ -24,18 +24,27 @@ interface RunRow {
   fingerprint: string;
 }
 
-/** Waits until the server stores no more runs (requests still in flight when the load stopped), at most `maxSeconds`. */
+/**
+ * Waits until the server has finished the requests still in flight when the load stopped (their
+ * clients are gone, but the server carries on): no other session of the database busy and the
+ * number of runs unchanged, three times in a row a second apart; at most `maxSeconds`.
+ */
 export async function waitForQuiet(databaseUrl: string, experiments: string[], maxSeconds = 120): Promise<number> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
     let last = -1;
-    for (let waited = 0; waited < maxSeconds; waited++) {
-      const { rows } = await client.query<{ n: string }>(`SELECT count(*) AS n FROM "Run" r JOIN "Experiment" e ON e."id" = r."experimentId" WHERE e."slug" = ANY($1)`, [experiments]);
-      const count = Number(rows[0]?.n);
-      if (count === last) return count;
-      last = count;
-      await new Promise((resolve) => setTimeout(resolve, 2000));
+    let quiet = 0;
+    for (let waited = 0; waited < maxSeconds && quiet < 3; waited++) {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const { rows } = await client.query<{ runs: number; busy: number }>(
+        `SELECT (SELECT count(*)::int FROM "Run" r JOIN "Experiment" e ON e."id" = r."experimentId" WHERE e."slug" = ANY($1)) AS "runs",
+                (SELECT count(*)::int FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND state <> 'idle') AS "busy"`,
+        [experiments],
+      );
+      const { runs, busy } = rows[0] as { runs: number; busy: number };
+      quiet = runs === last && busy === 0 ? quiet + 1 : 0;
+      last = runs;
     }
     return last;
   } finally {

@@ -9,8 +9,8 @@
 // rest of the pool stays free for everything else. Several server processes still meet at the
 // row lock, which stays what guarantees the numbering.
 
-/** Upload transactions one process runs at once: fewer than the pool's 10 connections. */
-export const MAX_INGEST_TRANSACTIONS = 4;
+/** Upload transactions one process runs at once: 6 of the pool's 10 connections, leaving 4 for everything else. */
+export const MAX_INGEST_TRANSACTIONS = 6;
 
 interface Turns {
   /** Per experiment: settles when the last upload queued for it has had its turn. */
