@@ -10,8 +10,10 @@
 // (start, peak, end, and each half's peak: a server that keeps growing under a steady load has a
 // second-half peak well above the first's). Then checks the database against every acknowledged
 // answer (bench/lib/load-verify.ts): no loss, nothing stored twice (retries included), no
-// repetition twice; runs stored for an upload whose answer never came are counted apart. Those
-// checks and "no 5xx" print ✓/✗ and make the exit status non-zero; the figures assert nothing.
+// repetition twice. An upload whose answer never came (its client timed out, or it was in flight
+// when the load stopped) is counted apart: stored whole or not at all, and sent again afterwards
+// with its key, as its client would, it must replay what was stored. Those checks and "no 5xx"
+// print ✓/✗ and make the exit status non-zero; the figures assert nothing.
 //
 // The readers read an experiment of fixed size (seeded before the load), so their latency and the
 // server's memory stay comparable from the first second to the last; the uploads go elsewhere.
@@ -22,8 +24,8 @@ import os from "node:os";
 import autocannon from "autocannon";
 import { mulberry32 } from "../server/stats/prng";
 import { importUpload, resultsUpload, UPLOAD_EXPERIMENTS } from "./lib/load-bodies";
-import { Ledger, uploaderRequest } from "./lib/load-ledger";
-import { verifyLoad, waitForQuiet, type Check } from "./lib/load-verify";
+import { Ledger, resendUnanswered, uploaderRequest } from "./lib/load-ledger";
+import { storedRuns, storedWithoutAnswer, verifyLoad, waitForQuiet, type Check } from "./lib/load-verify";
 import { signInFirstOwner } from "./lib/owner-session";
 import { sampleRss } from "./lib/rss-sampler";
 import { cpuSecondsOf, postgresCpuSeconds, startBenchServerWithKey, type BenchServer } from "./lib/server";
@@ -117,13 +119,20 @@ try {
   const badReads = results.slice(2).reduce((n, r) => n + r.requests.total - r["2xx"], 0);
   checks.push({ ok: badReads === 0, label: "every read answered 2xx", detail: `${badReads} did not` });
 
-  const stored = await waitForQuiet(databaseUrl, UPLOAD_EXPERIMENTS);
-  const verified = await verifyLoad(databaseUrl, UPLOAD_EXPERIMENTS, ledger);
-  checks.push(...verified.checks);
+  // Uploads whose answer never came: stored or not? Then each is sent again, as its client would.
+  await waitForQuiet(databaseUrl, UPLOAD_EXPERIMENTS);
   const sent = [...ledger.uploads.values()];
+  const requests = sent.reduce((n, r) => n + r.sends, 0);
+  const acknowledged = ledger.acknowledged().length;
+  const lostAnswers = storedWithoutAnswer(await storedRuns(databaseUrl, UPLOAD_EXPERIMENTS), ledger);
+  const lostStored = [...lostAnswers.values()].filter((ids) => ids.length > 0);
+  await resendUnanswered(baseUrl, auth, ledger);
+  const stored = await storedRuns(databaseUrl, UPLOAD_EXPERIMENTS);
+  checks.push(...verifyLoad(stored, ledger, lostAnswers));
   console.log(
-    `\n${sent.length} uploads sent (${sent.reduce((n, r) => n + r.sends, 0)} requests with retries), ${ledger.acknowledged().length} acknowledged; ${stored} runs stored; ` +
-      `${verified.unacknowledged.uploads} uploads (${verified.unacknowledged.runs} runs) stored whose answer never arrived (timed out, or in flight when the load stopped)`,
+    `\n${sent.length} uploads sent (${requests} requests with retries), ${acknowledged} acknowledged during the load; ` +
+      `${lostAnswers.size} never answered (timed out, or in flight when the load stopped), of which ${lostStored.length} were stored ` +
+      `(${lostStored.reduce((n, ids) => n + ids.length, 0)} runs); each was sent again afterwards. ${stored.runs.length} runs stored in all`,
   );
   for (const check of checks) console.log(`  ${check.ok ? "✓" : "✗"} ${check.label}: ${check.detail}`);
 } finally {

@@ -14,8 +14,10 @@ export interface StoredRun {
 
 export interface UploadRecord {
   key: string;
-  /** The request as sent, less its body (held only while a copy is due to be sent again). */
+  /** The request as sent, less its body. */
   upload: Omit<UploadBody, "body">;
+  /** The body, until an answer arrives (a client whose answer got lost sends it again). */
+  unansweredBody?: string;
   /** How many times the request went out (the original and its retries). */
   sends: number;
   /** Every answer, in arrival order: status, and for 2xx the runs it reported. */
@@ -28,12 +30,14 @@ export class Ledger {
   sent(key: string, upload: UploadBody) {
     const record = this.uploads.get(key) ?? { key, upload: { path: upload.path, contentType: upload.contentType, runs: upload.runs, metricsPerRun: upload.metricsPerRun }, sends: 0, answers: [] };
     record.sends++;
+    if (!record.answers.length) record.unansweredBody = upload.body;
     this.uploads.set(key, record);
   }
 
   answered(key: string, status: number, body: string) {
     const record = this.uploads.get(key);
     if (!record) throw new Error(`an answer for an upload never sent (${key})`);
+    delete record.unansweredBody;
     if (status >= 200 && status < 300) {
       const parsed = JSON.parse(body) as { runs: StoredRun[]; replayed: boolean };
       record.answers.push({ status, runs: parsed.runs, replayed: parsed.replayed });
@@ -42,10 +46,29 @@ export class Ledger {
     }
   }
 
+  /** Uploads sent but never answered (the client timed out, or the load stopped with them in flight). */
+  unanswered(): UploadRecord[] {
+    return [...this.uploads.values()].filter((record) => record.answers.length === 0);
+  }
+
   /** Uploads with at least one 2xx answer. */
   acknowledged(): UploadRecord[] {
     return [...this.uploads.values()].filter((record) => record.answers.some((a) => a.runs));
   }
+}
+
+/** Sends every unanswered upload once more, with its key and body, as its client would retry it; four at a time. */
+export async function resendUnanswered(baseUrl: string, headers: Record<string, string>, ledger: Ledger): Promise<void> {
+  const queue = ledger.unanswered();
+  const worker = async () => {
+    for (let record = queue.shift(); record; record = queue.shift()) {
+      const body = record.unansweredBody as string;
+      ledger.sent(record.key, { ...record.upload, body });
+      const response = await fetch(`${baseUrl}${record.upload.path}`, { method: "POST", headers: { ...headers, "Content-Type": record.upload.contentType, "Idempotency-Key": record.key }, body });
+      ledger.answered(record.key, response.status, await response.text());
+    }
+  };
+  await Promise.all([worker(), worker(), worker(), worker()]);
 }
 
 interface Job extends UploadBody {
