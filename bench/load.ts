@@ -111,6 +111,7 @@ try {
     `\nserver RSS: start ${mb(memory.start)}, peak ${mb(memory.peak)}, end ${mb(memory.end)}; peak of the first half ${mb(memory.firstHalfPeak)}, of the second ${mb(memory.secondHalfPeak)} ` +
       `(bounded: second ≤ first + 10% + 32 MB ${bounded ? "✓" : "✗"}; ${memory.samples} samples)`,
   );
+  console.log(`  peak of each tenth of the load: ${memory.tenths.map((bytes) => (bytes / 2 ** 20).toFixed(0)).join(" ")} MB`);
 
   const fiveHundreds = results.reduce((n, r) => n + r["5xx"], 0);
   checks.push({ ok: fiveHundreds === 0, label: "no 5xx answer", detail: `${fiveHundreds}` });

@@ -10,6 +10,8 @@ export interface RssSummary {
   firstHalfPeak: number;
   secondHalfPeak: number;
   samples: number;
+  /** The peak of each tenth of the sampling, in order: where the memory levels off. */
+  tenths: number[];
 }
 
 export function sampleRss(pid: number, everyMs = 1000): { stop(): RssSummary } {
@@ -27,6 +29,10 @@ export function sampleRss(pid: number, everyMs = 1000): { stop(): RssSummary } {
         firstHalfPeak: Math.max(...samples.slice(0, half)),
         secondHalfPeak: Math.max(...samples.slice(half)),
         samples: samples.length,
+        tenths: Array.from({ length: 10 }, (_, i) => {
+          const from = Math.floor((i * samples.length) / 10);
+          return Math.max(...samples.slice(from, Math.max(from + 1, Math.floor(((i + 1) * samples.length) / 10))));
+        }),
       };
     },
   };
