@@ -7,6 +7,7 @@ import { contradictions, repeatedMetricKeys } from "../ingest/metric-checks";
 import { prepareMetric, type PreparedMetric } from "../ingest/prepare-metric";
 import type { TResultsUpload, TRunMetricInput, TUploadResponse } from "../schemas/results";
 import { scheduleChangePointRefresh } from "../history/refresh-scheduler";
+import { inTurn } from "./ingest-turns";
 import { lockExperiment } from "./row-locks";
 import { allocateRepetitions, nextPosition, repeatedRepetitions } from "./run-numbering";
 
@@ -58,13 +59,16 @@ export async function ingestResults(db: Db, upload: TResultsUpload, options: Ing
 
   for (let attempt = 1; ; attempt++) {
     try {
-      const stored = await db.$transaction(
-        async (tx) => {
-          const stored = await store(tx, upload, prepared, options, now);
-          if (!stored.replayed) await options.afterStore?.(tx, stored.response);
-          return stored;
-        },
-        { timeout: 120_000, maxWait: 30_000 },
+      // Waiting for the experiment's turn in memory, not on its row lock with a pooled connection.
+      const stored = await inTurn(`${options.projectId}/${upload.experiment}`, () =>
+        db.$transaction(
+          async (tx) => {
+            const stored = await store(tx, upload, prepared, options, now);
+            if (!stored.replayed) await options.afterStore?.(tx, stored.response);
+            return stored;
+          },
+          { timeout: 120_000, maxWait: 30_000 },
+        ),
       );
       // After commit, in the background: new runs with a commit may move the experiment's change
       // points (runs without one are in no history).
