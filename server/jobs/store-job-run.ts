@@ -56,7 +56,7 @@ export async function storeJobRun(
   );
   const timestamp = (date: Date | null) => (date ? date.toISOString() : null);
 
-  const rows = await preparedQuery<{ id: string; repetition: number }>(db, Prisma.sql`
+  const rows = await preparedQuery<{ id: string; repetition: number; touchDue: boolean | null }>(db, Prisma.sql`
     WITH done AS (
       UPDATE "Job" SET "status" = 'succeeded', "runId" = ${runId}, "error" = NULL, "leaseExpiresAt" = NULL,
         "finishedAt" = ${utcNow}, "updatedAt" = ${utcNow}
@@ -86,15 +86,26 @@ export async function storeJobRun(
       INSERT INTO "RunTimeSeries" ("id", "runId", "metricId", "startedAt", "offsetsMs", "values", "createdAt")
       SELECT s."id", run."id", s."metricId", s."startedAt", s."offsetsMs", s."values", ${utcNow}
       FROM run, json_to_recordset(${JSON.stringify(series)}::json) AS s("id" text, "metricId" text, "startedAt" timestamp, "offsetsMs" float8[], "values" float8[])
-    ),
-    -- The experiments list sorts by last change. Once a second is often enough, and a row locked
-    -- by an upload (which touches it itself) is skipped: waiting for it while holding the
-    -- variant's counter could deadlock with that upload, which takes them the other way round.
-    touched AS (
-      UPDATE "Experiment" SET "updatedAt" = ${utcNow}
-      WHERE "id" = (SELECT "id" FROM "Experiment" WHERE "id" = ${job.experimentId} AND "updatedAt" < ${utcNow} - interval '1 second' FOR NO KEY UPDATE SKIP LOCKED)
-        AND EXISTS (SELECT 1 FROM run)
     )
-    SELECT "id", "repetition" FROM run`);
-  return rows[0] ?? null;
+    -- Whether the experiment's last change is a second old (see touchExperiment).
+    SELECT "id", "repetition",
+      (SELECT e."updatedAt" < ${utcNow} - interval '1 second' FROM "Experiment" e WHERE e."id" = ${job.experimentId}) AS "touchDue"
+    FROM run`);
+  const stored = rows[0];
+  if (!stored) return null;
+  if (stored.touchDue) await touchExperiment(db, job.experimentId);
+  return { id: stored.id, repetition: stored.repetition };
+}
+
+/**
+ * The experiments list sorts by last change; once a second is often enough. In a statement of its
+ * own, after the run's: inside that one, waiting for an upload's lock on the experiment (even
+ * under SKIP LOCKED, PostgreSQL may wait for a row version being updated) while holding the
+ * variant's counter deadlocked with the upload, which takes them the other way round. Here it
+ * holds nothing else, and a row locked by an upload (which touches it itself) is skipped.
+ */
+async function touchExperiment(db: Db, experimentId: string): Promise<void> {
+  await preparedQuery(db, Prisma.sql`
+    UPDATE "Experiment" SET "updatedAt" = ${utcNow}
+    WHERE "id" = (SELECT "id" FROM "Experiment" WHERE "id" = ${experimentId} AND "updatedAt" < ${utcNow} - interval '1 second' FOR NO KEY UPDATE SKIP LOCKED)`);
 }
