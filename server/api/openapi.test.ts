@@ -167,5 +167,6 @@ describe("the OpenAPI document: constraints the server enforces", () => {
   it("each body lists exactly the media types its handler accepts", () => {
     expect(Object.keys(document.paths["/api/v1/results"]!.post!.requestBody!.content)).toEqual([...resultsMediaTypes]);
     expect(Object.keys(document.paths["/api/v1/imports"]!.post!.requestBody!.content)).toEqual([...importMediaTypes]);
+    for (const media of Object.values(document.paths["/api/v1/imports"]!.post!.requestBody!.content)) expect(media.schema).toMatchObject({ type: "string", minLength: 1 });
   });
 });
