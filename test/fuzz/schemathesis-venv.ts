@@ -3,6 +3,7 @@
 // nothing is installed outside the checkout. Needs Python 3.9+ with its venv module.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 
 /** The version every run uses, so a failure reproduces with the same generator. */
@@ -44,9 +45,9 @@ function findPython(): { command: string; version: number[] } {
 
 /** The interpreters pyenv has installed, which its shims hide unless selected. */
 function pyenvPythons(): string[] {
-  const root = spawnSync("pyenv", ["root"], { encoding: "utf8" });
-  if (root.status !== 0) return [];
-  const versions = path.join(root.stdout.trim(), "versions");
+  const asked = spawnSync("pyenv", ["root"], { encoding: "utf8" });
+  const root = asked.status === 0 ? asked.stdout.trim() : (process.env.PYENV_ROOT ?? path.join(os.homedir(), ".pyenv"));
+  const versions = path.join(root, "versions");
   if (!fs.existsSync(versions)) return [];
   return fs.readdirSync(versions).map((version) => path.join(versions, version, "bin", "python3")).filter((file) => fs.existsSync(file));
 }
