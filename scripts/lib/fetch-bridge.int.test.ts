@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readBody } from "~/server/api/rest/body";
 import { AppError } from "~/server/errors";
+import { rawPost, type RawAnswer } from "~/test/raw-post";
 import { fetchRequestOf, sendResponse, smallBodyOf } from "./fetch-bridge";
 
 const LIMIT = 256 * 1024;
@@ -38,37 +39,12 @@ afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
-type Answer = { status: number; body: string } | Error;
-
-/** POSTs `chunks` chunks of 64 KB (declaring `declared` bytes, or chunked); stops sending once answered. */
-function post(agent: http.Agent, chunks: number, declared?: number): Promise<Answer> {
-  const chunk = Buffer.alloc(64 * 1024, "x");
-  return new Promise((resolve) => {
-    const req = http.request({ host: "127.0.0.1", port, method: "POST", path: "/", agent, headers: declared === undefined ? {} : { "content-length": String(declared) } });
-    req.on("response", (response) => {
-      const body: Buffer[] = [];
-      response.on("data", (data: Buffer) => body.push(data));
-      response.on("end", () => {
-        resolve({ status: response.statusCode ?? 0, body: Buffer.concat(body).toString() });
-        // Answered before the body was all sent: give up sending it (a gigabyte would never end).
-        if (!req.writableFinished) req.destroy();
-      });
-    });
-    req.on("error", resolve);
-    let sent = 0;
-    const write = () => {
-      while (sent < chunks) {
-        sent++;
-        if (!req.write(chunk)) return void req.once("drain", write);
-      }
-      if (declared === undefined || declared === chunks * chunk.length) req.end();
-    };
-    write();
-  });
-}
+const chunk = Buffer.alloc(64 * 1024, "x");
+/** `chunks` chunks of 64 KB, declaring `declared` bytes (or chunked). */
+const post = (agent: http.Agent, chunks: number, declared?: number) => rawPost(`http://127.0.0.1:${port}/`, { agent, chunk, chunks, contentLength: declared });
 
 const get = (agent: http.Agent) =>
-  new Promise<Answer>((resolve) => {
+  new Promise<RawAnswer>((resolve) => {
     http.get({ host: "127.0.0.1", port, path: "/", agent }, (response) => {
       response.resume();
       response.on("end", () => resolve({ status: response.statusCode ?? 0, body: "" }));

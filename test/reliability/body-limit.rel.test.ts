@@ -10,6 +10,7 @@ import http from "node:http";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createPrismaClient } from "~/server/db/client";
 import { createApiKey } from "~/server/services/api-keys";
+import { rawPost, type RawAnswer } from "~/test/raw-post";
 import { jobsOf, runBatch, sleepProject, type TestProject } from "./fixtures";
 import { startServer, type Child } from "./processes";
 
@@ -46,40 +47,16 @@ type Sending = "content-length" | "chunked" | "declared only";
 
 /**
  * POSTs a body of LIMIT + 64 KB: with its Content-Length, chunked (64 KB chunks), or declaring
- * 10 GB and sending one chunk, then waiting. Resolves with the answer, or with the error the
- * client got instead of one.
+ * 10 GB and sending one chunk, then waiting for the answer.
  */
-function postOversized(path: string, headers: Record<string, string>, sending: Sending, agent?: http.Agent): Promise<{ status: number; body: string } | Error> {
+function postOversized(path: string, headers: Record<string, string>, sending: Sending, agent?: http.Agent): Promise<RawAnswer> {
   const chunk = Buffer.alloc(64 * 1024, "1");
   const chunks = (LIMIT + chunk.length) / chunk.length;
-  return new Promise((resolve) => {
-    const length = sending === "content-length" ? { "content-length": String(LIMIT + chunk.length) } : sending === "declared only" ? { "content-length": String(10 * 1024 ** 3) } : {};
-    const req = http.request(`${server.url}${path}`, { method: "POST", headers: { ...headers, ...length }, agent });
-    req.on("response", (response) => {
-      const received: Buffer[] = [];
-      response.on("data", (data: Buffer) => received.push(data));
-      response.on("end", () => {
-        resolve({ status: response.statusCode ?? 0, body: Buffer.concat(received).toString() });
-        // The answer is in: stop sending (a 10 GB body would never end).
-        if (!req.writableFinished) req.destroy();
-      });
-    });
-    req.on("error", (error) => resolve(error));
-    let sent = 0;
-    const write = () => {
-      if (sending === "declared only" && sent === 1) return; // and wait for the answer
-      while (sent < chunks) {
-        sent++;
-        if (!req.write(chunk)) return void req.once("drain", write);
-        if (sending === "declared only") return;
-      }
-      req.end();
-    };
-    write();
-  });
+  if (sending === "declared only") return rawPost(`${server.url}${path}`, { headers, agent, chunk, chunks: 1, contentLength: 10 * 1024 ** 3 });
+  return rawPost(`${server.url}${path}`, { headers, agent, chunk, chunks, contentLength: sending === "content-length" ? chunks * chunk.length : undefined });
 }
 
-function expect413(answer: { status: number; body: string } | Error) {
+function expect413(answer: RawAnswer) {
   expect(answer, answer instanceof Error ? `${answer.message}\n${server.tail()}` : answer.body).not.toBeInstanceOf(Error);
   const { status, body } = answer as { status: number; body: string };
   expect(status, body).toBe(413);

@@ -130,6 +130,20 @@ async function retryStoresWhole(url: string, request: Request, experiment: strin
   expect(await stored(experiment, request.key)).toEqual({ experiments: 1, runs: RUNS, results: RUNS * metricsPerRun, ingest: 1 });
 }
 
+/**
+ * Posts `request`, SIGKILLs the server while it writes the runs and starts another: all or
+ * nothing was stored, and the client's retry stores it whole. Resolves with the new server.
+ */
+async function killWhileWriting(request: Request, experiment: string, metricsPerRun: number, what: string) {
+  const server = track(await startServer({ databaseUrl }));
+  const { answer } = post(server.url, request);
+  await eventually(`the server to be writing the ${what}'s runs`, writingRuns, { context, timeoutMs: 180_000 });
+  const restarted = await killAndRestart(server);
+  console.log(`faults: SIGKILL while writing the ${what}'s ${RUNS} runs: ${await allOrNothing(await answer, experiment, request.key, metricsPerRun)} stored`);
+  await retryStoresWhole(restarted.url, request, experiment, metricsPerRun);
+  return restarted;
+}
+
 describe("the server killed with SIGKILL during a large upload", () => {
   it("while the body is arriving: nothing is stored; the retry stores every run", async () => {
     const experiment = `kill-body-${crypto.randomBytes(3).toString("hex")}`;
@@ -144,29 +158,19 @@ describe("the server killed with SIGKILL during a large upload", () => {
     await retryStoresWhole(restarted.url, request, experiment, 1);
   });
 
-  it("while it writes the runs (inside the transaction): nothing is stored; the retry stores every run; acknowledged runs survive the next SIGKILL", async () => {
+  it("while it writes the runs (inside the transaction): all or nothing is stored; the retry stores every run; acknowledged runs survive the next SIGKILL", async () => {
     const experiment = `kill-write-${crypto.randomBytes(3).toString("hex")}`;
     const request = { path: "/api/v1/results", body: largeUpload(experiment), contentType: "application/json", key: `key-${experiment}` };
-    const server = track(await startServer({ databaseUrl }));
-    const { answer } = post(server.url, request);
-    await eventually("the server to be writing the upload's runs", writingRuns, { context, timeoutMs: 180_000 });
-    const restarted = await killAndRestart(server);
-    console.log(`faults: SIGKILL while writing ${RUNS} runs: ${await allOrNothing(await answer, experiment, request.key, 1)} stored`);
-    await retryStoresWhole(restarted.url, request, experiment, 1);
+    const restarted = await killWhileWriting(request, experiment, 1, "upload");
 
     // Acknowledged, then killed at once: still all there, once.
     await killAndRestart(restarted);
     expect(await stored(experiment, request.key)).toEqual({ experiments: 1, runs: RUNS, results: RUNS, ingest: 1 });
   });
 
-  it("an import (a CSV of 1,000 runs) killed while it writes: nothing is stored; the retry stores every run", async () => {
+  it("an import (a CSV of 1,000 runs) killed while it writes: all or nothing is stored; the retry stores every run", async () => {
     const experiment = `kill-import-${crypto.randomBytes(3).toString("hex")}`;
     const request = { path: `/api/v1/imports?format=csv&experiment=${experiment}&create=true`, body: largeCsv(), contentType: "text/csv", key: `key-${experiment}` };
-    const server = track(await startServer({ databaseUrl }));
-    const { answer } = post(server.url, request);
-    await eventually("the server to be writing the import's runs", writingRuns, { context, timeoutMs: 120_000 });
-    const restarted = await killAndRestart(server);
-    console.log(`faults: SIGKILL while importing ${RUNS} runs: ${await allOrNothing(await answer, experiment, request.key, 3)} stored`);
-    await retryStoresWhole(restarted.url, request, experiment, 3);
+    await killWhileWriting(request, experiment, 3, "import");
   });
 });
