@@ -38,6 +38,20 @@ describe("readBody", () => {
     expect(bytes.toString()).toBe("a".repeat(400));
   });
 
+  it("a body the client stopped sending (Node's ECONNRESET \"aborted\") is the request's failure, not the database's: 400, never 503", async () => {
+    const aborted = Object.assign(new Error("aborted"), { code: "ECONNRESET" });
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode("{\"runs\": ["));
+        controller.error(aborted);
+      },
+    });
+    const error = await refusal(readBody(streamed(stream), 1000));
+    expect(error.code).toBe("BAD_REQUEST");
+    expect(error.message).toMatch(/client closed the connection/);
+    expect(error.httpStatus).toBe(400); // an AppError: errorResponse answers it before asking whether the database is away
+  });
+
   it("accepts a body of exactly the limit", async () => {
     const { stream } = chunkedStream(10, 100);
     expect((await readBody(streamed(stream), 1000)).length).toBe(1000);

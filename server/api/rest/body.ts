@@ -18,7 +18,11 @@ export async function readBody(req: Request, limitBytes: number): Promise<Buffer
   let total = 0;
   const reader = req.body.getReader();
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await reader.read().catch((error: unknown) => {
+      // The client hung up mid-body (Node's "aborted", code ECONNRESET): a refusal of this
+      // request, not a failure of the server's (nor, as the code alone would suggest, the database's).
+      throw new AppError("BAD_REQUEST", "The request body ended before its end: the client closed the connection while sending it", { cause: error });
+    });
     if (done) break;
     total += value.byteLength;
     if (total > limitBytes) {
