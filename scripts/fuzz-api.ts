@@ -19,7 +19,7 @@ const { values } = parseArgs({
   options: {
     examples: { type: "string", default: "200" },
     seed: { type: "string", default: String(crypto.randomInt(1, 2 ** 31)) },
-    workers: { type: "string", default: "2" },
+    workers: { type: "string", default: "1" },
     "keep-report": { type: "string" },
   },
 });
