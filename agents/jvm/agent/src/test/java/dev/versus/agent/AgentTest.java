@@ -14,25 +14,12 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The agent's protocol and loops against a fake job API. */
-class AgentTest {
+class AgentTest extends AgainstFakeJobApi {
   @TempDir Path dir;
-  FakeJobApi api;
-
-  @BeforeEach
-  void start() throws Exception {
-    api = new FakeJobApi();
-  }
-
-  @AfterEach
-  void stopApi() {
-    api.close();
-  }
 
   private static JsonNode settings(String json) throws Exception {
     return ApiClient.JSON.readTree(json);

@@ -8,25 +8,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.versus.agent.api.ApiClient;
 import dev.versus.agent.run.HarnessJobRunner;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The agent with the real harness and built-in workloads (a forked JVM per run), against the fake API. */
-class HarnessAgentTest {
+class HarnessAgentTest extends AgainstFakeJobApi {
   @TempDir Path dir;
-  FakeJobApi api;
-
-  @BeforeEach
-  void start() throws Exception {
-    api = new FakeJobApi();
-  }
-
-  @AfterEach
-  void stopApi() {
-    api.close();
-  }
 
   private static final String TINY = "\"warmupIterations\":1,\"iterations\":2,\"operationsPerIteration\":50";
 

@@ -10,24 +10,10 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The client against the fake job API: a 503 with Retry-After (the server's database restarting) is retried no sooner than it asks. */
-class RetryAfterTest {
-  private FakeJobApi api;
-
-  @BeforeEach
-  void start() throws Exception {
-    api = new FakeJobApi();
-  }
-
-  @AfterEach
-  void stopApi() {
-    api.close();
-  }
-
+class RetryAfterTest extends AgainstFakeJobApi {
   @Test
   void a503WaitsTheServersRetryAfterBeforeTheNextTry() throws Exception {
     AtomicInteger heartbeats = new AtomicInteger();
