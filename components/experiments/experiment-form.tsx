@@ -11,6 +11,7 @@ import { applyServerErrors } from "~/components/forms/server-errors";
 import { useHydrated } from "~/components/forms/use-hydrated";
 import { useTRPC } from "~/components/trpc/react";
 import { useNewWorkloadProblems, WorkloadProblemsProvider } from "~/components/workloads/workload-problems";
+import { maxRunsPerVariant, MAX_BATCH_JOBS } from "~/server/schemas/batch-limits";
 import { experimentStatuses, ZExperimentInput, type TExperimentFormValues, type TExperimentInput } from "~/server/schemas/experiment";
 import { MetricsFieldset } from "./metrics-fieldset";
 import { ParametersFieldset } from "./parameters-fieldset";
@@ -58,6 +59,13 @@ export function ExperimentForm(props: Props) {
   const update = useMutation(trpc.experiment.update.mutationOptions());
   const errors = form.formState.errors;
   const { register } = form;
+  // Run queues every agent-run variant's warm-up + measured runs in one batch, which has a cap.
+  const agentRunVariants = (form.watch("variants") ?? []).filter((variant) => variant.config?.workload).length;
+  const warmupRuns = Number(form.watch("warmupRuns")) || 0;
+  const runsCap = agentRunVariants ? maxRunsPerVariant(agentRunVariants) : null;
+  const measuredRunsHint = runsCap
+    ? `Per variant; ≥ 4 lets the test reach a verdict; at most ${Math.max(0, runsCap - warmupRuns).toLocaleString("en-US")} here (one Run holds ${MAX_BATCH_JOBS.toLocaleString("en-US")} jobs)`
+    : "Per variant; ≥ 4 lets the test reach a verdict";
 
   const onSubmit = form.handleSubmit(async (experiment) => {
     setFormError(undefined);
@@ -132,8 +140,8 @@ export function ExperimentForm(props: Props) {
             <Field id="warmupRuns" label="Warm-up runs" hint="Discarded before measuring" error={errors.warmupRuns?.message}>
               <input id="warmupRuns" type="number" min={0} step={1} {...register("warmupRuns", { valueAsNumber: true })} {...invalidProps("warmupRuns", errors.warmupRuns?.message)} />
             </Field>
-            <Field id="measuredRuns" label="Measured runs" hint="Per variant; ≥ 4 lets the test reach a verdict" error={errors.measuredRuns?.message}>
-              <input id="measuredRuns" type="number" min={1} step={1} {...register("measuredRuns", { valueAsNumber: true })} {...invalidProps("measuredRuns", errors.measuredRuns?.message)} />
+            <Field id="measuredRuns" label="Measured runs" hint={measuredRunsHint} error={errors.measuredRuns?.message}>
+              <input id="measuredRuns" type="number" min={1} max={runsCap ? Math.max(1, runsCap - warmupRuns) : undefined} step={1} {...register("measuredRuns", { valueAsNumber: true })} {...invalidProps("measuredRuns", errors.measuredRuns?.message)} />
             </Field>
             <Field id="alpha" label="Significance level (α)" hint="0.05 unless you have a reason" error={errors.alpha?.message}>
               <input id="alpha" type="number" min={0} max={1} step="any" {...register("alpha", { valueAsNumber: true })} {...invalidProps("alpha", errors.alpha?.message)} />
