@@ -9,8 +9,6 @@ import dev.versus.agent.api.Registration;
 import dev.versus.agent.api.RetryPolicy;
 import dev.versus.agent.plugins.WorkloadFactory;
 import dev.versus.agent.run.JobRunner;
-import dev.versus.workload.MetricSpec;
-import dev.versus.workload.Workload;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -131,27 +129,7 @@ public final class Agent {
     workloads.names().forEach(capabilities::add);
     ObjectNode labels = body.putObject("labels");
     config.labels().forEach(labels::put);
-    ArrayNode adverts = body.putArray("workloads");
-    for (Workload workload : workloads.plugins().all()) {
-      ObjectNode advert = adverts.addObject().put("name", workload.name()).put("description", workload.description());
-      try {
-        advert.set("settingsSchema", runner.settingsSchema(workload));
-      } catch (IOException | RuntimeException badSchema) {
-        log.warn("workload.bad_schema", "workload", workload.name(), "error", badSchema.getMessage());
-        advert.putObject("settingsSchema").put("type", "object");
-      }
-      try {
-        ArrayNode metrics = ApiClient.JSON.createArrayNode();
-        for (MetricSpec spec : runner.metrics(workload)) {
-          metrics.addObject().put("key", spec.key()).put("unit", spec.unit()).put("direction", spec.direction().wire())
-              .put("aggregation", spec.aggregation()).put("description", spec.description() == null ? "" : spec.description());
-        }
-        advert.set("metrics", metrics);
-      } catch (RuntimeException badMetrics) {
-        // Left out, the server checks no experiment against this workload's metrics.
-        log.warn("workload.bad_metrics", "workload", workload.name(), "error", badMetrics.getMessage());
-      }
-    }
+    body.set("workloads", Adverts.of(workloads, runner, log));
     return body;
   }
 
