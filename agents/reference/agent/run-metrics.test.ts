@@ -5,8 +5,8 @@ import type { MetricSpec } from "../workloads/workload";
 import { runMetrics, unitFactor } from "./run-metrics";
 
 const specs: MetricSpec[] = [
-  { key: "compress_time", unit: "us", direction: "lower_is_better", description: "" },
-  { key: "payload_bytes", unit: "B", direction: "lower_is_better", description: "" },
+  { key: "compress_time", unit: "us", direction: "lower_is_better", aggregation: "median", description: "" },
+  { key: "payload_bytes", unit: "B", direction: "lower_is_better", aggregation: "mean", description: "" },
 ];
 
 function recorded() {

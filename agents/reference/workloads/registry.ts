@@ -29,13 +29,14 @@ export class WorkloadRegistry {
     return [...this.byName.keys()];
   }
 
-  /** What register and heartbeat advertise: each workload with a JSON Schema of its settings. */
+  /** What register and heartbeat advertise: each workload with a JSON Schema of its settings and its metrics. */
   adverts(): WorkloadAdvert[] {
     return [...this.byName.values()].map((workload) => ({
       name: workload.name,
       description: workload.description,
       // "input": the settings as a user writes them, where a field with a default may be left out.
       settingsSchema: z.toJSONSchema(workload.settings, { io: "input" }) as Record<string, unknown>,
+      metrics: workload.metrics.map(({ key, unit, direction, aggregation, description }) => ({ key, unit, direction, aggregation, description })),
     }));
   }
 

@@ -76,6 +76,19 @@ describe("workload registry", () => {
     expect(gzip.additionalProperties).toBe(false);
   });
 
+  it("advertises each workload's metrics with their aggregation, and each setting's unit", () => {
+    const [gzip, sleep] = builtInWorkloads().adverts();
+    expect(gzip?.metrics).toEqual([
+      { key: "compress_time", unit: "us", direction: "lower_is_better", aggregation: "median", description: "Time to prepare the payload for sending, per operation" },
+      { key: "payload_bytes", unit: "B", direction: "lower_is_better", aggregation: "mean", description: "Bytes sent: the payload after compression" },
+      { key: "input_bytes", unit: "B", direction: "lower_is_better", aggregation: "mean", description: "Bytes of the payload before compression" },
+    ]);
+    expect(sleep?.metrics).toEqual([{ key: "slept_ms", unit: "ms", direction: "lower_is_better", aggregation: "mean", description: "How long the sleep took" }]);
+    const properties = (gzip?.settingsSchema as { properties: Record<string, Record<string, unknown>> }).properties;
+    expect(properties.sizeBytes).toMatchObject({ "x-unit": "B", description: "Size of the generated text payload, in bytes" });
+    expect((sleep?.settingsSchema as { properties: Record<string, Record<string, unknown>> }).properties.ms).toMatchObject({ "x-unit": "ms" });
+  });
+
   it("fills defaults and names every bad setting", () => {
     const registry = builtInWorkloads();
     const ok = registry.prepare("gzip", {});
