@@ -83,9 +83,9 @@ type VariantValues = TExperimentFormValues["variants"][number];
 
 /**
  * A project with an experiment "A vs B": variants A (baseline) and B running workload "noop"
- * unless `variants` says otherwise, one metric "latency" (ms, lower is better).
+ * unless `variants` says otherwise, one metric "latency" (ms, lower is better) unless `metrics` does.
  */
-export async function jobsProject(db: Db, label: string, options: { variants?: VariantValues[]; warmupRuns?: number; measuredRuns?: number } = {}): Promise<JobsProject> {
+export async function jobsProject(db: Db, label: string, options: { variants?: VariantValues[]; metrics?: TExperimentFormValues["metrics"]; warmupRuns?: number; measuredRuns?: number } = {}): Promise<JobsProject> {
   const slug = `jobs-${label}-${uniqueSuffix()}`;
   const project = await createProject(db, { name: slug, slug, description: "" });
   const experiment = await createExperiment(
@@ -100,7 +100,7 @@ export async function jobsProject(db: Db, label: string, options: { variants?: V
         { name: "A", isBaseline: true, config: { workload: "noop", settings: { size: 1 } } },
         { name: "B", isBaseline: false, config: { workload: "noop", settings: { size: 2 } } },
       ],
-      metrics: [{ key: "latency", unit: "ms", direction: "lower_is_better" }],
+      metrics: options.metrics ?? [{ key: "latency", unit: "ms", direction: "lower_is_better" }],
     }),
   );
   const member = await db.user.create({ data: { email: `${slug}@example.test`, name: label } });

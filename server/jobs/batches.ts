@@ -6,6 +6,7 @@ import { AppError, type FieldIssue } from "../errors";
 import type { TLabels } from "../schemas/agents";
 import { MAX_BATCH_JOBS, type TJobOrder, type TJobStatus, type TStartBatch } from "../schemas/jobs";
 import { workloadOf, type TVariantWorkload } from "../schemas/workload";
+import { requireWorkloadFit } from "../services/workload-checks";
 import { newSeed, planBatch } from "./plan";
 import { notifyWork } from "./wakeups";
 
@@ -27,7 +28,7 @@ export interface StartedBatch {
 export async function startBatch(db: Db, projectId: string, createdById: string | null, input: Omit<TStartBatch, "projectSlug">): Promise<StartedBatch> {
   const experiment = await db.experiment.findUnique({
     where: { projectId_slug: { projectId, slug: input.experimentSlug } },
-    include: { variants: { orderBy: { position: "asc" } } },
+    include: { variants: { orderBy: { position: "asc" } }, metrics: { orderBy: { position: "asc" }, select: { key: true } } },
   });
   if (!experiment) throw new AppError("NOT_FOUND", `No experiment "${input.experimentSlug}" in this project`);
 
@@ -54,6 +55,14 @@ export async function startBatch(db: Db, projectId: string, createdById: string 
     );
   }
   const needed = [...new Set([...workloads.values()].map((w) => w.workload))];
+  // The same check as saving: agents' adverts may have changed since (or the experiment was
+  // saved before they said what they report).
+  await requireWorkloadFit(
+    db,
+    projectId,
+    { variants: chosen.map((variant) => ({ name: variant.name, config: workloads.get(variant.id) ?? {} })), metrics: experiment.metrics },
+    "Run would queue jobs their agents cannot do",
+  );
 
   let pinned: { id: string; capabilities: string[] } | null = null;
   if (input.agentId) {

@@ -8,6 +8,7 @@ import type { TExperimentInput } from "../schemas/experiment";
 import { nonFiniteFigures, storedFigures, unusableReason, type StoredFigures } from "./finite-figures";
 import { getProjectBySlug } from "./projects";
 import { lockExperiment, lockProjectForNewExperiment } from "./row-locks";
+import { requireWorkloadFit } from "./workload-checks";
 
 type Tx = Prisma.TransactionClient;
 
@@ -89,6 +90,8 @@ function shownResult(result: { metricId: string; n: bigint } & StoredFigures) {
 
 export async function createExperiment(db: Db, projectSlug: string, input: TExperimentInput, options: { isExample?: boolean } = {}) {
   const project = await getProjectBySlug(db, projectSlug);
+  // The examples are loaded before any agent has registered; what they ask for is the agents'.
+  if (!options.isExample) await requireWorkloadFit(db, project.id, input, "The experiment asks its workloads for what they cannot give");
   const explicitSlug = Boolean(input.slug);
   const baseSlug = input.slug || slugify(input.title) || "experiment";
   try {
@@ -117,6 +120,7 @@ export async function createExperiment(db: Db, projectSlug: string, input: TExpe
 
 export async function updateExperiment(db: Db, projectSlug: string, experimentSlug: string, input: TExperimentInput) {
   const project = await getProjectBySlug(db, projectSlug);
+  await requireWorkloadFit(db, project.id, input, "The experiment asks its workloads for what they cannot give");
   const newSlug = input.slug || experimentSlug;
   try {
     return await db.$transaction(async (tx) => {

@@ -1,9 +1,14 @@
-// Checks a variant's settings against the JSON Schema its workload's agents advertise, so a
-// wrong setting is caught in the form rather than when an agent runs the job. Zod converts the
-// JSON Schema; the messages are worded for the form, per setting.
+// Checks a variant's settings against the JSON Schema a workload's agents advertise, worded for a
+// person: in the variant form as the settings are typed (the same check the server runs when an
+// experiment is saved or run, see workload-fit.ts), so a wrong setting is caught before an agent
+// runs the job. Zod converts the JSON Schema.
 import { z } from "zod";
 
-/** Problems by top-level setting ("" for the settings object as a whole). */
+/**
+ * Problems by setting: its path inside the settings, dot-separated ("level", "selfTarget.delayMs",
+ * "headers.X-Trace"); "" for the settings object as a whole. A list's item problems are on the
+ * list ("item 2: must be a number").
+ */
 export type SettingsProblems = Record<string, string>;
 
 type Converted = { schema: z.ZodType } | { unchecked: string };
@@ -37,8 +42,29 @@ function quantity(count: number, what: string): string {
   return `${count} ${what}${count === 1 ? "" : "s"}`;
 }
 
+type JsonObject = Record<string, unknown>;
+const isObject = (value: unknown): value is JsonObject => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** The properties the schema names for the object at `path` (in its order); [] where it names none. */
+export function propertiesAt(schema: unknown, path: PropertyKey[]): string[] {
+  let node = schema;
+  for (const step of path) {
+    if (!isObject(node)) return [];
+    const properties = isObject(node.properties) ? node.properties : {};
+    node = properties[String(step)];
+  }
+  return isObject(node) && isObject(node.properties) ? Object.keys(node.properties) : [];
+}
+
+/** "unknown setting "colour"; valid settings are sizeBytes, compress, …" */
+export function unknownSettingsMessage(unknown: string[], valid: string[]): string {
+  const names = unknown.map((key) => `"${key}"`).join(", ");
+  const head = `unknown ${unknown.length === 1 ? "setting" : "settings"} ${names}`;
+  return valid.length ? `${head}; valid settings are ${valid.join(", ")}` : `${head}: the workload takes no settings here`;
+}
+
 /** One issue worded for the form. */
-function wording(issue: z.core.$ZodRawIssue): string {
+function wording(issue: z.core.$ZodRawIssue, schema: unknown): string {
   switch (issue.code) {
     case "invalid_type":
       if (issue.input === undefined) return "required";
@@ -59,8 +85,12 @@ function wording(issue: z.core.$ZodRawIssue): string {
       return `must be one of ${issue.values.map((value) => JSON.stringify(value)).join(", ")}`;
     case "not_multiple_of":
       return `must be a multiple of ${String(issue.divisor)}`;
+    case "invalid_format":
+      return issue.format === "regex" && "pattern" in issue ? `does not have the expected form (${String(issue.pattern)})` : `is not a valid ${issue.format}`;
+    case "invalid_key":
+      return "has a name that is not allowed";
     case "unrecognized_keys":
-      return `unknown ${issue.keys.length === 1 ? "setting" : "settings"} ${issue.keys.map((key) => `"${key}"`).join(", ")}: the workload does not take ${issue.keys.length === 1 ? "it" : "them"}`;
+      return unknownSettingsMessage(issue.keys, propertiesAt(schema, issue.path ?? []));
     default:
       return issue.message ?? "is not valid";
   }
@@ -73,14 +103,20 @@ function wording(issue: z.core.$ZodRawIssue): string {
 export function settingsProblems(schema: Record<string, unknown>, settings: unknown): SettingsProblems {
   const entry = convert(schema);
   if ("unchecked" in entry) return {};
-  const result = entry.schema.safeParse(settings, { error: wording });
+  const result = entry.schema.safeParse(settings, { error: (issue) => wording(issue, schema) });
   const problems: SettingsProblems = {};
   for (const issue of result.error?.issues ?? []) {
-    const [first, ...rest] = issue.path;
-    const key = first === undefined ? "" : String(first);
-    // A list item's problem names the item: "item 2: must be a number".
-    const message = rest.length && typeof rest[0] === "number" ? `item ${rest[0] + 1}: ${issue.message}` : issue.message;
+    // A list's item problem stays on the list and names the item: "item 2: must be a number".
+    const item = issue.path.findIndex((step) => typeof step === "number");
+    const path = item < 0 ? issue.path : issue.path.slice(0, item);
+    const key = path.map(String).join(".");
+    const message = item < 0 ? issue.message : `item ${(issue.path[item] as number) + 1}: ${issue.message}`;
     problems[key] ??= message;
   }
   return problems;
+}
+
+/** The problems as one line per setting, "level: must be at most 9" ("" names the settings). */
+export function problemLines(problems: SettingsProblems): string[] {
+  return Object.entries(problems).map(([key, message]) => (key ? `${key}: ${message}` : message));
 }
