@@ -5,13 +5,14 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { Controller, FormProvider, useForm } from "react-hook-form";
+import { Controller, FormProvider, useFieldArray, useForm, useWatch } from "react-hook-form";
 import { Field, invalidProps } from "~/components/forms/field";
 import { applyServerErrors } from "~/components/forms/server-errors";
 import { useHydrated } from "~/components/forms/use-hydrated";
 import { useTRPC } from "~/components/trpc/react";
 import { useNewWorkloadProblems, WorkloadProblemsProvider } from "~/components/workloads/workload-problems";
 import { maxRunsPerVariant, MAX_BATCH_JOBS } from "~/server/schemas/batch-limits";
+import type { TWorkloadMetric } from "~/server/schemas/workload";
 import { experimentStatuses, ZExperimentInput, type TExperimentFormValues, type TExperimentInput } from "~/server/schemas/experiment";
 import { MetricsFieldset } from "./metrics-fieldset";
 import { ParametersFieldset } from "./parameters-fieldset";
@@ -59,9 +60,17 @@ export function ExperimentForm(props: Props) {
   const update = useMutation(trpc.experiment.update.mutationOptions());
   const errors = form.formState.errors;
   const { register } = form;
+  // One list of metrics, which the Metrics rows edit and a variant's workload adds to.
+  const metrics = useFieldArray({ control: form.control, name: "metrics" });
+  const metricKeys = (useWatch({ control: form.control, name: "metrics" }) ?? []).map((metric) => metric.key?.trim() ?? "");
+  const addMetrics = (specs: TWorkloadMetric[]) => {
+    const have = new Set(metricKeys);
+    metrics.append(specs.filter((spec) => !have.has(spec.key)).map((spec) => ({ key: spec.key, label: "", unit: spec.unit, direction: spec.direction, aggregation: spec.aggregation })));
+    if (form.formState.isSubmitted) void form.trigger("metrics");
+  };
   // Run queues every agent-run variant's warm-up + measured runs in one batch, which has a cap.
-  const agentRunVariants = (form.watch("variants") ?? []).filter((variant) => variant.config?.workload).length;
-  const warmupRuns = Number(form.watch("warmupRuns")) || 0;
+  const agentRunVariants = (useWatch({ control: form.control, name: "variants" }) ?? []).filter((variant) => variant.config?.workload).length;
+  const warmupRuns = Number(useWatch({ control: form.control, name: "warmupRuns" })) || 0;
   const runsCap = agentRunVariants ? maxRunsPerVariant(agentRunVariants) : null;
   const measuredRunsHint = runsCap
     ? `Per variant; ≥ 4 lets the test reach a verdict; at most ${Math.max(0, runsCap - warmupRuns).toLocaleString("en-US")} here (one Run holds ${MAX_BATCH_JOBS.toLocaleString("en-US")} jobs)`
@@ -150,8 +159,8 @@ export function ExperimentForm(props: Props) {
         </fieldset>
 
         <ParametersFieldset />
-        <VariantsFieldset projectSlug={props.projectSlug} />
-        <MetricsFieldset />
+        <VariantsFieldset projectSlug={props.projectSlug} metricKeys={metricKeys} onAddMetrics={addMetrics} />
+        <MetricsFieldset metrics={metrics} />
 
         <div className="form-actions">
           <SubmitButton hydrated={hydrated} submitting={form.formState.isSubmitting}>
