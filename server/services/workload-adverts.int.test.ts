@@ -33,3 +33,11 @@ it("keeps the order of a workload's settings from register and from a heartbeat,
   expect(Object.keys((await propertyOrder())?.properties as object)).toEqual(["warmupIterations", "seed", "level"]);
   expect(await propertyOrder()).toEqual(settingsSchema(["warmupIterations", "seed", "level"]));
 });
+
+it("keeps the order of a nested object's settings too (http selfTarget: responseBytes before delayMs)", async () => {
+  const selfTarget = { type: "object", properties: { responseBytes: { type: "integer" }, delayMs: { type: "number" } } };
+  await registeredAgent(jobs, { workloads: [{ name: "gzip", settingsSchema: { type: "object", properties: { url: { type: "string" }, selfTarget } } }] });
+  const nested = ((await propertyOrder())?.properties as Record<string, { properties: object }>).selfTarget.properties;
+  expect(Object.keys(nested)).toEqual(["responseBytes", "delayMs"]);
+  expect(await propertyOrder()).toEqual({ type: "object", properties: { url: { type: "string" }, selfTarget } });
+});
