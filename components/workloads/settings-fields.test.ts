@@ -1,14 +1,14 @@
 // The typed settings form, on the schemas the built-in agents really advertise
-// (server/workloads/fixtures/*-workloads.json, printed by the agents themselves): every built-in
+// (server/workloads/built-in/*-workloads.json, printed by the agents themselves): every built-in
 // workload gets a form, none falls back to raw JSON, and nested objects, maps, lists, choices,
 // units and defaults come out as fields.
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import goWorkloads from "~/server/workloads/fixtures/go-workloads.json";
-import jvmWorkloads from "~/server/workloads/fixtures/jvm-workloads.json";
-import referenceWorkloads from "~/server/workloads/fixtures/reference-workloads.json";
+import goWorkloads from "~/server/workloads/built-in/go-workloads.json";
+import jvmWorkloads from "~/server/workloads/built-in/jvm-workloads.json";
+import referenceWorkloads from "~/server/workloads/built-in/reference-workloads.json";
 import { listValue } from "./list-editor";
 import { mapValue } from "./map-editor";
 import { SchemaForm } from "./schema-form";

@@ -1,5 +1,7 @@
 // The built-in workloads: gzip's Plain and Gzip sides, its seeded payload, the sleep workload's
 // stop, and the registry's settings checks and adverts.
+import fs from "node:fs";
+import path from "node:path";
 import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { MemoryRecorder } from "./recorder";
@@ -66,6 +68,11 @@ describe("sleep workload", () => {
 });
 
 describe("workload registry", () => {
+  it("advertises what the repository says it does (server/workloads/built-in/reference-workloads.json, which the dashboard reads)", () => {
+    const stored = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, "../../../server/workloads/built-in/reference-workloads.json"), "utf8")) as unknown;
+    expect(JSON.parse(JSON.stringify(builtInWorkloads().adverts())), "run server/workloads/built-in/produce.sh from the repository root").toEqual(stored);
+  });
+
   it("advertises each workload's settings as JSON Schema, defaults included", () => {
     const adverts = builtInWorkloads().adverts();
     expect(adverts.map((advert) => advert.name)).toEqual(["gzip", "sleep"]);
