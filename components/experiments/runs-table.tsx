@@ -1,4 +1,5 @@
 import Link from "next/link";
+import type { ReactNode } from "react";
 import { formatDateTime, plural } from "~/components/format";
 import { importFormats } from "~/server/schemas/import-formats";
 
@@ -24,8 +25,10 @@ function environmentSummary(environment: unknown): string {
   return parts.length ? parts.join(" · ") : "—";
 }
 
-export function RunsTable({ runs, total, variantNames, uploadHint }: { runs: RunRow[]; total: number; variantNames: Map<string, string>; uploadHint?: { projectSlug: string; experimentSlug: string; variant: string } }) {
+export function RunsTable({ runs, total, variantNames, uploadHint, empty }: { runs: RunRow[]; total: number; variantNames: Map<string, string>; uploadHint?: { projectSlug: string; experimentSlug: string; variant: string }; empty?: ReactNode }) {
   if (runs.length === 0) {
+    // An experiment agents run says Run instead (components/experiments/runnable-empty-state.tsx).
+    if (empty) return <>{empty}</>;
     // Viewers cannot make API keys or upload, so they get no instructions for it.
     if (!uploadHint) return <p className="empty">No runs yet.</p>;
     return (

@@ -6,6 +6,7 @@ import { AppError } from "../errors";
 import { slugify } from "../schemas/common";
 import type { TExperimentInput } from "../schemas/experiment";
 import { nonFiniteFigures, storedFigures, unusableReason, type StoredFigures } from "./finite-figures";
+import type { RunOrigins } from "./example-notice";
 import { getProjectBySlug } from "./projects";
 import { lockExperiment, lockProjectForNewExperiment } from "./row-locks";
 import { requireWorkloadFit } from "./workload-checks";
@@ -22,6 +23,9 @@ export async function listExperiments(db: Db, projectSlug: string) {
       _count: { select: { runs: true, metrics: true } },
     },
   });
+  // Seeded example runs per experiment, so an example the user added runs to is not called example data.
+  const seeded = await db.run.groupBy({ by: ["experimentId"], where: { experiment: { projectId: project.id }, source: "example" }, _count: { _all: true } });
+  const exampleRuns = new Map(seeded.map((row) => [row.experimentId, row._count._all]));
   return {
     project: { slug: project.slug, name: project.name, description: project.description },
     experiments: experiments.map((experiment) => ({
@@ -35,6 +39,7 @@ export async function listExperiments(db: Db, projectSlug: string) {
       variants: experiment.variants,
       metricCount: experiment._count.metrics,
       runCount: experiment._count.runs,
+      runOrigins: { example: exampleRuns.get(experiment.id) ?? 0, own: experiment._count.runs - (exampleRuns.get(experiment.id) ?? 0) },
     })),
   };
 }
@@ -63,6 +68,7 @@ export async function getExperiment(db: Db, projectSlug: string, experimentSlug:
   });
   if (!experiment) throw new AppError("NOT_FOUND", `No experiment "${experimentSlug}" in project "${projectSlug}"`);
   const { _count, variants, ...rest } = experiment;
+  const example = experiment.isExample ? await db.run.count({ where: { experimentId: experiment.id, source: "example" } }) : 0;
   return {
     project: { slug: project.slug, name: project.name },
     experiment: {
@@ -72,6 +78,8 @@ export async function getExperiment(db: Db, projectSlug: string, experimentSlug:
       // n is a BigInt column; a run's sample count fits a double exactly up to 2^53.
       runs: rest.runs.map((run) => ({ ...run, results: run.results.map(shownResult) })),
       runCount: _count.runs,
+      /** Seeded example runs against everyone else's (server/services/example-notice.ts). */
+      runOrigins: { example, own: _count.runs - example } satisfies RunOrigins,
     },
   };
 }

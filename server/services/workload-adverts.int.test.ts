@@ -37,7 +37,7 @@ it("keeps the order of a workload's settings from register and from a heartbeat,
 it("keeps the order of a nested object's settings too (http selfTarget: responseBytes before delayMs)", async () => {
   const selfTarget = { type: "object", properties: { responseBytes: { type: "integer" }, delayMs: { type: "number" } } };
   await registeredAgent(jobs, { workloads: [{ name: "gzip", settingsSchema: { type: "object", properties: { url: { type: "string" }, selfTarget } } }] });
-  const nested = ((await propertyOrder())?.properties as Record<string, { properties: object }>).selfTarget.properties;
+  const nested = ((await propertyOrder())?.properties as Record<string, { properties: object }>).selfTarget?.properties ?? {};
   expect(Object.keys(nested)).toEqual(["responseBytes", "delayMs"]);
   expect(await propertyOrder()).toEqual({ type: "object", properties: { url: { type: "string" }, selfTarget } });
 });
