@@ -52,6 +52,7 @@ export const procedureAccess: Record<string, Access> = {
   "agent.requestStop": "member",
 
   "job.batches": "viewer",
+  "job.estimate": "viewer",
   "job.get": "viewer",
   "job.startBatch": "member",
   "job.cancel": "member",
