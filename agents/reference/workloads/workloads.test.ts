@@ -100,6 +100,8 @@ describe("workload registry", () => {
     const registry = builtInWorkloads();
     const ok = registry.prepare("gzip", {});
     expect("problem" in ok ? ok.problem : ok.settings).toEqual({ sizeBytes: 51_200, compress: true, level: 6, iterations: 100, warmupIterations: 10, seed: 1 });
+    const foreign = registry.prepare("sleep", { target: "x", vus: 10 });
+    expect("problem" in foreign && foreign.problem).toBe(`bad settings for workload "sleep": settings: unknown settings 'target', 'vus'; valid settings are ms`);
     const bad = registry.prepare("gzip", { compress: "yes", iterations: 1.5 });
     expect("problem" in bad && bad.problem).toBe(
       'bad settings for workload "gzip": compress: Invalid input: expected boolean, received string; iterations: Invalid input: expected int, received number',
