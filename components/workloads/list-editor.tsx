@@ -3,6 +3,7 @@
 // Add and Remove, so an item may hold commas and spaces. Empty rows are left out of the value.
 import { useState } from "react";
 import { fieldText, parseFieldText, type ListField } from "./settings-fields";
+import { AddRowButton, RemoveRowButton } from "./row-buttons";
 import { ScalarInput, type Parsed } from "./scalar-input";
 
 interface Props {
@@ -50,24 +51,17 @@ export function ListEditor({ id, field, value, error, onChange }: Props) {
             ariaLabel={`${field.label}, item ${index + 1}`}
             onChange={(_parsed, text) => publish(rows.map((other) => (other.key === row.key ? { ...other, text } : other)))}
           />
-          <button type="button" className="button small" aria-label={`Remove ${field.label} item ${index + 1}`} onClick={() => publish(rows.filter((other) => other.key !== row.key))}>
-            Remove
-          </button>
+          <RemoveRowButton label={`Remove ${field.label} item ${index + 1}`} onRemove={() => publish(rows.filter((other) => other.key !== row.key))} />
         </div>
       ))}
-      <div>
-        <button
-          type="button"
-          className="button small"
-          aria-label={`Add an item to ${field.label}`}
-          onClick={() => {
-            setRows([...rows, { key: nextKey, text: "" }]);
-            setNextKey(nextKey + 1);
-          }}
-        >
-          Add item
-        </button>
-      </div>
+      <AddRowButton
+        label={`Add an item to ${field.label}`}
+        text="Add item"
+        onAdd={() => {
+          setRows([...rows, { key: nextKey, text: "" }]);
+          setNextKey(nextKey + 1);
+        }}
+      />
     </div>
   );
 }

@@ -3,6 +3,7 @@
 // box and a value box, with Add and Remove. Rows without a name and value are left out.
 import { useState } from "react";
 import { fieldText, parseFieldText, type MapField } from "./settings-fields";
+import { AddRowButton, RemoveRowButton } from "./row-buttons";
 import { ScalarInput, type Parsed } from "./scalar-input";
 
 interface Props {
@@ -73,24 +74,17 @@ export function MapEditor({ id, field, value, error, onChange }: Props) {
             ariaLabel={`${field.label} ${index + 1}: value`}
             onChange={(_parsed, text) => update(row.key, { text })}
           />
-          <button type="button" className="button small" aria-label={`Remove ${field.label} ${index + 1}`} onClick={() => publish(rows.filter((other) => other.key !== row.key))}>
-            Remove
-          </button>
+          <RemoveRowButton label={`Remove ${field.label} ${index + 1}`} onRemove={() => publish(rows.filter((other) => other.key !== row.key))} />
         </div>
       ))}
-      <div>
-        <button
-          type="button"
-          className="button small"
-          aria-label={`Add an entry to ${field.label}`}
-          onClick={() => {
-            setRows([...rows, { key: nextKey, name: "", text: "" }]);
-            setNextKey(nextKey + 1);
-          }}
-        >
-          Add entry
-        </button>
-      </div>
+      <AddRowButton
+        label={`Add an entry to ${field.label}`}
+        text="Add entry"
+        onAdd={() => {
+          setRows([...rows, { key: nextKey, name: "", text: "" }]);
+          setNextKey(nextKey + 1);
+        }}
+      />
     </div>
   );
 }

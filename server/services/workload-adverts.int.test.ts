@@ -3,8 +3,8 @@
 // object's keys sorted by length.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { db } from "~/server/db/client";
-import { agentApi, registeredAgent, type JobsProject } from "~/test/agent-protocol";
-import { projectWithOwner, type TestProject } from "~/test/project-members";
+import { agentApi, projectForAgents, registeredAgent, type JobsProject } from "~/test/agent-protocol";
+import type { TestProject } from "~/test/project-members";
 
 afterAll(() => db.$disconnect());
 
@@ -12,9 +12,7 @@ let project: TestProject;
 let jobs: JobsProject;
 
 beforeAll(async () => {
-  project = await projectWithOwner(db, "workload-adverts");
-  const token = await project.owner.caller.enrollmentToken.create({ projectSlug: project.slug, name: "lab", expiresAt: null });
-  jobs = { id: project.id, slug: project.slug, token: token.secret, experimentSlug: "" };
+  ({ project, jobs } = await projectForAgents(db, "workload-adverts"));
 });
 
 const settingsSchema = (keys: string[]) => ({ type: "object", properties: Object.fromEntries(keys.map((key) => [key, { type: "integer" }])), additionalProperties: false });

@@ -9,8 +9,8 @@ import { startBatch } from "~/server/jobs/batches";
 import { ZExperimentInput, type TExperimentFormValues } from "~/server/schemas/experiment";
 import goWorkloads from "~/server/workloads/built-in/go-workloads.json";
 import jvmWorkloads from "~/server/workloads/built-in/jvm-workloads.json";
-import { agentApi, registeredAgent, uniqueSuffix, type JobsProject } from "~/test/agent-protocol";
-import { projectWithOwner, type TestProject } from "~/test/project-members";
+import { agentApi, projectForAgents, registeredAgent, uniqueSuffix, type JobsProject } from "~/test/agent-protocol";
+import type { TestProject } from "~/test/project-members";
 import { expectTRPCError, fieldIssuesOfError } from "~/test/trpc-errors";
 import { AppError } from "../errors";
 
@@ -23,9 +23,7 @@ let project: TestProject;
 let jobs: JobsProject;
 
 beforeAll(async () => {
-  project = await projectWithOwner(db, "workload-fit");
-  const token = await project.owner.caller.enrollmentToken.create({ projectSlug: project.slug, name: "lab", expiresAt: null });
-  jobs = { id: project.id, slug: project.slug, token: token.secret, experimentSlug: "" };
+  ({ project, jobs } = await projectForAgents(db, "workload-fit"));
   // Registered second, the Go agent is the most recently seen: its schema is the form's.
   await registeredAgent(jobs, { name: "jvm-1", kind: "jvm", capabilities: [], workloads: [jvmHttp] });
   await registeredAgent(jobs, { name: "go-1", kind: "go", capabilities: [], workloads: [goHttp] });
