@@ -47,7 +47,8 @@ export function RunForm({ target, onStarted }: { target: RunTarget; onStarted: (
   const [problems, setProblems] = useState<Problems>({});
   const [formError, setFormError] = useState<string>();
   const agents = useQuery({ ...trpc.agent.list.queryOptions({ projectSlug }), refetchInterval: 5000 });
-  const estimates = useQuery(trpc.job.estimate.queryOptions({ projectSlug, experimentSlug }));
+  // Fresh at every opening: the batch just finished is what the next estimate is made of.
+  const estimates = useQuery({ ...trpc.job.estimate.queryOptions({ projectSlug, experimentSlug }), staleTime: 0 });
   const start = useMutation(trpc.job.startBatch.mutationOptions());
 
   const variants = runnable.filter((variant) => chosen.includes(variant.name));

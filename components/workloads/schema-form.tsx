@@ -127,11 +127,13 @@ function SettingInput({ idPrefix, path, field, value, problems, onChange }: Sett
     );
   }
   if (!isScalar(field)) return null;
-  return (
+  const input = (
     <Field id={id} label={label} hint={hint} error={error}>
       <ScalarInput id={id} spec={field} value={value} defaultValue={field.default} required={field.required} error={error} onChange={change} />
     </Field>
   );
+  // Text (a URL, a body, a command line) gets two columns where there are two.
+  return field.kind === "string" ? <div className="settings-text">{input}</div> : input;
 }
 
 function JsonBox({ id, value, error, onChange }: { id: string; value: unknown; error?: string; onChange: (parsed: Parsed) => void }) {
