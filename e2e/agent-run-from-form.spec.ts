@@ -151,8 +151,8 @@ test("build an http experiment with the form alone, run it on a Go agent, read t
   await page.getByRole("button", { name: "Run", exact: true }).click();
   await expect(dialog.locator('form[data-ready="true"]')).toBeVisible();
   await expect(dialog.getByTestId("run-duration")).toContainText("from the median time of 4 or more earlier jobs per variant");
-  await dialog.getByLabel("Agents with labels").check();
-  await dialog.getByLabel("Labels").fill("pool=nowhere");
+  await dialog.getByRole("radio", { name: "Agents with labels" }).check();
+  await dialog.getByRole("textbox", { name: "Labels" }).fill("pool=nowhere");
   await dialog.getByRole("button", { name: "Run 8 jobs" }).click();
   await expect(dialog).toBeHidden();
   const waiting = page.getByTestId("batch").first().getByTestId("batch-waiting");
@@ -164,4 +164,23 @@ test("build an http experiment with the form alone, run it on a Go agent, read t
   page.once("dialog", (confirm) => void confirm.accept());
   await page.getByTestId("batch").first().getByRole("button", { name: "Cancel batch" }).click();
   await expect(page.getByTestId("batch").first().getByTestId("batch-waiting")).toHaveCount(0);
+});
+
+test("a runnable example says Run and who runs it, or how to start the agent that has its workload against this server's own address", async ({ page, baseURL }) => {
+  // No JVM agent is enrolled in the Examples project: the page says which agent has "json" and how to start it here.
+  await page.goto("/p/examples/e/serializer-objectmapper-runnable");
+  const empty = page.getByTestId("runnable-empty");
+  await expect(empty).toContainText("No runs yet. Press Run above: it queues 12 jobs");
+  await expect(empty).toContainText("No agent of this project offers “json” yet. The JVM agent (agents/jvm) has it");
+  await expect(empty.locator("pre")).toHaveText(`cd agents/jvm && mvn -B package\njava -jar agent/target/versus-agent-jvm.jar --url ${baseURL} --enrollment-token venr_…`);
+  await expect(page.getByTestId("example-badge")).toHaveText("runnable example");
+  // Its description says which agent measures it, in words that stay true after the first run.
+  const description = page.getByRole("region", { name: "Description" });
+  await expect(description).toContainText("Measured on your machines by the JVM agent");
+  await expect(description).not.toContainText(/Press Run|no results yet|localhost:3000/);
+  await shot(page, "runnable-example-jvm");
+  // A write-up's seeded runs are example data.
+  await page.goto("/p/examples/e/s3-upload-plain-vs-gzip");
+  await expect(page.getByTestId("example-badge")).toHaveText("example data");
+  await expect(page.getByTestId("example-notice")).toContainText("Example data. This experiment ships with Versus");
 });

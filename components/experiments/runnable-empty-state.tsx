@@ -26,6 +26,8 @@ interface Props {
   origin: string;
 }
 
+const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
 const kindLabel = { go: "Go agent", jvm: "JVM agent", other: "agent" } as const;
 
 const builtInLabel: Record<BuiltInAgent, string> = { go: "the Go agent (agents/go)", reference: "the TypeScript reference agent (agents/reference)", jvm: "the JVM agent (agents/jvm)" };
@@ -65,7 +67,7 @@ function WorkloadLine({ workload, agentsHref, origin }: { workload: RunnableWork
       No agent of this project offers “{workload.name}” yet.{" "}
       {first ? (
         <>
-          {workload.builtIn.map((agent) => builtInLabel[agent]).join(" and ")} {workload.builtIn.length === 1 ? "has" : "have"} it: start one with an enrollment token from{" "}
+          {sentence(workload.builtIn.map((agent) => builtInLabel[agent]).join(" and "))} {workload.builtIn.length === 1 ? "has" : "have"} it: start one with an enrollment token from{" "}
           <Link href={agentsHref}>Agents</Link>:
           <pre className="block">{startCommand(first, origin)}</pre>
         </>
