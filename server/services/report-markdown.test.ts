@@ -131,7 +131,10 @@ describe("renderMarkdownReport", () => {
     };
     const text = renderMarkdownReport({ experiment, comparison, environment: noEnvironment, chartFiles: [], generatedAt });
     expect(row(text, "B")[7]).toBe("not enough data");
-    expect(row(text, "B")[5]).toMatch(/^\+/);
+    // B's median is 2.5 times A's: a factor, not "+150.00%".
+    expect(row(text, "B")[5]).toMatch(/^2\.5× \[/);
+    // No p beside "not enough data": with 3 runs against 3 the test cannot decide (it printed 0.100).
+    expect(row(text, "B")[6]).toBe("—");
     expect(text).toContain("- B: not enough data — needs ≥ 4 runs per variant (has 3 and 3)");
   });
 
