@@ -1,4 +1,5 @@
-import { directionLabel, formatValue } from "~/components/format";
+import { directionLabel } from "~/components/format";
+import { formatMeasure } from "~/server/display";
 import type { ExperimentDetail } from "~/server/services/experiments";
 
 type Experiment = ExperimentDetail["experiment"];
@@ -48,13 +49,13 @@ export function MetricResults({ experiment }: { experiment: Experiment }) {
                       </td>
                       <td className="num">{run.repetition}</td>
                       <td className="num">{result.n.toLocaleString("en-US")}</td>
-                      <td className="num">{formatValue(result.mean)}</td>
-                      <td className="num">{formatValue(result.sd)}</td>
-                      <td className="num">{formatValue(result.min)}</td>
-                      <td className="num">{formatValue(result.p50)}</td>
-                      <td className="num">{formatValue(result.p90)}</td>
-                      <td className="num">{formatValue(result.p99)}</td>
-                      <td className="num">{formatValue(result.max)}</td>
+                      <td className="num">{formatMeasure(result.mean)}</td>
+                      <td className="num">{formatMeasure(result.sd)}</td>
+                      <td className="num">{formatMeasure(result.min)}</td>
+                      <td className="num">{formatMeasure(result.p50)}</td>
+                      <td className="num">{formatMeasure(result.p90)}</td>
+                      <td className="num">{formatMeasure(result.p99)}</td>
+                      <td className="num">{formatMeasure(result.max)}</td>
                     </tr>
                   ))}
                 </tbody>

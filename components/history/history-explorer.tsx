@@ -10,13 +10,19 @@ import { ChartErrorBoundary } from "~/components/charts/chart-error-boundary";
 import { useTRPC } from "~/components/trpc/react";
 import { useHydrated } from "~/components/forms/use-hydrated";
 import { useAction } from "~/components/forms/use-action";
-import { formatUnit } from "~/components/units";
+import { formatMedianFigures, withUnit } from "~/server/display";
 import type { THistory } from "~/server/schemas/history";
 import { ChangePointList } from "./change-point-list";
 import { commitUrl, formatUtc, shortSha } from "./date-axis";
 import { HistoryChart, type Domain } from "./history-chart";
 
 type History = THistory & { role: "owner" | "member" | "viewer" };
+
+/** The pinned commit's median, rounded as its tooltip rounds it (at its CI's precision). */
+function pinnedMedian(point: { median: number; ciLow: number; ciHigh: number }, unit: string): string {
+  const figures = formatMedianFigures({ median: point.median, medianCi: { low: point.ciLow, high: point.ciHigh } }, unit);
+  return withUnit(figures.median, figures);
+}
 
 interface Props {
   projectSlug: string;
@@ -146,7 +152,7 @@ export function HistoryExplorer({ projectSlug, experimentSlug, initial }: Props)
                 <span className="small muted">
                   {" "}
                   · {formatUtc(pinned.time)}
-                  {pinned.branch ? ` · ${pinned.branch}` : ""} · median {formatUnit(pinned.median, history.metric.unit)} of {pinned.runValues.length} runs
+                  {pinned.branch ? ` · ${pinned.branch}` : ""} · median {pinnedMedian(pinned, history.metric.unit)} of {pinned.runValues.length} runs
                 </span>{" "}
                 {link ? (
                   <a href={link} target="_blank" rel="noreferrer noopener">

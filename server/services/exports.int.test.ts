@@ -109,7 +109,7 @@ describe("CSV exports — Kafka serializers (docs/examples.md case 5)", () => {
           expect([row.change_percent, row.p, row.verdict]).toEqual(["", "", ""]);
           continue;
         }
-        expect([num(row.change_percent), num(row.change_ci_low), num(row.change_ci_high), num(row.p)]).toEqual([
+        expect([num(row.change_percent), num(row.change_ci_low_percent), num(row.change_ci_high_percent), num(row.p)]).toEqual([
           candidate.change.percent, candidate.change.percentCi!.low, candidate.change.percentCi!.high, candidate.pAdjusted,
         ]);
         expect(row).toMatchObject({ verdict: candidate.verdict, evidence: candidate.evidence, p_adjustment: "holm", reason: candidate.reason });
@@ -141,6 +141,24 @@ describe("CSV exports — Kafka serializers (docs/examples.md case 5)", () => {
 
     const flipped = parseCsv((await exportSummaryCsv(db, { projectSlug: project.projectSlug }, KAFKA_SLUG, "KOTLINX_JSON")).text);
     expect(flipped.find((r) => r.metric === "send_time_ms" && r.variant === "SPRING_JSON")).toMatchObject({ baseline: "KOTLINX_JSON", verdict: "worse" });
+  });
+
+  it("summary.csv: no p beside insufficient_data, and the change columns name their unit", async () => {
+    const slug = "three-against-three";
+    await upload(db, { id: project.projectId, slug: project.projectSlug }, {
+      experiment: slug,
+      create: true,
+      runs: [1, 2, 3].flatMap((i) => [
+        { variant: "A", metrics: [{ key: "t", unit: "ms", direction: "lower_is_better", summary: { n: 1, mean: i } }] },
+        { variant: "B", metrics: [{ key: "t", summary: { n: 1, mean: i + 3 } }] },
+      ]),
+    });
+    const file = await exportSummaryCsv(db, { projectSlug: project.projectSlug }, slug);
+    expect(file.text.split("\n")[0]).toContain(",change_percent,change_ci_low_percent,change_ci_high_percent,change_ci_confidence,p,");
+    const b = parseCsv(file.text).find((r) => r.variant === "B")!;
+    // 3 runs against 3 cannot reach α: the verdict rests on no p (it wrote 0.1).
+    expect(b).toMatchObject({ verdict: "insufficient_data", p: "" });
+    expect(num(b.change_percent)).toBe(150);
   });
 
   it("the download routes answer with attachments, and 404 / 422 with the reason", async () => {
