@@ -21,6 +21,8 @@ export const procedureAccess: Record<string, Access> = {
 
   "experiment.list": "viewer",
   "experiment.get": "viewer",
+  "experiment.runs": "viewer",
+  "experiment.metricResults": "viewer",
   "experiment.comparison": "viewer",
   "experiment.results": "viewer",
   "experiment.create": "member",
