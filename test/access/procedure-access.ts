@@ -31,6 +31,7 @@ export const procedureAccess: Record<string, Access> = {
 
   "history.get": "viewer",
   "history.overview": "viewer",
+  "history.openChangePoints": "viewer",
   "history.review": "member",
   "history.setRepositoryUrl": "owner",
 
