@@ -13,6 +13,9 @@ export const procedureAccess: Record<string, Access> = {
   "setup.linkState": "public",
   "setup.complete": "public",
 
+  "account.updateName": "signed-in",
+  "account.changeEmail": "signed-in",
+
   "project.list": "signed-in",
   "project.create": "signed-in",
   "project.bySlug": "viewer",
