@@ -34,7 +34,7 @@ test("a user renames themselves and changes their sign-in email, then signs in w
   await expect(nameForm.getByLabel("Name")).toHaveValue("Mo Ver");
   await nameForm.getByLabel("Name").fill("   ");
   await nameForm.getByRole("button", { name: "Save name" }).click();
-  await expect(nameForm.getByText("name is required")).toBeVisible();
+  await expect(nameForm.getByText("name is required", { exact: true })).toBeVisible();
   await nameForm.getByLabel("Name").fill("Maud Vermeer");
   await nameForm.getByRole("button", { name: "Save name" }).click();
   await expect(nameForm.getByRole("status")).toHaveText("Name saved");
@@ -45,16 +45,16 @@ test("a user renames themselves and changes their sign-in email, then signs in w
   await emailForm.getByLabel("New email").fill("not an email");
   await emailForm.getByLabel("Current password").fill(PASSWORD);
   await emailForm.getByRole("button", { name: "Change email" }).click();
-  await expect(emailForm.getByText("enter an email address like ana@example.com")).toBeVisible();
+  await expect(emailForm.getByText("enter an email address like ana@example.com", { exact: true })).toBeVisible();
   // Taken: the owner signs in with it.
   await emailForm.getByLabel("New email").fill(OWNER.email);
   await emailForm.getByRole("button", { name: "Change email" }).click();
-  await expect(emailForm.getByText("another account already signs in with this email")).toBeVisible();
+  await expect(emailForm.getByText("another account already signs in with this email", { exact: true })).toBeVisible();
   const newEmail = `Maud-${suffix}@Example.test`;
   await emailForm.getByLabel("New email").fill(newEmail);
   await emailForm.getByLabel("Current password").fill("not my password");
   await emailForm.getByRole("button", { name: "Change email" }).click();
-  await expect(emailForm.getByText("this is not your current password")).toBeVisible();
+  await expect(emailForm.getByText("this is not your current password", { exact: true })).toBeVisible();
   await emailForm.getByLabel("Current password").fill(PASSWORD);
   await emailForm.getByRole("button", { name: "Change email" }).click();
   await expect(emailForm.getByRole("status")).toHaveText(`Email changed. Sign in with ${newEmail.toLowerCase()} from now on.`);
