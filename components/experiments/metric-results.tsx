@@ -20,7 +20,7 @@ interface MetricResultsProps {
 
 export function MetricResults({ projectSlug, experimentSlug, metric, first }: MetricResultsProps) {
   const trpc = useTRPC();
-  const { page, error, pager } = usePagedList(first, (offset) =>
+  const { page, pager } = usePagedList(first, (offset) =>
     trpc.experiment.metricResults.queryOptions({ projectSlug, experimentSlug, metricKey: metric.key, offset, limit: first.limit }),
   );
   const rows = page.rows;
@@ -72,11 +72,6 @@ export function MetricResults({ projectSlug, experimentSlug, metric, first }: Me
           </tbody>
         </table>
       </div>
-      {error ? (
-        <p className="error" role="alert">
-          These results could not be loaded: {error.message}
-        </p>
-      ) : null}
       <Pager noun="run" label={`runs of ${metric.key}`} {...pager} />
     </section>
   );

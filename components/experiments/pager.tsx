@@ -10,14 +10,21 @@ interface PagerProps {
   /** Names the list, so two pagers on one page have distinct button names. */
   label: string;
   busy: boolean;
+  /** Why the page asked for could not be loaded (the previous one stays shown). */
+  error: string | null;
   onPage: (offset: number) => void;
 }
 
-export function Pager({ noun, offset, limit, total, label, busy, onPage }: PagerProps) {
+export function Pager({ noun, offset, limit, total, label, busy, error, onPage }: PagerProps) {
   if (total <= limit && offset === 0) return null;
   const last = Math.min(offset + limit, total);
   return (
     <nav className="pager" aria-label={`Pages of ${label}`}>
+      {error ? (
+        <p className="error" role="alert">
+          That page of {label} could not be loaded: {error}
+        </p>
+      ) : null}
       <span className="muted small" role="status">
         Showing {total === 0 ? 0 : offset + 1}–{last} of {plural(total, noun)}
         {busy ? " · loading…" : ""}

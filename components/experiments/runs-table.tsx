@@ -26,7 +26,7 @@ interface RunsTableProps {
 
 export function RunsTable({ projectSlug, experimentSlug, first, uploadHint }: RunsTableProps) {
   const trpc = useTRPC();
-  const { page, error, pager } = usePagedList(first, (offset) => trpc.experiment.runs.queryOptions({ projectSlug, experimentSlug, offset, limit: first.limit }));
+  const { page, pager } = usePagedList(first, (offset) => trpc.experiment.runs.queryOptions({ projectSlug, experimentSlug, offset, limit: first.limit }));
   const runs = page.runs;
   if (runs.length === 0 && page.total === 0) {
     // Viewers cannot make API keys or upload, so they get no instructions for it.
@@ -80,11 +80,6 @@ export function RunsTable({ projectSlug, experimentSlug, first, uploadHint }: Ru
           </tbody>
         </table>
       </div>
-      {error ? (
-        <p className="error" role="alert">
-          These runs could not be loaded: {error.message}
-        </p>
-      ) : null}
       <Pager noun="run" label="runs" {...pager} />
     </>
   );

@@ -16,7 +16,6 @@ export function usePagedList<TPage extends ListPage, TError extends { message: s
   const page = offset === 0 ? first : (later.data ?? first);
   return {
     page,
-    error: offset > 0 ? later.error : null,
-    pager: { offset: page.offset, limit: page.limit, total: page.total, busy: offset > 0 && later.isFetching, onPage: setOffset },
+    pager: { offset: page.offset, limit: page.limit, total: page.total, busy: offset > 0 && later.isFetching, error: offset > 0 ? (later.error?.message ?? null) : null, onPage: setOffset },
   };
 }

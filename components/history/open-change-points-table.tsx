@@ -13,9 +13,7 @@ export function OpenChangePointsTable({ projectSlug, changePoints }: { projectSl
       <table aria-label="Open change points">
         <thead>
           <tr>
-            <th>Experiment</th>
-            <th>Metric</th>
-            <th>Variant</th>
+            <th>Experiment · metric · variant</th>
             <th>Commits</th>
             <th>Change</th>
             <th data-narrow="hide">Found</th>
@@ -24,13 +22,13 @@ export function OpenChangePointsTable({ projectSlug, changePoints }: { projectSl
         <tbody>
           {changePoints.map((c) => (
             <tr key={c.id}>
-              <td>
+              {/* One cell, so the size of the change still fits a phone's screen beside it. */}
+              <td className="change-point-where">
                 <Link href={`${base}/e/${c.experimentSlug}`}>{c.experimentSlug}</Link>
+                <div className="small">
+                  <Link href={`${base}/e/${c.experimentSlug}/history?${new URLSearchParams({ metric: c.metricKey, variant: c.variant }).toString()}`}>{c.metricKey}</Link> · {c.variant}
+                </div>
               </td>
-              <td>
-                <Link href={`${base}/e/${c.experimentSlug}/history?${new URLSearchParams({ metric: c.metricKey, variant: c.variant }).toString()}`}>{c.metricKey}</Link>
-              </td>
-              <td>{c.variant}</td>
               <td className="mono small">
                 {shortSha(c.previousCommit)} → {shortSha(c.commit)}
               </td>
