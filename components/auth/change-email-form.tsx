@@ -8,6 +8,7 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
 import { Field, invalidProps } from "~/components/forms/field";
+import { FormResult, type FormOutcome } from "~/components/forms/form-result";
 import { PasswordInput } from "~/components/forms/password-input";
 import { applyServerErrors } from "~/components/forms/server-errors";
 import { SubmitButton } from "~/components/forms/submit-button";
@@ -22,7 +23,7 @@ export function ChangeEmailForm({ email }: { email: string }) {
   const router = useRouter();
   const hydrated = useHydrated();
   const change = useMutation(trpc.account.changeEmail.mutationOptions());
-  const [result, setResult] = useState<{ ok: boolean; message: string }>();
+  const [result, setResult] = useState<FormOutcome>();
   const form = useForm<Values, unknown, z.output<typeof ZChangeEmail>>({ resolver: zodResolver(ZChangeEmail), defaultValues: { newEmail: "", currentPassword: "" } });
   const errors = form.formState.errors;
 
@@ -40,11 +41,7 @@ export function ChangeEmailForm({ email }: { email: string }) {
 
   return (
     <form className="stack" onSubmit={onSubmit} noValidate data-ready={hydrated} aria-label="Change email">
-      {result ? (
-        <div className={result.ok ? "secret" : "alert"} role={result.ok ? "status" : "alert"}>
-          {result.message}
-        </div>
-      ) : null}
+      <FormResult result={result} />
       <p className="muted small" style={{ margin: 0 }}>
         You sign in with <strong className="member-email">{email}</strong>. Versus sends no email to confirm a new address, so it asks for your password instead.
       </p>
