@@ -74,7 +74,7 @@ describe("compareRunSets", () => {
       experiment: "one-run-each",
       create: true,
       runs: [
-        { variant: "old", gitCommit: "c0ffee1", metrics: [{ key: "t", unit: "ms", direction: "lower_is_better", samples: Array.from({ length: 60 }, (_, i) => 20 + (i % 9)) }] },
+        { variant: "old", gitCommit: "c0ffee1", gitCommitMessage: "Parse headers once", gitCommitTime: "2026-06-01T09:00:00.000Z", metrics: [{ key: "t", unit: "ms", direction: "lower_is_better", samples: Array.from({ length: 60 }, (_, i) => 20 + (i % 9)) }] },
         { variant: "new", gitCommit: "c0ffee2", metrics: [{ key: "t", unit: "ms", direction: "lower_is_better", samples: Array.from({ length: 60 }, (_, i) => 12 + (i % 9)) }] },
       ],
     });
@@ -189,6 +189,11 @@ describe("compareRunSets", () => {
       ["bbb2222cafef00d", "release", 6],
     ]);
     expect(experiments[1]!.commits).toEqual([]);
+    // Each commit with its message and commit time when the runs gave them, for the picker to show and search.
+    expect(experiments[2]!.commits.map((c) => [c.gitCommit, c.message, c.committedAt?.toISOString() ?? null]).sort()).toEqual([
+      ["c0ffee1", "Parse headers once", "2026-06-01T09:00:00.000Z"],
+      ["c0ffee2", null, null],
+    ]);
   });
 
   it("the compare page's query string stands for a request; empty fields mean 'any'", () => {

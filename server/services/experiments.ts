@@ -5,7 +5,6 @@ import { isUniqueViolation } from "../db/prisma-errors";
 import { AppError } from "../errors";
 import { slugify } from "../schemas/common";
 import type { TExperimentInput } from "../schemas/experiment";
-import { nonFiniteFigures, storedFigures, unusableReason, type StoredFigures } from "./finite-figures";
 import { getProjectBySlug } from "./projects";
 import { lockExperiment, lockProjectForNewExperiment } from "./row-locks";
 
@@ -38,8 +37,6 @@ export async function listExperiments(db: Db, projectSlug: string) {
   };
 }
 
-const RECENT_RUNS = 200;
-
 export async function getExperiment(db: Db, projectSlug: string, experimentSlug: string) {
   const project = await getProjectBySlug(db, projectSlug);
   const experiment = await db.experiment.findUnique({
@@ -47,16 +44,7 @@ export async function getExperiment(db: Db, projectSlug: string, experimentSlug:
     include: {
       variants: { orderBy: { position: "asc" }, include: { _count: { select: { runs: true } } } },
       metrics: { orderBy: { position: "asc" } },
-      runs: {
-        orderBy: { createdAt: "desc" },
-        take: RECENT_RUNS,
-        select: {
-          id: true, status: true, source: true, sourceDetail: true, repetition: true, startedAt: true,
-          finishedAt: true, createdAt: true, gitCommit: true, gitBranch: true, environment: true, variantId: true,
-          results: { select: { metricId: true, n: true, ...storedFigures } },
-          timeSeries: { select: { metricId: true } },
-        },
-      },
+      // The runs themselves come a page at a time (experiment-runs.ts).
       _count: { select: { runs: true } },
     },
   });
@@ -68,24 +56,12 @@ export async function getExperiment(db: Db, projectSlug: string, experimentSlug:
       ...rest,
       parameters: rest.parameters as { name: string; value: string }[],
       variants: variants.map(({ _count: counts, ...variant }) => ({ ...variant, runCount: counts.runs })),
-      // n is a BigInt column; a run's sample count fits a double exactly up to 2^53.
-      runs: rest.runs.map((run) => ({ ...run, results: run.results.map(shownResult) })),
       runCount: _count.runs,
     },
   };
 }
 
 export type ExperimentDetail = Awaited<ReturnType<typeof getExperiment>>;
-
-/**
- * A run's stored summary as the page shows it: a figure that is not finite (stored before ingest
- * refused them) is shown as unknown, and `unusable` says the result is left out of comparisons.
- */
-function shownResult(result: { metricId: string; n: bigint } & StoredFigures) {
-  const shown = { ...result, n: Number(result.n), unusable: unusableReason(result) };
-  for (const figure of nonFiniteFigures(result)) shown[figure] = null;
-  return shown;
-}
 
 export async function createExperiment(db: Db, projectSlug: string, input: TExperimentInput, options: { isExample?: boolean } = {}) {
   const project = await getProjectBySlug(db, projectSlug);
