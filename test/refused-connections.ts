@@ -45,6 +45,11 @@ export async function fillConnectionSlots(database: OwnDatabase): Promise<() => 
   };
 }
 
+/** Ends every session open to the database (a pool's idle connections too), as an administrator would. */
+export function endDatabaseSessions(database: OwnDatabase): Promise<void> {
+  return asAdmin(database, (admin) => endSessionsOf(admin, database.name));
+}
+
 async function endSessionsOf(admin: pg.Client, databaseName: string) {
   await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [databaseName]);
   // pg_terminate_backend only signals: wait until they are gone.

@@ -43,7 +43,7 @@ const retryAfter = z.object({ "Retry-After": z.number().int().min(1).meta({ desc
  */
 export const errorResponses = (described: Partial<Record<ErrorStatus, string>>) =>
   Object.fromEntries(
-    Object.entries({ ...described, "503": described["503"] ?? "The database is unavailable (restarting or unreachable): retry after the seconds in Retry-After" }).map(([status, description]) => [
+    Object.entries({ ...described, "503": described["503"] ?? "The database is unavailable (restarting, refusing connections or unreachable): retry after the seconds in Retry-After" }).map(([status, description]) => [
       status,
       { description, content: { "application/json": { schema: ZError } }, ...(status === "503" ? { headers: retryAfter } : {}) },
     ]),

@@ -9,15 +9,17 @@
 // transaction's connection dies: socket codes, SQLSTATEs, and a few messages without any code.
 
 import { AppError } from "../errors";
+import { noteDatabaseUnavailable } from "./outage-notes";
+import { DATABASE_RETRY_AFTER_SECONDS } from "./retry-after";
 
-/** Seconds a client is asked to wait before retrying (the Retry-After header): about a PostgreSQL restart. */
-export const DATABASE_RETRY_AFTER_SECONDS = 5;
+export { DATABASE_RETRY_AFTER_SECONDS };
 
 /** What a caller is told when `cause` is isDatabaseUnavailable: the 503 to retry (the cause stays in the server's log). */
 export function databaseUnavailableError(cause: unknown): AppError {
   const reason = cause instanceof Error ? cause.message.trim().split("\n").pop() : String(cause);
   console.warn(`database unavailable, answered 503: ${reason}`);
-  return new AppError("UNAVAILABLE", `The database is unavailable right now (restarting or unreachable); retry in ${DATABASE_RETRY_AFTER_SECONDS} seconds`, { cause });
+  noteDatabaseUnavailable();
+  return new AppError("UNAVAILABLE", `The database is unavailable right now (restarting, refusing connections or unreachable); retry in ${DATABASE_RETRY_AFTER_SECONDS} seconds`, { cause });
 }
 
 // Prisma: can't reach the server, timed out reaching it, the server closed the connection,
