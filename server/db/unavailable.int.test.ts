@@ -6,7 +6,7 @@
 // does not bring the process down.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startOwnDatabase, type OwnDatabase } from "~/test/own-database";
-import { closeToConnections, fillConnectionSlots } from "~/test/refused-connections";
+import { closeToConnections, endDatabaseSessions, fillConnectionSlots } from "~/test/refused-connections";
 import { createPrismaClient, type Db } from "./client";
 import { Prisma } from "./generated/client";
 import { preparedQuery } from "./prepared-statements";
@@ -98,42 +98,36 @@ describe("isDatabaseUnavailable, on what the client throws", () => {
     }
   };
 
-  it("the database closed to new connections (ALTER DATABASE … ALLOW_CONNECTIONS false: 55000), then open again", async () => {
+  /** Every call fails as unavailable (with `code`) between `enter` and the leaving it returns, and works before and after. */
+  const whileRefused = async (state: string, code: string, enter: () => Promise<() => Promise<void>>) => {
     await everyCall();
-    const reopen = await closeToConnections(database);
+    const leave = await enter();
     try {
-      await refusedEverywhere("not accepting connections", "55000");
+      await refusedEverywhere(state, code);
     } finally {
-      await reopen();
+      await leave();
     }
     await everyCall();
+  };
+
+  it("the database closed to new connections (ALTER DATABASE … ALLOW_CONNECTIONS false: 55000), then open again", async () => {
+    await whileRefused("not accepting connections", "55000", () => closeToConnections(database));
   });
 
   it("the server full (max_connections taken: 53300), then with room again", async () => {
-    await everyCall();
-    const release = await fillConnectionSlots(database);
-    try {
-      await refusedEverywhere("too many clients", "53300");
-    } finally {
-      await release();
-    }
-    await everyCall();
+    await whileRefused("too many clients", "53300", () => fillConnectionSlots(database));
   });
 
   it("a smart shutdown under way (57P03 'the database system is shutting down'), then started again", async () => {
-    await everyCall();
-    // The pool's idle sessions would keep the shutting-down server busy: end them first, as the
-    // refusals above do (a smart shutdown waits for sessions, it does not end them).
-    const reopen = await closeToConnections(database);
-    await reopen();
-    const shutdown = await database.shutDownSmartly();
-    try {
-      await refusedEverywhere("shutting down", "57P03");
-    } finally {
-      await shutdown.finish();
-      await database.start();
-    }
-    await everyCall();
+    await whileRefused("shutting down", "57P03", async () => {
+      // A smart shutdown waits for the sessions open, which go on working: end the pool's first.
+      await endDatabaseSessions(database);
+      const shutdown = await database.shutDownSmartly();
+      return async () => {
+        await shutdown.finish();
+        await database.start();
+      };
+    });
   });
 
   it("is false for the errors that are not about reaching the database", async () => {

@@ -112,49 +112,44 @@ async function expectEveryRouteWorks() {
   expect(await home.text()).not.toContain("can't reach its database");
 }
 
+/** Every route answers 503 between `enter` and the leaving it returns, and works again after. */
+async function whileRefused(state: string, enter: () => Promise<() => Promise<void>>) {
+  const leave = await enter();
+  try {
+    await expectEveryRouteUnavailable(state);
+  } finally {
+    await leave();
+  }
+  await expectEveryRouteWorks();
+}
+
 describe("PostgreSQL refusing new connections, or stopped", () => {
   it("closed to connections (ALTER DATABASE … ALLOW_CONNECTIONS false: 55000): 503 with Retry-After everywhere, then back", async () => {
-    const reopen = await closeToConnections(database);
-    try {
-      await expectEveryRouteUnavailable("55000");
-    } finally {
-      await reopen();
-    }
-    await expectEveryRouteWorks();
+    await whileRefused("55000", () => closeToConnections(database));
   });
 
   it("full (every connection slot taken: 53300): 503 with Retry-After everywhere, then back", async () => {
-    const release = await fillConnectionSlots(database);
-    try {
-      await expectEveryRouteUnavailable("53300");
-    } finally {
-      await release();
-    }
-    await expectEveryRouteWorks();
+    await whileRefused("53300", () => fillConnectionSlots(database));
   });
 
   it("shutting down (a smart shutdown waiting for a session: 57P03): 503 with Retry-After everywhere, then started again", async () => {
-    // Sessions already open go on working through a smart shutdown: end the server's first, so
-    // every call needs a new connection.
-    await endDatabaseSessions(database);
-    const shutdown = await database.shutDownSmartly();
-    try {
-      await expectEveryRouteUnavailable("57P03");
-    } finally {
-      await shutdown.finish();
-      await database.start();
-    }
-    await expectEveryRouteWorks();
+    await whileRefused("57P03", async () => {
+      // Sessions already open go on working through a smart shutdown: end the server's first, so
+      // every call needs a new connection.
+      await endDatabaseSessions(database);
+      const shutdown = await database.shutDownSmartly();
+      return async () => {
+        await shutdown.finish();
+        await database.start();
+      };
+    });
   });
 
   it("stopped: 503 with Retry-After everywhere, then started again; the job completes once", async () => {
-    await database.stop();
-    try {
-      await expectEveryRouteUnavailable("stopped");
-    } finally {
-      await database.start();
-    }
-    await expectEveryRouteWorks();
+    await whileRefused("stopped", async () => {
+      await database.stop();
+      return () => database.start();
+    });
     const completed = await complete();
     expect(completed.status, await completed.clone().text()).toBe(201);
     expect(await db.run.count({ where: { experiment: { projectId: project.id } } })).toBe(1);
