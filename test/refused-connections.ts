@@ -45,6 +45,20 @@ export async function fillConnectionSlots(database: OwnDatabase): Promise<() => 
   };
 }
 
+/**
+ * A smart shutdown under way (57P03 "the database system is shutting down"), the database's
+ * sessions ended first: they would go on working through it. The returned function lets the
+ * shutdown finish and starts PostgreSQL again.
+ */
+export async function shutDownSmartly(database: OwnDatabase): Promise<() => Promise<void>> {
+  await endDatabaseSessions(database);
+  const shutdown = await database.shutDownSmartly();
+  return async () => {
+    await shutdown.finish();
+    await database.start();
+  };
+}
+
 /** Ends every session open to the database (a pool's idle connections too), as an administrator would. */
 export function endDatabaseSessions(database: OwnDatabase): Promise<void> {
   return asAdmin(database, (admin) => endSessionsOf(admin, database.name));

@@ -6,7 +6,7 @@
 // does not bring the process down.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startOwnDatabase, type OwnDatabase } from "~/test/own-database";
-import { closeToConnections, endDatabaseSessions, fillConnectionSlots } from "~/test/refused-connections";
+import { closeToConnections, fillConnectionSlots, shutDownSmartly } from "~/test/refused-connections";
 import { createPrismaClient, type Db } from "./client";
 import { Prisma } from "./generated/client";
 import { preparedQuery } from "./prepared-statements";
@@ -119,15 +119,7 @@ describe("isDatabaseUnavailable, on what the client throws", () => {
   });
 
   it("a smart shutdown under way (57P03 'the database system is shutting down'), then started again", async () => {
-    await whileRefused("shutting down", "57P03", async () => {
-      // A smart shutdown waits for the sessions open, which go on working: end the pool's first.
-      await endDatabaseSessions(database);
-      const shutdown = await database.shutDownSmartly();
-      return async () => {
-        await shutdown.finish();
-        await database.start();
-      };
-    });
+    await whileRefused("shutting down", "57P03", () => shutDownSmartly(database));
   });
 
   it("is false for the errors that are not about reaching the database", async () => {

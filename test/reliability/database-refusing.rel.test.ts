@@ -12,7 +12,7 @@ import { createUserWithPassword, prepareNewAccount } from "~/server/auth/credent
 import { createPrismaClient, type Db } from "~/server/db/client";
 import { DATABASE_UNAVAILABLE_DIGEST } from "~/server/database-unavailable-wording";
 import { startOwnDatabase, type OwnDatabase } from "~/test/own-database";
-import { closeToConnections, endDatabaseSessions, fillConnectionSlots } from "~/test/refused-connections";
+import { closeToConnections, fillConnectionSlots, shutDownSmartly } from "~/test/refused-connections";
 import { runBatch, sleepProject, type TestProject } from "./fixtures";
 import { eventually, startServer, type Child } from "./processes";
 
@@ -133,16 +133,7 @@ describe("PostgreSQL refusing new connections, or stopped", () => {
   });
 
   it("shutting down (a smart shutdown waiting for a session: 57P03): 503 with Retry-After everywhere, then started again", async () => {
-    await whileRefused("57P03", async () => {
-      // Sessions already open go on working through a smart shutdown: end the server's first, so
-      // every call needs a new connection.
-      await endDatabaseSessions(database);
-      const shutdown = await database.shutDownSmartly();
-      return async () => {
-        await shutdown.finish();
-        await database.start();
-      };
-    });
+    await whileRefused("57P03", () => shutDownSmartly(database));
   });
 
   it("stopped: 503 with Retry-After everywhere, then started again; the job completes once", async () => {
