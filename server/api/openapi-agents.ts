@@ -24,7 +24,7 @@ export function agentPaths(): ZodOpenApiPathsObject {
   const aboutAJob = {
     ...unauthorized,
     "404": "No such job in this agent's project",
-    "409": "The lease is no longer this agent's (expired and taken, cancelled, or finished): stop the job",
+    "409": "The lease is not this agent's (any more); details.reason says which case (lease_unknown, lease_taken, lease_ended, job_finished, lease_of_another_agent): stop the job and drop its result",
   } as const;
 
   return {
