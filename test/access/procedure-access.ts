@@ -56,6 +56,7 @@ export const procedureAccess: Record<string, Access> = {
   "agent.workloads": "viewer",
   "agent.revoke": "member",
   "agent.requestStop": "member",
+  "agent.resume": "member",
 
   "job.batches": "viewer",
   "job.get": "viewer",
