@@ -5,8 +5,9 @@
 // 709.5 — and is refused, naming the field and what it could be.
 //
 // Two tolerances: figures a program computed in floating point may be off in the last digits
-// (FLOAT), and bounds derived from n and the extremes are checked to 1 part in 10,000 (PRINTED),
-// so that a tool that prints 5 significant digits is not refused for its own rounding.
+// (FLOAT), and bounds derived from n and the extremes are checked to 1 part in 1,000 (PRINTED):
+// HdrHistogram's precision (3 significant digits), so that an exact mean beside a histogram's
+// extremes, or a tool's figures printed to 4 digits, are not refused for their rounding.
 
 /** The figures of a summary; absent ones are unknown and not checked. */
 export interface SummaryFigures {
@@ -31,7 +32,7 @@ export interface SummaryContradiction {
 }
 
 const FLOAT = 1e-9;
-const PRINTED = 1e-4;
+const PRINTED = 1e-3;
 /** Below this, magnitudes are subnormal doubles, whose arithmetic loses every digit. */
 const TINY = 1e-300;
 const PERCENTILES = ["p50", "p90", "p95", "p99", "p999"] as const;

@@ -75,7 +75,7 @@ FROM (
       WHEN abs(f."sum" - f."mean" * f."n") > 1e-6 * greatest(abs(f."sum"), f."n" * f."scale") + 1e-300 THEN 'its sum is not mean × n'
     END AS "problem"
   FROM (
-    SELECT x.*, 1e-9 * x."scale" + 1e-300 AS "float", 1e-4 * x."scale" + 1e-300 AS "printed"
+    SELECT x.*, 1e-9 * x."scale" + 1e-300 AS "float", 1e-3 * x."scale" + 1e-300 AS "printed"
     FROM (
       SELECT "id", "n"::float8 AS "n", "mean", "sd", "min", "max", "p50", "p90", "p95", "p99", "p999", "sum",
         greatest(abs("mean"), abs(COALESCE("min", 0)), abs(COALESCE("max", 0))) AS "scale"

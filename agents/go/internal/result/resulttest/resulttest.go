@@ -11,10 +11,10 @@ import (
 )
 
 // Tolerances as the server's: floating-point arithmetic, and bounds derived from n and the
-// extremes to 1 part in 10,000.
+// extremes to 1 part in 1,000 (HdrHistogram's 3 significant digits).
 const (
 	float   = 1e-9
-	printed = 1e-4
+	printed = 1e-3
 	tiny    = 1e-300
 )
 
