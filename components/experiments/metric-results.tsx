@@ -3,7 +3,10 @@ import type { ExperimentDetail } from "~/server/services/experiments";
 
 type Experiment = ExperimentDetail["experiment"];
 
-/** Per metric, each run's stored summary: the numbers the tool printed or the samples gave. */
+/**
+ * Per metric, each run's value — what it contributes to comparisons — next to its stored summary:
+ * the numbers the tool printed or the samples, histogram or per-second series gave.
+ */
 export function MetricResults({ experiment }: { experiment: Experiment }) {
   const variantNames = new Map(experiment.variants.map((variant) => [variant.id, variant.name]));
   const position = new Map(experiment.variants.map((variant, index) => [variant.id, index]));
@@ -18,12 +21,18 @@ export function MetricResults({ experiment }: { experiment: Experiment }) {
             <h2>
               <code>{metric.key}</code> <span className="muted small">{metric.label ? `${metric.label} · ` : ""}{metric.unit} · {directionLabel[metric.direction]} · per run: {metric.aggregation}</span>
             </h2>
+            <p className="muted small">
+              <strong>Run value</strong>: what each run contributes to comparisons — the value the run&apos;s producer sent (marked <em>sent</em>, e.g. the whole
+              run&apos;s rate), else its summary&apos;s {metric.aggregation}. The summary columns describe the run&apos;s own values: its operations, or its seconds when
+              it sent a per-second series (then n counts seconds).
+            </p>
             <div className="table-wrap">
               <table aria-label={`Runs of ${metric.key}`}>
                 <thead>
                   <tr>
                     <th>Variant</th>
                     <th className="num">#</th>
+                    <th className="num">Run value</th>
                     <th className="num">n</th>
                     <th className="num">mean</th>
                     <th className="num">sd</th>
@@ -45,16 +54,19 @@ export function MetricResults({ experiment }: { experiment: Experiment }) {
                             <span className="badge warn">left out</span> <span className="muted">{result.unusable}</span>
                           </div>
                         ) : null}
+                        {/* Stored before summaries were checked, and contradicting itself: its figures are not shown as sound. */}
+                        {result.summaryNote ? (
+                          <div className="small">
+                            <span className="badge warn">summary contradicts itself</span> <span className="muted">{result.summaryNote}</span>
+                          </div>
+                        ) : null}
                       </td>
                       <td className="num">{run.repetition}</td>
-                      <td className="num">{result.n.toLocaleString("en-US")}</td>
-                      <td className="num">{formatValue(result.mean)}</td>
-                      <td className="num">{formatValue(result.sd)}</td>
-                      <td className="num">{formatValue(result.min)}</td>
-                      <td className="num">{formatValue(result.p50)}</td>
-                      <td className="num">{formatValue(result.p90)}</td>
-                      <td className="num">{formatValue(result.p99)}</td>
-                      <td className="num">{formatValue(result.max)}</td>
+                      <td className="num">
+                        {formatValue(result.runValue)}
+                        {result.explicit ? <span className="muted small"> sent</span> : null}
+                      </td>
+                      <SummaryCells result={result} />
                     </tr>
                   ))}
                 </tbody>
@@ -63,6 +75,22 @@ export function MetricResults({ experiment }: { experiment: Experiment }) {
           </section>
         );
       })}
+    </>
+  );
+}
+
+type ShownResult = Experiment["runs"][number]["results"][number];
+
+/** The stored summary's figures; those of a summary that contradicts itself are struck through. */
+function SummaryCells({ result }: { result: ShownResult }) {
+  const figures = [result.n.toLocaleString("en-US"), formatValue(result.mean), formatValue(result.sd), formatValue(result.min), formatValue(result.p50), formatValue(result.p90), formatValue(result.p99), formatValue(result.max)];
+  return (
+    <>
+      {figures.map((text, i) => (
+        <td key={i} className={result.summaryNote ? "num muted" : "num"}>
+          {result.summaryNote ? <s title="this summary contradicts itself">{text}</s> : text}
+        </td>
+      ))}
     </>
   );
 }

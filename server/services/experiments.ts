@@ -5,7 +5,9 @@ import { isUniqueViolation } from "../db/prisma-errors";
 import { AppError } from "../errors";
 import { slugify } from "../schemas/common";
 import type { TExperimentInput } from "../schemas/experiment";
+import type { MetricAggregation } from "../db/generated/enums";
 import { nonFiniteFigures, storedFigures, unusableReason, type StoredFigures } from "./finite-figures";
+import { runFigure } from "./run-figure";
 import { getProjectBySlug } from "./projects";
 import { lockExperiment, lockProjectForNewExperiment } from "./row-locks";
 
@@ -53,7 +55,7 @@ export async function getExperiment(db: Db, projectSlug: string, experimentSlug:
         select: {
           id: true, status: true, source: true, sourceDetail: true, repetition: true, startedAt: true,
           finishedAt: true, createdAt: true, gitCommit: true, gitBranch: true, environment: true, variantId: true,
-          results: { select: { metricId: true, n: true, ...storedFigures } },
+          results: { select: { metricId: true, n: true, ...storedFigures, summaryNote: true } },
           timeSeries: { select: { metricId: true } },
         },
       },
@@ -62,6 +64,7 @@ export async function getExperiment(db: Db, projectSlug: string, experimentSlug:
   });
   if (!experiment) throw new AppError("NOT_FOUND", `No experiment "${experimentSlug}" in project "${projectSlug}"`);
   const { _count, variants, ...rest } = experiment;
+  const aggregations = new Map(rest.metrics.map((metric) => [metric.id, metric.aggregation]));
   return {
     project: { slug: project.slug, name: project.name },
     experiment: {
@@ -69,7 +72,7 @@ export async function getExperiment(db: Db, projectSlug: string, experimentSlug:
       parameters: rest.parameters as { name: string; value: string }[],
       variants: variants.map(({ _count: counts, ...variant }) => ({ ...variant, runCount: counts.runs })),
       // n is a BigInt column; a run's sample count fits a double exactly up to 2^53.
-      runs: rest.runs.map((run) => ({ ...run, results: run.results.map(shownResult) })),
+      runs: rest.runs.map((run) => ({ ...run, results: run.results.map((result) => shownResult(result, aggregations.get(result.metricId) ?? "mean")) })),
       runCount: _count.runs,
     },
   };
@@ -80,9 +83,14 @@ export type ExperimentDetail = Awaited<ReturnType<typeof getExperiment>>;
 /**
  * A run's stored summary as the page shows it: a figure that is not finite (stored before ingest
  * refused them) is shown as unknown, and `unusable` says the result is left out of comparisons.
+ * `runValue` is what the run contributes to comparisons (run-figure.ts), `explicit` whether its
+ * producer sent it as the run's value; `summaryNote` says why the summary cannot be taken as it
+ * reads (rows the run-value migration flagged).
  */
-function shownResult(result: { metricId: string; n: bigint } & StoredFigures) {
-  const shown = { ...result, n: Number(result.n), unusable: unusableReason(result) };
+function shownResult(result: { metricId: string; n: bigint; summaryNote: string | null } & StoredFigures, aggregation: MetricAggregation) {
+  const unusable = unusableReason(result);
+  const runValue = unusable ? null : runFigure({ ...result, mean: result.mean as number }, aggregation);
+  const shown = { ...result, n: Number(result.n), unusable, runValue, explicit: result.value !== null };
   for (const figure of nonFiniteFigures(result)) shown[figure] = null;
   return shown;
 }

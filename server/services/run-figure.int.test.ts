@@ -14,6 +14,7 @@ import { createProject } from "./projects";
 import { getExperimentResults } from "./charts";
 import { getComparison } from "./comparison";
 import { compareRunSets } from "./cross-comparison";
+import { getExperiment } from "./experiments";
 import { exportRunsCsv } from "./exports";
 import { ingestResults } from "./results";
 
@@ -74,5 +75,15 @@ describe("a run's explicit value", () => {
 
     const cross = await compareRunSets(db, { projectSlug: project.slug }, { experimentSlug: SLUG, variant: "before" }, { experimentSlug: SLUG, variant: "after" });
     expect(cross.metrics[0]?.comparison?.variants.map((v) => v.median)).toEqual([202, 307]);
+  });
+
+  it("is shown on the run detail next to the summary, marked when the producer sent it; a flagged summary carries its note", async () => {
+    const note = "Stored before Versus checked that a summary describes its values: its sum is not mean × n.";
+    const plain = await db.runMetricResult.findFirstOrThrow({ where: { run: { variant: { name: "plain" }, experiment: { projectId: project.id } } } });
+    await db.runMetricResult.update({ where: { id: plain.id }, data: { summaryNote: note } });
+    const { experiment } = await getExperiment(db, project.slug, SLUG);
+    const shown = experiment.runs.flatMap((run) => run.results.map((result) => ({ variant: experiment.variants.find((v) => v.id === run.variantId)?.name, ...result })));
+    expect(shown.find((r) => r.variant === "after" && r.runValue === 309)).toMatchObject({ explicit: true, mean: 109, n: 3, summaryNote: null });
+    expect(shown.find((r) => r.variant === "plain")).toMatchObject({ runValue: 50, explicit: false, mean: 50, summaryNote: note });
   });
 });
