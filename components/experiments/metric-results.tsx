@@ -3,6 +3,10 @@ import type { ExperimentDetail } from "~/server/services/experiments";
 
 type Experiment = ExperimentDetail["experiment"];
 
+const FIGURE_NAMES: Record<Experiment["metrics"][number]["summaryFigure"], string> = {
+  mean: "mean", p50: "median", p90: "p90", p95: "p95", p99: "p99", min: "min", max: "max", sum: "sum",
+};
+
 /**
  * Per metric, each run's value — what it contributes to comparisons — next to its stored summary:
  * the numbers the tool printed or the samples, histogram or per-second series gave.
@@ -23,7 +27,7 @@ export function MetricResults({ experiment }: { experiment: Experiment }) {
             </h2>
             <p className="muted small">
               <strong>Run value</strong>: what each run contributes to comparisons — the value the run&apos;s producer sent (marked <em>sent</em>, e.g. the whole
-              run&apos;s rate), else its summary&apos;s {metric.aggregation}. The summary columns describe the run&apos;s own values: its operations, or its seconds when
+              run&apos;s rate), else its summary&apos;s {FIGURE_NAMES[metric.summaryFigure]}. The summary columns describe the run&apos;s own values: its operations, or its seconds when
               it sent a per-second series (then n counts seconds).
             </p>
             <div className="table-wrap">

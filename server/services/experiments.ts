@@ -7,7 +7,7 @@ import { slugify } from "../schemas/common";
 import type { TExperimentInput } from "../schemas/experiment";
 import type { MetricAggregation } from "../db/generated/enums";
 import { nonFiniteFigures, storedFigures, unusableReason, type StoredFigures } from "./finite-figures";
-import { runFigure } from "./run-figure";
+import { replicateFigure, runFigure } from "./run-figure";
 import { getProjectBySlug } from "./projects";
 import { lockExperiment, lockProjectForNewExperiment } from "./row-locks";
 
@@ -69,6 +69,8 @@ export async function getExperiment(db: Db, projectSlug: string, experimentSlug:
     project: { slug: project.slug, name: project.name },
     experiment: {
       ...rest,
+      // summaryFigure: the summary's figure a run without a value of its own contributes.
+      metrics: rest.metrics.map((metric) => ({ ...metric, summaryFigure: replicateFigure(metric.aggregation) })),
       parameters: rest.parameters as { name: string; value: string }[],
       variants: variants.map(({ _count: counts, ...variant }) => ({ ...variant, runCount: counts.runs })),
       // n is a BigInt column; a run's sample count fits a double exactly up to 2^53.
