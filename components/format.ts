@@ -2,7 +2,7 @@
 // by server/display.ts, which the report uses too.
 import { formatDateTime } from "~/server/display";
 
-export { directionLabel, formatDateTime, formatMeasure as formatValue } from "~/server/display";
+export { directionLabel, formatDateTime, formatMeasure as formatValue, perRunLabel } from "~/server/display";
 
 export function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? "" : "s"}`;

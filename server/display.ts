@@ -7,6 +7,9 @@ export const verdictLabel = { better: "better", worse: "worse", no_change: "no s
 
 export const directionLabel = { lower_is_better: "lower is better", higher_is_better: "higher is better" } as const;
 
+/** What each run contributes to comparisons under a metric's aggregation (server/services/run-figure.ts's rule). */
+export const perRunLabel = (aggregation: string) => `each run's value, else its ${aggregation}`;
+
 // How precisely a figure is written (the comparison tables of the page, the share page and the
 // report all follow it):
 // - a figure with a spread — mean ± sd, the median with its interval — is rounded at the spread's

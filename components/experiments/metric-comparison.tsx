@@ -9,7 +9,7 @@
 // On phones the secondary columns and the verdict's reason give way (the chart below shows the
 // medians, the verdict's tooltip the reason), so change and verdict stay in view; with nothing
 // compared, the median stays.
-import { directionLabel, formatMeanSd, formatMedianFigures, formatP, formatPercent, formatPercentile, verdictLabel, type MedianFigures } from "~/server/display";
+import { directionLabel, formatMeanSd, formatMedianFigures, formatP, formatPercent, formatPercentile, perRunLabel, verdictLabel, type MedianFigures } from "~/server/display";
 import type { TComparison } from "~/server/schemas/comparison";
 import { VariantName } from "./variant-name";
 
@@ -43,7 +43,7 @@ export function MetricComparison({ metric }: { metric: MetricEntry }) {
       <h3>
         <code>{metric.key}</code>{" "}
         <span className="muted small">
-          {metric.unit} · {directionLabel[metric.direction]} · each run&apos;s {metric.aggregation}
+          {metric.unit} · {directionLabel[metric.direction]} · {perRunLabel(metric.aggregation)}
         </span>
       </h3>
       {!result ? null : (

@@ -7,6 +7,7 @@
 import type { TComparison } from "../schemas/comparison";
 import { safeFilePart } from "../schemas/report";
 import type { EnvironmentSummary } from "./report-environment";
+import { perRunLabel } from "../display";
 import { directionLabel, formatChange, formatMeanSd, formatMedian, formatMergedPercentiles, formatMinMax, formatP, formatVerdict, verdictP, type CandidateComparison } from "./report-format";
 
 export interface ReportExperiment {
@@ -131,7 +132,7 @@ function resultsSection(experiment: ReportExperiment, comparison: TComparison | 
 }
 
 function metricHeading(metric: { key: string; label: string; unit: string; direction: keyof typeof directionLabel; aggregation: string }): string[] {
-  return [`### ${metric.label ? `${cell(metric.label)} (\`${metric.key}\`)` : `\`${metric.key}\``}`, "", `${metric.unit}, ${directionLabel[metric.direction]}; each run's ${metric.aggregation}.`, ""];
+  return [`### ${metric.label ? `${cell(metric.label)} (\`${metric.key}\`)` : `\`${metric.key}\``}`, "", `${metric.unit}, ${directionLabel[metric.direction]}; ${perRunLabel(metric.aggregation)}.`, ""];
 }
 
 /** One metric's results table and notes (also the CI gate's summary: server/regressions/check-markdown.ts). */
