@@ -3,7 +3,7 @@
 // its words for labels and dates are passed on here for the pages that need only those.
 import { formatDateTime } from "~/server/display";
 
-export { directionLabel, formatDateTime } from "~/server/display";
+export { directionLabel, formatDateTime, perRunLabel } from "~/server/display";
 
 export function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? "" : "s"}`;

@@ -5,6 +5,7 @@
 // baseline's bar is outlined and named on the axis.
 import { useState } from "react";
 import { Bar, CartesianGrid, Cell, ComposedChart, ErrorBar, LabelList, ResponsiveContainer, Tooltip, XAxis, YAxis, useXAxisScale, useYAxisScale } from "recharts";
+import { perRunLabel } from "~/components/format";
 import type { TMetricCharts } from "~/server/schemas/charts";
 import { barLabel, barTooltipLines, type Whiskers } from "./bar-figures";
 import { ChartFrame } from "./chart-frame";
@@ -92,8 +93,8 @@ export function VariantBarChart({ metric, variants, fileName }: { metric: TMetri
   const fewRuns = metric.bars.some((b) => b.ciConfidence !== null && b.ciConfidence < 0.95);
   const caption =
     whiskers === "ci"
-      ? `Median of each variant's runs (each run contributes its ${metric.aggregation}); whiskers: distribution-free 95% confidence interval of the median${fewRuns ? " — with few runs it is [min, max], at the confidence the tooltip shows" : ""}.`
-      : `Mean of each variant's runs (each run contributes its ${metric.aggregation}); whiskers: ± one sample standard deviation across runs.`;
+      ? `Median of each variant's runs (${perRunLabel(metric.aggregation)}); whiskers: distribution-free 95% confidence interval of the median${fewRuns ? " — with few runs it is [min, max], at the confidence the tooltip shows" : ""}.`
+      : `Mean of each variant's runs (${perRunLabel(metric.aggregation)}); whiskers: ± one sample standard deviation across runs.`;
   const valueAxis = { type: "number", domain: axis.domain, ticks: axis.ticks, tickFormatter: axis.format, tick: axisTick, axisLine, tickLine: false } as const;
   const tick = <VariantTick rows={rows} horizontal={horizontal} />;
 

@@ -10,7 +10,7 @@
 // nothing is hidden, each cell says which figure it holds (data-label). The explicit roles keep
 // the table a table for assistive technology once its display is no longer a table's.
 import type { ReactNode } from "react";
-import { changeCiText, directionLabel, formatChange, formatMeanSd, formatMedianFigures, formatP, formatPercentiles, verdictP, verdictText, withUnit } from "~/server/display";
+import { changeCiText, directionLabel, formatChange, formatMeanSd, formatMedianFigures, formatP, formatPercentiles, perRunLabel, verdictP, verdictText, withUnit } from "~/server/display";
 import type { TComparison } from "~/server/schemas/comparison";
 import { VariantName } from "./variant-name";
 
@@ -104,7 +104,7 @@ export function MetricComparison({ metric }: { metric: MetricEntry }) {
       <h3>
         <code>{metric.key}</code>{" "}
         <span className="muted small">
-          {metric.unit} · {directionLabel[metric.direction]} · each run&apos;s {metric.aggregation}
+          {metric.unit} · {directionLabel[metric.direction]} · {perRunLabel(metric.aggregation)}
         </span>
       </h3>
       {!result ? null : (

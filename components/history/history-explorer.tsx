@@ -11,6 +11,7 @@ import { useTRPC } from "~/components/trpc/react";
 import { useHydrated } from "~/components/forms/use-hydrated";
 import { useAction } from "~/components/forms/use-action";
 import { formatMedianFigures, withUnit } from "~/server/display";
+import { perRunLabel } from "~/components/format";
 import type { THistory } from "~/server/schemas/history";
 import { ChangePointList } from "./change-point-list";
 import { commitUrl, formatUtc, shortSha } from "./date-axis";
@@ -77,7 +78,7 @@ export function HistoryExplorer({ projectSlug, experimentSlug, initial }: Props)
       <section className="card" aria-labelledby="history-chart-heading">
         <div className="history-head">
           <h2 id="history-chart-heading">
-            {history.metric.label || history.metric.key} <span className="muted small">({history.metric.unit}, {history.metric.direction === "lower_is_better" ? "lower is better" : "higher is better"}; each run&apos;s {history.metric.aggregation})</span>
+            {history.metric.label || history.metric.key} <span className="muted small">({history.metric.unit}, {history.metric.direction === "lower_is_better" ? "lower is better" : "higher is better"}; {perRunLabel(history.metric.aggregation)})</span>
           </h2>
           <div className="history-selectors">
             <label>

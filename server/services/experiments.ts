@@ -5,6 +5,7 @@ import { isUniqueViolation } from "../db/prisma-errors";
 import { AppError } from "../errors";
 import { slugify } from "../schemas/common";
 import type { TExperimentInput } from "../schemas/experiment";
+import { replicateFigure } from "./run-figure";
 import { getProjectBySlug } from "./projects";
 import { lockExperiment, lockProjectForNewExperiment } from "./row-locks";
 
@@ -54,6 +55,8 @@ export async function getExperiment(db: Db, projectSlug: string, experimentSlug:
     project: { slug: project.slug, name: project.name },
     experiment: {
       ...rest,
+      // summaryFigure: the summary's figure a run without a value of its own contributes.
+      metrics: rest.metrics.map((metric) => ({ ...metric, summaryFigure: replicateFigure(metric.aggregation) })),
       parameters: rest.parameters as { name: string; value: string }[],
       variants: variants.map(({ _count: counts, ...variant }) => ({ ...variant, runCount: counts.runs })),
       runCount: _count.runs,

@@ -40,7 +40,7 @@ describe("CSV exports — Kafka serializers (docs/examples.md case 5)", () => {
     const rows = parseCsv(file.text);
     expect(Object.keys(rows[0]!)).toEqual([
       "variant", "repetition", "run_id", "status", "source", "source_detail", "started_at", "finished_at", "git_commit", "git_branch",
-      "metric", "unit", "n", "mean", "sd", "min", "max", "p50", "p90", "p95", "p99", "p99_9",
+      "metric", "unit", "n", "mean", "sd", "min", "max", "p50", "p90", "p95", "p99", "p99_9", "sum", "value", "compared_value", "summary_note",
     ]);
     // 15 runs × 2 metrics and the failed run's one metric.
     expect(rows).toHaveLength(31);
@@ -59,7 +59,7 @@ describe("CSV exports — Kafka serializers (docs/examples.md case 5)", () => {
       expect(Number(row!.repetition)).toBe(result.run.repetition);
       expect(row!.n).toBe(result.n.toString());
       expect(num(row!.mean)).toBe(result.mean);
-      for (const [column, value] of Object.entries({ sd: result.sd, min: result.min, max: result.max, p50: result.p50, p90: result.p90, p95: result.p95, p99: result.p99, p99_9: result.p999 })) {
+      for (const [column, value] of Object.entries({ sd: result.sd, min: result.min, max: result.max, p50: result.p50, p90: result.p90, p95: result.p95, p99: result.p99, p99_9: result.p999, sum: result.sum, value: result.value })) {
         expect(num(row![column]), `${column} of ${result.runId}`).toBe(value);
       }
       expect(row!.started_at).toBe(result.run.startedAt?.toISOString() ?? "");

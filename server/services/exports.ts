@@ -1,7 +1,8 @@
 // CSV exports of one experiment, for spreadsheets and notebooks: every run's stored summary per
-// metric (runs.csv), and the comparison per metric and variant (summary.csv). Numbers are written
-// unrounded (JavaScript's shortest round-trip form) and unscaled so they read back exactly; an
-// unknown figure is an empty cell. A column's header names its unit where the unit is fixed
+// metric with the run's explicit value and the figure it contributes to comparisons (runs.csv, by
+// the rule of run-figure.ts), and the comparison per metric and variant (summary.csv). Numbers are
+// written unrounded (JavaScript's shortest round-trip form) and unscaled so they read back exactly;
+// an unknown figure is an empty cell. A column's header names its unit where the unit is fixed
 // (change_percent, change_ci_low_percent); the figures of the metric itself (mean, median, p99…)
 // are in the metric's own unit, which every row's `unit` column gives. Dates are ISO 8601 in UTC.
 import { stringify } from "csv-stringify/sync";
@@ -9,6 +10,8 @@ import type { Db } from "../db/client";
 import type { TExportFile } from "../schemas/report";
 import type { MergedPercentiles } from "../stats/schemas";
 import { getComparison } from "./comparison";
+import { storedFigures } from "./finite-figures";
+import { runFigure } from "./run-figure";
 import { getProjectBySlug } from "./projects";
 import { AppError } from "../errors";
 import { verdictP } from "../display";
@@ -17,7 +20,7 @@ type Cell = string | number | boolean | null | undefined;
 
 const RUN_COLUMNS = [
   "variant", "repetition", "run_id", "status", "source", "source_detail", "started_at", "finished_at", "git_commit", "git_branch",
-  "metric", "unit", "n", "mean", "sd", "min", "max", "p50", "p90", "p95", "p99", "p99_9",
+  "metric", "unit", "n", "mean", "sd", "min", "max", "p50", "p90", "p95", "p99", "p99_9", "sum", "value", "compared_value", "summary_note",
 ] as const;
 
 const SUMMARY_COLUMNS = [
@@ -51,7 +54,7 @@ export async function exportRunsCsv(db: Db, where: { projectSlug: string }, expe
       variant: { select: { name: true } },
       results: {
         orderBy: { metric: { position: "asc" } },
-        select: { n: true, mean: true, sd: true, min: true, max: true, p50: true, p90: true, p95: true, p99: true, p999: true, metric: { select: { key: true, unit: true } } },
+        select: { n: true, ...storedFigures, summaryNote: true, metric: { select: { key: true, unit: true, aggregation: true } } },
       },
     },
   });
@@ -65,7 +68,9 @@ export async function exportRunsCsv(db: Db, where: { projectSlug: string }, expe
       ...common,
       metric: r.metric.key, unit: r.metric.unit,
       // n is a BigInt column: its decimal digits, exactly.
-      n: r.n.toString(), mean: r.mean, sd: r.sd, min: r.min, max: r.max, p50: r.p50, p90: r.p90, p95: r.p95, p99: r.p99, p99_9: r.p999,
+      n: r.n.toString(), mean: r.mean, sd: r.sd, min: r.min, max: r.max, p50: r.p50, p90: r.p90, p95: r.p95, p99: r.p99, p99_9: r.p999, sum: r.sum,
+      // value: what the producer sent as the run's own figure; compared_value: what comparisons use.
+      value: r.value, compared_value: runFigure(r, r.metric.aggregation), summary_note: r.summaryNote,
     }));
   });
   return { fileName: `${experiment.slug}-runs.csv`, contentType: "text/csv; charset=utf-8", text: csv(RUN_COLUMNS, rows) };

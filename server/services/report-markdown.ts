@@ -8,7 +8,7 @@
 import type { TComparison } from "../schemas/comparison";
 import { safeFilePart } from "../schemas/report";
 import type { EnvironmentSummary } from "./report-environment";
-import { changeCiText, directionLabel, formatChange, formatP, formatPercentiles, meanSdText, medianText, rangeText, verdictP, verdictText, type CandidateComparison } from "../display";
+import { changeCiText, directionLabel, formatChange, formatP, formatPercentiles, meanSdText, medianText, perRunLabel, rangeText, verdictP, verdictText, type CandidateComparison } from "../display";
 
 export interface ReportExperiment {
   slug: string;
@@ -108,7 +108,7 @@ function methodSection(experiment: ReportExperiment, comparison: TComparison | n
   lines.push(`- Warm-up: ${plural(experiment.warmupRuns, "run")} before measuring, not recorded.`);
   lines.push(`- Measured: ${plural(experiment.measuredRuns, "run")} per variant planned.`);
   for (const parameter of experiment.parameters) lines.push(`- ${parameter.name}: ${parameter.value || "—"}`);
-  lines.push(`- Each run contributes one value per metric (its mean, median, p95… as the metric says); the comparison is computed on these per-run values.`);
+  lines.push(`- Each run contributes one value per metric: the value its producer sent (e.g. the whole run's rate), else its mean, median, p95… as the metric says; the comparison is computed on these per-run values.`);
   const need = comparison?.metrics.flatMap((m) => m.comparison?.comparisons ?? []).map((c) => c.minReplicates)[0];
   lines.push(
     `- Significance level α = ${experiment.alpha}. Each candidate is tested against the baseline with a two-sided Mann-Whitney U test (exact for small samples); with several candidates the p-values are adjusted with Holm's method. The change is the ratio of medians with a Hodges–Lehmann confidence interval of at least ${formatLevel(1 - experiment.alpha)} (the U distribution is discrete, so the achieved level can be a little higher; summary.csv gives it per change); medians carry a distribution-free 95% interval from order statistics.`,
@@ -132,7 +132,7 @@ function resultsSection(experiment: ReportExperiment, comparison: TComparison | 
 }
 
 function metricHeading(metric: { key: string; label: string; unit: string; direction: keyof typeof directionLabel; aggregation: string }): string[] {
-  return [`### ${metric.label ? `${cell(metric.label)} (\`${metric.key}\`)` : `\`${metric.key}\``}`, "", `${metric.unit}, ${directionLabel[metric.direction]}; each run's ${metric.aggregation}.`, ""];
+  return [`### ${metric.label ? `${cell(metric.label)} (\`${metric.key}\`)` : `\`${metric.key}\``}`, "", `${metric.unit}, ${directionLabel[metric.direction]}; ${perRunLabel(metric.aggregation)}.`, ""];
 }
 
 /** One metric's results table and notes (also the CI gate's summary: server/regressions/check-markdown.ts). */
