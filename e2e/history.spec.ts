@@ -72,7 +72,7 @@ test("history: renders, zooms and pans, marks the change point, links commits, a
   await expect(main.locator(".recharts-area-area")).toHaveCount(1);
   await expect(main.locator(".recharts-scatter-symbol")).toHaveCount(COMMITS * 3);
   await expect(main.locator(".change-point-marker")).toHaveCount(1);
-  await expect(main.locator("svg.recharts-surface")).toContainText(/\+1[12]\.\d% regression/);
+  await expect(main.locator("svg.recharts-surface")).toContainText(/\+1[12]\.\d+% regression/);
   await expect(range(page)).toContainText(`All ${COMMITS} commits, 2026-01-01 – 2026-04-30`);
 
   // Drag across the middle of the chart: zoomed in to fewer commits.

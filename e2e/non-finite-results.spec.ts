@@ -1,24 +1,9 @@
 // An experiment holding a result whose stored figures are not finite (an overflowed sum stored
 // before ingest refused them; written here with SQL, as an old database holds it) still opens:
 // the comparison and charts show, and the run's row in the results table says it was left out.
-import path from "node:path";
-import pg from "pg";
 import { expect, test } from "@playwright/test";
-import { embeddedUrl, readEmbeddedCredentials } from "../server/db/embedded-postgres";
+import { sql } from "./database";
 import { createApiKeyViaUi, createProjectViaUi, uniqueSuffix } from "./helpers";
-import { e2eDataDir, e2eEmbeddedPgPort } from "./installation";
-
-async function sql(text: string, values: unknown[]) {
-  const credentials = readEmbeddedCredentials(path.resolve(e2eDataDir));
-  if (!credentials) throw new Error(`no embedded PostgreSQL credentials under ${e2eDataDir}`);
-  const client = new pg.Client({ connectionString: embeddedUrl(credentials, e2eEmbeddedPgPort, "versus") });
-  await client.connect();
-  try {
-    return await client.query(text, values);
-  } finally {
-    await client.end();
-  }
-}
 
 test("an experiment with a poisoned stored result still shows its comparison, and flags that result", async ({ page, baseURL }) => {
   const projectSlug = await createProjectViaUi(page, `Poisoned ${uniqueSuffix()}`);

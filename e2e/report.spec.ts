@@ -97,7 +97,7 @@ test("download the Markdown report and the CSV of runs; compare runs across vari
   await expect(before.getByLabel("Experiment")).toHaveValue("kafka-serializers");
   await before.getByLabel("Variant").selectOption("SPRING_JSON");
   await after.getByLabel("Variant").selectOption("KOTLINX_JSON");
-  await expect(after.getByLabel("Commit")).toBeDisabled();
+  await expect(after.getByLabel("Commit", { exact: true })).toBeDisabled();
   await form.getByRole("button", { name: "Compare" }).click();
   await expect(page).toHaveURL(/\?before=kafka-serializers&beforeVariant=SPRING_JSON&after=kafka-serializers&afterVariant=KOTLINX_JSON$/);
   const result = page.getByRole("region", { name: /Result/ });

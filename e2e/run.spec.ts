@@ -3,7 +3,8 @@
 // started by scripts/start.ts like any installation): the
 // Agents page shows it online; Run on the runnable example queues interleaved jobs that it runs
 // while the page follows them live and the comparison appears; a variant's workload is edited
-// through the typed settings form; a running batch is cancelled.
+// through the typed settings form; a running batch is cancelled; asked to stop on the Agents page
+// and resumed there, the local agent comes back with its credential and runs jobs again.
 import { expect, test, type Page } from "@playwright/test";
 import { addMetric, openForm, uniqueSuffix } from "./helpers";
 
@@ -38,6 +39,10 @@ test("the Agents page shows the local agent online with what it runs", async ({ 
   await expect(agent).toContainText("enrolled with “Local agent (npm start)”");
   await expect(agent.getByRole("button", { name: /^Revoke local-/ })).toBeVisible();
   await expect(agent.getByRole("button", { name: /^Ask local-.* to stop$/ })).toBeVisible();
+  // Each column is named for what it holds.
+  const headers = page.getByRole("table", { name: "Agents" }).getByRole("columnheader");
+  await expect(headers).toHaveText(["Agent", "Status and last call", "Can run (capabilities, labels)", "Running now", ""]);
+  await expect(headers.last()).toHaveAccessibleName("Actions");
 });
 
 test("Run on the runnable example: interleaved jobs, the local agent runs them, the comparison appears", async ({ page }) => {
@@ -170,4 +175,30 @@ test("a variant's workload through the typed form; jobs run live; a running batc
   // The running job heard the cancellation, or finished first.
   await expect(cancelled.getByTestId("batch-tallies")).toHaveText(/^(1 done )?[34] cancelled$/);
   await expect(cancelled.getByRole("button", { name: "Cancel batch" })).toHaveCount(0);
+});
+
+// Last: it stops the local agent for a while and leaves a batch on the runnable example.
+test("the local agent asked to stop, then resumed on the Agents page: it starts again with its credential and runs jobs", async ({ page }) => {
+  test.setTimeout(240_000);
+  const agent = await expectLocalAgentOnline(page);
+  const name = (await agent.locator(".agent-name").innerText()).trim();
+  const credential = (await agent.locator("code").innerText()).trim();
+  page.once("dialog", (dialog) => void dialog.accept());
+  await agent.getByRole("button", { name: `Ask ${name} to stop` }).click();
+  await expect(agent).toHaveAttribute("data-status", "stopping");
+  // It exits at its next heartbeat; silent for three heartbeat intervals, it shows as stopped.
+  await expect(agent).toHaveAttribute("data-status", "stopped", { timeout: 90_000 });
+  await expect(agent.getByRole("button", { name: `Ask ${name} to stop` })).toHaveCount(0);
+
+  page.once("dialog", (dialog) => void dialog.accept());
+  await agent.getByRole("button", { name: `Resume ${name}` }).click();
+  // npm start's supervisor hears of it and starts the agent again: the same agent, the same credential.
+  await expect(agent).toHaveAttribute("data-status", "online", { timeout: 60_000 });
+  await expect(page.getByRole("table", { name: "Agents" }).getByTestId("agent")).toHaveCount(1);
+  await expect(agent.locator("code")).toHaveText(credential);
+  await expect(agent.getByRole("button", { name: `Resume ${name}` })).toHaveCount(0);
+
+  await page.goto(`${EXAMPLES}/e/gzip-payloads-runnable`);
+  await runFromDialog(page, 12);
+  await expect(page.getByTestId("batch").first().getByTestId("batch-tallies")).toHaveText("12 done", { timeout: 150_000 });
 });

@@ -1,9 +1,10 @@
 // The HTTP server `npm start` runs (scripts/start.ts spawns it): Next.js — the production build,
 // or the development server with `--dev` — as a request handler behind Node's HTTP server, which
-// adds three things: believing X-Forwarded-* only from the proxies VERSUS_TRUSTED_PROXIES names
+// adds four things: believing X-Forwarded-* only from the proxies VERSUS_TRUSTED_PROXIES names
 // (./lib/forwarded-headers.ts), answering the methods Next.js cannot route
-// (./lib/method-guard.ts), and, in production, serving the agent protocol's busy routes without
-// passing through Next.js (./lib/direct-routes.ts).
+// (./lib/method-guard.ts), answering a page that failed for want of the database with 503 and a
+// page that says so (./lib/outage-page.ts), and, in production, serving the agent protocol's busy
+// routes without passing through Next.js (./lib/direct-routes.ts).
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -11,6 +12,7 @@ import { env } from "../server/env";
 import { serveDirectRoute } from "./lib/direct-routes";
 import { settleForwardedHeaders, trustedProxyList } from "./lib/forwarded-headers";
 import { guardMethods, refuseConnect } from "./lib/method-guard";
+import { answeringPagesDuringOutages } from "./lib/outage-page";
 
 const dev = process.argv.includes("--dev");
 // React and Next.js pick their production or development build from NODE_ENV, as `next start` sets it.
@@ -26,7 +28,8 @@ const handle = app.getRequestHandler();
 // (An IPv6 address goes in brackets: HOSTNAME=:: listens on every address.)
 const origin = `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`;
 // The development server leaves them to Next.js, which reloads them when their code changes.
-const serve = dev ? handle : async (req: IncomingMessage, res: ServerResponse) => void ((await serveDirectRoute(req, res, origin)) || (await handle(req, res)));
+const pages = answeringPagesDuringOutages(handle);
+const serve = dev ? pages : async (req: IncomingMessage, res: ServerResponse) => void ((await serveDirectRoute(req, res, origin)) || (await pages(req, res)));
 const trustedProxies = trustedProxyList(env.VERSUS_TRUSTED_PROXIES);
 const guarded = guardMethods(serve, allowOf);
 const server = http.createServer((req, res) => {

@@ -10,6 +10,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import type { Db } from "../server/db/client";
 import { migrate } from "../server/db/migrator";
 import { superviseAgent, type Supervisor } from "./lib/agent-supervisor";
 import { buildGoAgent, type GoAgentBuild } from "./lib/go-agent-build";
@@ -17,7 +18,7 @@ import { buildIsStale } from "./lib/build-freshness";
 import { openDatabase } from "./lib/database";
 import { env, readEnv } from "../server/env";
 import { defaultPublicOrigin } from "../server/public-origin";
-import { prepareLocalAgent } from "./lib/local-agent";
+import { prepareLocalAgent, waitUntilResumed } from "./lib/local-agent";
 import { waitForHealth } from "./lib/wait-for-health";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -112,7 +113,7 @@ try {
     log("no account exists yet. Create the first owner with this one-time link (valid 24 h):");
     log(`  ${setup.url}`);
   }
-  if (env.VERSUS_LOCAL_AGENT === "1" && !shuttingDown) await startLocalAgent(db, `http://127.0.0.1:${env.PORT}`, goAgent);
+  if (env.VERSUS_LOCAL_AGENT === "1" && !shuttingDown) await startLocalAgent(db, () => createPrismaClient(database.url), `http://127.0.0.1:${env.PORT}`, goAgent);
   await db.$disconnect();
 } catch (error) {
   console.error(`[versus] start failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -128,7 +129,7 @@ function packageVersion(): string {
  * scripts/lib/local-agent.ts): the Go agent when it built, else the reference agent. Both take
  * the same environment variables and keep the same credential file.
  */
-async function startLocalAgent(db: Parameters<typeof prepareLocalAgent>[0], url: string, goAgent: Promise<GoAgentBuild | { reason: string }> | undefined) {
+async function startLocalAgent(db: Db, openDb: () => Db, url: string, goAgent: Promise<GoAgentBuild | { reason: string }> | undefined) {
   const plan = await prepareLocalAgent(db, { dataDir: env.VERSUS_DATA_DIR, projectSlug: env.VERSUS_LOCAL_AGENT_PROJECT });
   if (!plan.start) {
     log(`local agent not started: ${plan.reason}`);
@@ -160,5 +161,15 @@ async function startLocalAgent(db: Parameters<typeof prepareLocalAgent>[0], url:
       VERSUS_AGENT_BUFFER_DIR: plan.files.bufferDir,
     },
     log: (line) => console.log(`[agent] ${line}`),
+    // Stopped on the Agents page, it starts again when resumed there (asked of the database,
+    // with a connection of its own while it waits).
+    resumed: async (signal) => {
+      const waitingDb = openDb();
+      try {
+        return await waitUntilResumed(waitingDb, plan.files, signal);
+      } finally {
+        await waitingDb.$disconnect();
+      }
+    },
   });
 }

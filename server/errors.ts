@@ -27,21 +27,25 @@ export interface FieldIssue {
 export class AppError extends Error {
   readonly code: AppErrorCode;
   readonly fieldIssues: FieldIssue[];
+  /** Which case of its code this is, for a program to act on (e.g. a 409 about a job's lease: "lease_taken"). */
+  readonly reason: string | undefined;
 
-  constructor(code: AppErrorCode, message: string, options: { fieldIssues?: FieldIssue[]; cause?: unknown } = {}) {
+  constructor(code: AppErrorCode, message: string, options: { fieldIssues?: FieldIssue[]; reason?: string; cause?: unknown } = {}) {
     super(message, { cause: options.cause });
     this.name = "AppError";
     this.code = code;
     this.fieldIssues = options.fieldIssues ?? [];
+    this.reason = options.reason;
   }
 
   get httpStatus(): number {
     return appErrorCodes[this.code];
   }
 
-  /** The REST error body: {"error": {"code", "message", "details"}}. */
+  /** The REST error body: {"error": {"code", "message", "details": {"fields", "reason"}}}, details only when there are some. */
   toJSON() {
-    return { error: { code: this.code, message: this.message, details: this.fieldIssues.length ? { fields: this.fieldIssues } : undefined } };
+    const details = { ...(this.fieldIssues.length ? { fields: this.fieldIssues } : {}), ...(this.reason ? { reason: this.reason } : {}) };
+    return { error: { code: this.code, message: this.message, details: Object.keys(details).length ? details : undefined } };
   }
 }
 

@@ -27,7 +27,8 @@ export const formatsWithFixtures = importFormats.filter((format) => fixtureFiles
 
 export const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
 
-export type Figure = "n" | "mean" | "sd" | "min" | "max" | "p50" | "p90" | "p99" | "sum";
+/** A stored figure; "value" is the run's explicit value (what it contributes to comparisons). */
+export type Figure = "n" | "mean" | "sd" | "min" | "max" | "p50" | "p90" | "p99" | "sum" | "value";
 export type Figures = Partial<Record<Figure, number>>;
 
 export interface ExpectedBenchmark {
@@ -86,7 +87,11 @@ export function expectGobench(text: string): ExpectedBenchmark[] {
     const name = procs ? (procs[1] as string) : fullName;
     const fields = rest.trim().split(/\s+/);
     const run: Record<string, Figures> = {};
-    for (let i = 0; i + 1 < fields.length; i += 2) run[fields[i + 1] as string] = { n: Number(iterations), mean: Number(fields[i]) };
+    // A rate (a unit ending in /s) is the line's value; per-op figures are means over its iterations.
+    for (let i = 0; i + 1 < fields.length; i += 2) {
+      const unit = fields[i + 1] as string;
+      run[unit] = unit.endsWith("/s") ? { value: Number(fields[i]) } : { n: Number(iterations), mean: Number(fields[i]) };
+    }
     const benchmark = benchmarks.get(name) ?? { name, runs: [] };
     benchmark.runs.push(run);
     benchmarks.set(name, benchmark);
@@ -166,7 +171,7 @@ export function expectK6(text: string): ExpectedBenchmark[] {
       name: "k6",
       runs: [{
         http_req_duration: { mean: d.avg as number, min: d.min as number, max: d.max as number, p50: d.med as number, p90: d["p(90)"] as number },
-        http_reqs: { mean: reqs.rate as number, sum: reqs.count as number },
+        http_reqs: { value: reqs.rate as number },
       }],
     }];
   }
@@ -213,7 +218,7 @@ export function expectWrk(text: string): ExpectedBenchmark[] {
     const errors = (socket ? socket.slice(1).reduce((a, v) => a + Number(v), 0) : 0) + (non2xx ? Number(non2xx[1]) : 0);
     const run: Record<string, Figures> = {
       latency: { n: requests, mean: latency[0] as number, sd: latency[1] as number, max: latency[2] as number, p50: percentile("50"), p90: percentile("90"), p99: percentile("99") },
-      requests_per_sec: { mean: Number((/Requests\/sec:\s+([\d.]+)/.exec(block) as RegExpExecArray)[1]) },
+      requests_per_sec: { value: Number((/Requests\/sec:\s+([\d.]+)/.exec(block) as RegExpExecArray)[1]) },
       errors: { mean: errors },
     };
     const benchmark = benchmarks.get(url) ?? { name: url, runs: [] };

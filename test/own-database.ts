@@ -4,6 +4,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { startEmbeddedPostgres, type EmbeddedServer } from "../server/db/embedded-postgres";
 import { migrate } from "../server/db/migrator";
 import { freePort } from "./free-port";
@@ -11,10 +12,21 @@ import { freePort } from "./free-port";
 export interface OwnDatabase {
   /** The database's URL (with every migration applied). */
   url: string;
+  /** The same server's `postgres` database, for what a test does to the server from outside. */
+  adminUrl: string;
+  /** The database's name. */
+  name: string;
   /** Stops PostgreSQL as `pg_ctl stop -m fast` does (SIGINT): sessions get 57P01 and end. */
   stop(): Promise<void>;
   /** Kills the postmaster with SIGKILL (a crash): the next start recovers from the WAL. */
   kill(): Promise<void>;
+  /**
+   * Asks the postmaster for a smart shutdown (SIGTERM, `pg_ctl stop -m smart`) while a session of
+   * the test's own stays open: until `finish` ends that session, the server runs on and refuses
+   * every new connection with 57P03 "the database system is shutting down". `finish` waits for it
+   * to stop (start() brings it back).
+   */
+  shutDownSmartly(): Promise<{ finish(): Promise<void> }>;
   /** Starts it again on the same port and data (nothing when it runs). */
   start(): Promise<void>;
   /** Stops it and deletes its files. */
@@ -29,6 +41,7 @@ export async function startOwnDatabase(): Promise<OwnDatabase> {
   let server: EmbeddedServer | undefined = await startEmbeddedPostgres({ dataDir, port });
   await server.ensureDatabase("versus_faults");
   const url = server.urlFor("versus_faults");
+  const adminUrl = server.urlFor("postgres");
   await migrate(url);
 
   const postmasterPid = () => Number(fs.readFileSync(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
@@ -40,8 +53,13 @@ export async function startOwnDatabase(): Promise<OwnDatabase> {
       return false;
     }
   };
+  const waitForExit = async (pid: number) => {
+    while (alive(pid)) await new Promise((resolve) => setTimeout(resolve, 50));
+  };
   return {
     url,
+    adminUrl,
+    name: "versus_faults",
     async stop() {
       await server?.stop();
       server = undefined;
@@ -51,8 +69,32 @@ export async function startOwnDatabase(): Promise<OwnDatabase> {
       process.kill(pid, "SIGKILL");
       // Its backends notice the postmaster's death and exit; a new postmaster refuses to start
       // while any of them still holds the shared memory.
-      while (alive(pid)) await new Promise((resolve) => setTimeout(resolve, 50));
+      await waitForExit(pid);
       server = undefined;
+    },
+    async shutDownSmartly() {
+      const holder = new pg.Client({ connectionString: adminUrl });
+      await holder.connect();
+      const pid = postmasterPid();
+      process.kill(pid, "SIGTERM");
+      // The postmaster refuses new connections once it has handled the signal.
+      for (;;) {
+        const probe = new pg.Client({ connectionString: adminUrl });
+        const refused = await probe.connect().then(
+          () => false,
+          (error: { code?: string }) => error.code === "57P03",
+        );
+        await probe.end().catch(() => undefined);
+        if (refused) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return {
+        async finish() {
+          await holder.end();
+          await waitForExit(pid);
+          server = undefined;
+        },
+      };
     },
     async start() {
       server ??= await startEmbeddedPostgres({ dataDir, port });

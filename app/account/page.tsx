@@ -1,5 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { AccountNameForm } from "~/components/auth/account-name-form";
+import { ChangeEmailForm } from "~/components/auth/change-email-form";
 import { ChangePasswordForm } from "~/components/auth/change-password-form";
 import { api, orNotFound, sessionUser } from "~/app/_lib/trpc-server";
 import { Breadcrumbs } from "~/components/breadcrumbs";
@@ -21,6 +23,18 @@ export default async function AccountPage() {
           </p>
         </div>
       </div>
+      {user ? (
+        <>
+          <section className="card" aria-labelledby="name-heading">
+            <h2 id="name-heading">Name</h2>
+            <AccountNameForm name={user.name} />
+          </section>
+          <section className="card" aria-labelledby="email-heading">
+            <h2 id="email-heading">Email</h2>
+            <ChangeEmailForm email={user.email} />
+          </section>
+        </>
+      ) : null}
       <section className="card" aria-labelledby="password-heading">
         <h2 id="password-heading">Password</h2>
         <ChangePasswordForm />

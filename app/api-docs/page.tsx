@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { publicOrigin } from "~/app/_lib/public-origin";
+import { Markdown } from "~/components/experiments/markdown";
 import { buildOpenApiDocument } from "~/server/api/openapi";
 import { importFormatDescriptions } from "~/server/schemas/import-formats";
 
@@ -78,13 +79,19 @@ curl -X POST "$VERSUS_URL/api/v1/imports?format=gobench&experiment=gzip-levels&v
       {Object.entries(document.paths).flatMap(([path, methods]) =>
         Object.entries(methods).map(([method, operation]) => (
           <section key={`${method} ${path}`} className="card" aria-label={`${method.toUpperCase()} ${path}`}>
-            <h2>
+            {/* Long paths break inside the heading rather than widen a phone's page. */}
+            <h2 className="api-path">
               <code>
                 {method.toUpperCase()} {path}
               </code>
             </h2>
             {operation.summary ? <p style={{ marginTop: 0 }}>{operation.summary}</p> : null}
-            {operation.description ? <p className="muted small">{operation.description}</p> : null}
+            {/* The OpenAPI document's descriptions are Markdown (CommonMark, as OpenAPI says). */}
+            {operation.description ? (
+              <div className="muted small">
+                <Markdown>{operation.description}</Markdown>
+              </div>
+            ) : null}
             {operation.parameters?.length ? (
               <div className="table-wrap">
                 <table aria-label="Parameters">
@@ -104,7 +111,7 @@ curl -X POST "$VERSUS_URL/api/v1/imports?format=gobench&experiment=gzip-levels&v
                         </td>
                         <td>{parameter.in}</td>
                         <td>{parameter.required ? "yes" : "no"}</td>
-                        <td className="small">{parameter.description ?? describeSchema(parameter.schema)}</td>
+                        <td className="small">{parameter.description ? <Markdown>{parameter.description}</Markdown> : describeSchema(parameter.schema)}</td>
                       </tr>
                     ))}
                   </tbody>
@@ -120,8 +127,8 @@ curl -X POST "$VERSUS_URL/api/v1/imports?format=gobench&experiment=gzip-levels&v
             <h3 style={{ marginTop: "0.75rem" }}>Responses</h3>
             <ul className="small">
               {Object.entries(operation.responses).map(([status, response]) => (
-                <li key={status}>
-                  <code>{status}</code> {response.description}
+                <li key={status} className="api-response">
+                  <code>{status}</code> <Markdown>{response.description}</Markdown>
                 </li>
               ))}
             </ul>

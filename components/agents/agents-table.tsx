@@ -1,7 +1,7 @@
 "use client";
 // The project's agents, refreshed every few seconds: online or not (and when last seen), kind
-// and version, what they run (capabilities, labels), the job they hold, the token they enrolled
-// with. Members ask an agent to stop or revoke it.
+// and version, what they can run (capabilities, labels), the job they hold, the token they
+// enrolled with. Members ask an agent to stop, resume a stopped one, or revoke it.
 import { useMutation, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useAction } from "~/components/forms/use-action";
@@ -25,6 +25,7 @@ export function AgentsTable({ projectSlug, canWrite }: { projectSlug: string; ca
   const agents = useQuery({ ...trpc.agent.list.queryOptions({ projectSlug }), refetchInterval: REFRESH_MS });
   const revoke = useMutation(trpc.agent.revoke.mutationOptions());
   const stop = useMutation(trpc.agent.requestStop.mutationOptions());
+  const resume = useMutation(trpc.agent.resume.mutationOptions());
   const action = useAction(() => agents.refetch());
   const act = (question: string, mutation: () => Promise<unknown>) => (window.confirm(question) ? action.run(mutation) : undefined);
 
@@ -49,10 +50,10 @@ export function AgentsTable({ projectSlug, canWrite }: { projectSlug: string; ca
             <thead>
               <tr>
                 <th>Agent</th>
-                <th>Status</th>
-                <th>Runs</th>
-                <th>Current job</th>
-                {canWrite ? <th /> : null}
+                <th>Status and last call</th>
+                <th>Can run (capabilities, labels)</th>
+                <th>Running now</th>
+                {canWrite ? <th aria-label="Actions" /> : null}
               </tr>
             </thead>
             <tbody>
@@ -108,7 +109,20 @@ export function AgentsTable({ projectSlug, canWrite }: { projectSlug: string; ca
                       <td className="cell-actions">
                         {agent.revokedAt ? null : (
                           <div className="actions agent-actions">
-                            {agent.stopRequested ? null : (
+                            {agent.stopRequested ? (
+                              <button
+                                type="button"
+                                className="button small"
+                                aria-label={`Resume ${agent.name}`}
+                                onClick={() =>
+                                  void act(`Resume “${agent.name}”? It takes work again with the credential it has: ${agent.online ? "if it is still stopping it exits first, then start it again" : "start it again where it runs"}.`, () =>
+                                    resume.mutateAsync({ projectSlug, agentId: agent.id }),
+                                  )
+                                }
+                              >
+                                Resume
+                              </button>
+                            ) : (
                               <button
                                 type="button"
                                 className="button small"

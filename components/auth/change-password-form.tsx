@@ -5,6 +5,7 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
 import { Field, invalidProps } from "~/components/forms/field";
+import { FormResult, type FormOutcome } from "~/components/forms/form-result";
 import { useHydrated } from "~/components/forms/use-hydrated";
 import { MIN_PASSWORD_LENGTH, ZChangePassword } from "~/server/schemas/auth";
 import { authClient } from "./auth-client";
@@ -15,7 +16,7 @@ type Values = z.input<typeof ZChangePassword>;
 
 export function ChangePasswordForm() {
   const hydrated = useHydrated();
-  const [result, setResult] = useState<{ ok: boolean; message: string }>();
+  const [result, setResult] = useState<FormOutcome>();
   const form = useForm<Values, unknown, z.output<typeof ZChangePassword>>({
     resolver: zodResolver(ZChangePassword),
     defaultValues: { currentPassword: "", newPassword: "", confirmPassword: "", signOutOtherSessions: true },
@@ -42,11 +43,7 @@ export function ChangePasswordForm() {
 
   return (
     <form className="stack" onSubmit={onSubmit} noValidate data-ready={hydrated} aria-label="Change password">
-      {result ? (
-        <div className={result.ok ? "secret" : "alert"} role={result.ok ? "status" : "alert"}>
-          {result.message}
-        </div>
-      ) : null}
+      <FormResult result={result} />
       <Field id="current-password" label="Current password" error={errors.currentPassword?.message}>
         <PasswordInput id="current-password" autoComplete="current-password" {...form.register("currentPassword")} {...invalidProps("current-password", errors.currentPassword?.message)} />
       </Field>

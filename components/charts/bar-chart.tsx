@@ -1,11 +1,13 @@
 "use client";
 // One bar per variant with whiskers: the median with its 95% CI (what the verdict rests on) or
 // the mean ± sample sd (what write-ups usually print), the user's choice. Labels above the
-// whiskers give the value in its unit; the baseline's bar is outlined and named on the axis.
+// whiskers give the value in its unit, worded as the table words it (bar-figures.ts); the
+// baseline's bar is outlined and named on the axis.
 import { useState } from "react";
 import { Bar, CartesianGrid, Cell, ComposedChart, ErrorBar, LabelList, ResponsiveContainer, Tooltip, XAxis, YAxis, useXAxisScale, useYAxisScale } from "recharts";
-import { formatUnit } from "~/components/units";
+import { perRunLabel } from "~/components/format";
 import type { TMetricCharts } from "~/server/schemas/charts";
+import { barLabel, barTooltipLines, type Whiskers } from "./bar-figures";
 import { ChartFrame } from "./chart-frame";
 import { linearAxis } from "./nice-axis";
 import { axisLine, axisTick, colorOf, gridStroke, type ChartVariant } from "./palette";
@@ -13,8 +15,6 @@ import { Segmented } from "./segmented";
 import { TooltipBox } from "./tooltip";
 import { useWidth } from "./use-width";
 import { VariantTick } from "./variant-tick";
-
-type Whiskers = "ci" | "sd";
 
 interface Row {
   variant: string;
@@ -31,14 +31,16 @@ interface Row {
   ciConfidence: number | null;
   mean: number;
   sd: number | null;
+  /** What the label beyond the bar says. */
+  label: string;
 }
 
-function rowsOf(bars: TMetricCharts["bars"], whiskers: Whiskers): Row[] {
+function rowsOf(bars: TMetricCharts["bars"], whiskers: Whiskers, unit: string): Row[] {
   return bars.map((bar) => {
     const value = whiskers === "ci" ? bar.median : bar.mean;
     const low = whiskers === "ci" ? (bar.ciLow ?? value) : value - (bar.sd ?? 0);
     const high = whiskers === "ci" ? (bar.ciHigh ?? value) : value + (bar.sd ?? 0);
-    return { ...bar, value, low, high, error: [value - low, high - value] };
+    return { ...bar, value, low, high, error: [value - low, high - value], label: barLabel(bar, whiskers, unit) };
   });
 }
 
@@ -46,18 +48,18 @@ function rowsOf(bars: TMetricCharts["bars"], whiskers: Whiskers): Row[] {
  * The value printed beyond the whisker (or the bar, whichever reaches further), never on top of
  * it: above in columns, to the right in rows.
  */
-function ValueLabel({ x, y, width, height, index, rows, unit, horizontal }: { x?: number | string; y?: number | string; width?: number | string; height?: number | string; index?: number; rows: readonly Row[]; unit: string; horizontal: boolean }) {
+function ValueLabel({ x, y, width, height, index, rows, horizontal }: { x?: number | string; y?: number | string; width?: number | string; height?: number | string; index?: number; rows: readonly Row[]; horizontal: boolean }) {
   const yScale = useYAxisScale();
   const xScale = useXAxisScale();
   const row = rows[index ?? -1];
   if (!row || x === undefined || y === undefined || width === undefined || height === undefined) return null;
   const reach = Math.max(row.high, row.value);
-  const text = formatUnit(row.value, unit);
+  const text = row.label;
   if (horizontal) {
     const end = xScale?.(reach);
     const right = Math.max(Number(x) + Number(width), typeof end === "number" ? end : 0);
     return (
-      <text x={right + 6} y={Number(y) + Number(height) / 2} dominantBaseline="central" fontSize={12} fontWeight={600} fill="var(--text)">
+      <text x={right + 6} y={Number(y) + Number(height) / 2} dominantBaseline="central" fontSize={12} fontWeight={600} fill="var(--text)" data-bar-label={row.variant}>
         {text}
       </text>
     );
@@ -65,7 +67,7 @@ function ValueLabel({ x, y, width, height, index, rows, unit, horizontal }: { x?
   const end = yScale?.(reach);
   const top = Math.min(Number(y), typeof end === "number" ? end : Number(y));
   return (
-    <text x={Number(x) + Number(width) / 2} y={top - 6} textAnchor="middle" fontSize={12} fontWeight={600} fill="var(--text)">
+    <text x={Number(x) + Number(width) / 2} y={top - 6} textAnchor="middle" fontSize={12} fontWeight={600} fill="var(--text)" data-bar-label={row.variant}>
       {text}
     </text>
   );
@@ -74,20 +76,25 @@ function ValueLabel({ x, y, width, height, index, rows, unit, horizontal }: { x?
 /** Below this many pixels per variant, columns cannot carry their labels: draw rows instead. */
 const MIN_COLUMN_PX = 84;
 const ROW_PX = 42;
+/** About the width of one character of a 12 px bold label. */
+const LABEL_CHAR_PX = 7.2;
 
 export function VariantBarChart({ metric, variants, fileName }: { metric: TMetricCharts; variants: readonly ChartVariant[]; fileName: string }) {
   const [whiskers, setWhiskers] = useState<Whiskers>("ci");
   const [box, width] = useWidth<HTMLDivElement>();
-  const rows = rowsOf(metric.bars, whiskers);
+  const rows = rowsOf(metric.bars, whiskers, metric.unit);
   const top = Math.max(0, ...rows.map((r) => Math.max(r.high, r.value)));
   const bottom = Math.min(0, ...rows.map((r) => Math.min(r.low, r.value)));
   const axis = linearAxis(metric.unit, bottom, top, { fromZero: true });
-  const horizontal = width > 0 && width / Math.max(1, rows.length) < MIN_COLUMN_PX;
+  // The longest label ("12,345 req/s"): a column must be as wide, a row leaves room for it beyond the whisker.
+  const labelPx = Math.ceil(LABEL_CHAR_PX * Math.max(0, ...rows.map((r) => r.label.length)));
+  const horizontal = width > 0 && width / Math.max(1, rows.length) < Math.max(MIN_COLUMN_PX, labelPx + 8);
+  const labelRoom = Math.max(64, labelPx + 12);
   const fewRuns = metric.bars.some((b) => b.ciConfidence !== null && b.ciConfidence < 0.95);
   const caption =
     whiskers === "ci"
-      ? `Median of each variant's runs (each run contributes its ${metric.aggregation}); whiskers: distribution-free 95% confidence interval of the median${fewRuns ? " — with few runs it is [min, max], at the confidence the tooltip shows" : ""}.`
-      : `Mean of each variant's runs (each run contributes its ${metric.aggregation}); whiskers: ± one sample standard deviation across runs.`;
+      ? `Median of each variant's runs (${perRunLabel(metric.aggregation)}); whiskers: distribution-free 95% confidence interval of the median${fewRuns ? " — with few runs it is [min, max], at the confidence the tooltip shows" : ""}.`
+      : `Mean of each variant's runs (${perRunLabel(metric.aggregation)}); whiskers: ± one sample standard deviation across runs.`;
   const valueAxis = { type: "number", domain: axis.domain, ticks: axis.ticks, tickFormatter: axis.format, tick: axisTick, axisLine, tickLine: false } as const;
   const tick = <VariantTick rows={rows} horizontal={horizontal} />;
 
@@ -114,7 +121,7 @@ export function VariantBarChart({ metric, variants, fileName }: { metric: TMetri
       >
         <ResponsiveContainer width="100%" height="100%">
           {/* The margin on the value side leaves room for the label beyond the longest whisker. */}
-          <ComposedChart data={rows} layout={horizontal ? "vertical" : "horizontal"} margin={horizontal ? { top: 4, right: 64, bottom: 4, left: 4 } : { top: 26, right: 12, bottom: 4, left: 4 }}>
+          <ComposedChart data={rows} layout={horizontal ? "vertical" : "horizontal"} margin={horizontal ? { top: 4, right: labelRoom, bottom: 4, left: 4 } : { top: 26, right: 12, bottom: 4, left: 4 }}>
             <CartesianGrid horizontal={!horizontal} vertical={horizontal} stroke={gridStroke} />
             {horizontal ? (
               <>
@@ -136,11 +143,7 @@ export function VariantBarChart({ metric, variants, fileName }: { metric: TMetri
                 return (
                   <TooltipBox
                     title={`${row.variant}${row.isBaseline ? " (baseline)" : ""}`}
-                    lines={[
-                      `median ${formatUnit(row.median, metric.unit)}${row.ciLow !== null && row.ciHigh !== null ? ` [${formatUnit(row.ciLow, metric.unit)}, ${formatUnit(row.ciHigh, metric.unit)}]` : ""}${row.ciConfidence !== null ? ` · ${(row.ciConfidence * 100).toFixed(1)}% CI` : ""}`,
-                      `mean ${formatUnit(row.mean, metric.unit)}${row.sd !== null ? ` ± ${formatUnit(row.sd, metric.unit)}` : ""}`,
-                      `${row.n} run${row.n === 1 ? "" : "s"}`,
-                    ]}
+                    lines={barTooltipLines(row, metric.unit)}
                   />
                 );
               }}
@@ -157,7 +160,7 @@ export function VariantBarChart({ metric, variants, fileName }: { metric: TMetri
                 />
               ))}
               <ErrorBar dataKey="error" width={horizontal ? 7 : 10} strokeWidth={1.75} stroke="var(--text)" isAnimationActive={false} />
-              <LabelList dataKey="value" content={<ValueLabel rows={rows} unit={metric.unit} horizontal={horizontal} />} />
+              <LabelList dataKey="value" content={<ValueLabel rows={rows} horizontal={horizontal} />} />
             </Bar>
           </ComposedChart>
         </ResponsiveContainer>

@@ -5,7 +5,7 @@
 // from the server, linear or log-spaced; the log X axis uses the log-spaced ones.
 import { useState } from "react";
 import { Area, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { formatNumber, formatUnit } from "~/components/units";
+import { formatMeasure } from "~/server/display";
 import type { TDistributionBinning, TMetricCharts } from "~/server/schemas/charts";
 import { ChartFrame } from "./chart-frame";
 import { VariantLegend } from "./legend";
@@ -82,18 +82,18 @@ export function DistributionChart({ metric, variants, fileName }: { metric: TMet
         <ComposedChart data={rows} margin={{ top: 12, right: 20, bottom: 4, left: 4 }}>
           <CartesianGrid stroke={gridStroke} />
           {log ? (
-            <XAxis dataKey="x" type="number" scale="log" domain={[low, high]} allowDataOverflow ticks={log.ticks.filter((t) => t >= low && t <= high)} tickFormatter={(v: number) => formatUnit(v, metric.unit)} tick={axisTick} axisLine={axisLine} tickLine={false} />
+            <XAxis dataKey="x" type="number" scale="log" domain={[low, high]} allowDataOverflow ticks={log.ticks.filter((t) => t >= low && t <= high)} tickFormatter={(v: number) => formatMeasure(v, metric.unit)} tick={axisTick} axisLine={axisLine} tickLine={false} />
           ) : (
             <XAxis dataKey="x" type="number" domain={linear.domain} ticks={linear.ticks} tickFormatter={linear.format} tick={axisTick} axisLine={axisLine} tickLine={false} />
           )}
-          <YAxis domain={kind === "cdf" ? [0, 100] : [0, "auto"]} ticks={kind === "cdf" ? [0, 25, 50, 75, 100] : undefined} tickFormatter={(v: number) => `${formatNumber(v)}%`} tick={axisTick} axisLine={axisLine} tickLine={false} width="auto" />
+          <YAxis domain={kind === "cdf" ? [0, 100] : [0, "auto"]} ticks={kind === "cdf" ? [0, 25, 50, 75, 100] : undefined} tickFormatter={(v: number) => formatMeasure(v, "%")} tick={axisTick} axisLine={axisLine} tickLine={false} width="auto" />
           <Tooltip
             isAnimationActive={false}
             content={({ active, payload, label }) => {
               if (!active || !payload?.length || !binning) return null;
               const i = edges.indexOf(Number(label));
-              const title = kind === "histogram" ? `${formatUnit(edges[i], metric.unit)} – ${formatUnit(edges[Math.min(i + 1, edges.length - 1)], metric.unit)}` : `≤ ${formatUnit(Number(label), metric.unit)}`;
-              return <TooltipBox title={title} lines={payload.map((item) => `${binning.variants[Number(String(item.dataKey).slice(1))]?.variant}: ${formatNumber(Number(item.value))}%`)} />;
+              const title = kind === "histogram" ? `${formatMeasure(edges[i], metric.unit)} – ${formatMeasure(edges[Math.min(i + 1, edges.length - 1)], metric.unit)}` : `≤ ${formatMeasure(Number(label), metric.unit)}`;
+              return <TooltipBox title={title} lines={payload.map((item) => `${binning.variants[Number(String(item.dataKey).slice(1))]?.variant}: ${formatMeasure(Number(item.value), "%")}`)} />;
             }}
           />
           <Legend verticalAlign="bottom" content={<VariantLegend items={(binning?.variants ?? []).map((v) => ({ name: v.variant, color: colorOf(variants, v.variant) }))} />} />

@@ -4,13 +4,14 @@ import { elapsedAxis, linearAxis } from "./nice-axis";
 describe("linearAxis", () => {
   it("puts ticks on round numbers of the unit it prints", () => {
     const bytes = linearAxis("B", 8300, 51_314, { fromZero: true });
-    expect(bytes.ticks.map(bytes.format)).toEqual(["0 B", "20 KB", "40 KB", "60 KB"]);
+    expect(bytes.ticks.map(bytes.format)).toEqual(["0 B", "20 KiB", "40 KiB", "60 KiB"]);
     expect(bytes.ticks[1]).toBe(20 * 1024);
     const latency = linearAxis("ms", 10.5, 14.5);
     expect(latency.ticks).toEqual([10, 11, 12, 13, 14, 15]);
     expect(latency.domain).toEqual([10, 15]);
     const rate = linearAxis("req/s", 0, 1210, { fromZero: true });
-    expect(rate.ticks.map(rate.format)).toEqual(["0 req/s", "0.5k req/s", "1k req/s", "1.5k req/s"]);
+    // A rate keeps its unit: "1,500 req/s" as in the table, not "1.5k req/s".
+    expect(rate.ticks.map(rate.format)).toEqual(["0 req/s", "500 req/s", "1,000 req/s", "1,500 req/s"]);
   });
 
   it("gives a flat series some room", () => {

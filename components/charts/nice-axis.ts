@@ -1,6 +1,7 @@
-// Round tick positions in the unit the axis prints: 0, 10, 20 … 60 KB rather than the 0, 14.6,
-// 29.3 KB that round numbers of bytes give. Pure layout: which numbers to print on an axis.
-import { axisFormatter, formatElapsed, scaleFor } from "~/components/units";
+// Round tick positions in the unit the axis prints: 0, 10, 20 … 60 KiB rather than the 0, 14.6,
+// 29.3 KiB that round numbers of bytes give. Pure layout: which numbers to print on an axis; the
+// numbers themselves are written by server/display.ts, like every other figure.
+import { formatElapsed, formatInScale, formatMeasure, unitScale } from "~/server/display";
 
 export interface Axis {
   domain: [number, number];
@@ -25,14 +26,15 @@ export function linearAxis(unit: string, min: number, max: number, { fromZero = 
     [low, high] = fromZero && low === 0 ? [0, high + pad] : [low - pad, high + pad];
   }
   const magnitude = Math.max(Math.abs(low), Math.abs(high));
-  const factor = scaleFor(unit, magnitude).factor;
+  const scale = unitScale(unit, magnitude);
+  const factor = scale.factor;
   const step = niceStep(((high - low) * factor) / Math.max(1, count - 1));
   const first = Math.floor((low * factor) / step + 1e-9);
   const last = Math.ceil((high * factor) / step - 1e-9);
   const ticks: number[] = [];
   // Tick values divided back into the metric's unit; toPrecision drops the float noise of k × step.
   for (let k = first; k <= last; k++) ticks.push(Number(((k * step) / factor).toPrecision(12)));
-  return { domain: [ticks[0] as number, ticks.at(-1) as number], ticks, format: axisFormatter(unit, magnitude) };
+  return { domain: [ticks[0] as number, ticks.at(-1) as number], ticks, format: (value) => (value === 0 ? formatMeasure(0, unit) : formatInScale(value, scale)) };
 }
 
 const TIME_STEPS_MS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1e3, 2e3, 5e3, 10e3, 15e3, 30e3, 60e3, 120e3, 300e3, 600e3, 900e3, 1800e3, 3600e3, 7200e3, 21600e3, 43200e3, 86400e3];

@@ -6,7 +6,7 @@
 // A log Y axis keeps p50 readable next to a far p99.9.
 import { useState } from "react";
 import { CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { formatUnit } from "~/components/units";
+import { formatMeasure, formatPercentile } from "~/server/display";
 import type { TMetricCharts, TPercentileFigure } from "~/server/schemas/charts";
 import { ChartFrame } from "./chart-frame";
 import { VariantLegend } from "./legend";
@@ -83,7 +83,7 @@ export function PercentileChart({ metric, variants, fileName }: { metric: TMetri
           <CartesianGrid vertical={false} stroke={gridStroke} />
           <XAxis dataKey="level" tick={axisTick} axisLine={axisLine} tickLine={false} padding={{ left: 16, right: 16 }} />
           {useLog ? (
-            <YAxis scale="log" domain={log.domain} ticks={log.ticks} allowDataOverflow tickFormatter={(v: number) => formatUnit(v, metric.unit)} tick={axisTick} axisLine={axisLine} tickLine={false} width="auto" />
+            <YAxis scale="log" domain={log.domain} ticks={log.ticks} allowDataOverflow tickFormatter={(v: number) => formatMeasure(v, metric.unit)} tick={axisTick} axisLine={axisLine} tickLine={false} width="auto" />
           ) : (
             <YAxis domain={linear.domain} ticks={linear.ticks} tickFormatter={linear.format} tick={axisTick} axisLine={axisLine} tickLine={false} width="auto" />
           )}
@@ -93,7 +93,12 @@ export function PercentileChart({ metric, variants, fileName }: { metric: TMetri
               active && payload?.length ? (
                 <TooltipBox
                   title={String(label)}
-                  lines={payload.filter((item) => typeof item.value === "number").map((item) => `${figures[Number(String(item.dataKey).slice(1))]?.variant}: ${formatUnit(Number(item.value), metric.unit)}`)}
+                  lines={payload.filter((item) => typeof item.value === "number").map((item) => {
+                    const figure = figures[Number(String(item.dataKey).slice(1))];
+                    // Merged from histograms: the table's 3 significant digits; a run summary's median: a lone measurement's 4.
+                    const text = figure?.source === "histograms" ? formatPercentile(Number(item.value), metric.unit) : formatMeasure(Number(item.value), metric.unit);
+                    return `${figure?.variant}: ${text}`;
+                  })}
                 />
               ) : null
             }

@@ -3,8 +3,9 @@
 // variant's column, with the variant's median as a bar across. Two overlapping clouds are the
 // picture of "no significant change"; a run far from its siblings is a run to look into.
 import { CartesianGrid, ComposedChart, ResponsiveContainer, Scatter, Tooltip, XAxis, YAxis } from "recharts";
-import { formatUnit } from "~/components/units";
+import { formatMeasure } from "~/server/display";
 import type { TMetricCharts } from "~/server/schemas/charts";
+import { barLabel } from "./bar-figures";
 import { ChartFrame } from "./chart-frame";
 import { linearAxis } from "./nice-axis";
 import { axisLine, axisTick, colorOf, gridStroke, type ChartVariant } from "./palette";
@@ -15,6 +16,8 @@ import { VariantTick } from "./variant-tick";
 interface Dot {
   x: number;
   value: number;
+  /** What the tooltip says: a run's value, or the variant's median as the table prints it. */
+  text: string;
   variant: string;
   repetition: number | null;
   runId: string | null;
@@ -45,11 +48,11 @@ export function StripPlot({ metric, variants, fileName }: { metric: TMetricChart
   const names = columns.map((c) => c.name);
   const dotsOf = (name: string, x: number): Dot[] => {
     const own = metric.runs.filter((r) => r.variant === name);
-    return own.map((r, i) => ({ x: x + spread(i, own.length), value: r.value, variant: name, repetition: r.repetition, runId: r.runId }));
+    return own.map((r, i) => ({ x: x + spread(i, own.length), value: r.value, text: formatMeasure(r.value, metric.unit), variant: name, repetition: r.repetition, runId: r.runId }));
   };
   const medians: Dot[] = columns.flatMap((c, x) => {
     const bar = metric.bars.find((b) => b.variant === c.name);
-    return bar ? [{ x, value: bar.median, variant: c.name, repetition: null, runId: null }] : [];
+    return bar ? [{ x, value: bar.median, text: barLabel(bar, "ci", metric.unit), variant: c.name, repetition: null, runId: null }] : [];
   });
   const values = [...metric.runs.map((r) => r.value), ...medians.map((m) => m.value)];
   const valueAxis = linearAxis(metric.unit, Math.min(...values), Math.max(...values));
@@ -102,9 +105,9 @@ export function StripPlot({ metric, variants, fileName }: { metric: TMetricChart
                 if (!active || !dot) return null;
                 // The median marker has no repetition; a shared comparison's runs have no id.
                 return dot.repetition === null ? (
-                  <TooltipBox title={`${dot.variant}: median`} lines={[formatUnit(dot.value, metric.unit)]} />
+                  <TooltipBox title={`${dot.variant}: median`} lines={[dot.text]} />
                 ) : (
-                  <TooltipBox title={`${dot.variant}, run #${dot.repetition}`} lines={[formatUnit(dot.value, metric.unit), ...(dot.runId ? [<span key="id" className="muted">{dot.runId}</span>] : [])]} />
+                  <TooltipBox title={`${dot.variant}, run #${dot.repetition}`} lines={[dot.text, ...(dot.runId ? [<span key="id" className="muted">{dot.runId}</span>] : [])]} />
                 );
               }}
             />

@@ -3,7 +3,7 @@
 // its own start, one line per run in its variant's colour: warm-up ramps, drift, stalls and
 // periodic spikes show here and nowhere else. Long series arrive thinned (min and max per slice).
 import { CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { formatUnit } from "~/components/units";
+import { formatMeasure } from "~/server/display";
 import type { TMetricCharts } from "~/server/schemas/charts";
 import { ChartFrame } from "./chart-frame";
 import { elapsedAxis, linearAxis } from "./nice-axis";
@@ -43,7 +43,7 @@ export function TimeSeriesChart({ metric, variants, fileName }: { metric: TMetri
               active && payload?.length ? (
                 <TooltipBox
                   title={x.format(Number(label))}
-                  lines={payload.slice(0, 12).map((item) => `${item.name}: ${formatUnit(Number(item.value), metric.unit)}`).concat(payload.length > 12 ? [`… ${payload.length - 12} more runs`] : [])}
+                  lines={payload.slice(0, 12).map((item) => `${item.name}: ${formatMeasure(Number(item.value), metric.unit)}`).concat(payload.length > 12 ? [`… ${payload.length - 12} more runs`] : [])}
                 />
               ) : null
             }

@@ -12,13 +12,25 @@ function initialValue(side: Side, query: TCrossComparisonQuery, fallback: string
   return { experiment: query[names.experiment] ?? fallback, variant: query[names.variant] ?? "", commit: query[names.commit] ?? "" };
 }
 
+/**
+ * The experiments the form opens on when the link names none: two different ones (experiments
+ * with runs first), so Compare compares something at once; one experiment's two commits or
+ * variants are a choice of commit or variant away.
+ */
+export function defaultExperiments(options: TRunSetOptions, query: TCrossComparisonQuery): { before: string; after: string } {
+  const slugs = [...options.experiments].sort((x, y) => Number(hasRuns(y)) - Number(hasRuns(x))).map((e) => e.slug);
+  const before = query.before ?? slugs[0] ?? "";
+  return { before, after: query.after ?? slugs.find((slug) => slug !== before) ?? before };
+}
+
+const hasRuns = (experiment: TRunSetOptions["experiments"][number]) => experiment.variants.some((v) => v.runs > 0);
+
 export function CompareForm({ projectSlug, options, query }: { projectSlug: string; options: TRunSetOptions; query: TCrossComparisonQuery }) {
   const router = useRouter();
   const hydrated = useHydrated();
-  const first = options.experiments[0]?.slug ?? "";
-  const [before, setBefore] = useState(() => initialValue("before", query, first));
-  // "After" starts on the same experiment: two commits or two variants of one is the common case.
-  const [after, setAfter] = useState(() => initialValue("after", query, query.before ?? first));
+  const defaults = defaultExperiments(options, query);
+  const [before, setBefore] = useState(() => initialValue("before", query, defaults.before));
+  const [after, setAfter] = useState(() => initialValue("after", query, defaults.after));
   const action = `/p/${projectSlug}/compare`;
 
   function submit(event: FormEvent<HTMLFormElement>) {

@@ -1,9 +1,12 @@
 "use client";
 // One side of the cross-experiment comparison: an experiment, then optionally one of its variants
-// and one of the commits its runs name. The fields' names are the page's query keys, so the form
-// also works as a plain GET form before React has loaded.
+// and one of the commits its runs name (with each commit's date and message, and a search box for
+// long histories). The fields' names are the page's query keys, so the form also works as a plain
+// GET form before React has loaded.
+import { useState } from "react";
 import { Field } from "~/components/forms/field";
 import type { TCrossComparisonQuery, TRunSetOptions } from "~/server/schemas/cross-comparison";
+import { commitLabel, matchingCommits } from "./commit-search";
 
 export type Side = "before" | "after";
 export interface RunSetValue {
@@ -21,14 +24,21 @@ export function RunSetPicker({ side, legend, value, options, onChange }: { side:
   const names = fieldNames(side);
   const experiment = options.experiments.find((e) => e.slug === value.experiment);
   const commits = experiment?.commits ?? [];
+  const [search, setSearch] = useState("");
+  // The chosen commit stays listed whatever the search, so the select never shows another one.
+  const shown = matchingCommits(commits, search).filter((c) => c.gitCommit !== value.commit);
+  const chosen = commits.find((c) => c.gitCommit === value.commit);
   // A commit given by a link (e.g. a short id) that is not in the list still shows as chosen.
-  const linkedCommit = value.commit && !commits.some((c) => c.gitCommit === value.commit) ? value.commit : null;
+  const linkedCommit = value.commit && !chosen ? value.commit : null;
   return (
     <fieldset>
       <legend>{legend}</legend>
       <div className="row">
         <Field id={names.experiment} label="Experiment">
-          <select id={names.experiment} name={names.experiment} value={value.experiment} onChange={(e) => onChange({ experiment: e.target.value, variant: "", commit: "" })}>
+          <select id={names.experiment} name={names.experiment} value={value.experiment} onChange={(e) => {
+              setSearch("");
+              onChange({ experiment: e.target.value, variant: "", commit: "" });
+            }}>
             {options.experiments.map((e) => (
               <option key={e.slug} value={e.slug}>
                 {e.title}
@@ -46,14 +56,18 @@ export function RunSetPicker({ side, legend, value, options, onChange }: { side:
             ))}
           </select>
         </Field>
+        <Field id={`${names.commit}-search`} label="Find a commit" hint={search ? `${plural(shown.length, "commit")} of ${commits.length} match` : "Part of its SHA, message or branch"}>
+          {/* No name: the search narrows the list below, it is not part of the comparison's link. */}
+          <input id={`${names.commit}-search`} type="search" value={search} onChange={(e) => setSearch(e.target.value)} disabled={commits.length === 0} placeholder="e.g. 3f9a0c1 or gzip level" />
+        </Field>
         <Field id={names.commit} label="Commit">
           <select id={names.commit} name={names.commit} value={value.commit} onChange={(e) => onChange({ ...value, commit: e.target.value })} disabled={commits.length === 0 && !linkedCommit}>
             <option value="">{commits.length === 0 && !linkedCommit ? "No commits recorded" : "All commits"}</option>
             {linkedCommit ? <option value={linkedCommit}>{linkedCommit}</option> : null}
-            {commits.map((c) => (
+            {chosen ? <option value={chosen.gitCommit}>{commitLabel(chosen)}</option> : null}
+            {shown.map((c) => (
               <option key={c.gitCommit} value={c.gitCommit}>
-                {c.gitCommit.slice(0, 10)}
-                {c.gitBranch ? ` · ${c.gitBranch}` : ""} ({plural(c.runs, "run")})
+                {commitLabel(c)}
               </option>
             ))}
           </select>

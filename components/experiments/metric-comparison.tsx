@@ -5,32 +5,93 @@
 // (one variant, or no baseline runs): then the change, p and verdict columns are left out and the
 // reason is said below. Shared by the experiment page, the share page and the cross-experiment
 // comparison (whose metric entries have the same shape). All figures come from the server and
-// are rounded by server/display.ts.
-// On phones the secondary columns and the verdict's reason give way (the chart below shows the
-// medians, the verdict's tooltip the reason), so change and verdict stay in view; with nothing
-// compared, the median stays.
-import { directionLabel, formatMeanSd, formatMedianFigures, formatP, formatPercent, formatPercentile, verdictLabel, type MedianFigures } from "~/server/display";
+// are written by server/display.ts, with their units, as the charts and the report write them.
+// On a phone every row becomes a card of label–figure lines (app/globals.css, table.comparison-cards):
+// nothing is hidden, each cell says which figure it holds (data-label). The explicit roles keep
+// the table a table for assistive technology once its display is no longer a table's.
+import type { ReactNode } from "react";
+import { changeCiText, directionLabel, formatChange, formatMeanSd, formatMedianFigures, formatP, formatPercentiles, perRunLabel, verdictP, verdictText, withUnit } from "~/server/display";
 import type { TComparison } from "~/server/schemas/comparison";
 import { VariantName } from "./variant-name";
 
 type MetricEntry = TComparison["metrics"][number];
-type VariantStats = NonNullable<MetricEntry["comparison"]>["variants"][number];
+type Result = NonNullable<MetricEntry["comparison"]>;
+type VariantStats = Result["variants"][number];
+type Candidate = Result["comparisons"][number];
 
-function MedianCell({ stats, figures, narrow }: { stats: VariantStats; figures: MedianFigures; narrow?: "hide" }) {
-  const ci = stats.medianCi;
+/** A cell that names its figure on a phone, where the column headings are not shown. */
+function Cell({ label, className, title, empty, children }: { label: string; className?: string; title?: string; empty?: boolean; children: ReactNode }) {
   return (
-    <td className="num" data-narrow={narrow} title={ci ? `${(ci.confidence * 100).toFixed(1)}% interval from order statistics` : undefined}>
-      <span className="figure">{figures.median}</span> {figures.low !== null ? <span className="figure muted small">[{figures.low}, {figures.high}]</span> : null}
+    <td role="cell" className={className} data-label={label} data-empty={empty ? "" : undefined} title={title}>
+      <div className="cell-value">{children}</div>
     </td>
   );
 }
 
-function MeanSdCell({ stats }: { stats: VariantStats }) {
-  const figures = formatMeanSd(stats.mean, stats.sd);
+function MedianCell({ stats, unit, label }: { stats: VariantStats; unit: string; label: string }) {
+  const ci = stats.medianCi;
+  const figures = formatMedianFigures(stats, unit);
   return (
-    <td className="num" data-narrow="hide" title="sample standard deviation (n − 1)">
-      <span className="figure">{figures.mean}</span> {figures.sd !== null ? <span className="figure muted small">± {figures.sd}</span> : null}
-    </td>
+    <Cell label={label} className="num" title={ci ? `${(ci.confidence * 100).toFixed(1)}% interval from order statistics` : undefined}>
+      <span className="figure">{withUnit(figures.median, figures)}</span> {figures.low !== null ? <span className="figure muted small">[{figures.low}, {figures.high}]</span> : null}
+    </Cell>
+  );
+}
+
+function MeanSdCell({ stats, unit, label }: { stats: VariantStats; unit: string; label: string }) {
+  const figures = formatMeanSd(stats.mean, stats.sd, unit);
+  return (
+    <Cell label={label} className="num" title="sample standard deviation (n − 1)">
+      {figures.sd === null ? (
+        <span className="figure">{withUnit(figures.mean, figures)}</span>
+      ) : (
+        <>
+          <span className="figure">{figures.mean}</span> <span className="figure muted small">± {withUnit(figures.sd, figures)}</span>
+        </>
+      )}
+    </Cell>
+  );
+}
+
+function ChangeCells({ candidate }: { candidate: Candidate | undefined }) {
+  if (!candidate) {
+    // The baseline's own row: nothing to compare it with (its card on a phone leaves these out).
+    return (
+      <>
+        <Cell label="Change [CI]" className="num" empty>
+          —
+        </Cell>
+        <Cell label="p" className="num" empty>
+          —
+        </Cell>
+        <Cell label="Verdict" empty>
+          —
+        </Cell>
+      </>
+    );
+  }
+  const ci = changeCiText(candidate.change.percentCi);
+  const p = verdictP(candidate);
+  const decided = candidate.verdict === "better" || candidate.verdict === "worse";
+  return (
+    <>
+      <Cell label="Change [CI]" className="num">
+        <span className="figure">{formatChange(candidate.change.percent)}</span> {ci ? <span className="figure muted small">{ci}</span> : null}
+      </Cell>
+      <Cell
+        label="p"
+        className="num"
+        title={p !== null && candidate.mannWhitney ? `Mann-Whitney U (${candidate.mannWhitney.method}${candidate.adjustment === "holm" ? ", Holm-adjusted" : ""}); Welch p = ${formatP(candidate.welch.p)}` : "no test decides with so few runs"}
+      >
+        <span className="figure">{formatP(p)}</span>
+      </Cell>
+      <Cell label="Verdict">
+        <span className={`verdict verdict-${candidate.verdict}`} title={candidate.reason}>
+          {verdictText(candidate)}
+        </span>
+        {decided ? null : <div className="muted small">{candidate.reason}</div>}
+      </Cell>
+    </>
   );
 }
 
@@ -43,80 +104,57 @@ export function MetricComparison({ metric }: { metric: MetricEntry }) {
       <h3>
         <code>{metric.key}</code>{" "}
         <span className="muted small">
-          {metric.unit} · {directionLabel[metric.direction]} · each run&apos;s {metric.aggregation}
+          {metric.unit} · {directionLabel[metric.direction]} · {perRunLabel(metric.aggregation)}
         </span>
       </h3>
       {!result ? null : (
         <div className="table-wrap">
-          <table aria-label={`Comparison of ${metric.key}`}>
-            <thead>
-              <tr>
-                <th>Variant</th>
-                <th className="num" data-narrow="hide">Runs</th>
-                <th className="num" data-narrow={tested ? "hide" : undefined}>Median [95% CI]</th>
-                <th className="num" data-narrow="hide">Mean ± sd</th>
-                <th className="num" data-narrow="hide">Min … max</th>
-                {merged ? <th className="num" data-narrow="hide" title="percentiles of all runs' samples, merged from their histograms">p50 / p90 / p99</th> : null}
+          <table role="table" className="comparison-cards" aria-label={`Comparison of ${metric.key}`}>
+            <thead role="rowgroup">
+              <tr role="row">
+                <th role="columnheader">Variant</th>
+                <th role="columnheader" className="num">Runs</th>
+                <th role="columnheader" className="num">Median [95% CI]</th>
+                <th role="columnheader" className="num">Mean ± sd</th>
+                <th role="columnheader" className="num">Min … max</th>
+                {merged ? (
+                  <th role="columnheader" className="num" title="percentiles of all runs' samples, merged from their histograms">
+                    p50 / p90 / p99
+                  </th>
+                ) : null}
                 {tested ? (
                   <>
-                    <th className="num">Change [CI]</th>
-                    <th className="num">p</th>
-                    <th>Verdict</th>
+                    <th role="columnheader" className="num">Change [CI]</th>
+                    <th role="columnheader" className="num">p</th>
+                    <th role="columnheader">Verdict</th>
                   </>
                 ) : null}
               </tr>
             </thead>
-            <tbody>
+            <tbody role="rowgroup">
               {result.variants.map((stats) => {
                 const candidate = result.comparisons.find((c) => c.candidate === stats.variant);
-                const figures = formatMedianFigures(stats);
+                const figures = formatMedianFigures(stats, metric.unit);
                 const p = stats.percentiles;
                 return (
-                  <tr key={stats.variant}>
-                    <td className="variant-name">
+                  <tr role="row" key={stats.variant} data-variant={stats.variant}>
+                    <td role="rowheader" className="variant-name">
                       <VariantName name={stats.variant} /> {stats.isBaseline ? <span className="badge good">baseline</span> : null}
                     </td>
-                    <td className="num" data-narrow="hide">{stats.n}</td>
-                    <MedianCell stats={stats} figures={figures} narrow={tested ? "hide" : undefined} />
-                    <MeanSdCell stats={stats} />
-                    <td className="num" data-narrow="hide" title="the lowest and highest run">
-                      <span className="figure">{figures.range}</span>
-                    </td>
+                    <Cell label="Runs" className="num">
+                      {stats.n}
+                    </Cell>
+                    <MedianCell stats={stats} unit={metric.unit} label="Median [95% CI]" />
+                    <MeanSdCell stats={stats} unit={metric.unit} label="Mean ± sd" />
+                    <Cell label="Min … max" className="num" title="the lowest and highest run">
+                      <span className="figure">{withUnit(figures.range, figures)}</span>
+                    </Cell>
                     {merged ? (
-                      <td className="num" data-narrow="hide" title={p ? `merged from ${p.count.toLocaleString("en-US")} recorded values` : "no histograms"}>
-                        {p ? <span className="figure">{`${formatPercentile(p.p50)} / ${formatPercentile(p.p90)} / ${formatPercentile(p.p99)}`}</span> : "—"}
-                      </td>
+                      <Cell label="p50 / p90 / p99" className="num" title={p ? `merged from ${p.count.toLocaleString("en-US")} recorded values` : "no histograms"}>
+                        {p ? <span className="figure">{formatPercentiles([p.p50, p.p90, p.p99], metric.unit)}</span> : "—"}
+                      </Cell>
                     ) : null}
-                    {tested ? (
-                      <>
-                        <td className="num">
-                          {candidate ? (
-                            <>
-                              <span className="figure">{formatPercent(candidate.change.percent)}</span>{" "}
-                              {candidate.change.percentCi ? (
-                                <span className="figure muted small">
-                                  [{formatPercent(candidate.change.percentCi.low)}, {formatPercent(candidate.change.percentCi.high)}]
-                                </span>
-                              ) : null}
-                            </>
-                          ) : (
-                            "—"
-                          )}
-                        </td>
-                        <td className="num" title={candidate?.mannWhitney ? `Mann-Whitney U (${candidate.mannWhitney.method}${candidate.adjustment === "holm" ? ", Holm-adjusted" : ""}); Welch p = ${formatP(candidate.welch.p)}` : undefined}>
-                          {candidate ? formatP(candidate.pAdjusted ?? candidate.mannWhitney?.p) : "—"}
-                        </td>
-                        <td>
-                          {candidate ? (
-                            <span className={`verdict verdict-${candidate.verdict}`} title={candidate.reason}>
-                              {verdictLabel[candidate.verdict]}
-                              {candidate.evidence === "weak" ? " (weak evidence)" : ""}
-                            </span>
-                          ) : null}
-                          {candidate && candidate.verdict !== "better" && candidate.verdict !== "worse" ? <div className="muted small" data-narrow="hide">{candidate.reason}</div> : null}
-                        </td>
-                      </>
-                    ) : null}
+                    {tested ? <ChangeCells candidate={candidate} /> : null}
                   </tr>
                 );
               })}

@@ -1,21 +1,13 @@
+"use client";
+// The experiment's runs, newest first, a page at a time (the first page comes with the page).
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { formatDateTime, plural } from "~/components/format";
+import { formatDateTime } from "~/components/format";
+import { useTRPC } from "~/components/trpc/react";
 import { importFormats } from "~/server/schemas/import-formats";
-
-interface RunRow {
-  id: string;
-  status: string;
-  source: string;
-  sourceDetail: string;
-  repetition: number;
-  createdAt: Date;
-  finishedAt: Date | null;
-  gitCommit: string | null;
-  gitBranch: string | null;
-  environment: unknown;
-  variantId: string;
-}
+import type { RunsPage } from "~/server/services/experiment-runs";
+import { Pager } from "./pager";
+import { usePagedList } from "./use-paged-list";
 
 /** A one-line summary of a run's captured environment (CPU, cores, OS, runtime). */
 function environmentSummary(environment: unknown): string {
@@ -25,9 +17,21 @@ function environmentSummary(environment: unknown): string {
   return parts.length ? parts.join(" · ") : "—";
 }
 
-export function RunsTable({ runs, total, variantNames, uploadHint, empty }: { runs: RunRow[]; total: number; variantNames: Map<string, string>; uploadHint?: { projectSlug: string; experimentSlug: string; variant: string }; empty?: ReactNode }) {
-  if (runs.length === 0) {
-    // An experiment agents run says Run instead (components/experiments/runnable-empty-state.tsx).
+interface RunsTableProps {
+  projectSlug: string;
+  experimentSlug: string;
+  /** The first page, loaded with the page. */
+  first: RunsPage;
+  uploadHint?: { projectSlug: string; experimentSlug: string; variant: string };
+  /** What an experiment agents run shows instead of upload instructions (runnable-empty-state.tsx). */
+  empty?: ReactNode;
+}
+
+export function RunsTable({ projectSlug, experimentSlug, first, uploadHint, empty }: RunsTableProps) {
+  const trpc = useTRPC();
+  const { page, pager } = usePagedList(first, (offset) => trpc.experiment.runs.queryOptions({ projectSlug, experimentSlug, offset, limit: first.limit }));
+  const runs = page.runs;
+  if (runs.length === 0 && page.total === 0) {
     if (empty) return <>{empty}</>;
     // Viewers cannot make API keys or upload, so they get no instructions for it.
     if (!uploadHint) return <p className="empty">No runs yet.</p>;
@@ -43,42 +47,44 @@ export function RunsTable({ runs, total, variantNames, uploadHint, empty }: { ru
     );
   }
   return (
-    <div className="table-wrap">
-      <table aria-label="Runs">
-        <thead>
-          <tr>
-            <th>Variant</th>
-            <th>Status</th>
-            <th>Source</th>
-            <th className="num">#</th>
-            <th>Commit</th>
-            <th>Environment</th>
-            <th>When</th>
-          </tr>
-        </thead>
-        <tbody>
-          {runs.map((run) => (
-            <tr key={run.id} id={`run-${run.id}`}>
-              <td>{variantNames.get(run.variantId) ?? "?"}</td>
-              <td>
-                <span className={run.status === "succeeded" ? "badge good" : "badge"}>{run.status}</span>
-              </td>
-              <td>
-                {run.source}
-                {run.sourceDetail ? <div className="muted small">{run.sourceDetail}</div> : null}
-              </td>
-              <td className="num">{run.repetition}</td>
-              <td className="small">
-                {run.gitCommit ? <code>{run.gitCommit.slice(0, 10)}</code> : "—"}
-                {run.gitBranch ? <div className="muted">{run.gitBranch}</div> : null}
-              </td>
-              <td className="small">{environmentSummary(run.environment)}</td>
-              <td className="small muted">{formatDateTime(run.finishedAt ?? run.createdAt)}</td>
+    <>
+      <div className="table-wrap">
+        <table aria-label="Runs">
+          <thead>
+            <tr>
+              <th>Variant</th>
+              <th>Status</th>
+              <th>Source</th>
+              <th className="num">#</th>
+              <th>Commit</th>
+              <th>Environment</th>
+              <th>When</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
-      {total > runs.length ? <p className="muted small">Showing the latest {runs.length} of {plural(total, "run")}.</p> : null}
-    </div>
+          </thead>
+          <tbody>
+            {runs.map((run) => (
+              <tr key={run.id} id={`run-${run.id}`}>
+                <td>{run.variant}</td>
+                <td>
+                  <span className={run.status === "succeeded" ? "badge good" : "badge"}>{run.status}</span>
+                </td>
+                <td>
+                  {run.source}
+                  {run.sourceDetail ? <div className="muted small">{run.sourceDetail}</div> : null}
+                </td>
+                <td className="num">{run.repetition}</td>
+                <td className="small">
+                  {run.gitCommit ? <code>{run.gitCommit.slice(0, 10)}</code> : "—"}
+                  {run.gitBranch ? <div className="muted">{run.gitBranch}</div> : null}
+                </td>
+                <td className="small">{environmentSummary(run.environment)}</td>
+                <td className="small muted">{formatDateTime(run.finishedAt ?? run.createdAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <Pager noun="run" label="runs" {...pager} />
+    </>
   );
 }

@@ -3,8 +3,8 @@
 // one is set), how much (% with its 95% interval), which way for this metric, how sure (p), and
 // the review: members acknowledge a real one or dismiss noise; both can be reopened.
 import type { THistory } from "~/server/schemas/history";
-import { formatUnit } from "~/components/units";
-import { ChangeVerdict, formatChangePercent } from "./change-verdict";
+import { formatChange, formatMeasure, formatP } from "~/server/display";
+import { ChangeVerdict } from "./change-verdict";
 import { commitUrl, formatUtc, shortSha } from "./date-axis";
 
 type ChangePoint = THistory["changePoints"][number];
@@ -73,14 +73,14 @@ export function ChangePointList({ changePoints, unit, repositoryUrl, canReview, 
                     {c.ciLowPercent !== null && c.ciHighPercent !== null ? (
                       <span className="small muted">
                         {" "}
-                        95% CI {formatChangePercent(c.ciLowPercent)} to {formatChangePercent(c.ciHighPercent)}
+                        95% CI {formatChange(c.ciLowPercent)} to {formatChange(c.ciHighPercent)}
                       </span>
                     ) : null}
                   </td>
                   <td className="small">
-                    {formatUnit(c.before, unit)} → {formatUnit(c.after, unit)}
+                    {formatMeasure(c.before, unit)} → {formatMeasure(c.after, unit)}
                   </td>
-                  <td className="small">{c.pValue.toFixed(3)}</td>
+                  <td className="small">{formatP(c.pValue)}</td>
                   <td className="small">
                     <span className={`badge${c.status === "open" ? " warn" : ""}`}>{c.status}</span>
                     {c.reviewedBy ? <span className="muted"> by {c.reviewedBy}</span> : null}

@@ -5,12 +5,11 @@
 // Clicking a commit pins it (its details and link show under the chart).
 import { useMemo, useState } from "react";
 import { Area, Brush, CartesianGrid, ComposedChart, Line, LineChart, ReferenceArea, ReferenceLine, ResponsiveContainer, Scatter, Tooltip, XAxis, YAxis, ZAxis } from "recharts";
-import { formatUnit } from "~/components/units";
+import { formatChange, medianText } from "~/server/display";
 import { linearAxis } from "~/components/charts/nice-axis";
 import { axisLine, axisTick, gridStroke } from "~/components/charts/palette";
 import { TooltipBox } from "~/components/charts/tooltip";
 import type { THistory } from "~/server/schemas/history";
-import { formatChangePercent } from "./change-verdict";
 import { commitUrl, dateAxis, formatUtc, shortSha } from "./date-axis";
 
 type Point = THistory["points"][number];
@@ -67,7 +66,7 @@ export function HistoryChart({ unit, repositoryUrl, points, overview, changePoin
   const endFound = domain ? overviewRows.findLastIndex((r) => r.t <= domain.to) : -1;
   const endIndex = domain && endFound >= startIndex ? endFound : Math.max(0, overviewRows.length - 1);
 
-  const labelOf = (c: ChangePoint) => `${c.changePercent === null ? "" : `${formatChangePercent(c.changePercent)} `}${c.verdict}${c.status === "open" ? "" : ` (${c.status})`}`;
+  const labelOf = (c: ChangePoint) => `${c.changePercent === null ? "" : `${formatChange(c.changePercent)} `}${c.verdict}${c.status === "open" ? "" : ` (${c.status})`}`;
 
   return (
     <div className="history-chart">
@@ -104,7 +103,7 @@ export function HistoryChart({ unit, repositoryUrl, points, overview, changePoin
                     lines={[
                       p.message ?? <span className="muted">no commit message uploaded</span>,
                       `${formatUtc(p.time)}${p.branch ? ` · ${p.branch}` : ""}`,
-                      `median ${formatUnit(p.median, unit)} (95% CI ${formatUnit(p.ciLow, unit)} – ${formatUnit(p.ciHigh, unit)})`,
+                      `median ${medianText({ median: p.median, medianCi: { low: p.ciLow, high: p.ciHigh } }, unit)} (95% CI)`,
                       `${p.runValues.length} run${p.runValues.length === 1 ? "" : "s"}`,
                       repositoryUrl ? `${commitUrl(repositoryUrl, p.commit)?.replace(/^https?:\/\//, "")} (click to pin the link)` : "click to pin this commit",
                     ]}

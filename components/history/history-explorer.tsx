@@ -10,13 +10,20 @@ import { ChartErrorBoundary } from "~/components/charts/chart-error-boundary";
 import { useTRPC } from "~/components/trpc/react";
 import { useHydrated } from "~/components/forms/use-hydrated";
 import { useAction } from "~/components/forms/use-action";
-import { formatUnit } from "~/components/units";
+import { formatMedianFigures, withUnit } from "~/server/display";
+import { perRunLabel } from "~/components/format";
 import type { THistory } from "~/server/schemas/history";
 import { ChangePointList } from "./change-point-list";
 import { commitUrl, formatUtc, shortSha } from "./date-axis";
 import { HistoryChart, type Domain } from "./history-chart";
 
 type History = THistory & { role: "owner" | "member" | "viewer" };
+
+/** The pinned commit's median, rounded as its tooltip rounds it (at its CI's precision). */
+function pinnedMedian(point: { median: number; ciLow: number; ciHigh: number }, unit: string): string {
+  const figures = formatMedianFigures({ median: point.median, medianCi: { low: point.ciLow, high: point.ciHigh } }, unit);
+  return withUnit(figures.median, figures);
+}
 
 interface Props {
   projectSlug: string;
@@ -71,7 +78,7 @@ export function HistoryExplorer({ projectSlug, experimentSlug, initial }: Props)
       <section className="card" aria-labelledby="history-chart-heading">
         <div className="history-head">
           <h2 id="history-chart-heading">
-            {history.metric.label || history.metric.key} <span className="muted small">({history.metric.unit}, {history.metric.direction === "lower_is_better" ? "lower is better" : "higher is better"}; each run&apos;s {history.metric.aggregation})</span>
+            {history.metric.label || history.metric.key} <span className="muted small">({history.metric.unit}, {history.metric.direction === "lower_is_better" ? "lower is better" : "higher is better"}; {perRunLabel(history.metric.aggregation)})</span>
           </h2>
           <div className="history-selectors">
             <label>
@@ -146,7 +153,7 @@ export function HistoryExplorer({ projectSlug, experimentSlug, initial }: Props)
                 <span className="small muted">
                   {" "}
                   · {formatUtc(pinned.time)}
-                  {pinned.branch ? ` · ${pinned.branch}` : ""} · median {formatUnit(pinned.median, history.metric.unit)} of {pinned.runValues.length} runs
+                  {pinned.branch ? ` · ${pinned.branch}` : ""} · median {pinnedMedian(pinned, history.metric.unit)} of {pinned.runValues.length} runs
                 </span>{" "}
                 {link ? (
                   <a href={link} target="_blank" rel="noreferrer noopener">

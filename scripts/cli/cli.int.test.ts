@@ -233,7 +233,7 @@ describe("versus upload", () => {
     const progress = result.stderr.split("\n").filter((line) => line.startsWith("uploading: "));
     expect(progress.length).toBeGreaterThanOrEqual(4);
     expect(progress.length).toBeLessThanOrEqual(11);
-    expect(progress.at(-1)).toMatch(/^uploading: 100% \((\d+\.\d) of \1 MB\)$/);
+    expect(progress.at(-1)).toMatch(/^uploading: 100% \((\d+\.\d+) of \1 MiB\)$/);
     const percents = progress.map((line) => Number(/(\d+)%/.exec(line)?.[1]));
     expect(percents).toEqual([...percents].sort((a, b) => a - b));
     expect(new Set(percents.map((p) => Math.floor(p / 10))).size).toBe(percents.length);

@@ -1,5 +1,9 @@
 // A one-line upload progress indicator on stderr, for files over 1 MB: redrawn in place on a
-// terminal; in a CI log (not a terminal) one line each time the upload passes a 10 % step.
+// terminal; in a CI log (not a terminal) one line each time the upload passes a 10 % step. Sizes
+// are written as every figure of Versus is (server/display.ts): "2.7 of 4.823 MiB", in the
+// total's unit, binary and labelled as such.
+import { formatInScale, unitScale } from "../../server/display";
+
 export function progressPrinter(label: string, out: { isTTY?: boolean; write(text: string): unknown } = process.stderr) {
   let lastPercent = -1;
   let lastStep = -1;
@@ -8,8 +12,8 @@ export function progressPrinter(label: string, out: { isTTY?: boolean; write(tex
     const percent = Math.floor((sent / total) * 100);
     if (percent === lastPercent) return;
     lastPercent = percent;
-    const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
-    const line = `${label}: ${percent}% (${mb(sent)} of ${mb(total)} MB)`;
+    const scale = unitScale("B", total);
+    const line = `${label}: ${percent}% (${formatInScale(sent, { ...scale, unit: "" })} of ${formatInScale(total, scale)})`;
     if (out.isTTY) {
       out.write(`\r${line}${sent >= total ? "\n" : ""}`);
       return;

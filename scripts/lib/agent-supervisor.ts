@@ -1,7 +1,8 @@
 // Runs an agent as a child process of `npm start`: its log lines prefixed, restarted with
 // exponential backoff when it crashes, stopped with SIGTERM (then SIGKILL if it hangs). Exit
 // code 0 (the server told it to stop) and 78 (its credential or configuration was refused) are
-// not crashes: restarting would not help, so it stays stopped and says why.
+// not crashes: restarting would not help, so it stays stopped and says why — after exit 0, until
+// `resumed` says a user resumed it (Resume on the Agents page), then it starts again.
 //
 // The child gets a process group of its own, so a Ctrl-C in the terminal reaches only `npm start`,
 // which then stops the agent once, in order (a second signal would make the agent exit at once,
@@ -25,6 +26,8 @@ export interface SupervisorOptions {
   healthyAfterMs?: number;
   /** How long stop() waits after SIGTERM before SIGKILL. */
   stopTimeoutMs?: number;
+  /** After exit 0: resolves true once the agent may run again (false: never); `signal` aborts when the supervisor stops. */
+  resumed?: (signal: AbortSignal) => Promise<boolean>;
 }
 
 export interface Supervisor {
@@ -46,6 +49,7 @@ export function superviseAgent(options: SupervisorOptions): Supervisor {
   let stopping = false;
   let delay = baseDelay;
   let starts = 0;
+  const stopped = new AbortController();
 
   const start = () => {
     starts++;
@@ -58,6 +62,19 @@ export function superviseAgent(options: SupervisorOptions): Supervisor {
         child = undefined;
         resolve();
         if (stopping) return;
+        if (code === 0 && options.resumed) {
+          options.log("stopped (the server asked it to); it starts again when it is resumed on the Agents page");
+          void options.resumed(stopped.signal).then(
+            (resumed) => {
+              if (!resumed || stopping) return;
+              options.log("resumed on the Agents page; starting it again");
+              delay = baseDelay;
+              start();
+            },
+            (error: unknown) => options.log(`cannot tell whether it is resumed (${error instanceof Error ? error.message : String(error)}); not restarted`),
+          );
+          return;
+        }
         if (code === 0) return options.log("stopped (the server asked it to); not restarted");
         if (code === EXIT_CONFIG) return options.log("cannot run (see the lines above); not restarted");
         if (Date.now() - startedAt >= healthyAfter) delay = baseDelay;
@@ -72,6 +89,7 @@ export function superviseAgent(options: SupervisorOptions): Supervisor {
   return {
     async stop() {
       stopping = true;
+      stopped.abort();
       clearTimeout(restartTimer);
       const running = child;
       if (!running) return;

@@ -14,13 +14,17 @@ export interface Database {
 }
 
 const DATABASE = "versus";
+// The checkout's own data folder: as root, PostgreSQL's user may be let through it to a data
+// directory inside it, such as .data/e2e-3205 (server/db/postgres-user-access.ts).
+const checkoutData = path.resolve(import.meta.dirname, "../../.data");
 
 export async function openDatabase(log: (line: string) => void = () => {}): Promise<Database> {
   if (env.DATABASE_URL) return { url: env.DATABASE_URL };
   const dataDir = path.resolve(env.VERSUS_DATA_DIR);
   const running = await runningEmbeddedUrl(dataDir);
   if (running) return { url: running };
-  const embedded = await startEmbeddedPostgres({ dataDir, port: env.VERSUS_EMBEDDED_PG_PORT, log });
+  const inCheckoutData = dataDir.startsWith(`${checkoutData}${path.sep}`);
+  const embedded = await startEmbeddedPostgres({ dataDir, port: env.VERSUS_EMBEDDED_PG_PORT, log, reachableFrom: inCheckoutData ? checkoutData : dataDir });
   await embedded.ensureDatabase(DATABASE);
   return { url: embedded.urlFor(DATABASE), embedded };
 }

@@ -1,6 +1,7 @@
 // What `npm start` gives its local agent: a fresh enrollment token of the chosen project when it
-// has no credential the database knows, nothing new when it has one, and no start at all when
-// the project is missing or the agent was revoked.
+// has no credential the database knows, nothing new when it has one (resumed, when a user had
+// stopped it), and no start at all when the project is missing or the agent was revoked; and when
+// a stopped local agent is resumed on the Agents page, its supervisor hears of it.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -11,7 +12,8 @@ import { hashSecret } from "../../server/auth/secret-tokens";
 import { createPrismaClient } from "../../server/db/client";
 import { verifyEnrollmentToken } from "../../server/services/enrollment-tokens";
 import { createProject } from "../../server/services/projects";
-import { LOCAL_AGENT_TOKEN_NAME, localAgentFiles, localAgentName, prepareLocalAgent } from "./local-agent";
+import { resumeAgent, revokeAgent } from "../../server/services/agent-admin";
+import { LOCAL_AGENT_TOKEN_NAME, localAgentFiles, localAgentName, prepareLocalAgent, waitUntilResumed } from "./local-agent";
 
 const db = createPrismaClient(inject("databaseUrl"));
 const slug = `local-agent-${crypto.randomBytes(3).toString("hex")}`;
@@ -33,14 +35,16 @@ function freshDataDir() {
 }
 
 /** An agent of the project whose credential is saved where the local agent keeps it. */
-async function enrolledAgent(options: { revoked?: boolean; stopped?: boolean; inDatabase?: boolean } = {}) {
+async function enrolledAgent(options: { revoked?: boolean; stopped?: boolean; inDatabase?: boolean } = {}): Promise<string | undefined> {
   const credential = `vsag_${crypto.randomBytes(16).toString("hex")}`;
+  let agentId: string | undefined;
   if (options.inDatabase ?? true) {
-    await db.agent.create({
+    ({ id: agentId } = await db.agent.create({
       data: { projectId, name: `agent-${crypto.randomBytes(3).toString("hex")}`, kind: "other", version: "0.1.0", capabilities: ["gzip"], tokenHash: hashSecret(credential), revokedAt: options.revoked ? new Date() : null, stopRequested: options.stopped ?? false },
-    });
+    }));
   }
   await saveCredential(localAgentFiles(dataDir).credentialFile, { url: "http://127.0.0.1:1", agentId: "a", name: "n", project: slug, credential, heartbeatIntervalSeconds: 10, claimWaitSeconds: 30 });
+  return agentId;
 }
 
 describe("prepareLocalAgent", () => {
@@ -73,12 +77,14 @@ describe("prepareLocalAgent", () => {
     expect(fs.existsSync(localAgentFiles(dataDir).credentialFile)).toBe(false);
   });
 
-  it("enrolls again an agent a user stopped, so the next npm start brings it back", async () => {
+  it("resumes an agent a user stopped, so the next npm start brings it back with the credential it has", async () => {
     freshDataDir();
-    await enrolledAgent({ stopped: true });
+    const agentId = await enrolledAgent({ stopped: true });
+    const tokensBefore = await db.agentEnrollmentToken.count({ where: { projectId } });
     const plan = await prepareLocalAgent(db, { dataDir, projectSlug: slug });
-    expect(plan.start && plan.enrollmentToken).toMatch(/^venr_/);
-    expect(fs.existsSync(localAgentFiles(dataDir).credentialFile)).toBe(false);
+    expect(plan).toEqual({ start: true, name: localAgentName(), files: localAgentFiles(dataDir) });
+    expect(await db.agentEnrollmentToken.count({ where: { projectId } })).toBe(tokensBefore);
+    expect(await db.agent.findUniqueOrThrow({ where: { id: agentId }, select: { stopRequested: true } })).toEqual({ stopRequested: false });
   });
 
   it("does not start an agent a user revoked", async () => {
@@ -93,5 +99,30 @@ describe("prepareLocalAgent", () => {
   it("does not start without the project", async () => {
     const plan = await prepareLocalAgent(db, { dataDir: freshDataDir(), projectSlug: "no-such-project" });
     expect(plan).toEqual({ start: false, reason: 'there is no project "no-such-project" for it (set VERSUS_LOCAL_AGENT_PROJECT to a project\'s slug, or VERSUS_LOCAL_AGENT=0)' });
+  });
+});
+
+describe("waitUntilResumed", () => {
+  it("resolves true once a user resumes the stopped agent, false once one revokes it", async () => {
+    freshDataDir();
+    const agentId = (await enrolledAgent({ stopped: true })) as string;
+    const files = localAgentFiles(dataDir);
+    const waiting = waitUntilResumed(db, files, new AbortController().signal);
+    await resumeAgent(db, projectId, agentId);
+    expect(await waiting).toBe(true);
+
+    await db.agent.update({ where: { id: agentId }, data: { stopRequested: true } });
+    const revoked = waitUntilResumed(db, files, new AbortController().signal);
+    await revokeAgent(db, projectId, agentId);
+    expect(await revoked).toBe(false);
+  });
+
+  it("stops waiting when told to", async () => {
+    freshDataDir();
+    await enrolledAgent({ stopped: true });
+    const abort = new AbortController();
+    const waiting = waitUntilResumed(db, localAgentFiles(dataDir), abort.signal);
+    abort.abort();
+    expect(await waiting).toBe(false);
   });
 });

@@ -2,13 +2,15 @@
 // server, enrolled in one project (the Examples project unless VERSUS_LOCAL_AGENT_PROJECT says
 // otherwise), so "Run" on an example works on a fresh installation with nothing else to set up.
 // Its credential and unsent results live under <data dir>/local-agent/. This module decides
-// whether it can start and with what; ./agent-supervisor.ts runs it.
+// whether it can start and with what, and tells its supervisor (./agent-supervisor.ts, which runs
+// it) when a user resumed it after stopping it on the Agents page.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { loadCredential } from "../../agents/reference/agent/credential";
 import { hashSecret } from "../../server/auth/secret-tokens";
 import type { Db } from "../../server/db/client";
+import { resumeAgent } from "../../server/services/agent-admin";
 import { createEnrollmentToken } from "../../server/services/enrollment-tokens";
 
 export interface LocalAgentFiles {
@@ -42,14 +44,44 @@ export async function prepareLocalAgent(db: Db, options: { dataDir: string; proj
   }
   const saved = await loadCredential(files.credentialFile).catch(() => undefined);
   if (saved) {
-    const agent = await db.agent.findUnique({ where: { tokenHash: hashSecret(saved.credential) }, select: { projectId: true, revokedAt: true, stopRequested: true } });
+    const agent = await db.agent.findUnique({ where: { tokenHash: hashSecret(saved.credential) }, select: { id: true, projectId: true, revokedAt: true, stopRequested: true } });
     if (agent?.revokedAt) return { start: false, reason: "it was revoked on the Agents page (VERSUS_LOCAL_AGENT=0 silences this message)" };
-    if (agent?.projectId === project.id && !agent.stopRequested) return { start: true, name, files };
+    if (agent?.projectId === project.id) {
+      // Stopped on the Agents page: a new `npm start` brings it back, as Resume there would.
+      if (agent.stopRequested) await resumeAgent(db, agent.projectId, agent.id);
+      return { start: true, name, files };
+    }
   }
-  // No credential yet, one this database does not know (a new database, another project), or
-  // an agent stopped on the Agents page (Stop lasts until the agent registers again: a new
-  // `npm start` brings it back): enroll with a short-lived token of Versus's own.
+  // No credential yet, or one this database does not know (a new database, another project):
+  // enroll with a short-lived token of Versus's own.
   fs.rmSync(files.credentialFile, { force: true });
   const token = await createEnrollmentToken(db, project.id, null, { name: LOCAL_AGENT_TOKEN_NAME, expiresAt: new Date((options.now ?? new Date()).getTime() + 24 * 60 * 60 * 1000) });
   return { start: true, name, files, enrollmentToken: token.secret };
+}
+
+/** How often a stopped local agent's row is read, to start it again once resumed: it is not running, so nothing else tells it. */
+const RESUME_POLL_MS = 3000;
+
+/**
+ * Resolves true once the local agent (stopped on the Agents page: it exited) is resumed there;
+ * false when it is revoked or its credential is gone meanwhile, or `signal` aborts.
+ */
+export async function waitUntilResumed(db: Db, files: LocalAgentFiles, signal: AbortSignal): Promise<boolean> {
+  while (!signal.aborted) {
+    const saved = await loadCredential(files.credentialFile).catch(() => undefined);
+    if (!saved) return false;
+    const agent = await db.agent.findUnique({ where: { tokenHash: hashSecret(saved.credential) }, select: { revokedAt: true, stopRequested: true } });
+    if (!agent || agent.revokedAt) return false;
+    if (!agent.stopRequested) return true;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener("abort", done);
+        resolve();
+      };
+      const timer = setTimeout(done, RESUME_POLL_MS);
+      signal.addEventListener("abort", done);
+    });
+  }
+  return false;
 }

@@ -1,7 +1,7 @@
 // While the database cannot be reached, every API answers "come back later", never "internal
 // error": the REST API (uploads, comparisons, the agent protocol) 503 with Retry-After and its
 // JSON error body; tRPC SERVICE_UNAVAILABLE (HTTP 503, Retry-After) with a message the browser
-// shows. Here the server's database URL points at a port nothing listens on; the fault test
+// shows; sign-in (better-auth) and the export downloads 503 with Retry-After too. Here the server's database URL points at a port nothing listens on; the fault test
 // with a real PostgreSQL stopped and crashed under load is test/reliability/database-restart.rel.test.ts.
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
@@ -15,6 +15,8 @@ const { GET: getComparison } = await import("~/app/api/v1/experiments/[slugOrId]
 const { POST: postClaim } = await import("~/app/api/v1/jobs/claim/route");
 const { POST: postComplete } = await import("~/app/api/v1/jobs/[id]/complete/route");
 const { GET: trpcGet } = await import("~/app/api/trpc/[trpc]/route");
+const { POST: authPost, GET: authGet } = await import("~/app/api/auth/[...all]/route");
+const { GET: getRunsCsv } = await import("~/app/p/[project]/e/[experiment]/export/runs.csv/route");
 
 const base = "http://test.local";
 const bearer = (secret: string) => ({ authorization: `Bearer ${secret}` });
@@ -23,7 +25,7 @@ async function expectUnavailable(response: Response) {
   expect(response.status).toBe(503);
   expect(response.headers.get("retry-after")).toBe("5");
   expect(response.headers.get("content-type")).toContain("application/json");
-  expect(await response.json()).toEqual({ error: { code: "UNAVAILABLE", message: "The database is unavailable right now (restarting or unreachable); retry in 5 seconds" } });
+  expect(await response.json()).toEqual({ error: { code: "UNAVAILABLE", message: "The database is unavailable right now (restarting, refusing connections or unreachable); retry in 5 seconds" } });
 }
 
 describe("the REST API with the database unreachable", () => {
@@ -43,13 +45,42 @@ describe("the REST API with the database unreachable", () => {
   });
 });
 
+/** A session cookie signed as better-auth signs them, so that it looks the session up. */
+function sessionCookie() {
+  const token = crypto.randomBytes(16).toString("hex");
+  const signature = crypto.createHmac("sha256", process.env.BETTER_AUTH_SECRET!).update(token).digest("base64");
+  return `${COOKIE_PREFIX}.session_token=${encodeURIComponent(`${token}.${signature}`)}`;
+}
+
+describe("sign-in and downloads with the database unreachable", () => {
+  it("signing in (better-auth) → 503 with Retry-After, and a message the sign-in form shows", async () => {
+    const response = await authPost(new Request(`${base}/api/auth/sign-in/email`, { method: "POST", headers: { "content-type": "application/json", origin: base }, body: JSON.stringify({ email: "someone@example.test", password: "a long enough password" }) }));
+    expect(response.status).toBe(503);
+    expect(response.headers.get("retry-after")).toBe("5");
+    expect(await response.json()).toEqual({ code: "UNAVAILABLE", message: "The database is unavailable right now (restarting, refusing connections or unreachable); retry in 5 seconds" });
+  });
+
+  it("reading the session (better-auth's get-session) → 503 with Retry-After", async () => {
+    const response = await authGet(new Request(`${base}/api/auth/get-session`, { headers: { cookie: sessionCookie() } }));
+    expect(response.status).toBe(503);
+    expect(response.headers.get("retry-after")).toBe("5");
+  });
+
+  it("an export download → 503 with Retry-After", async () => {
+    const response = await getRunsCsv(new Request(`${base}/p/p/e/e/export/runs.csv`, { headers: { cookie: sessionCookie() } }), { params: Promise.resolve({ project: "p", experiment: "e" }) });
+    expect(response.status).toBe(503);
+    expect(response.headers.get("retry-after")).toBe("5");
+    expect(await response.text()).toContain("The database is unavailable right now");
+  });
+});
+
 describe("tRPC with the database unreachable", () => {
   async function expectServiceUnavailable(response: Response) {
     expect(response.status).toBe(503);
     expect(response.headers.get("retry-after")).toBe("5");
     const body = (await response.json()) as { error: { json: { message: string; data: { code: string; httpStatus: number } } } };
     expect(body.error.json.data).toMatchObject({ code: "SERVICE_UNAVAILABLE", httpStatus: 503 });
-    expect(body.error.json.message).toBe("The database is unavailable right now (restarting or unreachable); retry in 5 seconds");
+    expect(body.error.json.message).toBe("The database is unavailable right now (restarting, refusing connections or unreachable); retry in 5 seconds");
   }
 
   it("a procedure's query → SERVICE_UNAVAILABLE, 503 with Retry-After", async () => {
@@ -57,10 +88,7 @@ describe("tRPC with the database unreachable", () => {
   });
 
   it("reading the session of a signed-in request → SERVICE_UNAVAILABLE, not a signed-out user", async () => {
-    // A session cookie signed as better-auth signs them, so that it looks the session up.
-    const token = crypto.randomBytes(16).toString("hex");
-    const signature = crypto.createHmac("sha256", process.env.BETTER_AUTH_SECRET!).update(token).digest("base64");
-    const cookie = `${COOKIE_PREFIX}.session_token=${encodeURIComponent(`${token}.${signature}`)}`;
+    const cookie = sessionCookie();
     // Input the procedure refuses before reading anything (a 400 otherwise): only the session lookup can fail.
     await expectServiceUnavailable(await trpcGet(new Request(`${base}/api/trpc/setup.linkState?input=${encodeURIComponent(JSON.stringify({ json: {} }))}`, { headers: { cookie } })));
   });

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
 import { ZAgentRegister, ZAgentRegistered, ZHeartbeat, ZHeartbeatReply } from "../schemas/agents";
-import { ZClaimQuery, ZClaimReply, ZCompleteReply, ZCompleteRequest, ZFailReply, ZFailRequest, ZJobPath, ZLeaseReply, ZLeaseRequest, ZReleaseReply } from "../schemas/jobs";
+import { leaseConflictReasons, ZClaimQuery, ZClaimReply, ZCompleteReply, ZCompleteRequest, ZFailReply, ZFailRequest, ZJobPath, ZLeaseReply, ZLeaseRequest, ZReleaseReply } from "../schemas/jobs";
 // A cycle with openapi.ts, harmless: agentPaths() runs only once both modules have loaded.
 import { bodyErrors, errorResponses } from "./openapi";
 import { jsonMediaTypes } from "./rest/media-type";
@@ -24,7 +24,7 @@ export function agentPaths(): ZodOpenApiPathsObject {
   const aboutAJob = {
     ...unauthorized,
     "404": "No such job in this agent's project",
-    "409": "The lease is no longer this agent's (expired and taken, cancelled, or finished): stop the job",
+    "409": `The lease is not this agent's (any more); details.reason says which case (${Object.keys(leaseConflictReasons).join(", ")}): stop the job and drop its result`,
   } as const;
 
   return {

@@ -24,6 +24,7 @@ interface Schema {
   const?: unknown;
   format?: string;
   pattern?: string;
+  description?: string;
   contentEncoding?: string;
   maxLength?: number;
   minimum?: number;
@@ -145,16 +146,29 @@ describe("the OpenAPI document: constraints the server enforces", () => {
     }
   });
 
-  it('a run\'s metric: "give samples, samplesBase64, summary, histogram or timeSeries", not samples and samplesBase64 both, histogram with histogramScale', () => {
+  it('a run\'s metric: "give samples, samplesBase64, summary, histogram, timeSeries or value", not samples and samplesBase64 both, histogram with histogramScale', () => {
     let metric: Schema | undefined;
     walk(document.components.schemas.ResultsUpload!, "ResultsUpload", (s, path) => {
       if (path === "ResultsUpload.runs[].metrics[]") metric ??= s;
     });
-    expect(metric?.anyOf?.map((part) => part.required)).toEqual([["samples"], ["samplesBase64"], ["summary"], ["histogram"], ["timeSeries"]]);
+    expect(metric?.anyOf?.map((part) => part.required)).toEqual([["samples"], ["samplesBase64"], ["summary"], ["histogram"], ["timeSeries"], ["value"]]);
     expect(metric?.not?.required).toEqual(["samples", "samplesBase64"]);
     expect(metric?.dependentRequired).toEqual({ histogram: ["histogramScale"] });
     expect(metric?.required).toEqual(["key"]);
     expect(metric?.properties?.timeSeries?.anyOf?.map((part) => part.required)).toEqual([["offsetsMs"], ["intervalMs"]]);
+  });
+
+  it("a run's metric documents its value, and the summary the rules it is held to (on the upload and the agent's complete)", () => {
+    for (const [name, at] of [["ResultsUpload", "ResultsUpload.runs[].metrics[]"], ["POST /api/v1/jobs/{id}/complete body", "POST /api/v1/jobs/{id}/complete body.run.metrics[]"]] as const) {
+      const root = document.components.schemas[name] ?? requestSchemas.find((r) => r.name === name)?.schema;
+      let metric: Schema | undefined;
+      walk(root!, name, (s, path) => {
+        if (path === at) metric ??= s;
+      });
+      expect(metric?.properties?.value?.description, at).toMatch(/contributes to comparisons/);
+      expect(metric?.properties?.summary?.description, at).toContain("min ≤ mean ≤ max");
+      expect(metric?.properties?.summary?.description, at).toContain("refused with 400 naming the field");
+    }
   });
 
   it("the Idempotency-Key header and the comparison's path segment carry the limits the handlers check", () => {

@@ -9,6 +9,7 @@ import { ZComparison, ZComparisonQuery, ZExperimentPath } from "../schemas/compa
 import { ZHistory, ZHistoryQuery } from "../schemas/history";
 import { importFormatDescriptions } from "../schemas/import-formats";
 import { ZImportQuery } from "../schemas/imports";
+import { leaseConflictReasons } from "../schemas/jobs";
 import { ZIdempotencyHeaders, ZResultsUpload, ZUploadResponse } from "../schemas/results";
 import { MAX_INPUT_DEPTH } from "../schemas/storable";
 import { importMediaTypes, resultsMediaTypes } from "./rest/media-type";
@@ -22,10 +23,21 @@ export const ZError = z
     error: z.object({
       code: z.enum(errorCodes),
       message: z.string(),
-      details: z.object({ fields: z.array(z.object({ path: z.array(z.union([z.string(), z.number()])), message: z.string() })) }).optional(),
+      details: z
+        .object({
+          fields: z
+            .array(z.object({ path: z.array(z.union([z.string(), z.number()])), message: z.string() }))
+            .optional()
+            .meta({ description: "Bad input: each field's location in the request (keys and array indices, e.g. [\"run\", \"metrics\", 0, \"unit\"]) and what is wrong with it" }),
+          reason: z
+            .string()
+            .optional()
+            .meta({ description: `Which case of the code it is, where that matters to a program. A 409 about a job's lease: ${Object.entries(leaseConflictReasons).map(([reason, meaning]) => `${reason} (${meaning})`).join("; ")}` }),
+        })
+        .optional(),
     }),
   })
-  .meta({ id: "Error", description: "Every error: a code, a message naming the problem, and field-level details for bad input." });
+  .meta({ id: "Error", description: "Every error: a code, a message naming the problem, field-level details for bad input, and for some codes the case it is." });
 
 const ZHealth = z.object({
   status: z.enum(["ok", "degraded"]),
@@ -43,7 +55,7 @@ const retryAfter = z.object({ "Retry-After": z.number().int().min(1).meta({ desc
  */
 export const errorResponses = (described: Partial<Record<ErrorStatus, string>>) =>
   Object.fromEntries(
-    Object.entries({ ...described, "503": described["503"] ?? "The database is unavailable (restarting or unreachable): retry after the seconds in Retry-After" }).map(([status, description]) => [
+    Object.entries({ ...described, "503": described["503"] ?? "The database is unavailable (restarting, refusing connections or unreachable): retry after the seconds in Retry-After" }).map(([status, description]) => [
       status,
       { description, content: { "application/json": { schema: ZError } }, ...(status === "503" ? { headers: retryAfter } : {}) },
     ]),

@@ -1,3 +1,4 @@
+import { accountRouter } from "./routers/account";
 import { agentRouter } from "./routers/agent";
 import { alertRouter } from "./routers/alert";
 import { apiKeyRouter } from "./routers/api-key";
@@ -27,6 +28,7 @@ export const appRouter = createTRPCRouter({
   invitation: invitationRouter,
   share: shareRouter,
   alert: alertRouter,
+  account: accountRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -6,6 +6,7 @@ import { ZodError } from "zod";
 import { requireProjectRole, type MemberRole } from "../access/project-access";
 import { getSessionUser, type SessionUser } from "../auth/session";
 import { db, type Db } from "../db/client";
+import { DATABASE_UNAVAILABLE_DIGEST } from "../database-unavailable-wording";
 import { DATABASE_RETRY_AFTER_SECONDS, databaseIsUnavailable, databaseUnavailableError, isDatabaseUnavailable } from "../db/unavailable";
 import { AppError, badInput, INTERNAL_ERROR_MESSAGE, type AppErrorCode, type FieldIssue } from "../errors";
 import { ZProjectRef } from "../schemas/project";
@@ -58,7 +59,12 @@ export function publicMessageOf(error: TRPCError): string {
   return isUnexpected(error) ? INTERNAL_ERROR_MESSAGE : error.message;
 }
 
-const trpcErrorOf = (cause: AppError) => new TRPCError({ code: trpcCodeOf[cause.code], message: cause.message, cause });
+const trpcErrorOf = (cause: AppError) => {
+  const error = new TRPCError({ code: trpcCodeOf[cause.code], message: cause.message, cause });
+  // A page that called the procedure fails with it: its error boundary can tell why (../database-unavailable-wording.ts).
+  if (cause.code === "UNAVAILABLE") Object.assign(error, { digest: DATABASE_UNAVAILABLE_DIGEST });
+  return error;
+};
 
 const t = initTRPC.context<TRPCContext>().create({
   transformer: superjson,

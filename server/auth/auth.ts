@@ -28,6 +28,10 @@ export function authOptions() {
     baseURL: authBaseURL(),
     basePath: "/api/auth",
     database: prismaAdapter(db, { provider: "postgresql", transaction: true }),
+    // Names and sign-in emails change through the account router (server/services/account.ts),
+    // which checks them like every other input and asks for the password before an email
+    // changes; better-auth's own endpoints would take a blank name, or a new email unconfirmed.
+    disabledPaths: ["/update-user", "/change-email"],
     emailAndPassword: {
       enabled: true,
       disableSignUp: true,

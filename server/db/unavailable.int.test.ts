@@ -1,10 +1,12 @@
 // What a Prisma client on the node-postgres adapter (server/db/client.ts) actually throws when
 // PostgreSQL goes away — provoked on a PostgreSQL of this test's own, stopped, crashed and
-// started again — is recognised by isDatabaseUnavailable; the client works again once
+// started again, or refusing new connections (the database closed to them, the server full, a
+// smart shutdown under way) — is recognised by isDatabaseUnavailable; the client works again once
 // PostgreSQL is back, without being made anew; and a connection dying in the pool while idle
 // does not bring the process down.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startOwnDatabase, type OwnDatabase } from "~/test/own-database";
+import { closeToConnections, fillConnectionSlots, shutDownSmartly } from "~/test/refused-connections";
 import { createPrismaClient, type Db } from "./client";
 import { Prisma } from "./generated/client";
 import { preparedQuery } from "./prepared-statements";
@@ -87,12 +89,48 @@ describe("isDatabaseUnavailable, on what the client throws", () => {
     }
   });
 
+  // The calls that need a new connection: every one, since the refusal ended the pool's own.
+  const refusedEverywhere = async (state: string, code: string) => {
+    for (const [name, call] of Object.entries(calls)) {
+      const error = await errorOf(call);
+      expect(JSON.stringify(error, (_key, value: unknown) => (typeof value === "bigint" ? String(value) : value)), `${state}, ${name}`).toContain(code);
+      expect(isDatabaseUnavailable(error), `${state}, ${name}: ${String(error)}`).toBe(true);
+    }
+  };
+
+  /** Every call fails as unavailable (with `code`) between `enter` and the leaving it returns, and works before and after. */
+  const whileRefused = async (state: string, code: string, enter: () => Promise<() => Promise<void>>) => {
+    await everyCall();
+    const leave = await enter();
+    try {
+      await refusedEverywhere(state, code);
+    } finally {
+      await leave();
+    }
+    await everyCall();
+  };
+
+  it("the database closed to new connections (ALTER DATABASE … ALLOW_CONNECTIONS false: 55000), then open again", async () => {
+    await whileRefused("not accepting connections", "55000", () => closeToConnections(database));
+  });
+
+  it("the server full (max_connections taken: 53300), then with room again", async () => {
+    await whileRefused("too many clients", "53300", () => fillConnectionSlots(database));
+  });
+
+  it("a smart shutdown under way (57P03 'the database system is shutting down'), then started again", async () => {
+    await whileRefused("shutting down", "57P03", () => shutDownSmartly(database));
+  });
+
   it("is false for the errors that are not about reaching the database", async () => {
     const errors = [
       await errorOf(() => db.$queryRaw`SELECT * FROM no_such_table`),
       await errorOf(() => db.$queryRaw`SELECT 1/0`),
       await errorOf(() => db.project.create({ data: { name: "x", slug: "" } }).then(() => db.project.create({ data: { name: "x", slug: "" } }))),
       await errorOf(() => preparedQuery(db, Prisma.sql`SELECT 'x'::int`)),
+      // 55000 too, but the statement's own fault (a sequence's currval before any nextval).
+      await db.$executeRaw`CREATE SEQUENCE IF NOT EXISTS never_advanced`.then(() => errorOf(() => db.$queryRaw`SELECT currval('never_advanced')`)),
+      await errorOf(() => preparedQuery(db, Prisma.sql`SELECT currval('never_advanced') AS value`)),
       new Error("something else"),
       "a string",
       undefined,

@@ -22,6 +22,13 @@ describe("isDatabaseUnavailable", () => {
     ["adapter ConnectionClosed under P2010", prismaError("P2010", { kind: "ConnectionClosed" })],
     ["adapter 57P03 under a model query", prismaError("P2036", { kind: "postgres", code: "57P03", originalCode: "57P03" })],
     ["wrapped as a cause", new Error("storing the run failed", { cause: new Error("Connection terminated unexpectedly") })],
+    // ALTER DATABASE … ALLOW_CONNECTIONS false: as node-postgres and the adapter gave them (a real server).
+    ["55000 database not accepting connections, on the pool", Object.assign(pgError("55000", 'database "versus" is not currently accepting connections'), { routine: "CheckMyDatabase", file: "postinit.c" })],
+    ["55000 under a model query", prismaError("P2039", { originalCode: "55000", originalMessage: 'database "versus" is not currently accepting connections', kind: "postgres", code: "55000", severity: "FATAL", message: 'database "versus" is not currently accepting connections' })],
+    ["55000 under a raw query", prismaError("P2010", { originalCode: "55000", kind: "postgres", code: "55000", severity: "FATAL", message: 'database "versus" is not currently accepting connections' })],
+    ["55000 in another language (FATAL: only connecting ends a session with it)", prismaError("P2039", { kind: "postgres", code: "55000", severity: "FATAL", message: 'la base de données « versus » n\'accepte plus les connexions' })],
+    ["57P03 shutting down (smart shutdown), under a model query", prismaError("P2039", { originalCode: "57P03", kind: "postgres", code: "57P03", severity: "FATAL", message: "the database system is shutting down" })],
+    ["53300 under a model query", prismaError("P2037", { originalCode: "53300", originalMessage: "sorry, too many clients already", kind: "TooManyConnections", cause: "sorry, too many clients already" })],
   ])("%s → unavailable", (_name, error) => {
     expect(isDatabaseUnavailable(error)).toBe(true);
   });
@@ -30,6 +37,9 @@ describe("isDatabaseUnavailable", () => {
     ["a unique violation", prismaError("P2002")],
     ["a raw query's syntax error", prismaError("P2010", { kind: "postgres", code: "42601" })],
     ["a division by zero", pgError("22012", "division by zero")],
+    // Other object_not_in_prerequisite_state errors are the statement's own fault.
+    ["55000 currval before nextval", Object.assign(new Error('currval of sequence "s" is not yet defined in this session'), { code: "55000", severity: "ERROR", routine: "currval_oid" })],
+    ["55000 under a raw query, not about connecting", prismaError("P2010", { kind: "postgres", code: "55000", severity: "ERROR", message: 'currval of sequence "s" is not yet defined in this session' })],
     ["an ordinary error", new Error("Connection string is malformed")],
     ["an error whose cause refers to itself", (() => { const error: Error & { cause?: unknown } = new Error("loop"); error.cause = error; return error; })()],
     ["null", null],

@@ -1,6 +1,6 @@
 // Recognises the errors that mean "the database cannot be reached right now" — PostgreSQL is
-// restarting, shutting down, crashed, or the network to it is down — as opposed to a bug or bad
-// input. They are the caller's cue to retry later: the REST API answers them 503 with
+// restarting, shutting down, crashed, full, closed to connections, or the network to it is down —
+// as opposed to a bug or bad input. They are the caller's cue to retry later: the REST API answers them 503 with
 // Retry-After (server/api/rest/handler.ts), tRPC SERVICE_UNAVAILABLE (server/api/trpc.ts).
 // One place, because they come in many shapes (checked by server/db/unavailable.int.test.ts,
 // which provokes them): Prisma's own errors (P1001…) carrying the driver adapter's error kind in
@@ -9,15 +9,17 @@
 // transaction's connection dies: socket codes, SQLSTATEs, and a few messages without any code.
 
 import { AppError } from "../errors";
+import { noteDatabaseUnavailable } from "./outage-notes";
+import { DATABASE_RETRY_AFTER_SECONDS } from "./retry-after";
 
-/** Seconds a client is asked to wait before retrying (the Retry-After header): about a PostgreSQL restart. */
-export const DATABASE_RETRY_AFTER_SECONDS = 5;
+export { DATABASE_RETRY_AFTER_SECONDS };
 
 /** What a caller is told when `cause` is isDatabaseUnavailable: the 503 to retry (the cause stays in the server's log). */
 export function databaseUnavailableError(cause: unknown): AppError {
   const reason = cause instanceof Error ? cause.message.trim().split("\n").pop() : String(cause);
   console.warn(`database unavailable, answered 503: ${reason}`);
-  return new AppError("UNAVAILABLE", `The database is unavailable right now (restarting or unreachable); retry in ${DATABASE_RETRY_AFTER_SECONDS} seconds`, { cause });
+  noteDatabaseUnavailable();
+  return new AppError("UNAVAILABLE", `The database is unavailable right now (restarting, refusing connections or unreachable); retry in ${DATABASE_RETRY_AFTER_SECONDS} seconds`, { cause });
 }
 
 // Prisma: can't reach the server, timed out reaching it, the server closed the connection,
@@ -30,6 +32,10 @@ const socketCodes = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE",
 // PostgreSQL: admin_shutdown, crash_shutdown, cannot_connect_now (starting up or shutting down),
 // too_many_connections; and class 08, connection exceptions.
 const sqlStates = new Set(["57P01", "57P02", "57P03", "53300"]);
+// object_not_in_prerequisite_state is also "database … is not currently accepting connections"
+// (ALTER DATABASE … ALLOW_CONNECTIONS false), refused while connecting: FATAL, the session never
+// began. As an ERROR it is a statement's own fault (currval before nextval) and not an outage.
+const NOT_ACCEPTING_CONNECTIONS = "55000";
 // node-postgres says these without a code: the connection ended under a query or a transaction,
 // or the pool's connectionTimeoutMillis passed.
 const driverMessages = [/^Connection terminated/, /has encountered a connection error and is not queryable/, /^timeout exceeded when trying to connect/];
@@ -47,7 +53,7 @@ export async function databaseIsUnavailable(db: { $queryRaw: (query: TemplateStr
   }
 }
 
-type Inspectable = { code?: unknown; errorCode?: unknown; kind?: unknown; originalCode?: unknown; message?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown } };
+type Inspectable = { code?: unknown; errorCode?: unknown; kind?: unknown; originalCode?: unknown; severity?: unknown; routine?: unknown; message?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown } };
 
 export function isDatabaseUnavailable(error: unknown): boolean {
   // The error, what it wraps (cause, Prisma's driverAdapterError and its cause), a few levels down.
@@ -67,6 +73,16 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 function looksUnavailable(value: Inspectable): boolean {
   const codes = [value.code, value.errorCode, value.originalCode].filter((code): code is string => typeof code === "string");
   if (codes.some((code) => prismaCodes.has(code) || socketCodes.has(code) || sqlStates.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
+  if (codes.includes(NOT_ACCEPTING_CONNECTIONS) && refusedConnecting(value)) return true;
   if (typeof value.kind === "string" && adapterKinds.has(value.kind)) return true;
   return typeof value.message === "string" && driverMessages.some((pattern) => pattern.test(value.message as string));
+}
+
+/**
+ * A 55000 refused while connecting: FATAL (the severity reads so in the languages PostgreSQL
+ * translates to, the message only in English), raised where PostgreSQL checks a database's
+ * connection flags, or saying so.
+ */
+function refusedConnecting(value: Inspectable): boolean {
+  return value.severity === "FATAL" || value.routine === "CheckMyDatabase" || (typeof value.message === "string" && /is not currently accepting connections/.test(value.message));
 }

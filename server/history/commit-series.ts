@@ -3,15 +3,15 @@
 // draws, what change points are detected on (change-point-store.ts), and what a CI gate compares
 // a commit against.
 //
-// A run's value is the metric's aggregation of that run, the figure the experiment's comparison
-// uses (replicateFigure in server/services/comparison.ts), selected in SQL so that 10,000
+// A run's value is the figure the experiment's comparison uses (runFigureSql, the SQL form of
+// runFigure in server/services/run-figure.ts), selected in SQL so that 10,000
 // commits × 10 runs come back as 10,000 rows rather than 100,000. Results with a figure that is
 // not finite are left out, as everywhere else (server/services/finite-figures.ts).
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import { AppError } from "../errors";
-import { replicateFigure } from "../services/comparison";
 import { storedFigures } from "../services/finite-figures";
+import { runFigureSql } from "../services/run-figure";
 import { medianCi } from "../stats/median-ci";
 
 export interface CommitSeriesQuery {
@@ -33,7 +33,7 @@ export interface CommitPoint {
   time: Date;
   /** The commit's message when an uploader gave it. */
   message?: string;
-  /** Each run's value (the metric's aggregation of the run), ascending. */
+  /** Each run's figure (run-figure.ts: its value, else the metric's aggregation of it), ascending. */
   runValues: number[];
   median: number;
   /** The median's distribution-free 95% CI (server/stats/median-ci.ts): [min, max] below 6 runs. */
@@ -45,7 +45,7 @@ export interface CommitPoint {
 export const COMMIT_CI_CONFIDENCE = 0.95;
 
 export interface SeriesSubject {
-  metric: { id: string; key: string; label: string; unit: string; direction: "lower_is_better" | "higher_is_better"; aggregation: Parameters<typeof replicateFigure>[0] };
+  metric: { id: string; key: string; label: string; unit: string; direction: "lower_is_better" | "higher_is_better"; aggregation: Parameters<typeof runFigureSql>[0] };
   variant: { id: string; name: string };
 }
 
@@ -86,7 +86,7 @@ export async function getCommitSeries(db: Db, query: CommitSeriesQuery): Promise
 
 /** The series for an already resolved metric and variant (the history service resolves them once). */
 export async function commitSeriesOf(db: Queryable, subject: SeriesSubject, branch: string | null): Promise<CommitPoint[]> {
-  const figure = Prisma.raw(`res."${replicateFigure(subject.metric.aggregation)}"`);
+  const figure = runFigureSql(subject.metric.aggregation, "res");
   const finite = Prisma.join(
     Object.keys(storedFigures).map((f) => Prisma.raw(`(res."${f}" IS NULL OR res."${f}" NOT IN ('Infinity'::float8, '-Infinity'::float8, 'NaN'::float8))`)),
     " AND ",
@@ -98,7 +98,7 @@ export async function commitSeriesOf(db: Queryable, subject: SeriesSubject, bran
       (array_agg(r."gitBranch" ORDER BY ${runTime} DESC) FILTER (WHERE r."gitBranch" IS NOT NULL))[1] AS "branch",
       (array_agg(r."gitCommitMessage" ORDER BY ${runTime} DESC) FILTER (WHERE r."gitCommitMessage" IS NOT NULL))[1] AS "message",
       COALESCE(MIN(r."gitCommitTime"), MIN(${runTime})) AS "time",
-      array_agg(COALESCE(${figure}, res."mean") ORDER BY COALESCE(${figure}, res."mean")) AS "values"
+      array_agg(${figure} ORDER BY ${figure}) AS "values"
     FROM "Run" r
     JOIN "RunMetricResult" res ON res."runId" = r."id" AND res."metricId" = ${subject.metric.id}
     WHERE r."variantId" = ${subject.variant.id} AND r."status" = 'succeeded'

@@ -1,6 +1,7 @@
 // The project's history page: every experiment whose runs name commits, with each metric's
 // open change points, newest first, so a regression anywhere in the project is one click away.
 import type { Db } from "../db/client";
+import { listOpenChangePoints, type OpenChangePoint } from "./open-change-points";
 
 export interface HistoryOverview {
   experiments: {
@@ -10,18 +11,7 @@ export interface HistoryOverview {
     lastCommitAt: string | null;
     metrics: { key: string; label: string; unit: string; open: { regressions: number; improvements: number } }[];
   }[];
-  openChangePoints: {
-    id: string;
-    experimentSlug: string;
-    metricKey: string;
-    variant: string;
-    branch: string;
-    commit: string;
-    previousCommit: string;
-    changePercent: number | null;
-    verdict: "regression" | "improvement";
-    foundAt: string;
-  }[];
+  openChangePoints: OpenChangePoint[];
 }
 
 export async function getHistoryOverview(db: Db, projectId: string): Promise<HistoryOverview> {
@@ -34,19 +24,13 @@ export async function getHistoryOverview(db: Db, projectId: string): Promise<His
     db.experiment.findMany({
       where: { projectId },
       orderBy: { updatedAt: "desc" },
-      select: { id: true, slug: true, title: true, metrics: { orderBy: { position: "asc" }, select: { id: true, key: true, label: true, unit: true } } },
+      select: { id: true, slug: true, title: true, metrics: { orderBy: { position: "asc" }, select: { key: true, label: true, unit: true } } },
     }),
-    // All branches together (""): the view the page opens with.
-    db.changePoint.findMany({
-      where: { experiment: { projectId }, status: "open", branch: "" },
-      orderBy: { foundAt: "desc" },
-      select: { id: true, metricId: true, experimentId: true, commit: true, previousCommit: true, changePercent: true, verdict: true, foundAt: true, branch: true, variant: { select: { name: true } } },
-    }),
+    listOpenChangePoints(db, projectId),
   ]);
   const counts = new Map(commitCounts.map((c) => [c.experimentId, c]));
   const withHistory = experiments.filter((e) => counts.has(e.id));
-  const metricKey = new Map(withHistory.flatMap((e) => e.metrics.map((m) => [m.id, m.key])));
-  const slugOf = new Map(withHistory.map((e) => [e.id, e.slug]));
+  const slugs = new Set(withHistory.map((e) => e.slug));
   return {
     experiments: withHistory.map((e) => ({
       slug: e.slug,
@@ -58,24 +42,11 @@ export async function getHistoryOverview(db: Db, projectId: string): Promise<His
         label: m.label,
         unit: m.unit,
         open: {
-          regressions: open.filter((c) => c.metricId === m.id && c.verdict === "regression").length,
-          improvements: open.filter((c) => c.metricId === m.id && c.verdict === "improvement").length,
+          regressions: open.filter((c) => c.experimentSlug === e.slug && c.metricKey === m.key && c.verdict === "regression").length,
+          improvements: open.filter((c) => c.experimentSlug === e.slug && c.metricKey === m.key && c.verdict === "improvement").length,
         },
       })),
     })),
-    openChangePoints: open
-      .filter((c) => slugOf.has(c.experimentId))
-      .map((c) => ({
-        id: c.id,
-        experimentSlug: slugOf.get(c.experimentId) as string,
-        metricKey: metricKey.get(c.metricId) as string,
-        variant: c.variant.name,
-        branch: c.branch,
-        commit: c.commit,
-        previousCommit: c.previousCommit,
-        changePercent: c.changePercent,
-        verdict: c.verdict,
-        foundAt: c.foundAt.toISOString(),
-      })),
+    openChangePoints: open.filter((c) => slugs.has(c.experimentSlug)),
   };
 }

@@ -34,7 +34,9 @@ describe("importCriterion on Criterion.rs's files", () => {
     const samples = time.samples ?? [];
     expect(samples.reduce((a, b) => a + b, 0) / samples.length).toBeCloseTo(1883.5303943417262, 9);
     expect(time.label).toBe("Time per iteration (mean 95% CI 1697.9–2106.5 ns)");
-    expect(metric(bundle, "time_slope").summary).toEqual({ n: 20, mean: 1799.0300858900903 });
+    // The slope is a regression over the samples, the run's value: no summary of n values.
+    expect(metric(bundle, "time_slope")).toMatchObject({ value: 1799.0300858900903 });
+    expect(metric(bundle, "time_slope").summary).toBeUndefined();
     const sort = metric(bundle, "time", 1);
     expect(sort.summary?.mean).toBe(448.65537239667657);
     const sortSamples = sort.samples ?? [];
@@ -46,6 +48,8 @@ describe("importCriterion on Criterion.rs's files", () => {
     expect(throughput).toMatchObject({ unit: "elem/s", direction: "higher_is_better" });
     // sort_unstable_1000/sample.json: 1000 elements in times[0] / iters[0] = 4051022 / 10520 ns
     expect(throughput.samples?.[0]).toBeCloseTo((1000 * 1e9) / (4051022 / 10520), 3);
+    // The run's rate: 1000 elements per iteration ÷ Criterion's mean time per iteration.
+    expect(throughput.value).toBeCloseTo((1000 * 1e9) / 448.65537239667657, 6);
   });
 
   it("accepts one {sample, estimates, benchmark} entry, or sample.json alone", () => {

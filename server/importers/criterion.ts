@@ -15,8 +15,9 @@
 // Metrics of each benchmark (one repetition):
 //   time        ns/iteration, lower: samples = times[i] / iters[i]; summary = Criterion's mean,
 //               median and std_dev point estimates (the mean is checked against the samples')
-//   time_slope  ns, lower: Criterion's headline estimate in linear mode (the regression slope)
-//   throughput  B/s or elem/s, higher: when benchmark.json declares a throughput
+//   time_slope  ns, lower: Criterion's headline estimate in linear mode (the regression slope), as the run's value
+//   throughput  B/s or elem/s, higher: when benchmark.json declares a throughput; samples are each
+//               sample's rate, the run's value is the work per iteration ÷ the mean time
 import { z } from "zod";
 import { describeIssues, foreignHint, parseJsonBody } from "./body-checks";
 import { countIssue, extent, mean } from "./numeric-cells";
@@ -92,7 +93,8 @@ function timeMetrics(entry: Entry, name: string): ImportedMetric[] {
     time.summary = { ...time.summary, n: samples.length, mean: reported, sd: estimates.std_dev.point_estimate, p50: estimates.median.point_estimate };
     if (estimates.slope) {
       const s = estimates.slope.confidence_interval;
-      metrics.push({ key: "time_slope", unit: "ns", direction: "lower_is_better", label: `Slope: Criterion's headline time (CI ${short(s.lower_bound)}–${short(s.upper_bound)} ns)`, summary: { n: samples.length, mean: estimates.slope.point_estimate } });
+      // A regression slope over the samples, not the mean of any of them: the run's value.
+      metrics.push({ key: "time_slope", unit: "ns", direction: "lower_is_better", label: `Slope: Criterion's headline time (CI ${short(s.lower_bound)}–${short(s.upper_bound)} ns)`, value: estimates.slope.point_estimate });
     }
   }
   const throughput = benchmark?.throughput;
@@ -100,7 +102,9 @@ function timeMetrics(entry: Entry, name: string): ImportedMetric[] {
     const [kind, perIteration] = Object.entries(throughput)[0] ?? ["Elements", 0];
     const values = samples.filter((ns) => ns > 0).map((ns) => (perIteration * 1e9) / ns);
     if (values.length > 0) {
-      metrics.push({ key: "throughput", unit: kind === "Elements" ? "elem/s" : "B/s", direction: "higher_is_better", label: `Throughput (${perIteration} ${kind === "Elements" ? "elements" : "bytes"} per iteration)`, samples: values, summary: { n: values.length, mean: mean(values) } });
+      // The samples are per-sample rates; the run's rate is the work per iteration ÷ its mean time
+      // (as Criterion reports it), which their mean is not.
+      metrics.push({ key: "throughput", unit: kind === "Elements" ? "elem/s" : "B/s", direction: "higher_is_better", label: `Throughput (${perIteration} ${kind === "Elements" ? "elements" : "bytes"} per iteration)`, samples: values, value: (perIteration * 1e9) / (estimates?.mean.point_estimate ?? sampleMean) });
     }
   }
   return metrics;

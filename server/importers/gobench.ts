@@ -13,7 +13,7 @@
 // sub-benchmark path become params too. Each value/unit pair is a metric keyed by Go's unit
 // ("ns/op", "B/op", "allocs/op", "MB/s" or a b.ReportMetric unit), with the unit normalised
 // (ns/op → "ns", B/op → "B", allocs/op → "count", others as printed) and summary {n: the line's
-// iteration count, mean: the value}. Direction follows benchstat: units ending in "/s" are
+// iteration count, mean: the value}; a rate ("MB/s", any unit ending in "/s") is the run's value. Direction follows benchstat: units ending in "/s" are
 // throughput, higher is better; everything else lower.
 //
 // A FAIL line means the run failed: the whole body is rejected rather than half imported.
@@ -80,12 +80,10 @@ function parseResult(fullName: string, iterationText: string, rest: string, conf
     const unit = fields[i + 1]!;
     const value = parseDecimal(FORMAT, fields[i]!, `${where}, ${unit}`);
     if (NON_NEGATIVE.has(unit)) requireNonNegative(FORMAT, value, unit, where);
-    metrics.push({
-      key: unit,
-      unit: UNITS[unit] ?? unit,
-      direction: unit.endsWith("/s") ? "higher_is_better" : "lower_is_better",
-      summary: { n, mean: value },
-    });
+    // A rate (MB/s) is the whole line's bytes ÷ its time: the run's value, not a mean of n
+    // per-iteration rates. Per-op figures are the mean over the line's n iterations.
+    const rate = unit.endsWith("/s");
+    metrics.push({ key: unit, unit: UNITS[unit] ?? unit, direction: rate ? "higher_is_better" : "lower_is_better", ...(rate ? { value } : { summary: { n, mean: value } }) });
   }
   const procs = PROCS_SUFFIX.exec(fullName);
   return { name: procs ? procs[1]! : fullName, procs: procs?.[2], config, metrics };

@@ -72,9 +72,9 @@ describe("importGoogleBenchmark", () => {
       const metrics = result.benchmarks[1]!.repetitions[2]!.metrics;
       const row = iterationRows("BM_SortVector/1024")[2]!;
       expect(metrics.slice(2)).toEqual([
-        { key: "bytes_per_second", unit: "B/s", direction: "higher_is_better", summary: { n: 36688, mean: row.bytes_per_second } },
+        { key: "bytes_per_second", unit: "B/s", direction: "higher_is_better", value: row.bytes_per_second },
         { key: "elements", unit: "count", direction: "lower_is_better", summary: { n: 36688, mean: 1024 } },
-        { key: "items_per_second", unit: "items/s", direction: "higher_is_better", summary: { n: 36688, mean: row.items_per_second } },
+        { key: "items_per_second", unit: "items/s", direction: "higher_is_better", value: row.items_per_second },
       ]);
       expect(result.benchmarks[2]!.repetitions[0]!.metrics.map((m) => m.key)).toEqual(["real_time", "cpu_time"]);
     });

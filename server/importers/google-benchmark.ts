@@ -3,11 +3,11 @@
 // row is one repetition (--benchmark_repetitions), ordered by repetition_index. Aggregate rows
 // (mean, median, stddev, cv, BigO, RMS) are computed from those and are ignored.
 //
-// Each row holds one number per metric, averaged over the row's `iterations`, so every metric is
-// a summary {n: iterations, mean: value}:
+// Each row holds one number per metric, averaged over the row's `iterations`, so a metric is a
+// summary {n: iterations, mean: value}; a rate (a counter named *per_second) is the run's value:
 //   real_time, cpu_time   in the row's time_unit (ns, us, ms, s), lower is better
-//   bytes_per_second      B/s, higher (SetBytesProcessed)
-//   items_per_second      items/s, higher (SetItemsProcessed)
+//   bytes_per_second      B/s, higher (SetBytesProcessed), the run's value
+//   items_per_second      items/s, higher (SetItemsProcessed), the run's value
 //   other counters        unit "count"; higher is better only for names ending in "per_second"
 //                         (the JSON does not carry a counter's flags, so kIsRate is invisible)
 //   allocs_per_iter, max_bytes_used   from a registered MemoryManager: count and B, lower
@@ -103,7 +103,8 @@ function counters(row: Record<string, unknown>, iterations: number): ImportedMet
     // Non-numbers are not counters; null stands for a NaN/Infinity the library printed.
     if (NOT_COUNTERS.has(key) || typeof value !== "number") continue;
     const direction: Direction = key.endsWith("per_second") ? "higher_is_better" : "lower_is_better";
-    metrics.push({ key, unit: COUNTER_UNITS[key] ?? "count", direction, summary: { n: iterations, mean: value } });
+    // A rate (bytes_per_second…) is the run's total ÷ its time: the run's value, not a mean.
+    metrics.push({ key, unit: COUNTER_UNITS[key] ?? "count", direction, ...(key.endsWith("per_second") ? { value } : { summary: { n: iterations, mean: value } }) });
   }
   return metrics;
 }

@@ -2,7 +2,8 @@
 //   { "root_group": {…}, "metrics": { "<name>": { …figures… }, … }, "options"?: {…} }
 // Each metric's figures depend on its type: a Trend has avg/min/med/max/p(90)/p(95) (or the
 // stats chosen with --summary-trend-stats), a Counter count/rate, a Rate passes/fails/value and a
-// Gauge value/min/max. The file does not say a metric's type or unit, so only k6's built-in
+// Gauge value/min/max. A Counter's rate and a Gauge's value are the run's value (a figure of the
+// whole run, not a summary of values). The file does not say a metric's type or unit, so only k6's built-in
 // metrics are imported (their types and units are known); custom metrics and sub-metrics such as
 // "http_req_duration{expected_response:true}" are left out.
 import { z } from "zod";
@@ -92,12 +93,17 @@ export function importK6Summary(document: unknown): ImportResult {
     if (metric) metrics.push(metric);
   }
   const throughput: [string, string, string][] = [
-    ["http_reqs", "req/s", "HTTP requests per second (sum: total requests)"],
-    ["iterations", "iter/s", "Iterations per second (sum: total iterations)"],
+    ["http_reqs", "req/s", "HTTP requests per second (the run's rate)"],
+    ["iterations", "iter/s", "Iterations per second (the run's rate)"],
   ];
+  // A Counter's rate is count ÷ the test's duration: the run's value, of no set of values a
+  // summary could describe. Its count goes with the run's environment.
+  const counts: Record<string, number> = {};
   for (const [name, unit, label] of throughput) {
     const c = counter(name);
-    if (c) metrics.push({ key: name, unit, direction: "higher_is_better", label, summary: { n: 1, mean: c.rate, sum: c.count } });
+    if (!c) continue;
+    metrics.push({ key: name, unit, direction: "higher_is_better", label, value: c.rate });
+    counts[name] = c.count;
   }
   // Bytes moved in a fixed-duration test: more means more work done, hence higher is better.
   for (const [name, label] of [["data_received", "Data received"], ["data_sent", "Data sent"]] as const) {
@@ -114,10 +120,10 @@ export function importK6Summary(document: unknown): ImportResult {
   if (all.vus_max !== undefined) {
     const g = figures(ZGauge, "vus_max", all.vus_max, "Gauge (value, min, max)");
     // The load level the test allowed, not a result: recorded so runs can be told apart.
-    metrics.push({ key: "vus_max", unit: "count", direction: "higher_is_better", label: "Max virtual users (load level)", summary: { n: 1, mean: g.value, min: g.min, max: g.max } });
+    metrics.push({ key: "vus_max", unit: "count", direction: "higher_is_better", label: "Max virtual users (load level)", value: g.value });
   }
   if (metrics.length === 0) {
     throw new ImportFormatError(FORMAT, "the summary has none of k6's built-in metrics (http_req_duration, http_reqs, iterations, …)");
   }
-  return { format: FORMAT, benchmarks: [{ name: "k6", repetitions: [{ metrics }] }] };
+  return { format: FORMAT, benchmarks: [{ name: "k6", repetitions: [{ metrics, ...(Object.keys(counts).length > 0 ? { environment: { k6Counts: counts } } : {}) }] }] };
 }

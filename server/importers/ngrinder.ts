@@ -11,8 +11,8 @@
 //
 // Result: benchmark "ngrinder" for the totals, plus one per test (named by its Description) when
 // the report has per-test columns. Each has one repetition with interval time series and a run
-// summary: tps (mean, peak = max, total tests as sum), mean_test_time (weighted by tests, pooled
-// sd), tests and errors (totals), vusers, and the optional HTTP columns that are present.
+// summary: tps (of the intervals' TPS: mean, peak = max), mean_test_time (of every test: weighted
+// by tests, pooled sd), tests and errors (totals), vusers, and the optional HTTP columns present.
 // startedAt is left out: DateTime has no time zone; it is kept in environment.firstSample.
 import { firstLine, foreignHint, requireText } from "./body-checks";
 import { forEachCsvRecord } from "./csv-records";
@@ -107,7 +107,9 @@ function toBenchmark(s: Series, offsetsMs: number[]): ImportedBenchmark {
   const totalTests = requireCount(FORMAT, summed(tests), "the total of Tests", `the ${s.name}`);
   const series = (values: number[]) => ({ offsetsMs, values });
   const metrics: ImportedMetric[] = [
-    { key: "tps", unit: "ops/s", direction: "higher_is_better", label: "TPS (max = peak TPS, sum = total tests)", timeSeries: series(tps), summary: { n: tps.length, mean: mean(tps), ...extent(tps), sum: totalTests } },
+    // The summary describes the intervals' TPS (their mean is the run's TPS); the total of tests is
+    // the "tests" metric (a sum of TPS values is tests only with 1-second intervals).
+    { key: "tps", unit: "ops/s", direction: "higher_is_better", label: "TPS (per interval; max = peak TPS)", timeSeries: series(tps), summary: { n: tps.length, mean: mean(tps), ...extent(tps) } },
   ];
   if (totalTests > 0) {
     // The run's mean test time weights each interval by its tests; its sd pools the intervals'.

@@ -1,6 +1,7 @@
 // Test support: what an ImportResult must satisfy to be uploaded as runs (the limits of
-// server/schemas/results.ts restated here, so importer tests catch a value the upload would
-// refuse without depending on the upload code). Returns the problems found; [] means none.
+// server/schemas/results.ts restated here, and its summary rules, so importer tests catch a value
+// the upload would refuse without going through the upload). Returns the problems found; [] means none.
+import { summaryContradictions } from "../schemas/summary-rules";
 import { ImportFormatError, type ImportedMetric, type Importer, type ImportResult } from "./types";
 
 const ISO_WITH_ZONE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/;
@@ -13,12 +14,14 @@ function metricProblems(metric: ImportedMetric, where: string): string[] {
   if (metric.label !== undefined && metric.label.length > 100) problems.push(`${where}: label over 100 characters`);
   if (metric.samples !== undefined && (metric.samples.length === 0 || !metric.samples.every(finite))) problems.push(`${where}: samples empty or not finite`);
   const s = metric.summary;
-  if (!s && !metric.samples) problems.push(`${where}: neither samples nor summary`);
+  if (!s && !metric.samples && !metric.timeSeries && metric.value === undefined) problems.push(`${where}: neither samples, summary, time series nor value`);
+  if (metric.value !== undefined && !finite(metric.value)) problems.push(`${where}: value not finite`);
   if (s) {
     if (!Number.isInteger(s.n) || s.n < 1) problems.push(`${where}: summary.n ${s.n} is not a whole number ≥ 1`);
     for (const [field, value] of Object.entries(s)) if (value !== undefined && !finite(value)) problems.push(`${where}: summary.${field} not finite`);
     if (s.sd !== undefined && s.sd < 0) problems.push(`${where}: negative sd`);
-    if (s.min !== undefined && s.max !== undefined && s.min > s.max) problems.push(`${where}: min above max`);
+    // The summary is stored only without samples; then it must describe one set of values.
+    if (!metric.samples) for (const issue of summaryContradictions(s)) problems.push(`${where}: summary.${issue.field}: ${issue.message}`);
   }
   const t = metric.timeSeries;
   if (t) {

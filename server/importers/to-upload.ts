@@ -98,6 +98,7 @@ function metricInput(rawKey: string, metric: ImportResult["benchmarks"][number][
     samples: metric.samples && metric.samples.length > 0 ? metric.samples : undefined,
     summary: metric.samples && metric.samples.length > 0 ? undefined : metric.summary,
     timeSeries: metric.timeSeries && metric.timeSeries.values.length > 0 ? { offsetsMs: metric.timeSeries.offsetsMs, values: metric.timeSeries.values } : undefined,
+    value: metric.value,
   };
 }
 

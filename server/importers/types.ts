@@ -27,8 +27,13 @@ export interface ImportedMetric {
   label?: string;
   /** Raw per-operation (or per-iteration) values, when the tool gave them. */
   samples?: number[];
-  /** The tool's own summary; required when there are no samples. */
+  /** The tool's own summary of the values it describes (samples win when both are given). */
   summary?: ImportedSummary;
+  /**
+   * What the run contributes to comparisons when it is not a figure of the summary: a rate the
+   * tool printed for the whole run (k6's http_reqs rate, wrk's Requests/sec), a regression slope.
+   */
+  value?: number;
   /** A value over time within the run, e.g. TPS per second: offsets in ms from the run start. */
   timeSeries?: { offsetsMs: number[]; values: number[] };
 }

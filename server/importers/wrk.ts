@@ -18,8 +18,8 @@
 // repetitions, one benchmark per URL. Metrics per repetition:
 //   latency           ms, lower: wrk's avg/stdev/max and the distribution's 50/90/99% (n = the
 //                     request count; 75% has no field in ImportedSummary, so the label names it)
-//   requests_per_sec  req/s, higher
-//   transfer_per_sec  B/s, higher (wrk's KB/MB/GB are powers of 1024)
+//   requests_per_sec  req/s, higher: the run's value (wrk's rate over the whole run)
+//   transfer_per_sec  B/s, higher, the run's value (wrk's KB/MB/GB are powers of 1024)
 //   errors            count, lower: socket errors (connect+read+write+timeout) + non-2xx/3xx
 import { foreignHint, firstLine, requireText } from "./body-checks";
 import { requireCount, requireNonNegative } from "./numeric-cells";
@@ -109,13 +109,13 @@ function parseRun(block: string, index: number): WrkRun {
       key: "requests_per_sec",
       unit: "req/s",
       direction: "higher_is_better",
-      summary: { n: 1, mean: requireNonNegative(FORMAT, wrkCount(rps[1] ?? "", where), "Requests/sec", where) },
+      value: requireNonNegative(FORMAT, wrkCount(rps[1] ?? "", where), "Requests/sec", where),
     },
     {
       key: "transfer_per_sec",
       unit: "B/s",
       direction: "higher_is_better",
-      summary: { n: 1, mean: requireNonNegative(FORMAT, wrkBytes(transfer[1] ?? "", where), "Transfer/sec", where) },
+      value: requireNonNegative(FORMAT, wrkBytes(transfer[1] ?? "", where), "Transfer/sec", where),
     },
     errorsMetric(block, where),
   ];

@@ -49,8 +49,65 @@ export function decodeHistogram(bytes: Uint8Array | string): Histogram {
   return hdr.decodeFromCompressedBase64(base64, 64, false);
 }
 
+/** Distinct recorded values of one histogram with their counts, in the metric's unit. */
+export interface RecordedValues {
+  values: number[];
+  counts: number[];
+}
+
+export function recordedValues(histogram: Uint8Array | string, scale: number): RecordedValues {
+  // decodeHistogram returns the pure-JS implementation, which has the recorded-values iterator.
+  const decoded = decodeHistogram(histogram) as unknown as hdr.JsHistogram;
+  const values: number[] = [];
+  const counts: number[] = [];
+  const iterator = decoded.recordedValuesIterator;
+  iterator.reset();
+  while (iterator.hasNext()) {
+    const step = iterator.next();
+    // HdrHistogram keeps ranges of equivalent values; the middle of the range is its best estimate.
+    values.push(decoded.medianEquivalentValue(step.valueIteratedTo) / scale);
+    counts.push(step.countAddedInThisIterationStep);
+  }
+  return { values, counts };
+}
+
 export const PERCENTILES = { p50: 50, p90: 90, p95: 95, p99: 99, p999: 99.9 } as const;
 export type PercentileKey = keyof typeof PERCENTILES;
+
+/**
+ * The summary of the values a histogram holds — each recorded value read as the middle of its
+ * range of equivalent values, as HdrHistogram's own mean does — so that n, mean, sample sd, min,
+ * max and the percentiles all describe one set of values (HdrHistogram's minimum is the low end
+ * of its range and its maximum the high end, which, beside a mean of the middles, is a summary of
+ * no set of values when a run has one request). Percentiles take HdrHistogram's rank: the
+ * smallest value with at least p % of the count at or below it. Null for an empty histogram.
+ */
+export function histogramFigures(histogram: Uint8Array | string, scale: number) {
+  const { values, counts } = recordedValues(histogram, scale);
+  const n = counts.reduce((a, b) => a + b, 0);
+  if (n === 0) return null;
+  let mean = 0;
+  let m2 = 0;
+  let seen = 0;
+  values.forEach((value, i) => {
+    // Welford's update for a value repeated `count` times.
+    const count = counts[i] as number;
+    const delta = value - mean;
+    seen += count;
+    mean += (delta * count) / seen;
+    m2 += delta * count * (value - mean);
+  });
+  const percentiles = {} as Record<PercentileKey, number>;
+  for (const [key, percentile] of Object.entries(PERCENTILES) as [PercentileKey, number][]) {
+    const rank = Math.max(1, Math.floor((percentile / 100) * n + 0.5));
+    let cumulative = 0;
+    const index = counts.findIndex((count) => (cumulative += count) >= rank);
+    percentiles[key] = values[index] as number;
+  }
+  const min = values[0] as number;
+  const max = values.at(-1) as number;
+  return { n, mean: Math.min(max, Math.max(min, mean)), sd: n > 1 ? Math.sqrt(Math.max(0, m2) / (n - 1)) : 0, min, max, ...percentiles };
+}
 
 /** Percentiles of a histogram, converted back to the metric's unit. */
 export function percentilesOf(histogram: Histogram, scale: number): Record<PercentileKey, number> {

@@ -2,7 +2,8 @@
 // compact samples, time series. Pure CPU work, done before the database transaction opens.
 import { AppError, type FieldIssue } from "../errors";
 import type { TRunMetricInput } from "../schemas/results";
-import { decodeHistogram, percentilesOf } from "./histogram";
+import { summaryContradictions } from "../schemas/summary-rules";
+import { histogramFigures } from "./histogram";
 import { encodeSamplesAsync, float64FromBase64 } from "./sample-codec";
 import { summarizeSamples, type SampleSummary } from "./summarize-samples";
 
@@ -20,6 +21,8 @@ export interface PreparedMetric {
     p99: number | null;
     p999: number | null;
     sum: number | null;
+    /** What the run contributes to comparisons, when the producer gave it (the metric's `value`). */
+    value: number | null;
     histogram: Uint8Array<ArrayBuffer> | null;
     histogramScale: number | null;
     samples: Uint8Array<ArrayBuffer> | null;
@@ -65,6 +68,7 @@ export async function prepareMetric(metric: TRunMetricInput, path: (string | num
       timeSeries,
       result: {
         ...figuresOf(s),
+        value: metric.value ?? null,
         histogram: s.histogram ? bytes(s.histogram) : null,
         histogramScale: s.histogramScale ?? null,
         samples: bytes(await blob),
@@ -74,48 +78,60 @@ export async function prepareMetric(metric: TRunMetricInput, path: (string | num
 
   if (metric.summary || metric.histogram) {
     const summary = metric.summary;
-    let fromHistogram: Partial<Record<"p50" | "p90" | "p95" | "p99" | "p999" | "min" | "max" | "mean" | "n", number>> = {};
+    let fromHistogram: Partial<Record<Figure | "n", number>> = {};
     let histogram: Uint8Array<ArrayBuffer> | null = null;
     if (metric.histogram) {
-      const scale = metric.histogramScale ?? 1;
-      try {
-        const decoded = decodeHistogram(metric.histogram);
-        if (decoded.totalCount === 0) throw new Error("empty");
-        fromHistogram = { ...percentilesOf(decoded, scale), min: decoded.minNonZeroValue / scale, max: decoded.maxValue / scale, mean: decoded.mean / scale, n: decoded.totalCount };
-        histogram = bytes(Buffer.from(metric.histogram, "base64"));
-      } catch {
-        throw bad([...path, "histogram"], "is not a non-empty HdrHistogram in V2 compressed encoding (base64)");
-      }
+      const figures = (() => {
+        try {
+          return histogramFigures(metric.histogram, metric.histogramScale ?? 1);
+        } catch {
+          return null;
+        }
+      })();
+      if (!figures) throw bad([...path, "histogram"], "is not a non-empty HdrHistogram in V2 compressed encoding (base64)");
+      fromHistogram = figures;
+      histogram = bytes(Buffer.from(metric.histogram, "base64"));
     }
     const n = summary?.n ?? fromHistogram.n;
     const mean = summary?.mean ?? fromHistogram.mean;
     if (n === undefined || mean === undefined) throw bad([...path, "summary"], "is required");
-    const p50 = summary?.p50 ?? fromHistogram.p50 ?? null;
-    const p90 = summary?.p90 ?? fromHistogram.p90 ?? null;
-    const p95 = summary?.p95 ?? fromHistogram.p95 ?? null;
-    const p99 = summary?.p99 ?? fromHistogram.p99 ?? null;
-    const p999 = summary?.p999 ?? fromHistogram.p999 ?? null;
-    // A summary without min or max (wrk prints no minimum) stores them as unknown: a stand-in
-    // such as the smallest percentile would show a number the tool never printed.
+    // A figure the summary gives wins; the histogram fills in the others. A summary without min or
+    // max (wrk prints no minimum) and no histogram stores them as unknown: a stand-in such as the
+    // smallest percentile would show a number the tool never printed.
+    const pick = (figure: Figure) => summary?.[figure] ?? fromHistogram[figure] ?? null;
     const figures = {
-      mean, sd: summary?.sd ?? null, min: summary?.min ?? fromHistogram.min ?? null, max: summary?.max ?? fromHistogram.max ?? null,
-      p50, p90, p95, p99, p999, sum: summary?.sum ?? null,
+      mean, sd: pick("sd"), min: pick("min"), max: pick("max"),
+      p50: pick("p50"), p90: pick("p90"), p95: pick("p95"), p99: pick("p99"), p999: pick("p999"), sum: summary?.sum ?? null,
     };
     // The summary's own figures are finite (its schema says so): one that is not came from the
     // histogram, divided by its scale.
     requireFiniteFigures(figures, [...path, metric.histogram ? "histogramScale" : "summary"]);
+    // The schema held the summary to the rules; together with the histogram's figures it must
+    // still describe one set of values (a summary's mean above the histogram's maximum does not).
+    const [contradiction] = summaryContradictions({ n, ...figures });
+    if (contradiction) {
+      const own = summary?.[contradiction.field] !== undefined;
+      throw bad([...path, ...(own ? ["summary", contradiction.field] : ["histogram"])], `${contradiction.message} (the summary's figures with the histogram's)`);
+    }
     return {
       key: metric.key,
       timeSeries,
-      result: { n: BigInt(n), ...figures, histogram, histogramScale: histogram ? (metric.histogramScale ?? 1) : null, samples: null },
+      result: { n: BigInt(n), ...figures, value: metric.value ?? null, histogram, histogramScale: histogram ? (metric.histogramScale ?? 1) : null, samples: null },
     };
   }
 
-  // Only a time series (e.g. TPS per second): the run's figures describe its points.
-  const s = summarizeSamples(timeSeries?.values ?? []);
+  if (!timeSeries) {
+    // Only a value (a run's rate, when nothing else of the run was measured): the one value known.
+    const value = metric.value as number;
+    return { key: metric.key, result: { n: 1n, mean: value, sd: null, min: value, max: value, p50: null, p90: null, p95: null, p99: null, p999: null, sum: value, value, histogram: null, histogramScale: null, samples: null } };
+  }
+  // A time series (e.g. TPS per second), and no other values: the run's figures describe its points.
+  const s = summarizeSamples(timeSeries.values);
   requireFiniteFigures(s, [...path, "timeSeries", "values"]);
-  return { key: metric.key, timeSeries, result: { ...figuresOf(s), histogram: null, histogramScale: null, samples: null } };
+  return { key: metric.key, timeSeries, result: { ...figuresOf(s), value: metric.value ?? null, histogram: null, histogramScale: null, samples: null } };
 }
+
+type Figure = "mean" | "sd" | "min" | "max" | "p50" | "p90" | "p95" | "p99" | "p999";
 
 const BEYOND = "beyond ±1.8e308, the largest a 64-bit float holds: no measurement is this large";
 

@@ -1,6 +1,6 @@
 // One pass over a run's raw samples: exact n, mean, sample sd, min, max and sum, plus an
 // HdrHistogram for the percentiles — a million samples are never sorted.
-import { encodeHistogram, newHistogram, percentilesOf, scaleFor, type PercentileKey } from "./histogram";
+import { encodeHistogram, newHistogram, PERCENTILES, percentilesOf, scaleFor, type PercentileKey } from "./histogram";
 
 export interface SampleSummary extends Partial<Record<PercentileKey, number>> {
   n: number;
@@ -45,8 +45,9 @@ export function summarizeSamples(samples: ArrayLike<number>, preferredScale?: nu
     } finally {
       histogram.destroy();
     }
-    // The histogram rounds to 3 significant digits; the extremes are known exactly.
-    summary.p999 = Math.min(summary.p999 ?? max, max);
+    // The histogram gives a percentile as an end of its range of equivalent values (3 significant
+    // digits), which can lie just outside the exact extremes: a percentile is a value of the set.
+    for (const key of Object.keys(PERCENTILES) as PercentileKey[]) summary[key] = Math.min(max, Math.max(min, summary[key] ?? min));
   } else if (n <= MAX_SORTED) {
     const sorted = Float64Array.from(samples).sort();
     const at = (p: number) => sorted[Math.min(n - 1, Math.max(0, Math.ceil((p / 100) * n) - 1))] as number;

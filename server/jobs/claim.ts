@@ -15,6 +15,7 @@ import { Prisma } from "../db/generated/client";
 import type { TClaimedJob } from "../schemas/jobs";
 import { agentRowSql, type AgentRow } from "../services/agents";
 import type { TVariantWorkload } from "../schemas/workload";
+import { leaseTokenSql } from "./lease-conflict";
 import { LEASE_SECONDS, RECHECK_MS } from "./timing";
 import { jobWakeups, type JobWakeups } from "./wakeups";
 
@@ -42,8 +43,12 @@ interface ClaimedRow {
   metrics: TClaimedJob["metrics"];
 }
 
-export function newLeaseToken(): string {
-  return `vlease_${crypto.randomBytes(24).toString("base64url")}`;
+/**
+ * The random part of a new lease token. The claim statement makes the token of it and the job it
+ * leases (leaseTokenSql), so a token says which job it was issued for (lease-conflict.ts).
+ */
+function newLeaseSecret(): string {
+  return crypto.randomBytes(24).toString("base64url");
 }
 
 /**
@@ -52,9 +57,9 @@ export function newLeaseToken(): string {
  * revoked or stopping agent gets nothing.
  */
 export async function claimJob(db: Db, claimant: Claimant, leaseSeconds = LEASE_SECONDS): Promise<TClaimedJob | null> {
-  const leaseToken = newLeaseToken();
+  const leaseSecret = newLeaseSecret();
   const rows = await preparedQuery<ClaimedRow>(db, Prisma.sql`
-    WITH ${claimSql({ agentId: Prisma.sql`${claimant.agentId}`, projectId: Prisma.sql`${claimant.projectId}` }, leaseToken, leaseSeconds)}
+    WITH ${claimSql({ agentId: Prisma.sql`${claimant.agentId}`, projectId: Prisma.sql`${claimant.projectId}` }, leaseSecret, leaseSeconds)}
     SELECT * FROM claimed`);
   return rows[0] ? claimedJob(rows[0], leaseSeconds) : null;
 }
@@ -65,11 +70,11 @@ export async function claimJob(db: Db, claimant: Claimant, leaseSeconds = LEASE_
  * the job it leased, if any. The busiest call of the protocol in one round trip.
  */
 export async function claimJobAs(db: Db, tokenHash: string, leaseSeconds = LEASE_SECONDS): Promise<{ agent: AgentRow | undefined; job: TClaimedJob | null }> {
-  const leaseToken = newLeaseToken();
+  const leaseSecret = newLeaseSecret();
   // A revoked or stopping caller's project is NULL: the statement then touches nothing.
   const rows = await preparedQuery<AgentRow & { [K in keyof ClaimedRow as `job_${K}`]: ClaimedRow[K] | null }>(db, Prisma.sql`
     WITH caller AS (${agentRowSql(tokenHash)}),
-    ${claimSql({ agentId: Prisma.sql`(SELECT "id" FROM caller)`, projectId: Prisma.sql`(SELECT "projectId" FROM caller WHERE "revokedAt" IS NULL AND NOT "stopRequested")` }, leaseToken, leaseSeconds)}
+    ${claimSql({ agentId: Prisma.sql`(SELECT "id" FROM caller)`, projectId: Prisma.sql`(SELECT "projectId" FROM caller WHERE "revokedAt" IS NULL AND NOT "stopRequested")` }, leaseSecret, leaseSeconds)}
     SELECT caller.*, ${Prisma.join(CLAIMED_COLUMNS.map((column) => Prisma.sql`claimed.${Prisma.raw(`"${column}" AS "job_${column}"`)}`))}
     FROM caller LEFT JOIN claimed ON true`);
   const row = rows[0];
@@ -87,7 +92,7 @@ const CLAIMED_COLUMNS = [
  * The claim's common table expressions, the last one `claimed` (the leased job's row, or none),
  * for the agent and project the two SQL expressions give.
  */
-function claimSql(caller: { agentId: Prisma.Sql; projectId: Prisma.Sql }, leaseToken: string, leaseSeconds: number): Prisma.Sql {
+function claimSql(caller: { agentId: Prisma.Sql; projectId: Prisma.Sql }, leaseSecret: string, leaseSeconds: number): Prisma.Sql {
   // One sub-select, not three comparisons: the planner cannot estimate containment against the
   // agent's arrays and guessed that almost no job matches, so it sorted every queued job instead
   // of walking the index in order; a sub-select it counts as matching half the rows.
@@ -138,7 +143,7 @@ function claimSql(caller: { agentId: Prisma.Sql; projectId: Prisma.Sql }, leaseT
     ),
     claimed AS (
       UPDATE "Job" j SET
-        "status" = 'leased', "agentId" = ${caller.agentId}, "leaseToken" = ${leaseToken},
+        "status" = 'leased', "agentId" = ${caller.agentId}, "leaseToken" = ${leaseTokenSql(Prisma.sql`j."id"`, leaseSecret)},
         "leaseExpiresAt" = ${utcNow} + make_interval(secs => ${leaseSeconds}::float8),
         "attempts" = j."attempts" + 1, "cancelRequested" = false,
         "startedAt" = ${utcNow}, "finishedAt" = NULL, "updatedAt" = ${utcNow}

@@ -16,7 +16,8 @@ import { scheduleChangePointRefresh } from "../history/refresh-scheduler";
 import { histogramScales } from "../services/results";
 import { agentRowSql, type AgentRow } from "../services/agents";
 import { repetitionsExhausted } from "../services/run-numbering";
-import { holdsLastLease, jobOfProject, leaseLost, type JobState, type LeaseHolder } from "./lease";
+import { holdsLastLease, jobOfProject, type JobState, type LeaseHolder } from "./lease";
+import { leaseLost } from "./lease-conflict";
 import { storeJobRun } from "./store-job-run";
 
 export interface CompleteOptions {
@@ -27,7 +28,7 @@ export interface CompleteOptions {
   baseUrl: string;
 }
 
-type JobRow = JobState & { warmup: boolean; experimentId: string; variantId: string; experimentSlug: string; metrics: (KnownMetric & { id: string; key: string })[] };
+type JobRow = Pick<JobState, "id" | "status" | "agentId" | "leaseToken" | "runAfter" | "cancelRequested"> & { warmup: boolean; experimentId: string; variantId: string; experimentSlug: string; metrics: (KnownMetric & { id: string; key: string })[] };
 
 /** What a complete needs before it can check anything: the caller's agent row and the job, as seen from its project. */
 export interface JobToComplete {
@@ -72,7 +73,8 @@ export async function jobToCompleteAs(db: Db, tokenHash: string, jobId: string):
 export async function completeJob(db: Db, holder: LeaseHolder, jobId: string, job: JobRow | undefined, input: TCompleteRequest, options: CompleteOptions): Promise<{ reply: TCompleteReply; created: boolean }> {
   if (!job) throw new AppError("NOT_FOUND", `No job "${jobId}" in this agent's project`);
   if (job.status === "succeeded" && holdsLastLease(job, holder)) return { reply: await storedReply(db, jobId, options), created: false };
-  if (job.status !== "leased" || !holdsLastLease(job, holder)) throw leaseLost(job, holder);
+  // (Said from the job as it is now, with what the explanation needs: the read above has only what a complete does.)
+  if (job.status !== "leased" || !holdsLastLease(job, holder)) throw leaseLost(await jobOfProject(db, holder.projectId, jobId), holder);
 
   const run = input.run;
   const repeated = repeatedMetricKeys([run], () => ["run"]);

@@ -8,6 +8,7 @@ import { AppError } from "../errors";
 import type { TFailReply, TFailRequest, TLeaseReply, TReleaseReply } from "../schemas/jobs";
 import type { Claimant } from "./claim";
 import { utcNow } from "./claim";
+import { leaseLost, type JobLeaseState } from "./lease-conflict";
 import { backoffSeconds, LEASE_SECONDS } from "./timing";
 import { notifyWork } from "./wakeups";
 
@@ -15,32 +16,22 @@ export interface LeaseHolder extends Claimant {
   leaseToken: string;
 }
 
-export type JobState = { id: string; status: string; agentId: string | null; leaseToken: string | null; runAfter: Date; cancelRequested: boolean };
+export type JobState = JobLeaseState & { runAfter: Date; cancelRequested: boolean };
 
 /** The job as this agent's project sees it: 404 for a job of another project or none at all. */
 export async function jobOfProject(db: Db, projectId: string, jobId: string): Promise<JobState> {
   const job = await db.job.findFirst({
     where: { id: jobId, projectId },
-    select: { id: true, status: true, agentId: true, leaseToken: true, runAfter: true, cancelRequested: true },
+    select: { id: true, status: true, agentId: true, leaseToken: true, runAfter: true, cancelRequested: true, attempts: true, maxAttempts: true, agent: { select: { name: true } } },
   });
   if (!job) throw new AppError("NOT_FOUND", `No job "${jobId}" in this agent's project`);
-  return job;
+  const { agent, ...state } = job;
+  return { ...state, agentName: agent?.name ?? null };
 }
 
 /** Whether the last lease of `job` is the one this agent presents. */
-export function holdsLastLease(job: JobState, holder: LeaseHolder): boolean {
+export function holdsLastLease(job: Pick<JobState, "leaseToken" | "agentId">, holder: LeaseHolder): boolean {
   return job.leaseToken === holder.leaseToken && job.agentId === holder.agentId;
-}
-
-/** 409: the lease presented is not the job's current one, saying what became of the job. */
-export function leaseLost(job: JobState, holder: LeaseHolder): AppError {
-  const why =
-    job.leaseToken !== holder.leaseToken || job.agentId !== holder.agentId
-      ? job.status === "leased"
-        ? "its lease expired and another attempt holds it now"
-        : `it is ${job.status} and no longer held under this lease`
-      : `it is ${job.status}`;
-  return new AppError("CONFLICT", `This lease on job ${job.id} is no longer yours: ${why}. Stop working on it and drop its result.`);
 }
 
 /**

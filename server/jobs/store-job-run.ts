@@ -75,12 +75,12 @@ export async function storeJobRun(
       RETURNING "id", "repetition"
     ),
     results AS (
-      INSERT INTO "RunMetricResult" ("id", "runId", "metricId", "n", "mean", "sd", "min", "max", "p50", "p90", "p95", "p99", "p999", "sum", "histogram", "histogramScale", "samples", "createdAt")
-      SELECT r."id", run."id", r."metricId", r."n", r."mean", r."sd", r."min", r."max", r."p50", r."p90", r."p95", r."p99", r."p999", r."sum",
+      INSERT INTO "RunMetricResult" ("id", "runId", "metricId", "n", "mean", "sd", "min", "max", "p50", "p90", "p95", "p99", "p999", "sum", "value", "histogram", "histogramScale", "samples", "createdAt")
+      SELECT r."id", run."id", r."metricId", r."n", r."mean", r."sd", r."min", r."max", r."p50", r."p90", r."p95", r."p99", r."p999", r."sum", r."value",
         decode(r."histogram", 'base64'), r."histogramScale", decode(r."samples", 'base64'), ${utcNow}
       FROM run, json_to_recordset(${JSON.stringify(results)}::json) AS r(
         "id" text, "metricId" text, "n" bigint, "mean" float8, "sd" float8, "min" float8, "max" float8, "p50" float8, "p90" float8,
-        "p95" float8, "p99" float8, "p999" float8, "sum" float8, "histogram" text, "histogramScale" float8, "samples" text)
+        "p95" float8, "p99" float8, "p999" float8, "sum" float8, "value" float8, "histogram" text, "histogramScale" float8, "samples" text)
     ),
     series AS (
       INSERT INTO "RunTimeSeries" ("id", "runId", "metricId", "startedAt", "offsetsMs", "values", "createdAt")

@@ -5,7 +5,7 @@
 import { makeBadge } from "badge-maker";
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
-import { formatMeasure, formatPercent } from "../display";
+import { formatChange, formatMeasure } from "../display";
 import type { Verdict as TVerdict } from "../stats/schemas";
 import { checkExperimentCommit, variantNamed, type CheckedExperiment, type CheckScope } from "./check";
 import { latestCommit } from "./commit-window";
@@ -43,8 +43,8 @@ export async function badgeFor(db: Db, scope: CheckScope, experiment: CheckedExp
   const check = await checkExperimentCommit(db, scope, experiment, { commit: latest.commit, branch: latest.branch, window: input.window, variant: variant.name, minChange: input.minChange });
   const entry = check.metrics.find((m) => m.key === metric.key);
   if (!entry) return { label, message: "no data", color: "lightgrey", verdict: null, commit: latest.commit };
-  const value = entry.median === null ? "—" : `${formatMeasure(entry.median)} ${metric.unit}`.trim();
-  const change = entry.changePercent === null || entry.verdict === "insufficient_data" ? "" : ` ${formatPercent(entry.changePercent)} ${marks[entry.verdict]}`;
+  const value = entry.median === null ? "—" : formatMeasure(entry.median, metric.unit);
+  const change = entry.changePercent === null || entry.verdict === "insufficient_data" ? "" : ` ${formatChange(entry.changePercent)} ${marks[entry.verdict]}`;
   return { label, message: `${value}${change}`, color: colors[entry.verdict], verdict: entry.verdict, commit: latest.commit };
 }
 

@@ -2,7 +2,7 @@
 // headline with the verdict, what the commit was compared with, and per variant the experiment
 // report's own results tables (report-markdown.ts), so the two read alike. Pure.
 import type { TCheckResult } from "../schemas/check";
-import { formatPercent } from "../stats/format";
+import { formatChange } from "../display";
 import { cell, metricResults } from "../services/report-markdown";
 
 type CheckFacts = Omit<TCheckResult, "markdown"> & { variants: string[] };
@@ -21,7 +21,7 @@ export function renderCheckMarkdown(check: CheckFacts): string {
 
   const worse = check.metrics.filter((m) => m.verdict === "worse");
   const better = check.metrics.filter((m) => m.verdict === "better");
-  const name = (m: TCheckResult["metrics"][number]) => `\`${m.key}\`${check.variants.length > 1 ? ` (${cell(m.variant)})` : ""}${m.changePercent === null ? "" : ` ${formatPercent(m.changePercent)}`}`;
+  const name = (m: TCheckResult["metrics"][number]) => `\`${m.key}\`${check.variants.length > 1 ? ` (${cell(m.variant)})` : ""}${m.changePercent === null ? "" : ` ${formatChange(m.changePercent)}`}`;
   if (worse.length) lines.push(`- Worse: ${worse.map(name).join(", ")}`);
   if (better.length) lines.push(`- Better: ${better.map(name).join(", ")}`);
   const below = check.metrics.filter((m) => m.belowMinChange);

@@ -13,8 +13,7 @@ import { defaultPublicOrigin } from "../public-origin";
 import type { TAlertWebhookBody } from "../schemas/alerts";
 import { compareMetric } from "../stats/compare";
 import { median } from "../stats/descriptive";
-import { formatP, formatPercent } from "../stats/format";
-import { formatMeasure } from "../display";
+import { formatChange, formatMeasure, formatP } from "../display";
 import { postWebhook } from "./webhook";
 
 /** A rule as evaluation needs it. */
@@ -40,7 +39,6 @@ export interface Breach {
 type Subject = SeriesSubject;
 
 const on = (branch: string | null) => (branch ? ` on ${branch}` : "");
-const measure = (value: number, unit: string) => `${formatMeasure(value)}${unit ? ` ${unit}` : ""}`;
 /** How much worse `percent` (raw sign) is by the metric's direction: positive = worse. */
 const worseBy = (percent: number, direction: Subject["metric"]["direction"]) => (direction === "lower_is_better" ? percent : -percent);
 
@@ -58,7 +56,7 @@ export function percentBoundBreach(rule: RuleToEvaluate, subject: Subject, serie
   const { key, unit } = subject.metric;
   return {
     commit: latest.commit,
-    message: `${key}${on(rule.branch)} (${subject.variant.name}): ${measure(latest.median, unit)} at ${latest.commit.slice(0, 12)} is ${formatPercent(percent)} against ${measure(baseline, unit)}, the median of the ${before.length} commit(s) before — worse than the ${threshold}% bound`,
+    message: `${key}${on(rule.branch)} (${subject.variant.name}): ${formatMeasure(latest.median, unit)} at ${latest.commit.slice(0, 12)} is ${formatChange(percent)} against ${formatMeasure(baseline, unit)}, the median of the ${before.length} commit(s) before — worse than the ${threshold}% bound`,
     value: latest.median,
     baselineValue: baseline,
     changePercent: percent,
@@ -89,7 +87,7 @@ export function mannWhitneyBreach(rule: RuleToEvaluate, subject: Subject, series
   const p = tested.mannWhitney?.p ?? null;
   return {
     commit: latest.commit,
-    message: `${key}${on(rule.branch)} (${subject.variant.name}): the last ${recent} runs (to ${latest.commit.slice(0, 12)}) are worse than the ${window} before them — median ${value === null ? "—" : measure(value, unit)} against ${baselineValue === null ? "—" : measure(baselineValue, unit)}${tested.change.percent === null ? "" : ` (${formatPercent(tested.change.percent)})`}, Mann-Whitney p = ${p === null ? "—" : formatP(p)} ≤ α = ${rule.alpha}`,
+    message: `${key}${on(rule.branch)} (${subject.variant.name}): the last ${recent} runs (to ${latest.commit.slice(0, 12)}) are worse than the ${window} before them — median ${value === null ? "—" : formatMeasure(value, unit)} against ${baselineValue === null ? "—" : formatMeasure(baselineValue, unit)}${tested.change.percent === null ? "" : ` (${formatChange(tested.change.percent)})`}, Mann-Whitney p = ${p === null ? "—" : formatP(p)} ≤ α = ${rule.alpha}`,
     value,
     baselineValue,
     changePercent: tested.change.percent,
@@ -105,7 +103,7 @@ export function changePointBreaches(rule: RuleToEvaluate, subject: Subject, foun
     .filter((point) => point.verdict === "regression" && point.pValue <= alpha)
     .map((point) => ({
       commit: point.commit,
-      message: `${subject.metric.key}${on(rule.branch)} (${subject.variant.name}): the level shifted between ${point.previousCommit.slice(0, 12)} and ${point.commit.slice(0, 12)}${point.changePercent === null ? "" : ` by ${formatPercent(point.changePercent)}`} — a regression (change point p = ${formatP(point.pValue)} ≤ α = ${alpha})`,
+      message: `${subject.metric.key}${on(rule.branch)} (${subject.variant.name}): the level shifted between ${point.previousCommit.slice(0, 12)} and ${point.commit.slice(0, 12)}${point.changePercent === null ? "" : ` by ${formatChange(point.changePercent)}`} — a regression (change point p = ${formatP(point.pValue)} ≤ α = ${alpha})`,
       value: null,
       baselineValue: null,
       changePercent: point.changePercent,

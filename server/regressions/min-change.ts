@@ -4,7 +4,7 @@
 // the Markdown tables and the exit code agree. A change with no percentage (a baseline median of
 // 0) keeps the test's verdict: there is nothing to hold against the threshold.
 import type { CandidateComparison } from "../stats/schemas";
-import { formatPercent } from "../stats/format";
+import { formatChange } from "../display";
 
 export function applyMinChange(candidate: CandidateComparison, minChangePercent: number): { candidate: CandidateComparison; belowMinChange: boolean } {
   const { percent } = candidate.change;
@@ -12,7 +12,7 @@ export function applyMinChange(candidate: CandidateComparison, minChangePercent:
   const candidateBelow: CandidateComparison = {
     ...candidate,
     verdict: "no_change",
-    reason: `${candidate.reason}, but ${formatPercent(percent)} is below the ${minChangePercent}% minimum change: counted as no change`,
+    reason: `${candidate.reason}, but ${formatChange(percent)} is below the ${minChangePercent}% minimum change: counted as no change`,
   };
   return { candidate: candidateBelow, belowMinChange: true };
 }

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { ZAgentRegister, ZAgentRegistered, ZHeartbeat, ZHeartbeatReply } from "./agents";
 import { ZClaimReply, ZCompleteRequest, ZFailRequest, ZLeaseRequest } from "./jobs";
+import { ZRunMetricInput } from "./results";
 
 const doc = fs.readFileSync(path.resolve(import.meta.dirname, "../../docs/agent-protocol.md"), "utf8");
 
@@ -24,7 +25,8 @@ const expected: [string, z.ZodType[]][] = [
   ["POST /api/v1/agents/heartbeat", [ZHeartbeat, ZHeartbeatReply]],
   ["POST /api/v1/jobs/claim", [ZClaimReply]],
   ["POST /api/v1/jobs/{id}/lease", [ZLeaseRequest]],
-  ["POST /api/v1/jobs/{id}/complete", [ZCompleteRequest]],
+  // The complete request, then a run's metric with a value (its "Summaries and values").
+  ["POST /api/v1/jobs/{id}/complete", [ZCompleteRequest, ZRunMetricInput]],
   ["POST /api/v1/jobs/{id}/fail", [ZFailRequest]],
 ];
 

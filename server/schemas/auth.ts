@@ -42,3 +42,17 @@ export const ZChangePassword = z
     signOutOtherSessions: z.boolean().default(true),
   })
   .refine((v) => v.newPassword === v.confirmPassword, { path: ["confirmPassword"], message: "the two new passwords differ" });
+
+/** Changing one's own name (the account page). */
+export const ZUpdateName = z.object({ name: ZPersonName });
+export type TUpdateName = z.output<typeof ZUpdateName>;
+
+/**
+ * Changing one's own email, the address one signs in with. Versus sends no email to confirm the
+ * new address, so the current password is asked for instead: a session left open is not enough.
+ */
+export const ZChangeEmail = z.object({
+  newEmail: ZEmail,
+  currentPassword: z.string({ error: "current password is required" }).min(1, "current password is required"),
+});
+export type TChangeEmail = z.output<typeof ZChangeEmail>;

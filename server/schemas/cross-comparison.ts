@@ -59,7 +59,17 @@ export const ZRunSetOptions = z.object({
       slug: z.string(),
       title: z.string(),
       variants: z.array(z.object({ name: z.string(), runs: z.number().int() })),
-      commits: z.array(z.object({ gitCommit: z.string(), gitBranch: z.string().nullable(), runs: z.number().int(), lastRunAt: z.date() })),
+      commits: z.array(
+        z.object({
+          gitCommit: z.string(),
+          gitBranch: z.string().nullable(),
+          /** The commit's subject line and commit time, when its runs gave them. */
+          message: z.string().nullable(),
+          committedAt: z.date().nullable(),
+          runs: z.number().int(),
+          lastRunAt: z.date(),
+        }),
+      ),
     }),
   ),
 });

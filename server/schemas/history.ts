@@ -34,7 +34,7 @@ export const ZHistoryPoint = z.object({
   median: z.number().describe("median of the commit's run values"),
   ciLow: z.number().describe("95% CI of the median (order statistics; [min, max] below 6 runs)"),
   ciHigh: z.number(),
-  runValues: z.array(z.number()).describe("each run's value (the metric's aggregation of the run), ascending"),
+  runValues: z.array(z.number()).describe("each run's figure — its value when it sent one, else the metric's aggregation of it — ascending"),
 });
 
 export const ZHistoryChangePoint = z.object({

@@ -48,6 +48,19 @@ export const ZJobPath = z.object({ id: z.string().min(1).max(64, "a job id is at
 
 export const ZLeaseRequest = z.object({ leaseToken: ZLeaseToken }).meta({ id: "LeaseRequest" });
 
+/**
+ * What a 409 about a job's lease says in `details.reason` (server/jobs/lease-conflict.ts): which
+ * case it is. Every one means "not yours: stop working on the job and drop its result".
+ */
+export const leaseConflictReasons = {
+  lease_unknown: "the token was never a lease of this job (made up, mangled, or another job's)",
+  lease_taken: "the lease expired, and a later attempt holds the job now",
+  lease_ended: "the lease ended (it expired, or the job was given back or failed) and the job is queued again",
+  job_finished: "the job has succeeded, failed or been cancelled",
+  lease_of_another_agent: "the job's current lease, presented with another agent's credential",
+} as const;
+export type TLeaseConflictReason = keyof typeof leaseConflictReasons;
+
 const ZTimestamp = z.iso.datetime();
 
 export const ZLeaseReply = z

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { ZSlug, wholeNumber } from "./common";
 import { MAX_INPUT_DEPTH } from "./storable";
 import { ZMetricAggregation, ZMetricDirection, ZMetricKey } from "./experiment";
+import { SUMMARY_RULES, summaryContradictions } from "./summary-rules";
 
 /** Finite numbers only: JSON has no NaN/Infinity, but JS callers and hand-made files might. */
 const finite = (what: string) => z.number({ error: `${what} must be a number` }).refine(Number.isFinite, `${what} must be a finite number`);
@@ -31,8 +32,11 @@ export const ZSummaryInput = z
     p999: finite("p999").optional(),
     sum: finite("sum").optional(),
   })
-  .refine((s) => s.min === undefined || s.max === undefined || s.min <= s.max, { message: "min cannot be above max", path: ["min"] })
-  .meta({ description: "A tool's own summary of n values. min cannot be above max." });
+  // One rule set (summary-rules.ts) for every way a run comes in: uploads, imports, agents.
+  .superRefine((summary, ctx) => {
+    for (const issue of summaryContradictions(summary)) ctx.addIssue({ code: "custom", path: [issue.field], message: issue.message });
+  })
+  .meta({ description: `A summary of n values (every request's latency, every second's rate…). ${SUMMARY_RULES}` });
 
 export const ZTimeSeriesInput = z
   .object({
@@ -52,7 +56,7 @@ export const ZTimeSeriesInput = z
   });
 
 /** A run's metric needs at least one of these. */
-const metricDataFields = ["samples", "samplesBase64", "summary", "histogram", "timeSeries"] as const;
+const metricDataFields = ["samples", "samplesBase64", "summary", "histogram", "timeSeries", "value"] as const;
 
 export const ZRunMetricInput = z
   .object({
@@ -71,15 +75,24 @@ export const ZRunMetricInput = z
     histogram: z.string().min(1).meta({ contentEncoding: "base64" }).optional(),
     histogramScale: finite("histogramScale").positive("histogramScale must be positive").optional(),
     timeSeries: ZTimeSeriesInput.optional(),
+    value: finite("value")
+      .optional()
+      .meta({
+        description:
+          "What this run contributes to comparisons when it is none of its summary's figures: the whole run's rate (requests ÷ seconds) while the summary " +
+          "describes per-second values, or the run's own p99 over all its requests. Without it, a run contributes its summary reduced by the metric's aggregation.",
+      }),
   })
   .refine((m) => metricDataFields.some((field) => m[field] !== undefined), {
-    message: "give samples, samplesBase64, summary, histogram or timeSeries",
+    message: "give samples, samplesBase64, summary, histogram, timeSeries or value",
   })
   .refine((m) => !(m.samples && m.samplesBase64), { message: "give samples or samplesBase64, not both", path: ["samplesBase64"] })
   .refine((m) => !m.histogram || m.histogramScale !== undefined, { message: "histogramScale is required with histogram", path: ["histogramScale"] })
   // The refinements above, as far as JSON Schema can say them (the OpenAPI document shows these).
   .meta({
-    description: "Give samples, samplesBase64, summary, histogram or timeSeries (samples and samplesBase64 not both; histogram with histogramScale).",
+    description:
+      "Give samples, samplesBase64, summary, histogram, timeSeries or value (samples and samplesBase64 not both; histogram with histogramScale). " +
+      "The stored summary describes the samples, the histogram's values or the time series' points (a summary given wins); a value alone is stored as a summary of that one value.",
     anyOf: metricDataFields.map((field) => ({ required: [field] })),
     not: { required: ["samples", "samplesBase64"] },
     dependentRequired: { histogram: ["histogramScale"] },

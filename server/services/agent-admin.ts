@@ -1,6 +1,6 @@
 // The Agents page and the variant form: list a project's agents with whether they are online
 // and what they run, revoke one (its credential is refused at once and its running jobs go back
-// to the queue), ask one to stop, and the workloads the project's agents advertise.
+// to the queue), ask one to stop and resume it, and the workloads the project's agents advertise.
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import { ONLINE_WITHIN_MS } from "../jobs/timing";
@@ -97,6 +97,17 @@ export async function revokeAgent(db: Db, projectId: string, agentId: string, no
 /** Asks an agent to finish or release what it runs and exit; its next heartbeat says so. */
 export async function requestAgentStop(db: Db, projectId: string, agentId: string): Promise<{ id: string }> {
   const { count } = await db.agent.updateMany({ where: { id: agentId, projectId, revokedAt: null }, data: { stopRequested: true } });
+  if (count === 0) throw new AppError("NOT_FOUND", "No active agent with that id in this project");
+  return { id: agentId };
+}
+
+/**
+ * Takes back a stop request: the agent's next heartbeat says `stop: false` and its claims get
+ * work again, with the credential it has (no new enrollment). An agent that already exited is
+ * started again by whoever runs it. Resuming an agent that was not stopped changes nothing.
+ */
+export async function resumeAgent(db: Db, projectId: string, agentId: string): Promise<{ id: string }> {
+  const { count } = await db.agent.updateMany({ where: { id: agentId, projectId, revokedAt: null }, data: { stopRequested: false } });
   if (count === 0) throw new AppError("NOT_FOUND", "No active agent with that id in this project");
   return { id: agentId };
 }

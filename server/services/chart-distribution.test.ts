@@ -1,6 +1,7 @@
 import * as hdr from "hdr-histogram-js";
 import { describe, expect, it } from "vitest";
-import { distributionOf, recordedValues } from "./chart-distribution";
+import { recordedValues } from "../ingest/histogram";
+import { distributionOf } from "./chart-distribution";
 
 function encoded(values: number[], scale: number): Uint8Array {
   const histogram = hdr.build();

@@ -3,35 +3,12 @@
 // and counted into buckets shared by every variant of the metric, so the variants' histograms
 // and CDFs line up. Counting per run in the metric's unit equals merging the histograms, and
 // stays right when uploads chose different scales (HdrHistogram's own add() would not).
-import type { JsHistogram } from "hdr-histogram-js";
-import { decodeHistogram } from "../ingest/histogram";
+import type { RecordedValues } from "../ingest/histogram";
 import type { TDistribution, TDistributionBinning } from "../schemas/charts";
 
 export const DEFAULT_BUCKETS = 40;
 /** A max/min ratio above this reads better on a log axis (long right tail, or values spanning decades). */
 const LOG_SUGGESTED_FROM = 30;
-
-/** Distinct recorded values of one histogram with their counts, in the metric's unit. */
-export interface RecordedValues {
-  values: number[];
-  counts: number[];
-}
-
-export function recordedValues(histogram: Uint8Array, scale: number): RecordedValues {
-  // decodeHistogram returns the pure-JS implementation, which has the recorded-values iterator.
-  const decoded = decodeHistogram(histogram) as unknown as JsHistogram;
-  const values: number[] = [];
-  const counts: number[] = [];
-  const iterator = decoded.recordedValuesIterator;
-  iterator.reset();
-  while (iterator.hasNext()) {
-    const step = iterator.next();
-    // HdrHistogram keeps ranges of equivalent values; the middle of the range is its best estimate.
-    values.push(decoded.medianEquivalentValue(step.valueIteratedTo) / scale);
-    counts.push(step.countAddedInThisIterationStep);
-  }
-  return { values, counts };
-}
 
 export interface VariantRecorded {
   variant: string;

@@ -6,12 +6,14 @@
 import type { Db } from "../db/client";
 import type { TBarFigure, TExperimentCharts, TMetricCharts, TRunTimeSeries, TRunValue } from "../schemas/charts";
 import type { VariantStats } from "../stats/schemas";
-import { distributionOf, recordedValues, type VariantRecorded } from "./chart-distribution";
+import { recordedValues } from "../ingest/histogram";
+import { distributionOf, type VariantRecorded } from "./chart-distribution";
 import { percentileFigure } from "./chart-percentiles";
 import { downsampleMinMax } from "./chart-downsample";
 import { hasFiniteFigures, isFiniteSeries, storedFigures } from "./finite-figures";
 import type { TComparison } from "../schemas/comparison";
-import { getComparison, replicateValue } from "./comparison";
+import { getComparison } from "./comparison";
+import { runFigure } from "./run-figure";
 
 /** Variant colours are CSS variables --series-0 … --series-7 (app/globals.css). */
 const PALETTE_SIZE = 8;
@@ -96,7 +98,7 @@ export async function chartsFor(db: Db, where: { projectSlug: string }, comparis
         bars: stats.flatMap(barOf),
         percentiles: stats.flatMap((s) => percentileFigure(s, ownPercentiles.filter((r) => nameOf(experiment.variants, r.run.variantId) === s.variant)) ?? []),
         distribution: distributionFor(rows, experiment.variants),
-        runs: rows.map((r): TRunValue => ({ variant: nameOf(experiment.variants, r.run.variantId), runId: r.run.id, repetition: r.run.repetition, value: replicateValue(r, metric.aggregation) })),
+        runs: rows.map((r): TRunValue => ({ variant: nameOf(experiment.variants, r.run.variantId), runId: r.run.id, repetition: r.run.repetition, value: runFigure(r, metric.aggregation) })),
         timeSeries: ownSeries.map((s): TRunTimeSeries => ({
           variant: nameOf(experiment.variants, s.run.variantId),
           runId: s.run.id,

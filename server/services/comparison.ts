@@ -1,5 +1,6 @@
 // Builds an experiment's comparison from stored run summaries (never raw samples, except for
-// the single-run case the statistics label as weak evidence) and the statistics engine.
+// the single-run case the statistics label as weak evidence) and the statistics engine. Each run
+// contributes its figure by the rule of run-figure.ts.
 import type { Db } from "../db/client";
 import type { MetricAggregation } from "../db/generated/enums";
 import { AppError } from "../errors";
@@ -7,51 +8,11 @@ import { decodeSamples } from "../ingest/sample-codec";
 import { compareMetric, describeMetric, type VariantData } from "../stats/compare";
 import type { MergedPercentiles } from "../stats/schemas";
 import { hasFiniteFigures, storedFigures } from "./finite-figures";
+import { runFigure, type RunFigureSource } from "./run-figure";
 import { mergedPercentiles, type HistogramGroup } from "./merged-percentiles";
 import type { TComparison } from "../schemas/comparison";
 
-interface StoredResult {
-  mean: number;
-  min: number | null;
-  max: number | null;
-  sum: number | null;
-  p50: number | null;
-  p90: number | null;
-  p95: number | null;
-  p99: number | null;
-}
-
-/** The stored figure a run contributes for an aggregation (the mean when that figure is unknown). */
-export type ReplicateFigure = "mean" | "p50" | "p90" | "p95" | "p99" | "min" | "max" | "sum";
-
-/**
- * Which stored figure is a run's one number under an aggregation. Exported so the history
- * (server/history/commit-series.ts) can select that figure in SQL by the very same rule.
- */
-export function replicateFigure(aggregation: MetricAggregation): ReplicateFigure {
-  switch (aggregation) {
-    case "median":
-      return "p50";
-    case "p90":
-    case "p95":
-    case "p99":
-    case "min":
-    case "max":
-    case "sum":
-      return aggregation;
-    default:
-      // mean, rate (a rate is stored as its mean over the run) and last.
-      return "mean";
-  }
-}
-
-/**
- * The one number a run contributes to the comparison, as the metric's aggregation says.
- * Exported so the cross-experiment comparison reduces runs by the very same rule.
- */
-export function replicateValue(result: StoredResult, aggregation: MetricAggregation): number {
-  return result[replicateFigure(aggregation)] ?? result.mean;
-}
+type StoredResult = RunFigureSource;
 
 /**
  * One variant's input to the engine: a replicate per run and, when every run has a histogram on
@@ -69,7 +30,7 @@ export function variantData(
   return {
     name,
     isBaseline,
-    replicates: rows.map((r) => replicateValue(r, aggregation)),
+    replicates: rows.map((r) => runFigure(r, aggregation)),
     histograms,
     histogramScale: histograms ? ((rows[0]?.histogramScale ?? 1) as number) : undefined,
     mergedPercentiles: merged,

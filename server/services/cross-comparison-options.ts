@@ -1,5 +1,6 @@
 // What the compare page's form offers: every experiment of a project with its variants and the
-// distinct commits its runs were made from, counted over succeeded runs (the ones compared).
+// distinct commits its runs were made from (with the message and commit time the runs gave), counted
+// over succeeded runs (the ones compared).
 import type { Db } from "../db/client";
 import type { TRunSetOptions } from "../schemas/cross-comparison";
 import { getProjectBySlug } from "./projects";
@@ -18,7 +19,7 @@ export async function listRunSetOptions(db: Db, projectSlug: string): Promise<TR
       by: ["experimentId", "gitCommit", "gitBranch"],
       where: { ...succeeded, gitCommit: { not: null } },
       _count: { _all: true },
-      _max: { createdAt: true },
+      _max: { createdAt: true, gitCommitMessage: true, gitCommitTime: true },
     }),
   ]);
   const variantRuns = new Map(perVariant.map((row) => [row.variantId, row._count._all]));
@@ -26,14 +27,18 @@ export async function listRunSetOptions(db: Db, projectSlug: string): Promise<TR
   return {
     experiments: experiments.map((experiment) => {
       // A commit run on two branches is one commit: add its rows up, keep the latest branch seen.
-      const commits = new Map<string, { gitCommit: string; gitBranch: string | null; runs: number; lastRunAt: Date }>();
+      const commits = new Map<string, TRunSetOptions["experiments"][number]["commits"][number]>();
       for (const row of perCommit.filter((r) => r.experimentId === experiment.id)) {
         const gitCommit = row.gitCommit as string;
         const lastRunAt = row._max.createdAt as Date;
+        const message = row._max.gitCommitMessage;
+        const committedAt = row._max.gitCommitTime;
         const seen = commits.get(gitCommit);
-        if (!seen) commits.set(gitCommit, { gitCommit, gitBranch: row.gitBranch, runs: row._count._all, lastRunAt });
+        if (!seen) commits.set(gitCommit, { gitCommit, gitBranch: row.gitBranch, message, committedAt, runs: row._count._all, lastRunAt });
         else {
           seen.runs += row._count._all;
+          seen.message ??= message;
+          seen.committedAt ??= committedAt;
           if (lastRunAt > seen.lastRunAt) Object.assign(seen, { lastRunAt, gitBranch: row.gitBranch ?? seen.gitBranch });
         }
       }

@@ -58,12 +58,23 @@ describe("compareRunSets", () => {
         ],
       })),
     });
+    // A commit's 3 runs against another's 9: sizes the U test can resolve (2 / C(12, 3) = 0.009),
+    // and 3 against 3, which it never can (0.1 at best).
+    await upload(db, project, {
+      experiment: "few-against-many",
+      create: true,
+      runs: [
+        ...[10.2, 10.4, 10.3].map((mean) => ({ variant: "api", gitCommit: "f3a0001", metrics: [{ key: "latency_ms", unit: "ms", direction: "lower_is_better", summary: { n: 100, mean } }] })),
+        ...[8.1, 8.3, 7.9, 8.2, 8.0, 8.4, 8.15, 8.05, 8.25].map((mean) => ({ variant: "api", gitCommit: "f9b0002", metrics: [{ key: "latency_ms", unit: "ms", direction: "lower_is_better", summary: { n: 100, mean } }] })),
+        ...[8.1, 8.3, 7.9].map((mean) => ({ variant: "api", gitCommit: "f3c0003", metrics: [{ key: "latency_ms", unit: "ms", direction: "lower_is_better", summary: { n: 100, mean } }] })),
+      ],
+    });
     // One run each, with raw samples: compared on the samples, as weak evidence.
     await upload(db, project, {
       experiment: "one-run-each",
       create: true,
       runs: [
-        { variant: "old", gitCommit: "c0ffee1", metrics: [{ key: "t", unit: "ms", direction: "lower_is_better", samples: Array.from({ length: 60 }, (_, i) => 20 + (i % 9)) }] },
+        { variant: "old", gitCommit: "c0ffee1", gitCommitMessage: "Parse headers once", gitCommitTime: "2026-06-01T09:00:00.000Z", metrics: [{ key: "t", unit: "ms", direction: "lower_is_better", samples: Array.from({ length: 60 }, (_, i) => 20 + (i % 9)) }] },
         { variant: "new", gitCommit: "c0ffee2", metrics: [{ key: "t", unit: "ms", direction: "lower_is_better", samples: Array.from({ length: 60 }, (_, i) => 12 + (i % 9)) }] },
       ],
     });
@@ -129,6 +140,23 @@ describe("compareRunSets", () => {
     expect(none.metrics[0]!.reason).toBe("before (checkout-api, commit ffffff) has no runs with this metric");
   });
 
+  it("3 runs against 9 get a verdict (the test can reach α with those sizes); 3 against 3 say why not, with no p", async () => {
+    // It said "needs ≥ 4 runs per variant … for the U-test to reach α" beside p = 0.009.
+    const unequal = await compareRunSets(db, where(), { experimentSlug: "few-against-many", gitCommit: "f3a0001" }, { experimentSlug: "few-against-many", gitCommit: "f9b0002" });
+    const decided = unequal.metrics[0]!.comparison!.comparisons[0]!;
+    expect([decided.nBaseline, decided.nCandidate]).toEqual([3, 9]);
+    expect(decided.mannWhitney!.p).toBeCloseTo(2 / 220, 10);
+    expect(decided).toMatchObject({ verdict: "better", evidence: "strong" });
+    expect(decided.pAdjusted).toBeCloseTo(2 / 220, 10);
+    const equal = await compareRunSets(db, where(), { experimentSlug: "few-against-many", gitCommit: "f3a0001" }, { experimentSlug: "few-against-many", gitCommit: "f3c0003" });
+    const undecided = equal.metrics[0]!.comparison!.comparisons[0]!;
+    expect(undecided.verdict).toBe("insufficient_data");
+    expect(undecided.reason).toBe("with 3 and 3 runs the U-test's smallest p is 0.100 > α = 0.05: more runs are needed");
+    // The verdict rests on no p; the test's own figure stays in mannWhitney.
+    expect(undecided.pAdjusted).toBeNull();
+    expect(undecided.mannWhitney!.p).toBeCloseTo(0.1, 10);
+  });
+
   it("one run on each side is compared on its samples and labelled weak evidence", async () => {
     const result = await compareRunSets(db, where(), { experimentSlug: "one-run-each", gitCommit: "c0ffee1" }, { experimentSlug: "one-run-each", gitCommit: "c0ffee2" });
     const t = result.metrics[0]!.comparison!.comparisons[0]!;
@@ -153,7 +181,7 @@ describe("compareRunSets", () => {
 
   it("report.runSetOptions lists each experiment's variants and commits, newest commit first", async () => {
     const { experiments } = await caller.report.runSetOptions({ projectSlug: project.slug });
-    expect(experiments.map((e) => e.slug)).toEqual(["checkout-api", "checkout-api-seconds", "one-run-each"]);
+    expect(experiments.map((e) => e.slug)).toEqual(["checkout-api", "checkout-api-seconds", "few-against-many", "one-run-each"]);
     const checkout = experiments[0]!;
     expect(checkout.variants).toEqual([{ name: "api", runs: 12 }, { name: "batch", runs: 5 }]);
     expect(checkout.commits.map((c) => [c.gitCommit, c.gitBranch, c.runs]).sort()).toEqual([
@@ -161,6 +189,11 @@ describe("compareRunSets", () => {
       ["bbb2222cafef00d", "release", 6],
     ]);
     expect(experiments[1]!.commits).toEqual([]);
+    // Each commit with its message and commit time when the runs gave them, for the picker to show and search.
+    expect(experiments[2]!.commits.map((c) => [c.gitCommit, c.message, c.committedAt?.toISOString() ?? null]).sort()).toEqual([
+      ["c0ffee1", "Parse headers once", "2026-06-01T09:00:00.000Z"],
+      ["c0ffee2", null, null],
+    ]);
   });
 
   it("the compare page's query string stands for a request; empty fields mean 'any'", () => {

@@ -4,6 +4,10 @@
 // (comparison.ts's rule), and the two sets go through the same engine as a baseline ("before")
 // and one candidate ("after"). Metrics are matched by key; a metric whose unit, direction or
 // aggregation differs between the two sides is reported as not comparable, with the reason.
+// Two picked sets often differ in size (a commit's 3 runs against another's 9), so the minimum
+// number of runs is the exact one for the two sizes, as the CI gate's: the smallest p the U test
+// can give them must be ≤ α. The experiment's per-variant rule ("needs ≥ 4 runs per variant")
+// would call 3 against 9 undecidable beside a p of 0.009.
 import type { Db } from "../db/client";
 import type { MetricAggregation } from "../db/generated/enums";
 import { AppError } from "../errors";
@@ -121,7 +125,7 @@ async function compareOneMetric(db: Db, key: string, before: RunSet, after: RunS
     await attachSamples(db, variants[0] as VariantData, b.id, beforeRows[0]!.runId);
     await attachSamples(db, variants[1] as VariantData, a.id, afterRows[0]!.runId);
   }
-  return { ...described, comparison: compareMetric({ key, unit: b.unit, direction: b.direction }, variants, { alpha }), reason: null };
+  return { ...described, comparison: compareMetric({ key, unit: b.unit, direction: b.direction }, variants, { alpha, minimumRuns: "attainable" }), reason: null };
 }
 
 async function attachSamples(db: Db, variant: VariantData, metricId: string, runId: string) {

@@ -188,6 +188,7 @@ interface StoredRow {
   p95: number | null;
   p99: number | null;
   sum: number | null;
+  value: number | null;
   hasSamples: boolean;
 }
 
@@ -200,7 +201,7 @@ async function stored(slug: string): Promise<StoredRow[]> {
   });
   return rows.map((r) => ({
     variant: r.run.variant.name, repetition: r.run.repetition, key: r.metric.key, n: Number(r.n), mean: r.mean, sd: r.sd,
-    min: r.min, max: r.max, p50: r.p50, p95: r.p95, p99: r.p99, sum: r.sum, hasSamples: r.samples !== null,
+    min: r.min, max: r.max, p50: r.p50, p95: r.p95, p99: r.p99, sum: r.sum, value: r.value, hasSamples: r.samples !== null,
   }));
 }
 
@@ -289,11 +290,16 @@ describe("the example runs", () => {
 
   it("HTTP vs gRPC: the published summaries, and a throughput series adding up to the requests", async () => {
     const rows = await stored(HTTP);
+    // The published rate is the run's value; the summary describes the 31 per-second counts.
     const binaryThroughput = only(rows, "HTTP/Binary", "throughput_rps");
-    expect(binaryThroughput).toMatchObject({ mean: 2506.24, sum: 77_711 });
+    expect(binaryThroughput).toMatchObject({ value: 2506.24, n: 31, sum: 77_711 });
+    expect(binaryThroughput.mean).toBeCloseTo(77_711 / 31, 9);
     expect(only(rows, "HTTP/Binary", "latency_ms")).toMatchObject({ n: 77_711, mean: 2.7, p50: 2, p95: 4, p99: 6 });
     expect(only(rows, "gRPC/Unary", "latency_ms")).toMatchObject({ n: 36_806, mean: 6.87, p50: 6, p95: 11.23, p99: 15 });
-    expect(only(rows, "HTTP/JSON", "throughput_rps").mean).toBe(514.54);
+    expect(only(rows, "HTTP/JSON", "throughput_rps").value).toBe(514.54);
+    const comparison = await getComparison(db, { projectSlug: EXAMPLE_PROJECT_SLUG }, HTTP);
+    const medians = comparison.metrics.find((m) => m.key === "throughput_rps")?.comparison?.variants.map((v) => [v.variant, v.median]);
+    expect(medians).toEqual([["gRPC/Unary", 1186.64], ["HTTP/Binary", 2506.24], ["HTTP/JSON", 514.54], ["gRPC/Stream", 210.72]]);
     expect(only(rows, "gRPC/Stream", "latency_ms")).toMatchObject({ mean: 44.53, p99: 85 });
     expect((only(rows, "HTTP/Binary", "data_transferred_bytes").sum! / 1e9).toFixed(1)).toBe("81.5");
     expect((only(rows, "gRPC/Stream", "data_transferred_bytes").sum! / 1e9).toFixed(1)).toBe("6.9");

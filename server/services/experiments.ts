@@ -5,8 +5,8 @@ import { isUniqueViolation } from "../db/prisma-errors";
 import { AppError } from "../errors";
 import { slugify } from "../schemas/common";
 import type { TExperimentInput } from "../schemas/experiment";
-import { nonFiniteFigures, storedFigures, unusableReason, type StoredFigures } from "./finite-figures";
 import type { RunOrigins } from "./example-notice";
+import { replicateFigure } from "./run-figure";
 import { getProjectBySlug } from "./projects";
 import { lockExperiment, lockProjectForNewExperiment } from "./row-locks";
 import { requireWorkloadFit } from "./workload-checks";
@@ -44,8 +44,6 @@ export async function listExperiments(db: Db, projectSlug: string) {
   };
 }
 
-const RECENT_RUNS = 200;
-
 export async function getExperiment(db: Db, projectSlug: string, experimentSlug: string) {
   const project = await getProjectBySlug(db, projectSlug);
   const experiment = await db.experiment.findUnique({
@@ -53,16 +51,7 @@ export async function getExperiment(db: Db, projectSlug: string, experimentSlug:
     include: {
       variants: { orderBy: { position: "asc" }, include: { _count: { select: { runs: true } } } },
       metrics: { orderBy: { position: "asc" } },
-      runs: {
-        orderBy: { createdAt: "desc" },
-        take: RECENT_RUNS,
-        select: {
-          id: true, status: true, source: true, sourceDetail: true, repetition: true, startedAt: true,
-          finishedAt: true, createdAt: true, gitCommit: true, gitBranch: true, environment: true, variantId: true,
-          results: { select: { metricId: true, n: true, ...storedFigures } },
-          timeSeries: { select: { metricId: true } },
-        },
-      },
+      // The runs themselves come a page at a time (experiment-runs.ts).
       _count: { select: { runs: true } },
     },
   });
@@ -73,10 +62,10 @@ export async function getExperiment(db: Db, projectSlug: string, experimentSlug:
     project: { slug: project.slug, name: project.name },
     experiment: {
       ...rest,
+      // summaryFigure: the summary's figure a run without a value of its own contributes.
+      metrics: rest.metrics.map((metric) => ({ ...metric, summaryFigure: replicateFigure(metric.aggregation) })),
       parameters: rest.parameters as { name: string; value: string }[],
       variants: variants.map(({ _count: counts, ...variant }) => ({ ...variant, runCount: counts.runs })),
-      // n is a BigInt column; a run's sample count fits a double exactly up to 2^53.
-      runs: rest.runs.map((run) => ({ ...run, results: run.results.map(shownResult) })),
       runCount: _count.runs,
       /** Seeded example runs against everyone else's (server/services/example-notice.ts). */
       runOrigins: { example, own: _count.runs - example } satisfies RunOrigins,
@@ -85,16 +74,6 @@ export async function getExperiment(db: Db, projectSlug: string, experimentSlug:
 }
 
 export type ExperimentDetail = Awaited<ReturnType<typeof getExperiment>>;
-
-/**
- * A run's stored summary as the page shows it: a figure that is not finite (stored before ingest
- * refused them) is shown as unknown, and `unusable` says the result is left out of comparisons.
- */
-function shownResult(result: { metricId: string; n: bigint } & StoredFigures) {
-  const shown = { ...result, n: Number(result.n), unusable: unusableReason(result) };
-  for (const figure of nonFiniteFigures(result)) shown[figure] = null;
-  return shown;
-}
 
 export async function createExperiment(db: Db, projectSlug: string, input: TExperimentInput, options: { isExample?: boolean } = {}) {
   const project = await getProjectBySlug(db, projectSlug);

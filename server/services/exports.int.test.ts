@@ -40,7 +40,7 @@ describe("CSV exports — Kafka serializers (docs/examples.md case 5)", () => {
     const rows = parseCsv(file.text);
     expect(Object.keys(rows[0]!)).toEqual([
       "variant", "repetition", "run_id", "status", "source", "source_detail", "started_at", "finished_at", "git_commit", "git_branch",
-      "metric", "unit", "n", "mean", "sd", "min", "max", "p50", "p90", "p95", "p99", "p99_9",
+      "metric", "unit", "n", "mean", "sd", "min", "max", "p50", "p90", "p95", "p99", "p99_9", "sum", "value", "compared_value", "summary_note",
     ]);
     // 15 runs × 2 metrics and the failed run's one metric.
     expect(rows).toHaveLength(31);
@@ -59,7 +59,7 @@ describe("CSV exports — Kafka serializers (docs/examples.md case 5)", () => {
       expect(Number(row!.repetition)).toBe(result.run.repetition);
       expect(row!.n).toBe(result.n.toString());
       expect(num(row!.mean)).toBe(result.mean);
-      for (const [column, value] of Object.entries({ sd: result.sd, min: result.min, max: result.max, p50: result.p50, p90: result.p90, p95: result.p95, p99: result.p99, p99_9: result.p999 })) {
+      for (const [column, value] of Object.entries({ sd: result.sd, min: result.min, max: result.max, p50: result.p50, p90: result.p90, p95: result.p95, p99: result.p99, p99_9: result.p999, sum: result.sum, value: result.value })) {
         expect(num(row![column]), `${column} of ${result.runId}`).toBe(value);
       }
       expect(row!.started_at).toBe(result.run.startedAt?.toISOString() ?? "");
@@ -109,7 +109,7 @@ describe("CSV exports — Kafka serializers (docs/examples.md case 5)", () => {
           expect([row.change_percent, row.p, row.verdict]).toEqual(["", "", ""]);
           continue;
         }
-        expect([num(row.change_percent), num(row.change_ci_low), num(row.change_ci_high), num(row.p)]).toEqual([
+        expect([num(row.change_percent), num(row.change_ci_low_percent), num(row.change_ci_high_percent), num(row.p)]).toEqual([
           candidate.change.percent, candidate.change.percentCi!.low, candidate.change.percentCi!.high, candidate.pAdjusted,
         ]);
         expect(row).toMatchObject({ verdict: candidate.verdict, evidence: candidate.evidence, p_adjustment: "holm", reason: candidate.reason });
@@ -141,6 +141,24 @@ describe("CSV exports — Kafka serializers (docs/examples.md case 5)", () => {
 
     const flipped = parseCsv((await exportSummaryCsv(db, { projectSlug: project.projectSlug }, KAFKA_SLUG, "KOTLINX_JSON")).text);
     expect(flipped.find((r) => r.metric === "send_time_ms" && r.variant === "SPRING_JSON")).toMatchObject({ baseline: "KOTLINX_JSON", verdict: "worse" });
+  });
+
+  it("summary.csv: no p beside insufficient_data, and the change columns name their unit", async () => {
+    const slug = "three-against-three";
+    await upload(db, { id: project.projectId, slug: project.projectSlug }, {
+      experiment: slug,
+      create: true,
+      runs: [1, 2, 3].flatMap((i) => [
+        { variant: "A", metrics: [{ key: "t", unit: "ms", direction: "lower_is_better", summary: { n: 1, mean: i } }] },
+        { variant: "B", metrics: [{ key: "t", summary: { n: 1, mean: i + 3 } }] },
+      ]),
+    });
+    const file = await exportSummaryCsv(db, { projectSlug: project.projectSlug }, slug);
+    expect(file.text.split("\n")[0]).toContain(",change_percent,change_ci_low_percent,change_ci_high_percent,change_ci_confidence,p,");
+    const b = parseCsv(file.text).find((r) => r.variant === "B")!;
+    // 3 runs against 3 cannot reach α: the verdict rests on no p (it wrote 0.1).
+    expect(b).toMatchObject({ verdict: "insufficient_data", p: "" });
+    expect(num(b.change_percent)).toBe(150);
   });
 
   it("the download routes answer with attachments, and 404 / 422 with the reason", async () => {

@@ -1,27 +1,33 @@
 // CSV exports of one experiment, for spreadsheets and notebooks: every run's stored summary per
-// metric (runs.csv), and the comparison per metric and variant (summary.csv). Numbers are written
-// unrounded (JavaScript's shortest round-trip form) so they read back exactly; an unknown figure is
-// an empty cell. Dates are ISO 8601 in UTC.
+// metric with the run's explicit value and the figure it contributes to comparisons (runs.csv, by
+// the rule of run-figure.ts), and the comparison per metric and variant (summary.csv). Numbers are
+// written unrounded (JavaScript's shortest round-trip form) and unscaled so they read back exactly;
+// an unknown figure is an empty cell. A column's header names its unit where the unit is fixed
+// (change_percent, change_ci_low_percent); the figures of the metric itself (mean, median, p99…)
+// are in the metric's own unit, which every row's `unit` column gives. Dates are ISO 8601 in UTC.
 import { stringify } from "csv-stringify/sync";
 import type { Db } from "../db/client";
 import type { TExportFile } from "../schemas/report";
 import type { MergedPercentiles } from "../stats/schemas";
 import { getComparison } from "./comparison";
+import { storedFigures } from "./finite-figures";
+import { runFigure } from "./run-figure";
 import { getProjectBySlug } from "./projects";
 import { AppError } from "../errors";
+import { verdictP } from "../display";
 
 type Cell = string | number | boolean | null | undefined;
 
 const RUN_COLUMNS = [
   "variant", "repetition", "run_id", "status", "source", "source_detail", "started_at", "finished_at", "git_commit", "git_branch",
-  "metric", "unit", "n", "mean", "sd", "min", "max", "p50", "p90", "p95", "p99", "p99_9",
+  "metric", "unit", "n", "mean", "sd", "min", "max", "p50", "p90", "p95", "p99", "p99_9", "sum", "value", "compared_value", "summary_note",
 ] as const;
 
 const SUMMARY_COLUMNS = [
   "metric", "label", "unit", "direction", "aggregation", "variant", "is_baseline", "baseline", "runs",
   "median", "median_ci_low", "median_ci_high", "median_ci_confidence", "mean", "sd", "min", "max",
   "merged_count", "merged_min", "merged_p50", "merged_p90", "merged_p95", "merged_p99", "merged_p99_9", "merged_max",
-  "change_percent", "change_ci_low", "change_ci_high", "change_ci_confidence", "p", "p_adjustment", "verdict", "evidence", "reason",
+  "change_percent", "change_ci_low_percent", "change_ci_high_percent", "change_ci_confidence", "p", "p_adjustment", "verdict", "evidence", "reason",
 ] as const;
 
 function csv(columns: readonly string[], rows: Record<string, Cell>[]): string {
@@ -48,7 +54,7 @@ export async function exportRunsCsv(db: Db, where: { projectSlug: string }, expe
       variant: { select: { name: true } },
       results: {
         orderBy: { metric: { position: "asc" } },
-        select: { n: true, mean: true, sd: true, min: true, max: true, p50: true, p90: true, p95: true, p99: true, p999: true, metric: { select: { key: true, unit: true } } },
+        select: { n: true, ...storedFigures, summaryNote: true, metric: { select: { key: true, unit: true, aggregation: true } } },
       },
     },
   });
@@ -62,7 +68,9 @@ export async function exportRunsCsv(db: Db, where: { projectSlug: string }, expe
       ...common,
       metric: r.metric.key, unit: r.metric.unit,
       // n is a BigInt column: its decimal digits, exactly.
-      n: r.n.toString(), mean: r.mean, sd: r.sd, min: r.min, max: r.max, p50: r.p50, p90: r.p90, p95: r.p95, p99: r.p99, p99_9: r.p999,
+      n: r.n.toString(), mean: r.mean, sd: r.sd, min: r.min, max: r.max, p50: r.p50, p90: r.p90, p95: r.p95, p99: r.p99, p99_9: r.p999, sum: r.sum,
+      // value: what the producer sent as the run's own figure; compared_value: what comparisons use.
+      value: r.value, compared_value: runFigure(r, r.metric.aggregation), summary_note: r.summaryNote,
     }));
   });
   return { fileName: `${experiment.slug}-runs.csv`, contentType: "text/csv; charset=utf-8", text: csv(RUN_COLUMNS, rows) };
@@ -99,9 +107,10 @@ export async function exportSummaryCsv(db: Db, where: { projectSlug: string }, e
         median: stats.median, median_ci_low: stats.medianCi?.low, median_ci_high: stats.medianCi?.high, median_ci_confidence: stats.medianCi?.confidence,
         mean: stats.mean, sd: stats.sd, min: stats.min, max: stats.max,
         ...mergedColumns(stats.percentiles),
-        change_percent: candidate?.change.percent, change_ci_low: candidate?.change.percentCi?.low, change_ci_high: candidate?.change.percentCi?.high,
+        change_percent: candidate?.change.percent, change_ci_low_percent: candidate?.change.percentCi?.low, change_ci_high_percent: candidate?.change.percentCi?.high,
         change_ci_confidence: candidate?.change.ciConfidence,
-        p: candidate ? (candidate.pAdjusted ?? candidate.mannWhitney?.p) : null, p_adjustment: candidate?.adjustment,
+        // The p the verdict rests on: empty beside insufficient_data, where the test cannot decide.
+        p: candidate ? verdictP(candidate) : null, p_adjustment: candidate?.adjustment,
         // A variant that was not tested (the baseline, or every variant when nothing could be)
         // carries the metric's reason, if any.
         verdict: candidate?.verdict, evidence: candidate?.evidence, reason: candidate?.reason ?? metric.reason,

@@ -1,7 +1,9 @@
 // Summarises the environment the runs captured (CPU, cores, memory, OS, runtime, container
 // limits, git commit) for the report's "Environment" section. Agents, the CLI and importers name
 // these fields differently (JMH's jdkVersion, Go's goos, Google Benchmark's num_cpus), so each
-// line of the summary accepts several spellings; whatever is left is listed by name only.
+// line of the summary accepts several spellings; whatever is left is listed by name only. Sizes
+// are written with their unit by server/display.ts ("23.54 GiB", not 25276510208).
+import { formatMeasure } from "../display";
 
 export interface EnvironmentLine {
   label: string;
@@ -31,8 +33,43 @@ const LINES: { label: string; keys: string[] }[] = [
   { label: "OS", keys: ["os", "osname", "osversion", "goos", "platform", "kernel"] },
   { label: "Architecture", keys: ["arch", "goarch", "architecture"] },
   { label: "Runtime", keys: ["runtime", "runtimeversion", "jdkversion", "jdk", "javaversion", "java", "vmname", "vmversion", "jvm", "goversion", "go", "node", "nodeversion", "python", "pythonversion", "rustc"] },
-  { label: "Container limits", keys: ["container", "containerlimits", "cpulimit", "cpuslimit", "memorylimit"] },
+  { label: "Container limits", keys: ["container", "containerlimits", "cpulimit", "cpuslimit", "memorylimit", "memorylimitbytes"] },
 ];
+
+const number = /^\d+(\.\d+)?$/;
+/** Below this a bare memory figure is not a count of bytes (16 means 16 GB to whoever wrote it): kept as written. */
+const SMALLEST_BYTES = 1024 ** 2;
+
+/**
+ * A field's value as the report writes it: sizes with their unit (the agents send memoryBytes and
+ * memoryLimitBytes; a name may carry GB or MB, read in binary steps as the tools that write them
+ * mean), a container's limits named; anything else, or a value that already says its unit, as recorded.
+ */
+function valueText(key: string, value: string): string {
+  if (!number.test(value)) return value;
+  const figure = Number(value);
+  switch (key) {
+    case "memorybytes":
+      return formatMeasure(figure, "B");
+    case "memory":
+    case "mem":
+    case "ram":
+    case "totalmemory":
+      return figure >= SMALLEST_BYTES ? formatMeasure(figure, "B") : value;
+    case "memorygb":
+      return formatMeasure(figure, "GiB");
+    case "memorymb":
+      return formatMeasure(figure, "MiB");
+    case "memorylimit":
+    case "memorylimitbytes":
+      return `${figure >= SMALLEST_BYTES ? formatMeasure(figure, "B") : value} memory`;
+    case "cpulimit":
+    case "cpuslimit":
+      return `${value} CPU${figure === 1 ? "" : "s"}`;
+    default:
+      return value;
+  }
+}
 
 const normalise = (key: string) => key.toLowerCase().replace(/[^a-z0-9]/g, "");
 
@@ -60,7 +97,7 @@ export function summariseEnvironment(runs: RunEnvironment[]): EnvironmentSummary
     const fields = scalarFields(run.environment);
     LINES.forEach((line, index) => {
       // A run may give several fields for one line (JMH: jdkVersion and vmName): join them.
-      const parts = line.keys.flatMap((key) => fields.filter(([name]) => normalise(name) === key).map(([, value]) => value));
+      const parts = line.keys.flatMap((key) => fields.filter(([name]) => normalise(name) === key).map(([, value]) => valueText(key, value)));
       if (parts.length === 0) return;
       const value = [...new Set(parts)].join(" · ");
       counts[index]!.set(value, (counts[index]!.get(value) ?? 0) + 1);

@@ -132,7 +132,10 @@ describe("renderMarkdownReport", () => {
     };
     const text = renderMarkdownReport({ experiment, comparison, environment: noEnvironment, chartFiles: [], generatedAt });
     expect(row(text, "B")[7]).toBe("not enough data");
-    expect(row(text, "B")[5]).toMatch(/^\+/);
+    // B's median is 2.5 times A's: a factor, not "+150.00%".
+    expect(row(text, "B")[5]).toMatch(/^2\.5× \[/);
+    // No p beside "not enough data": with 3 runs against 3 the test cannot decide (it printed 0.100).
+    expect(row(text, "B")[6]).toBe("—");
     expect(text).toContain("- B: not enough data — needs ≥ 4 runs per variant (has 3 and 3)");
   });
 
@@ -250,6 +253,25 @@ describe("summariseEnvironment", () => {
     });
     expect(summary.otherFields).toEqual(["pkg"]);
     expect(summary.commits).toEqual([{ gitCommit: "abc1234def", gitBranch: "main", runs: 2 }]);
+  });
+
+  it("writes memory with a unit, binary as the agents measure it (it printed 25276510208)", () => {
+    const summary = summariseEnvironment([
+      // What the Go and JVM agents send: bytes, and a container's limit in bytes.
+      { environment: { cpuModel: "AMD EPYC", memoryBytes: 25_276_510_208, cpuLimit: 1.5, memoryLimitBytes: 2_147_483_648 }, gitCommit: null, gitBranch: null },
+      // Other spellings: a unit in the name, or the unit written by the tool.
+      { environment: { memory_gb: 16 }, gitCommit: null, gitBranch: null },
+      { environment: { memoryMB: 16_384 }, gitCommit: null, gitBranch: null },
+      { environment: { memory: "32 GB" }, gitCommit: null, gitBranch: null },
+      { environment: { ram: 17_179_869_184 }, gitCommit: null, gitBranch: null },
+    ]);
+    const lines = Object.fromEntries(summary.lines.map((l) => [l.label, l.values.map((v) => v.value)]));
+    expect(lines.Memory).toEqual(["16 GiB", "23.54 GiB", "32 GB"]);
+    expect(lines["Container limits"]).toEqual(["1.5 CPUs · 2 GiB memory"]);
+    expect(summary.otherFields).toEqual([]);
+    const text = renderMarkdownReport({ experiment, comparison: null, environment: summary, chartFiles: [], generatedAt });
+    expect(text).toContain("23.54 GiB (1 run)");
+    expect(text).not.toContain("25276510208");
   });
 
   it("is shown in the report as a table", () => {

@@ -3,12 +3,13 @@
 // table per metric (median with CI, mean ± sd, min … max, merged percentiles, change with CI, p,
 // verdict; every variant with runs, also when nothing could be compared), then the charts as
 // PNG files beside the report. Pure: every figure comes from the comparison service; nothing
-// statistical is computed here, only worded and rounded (report-format.ts).
+// statistical is computed here, only worded, with units and rounding by server/display.ts — the
+// experiment page's table prints the same figures the same way.
 import type { TComparison } from "../schemas/comparison";
 import { safeFilePart } from "../schemas/report";
 import { exampleNotice, type RunOrigins } from "./example-notice";
 import type { EnvironmentSummary } from "./report-environment";
-import { directionLabel, formatChange, formatMeanSd, formatMedian, formatMergedPercentiles, formatMinMax, formatP, formatVerdict, verdictP, type CandidateComparison } from "./report-format";
+import { changeCiText, directionLabel, formatChange, formatP, formatPercentiles, meanSdText, medianText, perRunLabel, rangeText, verdictP, verdictText, type CandidateComparison } from "../display";
 
 export interface ReportExperiment {
   slug: string;
@@ -109,7 +110,7 @@ function methodSection(experiment: ReportExperiment, comparison: TComparison | n
   lines.push(`- Warm-up: ${plural(experiment.warmupRuns, "run")} before measuring, not recorded.`);
   lines.push(`- Measured: ${plural(experiment.measuredRuns, "run")} per variant planned.`);
   for (const parameter of experiment.parameters) lines.push(`- ${parameter.name}: ${parameter.value || "—"}`);
-  lines.push(`- Each run contributes one value per metric (its mean, median, p95… as the metric says); the comparison is computed on these per-run values.`);
+  lines.push(`- Each run contributes one value per metric: the value its producer sent (e.g. the whole run's rate), else its mean, median, p95… as the metric says; the comparison is computed on these per-run values.`);
   const need = comparison?.metrics.flatMap((m) => m.comparison?.comparisons ?? []).map((c) => c.minReplicates)[0];
   lines.push(
     `- Significance level α = ${experiment.alpha}. Each candidate is tested against the baseline with a two-sided Mann-Whitney U test (exact for small samples); with several candidates the p-values are adjusted with Holm's method. The change is the ratio of medians with a Hodges–Lehmann confidence interval of at least ${formatLevel(1 - experiment.alpha)} (the U distribution is discrete, so the achieved level can be a little higher; summary.csv gives it per change); medians carry a distribution-free 95% interval from order statistics.`,
@@ -133,7 +134,7 @@ function resultsSection(experiment: ReportExperiment, comparison: TComparison | 
 }
 
 function metricHeading(metric: { key: string; label: string; unit: string; direction: keyof typeof directionLabel; aggregation: string }): string[] {
-  return [`### ${metric.label ? `${cell(metric.label)} (\`${metric.key}\`)` : `\`${metric.key}\``}`, "", `${metric.unit}, ${directionLabel[metric.direction]}; each run's ${metric.aggregation}.`, ""];
+  return [`### ${metric.label ? `${cell(metric.label)} (\`${metric.key}\`)` : `\`${metric.key}\``}`, "", `${metric.unit}, ${directionLabel[metric.direction]}; ${perRunLabel(metric.aggregation)}.`, ""];
 }
 
 /** One metric's results table and notes (also the CI gate's summary: server/regressions/check-markdown.ts). */
@@ -146,15 +147,15 @@ export function metricResults(metric: MetricEntry, baseline: string): string[] {
   const candidateOf = new Map(result.comparisons.map((c) => [c.candidate, c]));
   const rows = result.variants.map((stats) => {
     const candidate = candidateOf.get(stats.variant);
-    const p = candidate ? verdictP(candidate) : null;
+    const p = stats.percentiles;
     return [
       stats.isBaseline ? `${stats.variant} (baseline)` : stats.variant,
       String(stats.n),
-      formatMedian(stats, metric.unit),
-      formatMeanSd(stats, metric.unit),
-      formatMinMax(stats, metric.unit),
-      ...(merged ? [formatMergedPercentiles(stats, metric.unit)] : []),
-      ...(tested ? [candidate ? formatChange(candidate) : "—", p === null ? "—" : formatP(p), candidate ? formatVerdict(candidate) : "—"] : []),
+      medianText(stats, metric.unit),
+      meanSdText(stats.mean, stats.sd, metric.unit),
+      rangeText(stats, metric.unit),
+      ...(merged ? [p ? formatPercentiles([p.p50, p.p90, p.p99], metric.unit) : "—"] : []),
+      ...(tested ? [candidate ? changeWithVerdict(candidate) : "—", candidate ? formatP(verdictP(candidate)) : "—", candidate ? verdictText(candidate) : "—"] : []),
     ];
   });
   const header = ["Variant", "Runs", "Median [95% CI]", "Mean ± sd", "Min … max", ...(merged ? ["Merged p50 / p90 / p99"] : []), ...(tested ? [`Change vs ${baseline} [CI]`, "p", "Verdict"] : [])];
@@ -163,6 +164,18 @@ export function metricResults(metric: MetricEntry, baseline: string): string[] {
   if (!tested && metric.reason) lines.push(`_Not compared: ${metric.reason}._`, "");
   lines.push(...notes(result.notes, result.variants, result.comparisons));
   return lines;
+}
+
+/**
+ * "−4.37% (better) [−9.62%, −0.97%]": the change of the median with its interval, and — only
+ * when the test found a difference — which way that is for this metric's direction.
+ */
+function changeWithVerdict(candidate: CandidateComparison): string {
+  const { percent, percentCi } = candidate.change;
+  if (percent === null) return "—";
+  const decided = candidate.verdict === "better" || candidate.verdict === "worse" ? ` (${candidate.verdict})` : "";
+  const ci = changeCiText(percentCi);
+  return `${formatChange(percent)}${decided}${ci ? ` ${ci}` : ""}`;
 }
 
 /** Why a verdict is missing or weak, and the engine's notes (Holm, too few runs for a 95% CI). */
@@ -175,7 +188,7 @@ function notes(metricNotes: string[], variants: { variant: string; notes: string
   for (const c of comparisons) {
     if (c.verdict === "better" || c.verdict === "worse") {
       if (c.evidence === "weak") items.push(`${c.candidate}: ${c.reason}`);
-    } else items.push(`${c.candidate}: ${formatVerdict(c)} — ${c.reason}`);
+    } else items.push(`${c.candidate}: ${verdictText(c)} — ${c.reason}`);
   }
   return items.length ? [...items.map((item) => `- ${item.replace(/\s*\n\s*/g, " ")}`), ""] : [];
 }

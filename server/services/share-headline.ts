@@ -2,7 +2,7 @@
 // SPRING_JSON (better, p 0.032)"): the description and preview image of a share link, where a
 // chat app shows the outcome before anyone opens the page. Worded by server/display.ts, like the
 // experiment page and the report.
-import { formatP, formatPercent, verdictLabel } from "../display";
+import { formatChange, formatP, verdictLabel, verdictP } from "../display";
 import type { TComparison } from "../schemas/comparison";
 import type { TShareHeadline } from "../schemas/share-link";
 
@@ -14,9 +14,9 @@ export function shareHeadlines(comparison: TComparison): TShareHeadline[] {
     const candidates = metric.comparison?.comparisons ?? [];
     const decided = candidates.filter((c) => c.verdict === "better" || c.verdict === "worse");
     for (const c of decided) {
-      const p = c.pAdjusted ?? c.mannWhitney?.p;
+      const p = verdictP(c);
       const evidence = c.evidence === "weak" ? ", weak evidence" : "";
-      const text = `${c.candidate} ${formatPercent(c.change.percent)} ${metric.key} vs ${c.baseline} (${verdictLabel[c.verdict]}${p === undefined ? "" : `, p ${formatP(p)}`}${evidence})`;
+      const text = `${c.candidate} ${formatChange(c.change.percent)} ${metric.key} vs ${c.baseline} (${verdictLabel[c.verdict]}${p === null ? "" : `, p ${formatP(p)}`}${evidence})`;
       significant.push({ text, verdict: c.verdict });
     }
     if (decided.length > 0) continue;

@@ -10,10 +10,10 @@
 // (change-ci.ts), two-sided Mann-Whitney U (scipy's method rule), Welch's t-test, Holm's
 // correction across the candidates, and a direction-aware verdict (verdict.ts).
 // Plus a ranking by median (ranking.ts) and an A/A noise estimate (noise.ts).
+import { formatChange } from "~/server/display";
 import { AppError } from "~/server/errors";
 import { emptyChange, estimateChange } from "./change-ci";
 import { coefficientOfVariation, mean, populationSd, sampleSd, sortedCopy } from "./descriptive";
-import { formatPercent } from "./format";
 import { mergeHistograms } from "./histogram";
 import { holmAdjust } from "./holm";
 import { mannWhitneyU, type MannWhitneyMethod, type MannWhitneyResult } from "./mann-whitney";
@@ -245,7 +245,7 @@ export function compareMetric(metric: MetricSpec, variants: VariantData[], optio
   const comparisons: CandidateComparison[] = tested.map((t, i) => {
     const weak = t.weak !== null;
     const p = adjusted[i] ?? null;
-    const changeText = t.change.percent === null ? undefined : `median ${formatPercent(t.change.percent)} vs ${baseline.name}`;
+    const changeText = t.change.percent === null ? undefined : `median ${formatChange(t.change.percent)} vs ${baseline.name}`;
     const nBaseline = sortedOf(baseline).length;
     const nCandidate = sortedOf(t.variant).length;
     const decided = decideVerdict({
@@ -273,7 +273,8 @@ export function compareMetric(metric: MetricSpec, variants: VariantData[], optio
       change: t.change,
       mannWhitney: t.mannWhitney,
       welch: t.welch,
-      pAdjusted: p,
+      // The p the verdict rests on: none when the test cannot decide with so few runs.
+      pAdjusted: verdict === "insufficient_data" ? null : p,
       adjustment: family > 1 ? "holm" : "none",
       verdict,
       reason,

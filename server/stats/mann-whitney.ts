@@ -40,46 +40,46 @@ export function chooseMethod(n1: number, n2: number, ties: boolean): "exact" | "
   return "exact";
 }
 
-interface Ranked {
-  r1: number;
+/** How the pooled values rank: what the test needs besides the rank sum of x. */
+export interface PooledRanks {
+  /** Mid-rank (1-based, ties averaged) of each pooled value, in the order the values were given. */
+  ranks: Float64Array;
   tieTerm: number;
   ties: boolean;
   /** Sizes of the groups of equal values, in increasing value order. */
   groups: number[];
 }
 
-function rankSum(x: readonly number[], y: readonly number[]): Ranked {
-  const n1 = x.length;
-  const all = new Float64Array(n1 + y.length);
-  all.set(x, 0);
-  all.set(y, n1);
-  // Sort indices by value; labels tell which sample a value came from.
+/**
+ * Ranks a pooled sample once. The A/A noise estimate (noise.ts) splits one set of values into
+ * halves many times: the ranks and ties of the pool are the same for every split, so only the
+ * rank sum of a half changes.
+ */
+export function rankPooled(values: ArrayLike<number>): PooledRanks {
+  const all = Float64Array.from(values);
+  // Sort indices by value.
   const order = new Uint32Array(all.length);
   for (let i = 0; i < order.length; i++) order[i] = i;
   order.sort((a, b) => (all[a] as number) - (all[b] as number));
-  let r1 = 0;
+  const ranks = new Float64Array(all.length);
   let tieTerm = 0;
   let ties = false;
   const groups: number[] = [];
   for (let i = 0; i < order.length; ) {
     const v = all[order[i] as number] as number;
     let j = i;
-    let fromX = 0;
-    while (j < order.length && all[order[j] as number] === v) {
-      if ((order[j] as number) < n1) fromX++;
-      j++;
-    }
+    while (j < order.length && all[order[j] as number] === v) j++;
     const t = j - i;
     groups.push(t);
     const avgRank = (i + 1 + j) / 2;
-    r1 += avgRank * fromX;
+    for (let k = i; k < j; k++) ranks[order[k] as number] = avgRank;
     if (t > 1) {
       ties = true;
       tieTerm += t * t * t - t;
     }
     i = j;
   }
-  return { r1, tieTerm, ties, groups };
+  return { ranks, tieTerm, ties, groups };
 }
 
 export function mannWhitneyU(x: readonly number[], y: readonly number[], method: MannWhitneyMethod = "auto"): MannWhitneyResult {
@@ -87,7 +87,19 @@ export function mannWhitneyU(x: readonly number[], y: readonly number[], method:
   const n2 = y.length;
   if (n1 === 0 || n2 === 0) throw new RangeError("Mann-Whitney U needs at least one value in each sample");
   for (const v of [...x, ...y]) if (!Number.isFinite(v)) throw new RangeError(`Mann-Whitney U needs finite values, got ${v}`);
-  const { r1, tieTerm, ties, groups } = rankSum(x, y);
+  const pooled = rankPooled([...x, ...y]);
+  // Mid-ranks are multiples of ½, so this sum is exact in any order.
+  let r1 = 0;
+  for (let i = 0; i < n1; i++) r1 += pooled.ranks[i] as number;
+  return mannWhitneyFromRanks(r1, n1, n2, pooled, method);
+}
+
+/**
+ * The test from x's rank sum in a pool ranked by rankPooled (x: n1 of its values, y: the other
+ * n2), for callers that rank one pool once and test many splits of it.
+ */
+export function mannWhitneyFromRanks(r1: number, n1: number, n2: number, pooled: Omit<PooledRanks, "ranks">, method: MannWhitneyMethod = "auto"): MannWhitneyResult {
+  const { tieTerm, ties, groups } = pooled;
   const u1 = r1 - (n1 * (n1 + 1)) / 2;
   const u2 = n1 * n2 - u1;
   const uMax = Math.max(u1, u2);

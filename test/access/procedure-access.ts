@@ -13,6 +13,9 @@ export const procedureAccess: Record<string, Access> = {
   "setup.linkState": "public",
   "setup.complete": "public",
 
+  "account.updateName": "signed-in",
+  "account.changeEmail": "signed-in",
+
   "project.list": "signed-in",
   "project.create": "signed-in",
   "project.bySlug": "viewer",
@@ -21,6 +24,8 @@ export const procedureAccess: Record<string, Access> = {
 
   "experiment.list": "viewer",
   "experiment.get": "viewer",
+  "experiment.runs": "viewer",
+  "experiment.metricResults": "viewer",
   "experiment.comparison": "viewer",
   "experiment.results": "viewer",
   "experiment.create": "member",
@@ -29,6 +34,7 @@ export const procedureAccess: Record<string, Access> = {
 
   "history.get": "viewer",
   "history.overview": "viewer",
+  "history.openChangePoints": "viewer",
   "history.review": "member",
   "history.setRepositoryUrl": "owner",
 
@@ -50,6 +56,7 @@ export const procedureAccess: Record<string, Access> = {
   "agent.workloads": "viewer",
   "agent.revoke": "member",
   "agent.requestStop": "member",
+  "agent.resume": "member",
 
   "job.batches": "viewer",
   "job.estimate": "viewer",

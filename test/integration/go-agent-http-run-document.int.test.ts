@@ -22,7 +22,7 @@ if (!hasGo) console.warn("go-agent-http-run-document: skipped, `go` is not on PA
 interface RunDocument {
   startedAt: string;
   environment: Record<string, unknown>;
-  metrics: { key: string; histogram?: string; summary?: { n: number; p99?: number }; timeSeries?: { values: number[] } }[];
+  metrics: { key: string; histogram?: string; summary?: { n: number; p99?: number }; timeSeries?: { values: number[] }; value?: number }[];
 }
 
 afterAll(() => db.$disconnect());
@@ -65,5 +65,14 @@ describe.skipIf(!hasGo)("the Go agent's http run document on the real server", (
     }
     const throughput = charts.metrics.find((m) => m.key === "throughput")?.timeSeries.find((s) => s.variant === "closed");
     expect(throughput?.storedPoints).toBe(closed.metrics.find((m) => m.key === "throughput")?.timeSeries?.values.length);
+    // Each run contributes its value — the whole run's rate, the run's own p99 — not the mean of its seconds.
+    for (const key of ["throughput", "latency_p99", "errors", "bytes_in"]) {
+      const runValues = charts.metrics.find((m) => m.key === key)?.runs ?? [];
+      for (const [variant, document] of [["closed", closed], ["open", open]] as const) {
+        const sent = document.metrics.find((m) => m.key === key)?.value;
+        expect(sent, `${variant} ${key}`).toBeTypeOf("number");
+        expect(runValues.find((r) => r.variant === variant)?.value, `${variant} ${key}`).toBe(sent);
+      }
+    }
   });
 });

@@ -99,7 +99,7 @@ export class Agent {
         onStopRequested: () => {
           if (this.stopping.signal.aborted) return;
           this.log.warn("agent.stop_requested", {
-            hint: `stopped on the Agents page: it gets no work until it enrolls again (delete ${this.config.credentialFile} and start it with an enrollment token)`,
+            hint: `stopped on the Agents page: press Resume there, then start this agent again (its credential in ${this.config.credentialFile} still works)`,
           });
           this.stop("the server asked this agent to stop");
         },

@@ -44,6 +44,20 @@ describe("runMetrics", () => {
     expect("metrics" in result && result.metrics.map((m) => `${m.key} ${m.unit}`)).toEqual(["compress_time us", "payload_bytes B"]);
   });
 
+  it("sends a metric's value, in the job's unit, beside its samples or alone", () => {
+    const recorder = recorded();
+    recorder.value("compress_time", 2000);
+    recorder.value("rate", 4096);
+    const result = runMetrics([{ key: "compress_time", unit: "ms" }, { key: "rate", unit: "KiB/s" }], [...specs, { key: "rate", unit: "KiB/s", direction: "higher_is_better", aggregation: "mean", description: "" }], recorder);
+    expect(result).toEqual({
+      metrics: [
+        { key: "compress_time", unit: "ms", direction: "lower_is_better", samples: [1.5, 2.5], value: 2 },
+        { key: "rate", unit: "KiB/s", direction: "higher_is_better", value: 4096 },
+      ],
+      missing: [],
+    });
+  });
+
   it("keeps a unit of another family as recorded (the server then refuses it)", () => {
     const result = runMetrics([{ key: "payload_bytes", unit: "ms" }], specs, recorded());
     expect("metrics" in result && result.metrics[0]).toMatchObject({ key: "payload_bytes", unit: "B", summary: { mean: 2048 } });

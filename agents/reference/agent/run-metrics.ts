@@ -27,7 +27,7 @@ export function runMetrics(
   specs: readonly MetricSpec[],
   recorder: MemoryRecorder,
 ): { metrics: RunMetric[]; missing: string[] } | { problem: string } {
-  const recorded = specs.filter((spec) => recorder.samples.has(spec.key) || recorder.summaries.has(spec.key));
+  const recorded = specs.filter((spec) => recorder.recordedKeys().includes(spec.key));
   const wanted = requested.length ? requested : recorded.map((spec) => ({ key: spec.key, unit: spec.unit, direction: spec.direction }));
   const metrics: RunMetric[] = [];
   const missing: string[] = [];
@@ -43,6 +43,7 @@ export function runMetrics(
     const scale = (value: number) => (factor === undefined || factor === 1 ? value : value * factor);
     const samples = recorder.samples.get(spec.key);
     const summary = recorder.summaries.get(spec.key);
+    const value = recorder.values.get(spec.key);
     metrics.push({
       key: spec.key,
       unit: factor === undefined ? spec.unit : unit,
@@ -59,6 +60,7 @@ export function runMetrics(
             },
           }
         : {}),
+      ...(value !== undefined ? { value: scale(value) } : {}),
     });
   }
   if (metrics.length === 0) {

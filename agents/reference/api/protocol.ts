@@ -79,7 +79,10 @@ export interface RunMetric {
   unit?: string;
   direction?: string;
   samples?: number[];
+  /** n, mean, sd, min and max of the same n values. */
   summary?: { n: number; mean: number; sd?: number; min?: number; max?: number };
+  /** What the run contributes to comparisons when it is none of the summary's figures. */
+  value?: number;
 }
 
 /** A finished run: the body of `complete` without the lease token. */

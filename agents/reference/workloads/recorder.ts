@@ -7,6 +7,7 @@ const LOG_TAIL_BYTES = 64 * 1024;
 export class MemoryRecorder implements Recorder {
   readonly samples = new Map<string, number[]>();
   readonly summaries = new Map<string, Summary>();
+  readonly values = new Map<string, number>();
   private lines: string[] = [];
   private logBytes = 0;
 
@@ -21,6 +22,11 @@ export class MemoryRecorder implements Recorder {
     this.summaries.set(key, summary);
   }
 
+  value(key: string, value: number) {
+    if (!Number.isFinite(value)) throw new Error(`metric ${key}: ${value} is not a finite number`);
+    this.values.set(key, value);
+  }
+
   log(line: string) {
     this.lines.push(line);
     this.logBytes += line.length + 1;
@@ -28,7 +34,7 @@ export class MemoryRecorder implements Recorder {
   }
 
   recordedKeys(): string[] {
-    return [...new Set([...this.samples.keys(), ...this.summaries.keys()])];
+    return [...new Set([...this.samples.keys(), ...this.summaries.keys(), ...this.values.keys()])];
   }
 
   logTail(): string {

@@ -19,6 +19,7 @@ export interface MetricSpec {
   description: string;
 }
 
+/** A summary of n values: n, mean, sd, min and max describe the same values (the server refuses one that cannot). */
 export interface Summary {
   n: number;
   mean: number;
@@ -32,6 +33,11 @@ export interface Recorder {
   sample(key: string, value: number): void;
   /** A metric known only as a summary (e.g. a byte count that is the same for every operation). */
   summary(key: string, summary: Summary): void;
+  /**
+   * What the run contributes to comparisons when it is none of the figures of the metric's
+   * samples or summary (the whole run's rate while the samples are per-second rates).
+   */
+  value(key: string, value: number): void;
   /** A line of progress; the last lines go with a failure report as its log tail. */
   log(line: string): void;
 }

@@ -102,8 +102,9 @@ async function checkReadBack(format: string, file: string) {
       expect(metric, `${file}: metric of "${name}" ${key} among ${comparison.metrics.map((m) => m.key).join(", ")}`).toBeDefined();
       if (!metric) continue;
       const what = `${file}: ${metric.key}`;
-      // Each run's replicate is its mean (imported metrics aggregate by mean): what the tool printed.
-      const printed = benchmark.runs.map((run) => run[key]?.mean).filter((v): v is number => v !== undefined);
+      // Each run's replicate is its value when the tool printed the run's figure (a rate), else its
+      // mean (imported metrics aggregate by mean): what the tool printed.
+      const printed = benchmark.runs.map((run) => run[key]?.value ?? run[key]?.mean).filter((v): v is number => v !== undefined);
       expect(metric.comparison, `${what}: ${metric.reason}`).not.toBeNull();
       expect(metric.reason, what).toBe("no other variant has runs with this metric");
       const result = metric.comparison!;

@@ -183,7 +183,7 @@ describe("leases that expire", () => {
     expect((await agentApi.lease(crashed.credential, first.id, { leaseToken: first.leaseToken })).status).toBe(409);
     const late = await agentApi.complete(crashed.credential, first.id, { leaseToken: first.leaseToken, run: goodRun() });
     expect(late.status).toBe(409);
-    expect((late.body as unknown as ErrorReply).error.message).toMatch(/no longer yours: its lease expired and another attempt holds it now/);
+    expect((late.body as unknown as ErrorReply).error.message).toMatch(/no longer yours: it expired, and attempt 2 of 3 holds the job now/);
     expect(await rowCounts(db)).toEqual(before);
     expect((await agentApi.complete(healthy.credential, second.id, { leaseToken: second.leaseToken, run: goodRun() })).status).toBe(201);
   });

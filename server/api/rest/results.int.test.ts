@@ -566,7 +566,7 @@ describe("bad input", () => {
 
   it("a metric with no data → 400", async () => {
     const { body } = await expectRefused(db, () => post(simpleUpload("no-data", { runs: [{ variant: "a", metrics: [metric("latency")] }] }), { key: ctx.key }), 400, "BAD_REQUEST");
-    expect(body.error.message).toContain("give samples, samplesBase64, summary, histogram or timeSeries");
+    expect(body.error.message).toContain("give samples, samplesBase64, summary, histogram, timeSeries or value");
   });
 
   it("empty runs → 400", async () => {

@@ -1,10 +1,10 @@
 import { ZAgentRef } from "../../schemas/agents";
 import { ZProjectRef } from "../../schemas/project";
-import { advertisedWorkloads, listAgents, requestAgentStop, revokeAgent } from "../../services/agent-admin";
+import { advertisedWorkloads, listAgents, requestAgentStop, resumeAgent, revokeAgent } from "../../services/agent-admin";
 import { createTRPCRouter, projectProcedure } from "../trpc";
 
 // The Agents page: everyone in the project sees the agents and the workloads they offer (the
-// variant form needs those); members revoke agents or ask them to stop.
+// variant form needs those); members revoke agents, ask them to stop, and resume them.
 export const agentRouter = createTRPCRouter({
   list: projectProcedure("viewer")
     .input(ZProjectRef)
@@ -18,4 +18,7 @@ export const agentRouter = createTRPCRouter({
   requestStop: projectProcedure("member")
     .input(ZAgentRef)
     .mutation(({ ctx, input }) => requestAgentStop(ctx.db, ctx.access.projectId, input.agentId)),
+  resume: projectProcedure("member")
+    .input(ZAgentRef)
+    .mutation(({ ctx, input }) => resumeAgent(ctx.db, ctx.access.projectId, input.agentId)),
 });

@@ -1,8 +1,10 @@
 import { ZComparisonRef } from "../../schemas/comparison";
 import { ZCreateExperiment, ZExperimentRef, ZUpdateExperiment } from "../../schemas/experiment";
+import { ZMetricResultsPageRef, ZRunsPageRef } from "../../schemas/experiment-runs";
 import { getExperimentResults } from "../../services/charts";
 import { getComparison } from "../../services/comparison";
 import { ZProjectRef } from "../../schemas/project";
+import { listMetricResults, listRuns } from "../../services/experiment-runs";
 import { createExperiment, deleteExperiment, getExperiment, listExperiments, updateExperiment } from "../../services/experiments";
 import { createTRPCRouter, projectProcedure } from "../trpc";
 
@@ -14,6 +16,14 @@ export const experimentRouter = createTRPCRouter({
   get: projectProcedure("viewer")
     .input(ZExperimentRef)
     .query(async ({ ctx, input }) => ({ ...(await getExperiment(ctx.db, input.projectSlug, input.experimentSlug)), role: ctx.access.role })),
+  /** A page of the experiment's runs, newest first. */
+  runs: projectProcedure("viewer")
+    .input(ZRunsPageRef)
+    .query(({ ctx, input }) => listRuns(ctx.db, ctx.access.projectId, input.experimentSlug, input)),
+  /** A page of one metric's stored results, by variant and repetition. */
+  metricResults: projectProcedure("viewer")
+    .input(ZMetricResultsPageRef)
+    .query(({ ctx, input }) => listMetricResults(ctx.db, ctx.access.projectId, input.experimentSlug, input.metricKey, input)),
   create: projectProcedure("member")
     .input(ZCreateExperiment)
     .mutation(({ ctx, input }) => createExperiment(ctx.db, input.projectSlug, input.experiment)),

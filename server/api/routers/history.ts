@@ -1,5 +1,6 @@
 import { getHistory } from "../../history/history";
 import { getHistoryOverview } from "../../history/overview";
+import { listOpenChangePoints } from "../../history/open-change-points";
 import { reviewChangePoint } from "../../history/change-point-review";
 import { ZHistoryRef, ZReviewChangePoint, ZSetRepositoryUrl } from "../../schemas/history";
 import { ZProjectRef } from "../../schemas/project";
@@ -18,6 +19,10 @@ export const historyRouter = createTRPCRouter({
   overview: projectProcedure("viewer")
     .input(ZProjectRef)
     .query(({ ctx }) => getHistoryOverview(ctx.db, ctx.access.projectId)),
+  /** Change points nobody has acknowledged or dismissed yet (the Alerts page lists them too). */
+  openChangePoints: projectProcedure("viewer")
+    .input(ZProjectRef)
+    .query(({ ctx }) => listOpenChangePoints(ctx.db, ctx.access.projectId)),
   review: projectProcedure("member")
     .input(ZReviewChangePoint)
     .mutation(({ ctx, input }) => reviewChangePoint(ctx.db, ctx.access.projectId, input.id, input.status, ctx.user.id)),

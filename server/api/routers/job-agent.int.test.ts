@@ -1,7 +1,7 @@
 // The dashboard's job and agent procedures through tRPC as signed-in members, on a real
 // database: "Run" makes a batch (or refuses clearly, writing nothing), progress is visible per
-// job, failed jobs are retried, and the Agents page lists, revokes and stops agents and offers
-// their workloads to the variant form.
+// job, failed jobs are retried, and the Agents page lists, revokes, stops and resumes agents and
+// offers their workloads to the variant form.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/server/db/client";
 import { ZExperimentInput, type TExperimentFormValues } from "~/server/schemas/experiment";
@@ -124,6 +124,35 @@ describe("job.batches, job.get, job.retryFailed, job.cancel", () => {
     await expectTRPCError(other.owner.caller.job.retryFailed({ projectSlug: other.slug, batchId: batch.id }), "NOT_FOUND");
     await expectTRPCError(other.owner.caller.job.batches({ projectSlug: other.slug, experimentSlug: slug }), "NOT_FOUND");
     expect((await db.job.findUniqueOrThrow({ where: { id: job.id } })).status).toBe("queued");
+  });
+});
+
+describe("agent.requestStop and agent.resume", () => {
+  it("a stopped agent resumed works again with the credential it has: its heartbeat says go on and its claims get jobs", async () => {
+    const fresh = await projectWithOwner(db, "agents-resume");
+    const token = await fresh.owner.caller.enrollmentToken.create({ projectSlug: fresh.slug, name: "rack 5", expiresAt: null });
+    const agent = await registeredAgent({ id: fresh.id, slug: fresh.slug, token: token.secret, experimentSlug: "" }, { name: "resumed", capabilities: ["gzip"] });
+    await fresh.owner.caller.experiment.create({
+      projectSlug: fresh.slug,
+      experiment: ZExperimentInput.parse({ title: "E", slug: "e", warmupRuns: 0, measuredRuns: 1, variants: [{ name: "A", isBaseline: true, config: { workload: "gzip" } }], metrics: [{ key: "latency", unit: "ms", direction: "lower_is_better" }] }),
+    });
+
+    await fresh.owner.caller.agent.requestStop({ projectSlug: fresh.slug, agentId: agent.id });
+    await fresh.owner.caller.job.startBatch({ projectSlug: fresh.slug, experimentSlug: "e" });
+    expect((await agentApi.heartbeat(agent.credential)).body.stop).toBe(true);
+    expect((await agentApi.claim(agent.credential, 0)).status).toBe(204);
+    expect((await fresh.owner.caller.agent.list({ projectSlug: fresh.slug }))[0]?.stopRequested).toBe(true);
+
+    expect(await fresh.owner.caller.agent.resume({ projectSlug: fresh.slug, agentId: agent.id })).toEqual({ id: agent.id });
+    expect((await fresh.owner.caller.agent.list({ projectSlug: fresh.slug }))[0]?.stopRequested).toBe(false);
+    expect((await agentApi.heartbeat(agent.credential)).body.stop).toBe(false);
+    const job = await claimed(agent);
+    expect((await agentApi.complete(agent.credential, job.id, { leaseToken: job.leaseToken, run: goodRun() })).status).toBe(201);
+    // Resuming an agent that runs is nothing; a revoked one, or another project's, is not found.
+    expect(await fresh.owner.caller.agent.resume({ projectSlug: fresh.slug, agentId: agent.id })).toEqual({ id: agent.id });
+    await expectTRPCError(member.caller.agent.resume({ projectSlug: project.slug, agentId: agent.id }), "NOT_FOUND");
+    await fresh.owner.caller.agent.revoke({ projectSlug: fresh.slug, agentId: agent.id });
+    await expectTRPCError(fresh.owner.caller.agent.resume({ projectSlug: fresh.slug, agentId: agent.id }), "NOT_FOUND");
   });
 });
 

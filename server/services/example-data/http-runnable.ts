@@ -42,7 +42,7 @@ const definition = defineExperiment({
   metrics: [
     { key: "throughput", label: "Requests per second", unit: "req/s", direction: "higher_is_better", aggregation: "mean" },
     { key: "latency", label: "Latency per request", unit: "ms", direction: "lower_is_better", aggregation: "median" },
-    { key: "latency_p99", label: "Latency, 99th percentile per second", unit: "ms", direction: "lower_is_better", aggregation: "mean" },
+    { key: "latency_p99", label: "Latency, 99th percentile of the run (per second in its series)", unit: "ms", direction: "lower_is_better", aggregation: "mean" },
   ],
 });
 

@@ -72,7 +72,7 @@ const definition = defineExperiment({
     { name: "gRPC/Stream", description: "server streaming in 64 KB chunks", isBaseline: false },
   ],
   metrics: [
-    { key: "throughput_rps", label: "Throughput (sum: total requests)", unit: "req/s", direction: "higher_is_better", aggregation: "rate" },
+    { key: "throughput_rps", label: "Throughput (the run's rate; per-second counts as its series)", unit: "req/s", direction: "higher_is_better", aggregation: "rate" },
     { key: "latency_ms", label: "Latency (avg, p50, p95, p99)", unit: "ms", direction: "lower_is_better", aggregation: "mean" },
     { key: "requests", label: "Requests (total)", unit: "count", direction: "higher_is_better", aggregation: "sum" },
     { key: "data_transferred_bytes", label: "Data transferred (requests × 1 MiB)", unit: "B", direction: "higher_is_better", aggregation: "sum" },
@@ -104,7 +104,8 @@ function results() {
           syntheticSeries: `throughput per second, mulberry32 seed ${HTTP_GRPC_SEED}`,
         },
         metrics: [
-          { key: "throughput_rps", summary: { n: 1, mean: p.throughputRps, sum: p.requests }, timeSeries: { intervalMs: 1000, values: perSecond } },
+          // The published rate is what the run contributes; the stored summary describes the series.
+          { key: "throughput_rps", value: p.throughputRps, timeSeries: { intervalMs: 1000, values: perSecond } },
           { key: "latency_ms", summary: { n: p.requests, mean: p.latencyMs.avg, p50: p.latencyMs.p50, p95: p.latencyMs.p95, p99: p.latencyMs.p99 } },
           { key: "requests", summary: { n: 1, mean: p.requests, sum: p.requests } },
           { key: "data_transferred_bytes", summary: { n: 1, mean: bytes, sum: bytes } },

@@ -64,8 +64,8 @@ func printHTTP(w io.Writer, run result.Run, f httpworkload.Facts) {
 	}
 	fmt.Fprintf(w, "%s %s — %s model, %s, %s\n", f.Method, f.Target, f.Model, load, f.Protocol)
 	fmt.Fprintf(w, "  %d requests in %.2fs, %s read, %s written\n", f.Requests, f.DurationSeconds, bytesText(f.BytesIn), bytesText(f.BytesOut))
-	if m, ok := find(run, "throughput"); ok && m.Summary != nil {
-		fmt.Fprintf(w, "  Requests/sec: %.2f\n", m.Summary.Mean)
+	if m, ok := find(run, "throughput"); ok && m.Value != nil {
+		fmt.Fprintf(w, "  Requests/sec: %.2f\n", *m.Value)
 	}
 	if m, ok := find(run, "latency"); ok {
 		if s := statsOf(m); s != nil {
@@ -191,15 +191,22 @@ func meanOf(values []float64) float64 {
 	return sum / float64(len(values))
 }
 
-// describeMetric is one line: n, mean ± sd, min … max, percentiles, and the series if any.
+// describeMetric is one line: the run's value if it has one, n, mean ± sd, min … max,
+// percentiles, and the series if any.
 func describeMetric(m result.Metric) string {
 	f := statsOf(m)
+	num := func(v float64) string { return fmt.Sprintf("%.4g", v) }
+	var parts []string
+	if m.Value != nil {
+		parts = append(parts, fmt.Sprintf("value=%s %s", num(*m.Value), m.Unit))
+	}
 	if f == nil {
+		if len(parts) > 0 {
+			return parts[0]
+		}
 		return "(no data)"
 	}
 	unit := m.Unit
-	num := func(v float64) string { return fmt.Sprintf("%.4g", v) }
-	var parts []string
 	if f.from != "" {
 		parts = append(parts, fmt.Sprintf("n=%d mean=%s", f.n, num(f.mean)))
 		if !math.IsNaN(f.sd) {

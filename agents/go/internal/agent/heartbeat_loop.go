@@ -38,7 +38,7 @@ func (a *Agent) runHeartbeatLoop(ctx context.Context) {
 				}
 			}
 			if answer.Stop {
-				a.log.Warn("agent.stop_requested", "hint", "stopped on the Agents page: it gets no work until it enrolls again (delete "+a.cfg.CredentialFile+" and start it with an enrollment token)")
+				a.log.Warn("agent.stop_requested", "hint", "stopped on the Agents page: press Resume there, then start this agent again (its credential in "+a.cfg.CredentialFile+" still works)")
 				a.Stop("the server asked this agent to stop")
 			}
 		case ctx.Err() != nil:

@@ -118,6 +118,9 @@ func scaleMetric(m result.Metric, factor float64) result.Metric {
 		// the same counts read with scale / factor.
 		m.HistogramScale /= factor
 	}
+	if m.Value != nil {
+		m.Value = scalePtr(m.Value)
+	}
 	if m.TimeSeries != nil {
 		ts := *m.TimeSeries
 		ts.Values = make([]float64, len(m.TimeSeries.Values))

@@ -26,7 +26,7 @@ func TestUnitFactorWithinAFamilyOnly(t *testing.T) {
 func TestJobMetricsConvertEveryFormToTheJobsUnit(t *testing.T) {
 	recorded := []result.Metric{
 		{Key: "t", Unit: "us", Direction: result.LowerIsBetter, Samples: []float64{1000, 2000}, Histogram: "HISTfake", HistogramScale: 1,
-			Summary: &result.Summary{N: 2, Mean: 1500, P99: result.F(2000)}, TimeSeries: &result.TimeSeries{IntervalMs: 1000, Values: []float64{3000}}},
+			Summary: &result.Summary{N: 2, Mean: 1500, P99: result.F(2000)}, TimeSeries: &result.TimeSeries{IntervalMs: 1000, Values: []float64{3000}}, Value: result.F(4000)},
 		{Key: "b", Unit: "B", SamplesBase64: result.EncodeSamples([]float64{2048})},
 		{Key: "rps", Unit: "req/s", Samples: []float64{5}},
 		{Key: "extra", Unit: "ms", Samples: []float64{1}},
@@ -37,10 +37,10 @@ func TestJobMetricsConvertEveryFormToTheJobsUnit(t *testing.T) {
 		t.Fatalf("metrics %+v missing %v problem %q", metrics, missing, problem)
 	}
 	tm := metrics[0]
-	if tm.Unit != "ms" || tm.Samples[0] != 1 || tm.Samples[1] != 2 || tm.Summary.Mean != 1.5 || *tm.Summary.P99 != 2 || tm.TimeSeries.Values[0] != 3 || tm.HistogramScale != 1000 {
+	if tm.Unit != "ms" || tm.Samples[0] != 1 || tm.Samples[1] != 2 || tm.Summary.Mean != 1.5 || *tm.Summary.P99 != 2 || tm.TimeSeries.Values[0] != 3 || tm.HistogramScale != 1000 || *tm.Value != 4 {
 		t.Errorf("t converted to %+v (summary %+v)", tm, *tm.Summary)
 	}
-	if recorded[0].Samples[0] != 1000 {
+	if recorded[0].Samples[0] != 1000 || *recorded[0].Value != 4000 {
 		t.Error("the recorded metric was changed in place")
 	}
 	b := metrics[1]

@@ -37,6 +37,7 @@ type Builder struct {
 	histograms map[string]Metric
 	summaries  map[string]Summary
 	series     map[string]TimeSeries
+	values     map[string]float64
 	env        map[string]any
 	warnings   []string
 	logs       []string
@@ -47,7 +48,7 @@ type Builder struct {
 func NewBuilder(specs map[string]Spec, onLog func(line string)) *Builder {
 	return &Builder{
 		specs: specs, samples: map[string][]float64{}, histograms: map[string]Metric{},
-		summaries: map[string]Summary{}, series: map[string]TimeSeries{}, env: map[string]any{}, onLog: onLog,
+		summaries: map[string]Summary{}, series: map[string]TimeSeries{}, values: map[string]float64{}, env: map[string]any{}, onLog: onLog,
 	}
 }
 
@@ -62,6 +63,9 @@ func (b *Builder) touch(key string) {
 		return
 	}
 	if _, ok := b.series[key]; ok {
+		return
+	}
+	if _, ok := b.values[key]; ok {
 		return
 	}
 	b.order = append(b.order, key)
@@ -97,6 +101,13 @@ func (b *Builder) Series(key string, s TimeSeries) {
 	b.mu.Lock()
 	b.touch(key)
 	b.series[key] = s
+	b.mu.Unlock()
+}
+
+func (b *Builder) Value(key string, v float64) {
+	b.mu.Lock()
+	b.touch(key)
+	b.values[key] = v
 	b.mu.Unlock()
 }
 
@@ -176,6 +187,9 @@ func (b *Builder) Build(startedAt, finishedAt time.Time, base map[string]any) Ru
 		if ts, ok := b.series[key]; ok {
 			ts := ts
 			m.TimeSeries = &ts
+		}
+		if v, ok := b.values[key]; ok {
+			m.Value = F(v)
 		}
 		if values := b.samples[key]; len(values) > 0 {
 			if len(values) > samplesInlineMax {

@@ -32,7 +32,10 @@ func (r Run) WithCommit(hash, branch, message, when string) Run {
 	return r
 }
 
-// Metric is one metric's data in a run: at least one of samples, summary, histogram, series.
+// Metric is one metric's data in a run: at least one of samples, summary, histogram, series,
+// value. A summary describes one set of values (n, mean, sd, min, max and percentiles of the same
+// values); Value is what the run contributes to comparisons when that is none of them (the whole
+// run's rate while the summary or series holds per-second rates).
 type Metric struct {
 	Key            string      `json:"key"`
 	Unit           string      `json:"unit,omitempty"`
@@ -45,6 +48,7 @@ type Metric struct {
 	Histogram      string      `json:"histogram,omitempty"`
 	HistogramScale float64     `json:"histogramScale,omitempty"`
 	TimeSeries     *TimeSeries `json:"timeSeries,omitempty"`
+	Value          *float64    `json:"value,omitempty"`
 }
 
 // Summary is a workload's own summary of n values (pointers: absent is not zero).

@@ -77,8 +77,13 @@ type Recorder interface {
 	Histogram(key string, h *hdrhistogram.Histogram, scale float64)
 	// Summary gives a metric known only as a summary (e.g. bytes that are the same every time).
 	Summary(key string, s result.Summary)
-	// Series gives a metric's time series (e.g. requests per second, second by second).
+	// Series gives a metric's time series (e.g. requests per second, second by second): one
+	// point per whole second; a last, partial second is left out (its values still count in the
+	// run's Value).
 	Series(key string, s result.TimeSeries)
+	// Value gives what the run contributes to comparisons when it is none of the figures of the
+	// metric's summary or series (the whole run's rate while the series holds per-second rates).
+	Value(key string, v float64)
 	// Environment adds facts about this run to its environment (e.g. the target's protocol).
 	Environment(key string, value any)
 	// Warn records a caveat a reader of the results must see (printed in summaries, logged).

@@ -1,8 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { formatDateTime, plural } from "~/components/format";
-import { ChangeVerdict } from "~/components/history/change-verdict";
-import { shortSha } from "~/components/history/date-axis";
+import { OpenChangePointsTable } from "~/components/history/open-change-points-table";
 import { openProject, ProjectPage, type ProjectPageParams } from "~/app/_lib/project-page";
 import { api } from "~/app/_lib/trpc-server";
 
@@ -21,42 +20,7 @@ export default async function ProjectHistoryPage(props: ProjectPageParams) {
         {overview.openChangePoints.length === 0 ? (
           <p className="empty">None open: no history shifted, or every shift was acknowledged or dismissed.</p>
         ) : (
-          <div className="table-wrap">
-            <table aria-label="Open change points">
-              <thead>
-                <tr>
-                  <th>Experiment</th>
-                  <th>Metric</th>
-                  <th>Variant</th>
-                  <th>Commits</th>
-                  <th>Change</th>
-                  <th data-narrow="hide">Found</th>
-                </tr>
-              </thead>
-              <tbody>
-                {overview.openChangePoints.map((c) => (
-                  <tr key={c.id}>
-                    <td>
-                      <Link href={`${base}/e/${c.experimentSlug}`}>{c.experimentSlug}</Link>
-                    </td>
-                    <td>
-                      <Link href={`${base}/e/${c.experimentSlug}/history?${new URLSearchParams({ metric: c.metricKey, variant: c.variant }).toString()}`}>{c.metricKey}</Link>
-                    </td>
-                    <td>{c.variant}</td>
-                    <td className="mono small">
-                      {shortSha(c.previousCommit)} → {shortSha(c.commit)}
-                    </td>
-                    <td>
-                      <ChangeVerdict percent={c.changePercent} verdict={c.verdict} />
-                    </td>
-                    <td className="small" data-narrow="hide">
-                      {formatDateTime(new Date(c.foundAt))}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <OpenChangePointsTable projectSlug={project.slug} changePoints={overview.openChangePoints} />
         )}
       </section>
       <section className="card" aria-labelledby="histories-heading">

@@ -54,66 +54,58 @@ func report(l *load, target *url.URL, rec workload.Recorder) error {
 	windowS := window.Seconds()
 	startedAt := l.base.Add(time.Duration(l.measureFrom))
 
-	// Latency: the whole run's histogram and its summary.
+	// Latency: the whole run's histogram and its summary (n = responses).
 	ms := func(us int64) float64 { return float64(us) / latencyScale }
+	var latency result.Summary
 	if responses > 0 {
+		latency = histogramSummary(run, latencyScale)
 		rec.Histogram("latency", run, latencyScale)
-		rec.Summary("latency", result.Summary{
-			N: responses, Mean: run.Mean() / latencyScale, SD: result.F(run.StdDev() / latencyScale),
-			Min: result.F(ms(run.Min())), Max: result.F(ms(run.Max())),
-			P50: result.F(ms(run.ValueAtQuantile(50))), P90: result.F(ms(run.ValueAtQuantile(90))), P95: result.F(ms(run.ValueAtQuantile(95))),
-			P99: result.F(ms(run.ValueAtQuantile(99))), P999: result.F(ms(run.ValueAtQuantile(99.9))),
-		})
+		rec.Summary("latency", latency)
 	}
 
-	// Per-second series. Each point is one second of the window; the last, partial second is
-	// scaled to a per-second rate.
+	// Per-second series hold whole seconds of the window: a last, partial second is left out (its
+	// requests count in the run's values, which divide by the whole window). A metric whose run
+	// figure is a rate or the run's own percentile sends it as its value; the server summarises
+	// the series (n = seconds).
 	secs := l.secs.closed
-	points := int(math.Ceil(windowS - 1e-3))
-	points = max(points, 1)
-	perSecond := func(i int, v float64) float64 {
-		if tail := windowS - float64(i); tail < 1 && tail > 1e-3 {
-			return v / tail
-		}
-		return v
-	}
+	whole := int(window / time.Second)
 	at := func(i int) secondFigures {
 		if i < len(secs) {
 			return secs[i]
 		}
 		return secondFigures{}
 	}
-	seriesOf := func(value func(i int) float64) result.TimeSeries {
+	seriesOf := func(points int, value func(i int) float64) result.TimeSeries {
 		values := make([]float64, points)
 		for i := range values {
-			values[i] = perSecond(i, value(i))
+			values[i] = value(i)
 		}
 		return result.TimeSeries{StartedAt: &startedAt, IntervalMs: 1000, Values: values}
 	}
-	throughput := seriesOf(func(i int) float64 { return float64(at(i).requests) })
-	rec.Summary("throughput", withSpread(float64(responses)/windowS, throughput.Values))
-	rec.Series("throughput", throughput)
+	series := func(key string, ts result.TimeSeries) {
+		if len(ts.Values) > 0 {
+			rec.Series(key, ts)
+		}
+	}
+	rec.Value("throughput", float64(responses)/windowS)
+	series("throughput", seriesOf(whole, func(i int) float64 { return float64(at(i).requests) }))
 
 	if responses > 0 {
 		for _, q := range []struct {
-			key      string
-			quantile float64
-			of       func(f secondFigures) int64
-		}{{"latency_p50", 50, func(f secondFigures) int64 { return f.p50Us }}, {"latency_p99", 99, func(f secondFigures) int64 { return f.p99Us }}} {
+			key string
+			run *float64
+			of  func(f secondFigures) int64
+		}{{"latency_p50", latency.P50, func(f secondFigures) int64 { return f.p50Us }}, {"latency_p99", latency.P99, func(f secondFigures) int64 { return f.p99Us }}} {
+			rec.Value(q.key, *q.run)
 			// Seconds without an answer (a full stall) have no percentile: they are left out.
 			ts := result.TimeSeries{StartedAt: &startedAt}
-			for i := 0; i < points && i < len(secs); i++ {
+			for i := 0; i < whole && i < len(secs); i++ {
 				if secs[i].hasLatency {
 					ts.OffsetsMs = append(ts.OffsetsMs, float64(i)*1000)
 					ts.Values = append(ts.Values, ms(q.of(secs[i])))
 				}
 			}
-			s := withSpread(ms(run.ValueAtQuantile(q.quantile)), ts.Values)
-			s.N = responses
-			rec.Summary(q.key, s)
-			if len(ts.Values) > 0 {
-				rec.Series(q.key, ts)
-			}
+			series(q.key, ts)
 		}
 	}
 
@@ -132,9 +124,8 @@ func report(l *load, target *url.URL, rec workload.Recorder) error {
 		codes["other"] = statusX
 		non2xx3xx += statusX
 	}
-	failures := float64(transport + non2xx3xx)
-	rec.Summary("errors", result.Summary{N: 1, Mean: failures, Sum: result.F(failures)})
-	rec.Series("errors", seriesOf(func(i int) float64 { return float64(at(i).failures) }))
+	rec.Value("errors", float64(transport+non2xx3xx))
+	series("errors", seriesOf(whole, func(i int) float64 { return float64(at(i).failures) }))
 
 	for _, b := range []struct {
 		key   string
@@ -142,16 +133,10 @@ func report(l *load, target *url.URL, rec workload.Recorder) error {
 		per   []int64
 	}{{"bytes_in", l.lastIn - l.inAtMeasure, l.bytesIn}, {"bytes_out", l.lastOut - l.outAt, l.bytesOut}} {
 		per := b.per
-		series := seriesOf(func(i int) float64 {
-			if i < len(per) {
-				return float64(per[i])
-			}
-			return 0
-		})
-		s := withSpread(float64(b.total)/windowS, series.Values)
-		s.Sum = result.F(float64(b.total))
-		rec.Summary(b.key, s)
-		rec.Series(b.key, series)
+		rec.Value(b.key, float64(b.total)/windowS)
+		// The byte counters are read once a second by the ticker, and once more at the end (the
+		// partial second): only the ticks' seconds are whole.
+		series(b.key, seriesOf(min(whole, max(0, len(per)-1)), func(i int) float64 { return float64(per[i]) }))
 	}
 
 	byKind := map[string]int64{}
@@ -200,34 +185,4 @@ func protocolOf(p *plan) string {
 		return "HTTP/2"
 	}
 	return "HTTP/1.1"
-}
-
-// withSpread is a summary whose mean is the run's figure and whose spread (sd, min, max) is that
-// of the per-second values (no percentiles: those of per-second values would read like the
-// requests' own).
-func withSpread(mean float64, perSecond []float64) result.Summary {
-	s := result.Summary{N: int64(len(perSecond)), Mean: mean}
-	if len(perSecond) == 0 {
-		s.N = 1
-		return s
-	}
-	values := perSecond
-	lo, hi := math.Inf(1), math.Inf(-1)
-	var sum float64
-	for _, v := range values {
-		sum += v
-		lo, hi = math.Min(lo, v), math.Max(hi, v)
-	}
-	avg := sum / float64(len(values))
-	var sq float64
-	for _, v := range values {
-		sq += (v - avg) * (v - avg)
-	}
-	if len(values) > 1 {
-		s.SD = result.F(math.Sqrt(sq / float64(len(values)-1)))
-	}
-	// The run's figure can sit outside the per-second range (e.g. the last partial second), and
-	// the server refuses min > max only, but a mean outside [min, max] would mislead: widen them.
-	s.Min, s.Max = result.F(math.Min(lo, mean)), result.F(math.Max(hi, mean))
-	return s
 }

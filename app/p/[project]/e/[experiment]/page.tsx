@@ -8,6 +8,7 @@ import { DeleteExperimentButton } from "~/components/experiments/delete-experime
 import { ExportLinks } from "~/components/exports/export-links";
 import { Markdown } from "~/components/experiments/markdown";
 import { MetricResults } from "~/components/experiments/metric-results";
+import { measuredRunsText } from "~/components/experiments/stored-runs";
 import { BatchesPanel } from "~/components/jobs/batches-panel";
 import { RunButton } from "~/components/jobs/run-button";
 import { RunsTable } from "~/components/experiments/runs-table";
@@ -38,14 +39,20 @@ export default async function ExperimentPage({ params, searchParams }: Params) {
   const canWrite = roleAtLeast(role, "member");
   // An unknown ?baseline= (an old link after a rename) falls back to the experiment's own baseline.
   const knownBaseline = experiment.variants.some((variant) => variant.name === baseline) ? baseline : undefined;
-  // The comparison and its charts in one computation; if the charts fail, the comparison still
-  // shows and the charts section says what went wrong.
-  const results = experiment.runCount > 0 ? await (await api()).experiment.results({ projectSlug: project.slug, experimentSlug: experiment.slug, baseline: knownBaseline }) : null;
+  const caller = await api();
+  const ref = { projectSlug: project.slug, experimentSlug: experiment.slug };
+  const [results, batches, firstRuns, firstResults] = await Promise.all([
+    // The comparison and its charts in one computation; if the charts fail, the comparison still
+    // shows and the charts section says what went wrong.
+    experiment.runCount > 0 ? caller.experiment.results({ ...ref, baseline: knownBaseline }) : null,
+    // Jobs agents ran or are running for it (the panel then follows them live).
+    caller.job.batches(ref),
+    // The first page of each list of runs; the lists load further pages themselves.
+    caller.experiment.runs(ref),
+    Promise.all(experiment.metrics.map((metric) => caller.experiment.metricResults({ ...ref, metricKey: metric.key }))),
+  ]);
   const comparison = results?.comparison ?? null;
   const charts: ChartsResult | null = results ? (results.charts ? { data: results.charts } : { error: results.chartsError ?? "the charts could not be drawn" }) : null;
-  // Jobs agents ran or are running for it (the panel then follows them live).
-  const batches = await (await api()).job.batches({ projectSlug: project.slug, experimentSlug: experiment.slug });
-  const variantNames = new Map(experiment.variants.map((variant) => [variant.id, variant.name]));
   const base = `/p/${project.slug}/e/${experiment.slug}`;
   const origin = await publicOrigin();
   // What agents run for it: the Runs section says Run, and who runs each workload, until its first run.
@@ -121,7 +128,7 @@ export default async function ExperimentPage({ params, searchParams }: Params) {
             <dt>Warm-up runs</dt>
             <dd>{experiment.warmupRuns}</dd>
             <dt>Measured runs</dt>
-            <dd>{experiment.measuredRuns} per variant</dd>
+            <dd>{measuredRunsText(experiment.measuredRuns, experiment.variants)}</dd>
             <dt>Significance level</dt>
             <dd>α = {experiment.alpha}</dd>
             {experiment.parameters.map((parameter) => (
@@ -168,14 +175,18 @@ export default async function ExperimentPage({ params, searchParams }: Params) {
 
       <DefinitionTables experiment={experiment} />
 
-      <MetricResults experiment={experiment} />
+      {experiment.metrics.map((metric, index) => (
+        // Keyed by the run count: when runs land (the batches panel refreshes the page), each list
+        // starts again from its first page, as the server rendered it.
+        <MetricResults key={`${metric.id}-${experiment.runCount}`} {...ref} metric={metric} first={firstResults[index] as (typeof firstResults)[number]} />
+      ))}
 
       <section className="card" aria-labelledby="runs-heading">
         <h2 id="runs-heading">Runs <span className="muted small">({plural(experiment.runCount, "run")})</span></h2>
         <RunsTable
-          runs={experiment.runs}
-          total={experiment.runCount}
-          variantNames={variantNames}
+          key={experiment.runCount}
+          {...ref}
+          first={firstRuns}
           uploadHint={canWrite ? { projectSlug: project.slug, experimentSlug: experiment.slug, variant: experiment.variants[0]?.name ?? "baseline" } : undefined}
           empty={
             agentRun.length ? (

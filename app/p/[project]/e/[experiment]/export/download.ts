@@ -1,10 +1,11 @@
 // The one wrapper of the export downloads: runs the tRPC procedure in-process (as the pages do,
 // so the database stays behind the server's procedures), and answers with the file as an
-// attachment, or with the error's HTTP status and message as plain text.
+// attachment, or with the error's HTTP status and message as plain text (with Retry-After while
+// the database is away, as every API answer).
 import { TRPCError } from "@trpc/server";
 import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import { createCaller } from "~/server/api/root";
-import { createTRPCContext, isUnexpected, publicMessageOf } from "~/server/api/trpc";
+import { createTRPCContext, isUnexpected, publicMessageOf, responseMeta } from "~/server/api/trpc";
 import type { TExportFile } from "~/server/schemas/report";
 
 export type RouteParams = { params: Promise<{ project: string; experiment: string }> };
@@ -26,6 +27,8 @@ export async function download(req: Request, produce: (caller: Caller, baseline:
   } catch (error) {
     if (!(error instanceof TRPCError)) throw error;
     if (isUnexpected(error)) console.error(`download ${new URL(req.url).pathname} failed:`, error.cause ?? error);
-    return new Response(`${publicMessageOf(error)}\n`, { status: getHTTPStatusCodeFromError(error), headers: { "Content-Type": "text/plain; charset=utf-8" } });
+    const { headers } = responseMeta({ errors: [error] });
+    headers.set("Content-Type", "text/plain; charset=utf-8");
+    return new Response(`${publicMessageOf(error)}\n`, { status: getHTTPStatusCodeFromError(error), headers });
   }
 }

@@ -108,7 +108,7 @@ public final class Agent {
 
   private void stopRequested() {
     if (stopping.fired()) return;
-    log.warn("agent.stop_requested", "hint", "stopped on the Agents page: it gets no work until it enrolls again (delete " + config.credentialFile() + " and start it with an enrollment token)");
+    log.warn("agent.stop_requested", "hint", "stopped on the Agents page: press Resume there, then start this agent again (its credential in " + config.credentialFile() + " still works)");
     stop("the server asked this agent to stop");
   }
 

@@ -80,9 +80,21 @@ final class InProcess {
     if (ops == 0) throw new IllegalStateException("no operation was measured");
     Histogram h = result.psPerOperation();
     double scale = unit.histogramScale();
-    recorder.histogram(time.key(), h, scale);
-    // The mean from the summed batch times is exact; the histogram gives spread and percentiles.
-    recorder.summary(time.key(), new Summary(ops, result.measuredNs() / unit.nanos() / ops, h.getStdDeviation() / scale, h.getMinValue() / scale, h.getMaxValue() / scale));
+    double mean = result.measuredNs() / unit.nanos() / ops;
+    if (ops == 1) {
+      // One operation: its time is the summary, with no spread (a histogram's range of
+      // equivalent values would give it a minimum and maximum apart from its value).
+      recorder.summary(time.key(), Summary.constant(1, mean));
+    } else {
+      recorder.histogram(time.key(), h, scale);
+      // The mean from the summed batch times is exact (kept within the histogram's extremes,
+      // which round each batch to a picosecond); the histogram gives the sample sd, the extremes
+      // and, on the server, the percentiles.
+      double min = h.getMinValue() / scale;
+      double max = h.getMaxValue() / scale;
+      double sd = h.getStdDeviation() / scale * Math.sqrt((double) ops / (ops - 1));
+      recorder.summary(time.key(), new Summary(ops, Math.min(max, Math.max(min, mean)), sd, min, max));
+    }
     for (double perIteration : result.throughputPerIteration()) recorder.sample(Harness.THROUGHPUT, perIteration);
     if (result.allocatedBytes() >= 0 && JvmCounters.allocationSupported()) {
       recorder.summary(Harness.ALLOC_PER_OP, new Summary(ops, (double) result.allocatedBytes() / ops, null, null, null));

@@ -66,7 +66,15 @@ final class RunRecorder implements Recorder {
     if (summary.sd() != null) node.put("sd", finite(key, summary.sd()));
     if (summary.min() != null) node.put("min", finite(key, summary.min()));
     if (summary.max() != null) node.put("max", finite(key, summary.max()));
+    // The server refuses a summary no set of values could have: say so here, naming the metric.
+    List<String> problems = SummaryRules.contradictions(node);
+    if (!problems.isEmpty()) throw new IllegalArgumentException("metric " + key + ": the summary " + node + " cannot be true: " + String.join("; ", problems));
     metric(key).set("summary", node);
+  }
+
+  @Override
+  public synchronized void value(String key, double value) {
+    metric(key).put("value", finite(key, value));
   }
 
   @Override

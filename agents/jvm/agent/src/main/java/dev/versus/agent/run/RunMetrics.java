@@ -84,10 +84,11 @@ public final class RunMetrics {
     }
     if (metric.path("summary").isObject()) {
       ObjectNode summary = (ObjectNode) metric.path("summary");
-      for (String field : List.of("mean", "sd", "min", "max")) {
+      for (String field : List.of("mean", "sd", "min", "max", "p50", "p90", "p95", "p99", "p999", "sum")) {
         if (summary.path(field).isNumber()) summary.put(field, summary.path(field).asDouble() * f);
       }
     }
+    if (metric.path("value").isNumber()) metric.put("value", metric.path("value").asDouble() * f);
     // The histogram recorded round(value × scale): the same counts in the new unit need scale / f.
     if (metric.path("histogramScale").isNumber()) metric.put("histogramScale", metric.path("histogramScale").asDouble() / f);
     if (metric.path("timeSeries").path("values").isArray()) {

@@ -1,0 +1,9 @@
+// The signed-in user's own account: name and sign-in email (server/services/account.ts).
+import { ZChangeEmail, ZUpdateName } from "../../schemas/auth";
+import { changeOwnEmail, updateOwnName } from "../../services/account";
+import { authedProcedure, createTRPCRouter } from "../trpc";
+
+export const accountRouter = createTRPCRouter({
+  updateName: authedProcedure.input(ZUpdateName).mutation(({ ctx, input }) => updateOwnName(ctx.db, ctx.user.id, input)),
+  changeEmail: authedProcedure.input(ZChangeEmail).mutation(({ ctx, input }) => changeOwnEmail(ctx.db, ctx.user.id, input)),
+});
