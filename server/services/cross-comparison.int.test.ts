@@ -190,7 +190,7 @@ describe("compareRunSets", () => {
     ]);
     expect(experiments[1]!.commits).toEqual([]);
     // Each commit with its message and commit time when the runs gave them, for the picker to show and search.
-    expect(experiments[2]!.commits.map((c) => [c.gitCommit, c.message, c.committedAt?.toISOString() ?? null]).sort()).toEqual([
+    expect(experiments.find((e) => e.slug === "one-run-each")!.commits.map((c) => [c.gitCommit, c.message, c.committedAt?.toISOString() ?? null]).sort()).toEqual([
       ["c0ffee1", "Parse headers once", "2026-06-01T09:00:00.000Z"],
       ["c0ffee2", null, null],
     ]);
