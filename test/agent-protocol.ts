@@ -17,6 +17,7 @@ import { ZExperimentInput, type TExperimentFormValues } from "~/server/schemas/e
 import { createEnrollmentToken } from "~/server/services/enrollment-tokens";
 import { createExperiment } from "~/server/services/experiments";
 import { createProject } from "~/server/services/projects";
+import { projectWithOwner, type TestProject } from "./project-members";
 
 export const uniqueSuffix = () => crypto.randomBytes(4).toString("hex");
 const BASE = "http://test.local/api/v1";
@@ -83,9 +84,9 @@ type VariantValues = TExperimentFormValues["variants"][number];
 
 /**
  * A project with an experiment "A vs B": variants A (baseline) and B running workload "noop"
- * unless `variants` says otherwise, one metric "latency" (ms, lower is better).
+ * unless `variants` says otherwise, one metric "latency" (ms, lower is better) unless `metrics` does.
  */
-export async function jobsProject(db: Db, label: string, options: { variants?: VariantValues[]; warmupRuns?: number; measuredRuns?: number } = {}): Promise<JobsProject> {
+export async function jobsProject(db: Db, label: string, options: { variants?: VariantValues[]; metrics?: TExperimentFormValues["metrics"]; warmupRuns?: number; measuredRuns?: number } = {}): Promise<JobsProject> {
   const slug = `jobs-${label}-${uniqueSuffix()}`;
   const project = await createProject(db, { name: slug, slug, description: "" });
   const experiment = await createExperiment(
@@ -100,7 +101,7 @@ export async function jobsProject(db: Db, label: string, options: { variants?: V
         { name: "A", isBaseline: true, config: { workload: "noop", settings: { size: 1 } } },
         { name: "B", isBaseline: false, config: { workload: "noop", settings: { size: 2 } } },
       ],
-      metrics: [{ key: "latency", unit: "ms", direction: "lower_is_better" }],
+      metrics: options.metrics ?? [{ key: "latency", unit: "ms", direction: "lower_is_better" }],
     }),
   );
   const member = await db.user.create({ data: { email: `${slug}@example.test`, name: label } });
@@ -140,4 +141,11 @@ export const goodRun = (value = 10) => ({ metrics: [{ key: "latency", samples: [
 /** Makes a job's lease expire now, as if its agent had stopped renewing it. */
 export async function expireLease(db: Db, jobId: string) {
   await db.job.update({ where: { id: jobId }, data: { leaseExpiresAt: new Date(Date.now() - 1000) } });
+}
+
+/** A project made through tRPC by its owner, and an enrollment token of it to register agents with. */
+export async function projectForAgents(db: Db, label: string): Promise<{ project: TestProject; jobs: JobsProject }> {
+  const project = await projectWithOwner(db, label);
+  const token = await project.owner.caller.enrollmentToken.create({ projectSlug: project.slug, name: "lab", expiresAt: null });
+  return { project, jobs: { id: project.id, slug: project.slug, token: token.secret, experimentSlug: "" } };
 }

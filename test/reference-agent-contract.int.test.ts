@@ -25,6 +25,8 @@ it("every answer of the protocol parses as the reference agent reads it, with th
       { name: "A", isBaseline: true, config: { workload: "sleep", settings: { ms: 5 } } },
       { name: "B", isBaseline: false, config: { workload: "sleep", settings: { ms: 6 } } },
     ],
+    // What the sleep workload reports: Run refuses a metric its agents never report.
+    metrics: [{ key: "slept_ms", unit: "ms", direction: "lower_is_better" }],
   });
   const registered = await agentApi.register(project.token, { name: "contract", kind: "other", version: "0.1.0", capabilities: workloads.names(), labels: {}, workloads: workloads.adverts(), environment: {} });
   expect(registered.status).toBe(201);
@@ -35,9 +37,9 @@ it("every answer of the protocol parses as the reference agent reads it, with th
   const first = parsed(ZClaimResponse, await agentApi.claim(credential, 0)).job;
   expect(first.workload).toEqual({ name: "sleep", settings: { ms: 5 } });
   expect(first).toMatchObject({ experiment: { slug: project.experimentSlug }, variant: { name: "A" }, warmup: false, attempt: 1 });
-  expect(first.metrics).toEqual([expect.objectContaining({ key: "latency", unit: "ms", direction: "lower_is_better" })]);
+  expect(first.metrics).toEqual([expect.objectContaining({ key: "slept_ms", unit: "ms", direction: "lower_is_better" })]);
   parsed(ZLeaseResponse, await agentApi.lease(credential, first.id, { leaseToken: first.leaseToken }));
-  const completed = parsed(ZCompleteResponse, await agentApi.complete(credential, first.id, { leaseToken: first.leaseToken, run: { metrics: [{ key: "latency", samples: [1, 2] }] } }));
+  const completed = parsed(ZCompleteResponse, await agentApi.complete(credential, first.id, { leaseToken: first.leaseToken, run: { metrics: [{ key: "slept_ms", samples: [1, 2] }] } }));
   expect(completed.run?.id).toEqual(expect.any(String));
 
   const second = parsed(ZClaimResponse, await agentApi.claim(credential, 0)).job;

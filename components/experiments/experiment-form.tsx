@@ -5,12 +5,14 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { Controller, FormProvider, useForm } from "react-hook-form";
+import { Controller, FormProvider, useFieldArray, useForm, useWatch } from "react-hook-form";
 import { Field, invalidProps } from "~/components/forms/field";
 import { applyServerErrors } from "~/components/forms/server-errors";
 import { useHydrated } from "~/components/forms/use-hydrated";
 import { useTRPC } from "~/components/trpc/react";
 import { useNewWorkloadProblems, WorkloadProblemsProvider } from "~/components/workloads/workload-problems";
+import { maxRunsPerVariant, MAX_BATCH_JOBS } from "~/server/schemas/batch-limits";
+import type { TWorkloadMetric } from "~/server/schemas/workload";
 import { experimentStatuses, ZExperimentInput, type TExperimentFormValues, type TExperimentInput } from "~/server/schemas/experiment";
 import { MetricsFieldset } from "./metrics-fieldset";
 import { ParametersFieldset } from "./parameters-fieldset";
@@ -58,6 +60,21 @@ export function ExperimentForm(props: Props) {
   const update = useMutation(trpc.experiment.update.mutationOptions());
   const errors = form.formState.errors;
   const { register } = form;
+  // One list of metrics, which the Metrics rows edit and a variant's workload adds to.
+  const metrics = useFieldArray({ control: form.control, name: "metrics" });
+  const metricKeys = (useWatch({ control: form.control, name: "metrics" }) ?? []).map((metric) => metric.key?.trim() ?? "");
+  const addMetrics = (specs: TWorkloadMetric[]) => {
+    const have = new Set(metricKeys);
+    metrics.append(specs.filter((spec) => !have.has(spec.key)).map((spec) => ({ key: spec.key, label: "", unit: spec.unit, direction: spec.direction, aggregation: spec.aggregation })));
+    if (form.formState.isSubmitted) void form.trigger("metrics");
+  };
+  // Run queues every agent-run variant's warm-up + measured runs in one batch, which has a cap.
+  const agentRunVariants = (useWatch({ control: form.control, name: "variants" }) ?? []).filter((variant) => variant.config?.workload).length;
+  const warmupRuns = Number(useWatch({ control: form.control, name: "warmupRuns" })) || 0;
+  const runsCap = agentRunVariants ? maxRunsPerVariant(agentRunVariants) : null;
+  const measuredRunsHint = runsCap
+    ? `Per variant; ≥ 4 lets the test reach a verdict; at most ${Math.max(0, runsCap - warmupRuns).toLocaleString("en-US")} here (one Run holds ${MAX_BATCH_JOBS.toLocaleString("en-US")} jobs)`
+    : "Per variant; ≥ 4 lets the test reach a verdict";
 
   const onSubmit = form.handleSubmit(async (experiment) => {
     setFormError(undefined);
@@ -132,8 +149,8 @@ export function ExperimentForm(props: Props) {
             <Field id="warmupRuns" label="Warm-up runs" hint="Discarded before measuring" error={errors.warmupRuns?.message}>
               <input id="warmupRuns" type="number" min={0} step={1} {...register("warmupRuns", { valueAsNumber: true })} {...invalidProps("warmupRuns", errors.warmupRuns?.message)} />
             </Field>
-            <Field id="measuredRuns" label="Measured runs" hint="Per variant; ≥ 4 lets the test reach a verdict" error={errors.measuredRuns?.message}>
-              <input id="measuredRuns" type="number" min={1} step={1} {...register("measuredRuns", { valueAsNumber: true })} {...invalidProps("measuredRuns", errors.measuredRuns?.message)} />
+            <Field id="measuredRuns" label="Measured runs" hint={measuredRunsHint} error={errors.measuredRuns?.message}>
+              <input id="measuredRuns" type="number" min={1} max={runsCap ? Math.max(1, runsCap - warmupRuns) : undefined} step={1} {...register("measuredRuns", { valueAsNumber: true })} {...invalidProps("measuredRuns", errors.measuredRuns?.message)} />
             </Field>
             <Field id="alpha" label="Significance level (α)" hint="0.05 unless you have a reason" error={errors.alpha?.message}>
               <input id="alpha" type="number" min={0} max={1} step="any" {...register("alpha", { valueAsNumber: true })} {...invalidProps("alpha", errors.alpha?.message)} />
@@ -142,8 +159,8 @@ export function ExperimentForm(props: Props) {
         </fieldset>
 
         <ParametersFieldset />
-        <VariantsFieldset projectSlug={props.projectSlug} />
-        <MetricsFieldset />
+        <VariantsFieldset projectSlug={props.projectSlug} metricKeys={metricKeys} onAddMetrics={addMetrics} />
+        <MetricsFieldset metrics={metrics} />
 
         <div className="form-actions">
           <SubmitButton hydrated={hydrated} submitting={form.formState.isSubmitting}>

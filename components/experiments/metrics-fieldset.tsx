@@ -1,19 +1,23 @@
 "use client";
-import { useFieldArray, useFormContext } from "react-hook-form";
+import { useFormContext, type UseFieldArrayReturn } from "react-hook-form";
 import { directionLabel } from "~/components/format";
 import { RemoveRowButton } from "~/components/forms/remove-row-button";
 import { Field, FieldError, invalidProps } from "~/components/forms/field";
 import { metricAggregations, metricDirections, type TExperimentFormValues } from "~/server/schemas/experiment";
 
-export function MetricsFieldset() {
-  const { control, register, formState } = useFormContext<TExperimentFormValues>();
-  const { fields, append, remove } = useFieldArray({ control, name: "metrics" });
+/** The form's one list of metrics: variants' workloads add to it too (see ExperimentForm). */
+export type MetricsArray = UseFieldArrayReturn<TExperimentFormValues, "metrics">;
+
+export function MetricsFieldset({ metrics }: { metrics: MetricsArray }) {
+  const { register, formState } = useFormContext<TExperimentFormValues>();
+  const { fields, append, remove } = metrics;
   const errors = formState.errors.metrics;
   return (
     <fieldset>
       <legend>Metrics</legend>
       <p className="muted small" style={{ marginTop: 0 }}>
-        What you measure, its unit, which direction is better, and how one run is summarised into one number.
+        What you measure, its unit, which direction is better, and how one run is summarised into one number. For a variant agents run, pick
+        them from what its workload reports (under the variant&apos;s workload): the keys must be ones the agent sends.
       </p>
       <FieldError id="metrics-error" message={errors?.message ?? errors?.root?.message} />
       {fields.map((field, index) => {

@@ -1,6 +1,7 @@
 "use client";
 // The experiment's runs, newest first, a page at a time (the first page comes with the page).
 import Link from "next/link";
+import type { ReactNode } from "react";
 import { formatDateTime } from "~/components/format";
 import { useTRPC } from "~/components/trpc/react";
 import { importFormats } from "~/server/schemas/import-formats";
@@ -22,13 +23,16 @@ interface RunsTableProps {
   /** The first page, loaded with the page. */
   first: RunsPage;
   uploadHint?: { projectSlug: string; experimentSlug: string; variant: string };
+  /** What an experiment agents run shows instead of upload instructions (runnable-empty-state.tsx). */
+  empty?: ReactNode;
 }
 
-export function RunsTable({ projectSlug, experimentSlug, first, uploadHint }: RunsTableProps) {
+export function RunsTable({ projectSlug, experimentSlug, first, uploadHint, empty }: RunsTableProps) {
   const trpc = useTRPC();
   const { page, pager } = usePagedList(first, (offset) => trpc.experiment.runs.queryOptions({ projectSlug, experimentSlug, offset, limit: first.limit }));
   const runs = page.runs;
   if (runs.length === 0 && page.total === 0) {
+    if (empty) return <>{empty}</>;
     // Viewers cannot make API keys or upload, so they get no instructions for it.
     if (!uploadHint) return <p className="empty">No runs yet.</p>;
     return (

@@ -6,8 +6,16 @@ import { Field, FieldError, invalidProps } from "~/components/forms/field";
 import { useTRPC } from "~/components/trpc/react";
 import { WorkloadEditor } from "~/components/workloads/workload-editor";
 import type { TExperimentFormValues } from "~/server/schemas/experiment";
+import type { TWorkloadMetric } from "~/server/schemas/workload";
 
-export function VariantsFieldset({ projectSlug }: { projectSlug: string }) {
+interface Props {
+  projectSlug: string;
+  /** The experiment's metric keys now, and how a workload's metrics are added to them. */
+  metricKeys: string[];
+  onAddMetrics: (metrics: TWorkloadMetric[]) => void;
+}
+
+export function VariantsFieldset({ projectSlug, metricKeys, onAddMetrics }: Props) {
   const trpc = useTRPC();
   // The workload kinds and their settings schemas, as the project's agents advertise them.
   const workloads = useQuery(trpc.agent.workloads.queryOptions({ projectSlug }));
@@ -61,6 +69,8 @@ export function VariantsFieldset({ projectSlug }: { projectSlug: string }) {
                     errors={{ workload: configErrors?.workload?.message, config: configErrors?.message, settings: configErrors?.settings?.message }}
                     submitted={formState.isSubmitted}
                     agentsHref={`/p/${projectSlug}/agents`}
+                    metricKeys={metricKeys}
+                    onAddMetrics={onAddMetrics}
                   />
                 );
               }}

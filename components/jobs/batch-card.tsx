@@ -3,6 +3,7 @@
 // its status (queued, running on which agent, done with its run, failed with its error and
 // log, cancelled). Members cancel the batch or one job and retry failed jobs.
 import { useMutation } from "@tanstack/react-query";
+import Link from "next/link";
 import { useState } from "react";
 import { useAction } from "~/components/forms/use-action";
 import { formatDateTime, plural } from "~/components/format";
@@ -104,6 +105,19 @@ export function BatchCard({ batch, projectSlug, canWrite, fetchedAt, newest, onC
         ) : null}
       </div>
       <progress className="batch-progress" max={Math.max(1, total)} value={finished(batch)} aria-label="Jobs finished" />
+      {batch.waiting.length && counts.queued > 0 ? (
+        <div className="notice-warn" role="status" data-testid="batch-waiting">
+          <strong>{plural(counts.queued, "job")} wait{counts.queued === 1 ? "s" : ""}: no agent can take {counts.queued === 1 ? "it" : "them"} now.</strong>
+          <ul className="batch-waiting-reasons">
+            {batch.waiting.map((reason) => (
+              <li key={reason}>{reason}</li>
+            ))}
+          </ul>
+          <span className="small">
+            See <Link href={`/p/${projectSlug}/agents`}>Agents</Link>.
+          </span>
+        </div>
+      ) : null}
       {actionError ? (
         <div className="alert" role="alert">
           {actionError}

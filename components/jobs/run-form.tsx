@@ -13,7 +13,7 @@ import { useTRPC } from "~/components/trpc/react";
 import type { FieldIssue } from "~/server/errors";
 import { newSeed } from "~/server/jobs/plan";
 import { ZStartBatch, type TJobOrder } from "~/server/schemas/jobs";
-import { agentsThatCanRun, jobCount, orderPreview, parseLabels, type RunnableVariant } from "./run-plan";
+import { agentsThatCanRun, batchDuration, jobCount, orderPreview, parseLabels, type RunnableVariant } from "./run-plan";
 
 export interface RunTarget {
   projectSlug: string;
@@ -47,6 +47,8 @@ export function RunForm({ target, onStarted }: { target: RunTarget; onStarted: (
   const [problems, setProblems] = useState<Problems>({});
   const [formError, setFormError] = useState<string>();
   const agents = useQuery({ ...trpc.agent.list.queryOptions({ projectSlug }), refetchInterval: 5000 });
+  // Fresh at every opening: the batch just finished is what the next estimate is made of.
+  const estimates = useQuery({ ...trpc.job.estimate.queryOptions({ projectSlug, experimentSlug }), staleTime: 0 });
   const start = useMutation(trpc.job.startBatch.mutationOptions());
 
   const variants = runnable.filter((variant) => chosen.includes(variant.name));
@@ -67,6 +69,7 @@ export function RunForm({ target, onStarted }: { target: RunTarget; onStarted: (
     seed,
   );
   const activeAgents = (agents.data ?? []).filter((agent) => !agent.revokedAt);
+  const duration = estimates.data ? batchDuration(estimates.data, variants.map((variant) => variant.name), warmupRuns + measuredRuns, onlineCapable?.length ?? 1) : null;
 
   if (runnable.length === 0) {
     return (
@@ -216,6 +219,20 @@ export function RunForm({ target, onStarted }: { target: RunTarget; onStarted: (
             </>
           ) : null}
         </p>
+        {variants.length && duration ? (
+          <p className="small" style={{ margin: 0 }} data-testid="run-duration">
+            {duration.text === "unknown" ? (
+              <>
+                How long it takes: unknown<span className="muted"> — {duration.basis}</span>.
+              </>
+            ) : (
+              <>
+                Takes <strong>{duration.text}</strong>
+                <span className="muted"> — from {duration.basis}</span>.
+              </>
+            )}
+          </p>
+        ) : null}
         {variants.length ? (
           <p className="muted small" style={{ margin: 0, overflowWrap: "anywhere" }}>
             {preview ? `Order: ${preview.join(" → ")}${count.total > preview.length ? " → …" : ""}` : "Order: warm-ups first, then the measured runs shuffled with the seed picked at start."}

@@ -71,3 +71,40 @@ export function agentsThatCanRun<A extends AgentForRun>(agents: A[], workloads: 
       Object.entries(labels).every(([key, value]) => agent.labels[key] === value),
   );
 }
+
+export interface JobSeconds {
+  variant: string;
+  seconds: number | null;
+  basis: "earlier jobs" | "settings" | null;
+  jobs: number;
+}
+
+/** "about 40 s", "about 3 min", "about 2.5 h". */
+export function aboutDuration(seconds: number): string {
+  if (seconds < 55) return `about ${Math.max(5, Math.round(seconds / 5) * 5)} s`;
+  const minutes = Math.max(1, Math.round(seconds / 60));
+  if (minutes < 120) return `about ${minutes} min`;
+  return `about ${(seconds / 3600).toFixed(1).replace(/\.0$/, "")} h`;
+}
+
+/**
+ * How long the batch takes: each chosen variant's jobs × the time one of its jobs takes, shared
+ * by the agents that can take them (at least one). Unknown when any chosen variant's time is.
+ */
+export function batchDuration(estimates: JobSeconds[], variants: string[], jobsPerVariant: number, agents: number): { text: string; basis: string } {
+  const chosen = variants.map((name) => estimates.find((estimate) => estimate.variant === name));
+  if (chosen.length === 0) return { text: "unknown", basis: "" };
+  if (chosen.some((estimate) => !estimate || estimate.seconds === null)) {
+    return { text: "unknown", basis: "no earlier jobs of these settings, and the workload's settings do not say how long a run lasts" };
+  }
+  const known = chosen as (JobSeconds & { seconds: number })[];
+  const total = known.reduce((sum, estimate) => sum + estimate.seconds * jobsPerVariant, 0) / Math.max(1, agents);
+  const fromJobs = known.filter((estimate) => estimate.basis === "earlier jobs");
+  const basis =
+    fromJobs.length === known.length
+      ? `the median time of ${Math.min(...known.map((estimate) => estimate.jobs))} or more earlier jobs per variant`
+      : fromJobs.length
+        ? "earlier jobs, and the workload's duration settings where there are none"
+        : "the workloads' duration settings; start-up not included";
+  return { text: aboutDuration(total), basis: `${basis}, ${agents <= 1 ? "one agent at a time" : `shared by ${agents} agents`}` };
+}

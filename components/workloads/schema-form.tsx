@@ -1,10 +1,15 @@
 "use client";
 // A workload's settings as a typed form drawn from the JSON Schema its agents advertise (see
-// settings-fields.ts for which schemas it covers). What a user types is kept as typed, so a
-// half-written number stays on screen with its problem beside it instead of being dropped.
+// settings-fields.ts for what it draws): text and number boxes with their unit and default,
+// selects for choices, rows for lists and name → value maps, a group of fields for an object of
+// its own, and a small JSON box for the rare setting none of these fit. What a user types is
+// kept as typed; the settings change only when the text is a value.
 import { useState } from "react";
-import { Field, invalidProps } from "~/components/forms/field";
-import { fieldText, parseFieldText, withSetting, type SettingField } from "./settings-fields";
+import { Field, FieldError } from "~/components/forms/field";
+import { ListEditor } from "./list-editor";
+import { MapEditor } from "./map-editor";
+import { ScalarInput, type Parsed } from "./scalar-input";
+import { fieldHint, isObject, isScalar, parseJsonText, withSetting, type SettingField } from "./settings-fields";
 
 type Settings = Record<string, unknown>;
 
@@ -12,56 +17,23 @@ interface Props {
   idPrefix: string;
   fields: SettingField[];
   settings: Settings;
-  /** Problems by setting key (from the schema check), shown beside their fields. */
+  /** Problems by setting path (from the schema check), shown beside their fields. */
   problems: Record<string, string>;
-  /** New settings, and the fields whose text is no value yet (key → problem). */
+  /** New settings, and the fields whose text is no value yet (path → problem). */
   onChange: (settings: Settings, textProblems: Record<string, string>) => void;
 }
 
-/** 67108864 as "67,108,864": bounds are read, not typed. */
-const figure = (value: number | undefined) => (value === undefined ? undefined : value.toLocaleString("en-US", { maximumFractionDigits: 20 }));
-
-function boundsHint(field: SettingField): string {
-  const low = figure(field.minimum ?? field.exclusiveMinimum);
-  const high = figure(field.maximum ?? field.exclusiveMaximum);
-  const item = field.kind.endsWith("-list") ? "each " : "";
-  if (low !== undefined && high !== undefined) return `${item}${field.exclusiveMinimum !== undefined ? ">" : ""}${low} to ${field.exclusiveMaximum !== undefined ? "<" : ""}${high}`;
-  if (low !== undefined) return `${item}${field.exclusiveMinimum !== undefined ? "more than" : "at least"} ${low}`;
-  if (high !== undefined) return `${item}${field.exclusiveMaximum !== undefined ? "less than" : "at most"} ${high}`;
-  return "";
-}
-
-/** The hint under a field: its description, bounds, list format and default. */
-export function fieldHint(field: SettingField): string {
-  const parts = [
-    field.description,
-    boundsHint(field),
-    field.kind.endsWith("-list") ? "comma-separated" : "",
-    field.default !== undefined && field.kind !== "boolean" && field.kind !== "enum" ? `default ${fieldText(field, field.default)}` : "",
-  ];
-  return parts.filter(Boolean).join(" · ");
-}
-
-function choiceLabel(value: unknown): string {
-  if (value === true) return "yes";
-  if (value === false) return "no";
-  return String(value);
-}
-
 export function SchemaForm({ idPrefix, fields, settings, problems, onChange }: Props) {
-  // The text of each input; settings change only when the text is a value.
-  const [texts, setTexts] = useState<Record<string, string>>(() => Object.fromEntries(fields.map((field) => [field.key, fieldText(field, settings[field.key])])));
   const [textProblems, setTextProblems] = useState<Record<string, string>>({});
 
-  const change = (field: SettingField, text: string) => {
-    setTexts((current) => ({ ...current, [field.key]: text }));
-    const parsed = parseFieldText(field, text);
+  const change = (path: string[], parsed: Parsed) => {
+    const key = path.join(".");
     const nextProblems = { ...textProblems };
     let next = settings;
-    if ("error" in parsed) nextProblems[field.key] = parsed.error;
+    if ("error" in parsed) nextProblems[key] = parsed.error;
     else {
-      delete nextProblems[field.key];
-      next = withSetting(settings, field.key, parsed.value);
+      delete nextProblems[key];
+      next = withSetting(settings, path, parsed.value);
     }
     setTextProblems(nextProblems);
     onChange(next, nextProblems);
@@ -71,38 +43,113 @@ export function SchemaForm({ idPrefix, fields, settings, problems, onChange }: P
   return (
     <div className="stack-tight">
       {anyRequired ? <p className="muted small" style={{ margin: 0 }}>* required</p> : null}
-      <div className="row">
-        {fields.map((field) => {
-          const id = `${idPrefix}.${field.key}`;
-          const error = textProblems[field.key] ?? problems[field.key];
-          const label = field.required ? `${field.label} *` : field.label;
-          const common = { id, value: texts[field.key] ?? "", ...invalidProps(id, error), "aria-required": field.required || undefined };
-          const choices = field.kind === "boolean" ? [true, false] : field.kind === "enum" ? (field.options ?? []) : null;
-          return (
-            <Field key={field.key} id={id} label={label} hint={fieldHint(field) || undefined} error={error}>
-              {choices ? (
-                <select {...common} onChange={(event) => change(field, event.target.value)}>
-                  <option value="">{field.default !== undefined ? `default (${choiceLabel(field.default)})` : field.required ? "choose…" : "not set"}</option>
-                  {choices.map((choice) => (
-                    <option key={String(choice)} value={String(choice)}>
-                      {choiceLabel(choice)}
-                    </option>
-                  ))}
-                </select>
-              ) : (
-                <input
-                  {...common}
-                  type="text"
-                  autoComplete="off"
-                  inputMode={field.kind === "integer" ? "numeric" : field.kind === "number" ? "decimal" : undefined}
-                  placeholder={field.default !== undefined ? fieldText(field, field.default) : undefined}
-                  onChange={(event) => change(field, event.target.value)}
-                />
-              )}
-            </Field>
-          );
-        })}
-      </div>
+      <Fields idPrefix={idPrefix} path={[]} fields={fields} value={settings} problems={{ ...problems, ...textProblems }} onChange={change} />
     </div>
+  );
+}
+
+interface FieldsProps {
+  idPrefix: string;
+  path: string[];
+  fields: SettingField[];
+  value: Settings;
+  problems: Record<string, string>;
+  onChange: (path: string[], parsed: Parsed) => void;
+}
+
+function Fields({ idPrefix, path, fields, value, problems, onChange }: FieldsProps) {
+  return (
+    <div className="row settings-fields">
+      {fields.map((field) => (
+        <SettingInput key={field.key} idPrefix={idPrefix} path={[...path, field.key]} field={field} value={value[field.key]} problems={problems} onChange={onChange} />
+      ))}
+    </div>
+  );
+}
+
+interface SettingProps {
+  idPrefix: string;
+  path: string[];
+  field: SettingField;
+  value: unknown;
+  problems: Record<string, string>;
+  onChange: (path: string[], parsed: Parsed) => void;
+}
+
+/** Problems of a map's own entries ("headers.X-Trace") as one message: the map draws no field per entry. */
+function entryProblems(problems: Record<string, string>, key: string): string | undefined {
+  const lines = Object.entries(problems)
+    .filter(([path]) => path.startsWith(`${key}.`))
+    .map(([path, message]) => `${path.slice(key.length + 1)}: ${message}`);
+  return lines.length ? lines.join("; ") : undefined;
+}
+
+function SettingInput({ idPrefix, path, field, value, problems, onChange }: SettingProps) {
+  const key = path.join(".");
+  const id = `${idPrefix}.${key}`;
+  const label = field.required ? `${field.label} *` : field.label;
+  const hint = fieldHint(field) || undefined;
+  const change = (parsed: Parsed) => onChange(path, parsed);
+
+  if (field.kind === "object") {
+    const error = problems[key];
+    return (
+      <fieldset className="settings-group" id={id} aria-describedby={error ? `${id}-error` : undefined}>
+        <legend>{label}</legend>
+        {hint ? <p className="hint muted small">{hint}</p> : null}
+        <Fields idPrefix={idPrefix} path={path} fields={field.fields} value={isObject(value) ? value : {}} problems={problems} onChange={onChange} />
+        <FieldError id={`${id}-error`} message={error} />
+      </fieldset>
+    );
+  }
+  if (field.kind === "map" || field.kind === "list") {
+    const error = problems[key] ?? (field.kind === "map" ? entryProblems(problems, key) : undefined);
+    // Lists and maps have no single input for a <label>: their group is named by the legend.
+    return (
+      <fieldset className="settings-group settings-wide" aria-describedby={error ? `${id}-error` : hint ? `${id}-hint` : undefined}>
+        <legend>{label}</legend>
+        {field.kind === "map" ? <MapEditor id={id} field={field} value={value} error={error} onChange={change} /> : <ListEditor id={id} field={field} value={value} error={error} onChange={change} />}
+        {hint && !error ? (
+          <span className="hint" id={`${id}-hint`}>
+            {hint}
+          </span>
+        ) : null}
+        <FieldError id={`${id}-error`} message={error} />
+      </fieldset>
+    );
+  }
+  const error = problems[key];
+  if (field.kind === "json") {
+    return (
+      <Field id={id} label={label} hint={hint} error={error}>
+        <JsonBox id={id} value={value} error={error} onChange={change} />
+      </Field>
+    );
+  }
+  if (!isScalar(field)) return null;
+  const input = (
+    <Field id={id} label={label} hint={hint} error={error}>
+      <ScalarInput id={id} spec={field} value={value} defaultValue={field.default} required={field.required} error={error} onChange={change} />
+    </Field>
+  );
+  // Text (a URL, a body, a command line) gets two columns where there are two.
+  return field.kind === "string" ? <div className="settings-text">{input}</div> : input;
+}
+
+function JsonBox({ id, value, error, onChange }: { id: string; value: unknown; error?: string; onChange: (parsed: Parsed) => void }) {
+  const [text, setText] = useState(() => (value === undefined ? "" : JSON.stringify(value)));
+  return (
+    <textarea
+      id={id}
+      className="code"
+      rows={2}
+      spellCheck={false}
+      value={text}
+      {...(error ? { "aria-invalid": true as const, "aria-describedby": `${id}-error` } : {})}
+      onChange={(event) => {
+        setText(event.target.value);
+        onChange(parseJsonText(event.target.value));
+      }}
+    />
   );
 }

@@ -1,36 +1,56 @@
 // How a workload's settings JSON Schema (as an agent advertises it) becomes form fields, and how
-// a field's text becomes a setting's value and back. The form covers the flat objects agents
-// describe (strings, numbers, whole numbers, yes/no, a choice of values, lists of numbers or
-// strings); anything else (nested objects, lists of objects, schemas combined with anyOf…) is
-// edited as raw JSON, and `unsupported` says why.
+// a field's text becomes a setting's value and back. The form covers what the built-in agents
+// describe: text, numbers, whole numbers, yes/no, a choice of values, lists of those, objects of
+// their own (drawn as a group of fields) and name → value maps (e.g. HTTP headers). A property
+// it cannot draw (a list of objects, a choice of types) is edited as JSON in its own small box,
+// so one odd setting never sends the whole form to the raw JSON editor.
 
-export type SettingKind = "string" | "number" | "integer" | "boolean" | "enum" | "number-list" | "integer-list" | "string-list";
+export type ScalarKind = "string" | "number" | "integer" | "boolean" | "enum";
 
-export interface SettingField {
-  key: string;
-  kind: SettingKind;
-  /** The schema's title, else the key. */
-  label: string;
-  description: string;
-  required: boolean;
-  /** The schema's default, when it gives one: what the agent uses when the setting is left out. */
-  default?: unknown;
+/** A single value's input: its kind, bounds, choices and unit. */
+export interface ScalarSpec {
+  kind: ScalarKind;
   minimum?: number;
   maximum?: number;
   exclusiveMinimum?: number;
   exclusiveMaximum?: number;
   /** The allowed values of an enum. */
   options?: (string | number | boolean)[];
+  /** The schema's "x-unit": what a number is counted in (ms, B, req/s …). */
+  unit?: string;
 }
+
+interface FieldBase {
+  key: string;
+  /** The schema's title, else the key. */
+  label: string;
+  description: string;
+  required: boolean;
+  /** The schema's default, when it gives one: what the agent uses when the setting is left out. */
+  default?: unknown;
+}
+
+export type ScalarField = FieldBase & ScalarSpec;
+export type ListField = FieldBase & { kind: "list"; item: ScalarSpec; minItems?: number; maxItems?: number };
+/** An object whose names are the user's (additionalProperties with a schema), e.g. headers. */
+export type MapField = FieldBase & { kind: "map"; value: ScalarSpec };
+export type ObjectField = FieldBase & { kind: "object"; fields: SettingField[] };
+/** A setting the form cannot draw: edited as JSON on its own; `reason` says why. */
+export type JsonField = FieldBase & { kind: "json"; reason: string };
+
+export type SettingField = ScalarField | ListField | MapField | ObjectField | JsonField;
 
 export type SettingsForm = { fields: SettingField[] } | { unsupported: string };
 
 type JsonObject = Record<string, unknown>;
 
-const isObject = (value: unknown): value is JsonObject => typeof value === "object" && value !== null && !Array.isArray(value);
+export const isObject = (value: unknown): value is JsonObject => typeof value === "object" && value !== null && !Array.isArray(value);
 /** A bound worth showing: Zod writes the safe-integer range into every whole number's schema. */
 const numberOr = (value: unknown): number | undefined =>
   typeof value === "number" && Number.isFinite(value) && Math.abs(value) < Number.MAX_SAFE_INTEGER ? value : undefined;
+
+const scalarKinds: ScalarKind[] = ["string", "number", "integer", "boolean", "enum"];
+export const isScalar = (field: SettingField): field is ScalarField => (scalarKinds as string[]).includes(field.kind);
 
 /** The one type a property allows, ignoring "null" (a nullable setting is edited like the plain one). */
 function singleType(schema: JsonObject): string | undefined {
@@ -55,55 +75,78 @@ function withoutNull(property: JsonObject): JsonObject {
   return { ...others[0], ...outer };
 }
 
-/** The field for one property, or why it cannot be one. */
-function fieldOf(key: string, raw: unknown, required: boolean): SettingField | string {
-  if (!isObject(raw)) return `setting "${key}" has no schema of its own`;
-  const property = withoutNull(raw);
-  const base = {
+function boundsOf(schema: JsonObject) {
+  return {
+    ...(numberOr(schema.minimum) !== undefined ? { minimum: numberOr(schema.minimum) } : {}),
+    ...(numberOr(schema.maximum) !== undefined ? { maximum: numberOr(schema.maximum) } : {}),
+    ...(numberOr(schema.exclusiveMinimum) !== undefined ? { exclusiveMinimum: numberOr(schema.exclusiveMinimum) } : {}),
+    ...(numberOr(schema.exclusiveMaximum) !== undefined ? { exclusiveMaximum: numberOr(schema.exclusiveMaximum) } : {}),
+  };
+}
+
+/** One value's input, or why a value of this schema is no single input. */
+function scalarOf(raw: unknown): ScalarSpec | string {
+  if (!isObject(raw)) return "it has no schema of its own";
+  const schema = withoutNull(raw);
+  const unit = typeof schema["x-unit"] === "string" && schema["x-unit"].trim() ? { unit: schema["x-unit"].trim() } : {};
+  if (Array.isArray(schema.enum)) {
+    const options = schema.enum.filter((option): option is string | number | boolean => ["string", "number", "boolean"].includes(typeof option));
+    if (options.length === 0 || options.length !== schema.enum.length) return "it allows values the form cannot offer";
+    return { kind: "enum", options, ...unit };
+  }
+  if ("const" in schema) return "it has one fixed value";
+  const type = singleType(schema);
+  switch (type) {
+    case "string":
+    case "boolean":
+      return { kind: type, ...unit };
+    case "number":
+    case "integer":
+      return { kind: type, ...boundsOf(schema), ...unit };
+    case undefined:
+      return "it has no single type";
+    default:
+      return `it is ${type === "array" ? "a list" : type === "object" ? "an object" : `of type ${type}`}`;
+  }
+}
+
+/** The field for one property (a JSON box when the form cannot draw it). */
+function fieldOf(key: string, raw: unknown, required: boolean, depth: number): SettingField {
+  const property = isObject(raw) ? withoutNull(raw) : {};
+  const base: FieldBase = {
     key,
     label: typeof property.title === "string" && property.title.trim() ? property.title.trim() : key,
     description: typeof property.description === "string" ? property.description : "",
     required,
     ...("default" in property ? { default: property.default } : {}),
   };
-  if (Array.isArray(property.enum)) {
-    const options = property.enum.filter((option): option is string | number | boolean => ["string", "number", "boolean"].includes(typeof option));
-    if (options.length === 0 || options.length !== property.enum.length) return `setting "${key}" allows values the form cannot offer`;
-    return { ...base, kind: "enum", options };
-  }
-  if ("const" in property) return `setting "${key}" has one fixed value`;
+  const asJson = (reason: string): JsonField => ({ ...base, kind: "json", reason });
+  if (!isObject(raw)) return asJson("the agent does not describe it");
   const type = singleType(property);
-  const bounds = {
-    ...(numberOr(property.minimum) !== undefined ? { minimum: numberOr(property.minimum) } : {}),
-    ...(numberOr(property.maximum) !== undefined ? { maximum: numberOr(property.maximum) } : {}),
-    ...(numberOr(property.exclusiveMinimum) !== undefined ? { exclusiveMinimum: numberOr(property.exclusiveMinimum) } : {}),
-    ...(numberOr(property.exclusiveMaximum) !== undefined ? { exclusiveMaximum: numberOr(property.exclusiveMaximum) } : {}),
-  };
-  switch (type) {
-    case "string":
-      return { ...base, kind: "string" };
-    case "boolean":
-      return { ...base, kind: "boolean" };
-    case "number":
-    case "integer":
-      return { ...base, kind: type, ...bounds };
-    case "array": {
-      const items = isObject(property.items) ? property.items : undefined;
-      const itemType = items ? singleType(items) : undefined;
-      if (!items || Array.isArray(items.enum) || (itemType !== "string" && itemType !== "number" && itemType !== "integer")) {
-        return `setting "${key}" is a list of things the form cannot edit`;
-      }
-      const itemBounds = {
-        ...(numberOr(items.minimum) !== undefined ? { minimum: numberOr(items.minimum) } : {}),
-        ...(numberOr(items.maximum) !== undefined ? { maximum: numberOr(items.maximum) } : {}),
-      };
-      return { ...base, kind: `${itemType}-list`, ...(itemType === "string" ? {} : itemBounds) };
-    }
-    case "object":
-      return `setting "${key}" is an object of its own`;
-    default:
-      return `setting "${key}" has no single type`;
+  if (type === "array" && !Array.isArray(property.enum)) {
+    const item = scalarOf(property.items);
+    if (typeof item === "string" || item.kind === "boolean") return asJson(`its items: ${typeof item === "string" ? item : "yes/no values"}`);
+    const counts = {
+      ...(numberOr(property.minItems) !== undefined ? { minItems: numberOr(property.minItems) } : {}),
+      ...(numberOr(property.maxItems) !== undefined ? { maxItems: numberOr(property.maxItems) } : {}),
+    };
+    return { ...base, kind: "list", item, ...counts };
   }
+  if (type === "object" && !Array.isArray(property.enum)) {
+    const properties = isObject(property.properties) ? property.properties : {};
+    if (Object.keys(properties).length > 0 && depth < 3) {
+      const nested = new Set(Array.isArray(property.required) ? property.required.filter((k): k is string => typeof k === "string") : []);
+      return { ...base, kind: "object", fields: Object.entries(properties).map(([name, child]) => fieldOf(name, child, nested.has(name), depth + 1)) };
+    }
+    if (isObject(property.additionalProperties)) {
+      const value = scalarOf(property.additionalProperties);
+      if (typeof value !== "string" && value.kind !== "boolean") return { ...base, kind: "map", value };
+      return asJson(`its values: ${typeof value === "string" ? value : "yes/no values"}`);
+    }
+    return asJson("its names and values are free-form");
+  }
+  const scalar = scalarOf(property);
+  return typeof scalar === "string" ? asJson(scalar) : { ...base, ...scalar };
 }
 
 /** The form for a settings schema, or why the raw JSON editor is the only one. */
@@ -111,65 +154,38 @@ export function settingsForm(schema: unknown): SettingsForm {
   if (!isObject(schema) || Object.keys(schema).filter((key) => !key.startsWith("$")).length === 0) {
     return { unsupported: "the agent does not describe these settings" };
   }
-  for (const combinator of ["anyOf", "oneOf", "allOf", "$ref", "if"]) {
-    if (combinator in schema) return { unsupported: `the settings schema uses ${combinator}` };
-  }
   if (singleType(schema) !== "object" && !isObject(schema.properties)) return { unsupported: "the settings are not an object" };
   const properties = isObject(schema.properties) ? schema.properties : {};
+  if (Object.keys(properties).length === 0) return { unsupported: "the workload has no settings to fill in" };
+  // Rules across settings (anyOf, not, dependentSchemas: "command or shell") are not fields;
+  // the check beside the form (settingsProblems) and the agent enforce them.
   const required = new Set(Array.isArray(schema.required) ? schema.required.filter((key): key is string => typeof key === "string") : []);
-  const fields: SettingField[] = [];
-  for (const [key, property] of Object.entries(properties)) {
-    const field = fieldOf(key, property, required.has(key));
-    if (typeof field === "string") return { unsupported: field };
-    fields.push(field);
-  }
-  if (fields.length === 0) return { unsupported: "the workload has no settings to fill in" };
-  return { fields };
+  return { fields: Object.entries(properties).map(([key, property]) => fieldOf(key, property, required.has(key), 0)) };
 }
 
-/** A setting's value as its input shows it; "" when it is left out. */
-export function fieldText(field: SettingField, value: unknown): string {
+/** A value as its input shows it; "" when it is left out. */
+export function fieldText(spec: ScalarSpec, value: unknown): string {
   if (value === undefined || value === null) return "";
-  if (field.kind.endsWith("-list")) return Array.isArray(value) ? value.map(String).join(", ") : String(value);
-  return String(value);
+  return typeof value === "object" ? JSON.stringify(value) : String(value);
 }
 
-/** The value an input's text stands for (undefined: leave the setting out), or what is wrong with it. */
-export function parseFieldText(field: SettingField, text: string): { value: unknown } | { error: string } {
+/** The value an input's text stands for (undefined: leave it out), or what is wrong with it. */
+export function parseFieldText(spec: ScalarSpec, text: string): { value: unknown } | { error: string } {
   const trimmed = text.trim();
-  if (field.kind === "string") return { value: text === "" ? undefined : text };
+  if (spec.kind === "string") return { value: text === "" ? undefined : text };
   if (trimmed === "") return { value: undefined };
-  switch (field.kind) {
+  switch (spec.kind) {
     case "boolean":
       if (trimmed === "true" || trimmed === "false") return { value: trimmed === "true" };
       return { error: "choose yes or no" };
     case "enum": {
-      const option = field.options?.find((candidate) => String(candidate) === trimmed);
-      return option === undefined ? { error: `choose one of ${field.options?.map(String).join(", ")}` } : { value: option };
+      const option = spec.options?.find((candidate) => String(candidate) === trimmed);
+      return option === undefined ? { error: `choose one of ${spec.options?.map(String).join(", ")}` } : { value: option };
     }
     case "number":
     case "integer":
-      return parseNumber(trimmed, field.kind === "integer");
-    case "string-list":
-      return { value: splitList(text) };
-    case "number-list":
-    case "integer-list": {
-      const values: number[] = [];
-      for (const [index, item] of splitList(text).entries()) {
-        const parsed = parseNumber(item, field.kind === "integer-list");
-        if ("error" in parsed) return { error: `item ${index + 1} (“${item}”): ${parsed.error}` };
-        values.push(parsed.value);
-      }
-      return { value: values };
-    }
+      return parseNumber(trimmed, spec.kind === "integer");
   }
-}
-
-function splitList(text: string): string[] {
-  return text
-    .split(",")
-    .map((item) => item.trim())
-    .filter((item) => item !== "");
 }
 
 function parseNumber(text: string, whole: boolean): { value: number } | { error: string } {
@@ -179,9 +195,78 @@ function parseNumber(text: string, whole: boolean): { value: number } | { error:
   return { value };
 }
 
-/** Settings with one value replaced; undefined removes the setting (the agent's default applies). */
-export function withSetting(settings: JsonObject, key: string, value: unknown): JsonObject {
-  if (value === undefined) return Object.fromEntries(Object.entries(settings).filter(([name]) => name !== key));
-  // In place when the setting is there already, so the stored JSON keeps its order.
-  return key in settings ? Object.fromEntries(Object.entries(settings).map(([name, old]) => [name, name === key ? value : old])) : { ...settings, [key]: value };
+/** JSON text as a setting's value (empty: left out), or what is wrong with it. */
+export function parseJsonText(text: string): { value: unknown } | { error: string } {
+  if (text.trim() === "") return { value: undefined };
+  try {
+    return { value: JSON.parse(text) as unknown };
+  } catch (error) {
+    return { error: `not valid JSON (${error instanceof Error ? error.message : String(error)})` };
+  }
+}
+
+/**
+ * Settings with the value at `path` replaced; undefined removes it (the agent's default applies),
+ * and so does an empty object, list or map: an object left empty is left out. Kept in place when
+ * the setting is there already, so the stored JSON keeps its order.
+ */
+export function withSetting(settings: JsonObject, path: string | string[], value: unknown): JsonObject {
+  const [key, ...rest] = typeof path === "string" ? [path] : path;
+  if (key === undefined) return settings;
+  let next = value;
+  if (rest.length) next = withSetting(isObject(settings[key]) ? settings[key] : {}, rest, value);
+  const empty = next === undefined || (Array.isArray(next) ? next.length === 0 : isObject(next) && Object.keys(next).length === 0);
+  if (empty) return Object.fromEntries(Object.entries(settings).filter(([name]) => name !== key));
+  return key in settings ? Object.fromEntries(Object.entries(settings).map(([name, old]) => [name, name === key ? next : old])) : { ...settings, [key]: next };
+}
+
+/** "10,000": bounds are read, not typed. */
+const figure = (value: number | undefined) => (value === undefined ? undefined : value.toLocaleString("en-US", { maximumFractionDigits: 20 }));
+
+/** "1 to 9 ms", "at least 0", "more than 0 s". */
+export function boundsHint(spec: ScalarSpec): string {
+  const low = figure(spec.minimum ?? spec.exclusiveMinimum);
+  const high = figure(spec.maximum ?? spec.exclusiveMaximum);
+  const unit = spec.unit ? ` ${spec.unit}` : "";
+  if (low !== undefined && high !== undefined) return `${spec.exclusiveMinimum !== undefined ? ">" : ""}${low} to ${spec.exclusiveMaximum !== undefined ? "<" : ""}${high}${unit}`;
+  if (low !== undefined) return `${spec.exclusiveMinimum !== undefined ? "more than" : "at least"} ${low}${unit}`;
+  if (high !== undefined) return `${spec.exclusiveMaximum !== undefined ? "less than" : "at most"} ${high}${unit}`;
+  return "";
+}
+
+/** A default as the hint shows it: "default 1000 ms", "default GET", "default 0, 1". */
+export function defaultText(field: SettingField): string {
+  const value = field.default;
+  if (value === undefined || value === null) return "";
+  if (Array.isArray(value)) return value.length ? `default ${value.map(String).join(", ")}` : "";
+  if (isObject(value)) return Object.keys(value).length ? `default ${JSON.stringify(value)}` : "";
+  const unit = "unit" in field && field.unit ? ` ${field.unit}` : "";
+  if (typeof value === "boolean") return `default ${value ? "yes" : "no"}`;
+  return `default ${String(value)}${unit}`;
+}
+
+/** The hint under a field: its description, bounds and default. */
+export function fieldHint(field: SettingField): string {
+  const bounds = isScalar(field) ? boundsHint(field) : field.kind === "list" ? (boundsHint(field.item) ? `each ${boundsHint(field.item)}` : "") : "";
+  // A choice shows its default as its first option ("default (yes)"), not again in the hint.
+  const chosen = field.kind === "boolean" || field.kind === "enum";
+  const parts = [field.description, bounds, field.kind === "json" ? `edited as JSON: ${field.reason}` : "", chosen ? "" : defaultText(field)];
+  return parts.filter(Boolean).join(" · ");
+}
+
+/**
+ * A short example of this workload's settings for the raw JSON editor's hint: its first
+ * settings with defaults (or its required ones), e.g. {"method": "GET", "connections": 10}.
+ */
+export function jsonExample(schema: unknown): string {
+  const properties = isObject(schema) && isObject(schema.properties) ? schema.properties : {};
+  const required = new Set(isObject(schema) && Array.isArray(schema.required) ? schema.required : []);
+  const example: JsonObject = {};
+  for (const [key, property] of Object.entries(properties)) {
+    if (Object.keys(example).length >= 2) break;
+    if (!isObject(property)) continue;
+    const value = property.default ?? (required.has(key) ? (Array.isArray(property.enum) ? property.enum[0] : property.type === "string" ? "…" : undefined) : undefined);
+    if (value !== undefined && !(isObject(value) && Object.keys(value).length === 0) && !(Array.isArray(value) && value.length === 0)) example[key] = value;
+  }
+  return `{${Object.entries(example).map(([key, value]) => `${JSON.stringify(key)}: ${JSON.stringify(value)}`).join(", ")}}`;
 }

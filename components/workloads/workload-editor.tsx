@@ -7,9 +7,11 @@ import { useEffect, useState } from "react";
 import { Segmented } from "~/components/charts/segmented";
 import { Field, FieldError, invalidProps } from "~/components/forms/field";
 import type { AdvertisedWorkload } from "~/server/services/agent-admin";
+import type { TWorkloadMetric } from "~/server/schemas/workload";
+import { settingsProblems } from "~/server/workloads/settings-problems";
 import { SchemaForm } from "./schema-form";
-import { settingsForm } from "./settings-fields";
-import { settingsProblems } from "./settings-problems";
+import { jsonExample, settingsForm } from "./settings-fields";
+import { WorkloadMetrics } from "./workload-metrics";
 import { useWorkloadProblems } from "./workload-problems";
 
 type Settings = Record<string, unknown>;
@@ -33,6 +35,9 @@ interface Props {
   /** After a submit attempt, missing required settings are shown too. */
   submitted: boolean;
   agentsHref: string;
+  /** The experiment's metric keys now, and how to add a workload's metrics to them. */
+  metricKeys: string[];
+  onAddMetrics: (metrics: TWorkloadMetric[]) => void;
 }
 
 const OTHER = "\u0000other";
@@ -50,7 +55,7 @@ function summary(textProblems: Record<string, string>, jsonProblem: string | nul
   return first[0] ? `setting "${first[0]}" ${first[1]}` : `settings: ${first[1]}`;
 }
 
-export function WorkloadEditor({ name, variant, value, onChange, workloads, workloadsError, errors, submitted, agentsHref }: Props) {
+export function WorkloadEditor({ name, variant, value, onChange, workloads, workloadsError, errors, submitted, agentsHref, metricKeys, onAddMetrics }: Props) {
   const registry = useWorkloadProblems();
   const [custom, setCustom] = useState(false);
   const [mode, setMode] = useState<Mode>("form");
@@ -128,6 +133,8 @@ export function WorkloadEditor({ name, variant, value, onChange, workloads, work
   const firstProblem = Object.entries(shownProblems).map(([key, message]) => (key ? `${key}: ${message}` : message))[0];
   const jsonError = jsonProblem ?? firstProblem ?? errors.settings;
   const shownJson = jsonText ?? JSON.stringify(settings, null, 2);
+  // Agents that offer this workload with other settings than the ones this form draws.
+  const otherSettings = advert?.agents.filter((agent) => !agent.sameSettings) ?? [];
 
   return (
     <div className="workload-editor" data-testid="workload-editor">
@@ -178,8 +185,10 @@ export function WorkloadEditor({ name, variant, value, onChange, workloads, work
                 {advertised.length === 0 ? <>Enroll one on the <Link href={agentsHref}>Agents</Link> page to get a typed form.</> : null}
               </>
             )}
+            {otherSettings.length ? ` ${otherSettings.map((agent) => `${agent.name} (${agent.kind})`).join(", ")} take${otherSettings.length === 1 ? "s" : ""} other settings for it; this form is ${advert?.agents[0]?.name ?? "the first agent"}'s, and settings any of them takes are accepted.` : null}
             {form && "unsupported" in form ? ` The settings are edited as JSON: ${form.unsupported}.` : null}
           </p>
+          {advert ? <WorkloadMetrics workload={advert} metricKeys={metricKeys} onAdd={onAddMetrics} /> : null}
           <div className="workload-settings-head">
             <span className="label">Settings</span>
             {typed ? (
@@ -220,7 +229,9 @@ export function WorkloadEditor({ name, variant, value, onChange, workloads, work
                 onChange={(event) => editJson(event.target.value)}
                 {...invalidProps(jsonId, jsonError)}
               />
-              <span className="hint">A JSON object, e.g. {'{"level": 6}'}; settings left out take the agent&apos;s defaults.</span>
+              <span className="hint">
+                A JSON object{advert ? <>, e.g. <code>{jsonExample(advert.settingsSchema)}</code></> : null}; settings left out take the agent&apos;s defaults.
+              </span>
               <FieldError id={`${jsonId}-error`} message={jsonError} />
             </div>
           )}

@@ -6,6 +6,9 @@ import { AppError, type FieldIssue } from "../errors";
 import type { TLabels } from "../schemas/agents";
 import { MAX_BATCH_JOBS, type TJobOrder, type TJobStatus, type TStartBatch } from "../schemas/jobs";
 import { workloadOf, type TVariantWorkload } from "../schemas/workload";
+import { requireWorkloadFit } from "../services/workload-checks";
+import { isOnline } from "../services/agent-admin";
+import { batchWaitReasons } from "./batch-waits";
 import { newSeed, planBatch } from "./plan";
 import { notifyWork } from "./wakeups";
 
@@ -27,7 +30,7 @@ export interface StartedBatch {
 export async function startBatch(db: Db, projectId: string, createdById: string | null, input: Omit<TStartBatch, "projectSlug">): Promise<StartedBatch> {
   const experiment = await db.experiment.findUnique({
     where: { projectId_slug: { projectId, slug: input.experimentSlug } },
-    include: { variants: { orderBy: { position: "asc" } } },
+    include: { variants: { orderBy: { position: "asc" } }, metrics: { orderBy: { position: "asc" }, select: { key: true } } },
   });
   if (!experiment) throw new AppError("NOT_FOUND", `No experiment "${input.experimentSlug}" in this project`);
 
@@ -54,6 +57,14 @@ export async function startBatch(db: Db, projectId: string, createdById: string 
     );
   }
   const needed = [...new Set([...workloads.values()].map((w) => w.workload))];
+  // The same check as saving: agents' adverts may have changed since (or the experiment was
+  // saved before they said what they report).
+  await requireWorkloadFit(
+    db,
+    projectId,
+    { variants: chosen.map((variant) => ({ name: variant.name, config: workloads.get(variant.id) ?? {} })), metrics: experiment.metrics },
+    "Run would queue jobs their agents cannot do",
+  );
 
   let pinned: { id: string; capabilities: string[] } | null = null;
   if (input.agentId) {
@@ -152,6 +163,8 @@ export interface BatchRow {
   requiredLabels: TLabels;
   cancelledAt: Date | null;
   counts: Record<TJobStatus, number>;
+  /** While jobs are queued and no agent could take them now: why (batch-waits.ts); [] otherwise. */
+  waiting: string[];
   jobs: BatchJobRow[];
   /** True when the batch has more jobs than `jobs` lists (the first ones in order are listed). */
   jobsTruncated: boolean;
@@ -182,6 +195,7 @@ export async function listBatches(db: Db, projectId: string, experimentSlug: str
     },
   });
   const counts = await db.job.groupBy({ by: ["batchId", "status"], where: { batchId: { in: batches.map((b) => b.id) } }, _count: { _all: true } });
+  const waits = await waitReasons(db, projectId, batches);
   return batches.map(({ jobs, requiredLabels, ...batch }) => {
     const tally: Record<TJobStatus, number> = { queued: 0, leased: 0, succeeded: 0, failed: 0, cancelled: 0 };
     for (const row of counts) if (row.batchId === batch.id) tally[row.status] = row._count._all;
@@ -196,10 +210,30 @@ export async function listBatches(db: Db, projectId: string, experimentSlug: str
       requiredLabels: requiredLabels as TLabels,
       cancelledAt: batch.cancelledAt,
       counts: tally,
+      waiting: waits.get(batch.id) ?? [],
       jobs,
       jobsTruncated: total > jobs.length,
     };
   });
+}
+
+/** Why each batch with queued jobs waits, by batch id (none: an agent could take them now). */
+async function waitReasons(db: Db, projectId: string, batches: { id: string; pinnedAgentId: string | null; requiredLabels: Prisma.JsonValue }[], now = new Date()): Promise<Map<string, string[]>> {
+  const queued = await db.job.findMany({
+    where: { batchId: { in: batches.map((batch) => batch.id) }, status: "queued" },
+    distinct: ["batchId", "variantId"],
+    select: { batchId: true, capabilities: true },
+  });
+  const reasons = new Map<string, string[]>();
+  if (queued.length === 0) return reasons;
+  const agents = (
+    await db.agent.findMany({ where: { projectId }, select: { id: true, name: true, capabilities: true, labels: true, lastSeenAt: true, revokedAt: true, stopRequested: true } })
+  ).map((agent) => ({ ...agent, labels: agent.labels as TLabels, online: isOnline(agent, now) }));
+  for (const batch of batches) {
+    const needs = [...new Map(queued.filter((job) => job.batchId === batch.id).map((job) => [job.capabilities.join("\u0000"), job.capabilities])).values()];
+    reasons.set(batch.id, batchWaitReasons({ needs, requiredLabels: batch.requiredLabels as TLabels, pinnedAgentId: batch.pinnedAgentId }, agents));
+  }
+  return reasons;
 }
 
 /** One job with its log tail and workload, for the job's detail view. */

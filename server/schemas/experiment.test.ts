@@ -231,6 +231,24 @@ describe("ZExperimentInput", () => {
       expectSingleIssue(buildExperimentValues({ [field]: value }), [field], message);
     });
 
+    it("more runs per agent-run variant than one batch holds", () => {
+      // Two variants with a workload: Run queues 2 × (warm-up + measured) jobs, 20,000 at most.
+      const agentRun = [buildVariant({ name: "Plain", isBaseline: true, config: { workload: "gzip" } }), buildVariant({ name: "Gzip", config: { workload: "gzip" } })];
+      expectSingleIssue(
+        buildExperimentValues({ variants: agentRun, warmupRuns: 1, measuredRuns: 1_000_000 }),
+        ["measuredRuns"],
+        "at most 9,999 measured runs per variant here (with 1 warm-up): Run queues warm-up + measured runs for each of the 2 variants agents run, and one batch holds at most 20,000 jobs",
+      );
+      expect(ZExperimentInput.safeParse(buildExperimentValues({ variants: agentRun, warmupRuns: 1, measuredRuns: 9_999 })).success).toBe(true);
+      // Uploaded results are not queued: the cap is for variants agents run.
+      expect(ZExperimentInput.safeParse(buildExperimentValues({ warmupRuns: 1, measuredRuns: 1_000_000 })).success).toBe(true);
+    });
+
+    it("the batch cap is reported with the other problems, not after them", () => {
+      const issues = issuesOf(buildExperimentValues({ title: "", variants: [buildVariant({ name: "A", isBaseline: true, config: { workload: "sleep" } })], warmupRuns: 0, measuredRuns: 30_000 }));
+      expect(issues.map((issue) => issue.path)).toEqual([["title"], ["measuredRuns"]]);
+    });
+
     it("run counts sent as strings", () => {
       expectSingleIssue(buildExperimentValues({ warmupRuns: "5" as unknown as number }), ["warmupRuns"], "warm-up runs must be a whole number");
     });

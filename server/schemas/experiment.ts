@@ -1,13 +1,11 @@
 // The shapes of an experiment definition, shared by tRPC procedures, REST, OpenAPI and forms.
 import { z } from "zod";
+import { maxRunsPerVariant, MAX_BATCH_JOBS } from "./batch-limits";
 import { ZSlug, wholeNumber } from "./common";
+import { ZMetricAggregation, ZMetricDirection, ZMetricKey, ZMetricUnit } from "./metric";
 import { ZVariantConfig } from "./workload";
 
-export const metricDirections = ["lower_is_better", "higher_is_better"] as const;
-export const ZMetricDirection = z.enum(metricDirections, { error: "choose whether lower or higher is better" });
-
-export const metricAggregations = ["mean", "median", "p90", "p95", "p99", "min", "max", "sum", "rate", "last"] as const;
-export const ZMetricAggregation = z.enum(metricAggregations, { error: "choose how a run is summarised" });
+export { metricAggregations, metricDirections, ZMetricAggregation, ZMetricDirection, ZMetricKey, ZMetricUnit } from "./metric";
 
 export const experimentStatuses = ["draft", "active", "completed", "archived"] as const;
 export const ZExperimentStatus = z.enum(experimentStatuses);
@@ -27,18 +25,11 @@ export const ZVariantInput = z.object({
   config: ZVariantConfig.default({}),
 });
 
-export const ZMetricKey = z
-  .string()
-  .trim()
-  .min(1, "metric key is required")
-  .max(64, "metric key must be at most 64 characters")
-  .regex(/^[A-Za-z0-9_.:/-]+$/, "use letters, digits and _ . : / - (e.g. upload_latency_ms)");
-
 export const ZMetricInput = z.object({
   id: z.string().min(1).optional(),
   key: ZMetricKey,
   label: z.string().trim().max(100).default(""),
-  unit: z.string({ error: "unit is required" }).trim().min(1, "unit is required (e.g. ms, B, req/s, %)").max(32),
+  unit: ZMetricUnit,
   direction: ZMetricDirection,
   aggregation: ZMetricAggregation.default("mean"),
 });
@@ -100,7 +91,30 @@ export const ZExperimentInput = z.object({
     .transform((tags) => [...new Set(tags.filter(Boolean))]),
   variants: ZVariantList,
   metrics: ZMetricList,
-});
+}).superRefine(
+  (experiment, ctx) => {
+    // Run queues warm-up + measured runs of every variant with a workload in one batch.
+    // A variant's config is its parsed value, or (while another field is wrong) what was sent.
+    const agentRun = experiment.variants.filter((variant) => (variant.config as { workload?: unknown } | undefined)?.workload).length;
+    if (agentRun === 0) return;
+    const cap = maxRunsPerVariant(agentRun);
+    if (experiment.warmupRuns + experiment.measuredRuns <= cap) return;
+    const measuredCap = Math.max(0, cap - experiment.warmupRuns);
+    ctx.addIssue({
+      code: "custom",
+      path: ["measuredRuns"],
+      message:
+        `at most ${measuredCap.toLocaleString("en-US")} measured runs per variant here (with ${experiment.warmupRuns.toLocaleString("en-US")} warm-up): ` +
+        `Run queues warm-up + measured runs for each of the ${agentRun} variant${agentRun === 1 ? "" : "s"} agents run, and one batch holds at most ${MAX_BATCH_JOBS.toLocaleString("en-US")} jobs`,
+    });
+  },
+  // Also while other fields are wrong, so the form shows every problem at once; not when the
+  // counts or the variants themselves are no numbers or no list yet.
+  { when: (payload) => {
+    const value = payload.value as { warmupRuns?: unknown; measuredRuns?: unknown; variants?: unknown } | undefined;
+    return Number.isInteger(value?.warmupRuns) && Number.isInteger(value?.measuredRuns) && Array.isArray(value?.variants) && value.variants.every((variant) => typeof variant === "object" && variant !== null);
+  } },
+);
 
 export type TExperimentInput = z.output<typeof ZExperimentInput>;
 export type TExperimentFormValues = z.input<typeof ZExperimentInput>;

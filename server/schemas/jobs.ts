@@ -142,8 +142,7 @@ export type TReleaseReply = z.input<typeof ZReleaseReply>;
 
 // ---- dashboard (tRPC)
 
-/** Largest batch one press of "Run" makes. */
-export const MAX_BATCH_JOBS = 20_000;
+export { MAX_BATCH_JOBS } from "./batch-limits";
 
 export const ZStartBatch = z.object({
   projectSlug: ZSlug,

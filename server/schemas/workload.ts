@@ -1,6 +1,7 @@
 // Workloads: what an agent can run (it advertises each with a JSON Schema of its settings) and
 // which one a variant runs, stored in Variant.config as {"workload": name, "settings": {...}}.
 import { z } from "zod";
+import { ZMetricAggregation, ZMetricDirection, ZMetricKey, ZMetricUnit } from "./metric";
 
 export const ZWorkloadName = z
   .string({ error: "workload name is required" })
@@ -34,7 +35,23 @@ export function workloadOf(config: unknown): TVariantWorkload | null {
   return parsed.success ? parsed.data : null;
 }
 
-/** A workload as an agent advertises it, for the dashboard's typed settings form. */
+/**
+ * A metric a workload reports, as its agent advertises it: what the variant form offers to add to
+ * an experiment with one click, and what the server checks an agent-run experiment's metrics
+ * against (docs/agent-protocol.md, "Workloads, settings and metrics").
+ */
+export const ZWorkloadMetric = z
+  .object({
+    key: ZMetricKey,
+    unit: ZMetricUnit,
+    direction: ZMetricDirection,
+    aggregation: ZMetricAggregation.default("mean").meta({ description: "how one run is summarised into one number when this metric is compared (the experiment may choose another)" }),
+    description: z.string().trim().max(500, "a metric's description must be at most 500 characters").default(""),
+  })
+  .meta({ id: "WorkloadMetric" });
+export type TWorkloadMetric = z.output<typeof ZWorkloadMetric>;
+
+/** A workload as an agent advertises it, for the dashboard's typed settings form and its metrics. */
 export const ZWorkloadAdvert = z.object({
   name: ZWorkloadName,
   description: z.string().trim().max(2000).default(""),
@@ -42,5 +59,17 @@ export const ZWorkloadAdvert = z.object({
     .record(z.string(), z.unknown())
     .default({})
     .meta({ description: "JSON Schema (draft 2020-12) of the settings object; {} accepts any settings" }),
+  metrics: z
+    .array(ZWorkloadMetric)
+    .max(200, "at most 200 metrics per workload")
+    .superRefine((metrics, ctx) => {
+      const seen = new Set<string>();
+      metrics.forEach((metric, index) => {
+        if (seen.has(metric.key)) ctx.addIssue({ code: "custom", path: [index, "key"], message: `metric "${metric.key}" is listed twice` });
+        seen.add(metric.key);
+      });
+    })
+    .optional()
+    .meta({ description: "every metric a run of this workload can report; left out, the server cannot tell which metrics it reports and checks none" }),
 });
 export type TWorkloadAdvert = z.output<typeof ZWorkloadAdvert>;

@@ -6,7 +6,7 @@ import { AppError } from "../errors";
 import { ONLINE_WITHIN_MS } from "../jobs/timing";
 import { notifyWork } from "../jobs/wakeups";
 import type { TLabels } from "../schemas/agents";
-import type { TWorkloadAdvert } from "../schemas/workload";
+import type { TWorkloadAdvert, TWorkloadMetric } from "../schemas/workload";
 import { readAdvert } from "./workload-order";
 
 export interface AgentRow {
@@ -112,28 +112,48 @@ export async function resumeAgent(db: Db, projectId: string, agentId: string): P
   return { id: agentId };
 }
 
-export interface AdvertisedWorkload extends TWorkloadAdvert {
-  /** The agents that advertise it, online ones first. */
-  agents: { id: string; name: string; online: boolean }[];
+export interface AdvertisedWorkload extends Omit<TWorkloadAdvert, "metrics"> {
+  /** The agents that advertise it, most recently seen first; `sameSettings`: its settings schema is the one shown. */
+  agents: { id: string; name: string; kind: "go" | "jvm" | "other"; online: boolean; sameSettings: boolean }[];
+  /**
+   * Every metric an agent that advertises it reports (the union, in the first agent's order), with
+   * the agents that report each: the form offers them, the server refuses any other key.
+   */
+  metrics: (TWorkloadMetric & { reportedBy: string[] })[];
+  /** False when an agent advertises the workload without saying which metrics it reports: then nothing is refused. */
+  metricsKnown: boolean;
 }
 
 /**
  * The workloads the project's (unrevoked) agents advertise, by name, for the typed settings form.
  * When agents disagree about a workload's description or settings schema, the most recently
- * seen agent's version wins: it is the likeliest to run the job.
+ * seen agent's version is shown (the likeliest to run the job) and the others are marked; its
+ * metrics are the union of all of theirs (server/workloads/workload-fit.ts says why).
  */
 export async function advertisedWorkloads(db: Db, projectId: string, now = new Date()): Promise<AdvertisedWorkload[]> {
   const agents = await db.agent.findMany({
     where: { projectId, revokedAt: null },
     orderBy: [{ lastSeenAt: { sort: "desc", nulls: "last" } }, { name: "asc" }],
-    select: { id: true, name: true, workloads: true, lastSeenAt: true, revokedAt: true },
+    select: { id: true, name: true, kind: true, workloads: true, lastSeenAt: true, revokedAt: true },
   });
   const byName = new Map<string, AdvertisedWorkload>();
   for (const agent of agents) {
-    for (const workload of (agent.workloads as TWorkloadAdvert[]).map(readAdvert)) {
+    for (const { metrics, ...workload } of (agent.workloads as TWorkloadAdvert[]).map(readAdvert)) {
       let entry = byName.get(workload.name);
-      if (!entry) byName.set(workload.name, (entry = { ...workload, agents: [] }));
-      entry.agents.push({ id: agent.id, name: agent.name, online: isOnline(agent, now) });
+      if (!entry) byName.set(workload.name, (entry = { ...workload, agents: [], metrics: [], metricsKnown: true }));
+      entry.agents.push({
+        id: agent.id,
+        name: agent.name,
+        kind: agent.kind,
+        online: isOnline(agent, now),
+        sameSettings: JSON.stringify(workload.settingsSchema) === JSON.stringify(entry.settingsSchema),
+      });
+      if (!metrics) entry.metricsKnown = false;
+      for (const metric of metrics ?? []) {
+        const known = entry.metrics.find((candidate) => candidate.key === metric.key);
+        if (known) known.reportedBy.push(agent.name);
+        else entry.metrics.push({ ...metric, reportedBy: [agent.name] });
+      }
     }
   }
   return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));

@@ -9,7 +9,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "v
 import { createPrismaClient, type Db } from "../db/client";
 import { changePointRefreshesSettled } from "../history/refresh-scheduler";
 import { getComparison } from "./comparison";
+import { ZResultsUpload } from "../schemas/results";
 import { EXAMPLE_PROJECT_SLUG, loadExampleDataOnce } from "./example-data";
+import { getExperiment, listExperiments } from "./experiments";
+import { buildMarkdownReport } from "./report";
+import { ingestResults } from "./results";
 
 const MARKER = "exampleDataLoaded";
 const S3 = "s3-upload-plain-vs-gzip";
@@ -395,5 +399,44 @@ describe("the example runs", () => {
     // Versus shows the sample sd (n − 1) and the population sd the write-up printed.
     const sds = Object.fromEntries(sendTime.variants.map((v) => [v.variant, [v.sd!.toFixed(3), v.populationSd!.toFixed(3)]]));
     expect(sds).toEqual({ SPRING_JSON: ["0.204", "0.182"], JACKSON_OBJECT_MAPPER: ["0.153", "0.137"], KOTLINX_JSON: ["0.045", "0.040"] });
+  });
+});
+
+describe("what an example is called after the user's own runs", () => {
+  beforeAll(async () => {
+    await resetToFreshInstallation();
+    await loadExampleDataOnce(db);
+  });
+
+  /** Stores a run of the user's own (an upload, as an agent's complete or `versus upload` would). */
+  async function ownRun(experiment: string, variant: string, metric: string, unit: string) {
+    const project = await db.project.findUniqueOrThrow({ where: { slug: EXAMPLE_PROJECT_SLUG } });
+    await ingestResults(db, ZResultsUpload.parse({ experiment, runs: [{ variant, metrics: [{ key: metric, unit, direction: "lower_is_better", samples: [10, 11, 12] }] }] }), {
+      projectId: project.id,
+      projectSlug: project.slug,
+      source: "upload",
+      bodySha256: `own-${experiment}-${variant}`,
+      baseUrl: "",
+    });
+  }
+  const report = (experiment: string) => buildMarkdownReport(db, { projectSlug: EXAMPLE_PROJECT_SLUG }, experiment, undefined, { chartFiles: [], generatedAt: new Date(0) });
+  const banner = async (experiment: string) => (await report(experiment)).split("\n").filter((line) => line.startsWith("> "));
+
+  it("the runnable gzip example: 'Runnable example, no runs yet' before, no banner and no 'Press Run … no results yet' after a run of the user's", async () => {
+    expect(await banner(RUNNABLE)).toEqual(["> **Runnable example, no runs yet.** Versus created this experiment to be run on your machines: press Run and the project's agents measure it."]);
+    await ownRun(RUNNABLE, "Plain", "compress_time", "us");
+    const text = await report(RUNNABLE);
+    expect(text).not.toMatch(/Example data|example data|Press Run|no results yet|no runs yet/i);
+    const { experiment } = await getExperiment(db, EXAMPLE_PROJECT_SLUG, RUNNABLE);
+    expect(experiment.runOrigins).toEqual({ example: 0, own: 1 });
+    expect((await listExperiments(db, EXAMPLE_PROJECT_SLUG)).experiments.find((e) => e.slug === RUNNABLE)?.runOrigins).toEqual({ example: 0, own: 1 });
+  });
+
+  it("a write-up: 'example data' until the user adds a run, then says which runs are whose", async () => {
+    expect(await banner(S3)).toEqual([expect.stringMatching(/^> \*\*Example data\.\*\* /)]);
+    await ownRun(S3, "Plain", "upload_latency_ms_email", "ms");
+    expect(await banner(S3)).toEqual([
+      "> **Example data and your own runs.** 2 runs shipped with Versus and reproduce a published write-up (tagged *example data*); the other 1 run is yours. They were not measured on the same machines: compare them with care.",
+    ]);
   });
 });

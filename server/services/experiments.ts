@@ -5,9 +5,11 @@ import { isUniqueViolation } from "../db/prisma-errors";
 import { AppError } from "../errors";
 import { slugify } from "../schemas/common";
 import type { TExperimentInput } from "../schemas/experiment";
+import type { RunOrigins } from "./example-notice";
 import { replicateFigure } from "./run-figure";
 import { getProjectBySlug } from "./projects";
 import { lockExperiment, lockProjectForNewExperiment } from "./row-locks";
+import { requireWorkloadFit } from "./workload-checks";
 
 type Tx = Prisma.TransactionClient;
 
@@ -21,6 +23,9 @@ export async function listExperiments(db: Db, projectSlug: string) {
       _count: { select: { runs: true, metrics: true } },
     },
   });
+  // Seeded example runs per experiment, so an example the user added runs to is not called example data.
+  const seeded = await db.run.groupBy({ by: ["experimentId"], where: { experiment: { projectId: project.id }, source: "example" }, _count: { _all: true } });
+  const exampleRuns = new Map(seeded.map((row) => [row.experimentId, row._count._all]));
   return {
     project: { slug: project.slug, name: project.name, description: project.description },
     experiments: experiments.map((experiment) => ({
@@ -34,6 +39,7 @@ export async function listExperiments(db: Db, projectSlug: string) {
       variants: experiment.variants,
       metricCount: experiment._count.metrics,
       runCount: experiment._count.runs,
+      runOrigins: { example: exampleRuns.get(experiment.id) ?? 0, own: experiment._count.runs - (exampleRuns.get(experiment.id) ?? 0) },
     })),
   };
 }
@@ -51,6 +57,7 @@ export async function getExperiment(db: Db, projectSlug: string, experimentSlug:
   });
   if (!experiment) throw new AppError("NOT_FOUND", `No experiment "${experimentSlug}" in project "${projectSlug}"`);
   const { _count, variants, ...rest } = experiment;
+  const example = experiment.isExample ? await db.run.count({ where: { experimentId: experiment.id, source: "example" } }) : 0;
   return {
     project: { slug: project.slug, name: project.name },
     experiment: {
@@ -60,6 +67,8 @@ export async function getExperiment(db: Db, projectSlug: string, experimentSlug:
       parameters: rest.parameters as { name: string; value: string }[],
       variants: variants.map(({ _count: counts, ...variant }) => ({ ...variant, runCount: counts.runs })),
       runCount: _count.runs,
+      /** Seeded example runs against everyone else's (server/services/example-notice.ts). */
+      runOrigins: { example, own: _count.runs - example } satisfies RunOrigins,
     },
   };
 }
@@ -68,6 +77,8 @@ export type ExperimentDetail = Awaited<ReturnType<typeof getExperiment>>;
 
 export async function createExperiment(db: Db, projectSlug: string, input: TExperimentInput, options: { isExample?: boolean } = {}) {
   const project = await getProjectBySlug(db, projectSlug);
+  // The examples are loaded before any agent has registered; what they ask for is the agents'.
+  if (!options.isExample) await requireWorkloadFit(db, project.id, input, "The experiment asks its workloads for what they cannot give");
   const explicitSlug = Boolean(input.slug);
   const baseSlug = input.slug || slugify(input.title) || "experiment";
   try {
@@ -96,6 +107,7 @@ export async function createExperiment(db: Db, projectSlug: string, input: TExpe
 
 export async function updateExperiment(db: Db, projectSlug: string, experimentSlug: string, input: TExperimentInput) {
   const project = await getProjectBySlug(db, projectSlug);
+  await requireWorkloadFit(db, project.id, input, "The experiment asks its workloads for what they cannot give");
   const newSlug = input.slug || experimentSlug;
   try {
     return await db.$transaction(async (tx) => {

@@ -19,6 +19,7 @@ const experiment: ReportExperiment = {
   status: "completed",
   tags: ["kafka"],
   isExample: false,
+  runOrigins: { example: 0, own: 0 },
   warmupRuns: 1,
   measuredRuns: 5,
   alpha: 0.05,
@@ -172,9 +173,24 @@ describe("renderMarkdownReport", () => {
     expect(text).not.toContain("Verdict");
   });
 
+  it("calls an example example data only while its runs are the seeded ones", () => {
+    const banner = (isExample: boolean, example: number, own: number) =>
+      renderMarkdownReport({ experiment: { ...experiment, isExample, runOrigins: { example, own } }, comparison: null, environment: noEnvironment, chartFiles: [], generatedAt })
+        .split("\n")
+        .filter((line) => line.startsWith("> "));
+    expect(banner(true, 20, 0)).toEqual(["> **Example data.** This experiment ships with Versus to show how a write-up reads in it; its runs reproduce a published write-up, not measurements of your systems."]);
+    expect(banner(true, 20, 3)).toEqual([
+      "> **Example data and your own runs.** 20 runs shipped with Versus and reproduce a published write-up (tagged *example data*); the other 3 runs are yours. They were not measured on the same machines: compare them with care.",
+    ]);
+    // The runnable gzip example after the user pressed Run: measurements of their own machines.
+    expect(banner(true, 0, 10)).toEqual([]);
+    expect(banner(true, 0, 0)).toEqual(["> **Runnable example, no runs yet.** Versus created this experiment to be run on your machines: press Run and the project's agents measure it."]);
+    expect(banner(false, 0, 10)).toEqual([]);
+  });
+
   it("marks example data, escapes table cells and reports an experiment without runs", () => {
     const text = renderMarkdownReport({
-      experiment: { ...experiment, isExample: true, hypothesis: "", variants: [{ name: "a|b", description: "", isBaseline: true }] },
+      experiment: { ...experiment, isExample: true, runOrigins: { example: 6, own: 0 }, hypothesis: "", variants: [{ name: "a|b", description: "", isBaseline: true }] },
       comparison: null,
       environment: noEnvironment,
       chartFiles: [],

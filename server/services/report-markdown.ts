@@ -7,6 +7,7 @@
 // experiment page's table prints the same figures the same way.
 import type { TComparison } from "../schemas/comparison";
 import { safeFilePart } from "../schemas/report";
+import { exampleNotice, type RunOrigins } from "./example-notice";
 import type { EnvironmentSummary } from "./report-environment";
 import { changeCiText, directionLabel, formatChange, formatP, formatPercentiles, meanSdText, medianText, perRunLabel, rangeText, verdictP, verdictText, type CandidateComparison } from "../display";
 
@@ -19,6 +20,8 @@ export interface ReportExperiment {
   status: string;
   tags: string[];
   isExample: boolean;
+  /** Seeded example runs and the others: the banner depends on them, not on isExample alone. */
+  runOrigins: RunOrigins;
   warmupRuns: number;
   measuredRuns: number;
   alpha: number;
@@ -59,9 +62,8 @@ export function renderMarkdownReport(input: ReportInput): string {
   const lines: string[] = [`# ${cell(experiment.title)}`, ""];
   const meta = [`\`${experiment.slug}\``, experiment.status, ...experiment.tags.map((tag) => `#${tag}`), `generated ${input.generatedAt.toISOString().replace("T", " ").slice(0, 16)} UTC by Versus`];
   lines.push(meta.join(" · "), "");
-  if (experiment.isExample) {
-    lines.push("> **Example data.** This experiment ships with Versus to show how a write-up reads in it; its runs reproduce a published write-up, not measurements of your systems.", "");
-  }
+  const notice = exampleNotice(experiment.isExample, experiment.runOrigins);
+  if (notice?.text) lines.push(`> ${notice.text}`, "");
 
   lines.push("## Hypothesis", "", experiment.hypothesis.trim() || "_No hypothesis was written._", "");
   if (experiment.description.trim()) lines.push("## Description", "", experiment.description.trim(), "");

@@ -3,8 +3,8 @@
 // object's keys sorted by length.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { db } from "~/server/db/client";
-import { agentApi, registeredAgent, type JobsProject } from "~/test/agent-protocol";
-import { projectWithOwner, type TestProject } from "~/test/project-members";
+import { agentApi, projectForAgents, registeredAgent, type JobsProject } from "~/test/agent-protocol";
+import type { TestProject } from "~/test/project-members";
 
 afterAll(() => db.$disconnect());
 
@@ -12,9 +12,7 @@ let project: TestProject;
 let jobs: JobsProject;
 
 beforeAll(async () => {
-  project = await projectWithOwner(db, "workload-adverts");
-  const token = await project.owner.caller.enrollmentToken.create({ projectSlug: project.slug, name: "lab", expiresAt: null });
-  jobs = { id: project.id, slug: project.slug, token: token.secret, experimentSlug: "" };
+  ({ project, jobs } = await projectForAgents(db, "workload-adverts"));
 });
 
 const settingsSchema = (keys: string[]) => ({ type: "object", properties: Object.fromEntries(keys.map((key) => [key, { type: "integer" }])), additionalProperties: false });
@@ -32,4 +30,12 @@ it("keeps the order of a workload's settings from register and from a heartbeat,
   expect(reply.status, JSON.stringify(reply.body)).toBe(200);
   expect(Object.keys((await propertyOrder())?.properties as object)).toEqual(["warmupIterations", "seed", "level"]);
   expect(await propertyOrder()).toEqual(settingsSchema(["warmupIterations", "seed", "level"]));
+});
+
+it("keeps the order of a nested object's settings too (http selfTarget: responseBytes before delayMs)", async () => {
+  const selfTarget = { type: "object", properties: { responseBytes: { type: "integer" }, delayMs: { type: "number" } } };
+  await registeredAgent(jobs, { workloads: [{ name: "gzip", settingsSchema: { type: "object", properties: { url: { type: "string" }, selfTarget } } }] });
+  const nested = ((await propertyOrder())?.properties as Record<string, { properties: object }>).selfTarget?.properties ?? {};
+  expect(Object.keys(nested)).toEqual(["responseBytes", "delayMs"]);
+  expect(await propertyOrder()).toEqual({ type: "object", properties: { url: { type: "string" }, selfTarget } });
 });

@@ -59,6 +59,7 @@ export const procedureAccess: Record<string, Access> = {
   "agent.resume": "member",
 
   "job.batches": "viewer",
+  "job.estimate": "viewer",
   "job.get": "viewer",
   "job.startBatch": "member",
   "job.cancel": "member",

@@ -194,7 +194,7 @@ describe("reference agent", () => {
     expect(failure.error).toContain('bad settings for workload "gzip"');
     expect(failure.error).toContain("level: Too big: expected number to be <=9");
     expect(failure.error).toContain("sizeBytes: Too small: expected number to be >=1");
-    expect(failure.error).toContain('Unrecognized key: "levle"');
+    expect(failure.error).toContain("unknown setting 'levle'; valid settings are sizeBytes, compress, level");
   });
 
   it("fails a job it cannot read, saying which field, instead of leaving it leased", async () => {

@@ -5,8 +5,8 @@ import type { MetricSpec } from "../workloads/workload";
 import { runMetrics, unitFactor } from "./run-metrics";
 
 const specs: MetricSpec[] = [
-  { key: "compress_time", unit: "us", direction: "lower_is_better", description: "" },
-  { key: "payload_bytes", unit: "B", direction: "lower_is_better", description: "" },
+  { key: "compress_time", unit: "us", direction: "lower_is_better", aggregation: "median", description: "" },
+  { key: "payload_bytes", unit: "B", direction: "lower_is_better", aggregation: "mean", description: "" },
 ];
 
 function recorded() {
@@ -48,7 +48,7 @@ describe("runMetrics", () => {
     const recorder = recorded();
     recorder.value("compress_time", 2000);
     recorder.value("rate", 4096);
-    const result = runMetrics([{ key: "compress_time", unit: "ms" }, { key: "rate", unit: "KiB/s" }], [...specs, { key: "rate", unit: "KiB/s", direction: "higher_is_better", description: "" }], recorder);
+    const result = runMetrics([{ key: "compress_time", unit: "ms" }, { key: "rate", unit: "KiB/s" }], [...specs, { key: "rate", unit: "KiB/s", direction: "higher_is_better", aggregation: "mean", description: "" }], recorder);
     expect(result).toEqual({
       metrics: [
         { key: "compress_time", unit: "ms", direction: "lower_is_better", samples: [1.5, 2.5], value: 2 },

@@ -10,6 +10,8 @@ export interface WorkloadAdvert {
   description: string;
   /** JSON Schema of the workload's settings (the dashboard draws a form from it). */
   settingsSchema: Record<string, unknown>;
+  /** Every metric a run of the workload can report (the dashboard offers them; the server checks experiments against them). */
+  metrics: { key: string; unit: string; direction: "lower_is_better" | "higher_is_better"; aggregation: string; description: string }[];
 }
 
 export interface RegisterRequest {

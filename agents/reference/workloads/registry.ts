@@ -29,13 +29,14 @@ export class WorkloadRegistry {
     return [...this.byName.keys()];
   }
 
-  /** What register and heartbeat advertise: each workload with a JSON Schema of its settings. */
+  /** What register and heartbeat advertise: each workload with a JSON Schema of its settings and its metrics. */
   adverts(): WorkloadAdvert[] {
     return [...this.byName.values()].map((workload) => ({
       name: workload.name,
       description: workload.description,
       // "input": the settings as a user writes them, where a field with a default may be left out.
       settingsSchema: z.toJSONSchema(workload.settings, { io: "input" }) as Record<string, unknown>,
+      metrics: workload.metrics.map(({ key, unit, direction, aggregation, description }) => ({ key, unit, direction, aggregation, description })),
     }));
   }
 
@@ -44,7 +45,7 @@ export class WorkloadRegistry {
     if (!workload) return { problem: `this agent has no workload "${name}" (it has ${this.names().join(", ")})` };
     const parsed = workload.settings.safeParse(rawSettings ?? {});
     if (!parsed.success) {
-      const issues = parsed.error.issues.map((issue) => `${issue.path.length ? issue.path.join(".") : "settings"}: ${issue.message}`);
+      const issues = parsed.error.issues.map((issue) => `${issue.path.length ? issue.path.join(".") : "settings"}: ${issue.code === "unrecognized_keys" ? unknownSettings(issue.keys, workload.settings) : issue.message}`);
       return { problem: `bad settings for workload "${name}": ${issues.join("; ")}` };
     }
     const settings = parsed.data;
@@ -55,4 +56,11 @@ export class WorkloadRegistry {
 /** The workloads built into this agent. */
 export function builtInWorkloads(): WorkloadRegistry {
   return new WorkloadRegistry([gzipWorkload, sleepWorkload]);
+}
+
+/** "unknown settings 'target', 'vus'; valid settings are sizeBytes, compress, …" (the Go and JVM agents' words). */
+function unknownSettings(keys: string[], schema: z.ZodType): string {
+  const shape = schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
+  const names = keys.map((key) => `'${key}'`).join(", ");
+  return `unknown ${keys.length === 1 ? "setting" : "settings"} ${names}${shape.length ? `; valid settings are ${shape.join(", ")}` : ""}`;
 }

@@ -5,14 +5,14 @@ import { sleep } from "../timing";
 import { StoppedError, type Workload } from "./workload";
 
 const settings = z.strictObject({
-  ms: z.int().min(0).max(24 * 60 * 60 * 1000).default(1000).describe("How long to sleep, in milliseconds"),
+  ms: z.int().min(0).max(24 * 60 * 60 * 1000).default(1000).describe("How long to sleep, in milliseconds").meta({ "x-unit": "ms" }),
 });
 
 export const sleepWorkload: Workload<z.output<typeof settings>> = {
   name: "sleep",
   description: "Sleep for a given time (for tests of the agent itself)",
   settings,
-  metrics: [{ key: "slept_ms", unit: "ms", direction: "lower_is_better", description: "How long the sleep took" }],
+  metrics: [{ key: "slept_ms", unit: "ms", direction: "lower_is_better", aggregation: "mean", description: "How long the sleep took" }],
   async run(s, recorder, signal) {
     const start = performance.now();
     await sleep(s.ms, signal);

@@ -6,11 +6,16 @@ import type { z } from "zod";
 
 export type Direction = "lower_is_better" | "higher_is_better";
 
-/** A metric a workload reports, with the unit its values are in. */
+/** How one run of a metric is summarised when it is compared (the server's names). */
+export type Aggregation = "mean" | "median" | "p90" | "p95" | "p99" | "min" | "max" | "sum" | "rate" | "last";
+
+/** A metric a workload reports, with the unit its values are in; advertised at register and heartbeat. */
 export interface MetricSpec {
   key: string;
   unit: string;
   direction: Direction;
+  /** How a run is summarised when this metric is compared. */
+  aggregation: Aggregation;
   description: string;
 }
 

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { formatDateTime, plural } from "~/components/format";
 import { AlertList } from "~/components/alerts/alert-list";
+import { ExampleBadge } from "~/components/experiments/example-badge";
 import { RoleBadge } from "~/components/projects/role-badge";
 import { roleAtLeast } from "~/server/access/project-access";
 import { ProjectPage, type ProjectPageParams } from "~/app/_lib/project-page";
@@ -103,7 +104,7 @@ export default async function ProjectHomePage({ params }: ProjectPageParams) {
                 <tr key={experiment.slug}>
                   <td>
                     <Link href={`/p/${project.slug}/e/${experiment.slug}`}>{experiment.title}</Link>
-                    {experiment.isExample ? <> <span className="badge accent">example data</span></> : null}
+                    <ExampleBadge isExample={experiment.isExample} origins={experiment.runOrigins} />
                     {experiment.hypothesis ? <div className="muted small">{experiment.hypothesis}</div> : null}
                   </td>
                   <td>

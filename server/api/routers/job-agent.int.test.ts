@@ -64,7 +64,10 @@ describe("job.startBatch", () => {
 
   it("refuses unknown variants, an agent of no use, and a batch too large — writing nothing", async () => {
     const slug = await experiment("refusals");
-    const huge = await experiment("huge", { measuredRuns: 100_000, variants: variants.slice(0, 2) });
+    // The experiment schema caps runs per variant at what one batch holds; one saved before that
+    // cap (or written around it) is still refused by Run.
+    const huge = await experiment("huge", { variants: variants.slice(0, 2) });
+    await db.experiment.update({ where: { projectId_slug: { projectId: project.id, slug: huge } }, data: { measuredRuns: 100_000 } });
     const noGzip = await registeredAgent(jobs, { capabilities: ["noop"] });
     const before = await queueSize();
     const unknown = await expectTRPCError(member.caller.job.startBatch({ projectSlug: project.slug, experimentSlug: slug, variants: ["Plain", "Brotli"] }), "BAD_REQUEST");

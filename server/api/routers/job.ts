@@ -1,4 +1,6 @@
 import { cancelBatch, cancelJob, getJob, listBatches, retryFailed, startBatch } from "../../jobs/batches";
+import { estimateJobSeconds } from "../../jobs/estimate";
+import { ZExperimentRef } from "../../schemas/experiment";
 import { ZBatchesQuery, ZBatchRef, ZJobRef, ZRetryFailed, ZStartBatch } from "../../schemas/jobs";
 import { createTRPCRouter, projectProcedure } from "../trpc";
 
@@ -11,6 +13,10 @@ export const jobRouter = createTRPCRouter({
   batches: projectProcedure("viewer")
     .input(ZBatchesQuery)
     .query(({ ctx, input }) => listBatches(ctx.db, ctx.access.projectId, input.experimentSlug, input.limit)),
+  /** How long one job of each variant takes (the Run dialog's estimate). */
+  estimate: projectProcedure("viewer")
+    .input(ZExperimentRef)
+    .query(({ ctx, input }) => estimateJobSeconds(ctx.db, ctx.access.projectId, input.experimentSlug)),
   get: projectProcedure("viewer")
     .input(ZJobRef)
     .query(({ ctx, input }) => getJob(ctx.db, ctx.access.projectId, input.jobId)),

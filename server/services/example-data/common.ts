@@ -30,12 +30,17 @@ export function toUpload(input: z.input<typeof ZResultsUpload>): TResultsUpload 
   return ZResultsUpload.parse(input);
 }
 
-/** The closing paragraph of every example's description. */
+/**
+ * The closing paragraph of every write-up's description: where its seeded runs came from. It
+ * speaks of those runs, not of the experiment, which a user may add runs of their own to; the
+ * page and the report say "example data" only while the seeded runs are all there is
+ * (server/services/example-notice.ts).
+ */
 export function exampleFooter(generated: string): string {
   return (
     "---\n\n" +
-    "**Example data.** Versus loaded this experiment on first start, through the same ingest service " +
-    "as real uploads, to show what a finished comparison looks like. " +
+    "**About the example runs.** Versus loaded the runs tagged *example data* on first start, through the same ingest " +
+    "service as real uploads, to show what a finished comparison looks like. " +
     generated +
     " Delete the *Examples* project (or this experiment) any time; it does not come back."
   );

@@ -1,7 +1,7 @@
 // A runnable HTTP example: keep-alive against a new connection per request, measured by the Go
 // agent's http workload against the agent's own loopback server (`selfTarget`), so it needs no
 // target to set up. It starts with no runs; "Run" queues jobs for an agent with the http workload
-// (the local agent of `npm start` when Go is installed, or any Go agent).
+// (the local agent of `npm start` when Go is installed, or any Go agent; the page says which).
 import { defineExperiment, type ExampleExperiment } from "./common";
 
 /** Both sides: the same target, load and length; only keepAlive differs. */
@@ -12,9 +12,10 @@ const definition = defineExperiment({
   slug: "http-keepalive-runnable",
   hypothesis: "Reusing connections (keep-alive) serves more requests per second at lower latency than opening a new TCP connection for every request.",
   description: [
-    "**Press Run.** This experiment is measured on your machine by a **Go agent** (`agents/go`): `npm start` runs one as its " +
-      "local agent when Go is installed. Each job sends HTTP requests for 3 seconds (after 1 second of unrecorded warm-up) " +
-      "from 4 virtual users to a small HTTP server the agent starts on its own loopback interface, answering 2 KB.",
+    "Measured on your machines by the **Go agent**'s `http` workload (`agents/go`; `npm start` runs one as its local agent " +
+      "when Go is installed — the TypeScript reference agent has no http workload). Each job sends HTTP requests for 3 " +
+      "seconds (after 1 second of unrecorded warm-up) from 4 virtual users to a small HTTP server the agent starts on its " +
+      "own loopback interface, answering 2 KB.",
     "**Keep-alive** reuses each user's connection; **New connection** opens (and closes) a TCP connection for every " +
       "request, as clients without a connection pool do. Latency is recorded per request in an HdrHistogram; throughput, " +
       "latency percentiles and bytes are also recorded second by second.",
@@ -23,7 +24,7 @@ const definition = defineExperiment({
       "waits for its answer before the next request): its runs carry a warning that it cannot see a stalled server. For a " +
       "target of your own, edit a variant's workload: set `url`, and `rate` for the open model, which measures latency from " +
       "each request's intended send time.",
-    "---\n\n**Example.** Versus created this experiment on first start. Delete it (or the *Examples* project) any time; it does not come back.",
+    "Versus created this experiment on first start; delete it (or the *Examples* project) any time, it does not come back.",
   ].join("\n\n"),
   environmentNotes: "Whatever machine the Go agent runs on: each run records its CPU model, cores, memory, OS, kernel, Go version and cgroup limits.",
   status: "active",

@@ -13,13 +13,11 @@ const definition = defineExperiment({
   slug: "serializer-objectmapper-runnable",
   hypothesis: "Making a new Jackson ObjectMapper for every message costs far more time and allocation than reusing one shared mapper.",
   description: [
-    "**Start a JVM agent, then press Run.** This experiment has no results yet: it is measured on your machine by the " +
-      "JVM agent, which `npm start` does not run (its local agent is the TypeScript one). Build and start it once, with an " +
-      "enrollment token from this project's **Agents** page:",
-    "```sh\ncd agents/jvm && mvn -B package\njava -jar agent/target/versus-agent-jvm.jar --url http://localhost:3000 --enrollment-token venr_…\n```",
-    "Run queues a batch of jobs — the two variants interleaved, one warm-up and five measured runs each — and the JVM " +
-      "agent runs each one in a fresh JVM, as JMH does: warm-up iterations for the JIT, then measured iterations, with a " +
-      "blackhole so the work cannot be optimised away. See agents/jvm/README.md.",
+    "Measured on your machines by the **JVM agent** (`agents/jvm`: its `json` workload), which `npm start` does not run " +
+      "(its local agent is the Go or the TypeScript one): until a JVM agent is enrolled in this project, the page says how " +
+      "to start one against this server. Run queues a batch of jobs — the two variants interleaved, one warm-up and five " +
+      "measured runs each — and the JVM agent runs each one in a fresh JVM, as JMH does: warm-up iterations for the JIT, " +
+      "then measured iterations, with a blackhole so the work cannot be optimised away. See agents/jvm/README.md.",
     "Each job serialises the same order (10 lines, seeded) to JSON with Jackson: **Shared ObjectMapper** reuses one " +
       "mapper for every call, **New ObjectMapper per call** makes one each time. The time per message, the bytes " +
       "allocated per message and the message's size are recorded.",
@@ -27,8 +25,8 @@ const definition = defineExperiment({
       "producer's CPU time. Jackson's documentation says mappers are expensive to make and safe to share; here you see by " +
       "how much on your JVM.",
     "Change the settings (order lines, iterations, JVM flags) by editing a variant's workload; every run keeps the " +
-      "settings it ran with and the JVM and machine it ran on in its environment.",
-    "---\n\n**Example.** Versus created this experiment on first start. Delete it (or the *Examples* project) any time; it does not come back.",
+      "settings it ran with and the JVM and machine it ran on in its environment. Versus created this experiment on first " +
+      "start; delete it (or the *Examples* project) any time, it does not come back.",
   ].join("\n\n"),
   environmentNotes: "Whatever machine the JVM agent runs on: each run records the JVM's vendor, version, flags and collector, and the machine's CPU, cores and memory.",
   status: "active",

@@ -118,7 +118,7 @@ func workloadsCommand(args []string, stdout, stderr io.Writer) int {
 		list := make([]advert, 0, len(workloads))
 		for _, w := range workloads {
 			info := w.Info()
-			list = append(list, advert{info.Name, info.Description, info.SettingsSchema, info.Metrics})
+			list = append(list, advert{info.Name, info.Description, info.SettingsSchema, info.AdvertisedMetrics()})
 		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -131,8 +131,8 @@ func workloadsCommand(args []string, stdout, stderr io.Writer) int {
 	for _, w := range workloads {
 		info := w.Info()
 		fmt.Fprintf(stdout, "%s — %s\n", info.Name, info.Description)
-		for _, m := range info.Metrics {
-			fmt.Fprintf(stdout, "  metric %s (%s, %s): %s\n", m.Key, m.Unit, m.Direction, m.Description)
+		for _, m := range info.AdvertisedMetrics() {
+			fmt.Fprintf(stdout, "  metric %s (%s, %s, per run: %s): %s\n", m.Key, m.Unit, m.Direction, m.Aggregation, m.Description)
 		}
 		fmt.Fprintf(stdout, "  settings schema: %s\n\n", compactJSON(info.SettingsSchema))
 	}

@@ -202,7 +202,11 @@ func (a *Agent) announcement() api.HeartbeatRequest {
 	var adverts []api.WorkloadAdvert
 	for _, w := range a.cfg.Registry.All() {
 		info := w.Info()
-		adverts = append(adverts, api.WorkloadAdvert{Name: info.Name, Description: info.Description, SettingsSchema: info.SettingsSchema})
+		metrics := []api.AdvertMetric{}
+		for _, m := range info.AdvertisedMetrics() {
+			metrics = append(metrics, api.AdvertMetric{Key: m.Key, Unit: m.Unit, Direction: string(m.Direction), Aggregation: m.Aggregation, Description: m.Description})
+		}
+		adverts = append(adverts, api.WorkloadAdvert{Name: info.Name, Description: info.Description, SettingsSchema: info.SettingsSchema, Metrics: metrics})
 	}
 	return api.HeartbeatRequest{Version: a.cfg.Version, Capabilities: a.cfg.Registry.Capabilities(), Labels: a.cfg.Labels, Workloads: adverts}
 }

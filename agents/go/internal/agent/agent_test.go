@@ -160,6 +160,10 @@ func TestRegistersOnceThenReusesTheCredentialFile(t *testing.T) {
 	if len(workloads) != 1 || workloads[0].(map[string]any)["settingsSchema"].(map[string]any)["type"] != "object" {
 		t.Errorf("workloads %v", reg["workloads"])
 	}
+	// Each workload's metrics, with the aggregation spelled out, so the dashboard can offer them.
+	if metrics, _ := json.Marshal(workloads[0].(map[string]any)["metrics"]); string(metrics) != `[{"aggregation":"mean","description":"How long the sleep took","direction":"lower_is_better","key":"slept_ms","unit":"ms"}]` {
+		t.Errorf("advertised metrics %s", metrics)
+	}
 	if ua := fake.Calls("/agents/register")[0].UserAgent; ua != "versus-agent/0.0.1-test (go)" {
 		t.Errorf("User-Agent %q", ua)
 	}

@@ -17,6 +17,18 @@ type WorkloadAdvert struct {
 	Description string `json:"description"`
 	// SettingsSchema is the JSON Schema of its settings (the dashboard draws a form from it).
 	SettingsSchema json.RawMessage `json:"settingsSchema"`
+	// Metrics is every metric a run of the workload can report (the dashboard offers them; the
+	// server refuses an agent-run experiment's metric that no advertising agent reports).
+	Metrics []AdvertMetric `json:"metrics"`
+}
+
+// AdvertMetric is one metric of a WorkloadAdvert.
+type AdvertMetric struct {
+	Key         string `json:"key"`
+	Unit        string `json:"unit"`
+	Direction   string `json:"direction"`
+	Aggregation string `json:"aggregation"`
+	Description string `json:"description"`
 }
 
 // RegisterRequest is the body of POST /api/v1/agents/register.

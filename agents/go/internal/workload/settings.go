@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 )
@@ -92,7 +93,7 @@ func (s *Schema) Decode(raw json.RawMessage, into any) error {
 	if err := s.compiled.Validate(inst); err != nil {
 		var ve *jsonschema.ValidationError
 		if errors.As(err, &ve) {
-			return fromValidation(ve)
+			return fromValidation(ve, s.raw)
 		}
 		return SettingsErrors{{Message: err.Error()}}
 	}
@@ -105,7 +106,9 @@ func (s *Schema) Decode(raw json.RawMessage, into any) error {
 }
 
 // fromValidation flattens the validator's tree into one error per failing field (its leaves).
-func fromValidation(ve *jsonschema.ValidationError) SettingsErrors {
+// Unknown settings are worded with the ones the schema takes at that place, so a user who
+// wrote another tool's words (k6's "vus") learns this workload's.
+func fromValidation(ve *jsonschema.ValidationError, schema json.RawMessage) SettingsErrors {
 	var out SettingsErrors
 	seen := map[string]bool{}
 	var walk func(e *jsonschema.ValidationError)
@@ -118,6 +121,9 @@ func fromValidation(ve *jsonschema.ValidationError) SettingsErrors {
 		}
 		field := strings.Join(e.InstanceLocation, ".")
 		msg := e.ErrorKind.LocalizedString(english)
+		if extra, ok := e.ErrorKind.(*kind.AdditionalProperties); ok {
+			msg = unknownSettings(extra.Properties, propertyNamesAt(schema, e.InstanceLocation))
+		}
 		if key := field + "\x00" + msg; !seen[key] {
 			seen[key] = true
 			out = append(out, &SettingsError{Field: field, Message: msg})
@@ -126,4 +132,65 @@ func fromValidation(ve *jsonschema.ValidationError) SettingsErrors {
 	walk(ve)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Field < out[j].Field })
 	return out
+}
+
+// unknownSettings is "unknown settings 'a', 'b'; valid settings are x, y, z".
+func unknownSettings(unknown, valid []string) string {
+	quoted := make([]string, len(unknown))
+	for i, name := range unknown {
+		quoted[i] = "'" + name + "'"
+	}
+	msg := "unknown setting " + quoted[0]
+	if len(quoted) > 1 {
+		msg = "unknown settings " + strings.Join(quoted, ", ")
+	}
+	if len(valid) > 0 {
+		msg += "; valid settings are " + strings.Join(valid, ", ")
+	}
+	return msg
+}
+
+// propertyNamesAt lists, in the schema's own order, the properties the schema defines for the
+// object at an instance location (e.g. ["selfTarget"]): the top level's properties, then each
+// step's "properties" member. Nil where the schema does not say (e.g. inside an array).
+func propertyNamesAt(schema json.RawMessage, location []string) []string {
+	current := schema
+	for _, step := range location {
+		var node map[string]json.RawMessage
+		if json.Unmarshal(current, &node) != nil {
+			return nil
+		}
+		var properties map[string]json.RawMessage
+		if json.Unmarshal(node["properties"], &properties) != nil || properties[step] == nil {
+			return nil
+		}
+		current = properties[step]
+	}
+	var node map[string]json.RawMessage
+	if json.Unmarshal(current, &node) != nil || node["properties"] == nil {
+		return nil
+	}
+	return orderedKeys(node["properties"])
+}
+
+// orderedKeys are a JSON object's keys in the order they are written (a map would lose it).
+func orderedKeys(object json.RawMessage) []string {
+	dec := json.NewDecoder(bytes.NewReader(object))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil
+	}
+	var keys []string
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return keys
+		}
+		key, _ := tok.(string)
+		keys = append(keys, key)
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return keys
+		}
+	}
+	return keys
 }

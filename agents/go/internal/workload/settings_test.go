@@ -58,3 +58,29 @@ func TestDecodeRejectsNonObjects(t *testing.T) {
 		}
 	}
 }
+
+// A misspelt or foreign setting ("target" and "vus" are k6's words) must say what the workload
+// takes instead, at the top level and inside a nested object.
+func TestUnknownSettingsNameTheValidOnes(t *testing.T) {
+	s := MustCompileSchema("test", []byte(`{
+  "type": "object",
+  "additionalProperties": false,
+  "properties": {
+    "url": {"type": "string"},
+    "method": {"type": "string"},
+    "selfTarget": {"type": "object", "additionalProperties": false, "properties": {"responseBytes": {"type": "integer"}, "delayMs": {"type": "number"}}}
+  }
+}`))
+	var got map[string]any
+	err := s.Decode(json.RawMessage(`{"target": "http://x", "vus": 10}`), &got)
+	if err == nil {
+		t.Fatal("want an error")
+	}
+	if want := "settings: unknown settings 'target', 'vus'; valid settings are url, method, selfTarget"; err.Error() != want {
+		t.Errorf("got  %q\nwant %q", err.Error(), want)
+	}
+	err = s.Decode(json.RawMessage(`{"selfTarget": {"bytes": 10}}`), &got)
+	if want := "settings.selfTarget: unknown setting 'bytes'; valid settings are responseBytes, delayMs"; err == nil || err.Error() != want {
+		t.Errorf("got  %v\nwant %q", err, want)
+	}
+}

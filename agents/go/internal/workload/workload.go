@@ -15,13 +15,34 @@ import (
 	"github.com/versus/agents/go/internal/result"
 )
 
-// MetricSpec is a metric a workload reports, with the unit its values are in.
+// MetricSpec is a metric a workload reports, with the unit its values are in. The agent
+// advertises every spec of every workload (register and heartbeat), so the dashboard offers them
+// when a user picks the workload, and the server refuses an experiment metric it never reports.
 type MetricSpec struct {
 	Key         string           `json:"key"`
 	Unit        string           `json:"unit"`
 	Direction   result.Direction `json:"direction"`
-	Aggregation string           `json:"aggregation,omitempty"`
-	Description string           `json:"description"`
+	// Aggregation is how one run is summarised when the metric is compared (mean, median, p99, …);
+	// empty is DefaultAggregation.
+	Aggregation string `json:"aggregation,omitempty"`
+	Description string `json:"description"`
+}
+
+// DefaultAggregation is the aggregation advertised for a spec that names none (the server's own
+// default for a metric).
+const DefaultAggregation = "mean"
+
+// AdvertisedMetrics are the workload's metric specs as the agent advertises them: each with its
+// aggregation spelled out.
+func (i Info) AdvertisedMetrics() []MetricSpec {
+	out := make([]MetricSpec, len(i.Metrics))
+	for n, m := range i.Metrics {
+		if m.Aggregation == "" {
+			m.Aggregation = DefaultAggregation
+		}
+		out[n] = m
+	}
+	return out
 }
 
 // Info describes a workload; the agent advertises it to the server at register and heartbeat.

@@ -26,7 +26,7 @@ const settingsSchema = `{
     "shell": {"type": "string", "minLength": 1, "description": "A command line run with /bin/sh -c (not with command); the shell's own start is part of every time"},
     "runs": {"type": "integer", "minimum": 1, "maximum": 100000, "default": 10, "description": "Measured runs"},
     "warmupRuns": {"type": "integer", "minimum": 0, "maximum": 100000, "default": 1, "description": "Runs first, not measured (warm caches)"},
-    "timeoutSeconds": {"type": "number", "exclusiveMinimum": 0, "maximum": 86400, "default": 600, "description": "Longest a run may take; a run that takes longer is killed and fails the job"},
+    "timeoutSeconds": {"type": "number", "x-unit": "s", "exclusiveMinimum": 0, "maximum": 86400, "default": 600, "description": "Longest a run may take; a run that takes longer is killed and fails the job"},
     "env": {"type": "array", "items": {"type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*="}, "default": [], "description": "Extra environment variables, NAME=value, on top of the agent's own"},
     "dir": {"type": "string", "minLength": 1, "description": "Working directory of the command; none: the agent's"},
     "okExitCodes": {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 255}, "minItems": 1, "uniqueItems": true, "default": [0], "description": "Exit codes of a successful run"},
@@ -65,7 +65,7 @@ func New() Workload { return Workload{} }
 
 func (Workload) Info() workload.Info {
 	ms := func(key, description string) workload.MetricSpec {
-		return workload.MetricSpec{Key: key, Unit: "ms", Direction: result.LowerIsBetter, Description: description}
+		return workload.MetricSpec{Key: key, Unit: "ms", Direction: result.LowerIsBetter, Aggregation: "median", Description: description}
 	}
 	return workload.Info{
 		Name:           "exec",
@@ -76,7 +76,7 @@ func (Workload) Info() workload.Info {
 			ms("cpu_user", "User CPU time of one run (the command and the children it waited for)"),
 			ms("cpu_system", "System CPU time of one run"),
 			ms("cpu_total", "User + system CPU time of one run"),
-			{Key: "max_rss", Unit: "KiB", Direction: result.LowerIsBetter, Description: "Peak resident memory of one run (its largest process)"},
+			{Key: "max_rss", Unit: "KiB", Direction: result.LowerIsBetter, Aggregation: "max", Description: "Peak resident memory of one run (its largest process)"},
 		},
 	}
 }

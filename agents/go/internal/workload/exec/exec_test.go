@@ -218,7 +218,7 @@ func TestBadSettingsNameTheField(t *testing.T) {
 		{`{"command": ["true"], "okExitCodes": []}`, "settings.okExitCodes:", "minItems"},
 		{`{"command": ["true"], "dir": "/no/such/dir/versus"}`, "settings.dir:", "no such file"},
 		{`{"command": ["true"], "dir": ` + strconv.Quote(file) + `}`, "settings.dir:", "not a directory"},
-		{`{"command": ["true"], "colour": 1}`, "colour", "not allowed"},
+		{`{"command": ["true"], "colour": 1}`, "'colour'", "valid settings are command, shell, runs"},
 	})
 }
 

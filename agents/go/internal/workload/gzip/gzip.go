@@ -29,7 +29,7 @@ const settingsSchema = `{
   "type": "object",
   "additionalProperties": false,
   "properties": {
-    "sizeBytes": {"type": "integer", "minimum": 1, "maximum": 67108864, "default": 51200, "description": "Size of the generated text payload, in bytes"},
+    "sizeBytes": {"type": "integer", "x-unit": "B", "minimum": 1, "maximum": 67108864, "default": 51200, "description": "Size of the generated text payload, in bytes"},
     "compress": {"type": "boolean", "default": true, "description": "false: the payload is sent as it is (the Plain variant)"},
     "level": {"type": "integer", "minimum": 0, "maximum": 9, "default": 6, "description": "gzip level: 1 fastest … 9 smallest; 0 stores without compressing"},
     "iterations": {"type": "integer", "minimum": 1, "maximum": 100000, "default": 100, "description": "Measured operations"},
@@ -69,9 +69,9 @@ func (Workload) Info() workload.Info {
 		Description:    "Compress a generated text payload with gzip (or not, for the Plain side): time per operation and bytes",
 		SettingsSchema: schema.Raw(),
 		Metrics: []workload.MetricSpec{
-			{Key: "compress_time", Unit: "us", Direction: result.LowerIsBetter, Description: "Time to prepare the payload for sending, per operation"},
-			{Key: "payload_bytes", Unit: "B", Direction: result.LowerIsBetter, Description: "Bytes sent: the payload after compression"},
-			{Key: "input_bytes", Unit: "B", Direction: result.LowerIsBetter, Description: "Bytes of the payload before compression"},
+			{Key: "compress_time", Unit: "us", Direction: result.LowerIsBetter, Aggregation: "median", Description: "Time to prepare the payload for sending, per operation"},
+			{Key: "payload_bytes", Unit: "B", Direction: result.LowerIsBetter, Aggregation: "mean", Description: "Bytes sent: the payload after compression"},
+			{Key: "input_bytes", Unit: "B", Direction: result.LowerIsBetter, Aggregation: "mean", Description: "Bytes of the payload before compression"},
 		},
 	}
 }

@@ -168,7 +168,7 @@ func TestBadSettingsNameTheField(t *testing.T) {
 		{`{"iterations": 0}`, "settings.iterations:", "minimum"},
 		{`{"seed": -1}`, "settings.seed:", "minimum"},
 		{`{"compress": "yes"}`, "settings.compress:", "boolean"},
-		{`{"colour": "red"}`, "colour", "not allowed"},
+		{`{"colour": "red"}`, "'colour'", "valid settings are sizeBytes, compress, level"},
 		{`{"file": ""}`, "settings.file:", "minLength"},
 		{`{"file": "/x", "sizeBytes": 10}`, "settings.sizeBytes:", "not with file"},
 		{`{"file": "/x", "seed": 2}`, "settings.seed:", "not with file"},

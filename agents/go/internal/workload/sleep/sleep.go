@@ -18,7 +18,7 @@ var schema = workload.MustCompileSchema("sleep", []byte(`{
   "type": "object",
   "additionalProperties": false,
   "properties": {
-    "ms": {"type": "integer", "minimum": 0, "maximum": 86400000, "default": 1000, "description": "How long to sleep, in milliseconds"},
+    "ms": {"type": "integer", "x-unit": "ms", "minimum": 0, "maximum": 86400000, "default": 1000, "description": "How long to sleep, in milliseconds"},
     "fail": {"type": "boolean", "default": false, "description": "Fail after sleeping instead of reporting (for tests of failure handling)"}
   }
 }`))
@@ -41,7 +41,7 @@ func (Workload) Info() workload.Info {
 		Description:    "Sleep for a given time (for tests of the agent itself)",
 		SettingsSchema: schema.Raw(),
 		Metrics: []workload.MetricSpec{
-			{Key: "slept_ms", Unit: "ms", Direction: result.LowerIsBetter, Description: "How long the sleep took"},
+			{Key: "slept_ms", Unit: "ms", Direction: result.LowerIsBetter, Aggregation: "mean", Description: "How long the sleep took"},
 		},
 	}
 }

@@ -12,6 +12,10 @@ import { measuredRunsText } from "~/components/experiments/stored-runs";
 import { BatchesPanel } from "~/components/jobs/batches-panel";
 import { RunButton } from "~/components/jobs/run-button";
 import { RunsTable } from "~/components/experiments/runs-table";
+import { ExampleBadge } from "~/components/experiments/example-badge";
+import { RunnableEmptyState, type RunnableWorkload } from "~/components/experiments/runnable-empty-state";
+import { exampleNotice } from "~/server/services/example-notice";
+import { builtInAgentsWith } from "~/server/workloads/built-in-agents";
 import { ShareButton } from "~/components/share/share-button";
 import { formatDateTime, plural } from "~/components/format";
 import { roleAtLeast } from "~/server/access/project-access";
@@ -51,6 +55,15 @@ export default async function ExperimentPage({ params, searchParams }: Params) {
   const charts: ChartsResult | null = results ? (results.charts ? { data: results.charts } : { error: results.chartsError ?? "the charts could not be drawn" }) : null;
   const base = `/p/${project.slug}/e/${experiment.slug}`;
   const origin = await publicOrigin();
+  // What agents run for it: the Runs section says Run, and who runs each workload, until its first run.
+  const agentRun = experiment.variants.flatMap((variant) => workloadOf(variant.config)?.workload ?? []);
+  const offered = agentRun.length && experiment.runCount === 0 ? await (await api()).agent.workloads({ projectSlug: project.slug }) : [];
+  const runnableWorkloads: RunnableWorkload[] = [...new Set(agentRun)].map((name) => ({
+    name,
+    offers: offered.find((workload) => workload.name === name)?.agents ?? [],
+    builtIn: builtInAgentsWith(name),
+  }));
+  const notice = exampleNotice(experiment.isExample, experiment.runOrigins);
 
   return (
     <ProjectPage
@@ -58,7 +71,8 @@ export default async function ExperimentPage({ params, searchParams }: Params) {
       title={experiment.title}
       intro={
         <>
-          <span className="badge">{experiment.status}</span> {experiment.isExample ? <span className="badge accent">example data</span> : null}{" "}
+          <span className="badge">{experiment.status}</span>
+          <ExampleBadge isExample={experiment.isExample} origins={experiment.runOrigins} />{" "}
           {experiment.tags.map((tag) => (
             <span key={tag} className="badge" style={{ marginRight: 4 }}>
               #{tag}
@@ -133,6 +147,12 @@ export default async function ExperimentPage({ params, searchParams }: Params) {
         ) : null}
       </div>
 
+      {notice?.text && notice.kind !== "runnable-example" ? (
+        <div className="card notice" data-testid="example-notice">
+          <Markdown>{notice.text}</Markdown>
+        </div>
+      ) : null}
+
       <BatchesPanel projectSlug={project.slug} experimentSlug={experiment.slug} canWrite={canWrite} initial={batches} renderedAt={new Date()} />
 
       {/* The verdict first: what was compared and how is below it. */}
@@ -168,6 +188,18 @@ export default async function ExperimentPage({ params, searchParams }: Params) {
           {...ref}
           first={firstRuns}
           uploadHint={canWrite ? { projectSlug: project.slug, experimentSlug: experiment.slug, variant: experiment.variants[0]?.name ?? "baseline" } : undefined}
+          empty={
+            agentRun.length ? (
+              <RunnableEmptyState
+                canRun={canWrite}
+                jobs={agentRun.length * (experiment.warmupRuns + experiment.measuredRuns)}
+                workloads={runnableWorkloads}
+                batchStarted={batches.length > 0}
+                agentsHref={`/p/${project.slug}/agents`}
+                origin={origin}
+              />
+            ) : undefined
+          }
         />
       </section>
     </ProjectPage>

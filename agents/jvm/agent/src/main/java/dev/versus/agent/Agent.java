@@ -9,7 +9,6 @@ import dev.versus.agent.api.Registration;
 import dev.versus.agent.api.RetryPolicy;
 import dev.versus.agent.plugins.WorkloadFactory;
 import dev.versus.agent.run.JobRunner;
-import dev.versus.workload.Workload;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -130,16 +129,7 @@ public final class Agent {
     workloads.names().forEach(capabilities::add);
     ObjectNode labels = body.putObject("labels");
     config.labels().forEach(labels::put);
-    ArrayNode adverts = body.putArray("workloads");
-    for (Workload workload : workloads.plugins().all()) {
-      ObjectNode advert = adverts.addObject().put("name", workload.name()).put("description", workload.description());
-      try {
-        advert.set("settingsSchema", runner.settingsSchema(workload));
-      } catch (IOException | RuntimeException badSchema) {
-        log.warn("workload.bad_schema", "workload", workload.name(), "error", badSchema.getMessage());
-        advert.putObject("settingsSchema").put("type", "object");
-      }
-    }
+    body.set("workloads", Adverts.of(workloads, runner, log));
     return body;
   }
 

@@ -9,7 +9,8 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * Entry point: {@code java -jar versus-agent-jvm.jar --url http://localhost:3000 --enrollment-token venr_…}
- * (or the same through VERSUS_URL and VERSUS_ENROLLMENT_TOKEN). SIGTERM or SIGINT stops
+ * (or the same through VERSUS_URL and VERSUS_ENROLLMENT_TOKEN); {@code … workloads} prints the
+ * workloads it would advertise (settings schemas and metrics) as JSON and exits. SIGTERM or SIGINT stops
  * gracefully (see Agent): a shutdown hook asks the agent to stop, waits for it (the running job's
  * grace, its release, the buffered results) and ends the process with status 0. Exit codes: 0
  * stopped, 78 configuration or credential refused (restarting will not help), 1 a crash.
@@ -19,6 +20,16 @@ public final class Main {
 
   public static void main(String[] args) {
     Log log = Log.console();
+    if (args.length > 0 && args[0].equals("workloads")) {
+      // What this agent would advertise: each workload with its settings schema and metrics (on
+      // stdout; its log lines go to stderr so the JSON stays whole).
+      Log quiet = Log.to(System.err::println);
+      String dir = System.getenv("VERSUS_AGENT_PLUGINS_DIR");
+      Plugins plugins = Plugins.load(dir == null ? null : java.nio.file.Path.of(dir), Main.class.getClassLoader(), quiet);
+      System.out.println(Adverts.of(new WorkloadFactory(plugins), new HarnessJobRunner(quiet, true), quiet).toPrettyString());
+      System.exit(Agent.EXIT_OK);
+      return;
+    }
     Config config;
     try {
       config = Config.read(args, System.getenv());

@@ -35,6 +35,9 @@ class AgentTest extends AgainstFakeJobApi {
     assertEquals("jvm", register.body().path("kind").asText());
     assertEquals("echo", register.body().path("workloads").get(0).path("name").asText());
     assertEquals("integer", register.body().path("workloads").get(0).path("settingsSchema").path("properties").path("iterations").path("type").asText());
+    // Its metrics, so the dashboard can offer them: the operation time at least.
+    JsonNode metric = register.body().path("workloads").get(0).path("metrics").get(0);
+    assertEquals("{\"key\":\"op_time\",\"unit\":\"ns\",\"direction\":\"lower_is_better\",\"aggregation\":\"mean\",\"description\":\"Time per operation\"}", String.valueOf(metric));
     Path file = dir.resolve("credential.json");
     assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
     JsonNode saved = ApiClient.JSON.readTree(file.toFile());

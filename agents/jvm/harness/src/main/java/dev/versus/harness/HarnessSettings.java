@@ -42,11 +42,11 @@ public record HarnessSettings(
       {
         "warmupIterations": {"type": "integer", "minimum": 0, "maximum": 1000, "default": 5,
           "description": "Unmeasured iterations first: the JIT compiles the hot code, and the harness picks the batch size"},
-        "warmupTime": {"type": "integer", "minimum": 1, "maximum": 600000, "default": 100,
+        "warmupTime": {"type": "integer", "x-unit": "ms", "minimum": 1, "maximum": 600000, "default": 100,
           "description": "Length of a warm-up iteration, in milliseconds"},
         "iterations": {"type": "integer", "minimum": 1, "maximum": 10000, "default": 10,
           "description": "Measured iterations"},
-        "iterationTime": {"type": "integer", "minimum": 1, "maximum": 600000, "default": 100,
+        "iterationTime": {"type": "integer", "x-unit": "ms", "minimum": 1, "maximum": 600000, "default": 100,
           "description": "Length of a measured iteration, in milliseconds"},
         "operationsPerIteration": {"type": "integer", "minimum": 1, "maximum": 1000000000,
           "description": "Make every iteration this many operations (per thread) instead of a time"},

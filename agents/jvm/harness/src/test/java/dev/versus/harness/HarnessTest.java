@@ -66,12 +66,31 @@ class HarnessTest {
     SettingsException wrongType = assertThrows(SettingsException.class, () -> Harness.run(ALLOC, settings("{\"size\": \"big\"}"), RunOptions.inProcess()));
     assertEquals("size", wrongType.field());
     SettingsException extra = assertThrows(SettingsException.class, () -> Harness.run(ALLOC, settings("{\"sizee\": 3}"), RunOptions.inProcess()));
-    assertEquals("sizee", extra.field());
+    assertEquals("", extra.field());
+    assertTrue(extra.getMessage().startsWith("settings: unknown setting 'sizee'; valid settings are size, "), extra.getMessage());
     SettingsException common = assertThrows(SettingsException.class, () -> Harness.run(ALLOC, settings("{\"iterations\": 0}"), RunOptions.inProcess()));
     assertEquals("iterations", common.field());
     assertTrue(common.getMessage().startsWith("settings.iterations: "), common.getMessage());
     SettingsException fromPrepare = assertThrows(SettingsException.class, () -> Harness.run(ALLOC, settings("{\"reject\": true}"), RunOptions.inProcess()));
     assertEquals("reject", fromPrepare.field());
+  }
+
+  @Test
+  void unknownSettingsNameTheValidOnes() throws Exception {
+    // k6's words for a JVM workload: every unknown setting in one message, with the settings it takes.
+    SettingsException extra = assertThrows(SettingsException.class, () -> Harness.run(ALLOC, settings("{\"target\": \"x\", \"size\": 8, \"vus\": 10}"), RunOptions.inProcess()));
+    StringBuilder valid = new StringBuilder();
+    Harness.settingsSchema(ALLOC).get("properties").fieldNames().forEachRemaining(name -> valid.append(valid.length() == 0 ? "" : ", ").append(name));
+    assertEquals("settings: unknown settings 'target', 'vus'; valid settings are " + valid, extra.getMessage());
+    assertEquals("", extra.field());
+  }
+
+  @Test
+  void theAdvertisedMetricsAreTheHarnesssThenTheWorkloads() {
+    java.util.List<dev.versus.workload.MetricSpec> metrics = Harness.metrics(ALLOC);
+    assertEquals("op_time", metrics.get(0).key());
+    assertEquals("mean", metrics.get(0).aggregation());
+    assertTrue(metrics.stream().anyMatch(m -> m.key().equals("calls")), metrics.toString());
   }
 
   @Test

@@ -40,8 +40,8 @@ public final class CipherWorkload implements Workload {
     return """
         {"type": "object", "additionalProperties": false, "properties": {
           "provider": {"type": "string", "minLength": 1, "default": "SunJCE", "description": "JCE provider by name: an installed one, or one from a plugin jar"},
-          "sizeMB": {"type": "number", "exclusiveMinimum": 0, "maximum": 1024, "default": 1, "description": "Size of the buffer encrypted per operation, in MB (2^20 bytes)"},
-          "keyBits": {"enum": [128, 192, 256], "default": 256, "description": "AES key size"}
+          "sizeMB": {"type": "number", "x-unit": "MiB", "exclusiveMinimum": 0, "maximum": 1024, "default": 1, "description": "Size of the buffer encrypted per operation, in MB (2^20 bytes)"},
+          "keyBits": {"type": "integer", "x-unit": "bits", "enum": [128, 192, 256], "default": 256, "description": "AES key size"}
         }}""";
   }
 

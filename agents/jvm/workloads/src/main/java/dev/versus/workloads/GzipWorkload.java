@@ -35,7 +35,7 @@ public final class GzipWorkload implements Workload {
   public String settingsSchema() {
     return """
         {"type": "object", "additionalProperties": false, "properties": {
-          "sizeBytes": {"type": "integer", "minimum": 1, "maximum": 67108864, "default": 51200, "description": "Size of the generated text payload, in bytes"},
+          "sizeBytes": {"type": "integer", "x-unit": "B", "minimum": 1, "maximum": 67108864, "default": 51200, "description": "Size of the generated text payload, in bytes"},
           "compress": {"type": "boolean", "default": true, "description": "false: the payload is sent as it is (the Plain variant)"},
           "level": {"type": "integer", "minimum": 0, "maximum": 9, "default": 6, "description": "gzip level: 1 fastest … 9 smallest; 0 stores without compressing"},
           "seed": {"type": "integer", "minimum": 0, "default": 1, "description": "Seed of the generated payload: the same seed, the same bytes"}
@@ -44,7 +44,7 @@ public final class GzipWorkload implements Workload {
 
   @Override
   public MetricSpec operationTime() {
-    return new MetricSpec("compress_time", "us", Direction.LOWER_IS_BETTER, "Time to prepare the payload for sending, per operation");
+    return new MetricSpec("compress_time", "us", Direction.LOWER_IS_BETTER, "Time to prepare the payload for sending, per operation", "median");
   }
 
   @Override

@@ -42,11 +42,11 @@ public final class HttpWorkload implements Workload {
     return """
         {"type": "object", "additionalProperties": false, "required": ["url"], "properties": {
           "url": {"type": "string", "minLength": 1, "description": "http:// or https:// URL to request"},
-          "method": {"enum": ["GET", "HEAD", "POST", "PUT", "DELETE"], "default": "GET", "description": "HTTP method"},
+          "method": {"type": "string", "enum": ["GET", "HEAD", "POST", "PUT", "DELETE"], "default": "GET", "description": "HTTP method"},
           "body": {"type": "string", "default": "", "description": "Request body (POST and PUT)"},
           "headers": {"type": "array", "items": {"type": "string", "pattern": "^[^:]+:.*$"}, "default": [], "description": "Extra headers, \\"Name: value\\""},
-          "httpVersion": {"enum": ["HTTP_1_1", "HTTP_2"], "default": "HTTP_1_1", "description": "HTTP/1.1, or HTTP/2 (negotiated; h2c upgrade on http://)"},
-          "timeoutMs": {"type": "integer", "minimum": 1, "maximum": 600000, "default": 10000, "description": "Longest a request may take; longer fails the run"}
+          "httpVersion": {"type": "string", "enum": ["HTTP_1_1", "HTTP_2"], "default": "HTTP_1_1", "description": "HTTP/1.1, or HTTP/2 (negotiated; h2c upgrade on http://)"},
+          "timeoutMs": {"type": "integer", "x-unit": "ms", "minimum": 1, "maximum": 600000, "default": 10000, "description": "Longest a request may take; longer fails the run"}
         }}""";
   }
 

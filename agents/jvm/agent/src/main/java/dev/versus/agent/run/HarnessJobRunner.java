@@ -8,6 +8,7 @@ import dev.versus.agent.Log;
 import dev.versus.harness.Harness;
 import dev.versus.harness.RunFailedException;
 import dev.versus.harness.RunOptions;
+import dev.versus.workload.MetricSpec;
 import dev.versus.workload.SettingsException;
 import dev.versus.workload.Workload;
 import java.io.File;
@@ -33,6 +34,11 @@ public final class HarnessJobRunner implements JobRunner {
   @Override
   public ObjectNode settingsSchema(Workload workload) {
     return Harness.settingsSchema(workload);
+  }
+
+  @Override
+  public List<MetricSpec> metrics(Workload workload) {
+    return Harness.metrics(workload);
   }
 
   @Override

@@ -19,7 +19,7 @@ describe("settingsProblems", () => {
       sizeBytes: "must be at least 1",
       compress: "must be true or false",
       iterations: "must be a whole number",
-      "": 'unknown setting "colour": the workload does not take it',
+      "": 'unknown setting "colour"; valid settings are sizeBytes, compress, level, iterations, warmupIterations, seed',
     });
   });
 
