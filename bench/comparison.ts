@@ -155,7 +155,7 @@ try {
   // ---- where the time goes, in-process on the same database (same code the endpoint runs)
   process.env.DATABASE_URL = databaseUrl;
   const { createPrismaClient } = await import("../server/db/client");
-  const { getComparison } = await import("../server/services/comparison");
+  const { getComparison } = await import("../server/comparison/comparison");
   const { mergeHistograms } = await import("../server/stats/histogram");
   const { compareMetric } = await import("../server/stats/compare");
   const { aaNoise, DEFAULT_SPLITS } = await import("../server/stats/noise");

@@ -53,10 +53,10 @@ try {
   const databaseUrl = embeddedUrl(credentials, PORT + 1000, "versus");
   process.env.DATABASE_URL = databaseUrl;
   const { createPrismaClient } = await import("../server/db/client");
-  const { createProject } = await import("../server/services/projects");
-  const { createExperiment } = await import("../server/services/experiments");
-  const { createEnrollmentToken } = await import("../server/services/enrollment-tokens");
-  const { startBatch } = await import("../server/jobs/batches");
+  const { createProject } = await import("../server/projects/projects");
+  const { createExperiment } = await import("../server/experiments/experiments");
+  const { createEnrollmentToken } = await import("../server/agents/enrollment-tokens");
+  const { startBatch } = await import("../server/agents/batches");
   const { ZExperimentInput } = await import("../server/schemas/experiment");
   const db = createPrismaClient(databaseUrl);
 

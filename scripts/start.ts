@@ -79,12 +79,12 @@ try {
 
   process.env.DATABASE_URL = database.url;
   const { createPrismaClient } = await import("../server/db/client");
-  const { ensureAuthSecret, issueSetupLink } = await import("../server/services/installation");
+  const { ensureAuthSecret, issueSetupLink } = await import("../server/auth/installation");
   const db = createPrismaClient(database.url);
   // Session cookies are signed with BETTER_AUTH_SECRET; without one, the installation's own.
   process.env.BETTER_AUTH_SECRET ||= await ensureAuthSecret(db);
   if (env.VERSUS_SKIP_SEED === "0") {
-    const { loadExampleDataOnce } = await import("../server/services/example-data");
+    const { loadExampleDataOnce } = await import("../server/examples/example-data");
     log(`example data: ${await loadExampleDataOnce(db)}`);
   }
 

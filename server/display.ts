@@ -37,7 +37,7 @@ export const verdictLabel = { better: "better", worse: "worse", no_change: "no s
 
 export const directionLabel = { lower_is_better: "lower is better", higher_is_better: "higher is better" } as const;
 
-/** What each run contributes to comparisons under a metric's aggregation (server/services/run-figure.ts's rule). */
+/** What each run contributes to comparisons under a metric's aggregation (server/runs/run-figure.ts's rule). */
 export const perRunLabel = (aggregation: string) => `each run's value, else its ${aggregation}`;
 
 const missing = (value: number | null | undefined): value is null | undefined => value === null || value === undefined || !Number.isFinite(value);

@@ -11,12 +11,12 @@ import { POST as leaseRoute } from "~/app/api/v1/jobs/[id]/lease/route";
 import { POST as releaseRoute } from "~/app/api/v1/jobs/[id]/release/route";
 import { POST as claimRoute } from "~/app/api/v1/jobs/claim/route";
 import type { Db } from "~/server/db/client";
-import { startBatch } from "~/server/jobs/batches";
+import { startBatch } from "~/server/agents/batches";
 import type { TClaimedJob } from "~/server/schemas/jobs";
 import { ZExperimentInput, type TExperimentFormValues } from "~/server/schemas/experiment";
-import { createEnrollmentToken } from "~/server/services/enrollment-tokens";
-import { createExperiment } from "~/server/services/experiments";
-import { createProject } from "~/server/services/projects";
+import { createEnrollmentToken } from "~/server/agents/enrollment-tokens";
+import { createExperiment } from "~/server/experiments/experiments";
+import { createProject } from "~/server/projects/projects";
 import { projectWithOwner, type TestProject } from "./project-members";
 
 export const uniqueSuffix = () => crypto.randomBytes(4).toString("hex");

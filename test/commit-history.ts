@@ -3,7 +3,7 @@
 // start time one minute after the previous commit's, so the commits have a known order.
 import crypto from "node:crypto";
 import type { Db } from "~/server/db/client";
-import { ingestResults } from "~/server/services/results";
+import { ingestResults } from "~/server/runs/ingest-results";
 
 export interface TestCommit {
   sha: string;

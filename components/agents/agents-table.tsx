@@ -9,7 +9,7 @@ import { plural } from "~/components/format";
 import { timeAgo } from "~/components/time-ago";
 import { useTRPC } from "~/components/trpc/react";
 import { useNow } from "~/components/use-now";
-import type { AgentRow } from "~/server/services/agent-admin";
+import type { AgentRow } from "~/server/agents/agent-admin";
 
 const REFRESH_MS = 3000;
 

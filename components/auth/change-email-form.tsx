@@ -1,6 +1,6 @@
 "use client";
 // Changing the email one signs in with. Versus sends no email to confirm the new address, so the
-// current password is asked for instead (server/services/account.ts).
+// current password is asked for instead (server/auth/account.ts).
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";

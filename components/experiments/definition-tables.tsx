@@ -2,7 +2,7 @@
 // what it shows, so the experiment page and a share page (which has no ids) both use it.
 import { directionLabel } from "~/components/format";
 import { workloadOf } from "~/server/schemas/workload";
-import type { ExperimentDetail } from "~/server/services/experiments";
+import type { ExperimentDetail } from "~/server/experiments/experiments";
 
 type Experiment = ExperimentDetail["experiment"];
 type Definition = {

@@ -1,6 +1,6 @@
-// The badge of an example experiment, by what its runs are (server/services/example-notice.ts):
+// The badge of an example experiment, by what its runs are (server/experiments/example-notice.ts):
 // "example data" only while its runs are the seeded ones.
-import { exampleNotice, type RunOrigins } from "~/server/services/example-notice";
+import { exampleNotice, type RunOrigins } from "~/server/experiments/example-notice";
 
 export function ExampleBadge({ isExample, origins }: { isExample: boolean; origins: RunOrigins }) {
   const notice = exampleNotice(isExample, origins);

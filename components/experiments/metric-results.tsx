@@ -5,8 +5,8 @@
 import { directionLabel } from "~/components/format";
 import { formatMeasure } from "~/server/display";
 import { useTRPC } from "~/components/trpc/react";
-import type { ExperimentDetail } from "~/server/services/experiments";
-import type { MetricResultsPage } from "~/server/services/experiment-runs";
+import type { ExperimentDetail } from "~/server/experiments/experiments";
+import type { MetricResultsPage } from "~/server/runs/experiment-runs";
 import { Pager } from "./pager";
 import { usePagedList } from "./use-paged-list";
 

@@ -5,7 +5,7 @@ import type { ReactNode } from "react";
 import { formatDateTime } from "~/components/format";
 import { useTRPC } from "~/components/trpc/react";
 import { importFormats } from "~/server/schemas/import-formats";
-import type { RunsPage } from "~/server/services/experiment-runs";
+import type { RunsPage } from "~/server/runs/experiment-runs";
 import { Pager } from "./pager";
 import { usePagedList } from "./use-paged-list";
 

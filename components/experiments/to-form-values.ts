@@ -1,4 +1,4 @@
-import type { ExperimentDetail } from "~/server/services/experiments";
+import type { ExperimentDetail } from "~/server/experiments/experiments";
 import type { TExperimentFormValues } from "~/server/schemas/experiment";
 
 /** The edit form's starting values: the stored definition, with row ids so edits update in place. */

@@ -9,7 +9,7 @@ import { useAction } from "~/components/forms/use-action";
 import { formatDateTime, plural } from "~/components/format";
 import { duration } from "~/components/time-ago";
 import { useTRPC } from "~/components/trpc/react";
-import type { BatchRow } from "~/server/jobs/batches";
+import type { BatchRow } from "~/server/agents/batches";
 import { personLabel } from "~/server/display";
 import { finished, jobState, totalJobs, unfinished, type Tone } from "./job-state";
 import { JobLog } from "./job-log";

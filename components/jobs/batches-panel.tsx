@@ -6,7 +6,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef } from "react";
 import { useTRPC } from "~/components/trpc/react";
-import type { BatchRow } from "~/server/jobs/batches";
+import type { BatchRow } from "~/server/agents/batches";
 import { BatchCard } from "./batch-card";
 import { anyActive, succeededJobs } from "./job-state";
 

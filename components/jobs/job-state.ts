@@ -1,6 +1,6 @@
 // How a job and a batch read on the experiment page: the words and badge of each status, and
 // whether a batch still has work in flight (the panel polls only then).
-import type { BatchJobRow, BatchRow } from "~/server/jobs/batches";
+import type { BatchJobRow, BatchRow } from "~/server/agents/batches";
 
 export type Tone = "good" | "bad" | "accent" | "plain";
 

@@ -11,7 +11,7 @@ import { useHydrated } from "~/components/forms/use-hydrated";
 import { plural } from "~/components/format";
 import { useTRPC } from "~/components/trpc/react";
 import type { FieldIssue } from "~/server/errors";
-import { newSeed } from "~/server/jobs/plan";
+import { newSeed } from "~/server/agents/plan";
 import { ZStartBatch, type TJobOrder } from "~/server/schemas/jobs";
 import { agentsThatCanRun, batchDuration, jobCount, orderPreview, parseLabels, type RunnableVariant } from "./run-plan";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { planBatch } from "~/server/jobs/plan";
+import { planBatch } from "~/server/agents/plan";
 import { agentsThatCanRun, batchDuration, jobCount, orderPreview, parseLabels, type AgentForRun } from "./run-plan";
 
 describe("jobCount", () => {

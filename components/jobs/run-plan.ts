@@ -1,7 +1,7 @@
 // What the Run dialog tells before anything is queued: how many jobs, in which order, and which
 // of the project's agents could take them. The order comes from the same planBatch the server
 // queues with, so the preview is the batch's order.
-import { planBatch } from "~/server/jobs/plan";
+import { planBatch } from "~/server/agents/plan";
 import { ZLabels, type TLabels } from "~/server/schemas/agents";
 import type { TJobOrder } from "~/server/schemas/jobs";
 

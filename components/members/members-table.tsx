@@ -7,7 +7,7 @@ import { RoleBadge } from "~/components/projects/role-badge";
 import { useTRPC } from "~/components/trpc/react";
 import type { MemberRole } from "~/server/access/project-access";
 import { memberRoles } from "~/server/schemas/member";
-import type { MemberRow } from "~/server/services/members";
+import type { MemberRow } from "~/server/projects/members";
 import { personLabel } from "~/server/display";
 
 interface Props {

@@ -6,7 +6,7 @@ import Link from "next/link";
 import { useEffect, useState } from "react";
 import { Segmented } from "~/components/charts/segmented";
 import { Field, FieldError, invalidProps } from "~/components/forms/field";
-import type { AdvertisedWorkload } from "~/server/services/agent-admin";
+import type { AdvertisedWorkload } from "~/server/agents/agent-admin";
 import type { TWorkloadMetric } from "~/server/schemas/workload";
 import { settingsProblems } from "~/server/workloads/settings-problems";
 import { SchemaForm } from "./schema-form";

@@ -3,7 +3,7 @@
 // way is better and how a run is summarised, added to the experiment's metrics with one click
 // (each, or all at once) so the keys match what the agent sends.
 import { directionLabel } from "~/components/format";
-import type { AdvertisedWorkload } from "~/server/services/agent-admin";
+import type { AdvertisedWorkload } from "~/server/agents/agent-admin";
 import type { TWorkloadMetric } from "~/server/schemas/workload";
 
 interface Props {

@@ -18,7 +18,7 @@ async function withDatabase<T>(fn: (db: import("../../server/db/client").Db) => 
 }
 
 export async function setupLinkCommand(options: { url?: string }) {
-  const { issueSetupLink } = await import("../../server/services/installation");
+  const { issueSetupLink } = await import("../../server/auth/installation");
   const { defaultPublicOrigin } = await import("../../server/public-origin");
   await withDatabase(async (db) => {
     const link = await issueSetupLink(db, options.url ?? defaultPublicOrigin());
@@ -38,8 +38,8 @@ export async function resetPasswordCommand(options: { email: string }) {
 }
 
 export async function createKeyCommand(options: { project: string; name?: string }) {
-  const { createApiKey } = await import("../../server/services/api-keys");
-  const { createProject } = await import("../../server/services/projects");
+  const { createApiKey } = await import("../../server/projects/api-keys");
+  const { createProject } = await import("../../server/projects/projects");
   const { ZProjectInput } = await import("../../server/schemas/project");
   await withDatabase(async (db) => {
     if (!(await db.project.findUnique({ where: { slug: options.project } }))) {

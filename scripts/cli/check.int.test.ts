@@ -18,8 +18,8 @@ import { fetchRequestOf, sendResponse } from "../lib/fetch-bridge";
 const { GET: getCheck } = await import("~/app/api/v1/experiments/[slugOrId]/check/route");
 const { POST: postImports } = await import("~/app/api/v1/imports/route");
 const { db } = await import("~/server/db/client");
-const { createApiKey } = await import("~/server/services/api-keys");
-const { createProject } = await import("~/server/services/projects");
+const { createApiKey } = await import("~/server/projects/api-keys");
+const { createProject } = await import("~/server/projects/projects");
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 

@@ -19,8 +19,8 @@ process.env.VERSUS_MAX_BODY_BYTES = String(LIMIT_BYTES);
 const { POST: postResults } = await import("~/app/api/v1/results/route");
 const { POST: postImports } = await import("~/app/api/v1/imports/route");
 const { db } = await import("~/server/db/client");
-const { createApiKey, revokeApiKey } = await import("~/server/services/api-keys");
-const { createProject } = await import("~/server/services/projects");
+const { createApiKey, revokeApiKey } = await import("~/server/projects/api-keys");
+const { createProject } = await import("~/server/projects/projects");
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 const suffix = () => crypto.randomBytes(4).toString("hex");

@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiAnswerHeaders } from "~/next.config.js";
 import { db } from "~/server/db/client";
-import { jobWakeups } from "~/server/jobs/wakeups";
+import { jobWakeups } from "~/server/agents/wakeups";
 import { batchOf, jobsProject, type JobsProject } from "~/test/agent-protocol";
 import { serveDirectRoute } from "./direct-routes";
 

@@ -10,9 +10,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vi
 import { saveCredential } from "../../agents/reference/agent/credential";
 import { hashSecret } from "../../server/auth/secret-tokens";
 import { createPrismaClient } from "../../server/db/client";
-import { verifyEnrollmentToken } from "../../server/services/enrollment-tokens";
-import { createProject } from "../../server/services/projects";
-import { resumeAgent, revokeAgent } from "../../server/services/agent-admin";
+import { verifyEnrollmentToken } from "../../server/agents/enrollment-tokens";
+import { createProject } from "../../server/projects/projects";
+import { resumeAgent, revokeAgent } from "../../server/agents/agent-admin";
 import { LOCAL_AGENT_TOKEN_NAME, localAgentFiles, localAgentName, prepareLocalAgent, waitUntilResumed } from "./local-agent";
 
 const db = createPrismaClient(inject("databaseUrl"));

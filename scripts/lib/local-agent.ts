@@ -10,8 +10,8 @@ import path from "node:path";
 import { loadCredential } from "../../agents/reference/agent/credential";
 import { hashSecret } from "../../server/auth/secret-tokens";
 import type { Db } from "../../server/db/client";
-import { resumeAgent } from "../../server/services/agent-admin";
-import { createEnrollmentToken } from "../../server/services/enrollment-tokens";
+import { resumeAgent } from "../../server/agents/agent-admin";
+import { createEnrollmentToken } from "../../server/agents/enrollment-tokens";
 
 export interface LocalAgentFiles {
   dir: string;

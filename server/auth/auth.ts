@@ -1,6 +1,6 @@
 // Sign-in, sessions and their cookies: better-auth, on the same Prisma client as everything else.
 // Email and password only. Nobody signs themselves up: accounts are made by the first-owner setup
-// link and by project invitations (server/services/setup.ts, invitations.ts), which write the
+// link and by project invitations (server/auth/installation.ts, server/projects/invitations.ts), which write the
 // user and its scrypt-hashed credential in the same transaction as the membership.
 import { betterAuth, type BetterAuthOptions } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
@@ -28,7 +28,7 @@ export function authOptions() {
     baseURL: authBaseURL(),
     basePath: "/api/auth",
     database: prismaAdapter(db, { provider: "postgresql", transaction: true }),
-    // Names and sign-in emails change through the account router (server/services/account.ts),
+    // Names and sign-in emails change through the account router (server/auth/account.ts),
     // which checks them like every other input and asks for the password before an email
     // changes; better-auth's own endpoints would take a blank name, or a new email unconfirmed.
     disabledPaths: ["/update-user", "/change-email"],

@@ -4,14 +4,14 @@
 // a commit against.
 //
 // A run's value is the figure the experiment's comparison uses (runFigureSql, the SQL form of
-// runFigure in server/services/run-figure.ts), selected in SQL so that 10,000
+// runFigure in server/runs/run-figure.ts), selected in SQL so that 10,000
 // commits × 10 runs come back as 10,000 rows rather than 100,000. Results with a figure that is
-// not finite are left out, as everywhere else (server/services/finite-figures.ts).
+// not finite are left out, as everywhere else (server/runs/finite-figures.ts).
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import { AppError } from "../errors";
-import { storedFigures } from "../services/finite-figures";
-import { runFigureSql } from "../services/run-figure";
+import { storedFigures } from "../runs/finite-figures";
+import { runFigureSql } from "../runs/run-figure";
 import { medianCi } from "../stats/median-ci";
 
 export interface CommitSeriesQuery {

@@ -6,7 +6,7 @@
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import type { THistory, THistoryQuery } from "../schemas/history";
-import { extremeIndices } from "../services/chart-downsample";
+import { extremeIndices } from "../comparison/chart-downsample";
 import { currentSeries, pointAt, storedRunValues, type SeriesColumns } from "./stored-series";
 
 export async function getHistory(db: Db, projectId: string, experimentRef: string, query: THistoryQuery): Promise<THistory> {

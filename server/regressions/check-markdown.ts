@@ -3,7 +3,7 @@
 // report's own results tables (report-markdown.ts), so the two read alike. Pure.
 import type { TCheckResult } from "../schemas/check";
 import { formatChange } from "../display";
-import { cell, metricResults } from "../services/report-markdown";
+import { cell, metricResults } from "../reports/report-markdown";
 
 type CheckFacts = Omit<TCheckResult, "markdown"> & { variants: string[] };
 

@@ -10,11 +10,11 @@ import { GET } from "~/app/api/v1/experiments/[slugOrId]/check/route";
 import { db } from "~/server/db/client";
 import { changePointRefreshesSettled } from "~/server/history/refresh-scheduler";
 import { DEFAULT_MIN_CHANGE_PERCENT, ZCheckResult, type TCheckResult } from "~/server/schemas/check";
-import { createApiKey } from "~/server/services/api-keys";
-import { gzipHistory, HISTORY_SHIFTS, RUNS_PER_COMMIT } from "~/server/services/example-data/gzip-history";
-import { createExperiment } from "~/server/services/experiments";
-import { createProject } from "~/server/services/projects";
-import { ingestResults } from "~/server/services/results";
+import { createApiKey } from "~/server/projects/api-keys";
+import { gzipHistory, HISTORY_SHIFTS, RUNS_PER_COMMIT } from "~/server/examples/data/gzip-history";
+import { createExperiment } from "~/server/experiments/experiments";
+import { createProject } from "~/server/projects/projects";
+import { ingestResults } from "~/server/runs/ingest-results";
 import { fieldPaths, type ErrorBody } from "~/test/rest-assertions";
 
 afterAll(async () => {

@@ -8,7 +8,7 @@ import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import type { TComparison } from "../schemas/comparison";
 import type { TCheckMetric, TCheckQuery, TCheckResult, TCheckVerdict } from "../schemas/check";
-import { variantData } from "../services/comparison";
+import { variantData } from "../comparison/comparison";
 import { compareMetric, describeMetric } from "../stats/compare";
 import { renderCheckMarkdown } from "./check-markdown";
 import { loadCommitWindow, type WindowResult } from "./commit-window";

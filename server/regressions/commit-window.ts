@@ -6,7 +6,7 @@
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import { AppError } from "../errors";
-import { hasFiniteFigures, storedFigures, type StoredFigures } from "../services/finite-figures";
+import { hasFiniteFigures, storedFigures, type StoredFigures } from "../runs/finite-figures";
 
 /** A stored result's figures (mean is never null in the table). */
 export interface WindowResult extends Omit<StoredFigures, "mean"> {

@@ -10,9 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/server/db/client";
 import { changePointRefreshesSettled } from "~/server/history/refresh-scheduler";
 import { ZAlertRuleInput, ZAlertWebhookBody, type TAlertRuleFormValues } from "~/server/schemas/alerts";
-import { createApiKey } from "~/server/services/api-keys";
-import { createAlertRule, listAlerts, reviewAlert } from "~/server/services/alerts";
-import { createProject } from "~/server/services/projects";
+import { createApiKey } from "~/server/projects/api-keys";
+import { createAlertRule, listAlerts, reviewAlert } from "~/server/regressions/alerts";
+import { createProject } from "~/server/projects/projects";
 import { mulberry32, standardNormal } from "~/server/stats/prng";
 import { uploadStored } from "~/test/rest-assertions";
 

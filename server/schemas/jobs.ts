@@ -49,7 +49,7 @@ export const ZJobPath = z.object({ id: z.string().min(1).max(64, "a job id is at
 export const ZLeaseRequest = z.object({ leaseToken: ZLeaseToken }).meta({ id: "LeaseRequest" });
 
 /**
- * What a 409 about a job's lease says in `details.reason` (server/jobs/lease-conflict.ts): which
+ * What a 409 about a job's lease says in `details.reason` (server/agents/lease-conflict.ts): which
  * case it is. Every one means "not yours: stop working on the job and drop its result".
  */
 export const leaseConflictReasons = {

@@ -1,7 +1,7 @@
 // Whether an agent-run experiment asks its workloads for what they can give: every metric of the
 // experiment must be one the variants' workloads report, and every variant's settings must be
 // ones its workload takes. The server checks it when an experiment is saved and when it is run
-// (server/services/workload-checks.ts); the variant form shows the same problems as they arise.
+// (server/workloads/workload-checks.ts); the variant form shows the same problems as they arise.
 //
 // Agents may disagree about a workload of one name (the Go and the JVM agent both have "http",
 // with different settings and metrics). The rule is the union: a metric is fine when at least one

@@ -12,8 +12,8 @@ import { auth } from "~/server/auth/auth";
 import { ACCOUNT_LOCKOUT } from "~/server/auth/account-lockout";
 import { SIGN_IN_RATE_LIMIT } from "~/server/auth/auth-settings";
 import { createPrismaClient } from "~/server/db/client";
-import { createApiKey } from "~/server/services/api-keys";
-import { createProject } from "~/server/services/projects";
+import { createApiKey } from "~/server/projects/api-keys";
+import { createProject } from "~/server/projects/projects";
 import { expectRefused, uploadStored } from "~/test/rest-assertions";
 import { anonymousCaller, signedInUser, type TestUser } from "~/test/signed-in";
 

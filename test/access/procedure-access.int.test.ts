@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vi
 import { appRouter } from "~/server/api/root";
 import { roleAtLeast, type MemberRole } from "~/server/access/project-access";
 import { createPrismaClient } from "~/server/db/client";
-import { createProject } from "~/server/services/projects";
+import { createProject } from "~/server/projects/projects";
 import { addMember, anonymousCaller, signedInUser, type TestUser } from "~/test/signed-in";
 import { procedureAccess } from "./procedure-access";
 

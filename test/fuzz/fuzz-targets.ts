@@ -6,7 +6,7 @@
 // release reach their handlers' bodies, not only the 404 of an unknown id).
 import crypto from "node:crypto";
 import type { Db } from "~/server/db/client";
-import { createApiKey } from "~/server/services/api-keys";
+import { createApiKey } from "~/server/projects/api-keys";
 import { runBatch, sleepProject } from "../reliability/fixtures";
 
 export interface FuzzTargets {

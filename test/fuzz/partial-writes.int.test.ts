@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createPrismaClient, type Db } from "~/server/db/client";
 import { migrate } from "~/server/db/migrator";
-import { createApiKey } from "~/server/services/api-keys";
-import { ingestResults } from "~/server/services/results";
+import { createApiKey } from "~/server/projects/api-keys";
+import { ingestResults } from "~/server/runs/ingest-results";
 import { createThrowawayDatabase, type ThrowawayDatabase } from "~/test/throwaway-database";
 import { runBatch, sleepProject } from "../reliability/fixtures";
 import { partialWriteRules, partialWrites } from "./partial-writes";

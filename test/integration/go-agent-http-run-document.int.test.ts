@@ -10,9 +10,9 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { db } from "~/server/db/client";
-import { getExperimentResults } from "~/server/services/charts";
-import { createApiKey } from "~/server/services/api-keys";
-import { createProject } from "~/server/services/projects";
+import { getExperimentResults } from "~/server/comparison/charts";
+import { createApiKey } from "~/server/projects/api-keys";
+import { createProject } from "~/server/projects/projects";
 import { signedInUser } from "~/test/signed-in";
 import { uploadStored } from "~/test/rest-assertions";
 

@@ -6,7 +6,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildGoAgent, goAvailable } from "~/scripts/lib/go-agent-build";
-import { exampleExperiments } from "~/server/services/example-data/catalog";
+import { exampleExperiments } from "~/server/examples/data/catalog";
 
 const hasGo = goAvailable();
 if (!hasGo) console.warn("go-agent-runnable-examples: skipped, `go` is not on PATH (install Go to build versus-agent)");

@@ -5,8 +5,8 @@
 // agent measured; with two servers and four agents every job runs exactly once.
 import { afterAll, afterEach, describe, expect, inject, it } from "vitest";
 import { createPrismaClient } from "~/server/db/client";
-import { createApiKey } from "~/server/services/api-keys";
-import { gzipRunnable } from "~/server/services/example-data/gzip-runnable";
+import { createApiKey } from "~/server/projects/api-keys";
+import { gzipRunnable } from "~/server/examples/data/gzip-runnable";
 import type { TComparison } from "~/server/schemas/comparison";
 import { jobsOf, projectWithExperiment, runBatch, sleepProject, type TestProject } from "./fixtures";
 import { eventually, startAgent, startServer, type Child } from "./processes";
@@ -47,7 +47,7 @@ async function allSucceeded(project: TestProject, count: number) {
 describe("job dispatch with real servers and agents", () => {
   it("an agent killed with SIGKILL mid-job: once the lease expires the job runs on another agent, and one run is stored", async () => {
     const project = await sleepProject(db, "sigkill", { sleepMs: 4_000 });
-    // The lease is the server's (60 s, server/jobs/timing.ts): the second agent gets the job when it runs out.
+    // The lease is the server's (60 s, server/agents/timing.ts): the second agent gets the job when it runs out.
     const server = track(await startServer({ databaseUrl }));
     const first = track(startAgent({ url: server.url, enrollmentToken: project.token, name: "first" }));
     await ready(first);

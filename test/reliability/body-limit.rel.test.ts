@@ -9,7 +9,7 @@ import crypto from "node:crypto";
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createPrismaClient } from "~/server/db/client";
-import { createApiKey } from "~/server/services/api-keys";
+import { createApiKey } from "~/server/projects/api-keys";
 import { rawPost, type RawAnswer } from "~/test/raw-post";
 import { jobsOf, runBatch, sleepProject, type TestProject } from "./fixtures";
 import { startServer, type Child } from "./processes";

@@ -13,7 +13,7 @@ import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { buildGoAgent, goAvailable } from "~/scripts/lib/go-agent-build";
 import { createPrismaClient, type Db } from "~/server/db/client";
-import { createApiKey } from "~/server/services/api-keys";
+import { createApiKey } from "~/server/projects/api-keys";
 import { startOwnDatabase, type OwnDatabase } from "~/test/own-database";
 import { jobsOf, runBatch, sleepProject, type TestProject } from "./fixtures";
 import { Child, eventually, startAgent, startServer } from "./processes";

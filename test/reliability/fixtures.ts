@@ -3,11 +3,11 @@
 // an enrollment token, and batches started through the same service as "Run".
 import crypto from "node:crypto";
 import type { Db } from "~/server/db/client";
-import { startBatch } from "~/server/jobs/batches";
+import { startBatch } from "~/server/agents/batches";
 import { ZExperimentInput, type TExperimentInput } from "~/server/schemas/experiment";
-import { createEnrollmentToken } from "~/server/services/enrollment-tokens";
-import { createExperiment } from "~/server/services/experiments";
-import { createProject } from "~/server/services/projects";
+import { createEnrollmentToken } from "~/server/agents/enrollment-tokens";
+import { createExperiment } from "~/server/experiments/experiments";
+import { createProject } from "~/server/projects/projects";
 
 export interface TestProject {
   id: string;

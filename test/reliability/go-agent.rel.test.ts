@@ -10,8 +10,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vi
 import { buildGoAgent, goAvailable } from "~/scripts/lib/go-agent-build";
 import { createPrismaClient } from "~/server/db/client";
 import { ZExperimentInput } from "~/server/schemas/experiment";
-import { getExperimentResults } from "~/server/services/charts";
-import { gzipRunnable } from "~/server/services/example-data/gzip-runnable";
+import { getExperimentResults } from "~/server/comparison/charts";
+import { gzipRunnable } from "~/server/examples/data/gzip-runnable";
 import { jobsOf, projectWithExperiment, runBatch, type TestProject } from "./fixtures";
 import { eventually, startAgent, startServer, type Child } from "./processes";
 

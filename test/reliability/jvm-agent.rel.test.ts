@@ -5,8 +5,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { createPrismaClient } from "~/server/db/client";
 import type { TComparison } from "~/server/schemas/comparison";
-import { createApiKey } from "~/server/services/api-keys";
-import { serializerRunnable } from "~/server/services/example-data/serializer-runnable";
+import { createApiKey } from "~/server/projects/api-keys";
+import { serializerRunnable } from "~/server/examples/data/serializer-runnable";
 import { jobsOf, projectWithExperiment, runBatch } from "./fixtures";
 import { buildJvmAgent, eventually, hasJavaAndMaven, startJvmAgent, startServer, type Child } from "./processes";
 

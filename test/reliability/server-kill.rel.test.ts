@@ -8,8 +8,8 @@ import crypto from "node:crypto";
 import http from "node:http";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { createPrismaClient } from "~/server/db/client";
-import { createApiKey } from "~/server/services/api-keys";
-import { createProject } from "~/server/services/projects";
+import { createApiKey } from "~/server/projects/api-keys";
+import { createProject } from "~/server/projects/projects";
 import { eventually, startServer, type Child } from "./processes";
 
 const databaseUrl = inject("databaseUrl");

@@ -1,6 +1,6 @@
 import packageJson from "~/package.json";
 import { routeMethods } from "~/server/api/route-methods";
-import { checkHealth } from "~/server/services/health";
+import { checkHealth } from "~/server/api/health";
 
 export const dynamic = "force-dynamic";
 

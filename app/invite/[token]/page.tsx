@@ -11,7 +11,7 @@ import { SignInAcceptForm } from "~/components/invitations/sign-in-accept-form";
 import { SwitchAccount } from "~/components/invitations/switch-account";
 import { RoleBadge } from "~/components/projects/role-badge";
 import { roleDescriptions } from "~/server/schemas/member";
-import type { InvitationView } from "~/server/services/invitations";
+import type { InvitationView } from "~/server/projects/invitations";
 import { api } from "~/app/_lib/trpc-server";
 
 export const dynamic = "force-dynamic";

@@ -9,7 +9,7 @@ import { ChartsSection } from "~/components/charts/charts-section";
 import { ComparisonTables } from "~/components/experiments/comparison-table";
 import { DefinitionTables } from "~/components/experiments/definition-tables";
 import { SharedLabel } from "~/components/share/shared-label";
-import { shareDescription } from "~/server/services/share-headline";
+import { shareDescription } from "~/server/reports/share-headline";
 import { sharedComparison } from "./shared";
 
 export const dynamic = "force-dynamic";

@@ -4,7 +4,7 @@
 // make most), in the handler's own first statement (agentCredentialRoute).
 import { bearerSecret } from "../../auth/bearer";
 import { hashSecret } from "../../auth/secret-tokens";
-import { authenticateAgent, type AgentPrincipal } from "../../services/agents";
+import { authenticateAgent, type AgentPrincipal } from "../../agents/agents";
 import { authenticatedRoute, type RestContext } from "./handler";
 
 export type AgentContext = RestContext<AgentPrincipal>;

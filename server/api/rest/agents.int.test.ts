@@ -5,8 +5,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { GET as registerGet, POST as registerRoute } from "~/app/api/v1/agents/register/route";
 import { db } from "~/server/db/client";
 import { hashSecret } from "~/server/auth/secret-tokens";
-import { revokeEnrollmentToken } from "~/server/services/enrollment-tokens";
-import { revokeAgent, requestAgentStop } from "~/server/services/agent-admin";
+import { revokeEnrollmentToken } from "~/server/agents/enrollment-tokens";
+import { revokeAgent, requestAgentStop } from "~/server/agents/agent-admin";
 import { agentApi, batchOf, claimed, jobsProject, registeredAgent, uniqueSuffix, type ErrorReply } from "~/test/agent-protocol";
 
 afterAll(() => db.$disconnect());

@@ -1,7 +1,7 @@
 // POST /api/v1/agents/register and /api/v1/agents/heartbeat (docs/agent-protocol.md).
 import { ZAgentRegister, ZHeartbeat } from "../../schemas/agents";
 import { parseInput } from "../../schemas/validation";
-import { recordHeartbeat, registerAgent } from "../../services/agents";
+import { recordHeartbeat, registerAgent } from "../../agents/agents";
 import type { AgentContext } from "./agent-handler";
 import { parseJson } from "./body";
 import { json, type RestContext } from "./handler";

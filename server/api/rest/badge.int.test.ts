@@ -8,9 +8,9 @@ import { around, METRIC, sha, uploadCommits } from "~/test/commit-history";
 
 const { GET } = await import("~/app/api/v1/experiments/[slugOrId]/badge/[metric]/route");
 const { db } = await import("~/server/db/client");
-const { createApiKey } = await import("~/server/services/api-keys");
-const { createProject } = await import("~/server/services/projects");
-const { createShareLink, revokeShareLink } = await import("~/server/services/share-links");
+const { createApiKey } = await import("~/server/projects/api-keys");
+const { createProject } = await import("~/server/projects/projects");
+const { createShareLink, revokeShareLink } = await import("~/server/reports/share-links");
 
 const suffix = () => crypto.randomBytes(4).toString("hex");
 let project: { id: string; slug: string };

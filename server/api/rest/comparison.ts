@@ -1,7 +1,7 @@
 // GET /api/v1/experiments/{slugOrId}/comparison?baseline=<variant>
 import { ZComparisonQuery, ZExperimentPath } from "../../schemas/comparison";
 import { parseInput } from "../../schemas/validation";
-import { getComparison } from "../../services/comparison";
+import { getComparison } from "../../comparison/comparison";
 import { json, type RestContext } from "./handler";
 
 export async function getExperimentComparison(ctx: RestContext, slugOrId: string): Promise<Response> {

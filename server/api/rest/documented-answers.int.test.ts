@@ -11,8 +11,8 @@ import { db } from "~/server/db/client";
 import { ZCheckResult } from "~/server/schemas/check";
 import { ZComparison } from "~/server/schemas/comparison";
 import { ZHistory } from "~/server/schemas/history";
-import { createApiKey } from "~/server/services/api-keys";
-import { createProject } from "~/server/services/projects";
+import { createApiKey } from "~/server/projects/api-keys";
+import { createProject } from "~/server/projects/projects";
 import { around, sha, uploadCommits } from "~/test/commit-history";
 import { undocumentedFields } from "~/test/documented-fields";
 

@@ -6,8 +6,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { POST as postImportRoute } from "~/app/api/v1/imports/route";
 import { POST as postResultsRoute } from "~/app/api/v1/results/route";
 import { db } from "~/server/db/client";
-import { createApiKey } from "~/server/services/api-keys";
-import { createProject } from "~/server/services/projects";
+import { createApiKey } from "~/server/projects/api-keys";
+import { createProject } from "~/server/projects/projects";
 
 const suffix = () => crypto.randomBytes(4).toString("hex");
 const FORGED = { host: "versus.test:8080", "x-forwarded-host": "evil.example", "x-forwarded-proto": "https" };

@@ -8,7 +8,7 @@ import { env } from "../../env";
 import { AppError, badInput, INTERNAL_ERROR_MESSAGE } from "../../errors";
 import { publicOrigin } from "../../public-origin";
 import { fieldIssuesOf } from "../../schemas/validation";
-import { authenticateApiKey, type ApiKeyPrincipal } from "../../services/api-keys";
+import { authenticateApiKey, type ApiKeyPrincipal } from "../../projects/api-keys";
 import { readBody } from "./body";
 
 export interface RestContext<P = ApiKeyPrincipal> {

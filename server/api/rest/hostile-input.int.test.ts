@@ -11,8 +11,8 @@ import { POST as postAuthRoute } from "~/app/api/auth/[...all]/route";
 import { POST as postImportRoute } from "~/app/api/v1/imports/route";
 import { POST as postResultsRoute } from "~/app/api/v1/results/route";
 import { db } from "~/server/db/client";
-import { createApiKey } from "~/server/services/api-keys";
-import { createProject } from "~/server/services/projects";
+import { createApiKey } from "~/server/projects/api-keys";
+import { createProject } from "~/server/projects/projects";
 import { expectRefused, fieldPaths, type ErrorBody } from "~/test/rest-assertions";
 
 afterAll(() => db.$disconnect());

@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST } from "~/app/api/v1/imports/route";
 import { db } from "~/server/db/client";
 import { importFormats, type ImportFormat } from "~/server/schemas/import-formats";
-import { createApiKey } from "~/server/services/api-keys";
-import { createProject } from "~/server/services/projects";
+import { createApiKey } from "~/server/projects/api-keys";
+import { createProject } from "~/server/projects/projects";
 import { readFixture } from "~/test/importer-expectations";
 import { expectRefused } from "~/test/rest-assertions";
 

@@ -13,8 +13,8 @@ import { POST } from "~/app/api/v1/imports/route";
 import { db } from "~/server/db/client";
 import { metricKey } from "~/server/importers/to-upload";
 import type { TComparison } from "~/server/schemas/comparison";
-import { createApiKey } from "~/server/services/api-keys";
-import { createProject } from "~/server/services/projects";
+import { createApiKey } from "~/server/projects/api-keys";
+import { createProject } from "~/server/projects/projects";
 import { expectations, fixtureFiles, formatsWithFixtures, mean, readFixture, variantNameOf, type ExpectedBenchmark } from "~/test/importer-expectations";
 import type { UploadBody } from "~/test/rest-assertions";
 

@@ -16,8 +16,8 @@ import { POST } from "~/app/api/v1/imports/route";
 import { db } from "~/server/db/client";
 import { importFormats } from "~/server/schemas/import-formats";
 import { metricKey } from "~/server/importers/to-upload";
-import { createApiKey } from "~/server/services/api-keys";
-import { createProject } from "~/server/services/projects";
+import { createApiKey } from "~/server/projects/api-keys";
+import { createProject } from "~/server/projects/projects";
 import { expectations, expectGobench, expectHyperfine, fixtureFiles, FIXTURES, formatsWithFixtures, readFixture, variantNameOf, type ExpectedBenchmark, type Figure } from "~/test/importer-expectations";
 import { expectRefused, fieldPaths, rowCounts } from "~/test/rest-assertions";
 

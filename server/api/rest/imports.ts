@@ -8,7 +8,7 @@ import { ImportFormatError } from "../../importers/types";
 import { ZImportQuery } from "../../schemas/imports";
 import { ZResultsUpload } from "../../schemas/results";
 import { parseInput } from "../../schemas/validation";
-import { ingestResults } from "../../services/results";
+import { ingestResults } from "../../runs/ingest-results";
 import { idempotencyKeyOf, refuseDeepJson } from "./body";
 import { json, type RestContext } from "./handler";
 import { importMediaTypes, requireMediaType } from "./media-type";

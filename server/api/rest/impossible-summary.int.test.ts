@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as postResults } from "~/app/api/v1/results/route";
 import { POST as postImports } from "~/app/api/v1/imports/route";
 import { db } from "~/server/db/client";
-import { createApiKey } from "~/server/services/api-keys";
-import { createProject } from "~/server/services/projects";
+import { createApiKey } from "~/server/projects/api-keys";
+import { createProject } from "~/server/projects/projects";
 import { agentApi, batchOf, claimed, jobsProject, registeredAgent } from "~/test/agent-protocol";
 import { expectRefused, fieldPaths, rowCounts } from "~/test/rest-assertions";
 

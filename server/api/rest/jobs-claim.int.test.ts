@@ -3,8 +3,8 @@
 // concurrent claimers, and the long-poll woken by NOTIFY from another connection.
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { createPrismaClient, db } from "~/server/db/client";
-import { planBatch } from "~/server/jobs/plan";
-import { jobWakeups, type WakeReason } from "~/server/jobs/wakeups";
+import { planBatch } from "~/server/agents/plan";
+import { jobWakeups, type WakeReason } from "~/server/agents/wakeups";
 import type { TClaimedJob } from "~/server/schemas/jobs";
 import { agentApi, batchOf, claimed, expireLease, goodRun, jobsProject, registeredAgent, type ErrorReply, type TestAgent } from "~/test/agent-protocol";
 import { rowCounts } from "~/test/rest-assertions";

@@ -5,7 +5,7 @@
 // changing nothing.
 import { afterAll, describe, expect, it } from "vitest";
 import { db } from "~/server/db/client";
-import { cancelJob } from "~/server/jobs/batches";
+import { cancelJob } from "~/server/agents/batches";
 import { agentApi, batchOf, claimed, expireLease, goodRun, jobsProject, registeredAgent, type ErrorReply, type TestAgent } from "~/test/agent-protocol";
 import { rowCounts } from "~/test/rest-assertions";
 

@@ -4,9 +4,9 @@
 // users' cancellations and retries reach the agent.
 import { afterAll, describe, expect, it } from "vitest";
 import { db } from "~/server/db/client";
-import { cancelBatch, cancelJob, retryFailed } from "~/server/jobs/batches";
+import { cancelBatch, cancelJob, retryFailed } from "~/server/agents/batches";
 import { LOG_TAIL_MAX_BYTES } from "~/server/schemas/jobs";
-import { ingestResults } from "~/server/services/results";
+import { ingestResults } from "~/server/runs/ingest-results";
 import { agentApi, batchOf, claimed, goodRun, jobsProject, registeredAgent, type ErrorReply } from "~/test/agent-protocol";
 import { rowCounts } from "~/test/rest-assertions";
 

@@ -1,11 +1,11 @@
 // POST /api/v1/jobs/claim and /api/v1/jobs/{id}/{lease,complete,fail,release}
 // (docs/agent-protocol.md). Thin: parse with the shared schema, call one service.
-import { claimJobAs, claimJobWaiting } from "../../jobs/claim";
-import { completeJob, jobToCompleteAs } from "../../jobs/complete";
-import { failJob, releaseJob, renewLease } from "../../jobs/lease";
+import { claimJobAs, claimJobWaiting } from "../../agents/claim";
+import { completeJob, jobToCompleteAs } from "../../agents/complete";
+import { failJob, releaseJob, renewLease } from "../../agents/lease";
 import { ZClaimQuery, ZCompleteRequest, ZFailRequest, ZJobPath, ZLeaseRequest } from "../../schemas/jobs";
 import { parseInput } from "../../schemas/validation";
-import { admitAgent } from "../../services/agents";
+import { admitAgent } from "../../agents/agents";
 import type { TClaimedJob } from "../../schemas/jobs";
 import type { AgentContext, AgentCredentialContext } from "./agent-handler";
 import { parseJson } from "./body";

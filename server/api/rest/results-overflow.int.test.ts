@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET } from "~/app/api/v1/experiments/[slugOrId]/comparison/route";
 import { POST } from "~/app/api/v1/results/route";
 import { db } from "~/server/db/client";
-import { encodeHistogram, newHistogram } from "~/server/ingest/histogram";
-import { createApiKey } from "~/server/services/api-keys";
-import { createProject } from "~/server/services/projects";
+import { encodeHistogram, newHistogram } from "~/server/runs/histogram";
+import { createApiKey } from "~/server/projects/api-keys";
+import { createProject } from "~/server/projects/projects";
 import { expectRefused, fieldPaths, type UploadBody } from "~/test/rest-assertions";
 
 afterAll(() => db.$disconnect());

@@ -9,9 +9,9 @@ import * as hdr from "hdr-histogram-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST } from "~/app/api/v1/results/route";
 import { db } from "~/server/db/client";
-import { decodeSamples } from "~/server/ingest/sample-codec";
-import { createApiKey, revokeApiKey } from "~/server/services/api-keys";
-import { createProject } from "~/server/services/projects";
+import { decodeSamples } from "~/server/runs/sample-codec";
+import { createApiKey, revokeApiKey } from "~/server/projects/api-keys";
+import { createProject } from "~/server/projects/projects";
 import { expectRefused, fieldPaths, rowCounts } from "~/test/rest-assertions";
 import { lognormalSamples } from "~/server/stats/prng";
 

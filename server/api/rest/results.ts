@@ -1,7 +1,7 @@
 // POST /api/v1/results — runs in Versus's own JSON format.
 import { parseInput } from "../../schemas/validation";
 import { ZResultsUpload } from "../../schemas/results";
-import { ingestResults } from "../../services/results";
+import { ingestResults } from "../../runs/ingest-results";
 import { idempotencyKeyOf, parseJson } from "./body";
 import { json, type RestContext } from "./handler";
 import { requireMediaType, resultsMediaTypes } from "./media-type";

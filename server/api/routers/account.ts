@@ -1,6 +1,6 @@
-// The signed-in user's own account: name and sign-in email (server/services/account.ts).
+// The signed-in user's own account: name and sign-in email (server/auth/account.ts).
 import { ZChangeEmail, ZUpdateName } from "../../schemas/auth";
-import { changeOwnEmail, updateOwnName } from "../../services/account";
+import { changeOwnEmail, updateOwnName } from "../../auth/account";
 import { authedProcedure, createTRPCRouter } from "../trpc";
 
 export const accountRouter = createTRPCRouter({

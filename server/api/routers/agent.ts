@@ -1,6 +1,6 @@
 import { ZAgentRef } from "../../schemas/agents";
 import { ZProjectRef } from "../../schemas/project";
-import { advertisedWorkloads, listAgents, requestAgentStop, resumeAgent, revokeAgent } from "../../services/agent-admin";
+import { advertisedWorkloads, listAgents, requestAgentStop, resumeAgent, revokeAgent } from "../../agents/agent-admin";
 import { createTRPCRouter, projectProcedure } from "../trpc";
 
 // The Agents page: everyone in the project sees the agents and the workloads they offer (the

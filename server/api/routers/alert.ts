@@ -1,7 +1,7 @@
 // Alert rules and alerts: viewers read them; members (who also make experiments and share links)
 // create, switch off and delete rules, and acknowledge or resolve alerts.
 import { ZAlertRuleRef, ZCreateAlertRule, ZListAlertRules, ZListAlerts, ZReviewAlert, ZSetAlertRuleEnabled } from "../../schemas/alerts";
-import { createAlertRule, deleteAlertRule, listAlertRules, listAlerts, reviewAlert, setAlertRuleEnabled } from "../../services/alerts";
+import { createAlertRule, deleteAlertRule, listAlertRules, listAlerts, reviewAlert, setAlertRuleEnabled } from "../../regressions/alerts";
 import { createTRPCRouter, projectProcedure } from "../trpc";
 
 export const alertRouter = createTRPCRouter({

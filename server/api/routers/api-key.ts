@@ -1,6 +1,6 @@
 import { ZCreateApiKey, ZRevokeApiKey } from "../../schemas/api-key";
 import { ZProjectRef } from "../../schemas/project";
-import { createApiKey, listApiKeys, revokeApiKey } from "../../services/api-keys";
+import { createApiKey, listApiKeys, revokeApiKey } from "../../projects/api-keys";
 import { createTRPCRouter, projectProcedure } from "../trpc";
 
 export const apiKeyRouter = createTRPCRouter({

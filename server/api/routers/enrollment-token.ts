@@ -1,6 +1,6 @@
 import { ZCreateEnrollmentToken, ZRevokeEnrollmentToken } from "../../schemas/enrollment-token";
 import { ZProjectRef } from "../../schemas/project";
-import { createEnrollmentToken, listEnrollmentTokens, revokeEnrollmentToken } from "../../services/enrollment-tokens";
+import { createEnrollmentToken, listEnrollmentTokens, revokeEnrollmentToken } from "../../agents/enrollment-tokens";
 import { createTRPCRouter, projectProcedure } from "../trpc";
 
 // Members manage a project's agent enrollment tokens; viewers do not even see the list, since

@@ -1,11 +1,11 @@
 import { ZComparisonRef } from "../../schemas/comparison";
 import { ZCreateExperiment, ZExperimentRef, ZUpdateExperiment } from "../../schemas/experiment";
 import { ZMetricResultsPageRef, ZRunsPageRef } from "../../schemas/experiment-runs";
-import { getExperimentResults } from "../../services/charts";
-import { getComparison } from "../../services/comparison";
+import { getExperimentResults } from "../../comparison/charts";
+import { getComparison } from "../../comparison/comparison";
 import { ZProjectRef } from "../../schemas/project";
-import { listMetricResults, listRuns } from "../../services/experiment-runs";
-import { createExperiment, deleteExperiment, getExperiment, listExperiments, updateExperiment } from "../../services/experiments";
+import { listMetricResults, listRuns } from "../../runs/experiment-runs";
+import { createExperiment, deleteExperiment, getExperiment, listExperiments, updateExperiment } from "../../experiments/experiments";
 import { createTRPCRouter, projectProcedure } from "../trpc";
 
 export const experimentRouter = createTRPCRouter({

@@ -4,7 +4,7 @@ import { listOpenChangePoints } from "../../history/open-change-points";
 import { reviewChangePoint } from "../../history/change-point-review";
 import { ZHistoryRef, ZReviewChangePoint, ZSetRepositoryUrl } from "../../schemas/history";
 import { ZProjectRef } from "../../schemas/project";
-import { setRepositoryUrl } from "../../services/projects";
+import { setRepositoryUrl } from "../../projects/projects";
 import { createTRPCRouter, projectProcedure } from "../trpc";
 
 export const historyRouter = createTRPCRouter({

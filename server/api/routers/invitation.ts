@@ -1,7 +1,7 @@
 // The invitation link's own page. Public on purpose: the link's secret is what authorises it,
 // and the person opening it may not have an account yet.
 import { ZAcceptInvitation, ZInvitationToken } from "../../schemas/member";
-import { acceptInvitation, viewInvitation } from "../../services/invitations";
+import { acceptInvitation, viewInvitation } from "../../projects/invitations";
 import { createTRPCRouter, publicProcedure } from "../trpc";
 
 export const invitationRouter = createTRPCRouter({

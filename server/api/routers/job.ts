@@ -1,5 +1,5 @@
-import { cancelBatch, cancelJob, getJob, listBatches, retryFailed, startBatch } from "../../jobs/batches";
-import { estimateJobSeconds } from "../../jobs/estimate";
+import { cancelBatch, cancelJob, getJob, listBatches, retryFailed, startBatch } from "../../agents/batches";
+import { estimateJobSeconds } from "../../agents/estimate";
 import { ZExperimentRef } from "../../schemas/experiment";
 import { ZBatchesQuery, ZBatchRef, ZJobRef, ZRetryFailed, ZStartBatch } from "../../schemas/jobs";
 import { createTRPCRouter, projectProcedure } from "../trpc";

@@ -2,8 +2,8 @@
 // see pending invitations and change anything; anyone may leave.
 import { ZProjectRef } from "../../schemas/project";
 import { ZChangeMemberRole, ZInviteMember, ZRemoveMember, ZRevokeInvitation } from "../../schemas/member";
-import { inviteToProject, listPendingInvitations, revokeInvitation } from "../../services/invitations";
-import { changeMemberRole, leaveProject, listMembers, removeMember } from "../../services/members";
+import { inviteToProject, listPendingInvitations, revokeInvitation } from "../../projects/invitations";
+import { changeMemberRole, leaveProject, listMembers, removeMember } from "../../projects/members";
 import { createTRPCRouter, projectProcedure } from "../trpc";
 
 export const memberRouter = createTRPCRouter({

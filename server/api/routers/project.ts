@@ -1,5 +1,5 @@
 import { ZDeleteProject, ZProjectInput, ZUpdateProject } from "../../schemas/project";
-import { createProject, deleteProject, getProjectBySlug, listProjectsOf, updateProject } from "../../services/projects";
+import { createProject, deleteProject, getProjectBySlug, listProjectsOf, updateProject } from "../../projects/projects";
 import { authedProcedure, createTRPCRouter, projectProcedure } from "../trpc";
 
 export const projectRouter = createTRPCRouter({

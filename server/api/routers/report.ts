@@ -5,10 +5,10 @@ import { ZCrossComparisonRequest } from "../../schemas/cross-comparison";
 import { ZExperimentRef } from "../../schemas/experiment";
 import { ZProjectRef } from "../../schemas/project";
 import { ZReportRequest } from "../../schemas/report";
-import { compareRunSets } from "../../services/cross-comparison";
-import { listRunSetOptions } from "../../services/cross-comparison-options";
-import { exportRunsCsv, exportSummaryCsv } from "../../services/exports";
-import { buildMarkdownReport, reportFileName } from "../../services/report";
+import { compareRunSets } from "../../comparison/cross-comparison";
+import { listRunSetOptions } from "../../comparison/cross-comparison-options";
+import { exportRunsCsv, exportSummaryCsv } from "../../reports/exports";
+import { buildMarkdownReport, reportFileName } from "../../reports/report";
 import { createTRPCRouter, projectProcedure } from "../trpc";
 
 export const reportRouter = createTRPCRouter({

@@ -1,7 +1,7 @@
 // Before anyone can sign in: the first owner's one-time setup link. Public on purpose; the link's
 // secret is what authorises it, and it stops working once there is a user.
 import { ZCompleteSetup, ZSetupToken } from "../../schemas/auth";
-import { completeSetup, hasAnyUser, setupLinkState } from "../../services/installation";
+import { completeSetup, hasAnyUser, setupLinkState } from "../../auth/installation";
 import { createTRPCRouter, publicProcedure } from "../trpc";
 
 export const setupRouter = createTRPCRouter({

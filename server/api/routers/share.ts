@@ -2,7 +2,7 @@
 // /s/<token> calls in-process. Over HTTP `view` answers exactly what that page shows to anyone
 // holding the token, and nothing to anyone else.
 import { ZCreateShareLink, ZListShareLinks, ZSetShareLinkExpiry, ZShareLinkRef, ZViewShareLink } from "../../schemas/share-link";
-import { createShareLink, listShareLinks, revokeShareLink, setShareLinkExpiry, viewShareLink } from "../../services/share-links";
+import { createShareLink, listShareLinks, revokeShareLink, setShareLinkExpiry, viewShareLink } from "../../reports/share-links";
 import { createTRPCRouter, projectProcedure, publicProcedure } from "../trpc";
 
 export const shareRouter = createTRPCRouter({

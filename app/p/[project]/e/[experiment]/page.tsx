@@ -14,7 +14,7 @@ import { RunButton } from "~/components/jobs/run-button";
 import { RunsTable } from "~/components/experiments/runs-table";
 import { ExampleBadge } from "~/components/experiments/example-badge";
 import { RunnableEmptyState, type RunnableWorkload } from "~/components/experiments/runnable-empty-state";
-import { exampleNotice } from "~/server/services/example-notice";
+import { exampleNotice } from "~/server/experiments/example-notice";
 import { builtInAgentsWith } from "~/server/workloads/built-in-agents";
 import { ShareButton } from "~/components/share/share-button";
 import { formatDateTime, plural } from "~/components/format";

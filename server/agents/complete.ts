@@ -1,0 +1,140 @@
+// Completing a job stores its run with the same checks and preparation as POST /api/v1/results
+// (server/runs/ingest-results.ts): the metrics must be the experiment's, in its units and
+// directions; summaries, histograms and compressed samples are made by the same code. The write
+// itself is one statement (store-job-run.ts) that also marks the job succeeded, so a run exists
+// exactly when its job says so, and a retried complete stores one run however often, and in
+// whatever interleaving, it arrives. A warm-up's result goes through the same checks and is then
+// dropped: its job is marked succeeded without a run.
+import { type Db } from "../db/client";
+import { preparedQuery } from "../db/prepared-statements";
+import { Prisma } from "../db/generated/client";
+import { AppError, badInput, type FieldIssue } from "../errors";
+import { contradictions, repeatedMetricKeys, type KnownMetric } from "../runs/metric-checks";
+import { prepareMetric } from "../runs/prepare-metric";
+import type { TCompleteReply, TCompleteRequest } from "../schemas/jobs";
+import { scheduleChangePointRefresh } from "../history/refresh-scheduler";
+import { histogramScales } from "../runs/ingest-results";
+import { agentRowSql, type AgentRow } from "./agents";
+import { repetitionsExhausted } from "../runs/run-numbering";
+import { holdsLastLease, jobOfProject, type JobState, type LeaseHolder } from "./lease";
+import { leaseLost } from "./lease-conflict";
+import { storeJobRun } from "../runs/store-job-run";
+
+export interface CompleteOptions {
+  projectSlug: string;
+  /** Names the agent in the run's source detail when the run does not say. */
+  agentName: string;
+  /** Absolute base URL for the run's link. */
+  baseUrl: string;
+}
+
+type JobRow = Pick<JobState, "id" | "status" | "agentId" | "leaseToken" | "runAfter" | "cancelRequested"> & { warmup: boolean; experimentId: string; variantId: string; experimentSlug: string; metrics: (KnownMetric & { id: string; key: string })[] };
+
+/** What a complete needs before it can check anything: the caller's agent row and the job, as seen from its project. */
+export interface JobToComplete {
+  agent: AgentRow | undefined;
+  job: JobRow | undefined;
+}
+
+/**
+ * Reads, in one round trip with the caller's authentication, the job and what checking its run
+ * needs. The job is looked for in the caller's project only.
+ */
+export async function jobToCompleteAs(db: Db, tokenHash: string, jobId: string): Promise<JobToComplete> {
+  const [row] = await preparedQuery<AgentRow & { [K in keyof JobRow as `job_${K}`]: JobRow[K] | null }>(db, Prisma.sql`
+    WITH caller AS (${agentRowSql(tokenHash)})
+    SELECT caller.*, j."id" AS "job_id", j."status"::text AS "job_status", j."agentId" AS "job_agentId", j."leaseToken" AS "job_leaseToken",
+      j."runAfter" AS "job_runAfter", j."cancelRequested" AS "job_cancelRequested", j."warmup" AS "job_warmup",
+      j."experimentId" AS "job_experimentId", j."variantId" AS "job_variantId", e."slug" AS "job_experimentSlug",
+      COALESCE((SELECT json_agg(json_build_object('id', m."id", 'key', m."key", 'unit', m."unit", 'direction', m."direction"))
+                FROM "Metric" m WHERE m."experimentId" = j."experimentId"), '[]'::json) AS "job_metrics"
+    FROM caller LEFT JOIN ("Job" j JOIN "Experiment" e ON e."id" = j."experimentId") ON j."id" = ${jobId} AND j."projectId" = caller."projectId"`);
+  if (!row) return { agent: undefined, job: undefined };
+  const { id, name, projectId, projectSlug, revokedAt, stopRequested, lastSeenAt } = row;
+  const agent = { id, name, projectId, projectSlug, revokedAt, stopRequested, lastSeenAt };
+  if (row.job_id === null) return { agent, job: undefined };
+  const job = {
+    id: row.job_id,
+    status: row.job_status,
+    agentId: row.job_agentId,
+    leaseToken: row.job_leaseToken,
+    runAfter: row.job_runAfter,
+    cancelRequested: row.job_cancelRequested,
+    warmup: row.job_warmup,
+    experimentId: row.job_experimentId,
+    variantId: row.job_variantId,
+    experimentSlug: row.job_experimentSlug,
+    metrics: row.job_metrics,
+  } as JobRow;
+  return { agent, job };
+}
+
+/** Stores the run of a job read by jobToCompleteAs, for the agent holding its lease. */
+export async function completeJob(db: Db, holder: LeaseHolder, jobId: string, job: JobRow | undefined, input: TCompleteRequest, options: CompleteOptions): Promise<{ reply: TCompleteReply; created: boolean }> {
+  if (!job) throw new AppError("NOT_FOUND", `No job "${jobId}" in this agent's project`);
+  if (job.status === "succeeded" && holdsLastLease(job, holder)) return { reply: await storedReply(db, jobId, options), created: false };
+  // (Said from the job as it is now, with what the explanation needs: the read above has only what a complete does.)
+  if (job.status !== "leased" || !holdsLastLease(job, holder)) throw leaseLost(await jobOfProject(db, holder.projectId, jobId), holder);
+
+  const run = input.run;
+  const repeated = repeatedMetricKeys([run], () => ["run"]);
+  if (repeated.length) throw badInput(repeated);
+  const known = new Map(job.metrics.map((metric) => [metric.key, metric]));
+  const issues: FieldIssue[] = run.metrics.flatMap((metric, m) => {
+    const path = ["run", "metrics", m];
+    const metricOfExperiment = known.get(metric.key);
+    if (!metricOfExperiment) return [{ path: [...path, "key"], message: `experiment "${job.experimentSlug}" has no metric "${metric.key}" (it has ${[...known.keys()].map((key) => `"${key}"`).join(", ") || "none"})` }];
+    return contradictions(metric, metricOfExperiment, path);
+  });
+  if (issues.length) throw new AppError("UNPROCESSABLE", issues.map((issue) => issue.message).join("; "), { fieldIssues: issues });
+
+  // CPU work before the write, as for uploads. Histograms merge with the experiment's earlier
+  // ones only at the same scale: look the scales up only when this run brings values to scale.
+  const now = new Date();
+  const startedAt = run.startedAt ? new Date(run.startedAt) : now;
+  const needsScales = run.metrics.some((metric) => metric.samples || metric.samplesBase64 || metric.histogram);
+  const scales = needsScales ? await histogramScales(db, holder.projectId, job.experimentSlug) : new Map<string, number>();
+  const prepared = [];
+  for (const [m, metric] of run.metrics.entries()) {
+    prepared.push({ metricId: (known.get(metric.key) as { id: string }).id, prepared: await prepareMetric(metric, ["run", "metrics", m], startedAt, scales) });
+  }
+
+  if (job.warmup) {
+    const { count } = await db.job.updateMany({
+      where: { id: jobId, agentId: holder.agentId, leaseToken: holder.leaseToken, status: "leased" },
+      data: { status: "succeeded", runId: null, error: null, leaseExpiresAt: null, finishedAt: now },
+    });
+    if (count === 1) return { reply: { run: null, replayed: false }, created: true };
+  } else {
+    const stored = await storeJobRun(
+      db,
+      { id: jobId, agentId: holder.agentId, leaseToken: holder.leaseToken, experimentId: job.experimentId, variantId: job.variantId },
+      run,
+      prepared,
+      { sourceDetail: `agent ${options.agentName}`, now },
+    );
+    // After commit, in the background; a run without a commit is in no history.
+    if (stored && run.gitCommit) scheduleChangePointRefresh(db, job.experimentId);
+    if (stored) return { reply: { run: { id: stored.id, repetition: stored.repetition, url: experimentUrl(options, job.experimentSlug) }, replayed: false }, created: true };
+  }
+  // Nothing written: a concurrent complete of the same job under this lease came first (this
+  // call is its repetition), or the lease was lost meanwhile, or the variant's numbers ran out.
+  const current = await jobOfProject(db, holder.projectId, jobId);
+  if (current.status === "succeeded" && holdsLastLease(current, holder)) return { reply: await storedReply(db, jobId, options), created: false };
+  if (current.status === "leased" && holdsLastLease(current, holder)) {
+    const variant = await db.variant.findUniqueOrThrow({ where: { id: job.variantId }, select: { name: true } });
+    throw repetitionsExhausted(variant.name, ["run"]);
+  }
+  throw leaseLost(current, holder);
+}
+
+function experimentUrl(options: CompleteOptions, slug: string): string {
+  return `${options.baseUrl}/p/${options.projectSlug}/e/${slug}`;
+}
+
+/** The answer to a repeated complete: the run the first one stored (none for a warm-up). */
+async function storedReply(db: Db, jobId: string, options: CompleteOptions): Promise<TCompleteReply> {
+  const job = await db.job.findUniqueOrThrow({ where: { id: jobId }, select: { run: { select: { id: true, repetition: true, experiment: { select: { slug: true } } } } } });
+  const run = job.run;
+  return { run: run ? { id: run.id, repetition: run.repetition, url: experimentUrl(options, run.experiment.slug) } : null, replayed: true };
+}

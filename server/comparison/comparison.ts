@@ -1,0 +1,128 @@
+// Builds an experiment's comparison from stored run summaries (never raw samples, except for
+// the single-run case the statistics label as weak evidence) and the statistics engine. Each run
+// contributes its figure by the rule of run-figure.ts.
+import type { Db } from "../db/client";
+import type { MetricAggregation } from "../db/generated/enums";
+import { AppError } from "../errors";
+import { decodeSamples } from "../runs/sample-codec";
+import { compareMetric, describeMetric, type VariantData } from "../stats/compare";
+import type { MergedPercentiles } from "../stats/schemas";
+import { hasFiniteFigures, storedFigures } from "../runs/finite-figures";
+import { runFigure, type RunFigureSource } from "../runs/run-figure";
+import { mergedPercentiles, type HistogramGroup } from "./merged-percentiles";
+import type { TComparison } from "../schemas/comparison";
+
+type StoredResult = RunFigureSource;
+
+/**
+ * One variant's input to the engine: a replicate per run and, when every run has a histogram on
+ * one scale, the histograms to merge. Shared with the cross-experiment comparison.
+ */
+export function variantData(
+  name: string,
+  isBaseline: boolean,
+  rows: (StoredResult & { histogram?: Uint8Array | null; histogramScale: number | null })[],
+  aggregation: MetricAggregation,
+  merged?: MergedPercentiles | null,
+): VariantData {
+  const scales = new Set(rows.map((r) => r.histogramScale));
+  const histograms = merged === undefined && rows.every((r) => r.histogram) && scales.size === 1 ? rows.map((r) => r.histogram as Uint8Array) : undefined;
+  return {
+    name,
+    isBaseline,
+    replicates: rows.map((r) => runFigure(r, aggregation)),
+    histograms,
+    histogramScale: histograms ? ((rows[0]?.histogramScale ?? 1) as number) : undefined,
+    mergedPercentiles: merged,
+  };
+}
+
+/** The histogram group of one variant's rows, when every row has a histogram on one scale. */
+export function histogramGroup(rows: { id: string; histogramScale: number | null }[]): HistogramGroup | undefined {
+  const scales = new Set(rows.map((r) => r.histogramScale));
+  // ingest stores histogram and histogramScale together, so a scale means a histogram.
+  if (rows.length === 0 || scales.size !== 1 || rows[0]?.histogramScale == null) return undefined;
+  return { resultIds: rows.map((r) => r.id), scale: rows[0].histogramScale };
+}
+
+export async function getComparison(db: Db, where: { projectId: string } | { projectSlug: string }, experimentRef: string, baselineName?: string): Promise<TComparison> {
+  const projectFilter = "projectId" in where ? { projectId: where.projectId } : { project: { slug: where.projectSlug } };
+  const experiment = await db.experiment.findFirst({
+    where: { ...projectFilter, OR: [{ slug: experimentRef }, { id: experimentRef }] },
+    include: { variants: { orderBy: { position: "asc" } }, metrics: { orderBy: { position: "asc" } } },
+  });
+  if (!experiment) throw new AppError("NOT_FOUND", `No experiment "${experimentRef}" in this project`);
+
+  const baseline = baselineName ? experiment.variants.find((v) => v.name === baselineName) : experiment.variants.find((v) => v.isBaseline);
+  if (!baseline) {
+    throw new AppError("UNPROCESSABLE", `No variant "${baselineName}" to use as the baseline; the variants are ${experiment.variants.map((v) => `"${v.name}"`).join(", ")}`, {
+      fieldIssues: [{ path: ["baseline"], message: `not a variant of this experiment` }],
+    });
+  }
+
+  const stored = await db.runMetricResult.findMany({
+    where: { run: { experimentId: experiment.id, status: "succeeded" } },
+    // Runs stored by one upload share their transaction's createdAt: break ties by run id (cuids
+    // ascend in creation order), so replicates (and the seeded A/A resampling) come in a fixed order.
+    orderBy: [{ run: { createdAt: "asc" } }, { runId: "asc" }],
+    // Histogram bytes are not read here: merged percentiles come from a cache (merged-percentiles.ts).
+    select: { id: true, metricId: true, ...storedFigures, run: { select: { id: true, variantId: true } } },
+  });
+  // A result with a figure that is not finite (stored before ingest refused them) is left out.
+  const results = stored.filter(hasFiniteFigures);
+
+  const runsPerVariant = new Map(experiment.variants.map((v) => [v.id, new Set<string>()]));
+  for (const result of results) runsPerVariant.get(result.run.variantId)?.add(result.run.id);
+
+  const metrics = [];
+  for (const metric of experiment.metrics) {
+    const rows = results.filter((r) => r.metricId === metric.id);
+    const present = experiment.variants
+      .map((variant) => ({ variant, own: rows.filter((r) => r.run.variantId === variant.id) }))
+      .filter(({ variant, own }) => own.length > 0 || variant.id === baseline.id);
+    const groups = present.map(({ own }) => histogramGroup(own));
+    const merged = await mergedPercentiles(db, groups.filter((g): g is HistogramGroup => g !== undefined));
+    let next = 0;
+    const variants: VariantData[] = present.map(({ variant, own }, index) =>
+      variantData(variant.name, variant.id === baseline.id, own, metric.aggregation, groups[index] ? (merged[next++] ?? null) : null),
+    );
+    const spec = { key: metric.key, unit: metric.unit, direction: metric.direction };
+    const baselineRuns = variants.find((v) => v.isBaseline)?.replicates.length ?? 0;
+    if (baselineRuns === 0 || variants.length < 2) {
+      // Nothing to test against, but every variant with runs still gets its own figures.
+      const withRuns = variants.filter((v) => v.replicates.length > 0);
+      metrics.push({
+        ...describe(metric),
+        comparison: withRuns.length > 0 ? describeMetric(spec, withRuns, { alpha: experiment.alpha }) : null,
+        reason: baselineRuns === 0 ? `the baseline "${baseline.name}" has no runs with this metric` : "no other variant has runs with this metric",
+      });
+      continue;
+    }
+    // One run per variant: the engine compares within-run samples (weak evidence); load those.
+    if (variants.every((v) => v.replicates.length === 1)) await attachSamples(db, experiment.id, metric.id, variants, experiment.variants);
+    metrics.push({ ...describe(metric), comparison: compareMetric(spec, variants, { alpha: experiment.alpha }), reason: null });
+  }
+
+  return {
+    experiment: { slug: experiment.slug, title: experiment.title, alpha: experiment.alpha },
+    baseline: baseline.name,
+    variants: experiment.variants.map((v) => ({ name: v.name, isBaseline: v.id === baseline.id, runs: runsPerVariant.get(v.id)?.size ?? 0 })),
+    metrics,
+  };
+}
+
+function describe(metric: { key: string; label: string; unit: string; direction: "lower_is_better" | "higher_is_better"; aggregation: MetricAggregation }) {
+  return { key: metric.key, label: metric.label, unit: metric.unit, direction: metric.direction, aggregation: metric.aggregation };
+}
+
+async function attachSamples(db: Db, experimentId: string, metricId: string, variants: VariantData[], all: { id: string; name: string }[]) {
+  const rows = await db.runMetricResult.findMany({
+    where: { metricId, samples: { not: null }, run: { experimentId, status: "succeeded" } },
+    select: { samples: true, ...storedFigures, run: { select: { variantId: true } } },
+  });
+  const nameOf = new Map(all.map((v) => [v.id, v.name]));
+  for (const row of rows.filter(hasFiniteFigures)) {
+    const variant = variants.find((v) => v.name === nameOf.get(row.run.variantId));
+    if (variant && row.samples) variant.withinRunSamples = [Array.from(decodeSamples(row.samples))];
+  }
+}

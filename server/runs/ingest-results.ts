@@ -1,0 +1,251 @@
+// Stores uploaded runs (POST /api/v1/results, and imports after conversion). All rows of one
+// upload are written in one transaction; an Idempotency-Key makes retries store exactly once.
+import type { Db, Prisma } from "../db/client";
+import { isUniqueViolation } from "../db/prisma-errors";
+import { AppError, badInput, type FieldIssue } from "../errors";
+import { contradictions, repeatedMetricKeys } from "./metric-checks";
+import { prepareMetric, type PreparedMetric } from "./prepare-metric";
+import type { TResultsUpload, TRunMetricInput, TUploadResponse } from "../schemas/results";
+import { scheduleChangePointRefresh } from "../history/refresh-scheduler";
+import { inTurn } from "./ingest-turns";
+import { lockExperiment } from "./row-locks";
+import { allocateRepetitions, nextPosition, repeatedRepetitions } from "./run-numbering";
+
+type Direction = NonNullable<TRunMetricInput["direction"]>;
+
+type Tx = Prisma.TransactionClient;
+
+export interface IngestOptions {
+  projectId: string;
+  projectSlug: string;
+  source: "upload" | "import" | "agent" | "example";
+  /** Default for runs that do not say, e.g. "jmh". */
+  sourceDetail?: string;
+  idempotencyKey?: string;
+  /** SHA-256 of the request body, to tell a retry from a different request with the same key. */
+  bodySha256: string;
+  /** Absolute base URL for the links in the response. */
+  baseUrl: string;
+  /**
+   * Runs inside the transaction after the runs were stored (not for a replay): a caller's own
+   * writes that must commit with them or not at all (a job marked done with its run). Throwing
+   * rolls everything back.
+   */
+  afterStore?: (tx: Tx, stored: TUploadResponse) => Promise<void>;
+}
+
+/** Attempts of the transaction when concurrent uploads create the same experiment, variant or metric. */
+const MAX_ATTEMPTS = 10;
+
+export async function ingestResults(db: Db, upload: TResultsUpload, options: IngestOptions): Promise<TUploadResponse> {
+  // A run holds one result per metric (a unique constraint): refuse a repeated key as bad input,
+  // before it could surface as a database error.
+  const repeated = repeatedMetricKeys(upload.runs, (r) => ["runs", r]);
+  repeated.push(...repeatedRepetitions(upload.runs));
+  if (repeated.length) throw badInput(repeated);
+
+  // CPU work (summaries, histograms, compression) before the transaction, so it holds no locks.
+  const now = new Date();
+  const scales = await histogramScales(db, options.projectId, upload.experiment);
+  const prepared: PreparedMetric[][] = [];
+  // One metric at a time: each already overlaps its compression with its summary, and holding
+  // every run's decoded samples at once would multiply the memory a large upload needs.
+  for (const [r, run] of upload.runs.entries()) {
+    const startedAt = run.startedAt ? new Date(run.startedAt) : now;
+    const metrics: PreparedMetric[] = [];
+    for (const [m, metric] of run.metrics.entries()) metrics.push(await prepareMetric(metric, ["runs", r, "metrics", m], startedAt, scales));
+    prepared.push(metrics);
+  }
+
+  for (let attempt = 1; ; attempt++) {
+    try {
+      // Waiting for the experiment's turn in memory, not on its row lock with a pooled connection.
+      const stored = await inTurn(`${options.projectId}/${upload.experiment}`, () =>
+        db.$transaction(
+          async (tx) => {
+            const stored = await store(tx, upload, prepared, options, now);
+            if (!stored.replayed) await options.afterStore?.(tx, stored.response);
+            return stored;
+          },
+          { timeout: 120_000, maxWait: 30_000 },
+        ),
+      );
+      // After commit, in the background: new runs with a commit may move the experiment's change
+      // points (runs without one are in no history).
+      if (!stored.replayed && stored.experimentId && upload.runs.some((run) => run.gitCommit)) scheduleChangePointRefresh(db, stored.experimentId);
+      return stored.response;
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      // A concurrent request with the same key committed first: answer as a retry would be answered.
+      if (options.idempotencyKey && (await findIngestRequest(db, options))) return replay(db, options);
+      // A concurrent upload (e.g. parallel CI jobs with "create": true) created the same experiment,
+      // variant or metric first: run again, which now finds and uses it.
+      if (attempt >= MAX_ATTEMPTS) throw error;
+    }
+  }
+}
+
+function findIngestRequest(db: Db | Tx, options: IngestOptions) {
+  return db.ingestRequest.findUnique({ where: { projectId_idempotencyKey: { projectId: options.projectId, idempotencyKey: options.idempotencyKey as string } } });
+}
+
+async function store(
+  tx: Tx,
+  upload: TResultsUpload,
+  prepared: PreparedMetric[][],
+  options: IngestOptions,
+  now: Date,
+): Promise<{ response: TUploadResponse; replayed: boolean; experimentId: string | null }> {
+  let ingestRequestId: string | undefined;
+  if (options.idempotencyKey) {
+    if (await findIngestRequest(tx, options)) return { response: await replay(tx, options), replayed: true, experimentId: null };
+    ingestRequestId = (await tx.ingestRequest.create({ data: { projectId: options.projectId, idempotencyKey: options.idempotencyKey, bodySha256: options.bodySha256 } })).id;
+  }
+
+  const created = { experiment: false, variants: [] as string[], metrics: [] as string[] };
+  // Locked until commit: the variants and metrics read below stay the highest positions until
+  // this upload's own are stored (row-locks.ts); repetitions come from each variant's counter.
+  let experimentId = await lockExperiment(tx, options.projectId, upload.experiment);
+  if (!experimentId) {
+    if (!upload.create) {
+      throw new AppError("NOT_FOUND", `No experiment "${upload.experiment}" in project "${options.projectSlug}". Create it first, or send "create": true.`);
+    }
+    // Invisible to other transactions until commit; one creating the same slug meanwhile waits
+    // on the unique index and then retries (ingestResults), finding this one.
+    experimentId = (await tx.experiment.create({
+      data: { projectId: options.projectId, slug: upload.experiment, title: upload.experimentTitle ?? upload.experiment, status: "active", measuredRuns: 1 },
+      select: { id: true },
+    })).id;
+    created.experiment = true;
+  }
+  const experiment = await tx.experiment.findUniqueOrThrow({ where: { id: experimentId }, include: { variants: true, metrics: true } });
+
+  const variantIds = new Map(experiment.variants.map((v) => [v.name, v.id]));
+  const metricIds = new Map(experiment.metrics.map((m) => [m.key, m]));
+  const missingVariants = [...new Set(upload.runs.map((run) => run.variant))].filter((name) => !variantIds.has(name));
+  const issues: FieldIssue[] = [];
+
+  if (missingVariants.length && !upload.create) {
+    throw new AppError("UNPROCESSABLE", `Experiment "${experiment.slug}" has no variant ${missingVariants.map((n) => `"${n}"`).join(", ")} (it has ${[...variantIds.keys()].map((n) => `"${n}"`).join(", ") || "none"}). Add it, or send "create": true.`);
+  }
+  const firstFreeVariant = nextPosition(experiment.variants);
+  for (const [index, name] of missingVariants.entries()) {
+    // The first variant of a brand-new experiment becomes its baseline (exactly one is required).
+    const isBaseline = experiment.variants.length === 0 && index === 0;
+    const variant = await tx.variant.create({ data: { experimentId: experiment.id, name, isBaseline, position: firstFreeVariant + index } });
+    variantIds.set(name, variant.id);
+    created.variants.push(name);
+  }
+
+  // A new metric is defined by the first run that gives its unit and direction; the other runs
+  // of the same upload may leave them out, but must not contradict them.
+  const definitions = new Map<string, TRunMetricInput>();
+  for (const metric of upload.runs.flatMap((run) => run.metrics)) {
+    if (upload.create && !metricIds.has(metric.key) && metric.unit && metric.direction && !definitions.has(metric.key)) definitions.set(metric.key, metric);
+  }
+
+  upload.runs.forEach((run, r) =>
+    run.metrics.forEach((metric, m) => {
+      const known = metricIds.get(metric.key) ?? definitions.get(metric.key);
+      const path = ["runs", r, "metrics", m];
+      if (known) {
+        issues.push(...contradictions(metric, { unit: known.unit as string, direction: known.direction as string }, path));
+      } else if (!upload.create) {
+        issues.push({ path: [...path, "key"], message: `experiment "${experiment.slug}" has no metric "${metric.key}"; add it, or send "create": true with its unit and direction` });
+      } else {
+        issues.push({ path: [...path, metric.unit ? "direction" : "unit"], message: `metric "${metric.key}" is new: send its unit and direction (in at least one run) to create it` });
+      }
+    }),
+  );
+  if (issues.length) throw new AppError("UNPROCESSABLE", issues.map((i) => i.message).join("; "), { fieldIssues: issues });
+
+  let metricPosition = nextPosition(experiment.metrics);
+  for (const metric of definitions.values()) {
+    const row = await tx.metric.create({
+      data: { experimentId: experiment.id, key: metric.key, unit: metric.unit as string, direction: metric.direction as Direction, aggregation: metric.aggregation ?? "mean", label: metric.label ?? "", position: metricPosition++ },
+    });
+    metricIds.set(metric.key, row);
+    created.metrics.push(metric.key);
+  }
+
+  // Repetitions continue each variant's numbering unless the upload gives them.
+  const repetitions = await allocateRepetitions(
+    tx,
+    upload.runs.map((run, r) => ({ variantId: variantIds.get(run.variant) as string, variantName: run.variant, repetition: run.repetition, path: ["runs", r] })),
+  );
+
+  const stored: TUploadResponse["runs"] = [];
+  for (const [r, run] of upload.runs.entries()) {
+    const variantId = variantIds.get(run.variant) as string;
+    const repetition = repetitions[r] as number;
+    const startedAt = run.startedAt ? new Date(run.startedAt) : null;
+    const row = await tx.run.create({
+      data: {
+        experimentId: experiment.id, variantId, status: run.status, source: options.source,
+        sourceDetail: run.sourceDetail ?? options.sourceDetail ?? "", repetition, startedAt,
+        finishedAt: run.finishedAt ? new Date(run.finishedAt) : startedAt ? null : now,
+        environment: run.environment as Prisma.InputJsonObject, gitCommit: run.gitCommit, gitBranch: run.gitBranch,
+        gitCommitMessage: run.gitCommitMessage, gitCommitTime: run.gitCommitTime ? new Date(run.gitCommitTime) : null, tags: run.tags, ingestRequestId,
+      },
+    });
+    const metrics = prepared[r] ?? [];
+    await tx.runMetricResult.createMany({
+      data: metrics.map((metric) => ({ runId: row.id, metricId: (metricIds.get(metric.key) as { id: string }).id, ...metric.result })),
+    });
+    const series = metrics.filter((metric) => metric.timeSeries);
+    if (series.length) {
+      await tx.runTimeSeries.createMany({
+        data: series.map((metric) => ({ runId: row.id, metricId: (metricIds.get(metric.key) as { id: string }).id, ...(metric.timeSeries as NonNullable<PreparedMetric["timeSeries"]>) })),
+      });
+    }
+    stored.push({ id: row.id, variant: run.variant, repetition, metrics: metrics.map((m) => m.key) });
+  }
+  await tx.experiment.update({ where: { id: experiment.id }, data: { updatedAt: now } });
+
+  return {
+    response: { experiment: { slug: experiment.slug, url: experimentUrl(options, experiment.slug) }, replayed: false, runs: stored, created },
+    replayed: false,
+    experimentId: experiment.id,
+  };
+}
+
+/**
+ * The histogram scale each metric's earlier runs used, so new histograms merge with theirs. One
+ * indexed look-up per metric that stops at the first result with a scale, not a scan of every
+ * result the experiment ever stored (this runs on each upload and each agent's complete).
+ */
+export async function histogramScales(db: Db, projectId: string, experimentSlug: string): Promise<Map<string, number>> {
+  const rows = await db.$queryRaw<{ key: string; histogramScale: number }[]>`
+    SELECT m."key", s."histogramScale"
+    FROM "Metric" m JOIN "Experiment" e ON e."id" = m."experimentId"
+    CROSS JOIN LATERAL (
+      SELECT r."histogramScale" FROM "RunMetricResult" r
+      WHERE r."metricId" = m."id" AND r."histogramScale" IS NOT NULL
+      LIMIT 1
+    ) s
+    WHERE e."projectId" = ${projectId} AND e."slug" = ${experimentSlug}`;
+  return new Map(rows.map((row) => [row.key, row.histogramScale]));
+}
+
+/** The answer to a retried request: the runs the first request stored, or 409 for a different body. */
+async function replay(db: Db | Tx, options: IngestOptions): Promise<TUploadResponse> {
+  const earlier = await db.ingestRequest.findUniqueOrThrow({
+    where: { projectId_idempotencyKey: { projectId: options.projectId, idempotencyKey: options.idempotencyKey as string } },
+    // Runs of one upload can share a millisecond; their cuids still ascend in creation order.
+    include: { runs: { orderBy: [{ createdAt: "asc" }, { id: "asc" }], include: { variant: true, experiment: true, results: { orderBy: { id: "asc" }, include: { metric: true } } } } },
+  });
+  if (earlier.bodySha256 !== options.bodySha256) {
+    throw new AppError("CONFLICT", `Idempotency-Key "${options.idempotencyKey}" was already used for a different request body. Use a new key for new results.`);
+  }
+  const slug = earlier.runs[0]?.experiment.slug ?? "";
+  return {
+    experiment: { slug, url: experimentUrl(options, slug) },
+    replayed: true,
+    runs: earlier.runs.map((run) => ({ id: run.id, variant: run.variant.name, repetition: run.repetition, metrics: run.results.map((r) => r.metric.key) })),
+    created: { experiment: false, variants: [], metrics: [] },
+  };
+}
+
+function experimentUrl(options: IngestOptions, slug: string): string {
+  return `${options.baseUrl}/p/${options.projectSlug}/e/${slug}`;
+}
