@@ -18,9 +18,7 @@ import type { TVariantWorkload } from "../schemas/workload";
 import { leaseTokenSql } from "./lease-conflict";
 import { LEASE_SECONDS, RECHECK_MS } from "./timing";
 import { jobWakeups, type JobWakeups } from "./wakeups";
-
-/** The database's clock, in UTC like every timestamp Prisma writes: one clock for all leases. */
-export const utcNow = Prisma.sql`(now() AT TIME ZONE 'UTC')`;
+import { utcNow } from "../db/utc-now";
 
 export interface Claimant {
   agentId: string;

@@ -7,7 +7,7 @@ import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import type { TFailReply, TFailRequest, TLeaseReply, TReleaseReply } from "../schemas/jobs";
 import type { Claimant } from "./claim";
-import { utcNow } from "./claim";
+import { utcNow } from "../db/utc-now";
 import { leaseLost, type JobLeaseState } from "./lease-conflict";
 import { backoffSeconds, LEASE_SECONDS } from "./timing";
 import { notifyWork } from "./wakeups";

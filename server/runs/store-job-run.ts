@@ -16,7 +16,7 @@ import { Prisma } from "../db/generated/client";
 import type { PreparedMetric } from "./prepare-metric";
 import type { TRunInput } from "../schemas/results";
 import { MAX_REPETITION, takeRepetitionsSql } from "./run-numbering";
-import { utcNow } from "../agents/claim";
+import { utcNow } from "../db/utc-now";
 
 export interface JobToStore {
   id: string;
