@@ -4,11 +4,14 @@
 // (./lib/forwarded-headers.ts), answering the methods Next.js cannot route
 // (./lib/method-guard.ts), answering a page that failed for want of the database with 503 and a
 // page that says so (./lib/outage-page.ts), and, in production, serving the agent protocol's busy
-// routes without passing through Next.js (./lib/direct-routes.ts).
+// routes without passing through Next.js (./lib/direct-routes.ts). It also runs this process's
+// background worker (server/background/worker.ts): the work that follows stored runs.
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { env } from "../server/env";
+import { runBackgroundWorker } from "../server/background/worker";
+import { db } from "../server/db/client";
+import { env, requiredEnv } from "../server/env";
 import { serveDirectRoute } from "./lib/direct-routes";
 import { settleForwardedHeaders, trustedProxyList } from "./lib/forwarded-headers";
 import { guardMethods, refuseConnect } from "./lib/method-guard";
@@ -40,8 +43,13 @@ server.on("connect", refuseConnect);
 if (dev) server.on("upgrade", app.getUpgradeHandler()); // hot reloading's WebSocket
 server.listen(port, hostname, () => console.log(`▲ Next.js ${dev ? "development server" : "server"} on http://${hostname}:${port}`));
 
+// Marks left by runs stored while no worker ran (a crash, a restart) are done now.
+const stopWorker = new AbortController();
+if (env.VERSUS_BACKGROUND_WORKER === "1") void runBackgroundWorker(db, requiredEnv("DATABASE_URL"), stopWorker.signal);
+
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => {
+    stopWorker.abort();
     server.close();
     server.closeAllConnections();
     void app.close().finally(() => process.exit(0));

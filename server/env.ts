@@ -35,6 +35,11 @@ const ZEnv = z.object({
   /** Which agent that is: the Go agent when Go is installed (auto), or always the TypeScript reference agent. */
   VERSUS_LOCAL_AGENT_KIND: z.enum(["auto", "go", "reference"], { error: 'must be "auto", "go" or "reference"' }).default("auto"),
   VERSUS_LOCAL_AGENT_PROJECT: z.string().default("examples"),
+  /**
+   * Whether this server process does the work that follows stored runs (change points, alert
+   * rules; server/background/). Any number of processes may; 0 leaves it to the others.
+   */
+  VERSUS_BACKGROUND_WORKER: z.enum(["0", "1"], { error: 'must be "0" (off) or "1" (on)' }).default("1"),
   /** Largest request body the REST API accepts (uploads, imports), in bytes. */
   VERSUS_MAX_BODY_BYTES: z.coerce.number({ error: "must be a number of bytes" }).int("must be a whole number of bytes").positive("must be a positive number of bytes").default(64 * 1024 * 1024),
   /** Where people reach Versus; without it, links follow the request (server/public-origin.ts). */

@@ -12,7 +12,6 @@ import { AppError, badInput, type FieldIssue } from "../errors";
 import { contradictions, repeatedMetricKeys, type KnownMetric } from "../runs/metric-checks";
 import { prepareMetric } from "../runs/prepare-metric";
 import type { TCompleteReply, TCompleteRequest } from "../schemas/jobs";
-import { scheduleChangePointRefresh } from "../history/refresh-scheduler";
 import { histogramScales } from "../runs/ingest-results";
 import { agentRowSql, type AgentRow } from "./agents";
 import { repetitionsExhausted } from "../runs/run-numbering";
@@ -113,8 +112,6 @@ export async function completeJob(db: Db, holder: LeaseHolder, jobId: string, jo
       prepared,
       { sourceDetail: `agent ${options.agentName}`, now },
     );
-    // After commit, in the background; a run without a commit is in no history.
-    if (stored && run.gitCommit) scheduleChangePointRefresh(db, job.experimentId);
     if (stored) return { reply: { run: { id: stored.id, repetition: stored.repetition, url: experimentUrl(options, job.experimentSlug) }, replayed: false }, created: true };
   }
   // Nothing written: a concurrent complete of the same job under this lease came first (this

@@ -7,7 +7,7 @@
 // so every test starts by clearing the marker and any example project left behind.
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { createPrismaClient, type Db } from "../db/client";
-import { changePointRefreshesSettled } from "../history/refresh-scheduler";
+import { drainBackgroundWork } from "~/server/background/worker";
 import { getComparison } from "../comparison/comparison";
 import { ZResultsUpload } from "../schemas/results";
 import { EXAMPLE_PROJECT_SLUG, loadExampleDataOnce } from "./example-data";
@@ -32,14 +32,14 @@ const RUNS: Record<string, number> = { [RUNNABLE]: 0, [HTTP_RUNNABLE]: 0, [JVM_R
 const db = createPrismaClient(inject("databaseUrl"));
 
 afterAll(async () => {
-  await changePointRefreshesSettled();
+  await drainBackgroundWork(db);
   await db.$disconnect();
 });
 
 /** As on a brand-new installation: no marker, no example project. */
 async function resetToFreshInstallation() {
   // The change-point refresh an earlier load started works on the rows deleted here.
-  await changePointRefreshesSettled();
+  await drainBackgroundWork(db);
   await db.instanceSetting.deleteMany({ where: { key: MARKER } });
   await db.project.deleteMany({ where: { slug: EXAMPLE_PROJECT_SLUG } });
 }
@@ -245,7 +245,7 @@ describe("the example runs", () => {
   });
 
   it("History: the change points of its two shifts are stored after the load, +8% a regression and −5% an improvement", async () => {
-    await changePointRefreshesSettled();
+    await drainBackgroundWork(db);
     const found = await db.changePoint.findMany({
       where: { experiment: { slug: HISTORY, project: { slug: EXAMPLE_PROJECT_SLUG } }, branch: "main", metric: { key: "compress_time" } },
       orderBy: { commitIndex: "asc" },

@@ -1,10 +1,9 @@
-// Change points stored from uploaded histories, on a real PostgreSQL: found after an upload (in
-// the background, never failing it), with the commit range, size and CI, a verdict by the
+// Change points stored from uploaded histories, on a real PostgreSQL: found after an upload (by
+// the background work its runs marked, never failing it), with the commit range, size and CI, a verdict by the
 // metric's direction; recomputed incrementally as commits arrive, keeping a user's review;
 // refreshChangePoints reports only the ones it stored for the first time.
 import crypto from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
-import type { Db } from "~/server/db/client";
 import { db } from "~/server/db/client";
 import { createApiKey } from "~/server/projects/api-keys";
 import { createProject } from "~/server/projects/projects";
@@ -13,10 +12,10 @@ import { signedInUser } from "~/test/signed-in";
 import { uploadStored } from "~/test/rest-assertions";
 import { refreshChangePoints } from "./change-point-store";
 import { reviewChangePoint } from "./change-point-review";
-import { changePointRefreshesSettled, scheduleChangePointRefresh } from "./refresh-scheduler";
+import { drainBackgroundWork } from "~/server/background/worker";
 
 afterAll(async () => {
-  await changePointRefreshesSettled();
+  await drainBackgroundWork(db);
   await db.$disconnect();
 });
 
@@ -51,7 +50,7 @@ function commits(from: number, to: number, level: (i: number) => number, seed: n
 
 async function upload(key: string, runs: object[]) {
   await uploadStored(key, { experiment: "bench", create: true, runs });
-  await changePointRefreshesSettled();
+  await drainBackgroundWork(db);
 }
 
 const experimentOf = async (slug: string) => (await db.experiment.findFirstOrThrow({ where: { slug: "bench", project: { slug } }, select: { id: true } })).id;
@@ -102,7 +101,7 @@ describe("stored change points", () => {
 
     // A drop of 10% from commit 60 on.
     await uploadStored(key, { experiment: "bench", runs: commits(60, 100, () => 198, 4, "higher_is_better") });
-    await changePointRefreshesSettled();
+    await drainBackgroundWork(db);
     // The background refresh stored it; a direct call now finds nothing new.
     expect(await refreshChangePoints(db, experimentId)).toEqual([]);
     const stored = await db.changePoint.findMany({ where: { experimentId, branch: "" }, orderBy: { commitIndex: "asc" } });
@@ -143,19 +142,5 @@ describe("stored change points", () => {
     await reviewChangePoint(db, projectId, id, "acknowledged", owner.id);
     await reviewChangePoint(db, projectId, id, "open", owner.id);
     expect(await db.changePoint.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: "open", reviewedById: null, reviewedAt: null });
-  });
-
-  it("never lets a failing refresh escape: the scheduler logs it and settles", async () => {
-    const broken = { experiment: { findUnique: () => Promise.reject(new Error("database went away")) } } as unknown as Db;
-    const errors: unknown[] = [];
-    const original = console.error;
-    console.error = (...args: unknown[]) => errors.push(args);
-    try {
-      scheduleChangePointRefresh(broken, "nope");
-      await changePointRefreshesSettled();
-    } finally {
-      console.error = original;
-    }
-    expect(String(errors[0])).toMatch(/change-point refresh of experiment nope failed/);
   });
 });

@@ -14,11 +14,11 @@ import { createProject } from "~/server/projects/projects";
 import { signedInUser } from "~/test/signed-in";
 import { uploadStored } from "~/test/rest-assertions";
 import { commitSeriesOf, seriesBranches, type SeriesSubject } from "./commit-series";
-import { changePointRefreshesSettled } from "./refresh-scheduler";
+import { drainBackgroundWork } from "~/server/background/worker";
 import { computeSeries, currentSeries, pointsOf, readStoredSeries, storedRunValues, storeSeries, type ComputedSeries } from "./stored-series";
 
 afterAll(async () => {
-  await changePointRefreshesSettled();
+  await drainBackgroundWork(db);
   await db.$disconnect();
 });
 
@@ -74,7 +74,7 @@ describe("stored history points", () => {
   it("are stored by the refresh for all branches and each branch, equal to the series computed afresh", async () => {
     const { slug, key } = await newProject();
     await uploadStored(key, { experiment: "svc", create: true, runs: runs(0, 30, (i) => (i % 3 === 0 ? "release" : "main")) });
-    await changePointRefreshesSettled();
+    await drainBackgroundWork(db);
     const subject = await subjectOf(slug);
     const rows = await db.historySeries.findMany({ where: { variantId: subject.variant.id }, orderBy: { branch: "asc" }, select: { branch: true, runsVersion: true, aggregation: true, commitCount: true } });
     const { runsVersion } = await db.variant.findUniqueOrThrow({ where: { id: subject.variant.id }, select: { runsVersion: true } });
@@ -103,14 +103,14 @@ describe("stored history points", () => {
   it("a single branch holding every commit is stored once computed, for the branch and for all branches", async () => {
     const { slug, key } = await newProject();
     await uploadStored(key, { experiment: "svc", create: true, runs: runs(0, 12) });
-    await changePointRefreshesSettled();
+    await drainBackgroundWork(db);
     const subject = await subjectOf(slug);
     const main = await readStored(subject, "main");
     expect(main!.series).toEqual(await commitSeriesOf(db, subject, "main"));
     expect(main!.series).toEqual((await readStored(subject, null))!.series);
     // A run on a second branch ends that: the next refresh stores each branch's own series.
     await uploadStored(key, { experiment: "svc", runs: runs(12, 13, () => "feature") });
-    await changePointRefreshesSettled();
+    await drainBackgroundWork(db);
     expect((await readStored(subject, "main"))!.series).toHaveLength(12);
     expect((await readStored(subject, "feature"))!.series.map((p) => p.commit)).toEqual([sha(12)]);
     expect((await readStored(subject, null))!.series).toHaveLength(13);
@@ -119,13 +119,13 @@ describe("stored history points", () => {
   it("a read right after an upload shows it, also when the refresh has not stored it yet, and stores what it computed", async () => {
     const { slug, key } = await newProject();
     await uploadStored(key, { experiment: "svc", create: true, runs: runs(0, 10) });
-    await changePointRefreshesSettled();
+    await drainBackgroundWork(db);
     const subject = await subjectOf(slug);
     const before = await db.historySeries.findMany({ where: { variantId: subject.variant.id } });
     expect(before).toHaveLength(2);
 
     await uploadStored(key, { experiment: "svc", runs: runs(10, 11) });
-    await changePointRefreshesSettled();
+    await drainBackgroundWork(db);
     // As if the refresh had not run yet: the points from before the upload are back in the table.
     for (const { branches, labels, ...row } of before) {
       await db.historySeries.update({ where: { metricId_variantId_branch: { metricId: row.metricId, variantId: row.variantId, branch: row.branch } }, data: { ...row, labels: labels as object, branches: branches as object } });
@@ -147,7 +147,7 @@ describe("stored history points", () => {
   it("a history page reads only the shown commits' run values, and reads again when a newer series replaced the one it read", async () => {
     const { slug, key } = await newProject();
     await uploadStored(key, { experiment: "svc", create: true, runs: runs(0, 120) });
-    await changePointRefreshesSettled();
+    await drainBackgroundWork(db);
     const subject = await subjectOf(slug);
     const all = await commitSeriesOf(db, subject, null);
     // Thinned to points spread over the series (some adjacent, most not): each with its own run values.
@@ -160,7 +160,7 @@ describe("stored history points", () => {
     expect(read.columns.runValues).toBeNull();
     expect(await storedRunValues(db, subject, null, read, [0, 1, 2, 119])).toEqual([0, 1, 2, 119].map((i) => all[i]!.runValues));
     await uploadStored(key, { experiment: "svc", runs: runs(120, 121) });
-    await changePointRefreshesSettled();
+    await drainBackgroundWork(db);
     // The series read is not the stored one any more: no run values from the new one.
     expect(await storedRunValues(db, subject, null, read, [0])).toBeNull();
   });
@@ -168,7 +168,7 @@ describe("stored history points", () => {
   it("is stale when computed with another aggregation; a store never replaces points from more runs", async () => {
     const { slug, key } = await newProject();
     await uploadStored(key, { experiment: "svc", create: true, runs: runs(0, 5) });
-    await changePointRefreshesSettled();
+    await drainBackgroundWork(db);
     const subject = await subjectOf(slug);
     // The same runs aggregated by max: not the stored (mean) points.
     const byMax: SeriesSubject = { ...subject, metric: { ...subject.metric, aggregation: "max" } };
@@ -181,7 +181,7 @@ describe("stored history points", () => {
     // Points computed before the runs changed are not stored over the current ones.
     const old = await computeSeries(db, subject, null);
     await uploadStored(key, { experiment: "svc", runs: runs(5, 6) });
-    await changePointRefreshesSettled();
+    await drainBackgroundWork(db);
     await storeSeries(db, subject, null, old);
     expect((await readStored(subject, null))!.series).toHaveLength(6);
   });
@@ -189,7 +189,7 @@ describe("stored history points", () => {
   it("is stale after any change to the variant's runs or their results, by any writer", async () => {
     const { slug, key } = await newProject();
     await uploadStored(key, { experiment: "svc", create: true, runs: runs(0, 4) });
-    await changePointRefreshesSettled();
+    await drainBackgroundWork(db);
     const subject = await subjectOf(slug);
     const fresh = async () => {
       await current(subject, null);

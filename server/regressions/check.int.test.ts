@@ -8,7 +8,7 @@ import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET } from "~/app/api/v1/experiments/[slugOrId]/check/route";
 import { db } from "~/server/db/client";
-import { changePointRefreshesSettled } from "~/server/history/refresh-scheduler";
+import { drainBackgroundWork } from "~/server/background/worker";
 import { DEFAULT_MIN_CHANGE_PERCENT, ZCheckResult, type TCheckResult } from "~/server/schemas/check";
 import { createApiKey } from "~/server/projects/api-keys";
 import { gzipHistory, HISTORY_SHIFTS, RUNS_PER_COMMIT } from "~/server/examples/data/gzip-history";
@@ -18,7 +18,7 @@ import { ingestResults } from "~/server/runs/ingest-results";
 import { fieldPaths, type ErrorBody } from "~/test/rest-assertions";
 
 afterAll(async () => {
-  await changePointRefreshesSettled();
+  await drainBackgroundWork(db);
   await db.$disconnect();
 });
 

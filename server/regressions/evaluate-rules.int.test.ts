@@ -8,7 +8,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/server/db/client";
-import { changePointRefreshesSettled } from "~/server/history/refresh-scheduler";
+import { drainBackgroundWork } from "~/server/background/worker";
 import { ZAlertRuleInput, ZAlertWebhookBody, type TAlertRuleFormValues } from "~/server/schemas/alerts";
 import { createApiKey } from "~/server/projects/api-keys";
 import { createAlertRule, listAlerts, reviewAlert } from "~/server/regressions/alerts";
@@ -45,7 +45,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   delete process.env.VERSUS_WEBHOOK_ALLOWED_ADDRESSES;
-  await changePointRefreshesSettled();
+  await drainBackgroundWork(db);
   receiver.closeAllConnections();
   await new Promise((resolve) => receiver.close(resolve));
   await db.$disconnect();
@@ -69,7 +69,7 @@ async function commit(experiment: string, values: number[], options: { commit?: 
       metrics: [{ key: "latency_ms", unit: "ms", direction: "lower_is_better", summary: { n: 10, mean: value } }],
     })),
   });
-  await changePointRefreshesSettled();
+  await drainBackgroundWork(db);
   return gitCommit;
 }
 
@@ -173,7 +173,7 @@ describe("a change-point rule", () => {
       ),
     });
     clock += 31 * 3_600_000;
-    await changePointRefreshesSettled();
+    await drainBackgroundWork(db);
     const alerts = await alertsOf(ruleId);
     expect(alerts).toHaveLength(1);
     // The change point is within ±2 commits of the shift.

@@ -1,12 +1,11 @@
-// Evaluates an experiment's alert rules after its runs changed (called by the background refresh
-// in server/history/refresh-scheduler.ts, after the change points were recomputed), opens an
+// Evaluates an experiment's alert rules after its runs changed (called by the background work
+// in server/background/after-runs-stored.ts, after the change points were recomputed), opens an
 // alert per breach — at most one per rule, variant and commit, however often runs arrive — and
 // POSTs each new alert to its rule's webhook. The statistics are the ones the rest of Versus
 // uses: per-commit series from commit-series.ts, change points from change-point-store.ts, and
 // the comparison engine (compareMetric: Mann-Whitney U, direction-aware verdict).
 import type { Db } from "../db/client";
 import type { AlertRuleKind } from "../db/generated/enums";
-import type { NewChangePoint } from "../history/change-point-store";
 import type { CommitPoint, SeriesSubject } from "../history/commit-series";
 import { currentSeries, pointsOf } from "../history/stored-series";
 import { defaultPublicOrigin } from "../public-origin";
@@ -95,12 +94,30 @@ export function mannWhitneyBreach(rule: RuleToEvaluate, subject: Subject, series
   };
 }
 
-/** (a) Each newly found change point of this series that is a regression at the rule's significance. */
-export function changePointBreaches(rule: RuleToEvaluate, subject: Subject, found: NewChangePoint[]): Breach[] {
+/** A stored change point, as a change-point rule reads it. */
+export interface StoredChangePoint {
+  metricId: string;
+  variantId: string;
+  branch: string;
+  commit: string;
+  previousCommit: string;
+  changePercent: number | null;
+  verdict: "regression" | "improvement";
+  pValue: number;
+  foundAt: Date;
+}
+
+/**
+ * (a) Each change point of this series that is a regression at the rule's significance, found
+ * since the rule exists and not dismissed. Read from the stored change points rather than from
+ * what one refresh found, so a retried evaluation (after a failure, or a worker that died) still
+ * alerts on it; the unique (rule, variant, commit) keeps that to one alert.
+ */
+export function changePointBreaches(rule: RuleToEvaluate & { createdAt: Date }, subject: Subject, stored: StoredChangePoint[]): Breach[] {
   const alpha = rule.alpha ?? 0.05;
-  return found
+  return stored
     .filter((point) => point.metricId === subject.metric.id && point.variantId === subject.variant.id && point.branch === (rule.branch ?? ""))
-    .filter((point) => point.verdict === "regression" && point.pValue <= alpha)
+    .filter((point) => point.verdict === "regression" && point.pValue <= alpha && point.foundAt >= rule.createdAt)
     .map((point) => ({
       commit: point.commit,
       message: `${subject.metric.key}${on(rule.branch)} (${subject.variant.name}): the level shifted between ${point.previousCommit.slice(0, 12)} and ${point.commit.slice(0, 12)}${point.changePercent === null ? "" : ` by ${formatChange(point.changePercent)}`} — a regression (change point p = ${formatP(point.pValue)} ≤ α = ${alpha})`,
@@ -111,11 +128,8 @@ export function changePointBreaches(rule: RuleToEvaluate, subject: Subject, foun
     }));
 }
 
-/**
- * Evaluates every enabled rule of the experiment; `found` are the change points the refresh just
- * stored for the first time. Returns the ids of the alerts it opened.
- */
-export async function evaluateAlertRules(db: Db, experimentId: string, found: NewChangePoint[] = []): Promise<string[]> {
+/** Evaluates every enabled rule of the experiment. Returns the ids of the alerts it opened. */
+export async function evaluateAlertRules(db: Db, experimentId: string): Promise<string[]> {
   const rules = await db.alertRule.findMany({
     where: { experimentId, enabled: true },
     include: {
@@ -124,13 +138,19 @@ export async function evaluateAlertRules(db: Db, experimentId: string, found: Ne
       experiment: { select: { slug: true, title: true, project: { select: { slug: true } }, variants: { select: { id: true, name: true }, orderBy: { position: "asc" } } } },
     },
   });
+  const changePoints = rules.some((rule) => rule.kind === "change_point")
+    ? await db.changePoint.findMany({
+        where: { experimentId, verdict: "regression", status: { not: "dismissed" } },
+        select: { metricId: true, variantId: true, branch: true, commit: true, previousCommit: true, changePercent: true, verdict: true, pValue: true, foundAt: true },
+      })
+    : [];
   const opened: string[] = [];
   for (const rule of rules) {
     const variants = rule.variant ? [rule.variant] : rule.experiment.variants;
     for (const variant of variants) {
       const subject: Subject = { metric: rule.metric, variant };
       let breaches: Breach[];
-      if (rule.kind === "change_point") breaches = changePointBreaches(rule, subject, found);
+      if (rule.kind === "change_point") breaches = changePointBreaches(rule, subject, changePoints);
       else {
         // The refresh that just ran stored the series: a read, not an aggregate over every run.
         const series = pointsOf((await currentSeries(db, subject, rule.branch)).columns);

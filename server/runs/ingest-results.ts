@@ -6,8 +6,8 @@ import { AppError, badInput, type FieldIssue } from "../errors";
 import { contradictions, repeatedMetricKeys } from "./metric-checks";
 import { prepareMetric, type PreparedMetric } from "./prepare-metric";
 import type { TResultsUpload, TRunMetricInput, TUploadResponse } from "../schemas/results";
-import { scheduleChangePointRefresh } from "../history/refresh-scheduler";
 import { inTurn } from "./ingest-turns";
+import { markRunsStored } from "./runs-stored";
 import { lockExperiment } from "./row-locks";
 import { allocateRepetitions, nextPosition, repeatedRepetitions } from "./run-numbering";
 
@@ -65,14 +65,15 @@ export async function ingestResults(db: Db, upload: TResultsUpload, options: Ing
           async (tx) => {
             const stored = await store(tx, upload, prepared, options, now);
             if (!stored.replayed) await options.afterStore?.(tx, stored.response);
+            // New runs with a commit may move the experiment's change points and breach its alert
+            // rules: marked with the runs, so the work after them is done even after a crash
+            // (runs-stored.ts; runs without a commit are in no history).
+            if (!stored.replayed && stored.experimentId && upload.runs.some((run) => run.gitCommit)) await markRunsStored(tx, stored.experimentId);
             return stored;
           },
           { timeout: 120_000, maxWait: 30_000 },
         ),
       );
-      // After commit, in the background: new runs with a commit may move the experiment's change
-      // points (runs without one are in no history).
-      if (!stored.replayed && stored.experimentId && upload.runs.some((run) => run.gitCommit)) scheduleChangePointRefresh(db, stored.experimentId);
       return stored.response;
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;

@@ -1,7 +1,7 @@
 // The write of an agent's complete, in one SQL statement (so one round trip and its own
 // transaction): mark the job succeeded under the lease presented, take the next repetition from
-// the variant's counter, insert the run, its metric results and time series, and touch the
-// experiment. Everything before it — checking the metrics against the experiment and preparing
+// the variant's counter, insert the run, its metric results and time series, mark the runs
+// stored when the run names a commit (runs-stored.ts), and touch the experiment. Everything before it — checking the metrics against the experiment and preparing
 // summaries, histograms and compressed samples — is the same code as an upload's ingest
 // (server/runs/ingest-results.ts); only the write is leaner, because a job's run always goes to an
 // experiment, variant and metrics that exist, and the job row itself is the idempotency record.
@@ -16,6 +16,7 @@ import { Prisma } from "../db/generated/client";
 import type { PreparedMetric } from "./prepare-metric";
 import type { TRunInput } from "../schemas/results";
 import { MAX_REPETITION, takeRepetitionsSql } from "./run-numbering";
+import { markRunsStoredSql } from "./runs-stored";
 import { utcNow } from "../db/utc-now";
 
 export interface JobToStore {
@@ -86,7 +87,8 @@ export async function storeJobRun(
       INSERT INTO "RunTimeSeries" ("id", "runId", "metricId", "startedAt", "offsetsMs", "values", "createdAt")
       SELECT s."id", run."id", s."metricId", s."startedAt", s."offsetsMs", s."values", ${utcNow}
       FROM run, json_to_recordset(${JSON.stringify(series)}::json) AS s("id" text, "metricId" text, "startedAt" timestamp, "offsetsMs" float8[], "values" float8[])
-    )
+    ),
+    marked AS (${markRunsStoredSql(job.experimentId, Prisma.sql`${Boolean(run.gitCommit)} AND EXISTS (SELECT 1 FROM run)`)})
     -- Whether the experiment's last change is a second old (see touchExperiment).
     SELECT "id", "repetition",
       (SELECT e."updatedAt" < ${utcNow} - interval '1 second' FROM "Experiment" e WHERE e."id" = ${job.experimentId}) AS "touchDue"

@@ -9,13 +9,13 @@ import { db } from "~/server/db/client";
 import { ZHistory, type THistory } from "~/server/schemas/history";
 import { createApiKey } from "~/server/projects/api-keys";
 import { createProject } from "~/server/projects/projects";
-import { changePointRefreshesSettled } from "~/server/history/refresh-scheduler";
+import { drainBackgroundWork } from "~/server/background/worker";
 import { mulberry32, standardNormal } from "~/server/stats/prng";
 import { signedInUser } from "~/test/signed-in";
 import { fieldPaths, uploadStored, type ErrorBody } from "~/test/rest-assertions";
 
 afterAll(async () => {
-  await changePointRefreshesSettled();
+  await drainBackgroundWork(db);
   await db.$disconnect();
 });
 
@@ -47,7 +47,7 @@ beforeAll(async () => {
     }
   }
   await uploadStored(key, { experiment: "svc", create: true, runs });
-  await changePointRefreshesSettled();
+  await drainBackgroundWork(db);
   await db.project.update({ where: { slug }, data: { repositoryUrl: "https://github.com/acme/svc" } });
 });
 

@@ -1,0 +1,109 @@
+// The work after stored runs, on a real PostgreSQL: an upload with commits leaves a mark in its
+// own transaction (none without a commit, none for a replay), the worker does the work and
+// deletes the mark, a failed attempt keeps the mark with its error and a backoff and is retried
+// until it succeeds, and a burst of marks of one experiment is one piece of work.
+import crypto from "node:crypto";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { db, type Db } from "~/server/db/client";
+import { createApiKey } from "~/server/projects/api-keys";
+import { createProject } from "~/server/projects/projects";
+import { signedInUser } from "~/test/signed-in";
+import { uploadStored } from "~/test/rest-assertions";
+import { drainBackgroundWork, workOnce } from "./worker";
+
+// Marks other files' uploads left are done first, so each test sees only its own.
+beforeEach(() => drainBackgroundWork(db));
+afterAll(async () => {
+  await drainBackgroundWork(db);
+  await db.$disconnect();
+});
+
+const owner = await signedInUser(db, "owner");
+const slug = `bg-${crypto.randomBytes(4).toString("hex")}`;
+const project = await createProject(db, { name: slug, slug, description: "" }, owner.id);
+const key = (await createApiKey(db, slug, "background")).secret;
+
+const sha = (i: number) => crypto.createHash("sha1").update(`bg commit ${i}`).digest("hex");
+/** 12 commits, 3 runs each: 6 at 100 ms, then 6 at 130 ms (a regression the history finds). */
+const runs = (experiment: string) => ({
+  experiment,
+  create: true,
+  runs: Array.from({ length: 36 }, (_, i) => ({
+    variant: "main",
+    gitCommit: sha(Math.floor(i / 3)),
+    gitBranch: "main",
+    gitCommitTime: new Date(Date.UTC(2026, 0, 1) + Math.floor(i / 3) * 3_600_000).toISOString(),
+    metrics: [{ key: "t", unit: "ms", direction: "lower_is_better", summary: { n: 10, mean: (i < 18 ? 100 : 130) + (i % 3) } }],
+  })),
+});
+
+const marksOf = (experimentId: string) => db.runsStoredTask.findMany({ where: { experimentId } });
+const experimentId = async (experiment: string) => (await db.experiment.findFirstOrThrow({ where: { projectId: project.id, slug: experiment }, select: { id: true } })).id;
+
+describe("the work after stored runs", () => {
+  it("is marked with the runs, done by the worker, and the mark deleted", async () => {
+    await uploadStored(key, runs("marked"));
+    const id = await experimentId("marked");
+    const marks = await marksOf(id);
+    expect(marks).toHaveLength(1);
+    // Due a second after the runs, so a burst of uploads shares one refresh.
+    expect(marks[0]!.runAfter.getTime() - marks[0]!.createdAt.getTime()).toBe(1000);
+    expect(await db.changePoint.count({ where: { experimentId: id } })).toBe(0);
+    await drainBackgroundWork(db);
+    expect(await marksOf(id)).toHaveLength(0);
+    expect(await db.changePoint.count({ where: { experimentId: id } })).toBeGreaterThan(0);
+  });
+
+  it("leaves no mark for runs without a commit", async () => {
+    await uploadStored(key, { experiment: "no-commit", create: true, runs: [{ variant: "a", metrics: [{ key: "t", unit: "ms", direction: "lower_is_better", summary: { n: 1, mean: 1 } }] }] });
+    expect(await marksOf(await experimentId("no-commit"))).toHaveLength(0);
+  });
+
+  it("is retried after a failed attempt, with the error kept, until it succeeds", async () => {
+    await uploadStored(key, runs("retried"));
+    const id = await experimentId("retried");
+    // A database that fails the refresh's first read, once.
+    let failures = 1;
+    const flaky = new Proxy(db, {
+      get(target, property, receiver) {
+        if (property !== "experiment") return Reflect.get(target, property, receiver);
+        return new Proxy(target.experiment, {
+          get(model, method, r) {
+            if (method === "findUnique" && failures > 0) {
+              failures--;
+              return () => Promise.reject(new Error("the database went away mid-refresh"));
+            }
+            return Reflect.get(model, method, r);
+          },
+        });
+      },
+    }) as Db;
+    const logged: string[] = [];
+    expect(await workOnce(flaky, { dueWithinMs: 60_000, log: (line) => logged.push(line) })).toBe(true);
+    expect(logged.join("\n")).toMatch(/failed \(attempt 1\); retrying later: Error: the database went away mid-refresh/);
+    const [mark] = await marksOf(id);
+    expect(mark).toMatchObject({ attempts: 1, lockedUntil: null, lastError: "the database went away mid-refresh" });
+    expect(mark!.runAfter.getTime()).toBeGreaterThan(Date.now() + 3000);
+    expect(await db.changePoint.count({ where: { experimentId: id } })).toBe(0);
+
+    await drainBackgroundWork(db);
+    expect(await marksOf(id)).toHaveLength(0);
+    expect(await db.changePoint.count({ where: { experimentId: id } })).toBeGreaterThan(0);
+  });
+
+  it("takes a burst of marks of one experiment as one piece of work, and one experiment at a time", async () => {
+    for (let i = 0; i < 3; i++) await uploadStored(key, { ...runs("burst"), runs: runs("burst").runs.slice(i * 12, i * 12 + 12) });
+    await uploadStored(key, runs("other"));
+    const burst = await experimentId("burst");
+    expect(await marksOf(burst)).toHaveLength(3);
+    const { claimRunsStored } = await import("~/server/runs/runs-stored");
+    const first = await claimRunsStored(db, { dueWithinMs: 60_000 });
+    const second = await claimRunsStored(db, { dueWithinMs: 60_000 });
+    expect(first?.experimentId).toBe(burst);
+    expect(first?.ids).toHaveLength(3);
+    // The other experiment, never the burst's again while it is held.
+    expect(second?.experimentId).toBe(await experimentId("other"));
+    await db.runsStoredTask.updateMany({ where: { experimentId: { in: [burst, second!.experimentId] } }, data: { lockedUntil: null } });
+    await drainBackgroundWork(db);
+  });
+});
