@@ -79,7 +79,7 @@ describe("the work after an upload", () => {
     expect(await db.alert.count({ where: { ruleId } })).toBe(0);
 
     const second = track(await startServer({ databaseUrl }));
-    const alert = await eventually("the alert of the upload the killed server took", () => db.alert.findFirst({ where: { ruleId } }), { context, timeoutMs: 60_000 });
+    const alert = await eventually("the alert of the upload the killed server took", async () => (await db.alert.findFirst({ where: { ruleId } })) ?? undefined, { context, timeoutMs: 60_000 });
     expect(alert).toMatchObject({ commit: sha(3) });
     expect(alert.message).toContain("worse than the 5% bound");
     await eventually("the mark is gone", async () => (await db.runsStoredTask.count({ where: { experimentId } })) === 0, { context });
@@ -90,7 +90,7 @@ describe("the work after an upload", () => {
     const [a, b] = [track(await startServer({ databaseUrl })), track(await startServer({ databaseUrl }))];
     const ruleId = await watchedExperiment(a.url, "two-servers");
     await upload(b.url, commits("two-servers", 3, 4, 3));
-    await eventually("the alert", () => db.alert.findFirst({ where: { ruleId } }), { context, timeoutMs: 60_000 });
+    await eventually("the alert", async () => (await db.alert.findFirst({ where: { ruleId } })) ?? undefined, { context, timeoutMs: 60_000 });
     const experimentId = (await db.experiment.findFirstOrThrow({ where: { projectId: project.id, slug: "two-servers" } })).id;
     await eventually("no mark left", async () => (await db.runsStoredTask.count({ where: { experimentId } })) === 0, { context });
     expect(await db.alert.count({ where: { ruleId } })).toBe(1);
