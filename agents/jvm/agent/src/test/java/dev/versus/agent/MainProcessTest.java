@@ -116,6 +116,18 @@ class MainProcessTest extends AgainstFakeJobApi {
   }
 
   @Test
+  void workloadsPrintsTheAdvertsAsJsonOnStdoutAndEveryLogLineOnStderr() throws Exception {
+    Path plugins = home.resolve("plugins");
+    TestPluginJars.jar(home, plugins, "good", Map.of("com.example.Good", TestPluginJars.workload("com.example", "Good", "good", "")), "com.example.Good\n");
+    AgentProcess agent = new AgentProcess(home, Map.of("VERSUS_AGENT_PLUGINS_DIR", plugins.toString()), "workloads");
+    assertEquals(0, agent.exit());
+    JsonNode adverts = ApiClient.JSON.readTree(String.join("\n", agent.out()));
+    assertTrue(adverts.isArray() && adverts.toString().contains("\"name\":\"good\"") && adverts.toString().contains("\"name\":\"json\""), adverts.toString());
+    String err = String.join("\n", agent.err());
+    assertTrue(err.contains(" level=info event=plugin.loaded jar=" + plugins.resolve("good.jar") + " workloads=good"), err);
+  }
+
+  @Test
   void runsFromTheHomeDirectoryLogsInfoOnStdoutWarningsOnStderrAndStopsOnSigterm() throws Exception {
     Path state = home.resolve(".versus-agent");
     TestPluginJars.jar(home, state.resolve("plugins"), "good", Map.of("com.example.Good", TestPluginJars.workload("com.example", "Good", "good", "")), "com.example.Good\n");
