@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
 
 /** The agent's three loops: heartbeat, lease renewal of a running job, and claims. */
 final class Loops {
@@ -28,7 +29,7 @@ final class Loops {
    */
   static void heartbeat(
       ApiClient client,
-      Log log,
+      Logger log,
       Supplier<ObjectNode> announce,
       Map<String, RunningJob> running,
       int intervalSeconds,
@@ -46,7 +47,7 @@ final class Loops {
         for (String id : answer.cancelJobIds()) {
           RunningJob job = running.get(id);
           if (job != null) {
-            log.info("job.cancel_requested", "job", id, "via", "heartbeat");
+            log.atInfo().setMessage("job.cancel_requested").addKeyValue("job", id).addKeyValue("via", "heartbeat").log();
             job.stop(RunningJob.CANCELLED);
           }
         }
@@ -56,7 +57,7 @@ final class Loops {
         return;
       } catch (ApiException | RuntimeException failed) {
         if (until.fired()) return;
-        log.warn("heartbeat.failed", "error", failed.getMessage());
+        log.atWarn().setMessage("heartbeat.failed").addKeyValue("error", failed.getMessage()).log();
       }
       until.sleep(jitter(interval * 1000.0));
     }
@@ -66,19 +67,19 @@ final class Loops {
    * Renews a running job's lease every leaseSeconds / 3, so one lost renewal still leaves time
    * for two more. 409 or 404: the job is not ours any more; it stops and its result is dropped.
    */
-  static void lease(ApiClient client, RunningJob running, Log log, Consumer<ApiException.Unauthorized> onUnauthorized, Signal until) {
+  static void lease(ApiClient client, RunningJob running, Logger log, Consumer<ApiException.Unauthorized> onUnauthorized, Signal until) {
     Job job = running.job();
     double everyMs = job.leaseSeconds() * 1000.0 / 3;
     while (!until.fired()) {
       if (until.sleep(jitter(everyMs))) return;
       try {
         if (client.renewLease(job.id(), job.leaseToken(), until)) {
-          log.info("job.cancel_requested", "job", job.id(), "via", "lease");
+          log.atInfo().setMessage("job.cancel_requested").addKeyValue("job", job.id()).addKeyValue("via", "lease").log();
           running.stop(RunningJob.CANCELLED);
         }
       } catch (ApiException.Conflict | ApiException.NotFound gone) {
         if (until.fired()) return;
-        log.warn("job.lease_lost", "job", job.id(), "reason", gone.getMessage());
+        log.atWarn().setMessage("job.lease_lost").addKeyValue("job", job.id()).addKeyValue("reason", gone.getMessage()).log();
         running.stop(RunningJob.LEASE_LOST);
         return;
       } catch (ApiException.Unauthorized unauthorized) {
@@ -88,7 +89,7 @@ final class Loops {
         if (until.fired()) return;
         // Still unreachable after the call's retries: keep running and try at the next renewal;
         // if the lease runs out meanwhile, the server says 409 then.
-        log.warn("job.lease_renewal_failed", "job", job.id(), "error", failed.getMessage());
+        log.atWarn().setMessage("job.lease_renewal_failed").addKeyValue("job", job.id()).addKeyValue("error", failed.getMessage()).log();
       }
     }
   }
@@ -110,7 +111,7 @@ final class Loops {
    */
   static void claim(
       ApiClient client,
-      Log log,
+      Logger log,
       int waitSeconds,
       long jitterMs,
       JobHandler runJob,
@@ -125,13 +126,13 @@ final class Loops {
         if (!until.fired()) onUnauthorized.accept(unauthorized);
         return;
       } catch (ApiException.UnreadableJob unreadable) {
-        log.error("job.unreadable", "job", unreadable.jobId(), "error", unreadable.getMessage());
+        log.atError().setMessage("job.unreadable").addKeyValue("job", unreadable.jobId()).addKeyValue("error", unreadable.getMessage()).log();
         reject.reject(unreadable);
         continue;
       } catch (ApiException | RuntimeException refused) {
         if (until.fired()) return;
         // Not an outage (the client retries those without end): a request the server refused.
-        log.error("claim.failed", "error", refused.getMessage());
+        log.atError().setMessage("claim.failed").addKeyValue("error", refused.getMessage()).log();
         until.sleep(5_000 + Math.round(ThreadLocalRandom.current().nextDouble() * jitterMs));
         continue;
       }

@@ -41,7 +41,7 @@ class PluginsTest {
     jar("dupe", Map.of("com.example.Dupe", workload("com.example", "Dupe", "echo", "")), "com.example.Dupe\n");
 
     List<String> lines = new ArrayList<>();
-    Plugins plugins = Plugins.load(dir.resolve("plugins"), PluginsTest.class.getClassLoader(), Log.to(lines::add));
+    Plugins plugins = Plugins.load(dir.resolve("plugins"), PluginsTest.class.getClassLoader(), TestLogs.to(lines::add));
 
     assertTrue(plugins.builtIn().containsKey("echo"));
     assertEquals(List.of("good"), List.copyOf(plugins.discovered().keySet()));
@@ -76,7 +76,7 @@ class PluginsTest {
 
   @Test
   void noPluginsDirectoryMeansTheBuiltInsOnly() {
-    Plugins plugins = Plugins.load(dir.resolve("absent"), PluginsTest.class.getClassLoader(), Log.silent());
+    Plugins plugins = Plugins.load(dir.resolve("absent"), PluginsTest.class.getClassLoader(), TestLogs.silent());
     assertTrue(plugins.discovered().isEmpty());
     assertSame(PluginsTest.class.getClassLoader(), plugins.classLoader());
     assertTrue(plugins.builtIn().containsKey("json"), "the built-in workloads module is on the agent's class path");
