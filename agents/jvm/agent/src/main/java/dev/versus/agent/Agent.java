@@ -85,7 +85,7 @@ public final class Agent {
     ResultBuffer.Listing leftovers = buffer.list();
     for (String name : leftovers.corrupt()) log.atError().setMessage("buffer.corrupt_report").addKeyValue("file", name).addKeyValue("action", "renamed to .corrupt").log();
 
-    Thread heartbeat = thread("heartbeat", () -> Loops.heartbeat(client, log, this::announcement, running, heartbeatIntervalSeconds, this::stopRequested, this::unauthorized, halt));
+    Thread heartbeat = thread("heartbeat", () -> HeartbeatLoop.run(client, log, this::announcement, running, heartbeatIntervalSeconds, this::stopRequested, this::unauthorized, halt));
     // Buffered results of an earlier run go first, before any new claim.
     try {
       uploader.drain(leftovers.reports(), halt);
@@ -93,7 +93,7 @@ public final class Agent {
       log.atError().setMessage("buffer.resend_failed").addKeyValue("error", broken.getMessage()).log();
     }
     log.atInfo().setMessage("agent.ready").addKeyValue("name", config.name()).addKeyValue("workloads", String.join(",", workloads.names())).addKeyValue("url", config.url()).log();
-    Loops.claim(client, log, claimWaitSeconds, config.claimJitterMs(), this::runJob, this::rejectUnreadable, this::unauthorized, stopping);
+    ClaimLoop.run(client, log, claimWaitSeconds, config.claimJitterMs(), this::runJob, this::rejectUnreadable, this::unauthorized, stopping);
     halt.fire("stopped");
     heartbeat.join();
     log.atInfo().setMessage("agent.stopped").addKeyValue("exit_code", exitCode).log();
@@ -164,7 +164,7 @@ public final class Agent {
     Runnable stopOnHalt = halt.onFire(() -> current.stop(RunningJob.SHUTDOWN));
     Signal leaseDone = new Signal();
     Runnable leaseOnHalt = halt.onFire(() -> leaseDone.fire("halt"));
-    Thread lease = thread("lease-" + job.id(), () -> Loops.lease(client, current, log, this::unauthorized, leaseDone));
+    Thread lease = thread("lease-" + job.id(), () -> LeaseLoop.run(client, current, log, this::unauthorized, leaseDone));
     log.atInfo().setMessage("job.started").addKeyValue("job", job.id()).addKeyValue("experiment", job.experimentSlug()).addKeyValue("variant", job.variantName()).addKeyValue("repetition", job.repetition()).addKeyValue("warmup", job.warmup()).addKeyValue("attempt", job.attempt()).addKeyValue("workload", job.workloadName()).log();
     try {
       JobExecutor.Outcome outcome = executor.execute(current, log);
