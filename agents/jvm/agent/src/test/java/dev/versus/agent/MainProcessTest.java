@@ -65,11 +65,14 @@ class MainProcessTest extends AgainstFakeJobApi {
       return reader;
     }
 
+    /** Waits until a stdout line has this event; fails at once when the process ends without one. */
     String awaitOut(String event) throws InterruptedException {
-      synchronized (out) {
-        while (true) {
+      while (true) {
+        boolean ended = !process.isAlive();
+        if (ended) for (Thread reader : readers) reader.join(10_000);
+        synchronized (out) {
           for (String line : out) if (line.contains(" event=" + event)) return line;
-          assertTrue(process.isAlive() || !out.isEmpty(), "the agent ended: " + err);
+          assertTrue(!ended, "the agent ended without " + event + ": " + out + " " + err());
           out.wait(1_000);
         }
       }
