@@ -36,7 +36,7 @@ class ProtocolConformanceTest extends AgainstFakeJobApi {
   private ApiClient client() {
     Map<ApiClient.CallName, RetryPolicy> once = new EnumMap<>(ApiClient.CallName.class);
     for (ApiClient.CallName call : ApiClient.CallName.values()) once.put(call, new RetryPolicy(1, 1, 1));
-    ApiClient client = new ApiClient(api.url(), "conformance", Log.to(line -> {}), once);
+    ApiClient client = new ApiClient(api.url(), "conformance", TestLogs.to(line -> {}), once);
     client.setCredential(FakeJobApi.CREDENTIAL);
     return client;
   }
@@ -123,7 +123,7 @@ class ProtocolConformanceTest extends AgainstFakeJobApi {
     for (String status : List.of("201", "200")) {
       String path = "/api/v1/jobs/{id}/complete";
       JsonNode answer = serve("complete", path, status);
-      Uploader uploader = new Uploader(client(), new ResultBuffer(dir.resolve("buffer-" + status)), Log.to(line -> {}), unauthorized -> {});
+      Uploader uploader = new Uploader(client(), new ResultBuffer(dir.resolve("buffer-" + status)), TestLogs.to(line -> {}), unauthorized -> {});
       JsonNode run = object("{\"startedAt\":\"2030-01-01T00:00:00Z\",\"finishedAt\":\"2030-01-01T00:00:01Z\",\"metrics\":[{\"key\":\"op_time\",\"value\":1}]}");
       readsOnlyTheSchema(path, status, answer, () -> assertEquals(Uploader.Delivery.DELIVERED, uploader.submit(ResultBuffer.complete("job1", "vlease_job1", run), new Signal())));
     }
@@ -133,7 +133,7 @@ class ProtocolConformanceTest extends AgainstFakeJobApi {
   void fail() throws Exception {
     String path = "/api/v1/jobs/{id}/fail";
     JsonNode answer = serve("fail", path, "200");
-    Uploader uploader = new Uploader(client(), new ResultBuffer(dir.resolve("buffer")), Log.to(line -> {}), unauthorized -> {});
+    Uploader uploader = new Uploader(client(), new ResultBuffer(dir.resolve("buffer")), TestLogs.to(line -> {}), unauthorized -> {});
     readsOnlyTheSchema(path, "200", answer, () -> assertEquals(Uploader.Delivery.DELIVERED, uploader.submit(ResultBuffer.fail("job1", "vlease_job1", "it broke", "last lines", true, false), new Signal())));
   }
 
