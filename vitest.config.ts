@@ -12,7 +12,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
-          include: ["server/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts", "agents/reference/**/*.test.ts"],
+          include: ["server/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts", "agents/reference/**/*.test.ts", "test/*.test.ts"],
           exclude: ["**/*.int.test.ts", "node_modules/**"],
           environment: "node",
         },

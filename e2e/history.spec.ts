@@ -104,9 +104,12 @@ test("history: renders, zooms and pans, marks the change point, links commits, a
   await page.mouse.up();
   await expect(range(page)).toContainText(/Showing 2026-0[2-4]-\d\d – 2026-04-30: \d+ of 120 commits/);
   await page.getByRole("button", { name: "Reset zoom" }).click();
+  await expect(range(page)).toContainText(`All ${COMMITS} commits`);
 
-  // Hover a commit: its message; click: pinned, with the link into the repository.
+  // Hover a commit: its message; click: pinned, with the link into the repository. The reset
+  // redraws the chart: wait for its dots before measuring one (on a busy machine they came late).
   await main.scrollIntoViewIfNeeded();
+  await expect(main.locator(".recharts-line-dots circle").first()).toBeVisible();
   const firstDot = await main.locator(".recharts-line-dots circle").first().boundingBox();
   if (!firstDot) throw new Error("the first commit's dot is not drawn");
   await page.mouse.move(firstDot.x + firstDot.width / 2, firstDot.y + firstDot.height / 2);

@@ -3,7 +3,7 @@
 // virtualenv on first use: test/fuzz/schemathesis-venv.ts) against a production server (made by
 // `next build` when stale) on an embedded PostgreSQL of its own, then checks the database for
 // what a half-written request would leave. The short run inside `npm test` is
-// test/reliability/api-fuzz.rel.test.ts; this one is for longer runs (README "Fuzzing").
+// test/reliability/api-fuzz.rel.test.ts; this one is for longer runs (docs/reliability.md, "Fuzzing").
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";

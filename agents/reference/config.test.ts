@@ -1,6 +1,6 @@
 // Flags over environment over defaults; bad values name the flag.
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "./agent/agent";
+import { ConfigError } from "./config-error";
 import { parseLabels, readConfig } from "./config";
 
 describe("readConfig", () => {

@@ -4,7 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { Command } from "commander";
 import { z } from "zod";
-import { ConfigError, type AgentConfig } from "./agent/agent";
+import type { AgentConfig } from "./agent/agent";
+import { ConfigError } from "./config-error";
 import { readGitSource } from "./git-commit";
 
 const LABEL_KEY = /^[A-Za-z0-9_.-]{1,63}$/;

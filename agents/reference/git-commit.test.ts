@@ -6,7 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ConfigError } from "./agent/agent";
+import { ConfigError } from "./config-error";
 import { captureGitCommit, readGitSource, type GitSource } from "./git-commit";
 
 let repo: string;

@@ -7,7 +7,7 @@
 //   and branch (none on a detached HEAD; VERSUS_GIT_BRANCH then gives it).
 // Checked at start, so a typo stops the agent (exit 78) instead of every run going without it.
 import { execFileSync } from "node:child_process";
-import { ConfigError } from "./agent/agent";
+import { ConfigError } from "./config-error";
 
 /** The run's commit fields, as POST /api/v1/results takes them. */
 export interface GitCommit {

@@ -1,7 +1,8 @@
 // Entry point: `npx tsx agents/reference/main.ts --url http://localhost:3000 --enrollment-token venr_…`
 // (or the same through VERSUS_URL and VERSUS_ENROLLMENT_TOKEN). The first SIGTERM or SIGINT
 // stops gracefully (see agent/agent.ts); a second one exits at once.
-import { Agent, ConfigError, EXIT_CONFIG } from "./agent/agent";
+import { Agent, EXIT_CONFIG } from "./agent/agent";
+import { ConfigError } from "./config-error";
 import { readConfig } from "./config";
 import { createLogger } from "./log";
 import { builtInWorkloads } from "./workloads/registry";

@@ -1,7 +1,7 @@
 // The whole REST API fuzzed from its OpenAPI document (test/fuzz/): a production server on a
 // database of its own, schemathesis with a fixed seed and a few examples per operation and phase,
 // then the database checked for what a half-written request would leave. A short run, for every
-// `npm test`; `npx tsx scripts/fuzz-api.ts` runs a long one (README "Fuzzing").
+// `npm test`; `npx tsx scripts/fuzz-api.ts` runs a long one (docs/reliability.md, "Fuzzing").
 import fs from "node:fs";
 import { expect, inject, it } from "vitest";
 import { buildOpenApiDocument } from "~/server/api/openapi";

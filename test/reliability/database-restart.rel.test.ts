@@ -196,7 +196,7 @@ describe("PostgreSQL restarted under uploads and job claims", () => {
       const cliRuns = await db.run.findMany({ where: { tags: { has: cliTag } }, select: { id: true } });
       expect(cliRuns).toHaveLength(1);
 
-      // For the README's figures (### Faults).
+      // For the figures in docs/reliability.md ("Faults").
       const outageSeconds = (Date.now() - downAt) / 1000;
       console.log(`faults: PostgreSQL ${fault}: ${unavailable.length} uploads answered 503 (Retry-After ${unavailable[0]?.retryAfter} s), ${acknowledged.size} acknowledged and stored once, ${batch.jobs} jobs done once by ${agents.length} agents (${agents.map((agent) => `${agent.label}: ${retried503(agent)} retries after 503`).join(", ")}); ${Math.round(outageSeconds)} s from the fault to the end`);
       await expectJobsExactlyOnce(project, batch.jobs);

@@ -9,6 +9,7 @@ import { ApiClient, type CallName } from "../api/client";
 import { ConflictError, RejectedError, UnauthorizedError, type ApiError, type UnreadableJobError } from "../api/errors";
 import type { Job, Labels, RegisterRequest } from "../api/protocol";
 import type { RetryPolicy } from "../api/retry";
+import { ConfigError } from "../config-error";
 import { captureEnvironment } from "../environment";
 import type { Logger } from "../log";
 import { AGENT_VERSION } from "../version";
@@ -40,8 +41,6 @@ export interface AgentConfig {
   /** Where the commit each run measured comes from (git-commit.ts); none when absent. */
   git?: GitSource;
 }
-
-export class ConfigError extends Error {}
 
 export class Agent {
   readonly client: ApiClient;

@@ -4,6 +4,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Job, RunReport } from "../api/protocol";
+import { documentFile, requestProblems } from "./protocol-document";
 
 export interface FakeJob {
   job: Job;
@@ -22,6 +23,8 @@ interface FakeAgent {
 
 export interface RecordedCall {
   path: string;
+  /** The query string ("?wait=1"), "" when none. */
+  search: string;
   status: number;
   body: Record<string, unknown>;
 }
@@ -55,10 +58,17 @@ export class FakeApi {
     return this;
   }
 
+  /**
+   * Stops the fake, then checks every request the agent sent against the server's request schemas
+   * (docs/openapi.json, closed to properties they do not list): the fake answers what the tests
+   * need, the document says what the real server takes.
+   */
   async close() {
     for (const wake of this.waiting) wake();
     this.server.closeAllConnections();
     await new Promise((resolve) => this.server.close(resolve));
+    const problems = [...new Set(this.calls.flatMap((call) => requestProblems(call.path, call.search, call.body)))];
+    if (problems.length > 0) throw new Error(`the agent sent what the server's schema (${documentFile}) refuses:\n  ${problems.join("\n  ")}`);
   }
 
   enqueue(workload: { name: string; settings: Record<string, unknown> }, options: { leaseSeconds?: number; metrics?: Job["metrics"] } = {}): string {
@@ -95,7 +105,7 @@ export class FakeApi {
     const body = (chunks.length ? JSON.parse(Buffer.concat(chunks).toString("utf8")) : {}) as Record<string, unknown>;
     const url = new URL(req.url ?? "/", this.url);
     const send = (status: number, payload?: unknown) => {
-      this.calls.push({ path: url.pathname, status, body });
+      this.calls.push({ path: url.pathname, search: url.search, status, body });
       res.writeHead(status, { "content-type": "application/json", ...(status === 503 && this.retryAfter !== undefined ? { "retry-after": this.retryAfter } : {}) });
       res.end(payload === undefined ? undefined : JSON.stringify(payload));
     };

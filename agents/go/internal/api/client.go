@@ -189,13 +189,7 @@ func (c *Client) send(ctx context.Context, r request, payload []byte) (bool, err
 func errorForResponse(call Call, resp *http.Response) *Error {
 	e := &Error{Call: string(call), Status: resp.StatusCode, RetryAfter: parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()), kind: kindOf(resp.StatusCode)}
 	data, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-	var body struct {
-		Error *struct {
-			Code    string         `json:"code"`
-			Message string         `json:"message"`
-			Details map[string]any `json:"details"`
-		} `json:"error"`
-	}
+	var body ErrorBody
 	if json.Unmarshal(data, &body) == nil && body.Error != nil {
 		e.Code, e.Message, e.Details = body.Error.Code, body.Error.Message, body.Error.Details
 	} else if text := strings.TrimSpace(string(data)); text != "" {

@@ -32,9 +32,7 @@ func (c *Client) Claim(ctx context.Context, wait time.Duration) (*Job, error) {
 // readJob checks a claimed job has what the agent needs. A job it cannot read but whose id and
 // lease it can is an *UnreadableJobError, so the agent can fail it instead of sitting on it.
 func readJob(raw json.RawMessage) (*Job, error) {
-	var body struct {
-		Job *Job `json:"job"`
-	}
+	var body ClaimResponse
 	if err := json.Unmarshal(raw, &body); err != nil || body.Job == nil {
 		var ids struct {
 			Job struct {
@@ -78,7 +76,7 @@ func jobPath(jobID, action string) string {
 // RenewLease extends a running job's lease; CancelRequested in the answer means stop the job.
 func (c *Client) RenewLease(ctx context.Context, jobID, leaseToken string) (*LeaseResponse, error) {
 	var out LeaseResponse
-	if _, err := c.do(ctx, request{call: CallLease, path: jobPath(jobID, "lease"), body: map[string]string{"leaseToken": leaseToken}, out: &out}); err != nil {
+	if _, err := c.do(ctx, request{call: CallLease, path: jobPath(jobID, "lease"), body: LeaseRequest{LeaseToken: leaseToken}, out: &out}); err != nil {
 		return nil, err
 	}
 	return &out, nil
@@ -105,7 +103,7 @@ func (c *Client) Fail(ctx context.Context, jobID string, body FailRequest) (*Fai
 // Release gives a job back without counting an attempt (the agent is shutting down).
 func (c *Client) Release(ctx context.Context, jobID, leaseToken string) (*ReleaseResponse, error) {
 	var out ReleaseResponse
-	if _, err := c.do(ctx, request{call: CallRelease, path: jobPath(jobID, "release"), body: map[string]string{"leaseToken": leaseToken}, out: &out}); err != nil {
+	if _, err := c.do(ctx, request{call: CallRelease, path: jobPath(jobID, "release"), body: LeaseRequest{LeaseToken: leaseToken}, out: &out}); err != nil {
 		return nil, err
 	}
 	return &out, nil

@@ -105,6 +105,16 @@ type Job struct {
 	Metrics []JobMetric `json:"metrics"`
 }
 
+// LeaseRequest is the body of lease and release: the lease the call is made under.
+type LeaseRequest struct {
+	LeaseToken string `json:"leaseToken"`
+}
+
+// ClaimResponse is claim's 200: the job, leased to this agent.
+type ClaimResponse struct {
+	Job *Job `json:"job"`
+}
+
 // LeaseResponse is a renewed lease; CancelRequested means a user cancelled the job.
 type LeaseResponse struct {
 	LeaseExpiresAt  time.Time `json:"leaseExpiresAt"`
@@ -140,6 +150,16 @@ type FailRequest struct {
 type FailResponse struct {
 	Status  string `json:"status"`
 	RetryAt string `json:"retryAt,omitempty"`
+}
+
+// ErrorBody is the body of every refused call; Details.fields names bad fields, Details.reason
+// which case of a 409 it is.
+type ErrorBody struct {
+	Error *struct {
+		Code    string         `json:"code"`
+		Message string         `json:"message"`
+		Details map[string]any `json:"details"`
+	} `json:"error"`
 }
 
 // ReleaseResponse is release's answer: queued, or cancelled when a user cancelled it meanwhile.

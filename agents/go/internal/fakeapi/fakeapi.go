@@ -16,6 +16,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/versus/agents/go/internal/protocoltest"
 )
 
 // EnrollmentToken is the one token register accepts.
@@ -101,8 +103,35 @@ func Start(t testing.TB) *Server {
 	}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.handle))
 	s.URL = s.srv.URL
+	// Cleanups run last-registered first: the bodies are checked once the fake has closed.
+	doc := protocoltest.Load(t)
+	t.Cleanup(func() { s.checkRequests(t, doc) })
 	t.Cleanup(s.Close)
 	return s
+}
+
+// checkRequests checks every body the agent sent against the server's request schemas
+// (docs/openapi.json, closed to unknown properties): the fake answers what the agent's tests
+// need, the document says what the real server takes. Each problem is reported once, with how
+// many calls had it.
+func (s *Server) checkRequests(t testing.TB, doc *protocoltest.Document) {
+	t.Helper()
+	s.mu.Lock()
+	calls := append([]Call(nil), s.calls...)
+	s.mu.Unlock()
+	var problems []string
+	count := map[string]int{}
+	for _, c := range calls {
+		if err := doc.ValidateRequest(c.Path, c.Body); err != nil {
+			if count[err.Error()] == 0 {
+				problems = append(problems, err.Error())
+			}
+			count[err.Error()]++
+		}
+	}
+	for _, p := range problems {
+		t.Errorf("the agent sent what the server's schema refuses (%d calls):\n%s", count[p], p)
+	}
 }
 
 // Close stops the server, ending waiting claims.

@@ -8,6 +8,7 @@ import dev.versus.agent.run.JobRunner;
 import dev.versus.workload.MetricSpec;
 import dev.versus.workload.Workload;
 import java.io.IOException;
+import org.slf4j.Logger;
 
 /**
  * What register and heartbeat advertise of each workload (docs/agent-protocol.md): its name,
@@ -17,14 +18,14 @@ import java.io.IOException;
 final class Adverts {
   private Adverts() {}
 
-  static ArrayNode of(WorkloadFactory workloads, JobRunner runner, Log log) {
+  static ArrayNode of(WorkloadFactory workloads, JobRunner runner, Logger log) {
     ArrayNode adverts = ApiClient.JSON.createArrayNode();
     for (Workload workload : workloads.plugins().all()) {
       ObjectNode advert = adverts.addObject().put("name", workload.name()).put("description", workload.description());
       try {
         advert.set("settingsSchema", runner.settingsSchema(workload));
       } catch (IOException | RuntimeException badSchema) {
-        log.warn("workload.bad_schema", "workload", workload.name(), "error", badSchema.getMessage());
+        log.atWarn().setMessage("workload.bad_schema").addKeyValue("workload", workload.name()).addKeyValue("error", badSchema.getMessage()).log();
         advert.putObject("settingsSchema").put("type", "object");
       }
       try {
@@ -36,7 +37,7 @@ final class Adverts {
         advert.set("metrics", metrics);
       } catch (RuntimeException badMetrics) {
         // Left out, the server checks no experiment against this workload's metrics.
-        log.warn("workload.bad_metrics", "workload", workload.name(), "error", badMetrics.getMessage());
+        log.atWarn().setMessage("workload.bad_metrics").addKeyValue("workload", workload.name()).addKeyValue("error", badMetrics.getMessage()).log();
       }
     }
     return adverts;

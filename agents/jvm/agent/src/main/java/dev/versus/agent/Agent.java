@@ -12,6 +12,7 @@ import dev.versus.agent.run.JobRunner;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
 
 /**
  * Wires the pieces together and owns the agent's life: enroll (or load the saved credential),
@@ -30,7 +31,7 @@ public final class Agent {
 
   private final Config config;
   private final WorkloadFactory workloads;
-  private final Log log;
+  private final Logger log;
   private final ApiClient client;
   private final ResultBuffer buffer;
   private final Uploader uploader;
@@ -43,7 +44,7 @@ public final class Agent {
   private int heartbeatIntervalSeconds = 10;
   private int claimWaitSeconds = 30;
 
-  public Agent(Config config, WorkloadFactory workloads, JobRunner runner, Log log, Map<ApiClient.CallName, RetryPolicy> retryPolicies) {
+  public Agent(Config config, WorkloadFactory workloads, JobRunner runner, Logger log, Map<ApiClient.CallName, RetryPolicy> retryPolicies) {
     this.config = config;
     this.workloads = workloads;
     this.log = log;
@@ -58,7 +59,7 @@ public final class Agent {
   /** Asks the agent to stop (see the class comment); safe to call more than once. */
   public void stop(String reason) {
     if (!stopping.fire(reason)) return;
-    log.info("agent.stopping", "reason", reason, "running", running.size(), "grace_s", config.shutdownGraceSeconds());
+    log.atInfo().setMessage("agent.stopping").addKeyValue("reason", reason).addKeyValue("running", running.size()).addKeyValue("grace_s", config.shutdownGraceSeconds()).log();
     Thread grace = new Thread(() -> {
       if (!halt.sleep(Math.round(config.shutdownGraceSeconds() * 1000))) halt.fire("the shutdown grace ran out");
     }, "shutdown-grace");
@@ -72,30 +73,30 @@ public final class Agent {
       authenticate();
     } catch (Config.ConfigException | ApiException.Unauthorized | ApiException.Rejected | ApiException.Conflict | ApiException.NotFound refused) {
       if (stopping.fired()) return exitCode;
-      log.error("agent.cannot_start", "reason", refused.getMessage());
+      log.atError().setMessage("agent.cannot_start").addKeyValue("reason", refused.getMessage()).log();
       return EXIT_CONFIG;
     } catch (ApiException outage) {
       // Only when stopping: register retries outages until then.
       return exitCode;
     } catch (IOException unreadable) {
-      log.error("agent.cannot_start", "reason", unreadable.getMessage());
+      log.atError().setMessage("agent.cannot_start").addKeyValue("reason", unreadable.getMessage()).log();
       return EXIT_CONFIG;
     }
     ResultBuffer.Listing leftovers = buffer.list();
-    for (String name : leftovers.corrupt()) log.error("buffer.corrupt_report", "file", name, "action", "renamed to .corrupt");
+    for (String name : leftovers.corrupt()) log.atError().setMessage("buffer.corrupt_report").addKeyValue("file", name).addKeyValue("action", "renamed to .corrupt").log();
 
-    Thread heartbeat = thread("heartbeat", () -> Loops.heartbeat(client, log, this::announcement, running, heartbeatIntervalSeconds, this::stopRequested, this::unauthorized, halt));
+    Thread heartbeat = thread("heartbeat", () -> HeartbeatLoop.run(client, log, this::announcement, running, heartbeatIntervalSeconds, this::stopRequested, this::unauthorized, halt));
     // Buffered results of an earlier run go first, before any new claim.
     try {
       uploader.drain(leftovers.reports(), halt);
     } catch (IOException broken) {
-      log.error("buffer.resend_failed", "error", broken.getMessage());
+      log.atError().setMessage("buffer.resend_failed").addKeyValue("error", broken.getMessage()).log();
     }
-    log.info("agent.ready", "name", config.name(), "workloads", String.join(",", workloads.names()), "url", config.url());
-    Loops.claim(client, log, claimWaitSeconds, config.claimJitterMs(), this::runJob, this::rejectUnreadable, this::unauthorized, stopping);
+    log.atInfo().setMessage("agent.ready").addKeyValue("name", config.name()).addKeyValue("workloads", String.join(",", workloads.names())).addKeyValue("url", config.url()).log();
+    ClaimLoop.run(client, log, claimWaitSeconds, config.claimJitterMs(), this::runJob, this::rejectUnreadable, this::unauthorized, stopping);
     halt.fire("stopped");
     heartbeat.join();
-    log.info("agent.stopped", "exit_code", exitCode);
+    log.atInfo().setMessage("agent.stopped").addKeyValue("exit_code", exitCode).log();
     return exitCode;
   }
 
@@ -108,7 +109,7 @@ public final class Agent {
 
   private void stopRequested() {
     if (stopping.fired()) return;
-    log.warn("agent.stop_requested", "hint", "stopped on the Agents page: press Resume there, then start this agent again (its credential in " + config.credentialFile() + " still works)");
+    log.atWarn().setMessage("agent.stop_requested").addKeyValue("hint", "stopped on the Agents page: press Resume there, then start this agent again (its credential in " + config.credentialFile() + " still works)").log();
     stop("the server asked this agent to stop");
   }
 
@@ -117,7 +118,7 @@ public final class Agent {
       if (exitCode == EXIT_CONFIG) return;
       exitCode = EXIT_CONFIG;
     }
-    log.error("agent.unauthorized", "reason", error.getMessage(), "hint", "the credential in " + config.credentialFile() + " was refused (revoked on the Agents page?); enroll again with a new token");
+    log.atError().setMessage("agent.unauthorized").addKeyValue("reason", error.getMessage()).addKeyValue("hint", "the credential in " + config.credentialFile() + " was refused (revoked on the Agents page?); enroll again with a new token").log();
     for (RunningJob job : running.values()) job.stop(RunningJob.UNAUTHORIZED);
     stopping.fire("unauthorized");
     halt.fire("unauthorized");
@@ -139,10 +140,10 @@ public final class Agent {
       client.setCredential(saved.credential());
       heartbeatIntervalSeconds = saved.heartbeatIntervalSeconds();
       claimWaitSeconds = saved.claimWaitSeconds();
-      log.info("agent.credential_loaded", "agent", saved.agentId(), "project", saved.project(), "file", config.credentialFile());
+      log.atInfo().setMessage("agent.credential_loaded").addKeyValue("agent", saved.agentId()).addKeyValue("project", saved.project()).addKeyValue("file", config.credentialFile()).log();
       return;
     }
-    if (saved != null) log.warn("agent.credential_for_other_server", "file", config.credentialFile(), "saved_url", saved.url());
+    if (saved != null) log.atWarn().setMessage("agent.credential_for_other_server").addKeyValue("file", config.credentialFile()).addKeyValue("saved_url", saved.url()).log();
     if (config.enrollmentToken() == null) {
       throw new Config.ConfigException("no credential in " + config.credentialFile() + " and no enrollment token: set VERSUS_ENROLLMENT_TOKEN (or --enrollment-token) to a venr_… token from the project's Agents page");
     }
@@ -154,7 +155,7 @@ public final class Agent {
     client.setCredential(answer.credential());
     heartbeatIntervalSeconds = answer.heartbeatIntervalSeconds();
     claimWaitSeconds = answer.claimWaitSeconds();
-    log.info("agent.registered", "agent", answer.agentId(), "project", answer.project(), "name", answer.name(), "file", config.credentialFile());
+    log.atInfo().setMessage("agent.registered").addKeyValue("agent", answer.agentId()).addKeyValue("project", answer.project()).addKeyValue("name", answer.name()).addKeyValue("file", config.credentialFile()).log();
   }
 
   private void runJob(Job job) {
@@ -163,15 +164,15 @@ public final class Agent {
     Runnable stopOnHalt = halt.onFire(() -> current.stop(RunningJob.SHUTDOWN));
     Signal leaseDone = new Signal();
     Runnable leaseOnHalt = halt.onFire(() -> leaseDone.fire("halt"));
-    Thread lease = thread("lease-" + job.id(), () -> Loops.lease(client, current, log, this::unauthorized, leaseDone));
-    log.info("job.started", "job", job.id(), "experiment", job.experimentSlug(), "variant", job.variantName(), "repetition", job.repetition(), "warmup", job.warmup(), "attempt", job.attempt(), "workload", job.workloadName());
+    Thread lease = thread("lease-" + job.id(), () -> LeaseLoop.run(client, current, log, this::unauthorized, leaseDone));
+    log.atInfo().setMessage("job.started").addKeyValue("job", job.id()).addKeyValue("experiment", job.experimentSlug()).addKeyValue("variant", job.variantName()).addKeyValue("repetition", job.repetition()).addKeyValue("warmup", job.warmup()).addKeyValue("attempt", job.attempt()).addKeyValue("workload", job.workloadName()).log();
     try {
       JobExecutor.Outcome outcome = executor.execute(current, log);
       // The lease is still renewed while the result is delivered: an outage of the server then
       // does not hand the job to another agent as long as it is shorter than the lease.
       report(current, outcome);
     } catch (IOException | RuntimeException failed) {
-      log.error("job.report_failed", "job", job.id(), "error", String.valueOf(failed));
+      log.atError().setMessage("job.report_failed").addKeyValue("job", job.id()).addKeyValue("error", String.valueOf(failed)).log();
     } finally {
       leaseDone.fire("done");
       try {
@@ -188,10 +189,10 @@ public final class Agent {
   private void report(RunningJob current, JobExecutor.Outcome outcome) throws IOException {
     Job job = current.job();
     if (outcome instanceof JobExecutor.Complete complete) {
-      if (!complete.missingMetrics().isEmpty()) log.warn("job.metrics_not_reported", "job", job.id(), "metrics", String.join(",", complete.missingMetrics()));
+      if (!complete.missingMetrics().isEmpty()) log.atWarn().setMessage("job.metrics_not_reported").addKeyValue("job", job.id()).addKeyValue("metrics", String.join(",", complete.missingMetrics())).log();
       uploader.submit(ResultBuffer.complete(job.id(), job.leaseToken(), complete.run()), halt);
     } else if (outcome instanceof JobExecutor.Fail fail) {
-      log.warn("job.failed", "job", job.id(), "error", fail.error(), "retryable", fail.retryable());
+      log.atWarn().setMessage("job.failed").addKeyValue("job", job.id()).addKeyValue("error", fail.error()).addKeyValue("retryable", fail.retryable()).log();
       uploader.submit(ResultBuffer.fail(job.id(), job.leaseToken(), fail.error(), fail.logTail(), fail.retryable(), false), halt);
     } else if (outcome instanceof JobExecutor.Stopped stopped) {
       reportStopped(job, stopped.reason());
@@ -205,13 +206,13 @@ public final class Agent {
         try {
           // Its own signal: the agent is halting, but the release must still go out.
           client.release(job.id(), job.leaseToken(), new Signal());
-          log.info("job.released", "job", job.id());
+          log.atInfo().setMessage("job.released").addKeyValue("job", job.id()).log();
         } catch (ApiException failed) {
-          log.warn("job.release_failed", "job", job.id(), "error", failed.getMessage(), "effect", "the job runs elsewhere once its lease expires");
+          log.atWarn().setMessage("job.release_failed").addKeyValue("job", job.id()).addKeyValue("error", failed.getMessage()).addKeyValue("effect", "the job runs elsewhere once its lease expires").log();
         }
       }
-      case RunningJob.LEASE_LOST -> log.warn("job.dropped", "job", job.id(), "reason", "its lease is not ours any more; the result is not sent");
-      default -> log.warn("job.stopped", "job", job.id(), "reason", reason);
+      case RunningJob.LEASE_LOST -> log.atWarn().setMessage("job.dropped").addKeyValue("job", job.id()).addKeyValue("reason", "its lease is not ours any more; the result is not sent").log();
+      default -> log.atWarn().setMessage("job.stopped").addKeyValue("job", job.id()).addKeyValue("reason", reason).log();
     }
   }
 
@@ -220,7 +221,7 @@ public final class Agent {
     try {
       uploader.submit(ResultBuffer.fail(unreadable.jobId(), unreadable.leaseToken(), error, null, false, false), halt);
     } catch (IOException broken) {
-      log.error("job.report_failed", "job", unreadable.jobId(), "error", broken.getMessage());
+      log.atError().setMessage("job.report_failed").addKeyValue("job", unreadable.jobId()).addKeyValue("error", broken.getMessage()).log();
     }
   }
 }

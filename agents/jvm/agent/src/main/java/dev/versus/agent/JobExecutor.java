@@ -19,6 +19,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
 
 /**
  * Runs one claimed job's workload and decides what to report: a run, a failure, or nothing
@@ -52,7 +53,7 @@ public final class JobExecutor {
     this.runGit = runGit;
   }
 
-  public Outcome execute(RunningJob running, Log log) {
+  public Outcome execute(RunningJob running, Logger log) {
     Job job = running.job();
     Workload workload;
     try {
@@ -63,7 +64,7 @@ public final class JobExecutor {
     }
     // The commit as it is when the run starts (a checkout may move between jobs).
     GitSource.Captured commit = git.capture(runGit);
-    if (commit.problem() != null) log.warn("git.unreadable", "job", job.id(), "reason", commit.problem());
+    if (commit.problem() != null) log.atWarn().setMessage("git.unreadable").addKeyValue("job", job.id()).addKeyValue("reason", commit.problem()).log();
     RunContext context = new RunContext(running.stopped()::fired, workloads.plugins().classLoader(), workloads.plugins().jars());
     CompletableFuture<RunResult> result = new CompletableFuture<>();
     Thread worker = new Thread(() -> {
@@ -118,9 +119,9 @@ public final class JobExecutor {
     return new Fail(message.length() > 2000 ? message.substring(0, 2000) : message, true, logTail);
   }
 
-  private Outcome finish(Job job, Workload workload, RunResult result, GitSource.Commit commit, Log log) {
+  private Outcome finish(Job job, Workload workload, RunResult result, GitSource.Commit commit, Logger log) {
     ObjectNode run = result.run().deepCopy();
-    for (String warning : result.warnings()) log.warn("job.run_warning", "job", job.id(), "warning", warning);
+    for (String warning : result.warnings()) log.atWarn().setMessage("job.run_warning").addKeyValue("job", job.id()).addKeyValue("warning", warning).log();
     RunMetrics.Mapped mapped;
     try {
       mapped = RunMetrics.select(job.metrics(), run.path("metrics"));

@@ -6,6 +6,8 @@ import dev.versus.agent.run.HarnessJobRunner;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Entry point: {@code java -jar versus-agent-jvm.jar --url http://localhost:3000 --enrollment-token venr_…}
@@ -19,17 +21,18 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
-    Log log = Log.console();
     if (args.length > 0 && args[0].equals("workloads")) {
       // What this agent would advertise: each workload with its settings schema and metrics (on
-      // stdout; its log lines go to stderr so the JSON stays whole).
-      Log quiet = Log.to(System.err::println);
+      // stdout; its log lines, info too, go to stderr so the JSON stays whole: see logback.xml).
+      System.setProperty("versus.agent.log.info", "System.err");
+      Logger quiet = LoggerFactory.getLogger(Agent.class);
       String dir = System.getenv("VERSUS_AGENT_PLUGINS_DIR");
       Plugins plugins = Plugins.load(dir == null ? null : java.nio.file.Path.of(dir), Main.class.getClassLoader(), quiet);
       System.out.println(Adverts.of(new WorkloadFactory(plugins), new HarnessJobRunner(quiet, true), quiet).toPrettyString());
       System.exit(Agent.EXIT_OK);
       return;
     }
+    Logger log = LoggerFactory.getLogger(Agent.class);
     Config config;
     try {
       config = Config.read(args, System.getenv());
@@ -38,7 +41,7 @@ public final class Main {
       System.exit(Agent.EXIT_OK);
       return;
     } catch (Config.ConfigException bad) {
-      log.error("agent.bad_config", "reason", bad.getMessage());
+      log.atError().setMessage("agent.bad_config").addKeyValue("reason", bad.getMessage()).log();
       System.exit(Agent.EXIT_CONFIG);
       return;
     }
@@ -65,7 +68,7 @@ public final class Main {
     } catch (Throwable crash) {
       StringWriter trace = new StringWriter();
       crash.printStackTrace(new PrintWriter(trace));
-      log.error("agent.crashed", "error", trace.toString());
+      log.atError().setMessage("agent.crashed").addKeyValue("error", trace.toString()).log();
       exitCode[0] = 1;
     }
     finished.countDown();

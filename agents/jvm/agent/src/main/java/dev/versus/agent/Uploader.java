@@ -7,6 +7,7 @@ import dev.versus.agent.api.ApiException;
 import java.io.IOException;
 import java.util.List;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
 
 /**
  * Delivers reports from the on-disk buffer: retried (by the client's policy for complete and
@@ -21,10 +22,10 @@ public final class Uploader {
 
   private final ApiClient client;
   private final ResultBuffer buffer;
-  private final Log log;
+  private final Logger log;
   private final Consumer<ApiException.Unauthorized> onUnauthorized;
 
-  public Uploader(ApiClient client, ResultBuffer buffer, Log log, Consumer<ApiException.Unauthorized> onUnauthorized) {
+  public Uploader(ApiClient client, ResultBuffer buffer, Logger log, Consumer<ApiException.Unauthorized> onUnauthorized) {
     this.client = client;
     this.buffer = buffer;
     this.log = log;
@@ -39,7 +40,7 @@ public final class Uploader {
 
   /** Sends reports left on disk by an earlier run of the agent, oldest first. */
   public void drain(List<ObjectNode> reports, Signal until) throws IOException {
-    if (!reports.isEmpty()) log.info("buffer.resend", "reports", reports.size(), "dir", buffer.dir());
+    if (!reports.isEmpty()) log.atInfo().setMessage("buffer.resend").addKeyValue("reports", reports.size()).addKeyValue("dir", buffer.dir()).log();
     for (ObjectNode report : reports) {
       if (until.fired()) return;
       if (deliver(report, until) == Delivery.KEPT) return;
@@ -54,23 +55,23 @@ public final class Uploader {
       if (complete) {
         JsonNode answer = client.complete(job, leaseToken, report.path("run"), until);
         JsonNode run = answer == null ? null : answer.path("run");
-        log.info("job.completed", "job", job, "run", run == null || run.isNull() || run.isMissingNode() ? "none (warm-up)" : run.path("id").asText(), "replayed", answer != null && answer.path("replayed").asBoolean(false));
+        log.atInfo().setMessage("job.completed").addKeyValue("job", job).addKeyValue("run", run == null || run.isNull() || run.isMissingNode() ? "none (warm-up)" : run.path("id").asText()).addKeyValue("replayed", answer != null && answer.path("replayed").asBoolean(false)).log();
       } else {
         ObjectNode fail = (ObjectNode) report.path("fail");
         String status = client.fail(job, leaseToken, fail, until);
-        log.info(fail.path("cancelled").asBoolean(false) ? "job.cancel_acknowledged" : "job.failure_reported", "job", job, "status", status, "error", fail.path("error").asText());
+        log.atInfo().setMessage(fail.path("cancelled").asBoolean(false) ? "job.cancel_acknowledged" : "job.failure_reported").addKeyValue("job", job).addKeyValue("status", status).addKeyValue("error", fail.path("error").asText()).log();
       }
     } catch (ApiException.Conflict | ApiException.NotFound gone) {
-      log.warn("job.result_dropped", "job", job, "reason", gone.getMessage());
+      log.atWarn().setMessage("job.result_dropped").addKeyValue("job", job).addKeyValue("reason", gone.getMessage()).log();
       buffer.remove(job);
       return Delivery.DROPPED;
     } catch (ApiException.Rejected refused) {
       if (complete) {
-        log.warn("job.run_refused", "job", job, "reason", refused.getMessage());
+        log.atWarn().setMessage("job.run_refused").addKeyValue("job", job).addKeyValue("reason", refused.getMessage()).log();
         return submit(ResultBuffer.fail(job, leaseToken, "the server refused the run: " + refused.serverMessage(), null, false, false), until);
       }
       // A failure report the server cannot read: nothing the agent could change would help.
-      log.error("job.failure_refused", "job", job, "reason", refused.getMessage());
+      log.atError().setMessage("job.failure_refused").addKeyValue("job", job).addKeyValue("reason", refused.getMessage()).log();
       buffer.remove(job);
       return Delivery.DROPPED;
     } catch (ApiException.Unauthorized unauthorized) {
@@ -78,10 +79,10 @@ public final class Uploader {
       return Delivery.KEPT;
     } catch (ApiException.Unavailable outage) {
       // The policy retries until the agent stops: the report stays for the next start.
-      log.warn("job.result_kept", "job", job, "dir", buffer.dir(), "reason", "the agent is stopping; it is sent at the next start", "error", outage.getMessage());
+      log.atWarn().setMessage("job.result_kept").addKeyValue("job", job).addKeyValue("dir", buffer.dir()).addKeyValue("reason", "the agent is stopping; it is sent at the next start").addKeyValue("error", outage.getMessage()).log();
       return Delivery.KEPT;
     } catch (ApiException other) {
-      log.warn("job.result_kept", "job", job, "dir", buffer.dir(), "error", other.getMessage());
+      log.atWarn().setMessage("job.result_kept").addKeyValue("job", job).addKeyValue("dir", buffer.dir()).addKeyValue("error", other.getMessage()).log();
       return Delivery.KEPT;
     }
     buffer.remove(job);

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.slf4j.Logger;
 
 /**
  * The dashboard's tests and its "which agent runs this workload" hints read what this agent
@@ -20,7 +21,7 @@ class AdvertsTest {
   @Test
   void theRepositoryHoldsWhatTheAgentAdvertises() throws Exception {
     JsonNode stored = ApiClient.JSON.readTree(Path.of("..", "..", "..", "server", "workloads", "built-in", "jvm-workloads.json").toFile());
-    Log quiet = Log.to(line -> {});
+    Logger quiet = TestLogs.to(line -> {});
     Map<String, JsonNode> advertised = new HashMap<>();
     for (JsonNode advert : Adverts.of(new WorkloadFactory(Plugins.load(null, AdvertsTest.class.getClassLoader(), quiet)), new HarnessJobRunner(quiet, true), quiet)) {
       advertised.put(advert.path("name").asText(), advert);

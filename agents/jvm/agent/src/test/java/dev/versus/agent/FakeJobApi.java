@@ -175,8 +175,19 @@ final class FakeJobApi implements AutoCloseable {
     return new Answer(status, "{\"error\":{\"code\":\"" + code + "\",\"message\":\"" + message + "\"}}");
   }
 
+  /**
+   * Stops the fake, then checks every body the agent sent against the server's request schemas
+   * (docs/openapi.json, closed to properties they do not list): the fake answers what the tests
+   * need, the document says what the real server takes.
+   */
   @Override
   public void close() {
     server.stop(0);
+    ProtocolDocument doc = ProtocolDocument.load();
+    List<String> problems = new ArrayList<>();
+    for (Call call : calls()) {
+      for (String problem : doc.problems(call.path(), call.body())) if (!problems.contains(problem)) problems.add(problem);
+    }
+    if (!problems.isEmpty()) throw new AssertionError("the agent sent what the server's schema (" + doc.file + ") refuses:\n  " + String.join("\n  ", problems));
   }
 }

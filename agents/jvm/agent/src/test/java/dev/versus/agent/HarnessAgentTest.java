@@ -10,6 +10,7 @@ import dev.versus.agent.run.HarnessJobRunner;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
 
 /** The agent with the real harness and built-in workloads (a forked JVM per run), against the fake API. */
 class HarnessAgentTest extends AgainstFakeJobApi {
@@ -20,7 +21,7 @@ class HarnessAgentTest extends AgainstFakeJobApi {
   @Test
   void runsTheJsonWorkloadInAForkAndCompletesWithItsMetrics() throws Exception {
     api.enqueue("job1", "json", ApiClient.JSON.readTree("{\"mapper\":\"new-per-call\",\"items\":3," + TINY + "}"), 60, "serialize_time", "us", "message_bytes", "B", "alloc_per_op", "B");
-    Log quiet = Log.silent();
+    Logger quiet = TestLogs.silent();
     try (TestAgent agent = new TestAgent(TestAgent.config(api, dir, FakeJobApi.TOKEN, 0), new HarnessJobRunner(quiet, true))) {
       FakeJobApi.Call complete = api.await("complete");
       JsonNode metrics = complete.body().path("run").path("metrics");
@@ -47,7 +48,7 @@ class HarnessAgentTest extends AgainstFakeJobApi {
   @Test
   void aSettingTheSchemaRefusesFailsTheJobNamingIt() throws Exception {
     api.enqueue("job1", "json", ApiClient.JSON.readTree("{\"mapper\":\"sometimes\"," + TINY + "}"), 60, "serialize_time", "us");
-    try (TestAgent agent = new TestAgent(TestAgent.config(api, dir, FakeJobApi.TOKEN, 0), new HarnessJobRunner(Log.silent(), true))) {
+    try (TestAgent agent = new TestAgent(TestAgent.config(api, dir, FakeJobApi.TOKEN, 0), new HarnessJobRunner(TestLogs.silent(), true))) {
       FakeJobApi.Call fail = api.await("fail");
       String error = fail.body().path("error").asText();
       assertTrue(error.startsWith("bad settings for workload \"json\": settings.mapper"), error);
@@ -61,7 +62,7 @@ class HarnessAgentTest extends AgainstFakeJobApi {
     // Long enough that only the cancel ends it: 1,000 iterations of 1 s.
     api.enqueue("job1", "json", ApiClient.JSON.readTree("{\"iterations\":1000,\"iterationTime\":1000}"), 1, "serialize_time", "us");
     api.answer(call -> call.action().equals("lease") ? new FakeJobApi.Answer(200, "{\"cancelRequested\":true}") : null);
-    try (TestAgent agent = new TestAgent(TestAgent.config(api, dir, FakeJobApi.TOKEN, 0), new HarnessJobRunner(Log.silent(), true))) {
+    try (TestAgent agent = new TestAgent(TestAgent.config(api, dir, FakeJobApi.TOKEN, 0), new HarnessJobRunner(TestLogs.silent(), true))) {
       FakeJobApi.Call fail = api.await("fail");
       assertTrue(fail.body().path("cancelled").asBoolean(), fail.body().toString());
       assertEquals(0, agent.stop());

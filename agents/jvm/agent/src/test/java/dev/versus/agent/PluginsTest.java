@@ -14,11 +14,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.jar.JarEntry;
-import java.util.jar.JarOutputStream;
-import java.util.stream.Stream;
-import javax.tools.JavaCompiler;
-import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,42 +21,12 @@ import org.junit.jupiter.api.io.TempDir;
 class PluginsTest {
   @TempDir Path dir;
 
-  /** Compiles sources (class name → body) and writes them, plus a services file, into a jar. */
   private Path jar(String name, Map<String, String> sources, String services) throws IOException {
-    Path src = Files.createDirectories(dir.resolve("src-" + name));
-    Path classes = Files.createDirectories(dir.resolve("classes-" + name));
-    List<String> args = new ArrayList<>(List.of("-d", classes.toString(), "-cp", System.getProperty("java.class.path"), "--release", "17", "-nowarn"));
-    for (Map.Entry<String, String> source : sources.entrySet()) {
-      Path file = src.resolve(source.getKey().replace('.', '/') + ".java");
-      Files.createDirectories(file.getParent());
-      Files.writeString(file, source.getValue());
-      args.add(file.toString());
-    }
-    JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-    if (!sources.isEmpty()) assertEquals(0, javac.run(null, null, null, args.toArray(String[]::new)), "the test plugin compiles");
-    Path jar = Files.createDirectories(dir.resolve("plugins")).resolve(name + ".jar");
-    try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar)); Stream<Path> files = Files.walk(classes)) {
-      for (Path file : files.filter(Files::isRegularFile).toList()) {
-        out.putNextEntry(new JarEntry(classes.relativize(file).toString().replace('\\', '/')));
-        out.write(Files.readAllBytes(file));
-      }
-      if (services != null) {
-        out.putNextEntry(new JarEntry("META-INF/services/dev.versus.workload.Workload"));
-        out.write(services.getBytes(StandardCharsets.UTF_8));
-      }
-    }
-    return jar;
+    return TestPluginJars.jar(dir, dir.resolve("plugins"), name, sources, services);
   }
 
   private static String workload(String pkg, String cls, String name, String constructorBody) {
-    return "package " + pkg + ";\n"
-        + "public class " + cls + " implements dev.versus.workload.Workload {\n"
-        + "  public " + cls + "() { " + constructorBody + " }\n"
-        + "  public String name() { return \"" + name + "\"; }\n"
-        + "  public String description() { return \"test plugin\"; }\n"
-        + "  public String settingsSchema() { return \"{\\\"type\\\":\\\"object\\\"}\"; }\n"
-        + "  public dev.versus.workload.Benchmark prepare(com.fasterxml.jackson.databind.JsonNode s) { return bh -> bh.consume(1); }\n"
-        + "}\n";
+    return TestPluginJars.workload(pkg, cls, name, constructorBody);
   }
 
   @Test
@@ -76,7 +41,7 @@ class PluginsTest {
     jar("dupe", Map.of("com.example.Dupe", workload("com.example", "Dupe", "echo", "")), "com.example.Dupe\n");
 
     List<String> lines = new ArrayList<>();
-    Plugins plugins = Plugins.load(dir.resolve("plugins"), PluginsTest.class.getClassLoader(), Log.to(lines::add));
+    Plugins plugins = Plugins.load(dir.resolve("plugins"), PluginsTest.class.getClassLoader(), TestLogs.to(lines::add));
 
     assertTrue(plugins.builtIn().containsKey("echo"));
     assertEquals(List.of("good"), List.copyOf(plugins.discovered().keySet()));
@@ -111,7 +76,7 @@ class PluginsTest {
 
   @Test
   void noPluginsDirectoryMeansTheBuiltInsOnly() {
-    Plugins plugins = Plugins.load(dir.resolve("absent"), PluginsTest.class.getClassLoader(), Log.silent());
+    Plugins plugins = Plugins.load(dir.resolve("absent"), PluginsTest.class.getClassLoader(), TestLogs.silent());
     assertTrue(plugins.discovered().isEmpty());
     assertSame(PluginsTest.class.getClassLoader(), plugins.classLoader());
     assertTrue(plugins.builtIn().containsKey("json"), "the built-in workloads module is on the agent's class path");

@@ -23,7 +23,7 @@ class RetryAfterTest extends AgainstFakeJobApi {
     List<String> lines = new ArrayList<>();
     Map<ApiClient.CallName, RetryPolicy> quick = new EnumMap<>(ApiClient.CallName.class);
     ApiClient.defaultPolicies().forEach((call, policy) -> quick.put(call, new RetryPolicy(policy.attempts(), 1, 2)));
-    ApiClient client = new ApiClient(api.url(), "test", Log.to(lines::add), quick);
+    ApiClient client = new ApiClient(api.url(), "test", TestLogs.to(lines::add), quick);
     client.setCredential(FakeJobApi.CREDENTIAL);
 
     client.heartbeat(ApiClient.JSON.createObjectNode(), new Signal());

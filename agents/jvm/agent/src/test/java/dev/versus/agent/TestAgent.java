@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
 
 /** An agent running on a thread of the test, with quick retries and its log lines kept. */
 final class TestAgent implements AutoCloseable {
@@ -20,7 +21,7 @@ final class TestAgent implements AutoCloseable {
   private final List<String> lines = new ArrayList<>();
 
   TestAgent(Config config, JobRunner runner) {
-    Log log = Log.to(line -> {
+    Logger log = TestLogs.to(line -> {
       synchronized (lines) {
         lines.add(line);
         lines.notifyAll();

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.versus.agent.Log;
 import dev.versus.agent.Signal;
 import java.io.IOException;
 import java.net.URI;
@@ -24,6 +23,7 @@ import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import org.slf4j.Logger;
 
 /**
  * The protocol client: one method per call of docs/agent-protocol.md, each with its own retry
@@ -66,12 +66,12 @@ public final class ApiClient {
 
   private final URI base;
   private final String userAgent;
-  private final Log log;
+  private final Logger log;
   private final Map<CallName, RetryPolicy> policies;
   private final HttpClient http;
   private volatile String credential;
 
-  public ApiClient(String baseUrl, String userAgent, Log log, Map<CallName, RetryPolicy> overrides) {
+  public ApiClient(String baseUrl, String userAgent, Logger log, Map<CallName, RetryPolicy> overrides) {
     this.base = URI.create(baseUrl.endsWith("/") ? baseUrl : baseUrl + "/");
     this.userAgent = userAgent;
     this.log = log;
@@ -166,7 +166,7 @@ public final class ApiClient {
     return policies.get(name).run(
         () -> send(name, path, body, bearer, timeout, until),
         until,
-        (error, attempt, delayMs) -> log.warn("api.retry", "call", name.wire(), "attempt", attempt, "delay_ms", delayMs, "error", error.getMessage()));
+        (error, attempt, delayMs) -> log.atWarn().setMessage("api.retry").addKeyValue("call", name.wire()).addKeyValue("attempt", attempt).addKeyValue("delay_ms", delayMs).addKeyValue("error", error.getMessage()).log());
   }
 
   private JsonNode send(CallName name, String path, JsonNode body, String bearer, Duration timeout, Signal until) throws ApiException {

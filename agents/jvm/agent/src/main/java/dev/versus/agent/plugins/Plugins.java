@@ -1,6 +1,5 @@
 package dev.versus.agent.plugins;
 
-import dev.versus.agent.Log;
 import dev.versus.workload.Workload;
 import java.io.IOException;
 import java.net.URL;
@@ -16,6 +15,7 @@ import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.jar.JarFile;
 import java.util.stream.Stream;
+import org.slf4j.Logger;
 
 /**
  * The workloads this agent can run: those on its own class path (the built-ins), then those of
@@ -40,7 +40,7 @@ public final class Plugins {
   }
 
   /** Loads the built-ins from agentLoader and the plugins from pluginsDir (absent: none). */
-  public static Plugins load(Path pluginsDir, ClassLoader agentLoader, Log log) {
+  public static Plugins load(Path pluginsDir, ClassLoader agentLoader, Logger log) {
     Map<String, Workload> builtIn = new LinkedHashMap<>();
     for (Workload workload : discover(agentLoader, false, "class path", log)) add(builtIn, builtIn, workload, "class path", log);
 
@@ -52,21 +52,21 @@ public final class Plugins {
       try (JarFile check = new JarFile(jar.toFile())) {
         check.size();
       } catch (IOException | SecurityException notAJar) {
-        log.error("plugin.skipped", "jar", source, "reason", "not a readable jar: " + notAJar.getMessage());
+        log.atError().setMessage("plugin.skipped").addKeyValue("jar", source).addKeyValue("reason", "not a readable jar: " + notAJar.getMessage()).log();
         continue;
       }
       URLClassLoader loader;
       try {
         loader = new URLClassLoader("plugin " + jar.getFileName(), new URL[] {jar.toUri().toURL()}, agentLoader);
       } catch (IOException bad) {
-        log.error("plugin.skipped", "jar", source, "reason", bad.getMessage());
+        log.atError().setMessage("plugin.skipped").addKeyValue("jar", source).addKeyValue("reason", bad.getMessage()).log();
         continue;
       }
       jars.add(jar);
       loaders.add(loader);
       List<Workload> found = discover(loader, true, source, log);
       for (Workload workload : found) add(discovered, builtIn, workload, source, log);
-      log.info("plugin.loaded", "jar", source, "workloads", String.join(",", found.stream().map(Plugins::safeName).toList()));
+      log.atInfo().setMessage("plugin.loaded").addKeyValue("jar", source).addKeyValue("workloads", String.join(",", found.stream().map(Plugins::safeName).toList())).log();
     }
     return new Plugins(builtIn, discovered, List.copyOf(jars), loaders.isEmpty() ? agentLoader : new CombinedClassLoader(agentLoader, loaders));
   }
@@ -98,24 +98,24 @@ public final class Plugins {
     return all;
   }
 
-  private static List<Path> jarsIn(Path dir, Log log) {
+  private static List<Path> jarsIn(Path dir, Logger log) {
     if (dir == null || !Files.isDirectory(dir)) return List.of();
     try (Stream<Path> files = Files.list(dir)) {
       return files.filter(file -> file.getFileName().toString().endsWith(".jar")).sorted().toList();
     } catch (IOException unreadable) {
-      log.error("plugin.dir_unreadable", "dir", dir, "reason", unreadable.getMessage());
+      log.atError().setMessage("plugin.dir_unreadable").addKeyValue("dir", dir).addKeyValue("reason", unreadable.getMessage()).log();
       return List.of();
     }
   }
 
   /** The workloads a loader provides; ownOnly leaves out those it inherits from its parent. */
-  private static List<Workload> discover(ClassLoader loader, boolean ownOnly, String source, Log log) {
+  private static List<Workload> discover(ClassLoader loader, boolean ownOnly, String source, Logger log) {
     List<Workload> found = new ArrayList<>();
     Iterator<ServiceLoader.Provider<Workload>> providers;
     try {
       providers = ServiceLoader.load(Workload.class, loader).stream().iterator();
     } catch (ServiceConfigurationError | RuntimeException broken) {
-      log.error("plugin.skipped", "source", source, "reason", describe(broken));
+      log.atError().setMessage("plugin.skipped").addKeyValue("source", source).addKeyValue("reason", describe(broken)).log();
       return found;
     }
     int errors = 0;
@@ -127,7 +127,7 @@ public final class Plugins {
       } catch (ServiceConfigurationError | RuntimeException | LinkageError broken) {
         // The lazy iterator moves past the bad entry: report it and go on with the next.
         errors++;
-        log.error("plugin.skipped", "source", source, "reason", describe(broken));
+        log.atError().setMessage("plugin.skipped").addKeyValue("source", source).addKeyValue("reason", describe(broken)).log();
         continue;
       }
       if (ownOnly && provider.type().getClassLoader() != loader) continue;
@@ -135,21 +135,21 @@ public final class Plugins {
         found.add(provider.get());
       } catch (ServiceConfigurationError | RuntimeException | LinkageError broken) {
         errors++;
-        log.error("plugin.skipped", "source", source, "class", provider.type().getName(), "reason", describe(broken));
+        log.atError().setMessage("plugin.skipped").addKeyValue("source", source).addKeyValue("class", provider.type().getName()).addKeyValue("reason", describe(broken)).log();
       }
     }
     return found;
   }
 
-  private static void add(Map<String, Workload> into, Map<String, Workload> builtIn, Workload workload, String source, Log log) {
+  private static void add(Map<String, Workload> into, Map<String, Workload> builtIn, Workload workload, String source, Logger log) {
     String name = safeName(workload);
     if (name.isEmpty()) {
-      log.error("plugin.skipped", "source", source, "class", workload.getClass().getName(), "reason", "its name() is empty or throws");
+      log.atError().setMessage("plugin.skipped").addKeyValue("source", source).addKeyValue("class", workload.getClass().getName()).addKeyValue("reason", "its name() is empty or throws").log();
       return;
     }
     Workload taken = builtIn.containsKey(name) ? builtIn.get(name) : into.get(name);
     if (taken != null && taken != workload) {
-      log.error("plugin.skipped", "source", source, "class", workload.getClass().getName(), "reason", "workload name \"" + name + "\" is taken by " + taken.getClass().getName());
+      log.atError().setMessage("plugin.skipped").addKeyValue("source", source).addKeyValue("class", workload.getClass().getName()).addKeyValue("reason", "workload name \"" + name + "\" is taken by " + taken.getClass().getName()).log();
       return;
     }
     into.put(name, workload);

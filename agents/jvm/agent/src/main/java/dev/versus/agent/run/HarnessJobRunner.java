@@ -4,7 +4,6 @@ import dev.versus.harness.RunResult;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.versus.agent.Log;
 import dev.versus.harness.Harness;
 import dev.versus.harness.RunFailedException;
 import dev.versus.harness.RunOptions;
@@ -15,6 +14,7 @@ import java.io.File;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.slf4j.Logger;
 
 /**
  * Runs jobs in the benchmark harness (module harness): by default each run in a fresh JVM whose
@@ -23,10 +23,10 @@ import java.util.List;
  * runs get the plugins' class loader as their context class loader.
  */
 public final class HarnessJobRunner implements JobRunner {
-  private final Log log;
+  private final Logger log;
   private final boolean fork;
 
-  public HarnessJobRunner(Log log, boolean fork) {
+  public HarnessJobRunner(Logger log, boolean fork) {
     this.log = log;
     this.fork = fork;
   }
@@ -53,7 +53,7 @@ public final class HarnessJobRunner implements JobRunner {
         .withClasspath(classpath)
         .withClassLoader(context.pluginClassLoader())
         .withCancellation(context.cancelled())
-        .withLog(line -> log.info("workload.log", "workload", workload.name(), "line", line));
+        .withLog(line -> log.atInfo().setMessage("workload.log").addKeyValue("workload", workload.name()).addKeyValue("line", line).log());
     // A failure (or cancellation) is the harness's RunFailedException, with the run's log tail.
     return Harness.run(workload, settings, options);
   }
