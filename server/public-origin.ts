@@ -74,3 +74,8 @@ function originOf(proto: "http" | "https", host: string | null | undefined): str
     return undefined;
   }
 }
+
+/** The experiment page's address, as uploads and agents' completes answer it. */
+export function experimentUrl(baseUrl: string, projectSlug: string, experimentSlug: string): string {
+  return `${baseUrl}/p/${projectSlug}/e/${experimentSlug}`;
+}

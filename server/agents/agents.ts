@@ -105,6 +105,12 @@ export function agentRowSql(tokenHash: string): Prisma.Sql {
     WHERE a."tokenHash" = ${tokenHash}`;
 }
 
+/** The agent row's columns out of a row that read agentRowSql as a CTE beside other columns. */
+export function agentOfRow(row: AgentRow): AgentRow {
+  const { id, name, projectId, projectSlug, revokedAt, stopRequested, lastSeenAt } = row;
+  return { id, name, projectId, projectSlug, revokedAt, stopRequested, lastSeenAt };
+}
+
 /** Resolves `Authorization: Bearer vsag_…` to its agent, or throws 401 saying what is wrong. */
 export async function authenticateAgent(db: Db, authorization: string | null, now = new Date()): Promise<AgentPrincipal> {
   const secret = bearerSecret(authorization, "agent credential");

@@ -13,7 +13,7 @@ import { type Db } from "../db/client";
 import { preparedQuery } from "../db/prepared-statements";
 import { Prisma } from "../db/generated/client";
 import type { TClaimedJob } from "../schemas/jobs";
-import { agentRowSql, type AgentRow } from "./agents";
+import { agentOfRow, agentRowSql, type AgentRow } from "./agents";
 import type { TVariantWorkload } from "../schemas/workload";
 import { leaseTokenSql } from "./lease-conflict";
 import { LEASE_SECONDS, RECHECK_MS } from "./timing";
@@ -77,9 +77,8 @@ export async function claimJobAs(db: Db, tokenHash: string, leaseSeconds = LEASE
     FROM caller LEFT JOIN claimed ON true`);
   const row = rows[0];
   if (!row) return { agent: undefined, job: null };
-  const { id, name, projectId, projectSlug, revokedAt, stopRequested, lastSeenAt } = row;
   const claimed = Object.fromEntries(CLAIMED_COLUMNS.map((column) => [column, row[`job_${column}`]])) as unknown as ClaimedRow;
-  return { agent: { id, name, projectId, projectSlug, revokedAt, stopRequested, lastSeenAt }, job: claimed.id ? claimedJob(claimed, leaseSeconds) : null };
+  return { agent: agentOfRow(row), job: claimed.id ? claimedJob(claimed, leaseSeconds) : null };
 }
 
 const CLAIMED_COLUMNS = [

@@ -13,7 +13,8 @@ import { contradictions, repeatedMetricKeys, type KnownMetric } from "../runs/me
 import { prepareMetric } from "../runs/prepare-metric";
 import type { TCompleteReply, TCompleteRequest } from "../schemas/jobs";
 import { histogramScales } from "../runs/ingest-results";
-import { agentRowSql, type AgentRow } from "./agents";
+import { experimentUrl } from "../public-origin";
+import { agentOfRow, agentRowSql, type AgentRow } from "./agents";
 import { repetitionsExhausted } from "../runs/run-numbering";
 import { holdsLastLease, jobOfProject, type JobState, type LeaseHolder } from "./lease";
 import { leaseLost } from "./lease-conflict";
@@ -49,8 +50,7 @@ export async function jobToCompleteAs(db: Db, tokenHash: string, jobId: string):
                 FROM "Metric" m WHERE m."experimentId" = j."experimentId"), '[]'::json) AS "job_metrics"
     FROM caller LEFT JOIN ("Job" j JOIN "Experiment" e ON e."id" = j."experimentId") ON j."id" = ${jobId} AND j."projectId" = caller."projectId"`);
   if (!row) return { agent: undefined, job: undefined };
-  const { id, name, projectId, projectSlug, revokedAt, stopRequested, lastSeenAt } = row;
-  const agent = { id, name, projectId, projectSlug, revokedAt, stopRequested, lastSeenAt };
+  const agent = agentOfRow(row);
   if (row.job_id === null) return { agent, job: undefined };
   const job = {
     id: row.job_id,
@@ -112,7 +112,7 @@ export async function completeJob(db: Db, holder: LeaseHolder, jobId: string, jo
       prepared,
       { sourceDetail: `agent ${options.agentName}`, now },
     );
-    if (stored) return { reply: { run: { id: stored.id, repetition: stored.repetition, url: experimentUrl(options, job.experimentSlug) }, replayed: false }, created: true };
+    if (stored) return { reply: { run: { id: stored.id, repetition: stored.repetition, url: experimentUrl(options.baseUrl, options.projectSlug, job.experimentSlug) }, replayed: false }, created: true };
   }
   // Nothing written: a concurrent complete of the same job under this lease came first (this
   // call is its repetition), or the lease was lost meanwhile, or the variant's numbers ran out.
@@ -125,13 +125,9 @@ export async function completeJob(db: Db, holder: LeaseHolder, jobId: string, jo
   throw leaseLost(current, holder);
 }
 
-function experimentUrl(options: CompleteOptions, slug: string): string {
-  return `${options.baseUrl}/p/${options.projectSlug}/e/${slug}`;
-}
-
 /** The answer to a repeated complete: the run the first one stored (none for a warm-up). */
 async function storedReply(db: Db, jobId: string, options: CompleteOptions): Promise<TCompleteReply> {
   const job = await db.job.findUniqueOrThrow({ where: { id: jobId }, select: { run: { select: { id: true, repetition: true, experiment: { select: { slug: true } } } } } });
   const run = job.run;
-  return { run: run ? { id: run.id, repetition: run.repetition, url: experimentUrl(options, run.experiment.slug) } : null, replayed: true };
+  return { run: run ? { id: run.id, repetition: run.repetition, url: experimentUrl(options.baseUrl, options.projectSlug, run.experiment.slug) } : null, replayed: true };
 }

@@ -4,6 +4,7 @@
 // the minimum change (min-change.ts): significant and at least minChange % either way. The window
 // is the baseline, the commit the one candidate; the Markdown summary reuses the report's tables
 // (check-markdown.ts).
+import { experimentUrl } from "../public-origin";
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import type { TComparison } from "../schemas/comparison";
@@ -102,7 +103,7 @@ export async function checkExperimentCommit(db: Db, scope: CheckScope, experimen
 
   const verdict = overallVerdict(metrics);
   const result = {
-    experiment: { slug: experiment.slug, title: experiment.title, url: `${scope.baseUrl}/p/${scope.projectSlug}/e/${experiment.slug}` },
+    experiment: { slug: experiment.slug, title: experiment.title, url: experimentUrl(scope.baseUrl, scope.projectSlug, experiment.slug) },
     commit: window.commit,
     branch: query.branch,
     window: { requested: query.window, commits: window.baselineCommits },

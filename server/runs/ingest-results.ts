@@ -7,7 +7,9 @@ import { contradictions, repeatedMetricKeys } from "./metric-checks";
 import { prepareMetric, type PreparedMetric } from "./prepare-metric";
 import type { TResultsUpload, TRunMetricInput, TUploadResponse } from "../schemas/results";
 import { inTurn } from "./ingest-turns";
+import { experimentUrl } from "../public-origin";
 import { markRunsStored } from "./runs-stored";
+import { insertRuns, runRows } from "./store-runs";
 import { lockExperiment } from "./row-locks";
 import { allocateRepetitions, nextPosition, repeatedRepetitions } from "./run-numbering";
 
@@ -175,36 +177,26 @@ async function store(
     upload.runs.map((run, r) => ({ variantId: variantIds.get(run.variant) as string, variantName: run.variant, repetition: run.repetition, path: ["runs", r] })),
   );
 
-  const stored: TUploadResponse["runs"] = [];
-  for (const [r, run] of upload.runs.entries()) {
-    const variantId = variantIds.get(run.variant) as string;
-    const repetition = repetitions[r] as number;
-    const startedAt = run.startedAt ? new Date(run.startedAt) : null;
-    const row = await tx.run.create({
-      data: {
-        experimentId: experiment.id, variantId, status: run.status, source: options.source,
-        sourceDetail: run.sourceDetail ?? options.sourceDetail ?? "", repetition, startedAt,
-        finishedAt: run.finishedAt ? new Date(run.finishedAt) : startedAt ? null : now,
-        environment: run.environment as Prisma.InputJsonObject, gitCommit: run.gitCommit, gitBranch: run.gitBranch,
-        gitCommitMessage: run.gitCommitMessage, gitCommitTime: run.gitCommitTime ? new Date(run.gitCommitTime) : null, tags: run.tags, ingestRequestId,
-      },
-    });
-    const metrics = prepared[r] ?? [];
-    await tx.runMetricResult.createMany({
-      data: metrics.map((metric) => ({ runId: row.id, metricId: (metricIds.get(metric.key) as { id: string }).id, ...metric.result })),
-    });
-    const series = metrics.filter((metric) => metric.timeSeries);
-    if (series.length) {
-      await tx.runTimeSeries.createMany({
-        data: series.map((metric) => ({ runId: row.id, metricId: (metricIds.get(metric.key) as { id: string }).id, ...(metric.timeSeries as NonNullable<PreparedMetric["timeSeries"]>) })),
-      });
-    }
-    stored.push({ id: row.id, variant: run.variant, repetition, metrics: metrics.map((m) => m.key) });
-  }
+  const rows = runRows(
+    upload.runs.map((run, r) => ({
+      run,
+      variantId: variantIds.get(run.variant) as string,
+      repetition: repetitions[r] as number,
+      metrics: (prepared[r] ?? []).map((metric) => ({ metricId: (metricIds.get(metric.key) as { id: string }).id, prepared: metric })),
+    })),
+    { experimentId: experiment.id, source: options.source, sourceDetail: options.sourceDetail ?? "", ingestRequestId, now },
+  );
+  const inserted = await insertRuns(tx, rows);
+  const stored: TUploadResponse["runs"] = upload.runs.map((run, r) => ({
+    id: (inserted[r] as { id: string }).id,
+    variant: run.variant,
+    repetition: repetitions[r] as number,
+    metrics: (prepared[r] ?? []).map((m) => m.key),
+  }));
   await tx.experiment.update({ where: { id: experiment.id }, data: { updatedAt: now } });
 
   return {
-    response: { experiment: { slug: experiment.slug, url: experimentUrl(options, experiment.slug) }, replayed: false, runs: stored, created },
+    response: { experiment: { slug: experiment.slug, url: experimentUrl(options.baseUrl, options.projectSlug, experiment.slug) }, replayed: false, runs: stored, created },
     replayed: false,
     experimentId: experiment.id,
   };
@@ -240,13 +232,9 @@ async function replay(db: Db | Tx, options: IngestOptions): Promise<TUploadRespo
   }
   const slug = earlier.runs[0]?.experiment.slug ?? "";
   return {
-    experiment: { slug, url: experimentUrl(options, slug) },
+    experiment: { slug, url: experimentUrl(options.baseUrl, options.projectSlug, slug) },
     replayed: true,
     runs: earlier.runs.map((run) => ({ id: run.id, variant: run.variant.name, repetition: run.repetition, metrics: run.results.map((r) => r.metric.key) })),
     created: { experiment: false, variants: [], metrics: [] },
   };
-}
-
-function experimentUrl(options: IngestOptions, slug: string): string {
-  return `${options.baseUrl}/p/${options.projectSlug}/e/${slug}`;
 }
