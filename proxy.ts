@@ -2,11 +2,11 @@
 // Signed-out visitors of a private page go to /sign-in (and come back after). This is only the
 // quick, optimistic check of the cookie's presence; every tRPC procedure checks the session and
 // the caller's role in the project for real. Every page answer also gets its security headers
-// (server/security-headers.ts).
+// (server/http/security-headers.ts).
 import { NextResponse, type NextRequest } from "next/server";
 import { hasSessionCookie, isPublicPage } from "~/server/auth/auth-settings";
-import { servedOverHttps } from "~/server/public-origin";
-import { HSTS, newNonce, pageContentSecurityPolicy } from "~/server/security-headers";
+import { servedOverHttps } from "~/server/http/public-origin";
+import { HSTS, newNonce, pageContentSecurityPolicy } from "~/server/http/security-headers";
 
 export function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;

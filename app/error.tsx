@@ -1,5 +1,5 @@
 "use client";
-import { DATABASE_UNAVAILABLE_DIGEST, databaseUnavailableWording as unavailable } from "~/server/database-unavailable-wording";
+import { DATABASE_UNAVAILABLE_DIGEST, databaseUnavailableWording as unavailable } from "~/server/http/database-unavailable-wording";
 
 export default function ErrorPage({ error, reset }: { error: Error & { digest?: string }; reset: () => void }) {
   // The database is away (a page opened by a link here; opened anew, the server answers 503 itself).

@@ -1,9 +1,9 @@
 // The components' own wording: counts of things and a moment on the user's clock. Figures, units,
-// verdicts and dates in UTC are written by server/display.ts (the report and the CSV use it too);
+// verdicts and dates in UTC are written by server/display/display.ts (the report and the CSV use it too);
 // its words for labels and dates are passed on here for the pages that need only those.
-import { formatDateTime } from "~/server/display";
+import { formatDateTime } from "~/server/display/display";
 
-export { directionLabel, formatDateTime, perRunLabel } from "~/server/display";
+export { directionLabel, formatDateTime, perRunLabel } from "~/server/display/display";
 
 export function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? "" : "s"}`;

@@ -11,7 +11,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { runBackgroundWorker } from "../server/background/worker";
 import { db } from "../server/db/client";
-import { env, requiredEnv } from "../server/env";
+import { env, requiredEnv } from "../server/core/env";
 import { serveDirectRoute } from "./lib/direct-routes";
 import { settleForwardedHeaders, trustedProxyList } from "./lib/forwarded-headers";
 import { guardMethods, refuseConnect } from "./lib/method-guard";

@@ -16,8 +16,8 @@ import { superviseAgent, type Supervisor } from "./lib/agent-supervisor";
 import { buildGoAgent, type GoAgentBuild } from "./lib/go-agent-build";
 import { buildIsStale } from "./lib/build-freshness";
 import { openDatabase } from "./lib/database";
-import { env, readEnv } from "../server/env";
-import { defaultPublicOrigin } from "../server/public-origin";
+import { env, readEnv } from "../server/core/env";
+import { defaultPublicOrigin } from "../server/http/public-origin";
 import { prepareLocalAgent, waitUntilResumed } from "./lib/local-agent";
 import { waitForHealth } from "./lib/wait-for-health";
 

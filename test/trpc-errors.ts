@@ -2,7 +2,7 @@
 import { TRPCError } from "@trpc/server";
 import { expect } from "vitest";
 import { ZodError } from "zod";
-import { AppError, type FieldIssue } from "~/server/errors";
+import { AppError, type FieldIssue } from "~/server/core/errors";
 import { fieldIssuesOf } from "~/server/schemas/validation";
 
 /** Awaits a call that must fail with a TRPCError of `code`, and returns that error. */

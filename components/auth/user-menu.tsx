@@ -4,7 +4,7 @@
 import Link from "next/link";
 import { useState } from "react";
 import { authClient } from "./auth-client";
-import { personLabel } from "~/server/display";
+import { personLabel } from "~/server/display/display";
 
 export function UserMenu({ user }: { user: { name: string; email: string } }) {
   const [busy, setBusy] = useState(false);

@@ -1,7 +1,7 @@
 // The bar chart prints a variant's figure exactly as the comparison table does: the table said
 // "420 [280, 520]" where the chart's label said "417 req/s", and 10,892 (B) where it said "10.6 KB".
 import { describe, expect, it } from "vitest";
-import { formatMedianFigures, meanSdText, medianText, withUnit } from "~/server/display";
+import { formatMedianFigures, meanSdText, medianText, withUnit } from "~/server/display/display";
 import { barLabel, barTooltipLines } from "./bar-figures";
 
 /** A variant as the comparison gives it to the table, and the bar the chart service makes of it. */

@@ -1,8 +1,8 @@
 // What a bar's label and tooltip print: the comparison table's own figures for the same variant,
-// through the same functions of server/display.ts (median and interval rounded at the nearer
+// through the same functions of server/display/display.ts (median and interval rounded at the nearer
 // bound's second significant digit, mean at the sd's), so no figure reads one way in the table
 // and another on the chart.
-import { formatMeanSd, formatMedianFigures, meanSdText, medianText, withUnit } from "~/server/display";
+import { formatMeanSd, formatMedianFigures, meanSdText, medianText, withUnit } from "~/server/display/display";
 import type { TBarFigure } from "~/server/schemas/charts";
 
 export type Whiskers = "ci" | "sd";

@@ -5,7 +5,7 @@
 // from the server, linear or log-spaced; the log X axis uses the log-spaced ones.
 import { useState } from "react";
 import { Area, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { formatMeasure } from "~/server/display";
+import { formatMeasure } from "~/server/display/display";
 import type { TDistributionBinning, TMetricCharts } from "~/server/schemas/charts";
 import { ChartFrame } from "./chart-frame";
 import { VariantLegend } from "./legend";

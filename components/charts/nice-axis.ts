@@ -1,7 +1,7 @@
 // Round tick positions in the unit the axis prints: 0, 10, 20 … 60 KiB rather than the 0, 14.6,
 // 29.3 KiB that round numbers of bytes give. Pure layout: which numbers to print on an axis; the
-// numbers themselves are written by server/display.ts, like every other figure.
-import { formatElapsed, formatInScale, formatMeasure, unitScale } from "~/server/display";
+// numbers themselves are written by server/display/display.ts, like every other figure.
+import { formatElapsed, formatInScale, formatMeasure, unitScale } from "~/server/display/display";
 
 export interface Axis {
   domain: [number, number];

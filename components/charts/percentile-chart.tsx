@@ -6,7 +6,7 @@
 // A log Y axis keeps p50 readable next to a far p99.9.
 import { useState } from "react";
 import { CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { formatMeasure, formatPercentile } from "~/server/display";
+import { formatMeasure, formatPercentile } from "~/server/display/display";
 import type { TMetricCharts, TPercentileFigure } from "~/server/schemas/charts";
 import { ChartFrame } from "./chart-frame";
 import { VariantLegend } from "./legend";

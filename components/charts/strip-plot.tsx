@@ -3,7 +3,7 @@
 // variant's column, with the variant's median as a bar across. Two overlapping clouds are the
 // picture of "no significant change"; a run far from its siblings is a run to look into.
 import { CartesianGrid, ComposedChart, ResponsiveContainer, Scatter, Tooltip, XAxis, YAxis } from "recharts";
-import { formatMeasure } from "~/server/display";
+import { formatMeasure } from "~/server/display/display";
 import type { TMetricCharts } from "~/server/schemas/charts";
 import { barLabel } from "./bar-figures";
 import { ChartFrame } from "./chart-frame";

@@ -3,7 +3,7 @@
 // its own start, one line per run in its variant's colour: warm-up ramps, drift, stalls and
 // periodic spikes show here and nowhere else. Long series arrive thinned (min and max per slice).
 import { CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { formatMeasure } from "~/server/display";
+import { formatMeasure } from "~/server/display/display";
 import type { TMetricCharts } from "~/server/schemas/charts";
 import { ChartFrame } from "./chart-frame";
 import { elapsedAxis, linearAxis } from "./nice-axis";

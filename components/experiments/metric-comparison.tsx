@@ -5,12 +5,12 @@
 // (one variant, or no baseline runs): then the change, p and verdict columns are left out and the
 // reason is said below. Shared by the experiment page, the share page and the cross-experiment
 // comparison (whose metric entries have the same shape). All figures come from the server and
-// are written by server/display.ts, with their units, as the charts and the report write them.
+// are written by server/display/display.ts, with their units, as the charts and the report write them.
 // On a phone every row becomes a card of label–figure lines (app/globals.css, table.comparison-cards):
 // nothing is hidden, each cell says which figure it holds (data-label). The explicit roles keep
 // the table a table for assistive technology once its display is no longer a table's.
 import type { ReactNode } from "react";
-import { changeCiText, directionLabel, formatChange, formatMeanSd, formatMedianFigures, formatP, formatPercentiles, perRunLabel, verdictP, verdictText, withUnit } from "~/server/display";
+import { changeCiText, directionLabel, formatChange, formatMeanSd, formatMedianFigures, formatP, formatPercentiles, perRunLabel, verdictP, verdictText, withUnit } from "~/server/display/display";
 import type { TComparison } from "~/server/schemas/comparison";
 import { VariantName } from "./variant-name";
 

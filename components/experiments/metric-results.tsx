@@ -3,7 +3,7 @@
 // (the numbers the tool printed or the samples, histogram or per-second series gave), a page at a
 // time (the first page comes with the page).
 import { directionLabel } from "~/components/format";
-import { formatMeasure } from "~/server/display";
+import { formatMeasure } from "~/server/display/display";
 import { useTRPC } from "~/components/trpc/react";
 import type { ExperimentDetail } from "~/server/experiments/experiments";
 import type { MetricResultsPage } from "~/server/runs/experiment-runs";

@@ -22,7 +22,7 @@ interface Props {
   /** A batch was started already (it waits or runs above). */
   batchStarted: boolean;
   agentsHref: string;
-  /** Where agents reach this server (server/public-origin.ts). */
+  /** Where agents reach this server (server/http/public-origin.ts). */
   origin: string;
 }
 

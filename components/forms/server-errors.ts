@@ -2,7 +2,7 @@
 // form fields, and returns the message for the form-wide alert.
 import { TRPCClientError } from "@trpc/client";
 import type { FieldValues, Path, UseFormSetError } from "react-hook-form";
-import type { FieldIssue } from "~/server/errors";
+import type { FieldIssue } from "~/server/core/errors";
 
 export function applyServerErrors<T extends FieldValues>(error: unknown, setError: UseFormSetError<T>, pathPrefix: (string | number)[] = []): string {
   if (!(error instanceof TRPCClientError)) return error instanceof Error ? error.message : "Something went wrong";

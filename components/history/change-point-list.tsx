@@ -3,7 +3,7 @@
 // one is set), how much (% with its 95% interval), which way for this metric, how sure (p), and
 // the review: members acknowledge a real one or dismiss noise; both can be reopened.
 import type { THistory } from "~/server/schemas/history";
-import { formatChange, formatMeasure, formatP } from "~/server/display";
+import { formatChange, formatMeasure, formatP } from "~/server/display/display";
 import { ChangeVerdict } from "./change-verdict";
 import { commitUrl, formatUtc, shortSha } from "./date-axis";
 

@@ -5,7 +5,7 @@
 // Clicking a commit pins it (its details and link show under the chart).
 import { useMemo, useState } from "react";
 import { Area, Brush, CartesianGrid, ComposedChart, Line, LineChart, ReferenceArea, ReferenceLine, ResponsiveContainer, Scatter, Tooltip, XAxis, YAxis, ZAxis } from "recharts";
-import { formatChange, medianText } from "~/server/display";
+import { formatChange, medianText } from "~/server/display/display";
 import { linearAxis } from "~/components/charts/nice-axis";
 import { axisLine, axisTick, gridStroke } from "~/components/charts/palette";
 import { TooltipBox } from "~/components/charts/tooltip";

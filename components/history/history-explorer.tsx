@@ -10,7 +10,7 @@ import { ChartErrorBoundary } from "~/components/charts/chart-error-boundary";
 import { useTRPC } from "~/components/trpc/react";
 import { useHydrated } from "~/components/forms/use-hydrated";
 import { useAction } from "~/components/forms/use-action";
-import { formatMedianFigures, withUnit } from "~/server/display";
+import { formatMedianFigures, withUnit } from "~/server/display/display";
 import { perRunLabel } from "~/components/format";
 import type { THistory } from "~/server/schemas/history";
 import { ChangePointList } from "./change-point-list";

@@ -10,7 +10,7 @@ import { formatDateTime, plural } from "~/components/format";
 import { duration } from "~/components/time-ago";
 import { useTRPC } from "~/components/trpc/react";
 import type { BatchRow } from "~/server/agents/batches";
-import { personLabel } from "~/server/display";
+import { personLabel } from "~/server/display/display";
 import { finished, jobState, totalJobs, unfinished, type Tone } from "./job-state";
 import { JobLog } from "./job-log";
 

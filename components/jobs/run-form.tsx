@@ -10,7 +10,7 @@ import { Field, FieldError, invalidProps } from "~/components/forms/field";
 import { useHydrated } from "~/components/forms/use-hydrated";
 import { plural } from "~/components/format";
 import { useTRPC } from "~/components/trpc/react";
-import type { FieldIssue } from "~/server/errors";
+import type { FieldIssue } from "~/server/core/errors";
 import { newSeed } from "~/server/agents/plan";
 import { ZStartBatch, type TJobOrder } from "~/server/schemas/jobs";
 import { agentsThatCanRun, batchDuration, jobCount, orderPreview, parseLabels, type RunnableVariant } from "./run-plan";

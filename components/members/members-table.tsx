@@ -8,7 +8,7 @@ import { useTRPC } from "~/components/trpc/react";
 import type { MemberRole } from "~/server/access/project-access";
 import { memberRoles } from "~/server/schemas/member";
 import type { MemberRow } from "~/server/projects/members";
-import { personLabel } from "~/server/display";
+import { personLabel } from "~/server/display/display";
 
 interface Props {
   projectSlug: string;

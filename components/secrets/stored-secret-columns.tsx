@@ -2,7 +2,7 @@
 // characters (all that is kept readable), who created it when, its expiry where it can have one,
 // when it was last used, and its status.
 import { formatDateTime } from "~/components/format";
-import { personLabel } from "~/server/display";
+import { personLabel } from "~/server/display/display";
 import type { RevokeColumn } from "./revoke-table";
 
 interface StoredSecret {

@@ -19,7 +19,7 @@ async function withDatabase<T>(fn: (db: import("../../server/db/client").Db) => 
 
 export async function setupLinkCommand(options: { url?: string }) {
   const { issueSetupLink } = await import("../../server/auth/installation");
-  const { defaultPublicOrigin } = await import("../../server/public-origin");
+  const { defaultPublicOrigin } = await import("../../server/http/public-origin");
   await withDatabase(async (db) => {
     const link = await issueSetupLink(db, options.url ?? defaultPublicOrigin());
     if (!link) throw new Error("Versus already has an account; the first owner can invite people from a project's Members page");

@@ -1,8 +1,8 @@
 // A one-line upload progress indicator on stderr, for files over 1 MB: redrawn in place on a
 // terminal; in a CI log (not a terminal) one line each time the upload passes a 10 % step. Sizes
-// are written as every figure of Versus is (server/display.ts): "2.7 of 4.823 MiB", in the
+// are written as every figure of Versus is (server/display/display.ts): "2.7 of 4.823 MiB", in the
 // total's unit, binary and labelled as such.
-import { formatInScale, unitScale } from "../../server/display";
+import { formatInScale, unitScale } from "../../server/display/display";
 
 export function progressPrinter(label: string, out: { isTTY?: boolean; write(text: string): unknown } = process.stderr) {
   let lastPercent = -1;

@@ -5,7 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { embeddedUrl, readEmbeddedCredentials, startEmbeddedPostgres, type EmbeddedServer } from "../../server/db/embedded-postgres";
-import { env } from "../../server/env";
+import { env } from "../../server/core/env";
 
 export interface Database {
   url: string;

@@ -8,7 +8,7 @@
 import http from "node:http";
 import { apiAnswerHeaders } from "../../next.config.js";
 import type { RouteMethod } from "../../server/api/route-methods";
-import { INTERNAL_ERROR_MESSAGE } from "../../server/errors";
+import { INTERNAL_ERROR_MESSAGE } from "../../server/core/errors";
 import { fetchRequestOf, sendResponse, smallBodyOf } from "./fetch-bridge";
 
 // Agents' calls carry small bodies (a claim none, a complete usually a few KB): read whole, they
@@ -66,7 +66,7 @@ export function directRouteOf(url: string): { route: DirectRoute; params: Record
 /**
  * Serves the request when it is for one of the agent protocol's routes (true), or leaves it
  * to Next.js (false). `origin` is the address the server listens on, for the Request's URL; the
- * handlers take links' origin from the request's headers (server/public-origin.ts).
+ * handlers take links' origin from the request's headers (server/http/public-origin.ts).
  */
 export async function serveDirectRoute(req: http.IncomingMessage, res: http.ServerResponse, origin: string): Promise<boolean> {
   const found = directRouteOf(req.url ?? "/");

@@ -7,7 +7,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readBody } from "~/server/api/rest/body";
-import { AppError } from "~/server/errors";
+import { AppError } from "~/server/core/errors";
 import { rawPost, type RawAnswer } from "~/test/raw-post";
 import { fetchRequestOf, sendResponse, smallBodyOf } from "./fetch-bridge";
 

@@ -1,6 +1,6 @@
 // Who the client is and where it sent its request, as the rest of the server reads them: the
 // per-address sign-in limit keys on X-Forwarded-For (server/auth/auth.ts), links and HSTS follow
-// X-Forwarded-Host and -Proto (server/public-origin.ts). Route handlers never see the
+// X-Forwarded-Host and -Proto (server/http/public-origin.ts). Route handlers never see the
 // connection, only headers, and any client can send these headers itself; Next.js fills them in
 // only when they are missing. So the HTTP server in front of Next.js (scripts/serve.ts) settles
 // them for every request from the connection's peer, before anything reads them:

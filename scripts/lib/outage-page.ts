@@ -6,11 +6,11 @@
 // of the error). Whatever Next.js writes afterwards is dropped. API routes answer 503 themselves.
 // The client router's fetch of a page (RSC) is answered 200 before its render fails: there the
 // error boundary (app/error.tsx) says the same, told by the error's digest
-// (server/database-unavailable-wording.ts).
+// (server/http/database-unavailable-wording.ts).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import crypto from "node:crypto";
 import { withDatabaseOutcome } from "../../server/db/outage-notes";
-import { databaseUnavailableWording as wording } from "../../server/database-unavailable-wording";
+import { databaseUnavailableWording as wording } from "../../server/http/database-unavailable-wording";
 import { DATABASE_RETRY_AFTER_SECONDS } from "../../server/db/retry-after";
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void> | void;

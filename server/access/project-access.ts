@@ -3,7 +3,7 @@
 // owner also manages members and the project itself.
 import type { Db } from "../db/client";
 import type { MemberRole } from "../db/generated/enums";
-import { AppError } from "../errors";
+import { AppError } from "../core/errors";
 
 export type { MemberRole };
 

@@ -2,7 +2,7 @@
 // and what they run, revoke one (its credential is refused at once and its running jobs go back
 // to the queue), ask one to stop and resume it, and the workloads the project's agents advertise.
 import type { Db } from "../db/client";
-import { AppError } from "../errors";
+import { AppError } from "../core/errors";
 import { ONLINE_WITHIN_MS } from "./timing";
 import { notifyWork } from "./wakeups";
 import type { TLabels } from "../schemas/agents";

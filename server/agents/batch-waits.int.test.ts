@@ -4,7 +4,7 @@
 // the panel polls it.
 import { afterAll, describe, expect, it } from "vitest";
 import { db } from "~/server/db/client";
-import { formatDateTime } from "~/server/display";
+import { formatDateTime } from "~/server/display/display";
 import { agentApi, batchOf, jobsProject, registeredAgent, type JobsProject } from "~/test/agent-protocol";
 import { cancelBatch, listBatches } from "./batches";
 

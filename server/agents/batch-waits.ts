@@ -4,7 +4,7 @@
 // the batch waits (the panel polls while it has queued jobs), so a batch never sits at "12 queued"
 // without a word once the Run dialog is closed. An online agent that could take the jobs means
 // nothing is wrong: they wait their turn.
-import { formatDateTime } from "../display";
+import { formatDateTime } from "../display/display";
 import type { TLabels } from "../schemas/agents";
 
 export interface WaitingAgent {

@@ -2,7 +2,7 @@
 // one transaction and announced to waiting agents; and what the dashboard does with batches
 // afterwards: watch them, cancel a batch or a job, retry failed jobs.
 import type { Db, Prisma } from "../db/client";
-import { AppError, type FieldIssue } from "../errors";
+import { AppError, type FieldIssue } from "../core/errors";
 import type { TLabels } from "../schemas/agents";
 import { MAX_BATCH_JOBS, type TJobOrder, type TJobStatus, type TStartBatch } from "../schemas/jobs";
 import { workloadOf, type TVariantWorkload } from "../schemas/workload";

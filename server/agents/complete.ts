@@ -8,12 +8,12 @@
 import { type Db } from "../db/client";
 import { preparedQuery } from "../db/prepared-statements";
 import { Prisma } from "../db/generated/client";
-import { AppError, badInput, type FieldIssue } from "../errors";
+import { AppError, badInput, type FieldIssue } from "../core/errors";
 import { contradictions, repeatedMetricKeys, type KnownMetric } from "../runs/metric-checks";
 import { prepareMetric } from "../runs/prepare-metric";
 import type { TCompleteReply, TCompleteRequest } from "../schemas/jobs";
 import { histogramScales } from "../runs/ingest-results";
-import { experimentUrl } from "../public-origin";
+import { experimentUrl } from "../http/public-origin";
 import { agentOfRow, agentRowSql, type AgentRow } from "./agents";
 import { repetitionsExhausted } from "../runs/run-numbering";
 import { holdsLastLease, jobOfProject, type JobState, type LeaseHolder } from "./lease";

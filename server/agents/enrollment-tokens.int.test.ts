@@ -7,7 +7,7 @@ import type { TRPCError } from "@trpc/server";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { hashSecret } from "../auth/secret-tokens";
 import { createPrismaClient } from "../db/client";
-import { AppError } from "../errors";
+import { AppError } from "../core/errors";
 import { createApiKey } from "../projects/api-keys";
 import { verifyEnrollmentToken } from "./enrollment-tokens";
 import { memberOf, uniqueSuffix, type TestProject } from "~/test/project-members";

@@ -4,8 +4,8 @@
 // enroll many agents until it expires or is revoked; revoking it stops new enrollments only.
 import { hashSecret, newSecret, secretStatus } from "../auth/secret-tokens";
 import type { Db } from "../db/client";
-import { formatDateTime } from "../display";
-import { AppError } from "../errors";
+import { formatDateTime } from "../display/display";
+import { AppError } from "../core/errors";
 import type { TCreateEnrollmentToken, TEnrollmentTokenStatus } from "../schemas/enrollment-token";
 
 export interface EnrollmentTokenRow {

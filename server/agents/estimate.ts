@@ -5,7 +5,7 @@
 // agents that can take them.
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
-import { AppError } from "../errors";
+import { AppError } from "../core/errors";
 import { workloadOf, type TVariantWorkload } from "../schemas/workload";
 
 export interface VariantEstimate {

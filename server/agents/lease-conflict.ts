@@ -5,7 +5,7 @@
 // — so a token the job never had is told apart from one of its earlier leases without keeping
 // every token a job ever had.
 import { Prisma } from "../db/generated/client";
-import { AppError } from "../errors";
+import { AppError } from "../core/errors";
 import type { TLeaseConflictReason } from "../schemas/jobs";
 
 /** A job as a conflict is explained from. */

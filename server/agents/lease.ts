@@ -4,7 +4,7 @@
 // cannot touch a job another agent now holds; a call repeated after it succeeded answers as the
 // first did while the job still carries that lease token.
 import type { Db } from "../db/client";
-import { AppError } from "../errors";
+import { AppError } from "../core/errors";
 import type { TFailReply, TFailRequest, TLeaseReply, TReleaseReply } from "../schemas/jobs";
 import type { Claimant } from "./claim";
 import { utcNow } from "../db/utc-now";

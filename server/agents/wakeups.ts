@@ -3,7 +3,7 @@
 // of that project look again.
 import type { Db, Prisma } from "../db/client";
 import { Wakeups } from "../db/wakeups";
-import { requiredEnv } from "../env";
+import { requiredEnv } from "../core/env";
 
 export type { WakeReason, WorkSubscription } from "../db/wakeups";
 

@@ -3,7 +3,7 @@
 // schemas — lengths, integer ranges, the "give samples, summary, histogram or time series" rule,
 // the media types each body may have. Walks the generated document rather than trusting it.
 import { describe, expect, it } from "vitest";
-import { appErrorCodes } from "../errors";
+import { appErrorCodes } from "../core/errors";
 import { INT4_MAX, INT4_MIN } from "../schemas/common";
 import { buildOpenApiDocument } from "./openapi";
 import { importMediaTypes, resultsMediaTypes } from "./rest/media-type";

@@ -1,10 +1,10 @@
 // The OpenAPI 3.1 document of the REST API, generated from the same Zod schemas that validate
 // requests, so the description cannot drift from what the server accepts: field constraints
 // (lengths, ranges, "one of samples, summary…") come from the schemas, the accepted media types
-// from the handlers' own lists, and the error codes from server/errors.ts.
+// from the handlers' own lists, and the error codes from server/core/errors.ts.
 import { z } from "zod";
 import { createDocument } from "zod-openapi";
-import { appErrorCodes, type AppErrorCode } from "../errors";
+import { appErrorCodes, type AppErrorCode } from "../core/errors";
 import { ZComparison, ZComparisonQuery, ZExperimentPath } from "../schemas/comparison";
 import { ZHistory, ZHistoryQuery } from "../schemas/history";
 import { importFormatDescriptions } from "../schemas/import-formats";

@@ -1,7 +1,7 @@
 // Every route handler module exports all the methods Next.js routes to it, so that a method the
 // route does not implement gets 405 with an Allow header and the API's error body (Next.js's own
 // 405 has neither), OPTIONS lists the methods, and HEAD is GET without the body.
-import { AppError } from "../errors";
+import { AppError } from "../core/errors";
 
 /** The methods Next.js dispatches to a route handler module; it answers any other one itself. */
 export const routeMethodNames = ["GET", "HEAD", "OPTIONS", "POST", "PUT", "DELETE", "PATCH"] as const;

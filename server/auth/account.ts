@@ -4,7 +4,7 @@ import { verifyPassword } from "better-auth/crypto";
 import { lockedUntil, recordFailedSignIn } from "./account-lockout";
 import type { Db } from "../db/client";
 import { isUniqueViolation } from "../db/prisma-errors";
-import { AppError, badInput } from "../errors";
+import { AppError, badInput } from "../core/errors";
 import type { TChangeEmail, TUpdateName } from "../schemas/auth";
 
 export async function updateOwnName(db: Db, userId: string, input: TUpdateName) {

@@ -6,13 +6,13 @@ import { betterAuth, type BetterAuthOptions } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import { db } from "../db/client";
-import { env, requiredEnv } from "../env";
-import { authBaseURL, trustsProxies } from "../public-origin";
+import { env, requiredEnv } from "../core/env";
+import { authBaseURL, trustsProxies } from "../http/public-origin";
 import { clearFailedSignIns, lockedUntil, recordFailedSignIn } from "./account-lockout";
 import { COOKIE_PREFIX, SESSION_ABSOLUTE_MAX_AGE_SECONDS, SESSION_MAX_AGE_SECONDS, SIGN_IN_RATE_LIMIT, sessionCookieName } from "./auth-settings";
 import { MIN_PASSWORD_LENGTH, MAX_PASSWORD_LENGTH } from "../schemas/auth";
 import { unstorableIssues } from "../schemas/storable";
-import { badInput } from "../errors";
+import { badInput } from "../core/errors";
 import { passwordStrength, weakPasswordMessage } from "./password-strength";
 
 export const auth = betterAuth(authOptions());
@@ -99,7 +99,7 @@ export function authOptions() {
       cookies: { session_token: { name: sessionCookieName(https) } },
       cookiePrefix: COOKIE_PREFIX,
       database: { generateId: false },
-      // The base URL follows X-Forwarded-Host/-Proto only from trusted proxies (server/public-origin.ts).
+      // The base URL follows X-Forwarded-Host/-Proto only from trusted proxies (server/http/public-origin.ts).
       trustedProxyHeaders: trustsProxies(),
       ipAddress: clientAddressOptions(),
     },

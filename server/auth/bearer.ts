@@ -1,5 +1,5 @@
 // Reads `Authorization: Bearer <secret>`, saying plainly what is missing or malformed.
-import { AppError } from "../errors";
+import { AppError } from "../core/errors";
 
 /** The secret of a Bearer header; `what` names the expected secret in the error ("project API key"). */
 export function bearerSecret(authorization: string | null, what: string): string {

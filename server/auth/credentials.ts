@@ -9,7 +9,7 @@
 import { hashPassword } from "better-auth/crypto";
 import type { Prisma } from "../db/client";
 import { isUniqueViolation } from "../db/prisma-errors";
-import { AppError, badInput } from "../errors";
+import { AppError, badInput } from "../core/errors";
 import type { TNewAccount } from "../schemas/auth";
 import { passwordStrength, weakPasswordMessage } from "./password-strength";
 

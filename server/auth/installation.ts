@@ -5,7 +5,7 @@ import crypto from "node:crypto";
 import { hashSecret, newSecret } from "./secret-tokens";
 import { createUserWithPassword, prepareNewAccount } from "./credentials";
 import type { Db } from "../db/client";
-import { AppError } from "../errors";
+import { AppError } from "../core/errors";
 import type { TNewAccount } from "../schemas/auth";
 
 const AUTH_SECRET_KEY = "auth-secret";

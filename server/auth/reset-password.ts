@@ -4,7 +4,7 @@
 import crypto from "node:crypto";
 import { hashPassword } from "better-auth/crypto";
 import type { Db } from "../db/client";
-import { AppError } from "../errors";
+import { AppError } from "../core/errors";
 
 export async function resetPassword(db: Db, email: string): Promise<{ email: string; password: string }> {
   const user = await db.user.findUnique({ where: { email: email.trim().toLowerCase() } });

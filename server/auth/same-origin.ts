@@ -2,7 +2,7 @@
 // always says where a POST comes from (Sec-Fetch-Site, Origin); refuse it unless it is this site.
 // Requests without a cookie carry no ambient authority, and clients without either header are not
 // browsers (curl, the CLI), so neither can be a forged cross-site request.
-import { publicOrigin, requestOrigin } from "../public-origin";
+import { publicOrigin, requestOrigin } from "../http/public-origin";
 
 export function isCrossSiteWrite(request: { method: string; url: string; headers: Headers }): boolean {
   if (request.method === "GET" || request.method === "HEAD" || request.method === "OPTIONS") return false;

@@ -7,7 +7,7 @@ import * as hdr from "hdr-histogram-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signedInUser } from "~/test/signed-in";
 import { db } from "~/server/db/client";
-import { AppError } from "~/server/errors";
+import { AppError } from "~/server/core/errors";
 import { ZExperimentCharts, type TExperimentCharts } from "~/server/schemas/charts";
 import { createApiKey } from "~/server/projects/api-keys";
 import { getComparison } from "~/server/comparison/comparison";

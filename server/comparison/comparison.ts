@@ -3,7 +3,7 @@
 // contributes its figure by the rule of run-figure.ts.
 import type { Db } from "../db/client";
 import type { MetricAggregation } from "../db/generated/enums";
-import { AppError } from "../errors";
+import { AppError } from "../core/errors";
 import { decodeSamples } from "../runs/sample-codec";
 import { compareMetric, describeMetric, type VariantData } from "../stats/compare";
 import type { MergedPercentiles } from "../stats/schemas";

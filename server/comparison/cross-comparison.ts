@@ -10,7 +10,7 @@
 // would call 3 against 9 undecidable beside a p of 0.009.
 import type { Db } from "../db/client";
 import type { MetricAggregation } from "../db/generated/enums";
-import { AppError } from "../errors";
+import { AppError } from "../core/errors";
 import { decodeSamples } from "../runs/sample-codec";
 import type { TCrossComparison, TRunSetRef } from "../schemas/cross-comparison";
 import { compareMetric, type VariantData } from "../stats/compare";

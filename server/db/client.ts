@@ -4,7 +4,7 @@
 // (prepared-statements.ts).
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
-import { requiredEnv } from "../env";
+import { requiredEnv } from "../core/env";
 import { PrismaClient } from "./generated/client";
 import { attachPool } from "./prepared-statements";
 

@@ -8,7 +8,7 @@
 // they are when a statement runs on the pool directly (server/db/prepared-statements.ts) or a
 // transaction's connection dies: socket codes, SQLSTATEs, and a few messages without any code.
 
-import { AppError } from "../errors";
+import { AppError } from "../core/errors";
 import { noteDatabaseUnavailable } from "./outage-notes";
 import { DATABASE_RETRY_AFTER_SECONDS } from "./retry-after";
 

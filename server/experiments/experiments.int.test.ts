@@ -10,7 +10,7 @@ import { afterAll, describe, expect, inject, it } from "vitest";
 import { appRouter, type AppRouter } from "../api/root";
 import { createTRPCContext } from "../api/trpc";
 import { createPrismaClient } from "../db/client";
-import { AppError, type FieldIssue } from "../errors";
+import { AppError, type FieldIssue } from "../core/errors";
 import type { ExperimentDetail } from "./experiments";
 import { toFormValues } from "~/components/experiments/to-form-values";
 import { expectTRPCError, fieldIssuesOfError } from "~/test/trpc-errors";

@@ -2,7 +2,7 @@
 // Every write that spans rows runs in one transaction, so bad input leaves nothing behind.
 import type { Db, Prisma } from "../db/client";
 import { isUniqueViolation } from "../db/prisma-errors";
-import { AppError } from "../errors";
+import { AppError } from "../core/errors";
 import { slugify } from "../schemas/common";
 import type { TExperimentInput } from "../schemas/experiment";
 import type { RunOrigins } from "./example-notice";

@@ -3,7 +3,7 @@
 // (change-point-store.ts).
 import type { Db } from "../db/client";
 import type { ChangePointStatus } from "../db/generated/enums";
-import { AppError } from "../errors";
+import { AppError } from "../core/errors";
 
 export async function reviewChangePoint(db: Db, projectId: string, id: string, status: ChangePointStatus, userId: string): Promise<{ id: string; status: ChangePointStatus }> {
   const { count } = await db.changePoint.updateMany({

@@ -4,7 +4,7 @@
 import crypto from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { db } from "~/server/db/client";
-import { AppError } from "~/server/errors";
+import { AppError } from "~/server/core/errors";
 import { createApiKey } from "~/server/projects/api-keys";
 import { createProject } from "~/server/projects/projects";
 import { medianCi } from "~/server/stats/median-ci";

@@ -9,7 +9,7 @@
 // not finite are left out, as everywhere else (server/runs/finite-figures.ts).
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
-import { AppError } from "../errors";
+import { AppError } from "../core/errors";
 import { storedFigures } from "../runs/finite-figures";
 import { runFigureSql } from "../runs/run-figure";
 import { medianCi } from "../stats/median-ci";

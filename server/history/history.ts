@@ -4,7 +4,7 @@
 // show (chart-downsample.ts: each slice's extremes, and both sides of every change point), with
 // the stored change points (change-point-store.ts) and what the selectors offer.
 import type { Db } from "../db/client";
-import { AppError } from "../errors";
+import { AppError } from "../core/errors";
 import type { THistory, THistoryQuery } from "../schemas/history";
 import { extremeIndices } from "../comparison/chart-downsample";
 import { currentSeries, pointAt, storedRunValues, type SeriesColumns } from "./stored-series";

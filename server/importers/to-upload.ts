@@ -1,6 +1,6 @@
 // Maps a tool's parsed output onto an experiment: benchmarks become variants (split "variant")
 // or metrics of one variant (split "metric"); repetitions become separate runs.
-import { AppError } from "../errors";
+import { AppError } from "../core/errors";
 import type { TResultsUpload } from "../schemas/results";
 import type { ImportResult } from "./types";
 

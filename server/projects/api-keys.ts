@@ -3,7 +3,7 @@
 import { bearerSecret } from "../auth/bearer";
 import { hashSecret, newSecret } from "../auth/secret-tokens";
 import type { Db } from "../db/client";
-import { AppError } from "../errors";
+import { AppError } from "../core/errors";
 import { getProjectBySlug } from "./projects";
 
 export async function createApiKey(db: Db, projectSlug: string, name: string, createdById?: string) {

@@ -4,7 +4,7 @@
 // part-way leaves no user, no membership and an unused invitation.
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { createPrismaClient } from "../db/client";
-import { AppError } from "../errors";
+import { AppError } from "../core/errors";
 import {
   expectRefusedUnchanged,
   membershipRows,

@@ -6,10 +6,10 @@ import { createUserWithPassword, prepareNewAccount, type PreparedAccount } from 
 import { hashSecret, newSecret } from "../auth/secret-tokens";
 import type { SessionUser } from "../auth/session";
 import type { Db, Prisma } from "../db/client";
-import { AppError, badInput } from "../errors";
+import { AppError, badInput } from "../core/errors";
 import type { TNewAccount } from "../schemas/auth";
 import { lockMemberships, type MemberRow } from "./members";
-import { personLabel } from "../display";
+import { personLabel } from "../display/display";
 
 /** An invitation link works for a week; after that the owner invites again. */
 export const INVITATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;

@@ -4,7 +4,7 @@
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { hashSecret } from "../auth/secret-tokens";
 import { createPrismaClient } from "../db/client";
-import { AppError } from "../errors";
+import { AppError } from "../core/errors";
 import { INVITATION_LIFETIME_MS } from "./invitations";
 import { changeMemberRole } from "./members";
 import {

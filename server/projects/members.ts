@@ -3,8 +3,8 @@
 // project is "not found" and changes nothing. A project always keeps at least one owner.
 import type { MemberRole } from "../access/project-access";
 import type { Db, Prisma } from "../db/client";
-import { AppError } from "../errors";
-import { personLabel } from "../display";
+import { AppError } from "../core/errors";
+import { personLabel } from "../display/display";
 
 export interface MemberRow {
   id: string;

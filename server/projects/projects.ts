@@ -3,7 +3,7 @@
 import type { MemberRole } from "../access/project-access";
 import type { Db } from "../db/client";
 import { isUniqueViolation } from "../db/prisma-errors";
-import { AppError } from "../errors";
+import { AppError } from "../core/errors";
 import { slugify } from "../schemas/common";
 import type { TProjectInput } from "../schemas/project";
 

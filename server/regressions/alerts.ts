@@ -3,7 +3,7 @@
 // project answers exactly like one that does not exist. Evaluation is in
 // server/regressions/evaluate-rules.ts.
 import type { Db } from "../db/client";
-import { AppError } from "../errors";
+import { AppError } from "../core/errors";
 import type { TAlertRuleInput } from "../schemas/alerts";
 
 export interface AlertScope {

@@ -4,8 +4,8 @@
 // badge saying so, not an error.
 import { makeBadge } from "badge-maker";
 import type { Db } from "../db/client";
-import { AppError } from "../errors";
-import { formatChange, formatMeasure } from "../display";
+import { AppError } from "../core/errors";
+import { formatChange, formatMeasure } from "../display/display";
 import type { Verdict as TVerdict } from "../stats/schemas";
 import { checkExperimentCommit, variantNamed, type CheckedExperiment, type CheckScope } from "./check";
 import { latestCommit } from "./commit-window";

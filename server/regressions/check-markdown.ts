@@ -2,7 +2,7 @@
 // headline with the verdict, what the commit was compared with, and per variant the experiment
 // report's own results tables (report-markdown.ts), so the two read alike. Pure.
 import type { TCheckResult } from "../schemas/check";
-import { formatChange } from "../display";
+import { formatChange } from "../display/display";
 import { cell, metricResults } from "../reports/report-markdown";
 
 type CheckFacts = Omit<TCheckResult, "markdown"> & { variants: string[] };

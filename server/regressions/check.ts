@@ -4,9 +4,9 @@
 // the minimum change (min-change.ts): significant and at least minChange % either way. The window
 // is the baseline, the commit the one candidate; the Markdown summary reuses the report's tables
 // (check-markdown.ts).
-import { experimentUrl } from "../public-origin";
+import { experimentUrl } from "../http/public-origin";
 import type { Db } from "../db/client";
-import { AppError } from "../errors";
+import { AppError } from "../core/errors";
 import type { TComparison } from "../schemas/comparison";
 import type { TCheckMetric, TCheckQuery, TCheckResult, TCheckVerdict } from "../schemas/check";
 import { variantData } from "../comparison/comparison";

@@ -5,7 +5,7 @@
 // graph, and CI uploads a commit's runs after the commits it builds on.
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
-import { AppError } from "../errors";
+import { AppError } from "../core/errors";
 import { hasFiniteFigures, storedFigures, type StoredFigures } from "../runs/finite-figures";
 
 /** A stored result's figures (mean is never null in the table). */

@@ -8,11 +8,11 @@ import type { Db } from "../db/client";
 import type { AlertRuleKind } from "../db/generated/enums";
 import type { CommitPoint, SeriesSubject } from "../history/commit-series";
 import { currentSeries, pointsOf } from "../history/stored-series";
-import { defaultPublicOrigin } from "../public-origin";
+import { defaultPublicOrigin } from "../http/public-origin";
 import type { TAlertWebhookBody } from "../schemas/alerts";
 import { compareMetric } from "../stats/compare";
 import { median } from "../stats/descriptive";
-import { formatChange, formatMeasure, formatP } from "../display";
+import { formatChange, formatMeasure, formatP } from "../display/display";
 import { postWebhook } from "./webhook";
 
 /** A rule as evaluation needs it. */

@@ -4,7 +4,7 @@
 // the Markdown tables and the exit code agree. A change with no percentage (a baseline median of
 // 0) keeps the test's verdict: there is nothing to hold against the threshold.
 import type { CandidateComparison } from "../stats/schemas";
-import { formatChange } from "../display";
+import { formatChange } from "../display/display";
 
 export function applyMinChange(candidate: CandidateComparison, minChangePercent: number): { candidate: CandidateComparison; belowMinChange: boolean } {
   const { percent } = candidate.change;

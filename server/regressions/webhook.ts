@@ -13,7 +13,7 @@
 import http from "node:http";
 import https from "node:https";
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from "request-filtering-agent";
-import { env } from "../env";
+import { env } from "../core/env";
 import type { TAlertWebhookBody } from "../schemas/alerts";
 
 /** How long a receiver gets to answer. */

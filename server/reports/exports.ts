@@ -13,8 +13,8 @@ import { getComparison } from "../comparison/comparison";
 import { storedFigures } from "../runs/finite-figures";
 import { runFigure } from "../runs/run-figure";
 import { getProjectBySlug } from "../projects/projects";
-import { AppError } from "../errors";
-import { verdictP } from "../display";
+import { AppError } from "../core/errors";
+import { verdictP } from "../display/display";
 
 type Cell = string | number | boolean | null | undefined;
 

@@ -2,8 +2,8 @@
 // limits, git commit) for the report's "Environment" section. Agents, the CLI and importers name
 // these fields differently (JMH's jdkVersion, Go's goos, Google Benchmark's num_cpus), so each
 // line of the summary accepts several spellings; whatever is left is listed by name only. Sizes
-// are written with their unit by server/display.ts ("23.54 GiB", not 25276510208).
-import { formatMeasure } from "../display";
+// are written with their unit by server/display/display.ts ("23.54 GiB", not 25276510208).
+import { formatMeasure } from "../display/display";
 
 export interface EnvironmentLine {
   label: string;

@@ -91,7 +91,7 @@ describe("renderMarkdownReport", () => {
     const [name, runs, median, meanSd, minMax, change, p, verdict] = row(markdown, "KOTLINX_JSON");
     expect(name).toBe("KOTLINX_JSON");
     expect(runs).toBe("5");
-    // The experiment page's rounding (server/display.ts): at the nearer bound's, or the sd's,
+    // The experiment page's rounding (server/display/display.ts): at the nearer bound's, or the sd's,
     // second significant digit; min and max (here the interval's bounds) at the median's.
     expect(median).toBe("2.887 ms [2.833, 2.950]");
     expect(meanSd).toBe("2.890 ± 0.045 ms");

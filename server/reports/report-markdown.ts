@@ -3,13 +3,13 @@
 // table per metric (median with CI, mean ± sd, min … max, merged percentiles, change with CI, p,
 // verdict; every variant with runs, also when nothing could be compared), then the charts as
 // PNG files beside the report. Pure: every figure comes from the comparison service; nothing
-// statistical is computed here, only worded, with units and rounding by server/display.ts — the
+// statistical is computed here, only worded, with units and rounding by server/display/display.ts — the
 // experiment page's table prints the same figures the same way.
 import type { TComparison } from "../schemas/comparison";
 import { safeFilePart } from "../schemas/report";
 import { exampleNotice, type RunOrigins } from "../experiments/example-notice";
 import type { EnvironmentSummary } from "./report-environment";
-import { changeCiText, directionLabel, formatChange, formatP, formatPercentiles, meanSdText, medianText, perRunLabel, rangeText, verdictP, verdictText, type CandidateComparison } from "../display";
+import { changeCiText, directionLabel, formatChange, formatP, formatPercentiles, meanSdText, medianText, perRunLabel, rangeText, verdictP, verdictText, type CandidateComparison } from "../display/display";
 
 export interface ReportExperiment {
   slug: string;

@@ -1,8 +1,8 @@
 // A shared comparison's verdicts in one line each ("KOTLINX_JSON −4.37% send_time_ms vs
 // SPRING_JSON (better, p 0.032)"): the description and preview image of a share link, where a
-// chat app shows the outcome before anyone opens the page. Worded by server/display.ts, like the
+// chat app shows the outcome before anyone opens the page. Worded by server/display/display.ts, like the
 // experiment page and the report.
-import { formatChange, formatP, verdictLabel, verdictP } from "../display";
+import { formatChange, formatP, verdictLabel, verdictP } from "../display/display";
 import type { TComparison } from "../schemas/comparison";
 import type { TShareHeadline } from "../schemas/share-link";
 

@@ -6,7 +6,7 @@
 // does not exist.
 import { hashSecret, newSecret, secretStatus } from "../auth/secret-tokens";
 import type { Db, Prisma } from "../db/client";
-import { AppError } from "../errors";
+import { AppError } from "../core/errors";
 import { ZShareView, ZSharedContent, type TSharedComparison } from "../schemas/share-link";
 import { sharedContentOf } from "./shared-content";
 

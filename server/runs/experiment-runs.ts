@@ -2,7 +2,7 @@
 // each run's stored summary (by variant, then repetition, the comparison's order). A history of
 // hundreds of commits has hundreds of runs; the page loads and draws the ones it shows.
 import type { Db } from "../db/client";
-import { AppError } from "../errors";
+import { AppError } from "../core/errors";
 import type { TRunPage } from "../schemas/experiment-runs";
 import type { MetricAggregation } from "../db/generated/enums";
 import { nonFiniteFigures, storedFigures, unusableReason, type StoredFigures } from "./finite-figures";

@@ -2,12 +2,12 @@
 // upload are written in one transaction; an Idempotency-Key makes retries store exactly once.
 import type { Db, Prisma } from "../db/client";
 import { isUniqueViolation } from "../db/prisma-errors";
-import { AppError, badInput, type FieldIssue } from "../errors";
+import { AppError, badInput, type FieldIssue } from "../core/errors";
 import { contradictions, repeatedMetricKeys } from "./metric-checks";
 import { prepareMetric, type PreparedMetric } from "./prepare-metric";
 import type { TResultsUpload, TRunMetricInput, TUploadResponse } from "../schemas/results";
 import { inTurn } from "./ingest-turns";
-import { experimentUrl } from "../public-origin";
+import { experimentUrl } from "../http/public-origin";
 import { markRunsStored } from "./runs-stored";
 import { insertRuns, runRows } from "./store-runs";
 import { lockExperiment } from "./row-locks";

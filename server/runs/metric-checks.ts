@@ -1,6 +1,6 @@
 // The checks of a run's metrics against the experiment they are stored into, shared by every
 // ingest path (uploads, imports and agents' completes): each names the field it is about.
-import type { FieldIssue } from "../errors";
+import type { FieldIssue } from "../core/errors";
 import type { TRunMetricInput } from "../schemas/results";
 
 export interface KnownMetric {

@@ -1,6 +1,6 @@
 // Turns one uploaded metric of one run into the rows we store: summary figures, histogram,
 // compact samples, time series. Pure CPU work, done before the database transaction opens.
-import { AppError, type FieldIssue } from "../errors";
+import { AppError, type FieldIssue } from "../core/errors";
 import type { TRunMetricInput } from "../schemas/results";
 import { summaryContradictions } from "../schemas/summary-rules";
 import { histogramFigures } from "./histogram";

@@ -5,7 +5,7 @@
 // row lock (row-locks.ts). The database's unique constraints (prisma/schema.prisma) hold the
 // line behind both. Repetitions count from 0 per variant.
 import { Prisma } from "../db/generated/client";
-import { AppError, type FieldIssue } from "../errors";
+import { AppError, type FieldIssue } from "../core/errors";
 
 type Tx = Prisma.TransactionClient;
 

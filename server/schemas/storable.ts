@@ -4,7 +4,7 @@
 // here before its schema runs — REST in parseInput, tRPC in a middleware of every procedure — so a
 // text field added later, or free-form JSON such as a run's environment, is covered without
 // anyone remembering to.
-import type { FieldIssue } from "../errors";
+import type { FieldIssue } from "../core/errors";
 
 /** The deepest nesting of objects and arrays any input may have (a real upload needs about 8). */
 export const MAX_INPUT_DEPTH = 32;

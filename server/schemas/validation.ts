@@ -1,6 +1,6 @@
 // Turns Zod's issues into the field-level form every client sees (REST details, tRPC, forms).
 import type { z } from "zod";
-import { badInput, type AppError, type FieldIssue } from "../errors";
+import { badInput, type AppError, type FieldIssue } from "../core/errors";
 import { unstorableIssues } from "./storable";
 
 export function fieldIssuesOf(error: z.ZodError): FieldIssue[] {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AppError } from "~/server/errors";
+import { AppError } from "~/server/core/errors";
 import { compareMetric, describeMetric, type VariantData } from "./compare";
 import { close, fixtureJson, scipy } from "./fixtures/load";
 import { mulberry32 } from "./prng";

@@ -12,7 +12,7 @@ import jvmWorkloads from "~/server/workloads/built-in/jvm-workloads.json";
 import { agentApi, projectForAgents, registeredAgent, uniqueSuffix, type JobsProject } from "~/test/agent-protocol";
 import type { TestProject } from "~/test/project-members";
 import { expectTRPCError, fieldIssuesOfError } from "~/test/trpc-errors";
-import { AppError } from "../errors";
+import { AppError } from "../core/errors";
 
 afterAll(() => db.$disconnect());
 

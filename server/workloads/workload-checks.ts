@@ -3,7 +3,7 @@
 // when it is run. Revoked agents do not count; offline ones do (their advert is what they ran
 // last, and they may come back).
 import type { Db } from "../db/client";
-import { AppError } from "../errors";
+import { AppError } from "../core/errors";
 import type { TWorkloadAdvert } from "../schemas/workload";
 import { workloadFitIssues, type FitExperiment, type WorkloadOffer } from "./workload-fit";
 import { readAdvert } from "./workload-order";

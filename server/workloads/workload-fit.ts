@@ -9,7 +9,7 @@
 // agents' schemas accepts them, since any of them may take the job. Nothing is checked for a
 // workload no agent of the project advertises (its settings go to whichever agent runs it), and a
 // workload's metrics are not checked while an agent that advertises it does not list them.
-import type { FieldIssue } from "../errors";
+import type { FieldIssue } from "../core/errors";
 import type { TWorkloadMetric } from "../schemas/workload";
 import { problemLines, settingsProblems } from "./settings-problems";
 

@@ -10,7 +10,7 @@ import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUserWithPassword, prepareNewAccount } from "~/server/auth/credentials";
 import { createPrismaClient, type Db } from "~/server/db/client";
-import { DATABASE_UNAVAILABLE_DIGEST } from "~/server/database-unavailable-wording";
+import { DATABASE_UNAVAILABLE_DIGEST } from "~/server/http/database-unavailable-wording";
 import { startOwnDatabase, type OwnDatabase } from "~/test/own-database";
 import { closeToConnections, fillConnectionSlots, shutDownSmartly } from "~/test/refused-connections";
 import { runBatch, sleepProject, type TestProject } from "./fixtures";

@@ -10,7 +10,7 @@ import { appRouter } from "~/server/api/root";
 import { createTRPCContext } from "~/server/api/trpc";
 import { authenticatedRoute } from "~/server/api/rest/handler";
 import { db, type Db } from "~/server/db/client";
-import { INTERNAL_ERROR_MESSAGE } from "~/server/errors";
+import { INTERNAL_ERROR_MESSAGE } from "~/server/core/errors";
 import { signedInUser, type TestUser } from "~/test/signed-in";
 
 const SECRET_DETAIL = "connect ECONNREFUSED 10.1.2.3:5432 (user versus, password hunter2)";

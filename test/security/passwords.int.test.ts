@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { auth } from "~/server/auth/auth";
 import { createUserWithPassword, prepareNewAccount } from "~/server/auth/credentials";
 import { db } from "~/server/db/client";
-import { AppError } from "~/server/errors";
+import { AppError } from "~/server/core/errors";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, ZPassword } from "~/server/schemas/auth";
 import { signIn } from "~/test/signed-in";
 

@@ -4,8 +4,8 @@
 // link already sees the experiment's results, and the badge shows less (one metric's latest
 // value). Without either it is 401, as every other call of the API.
 import { db } from "../../db/client";
-import { AppError } from "../../errors";
-import { publicOrigin } from "../../public-origin";
+import { AppError } from "../../core/errors";
+import { publicOrigin } from "../../http/public-origin";
 import { ZBadgePath, ZBadgeQuery } from "../../schemas/check";
 import { ZExperimentPath } from "../../schemas/comparison";
 import { parseInput } from "../../schemas/validation";

@@ -1,7 +1,7 @@
 // readBody refuses a body over the limit — from Content-Length before reading anything, or as
 // soon as a streamed body (no Content-Length) passes the limit, without reading the rest.
 import { describe, expect, it } from "vitest";
-import { AppError } from "../../errors";
+import { AppError } from "../../core/errors";
 import { MAX_INPUT_DEPTH } from "../../schemas/storable";
 import { formatBytes, parseJson, readBody, refuseDeepJson } from "./body";
 

@@ -1,7 +1,7 @@
 // What the REST handlers read from a request. The body, with a size limit, refusing early
 // (Content-Length) or as soon as the stream passes the limit, so a huge upload never sits in
 // memory whole; its JSON; and the Idempotency-Key header.
-import { AppError } from "../../errors";
+import { AppError } from "../../core/errors";
 import { ZIdempotencyHeaders } from "../../schemas/results";
 import { MAX_INPUT_DEPTH, nestingMessage } from "../../schemas/storable";
 import { parseInput } from "../../schemas/validation";

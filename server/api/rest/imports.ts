@@ -1,6 +1,6 @@
 // POST /api/v1/imports?format=…&experiment=…[&variant=…][&split=variant|metric][&create=true][&commit=…&branch=…&commitMessage=…&commitTime=…]
 // The body is a benchmark tool's raw output.
-import { AppError } from "../../errors";
+import { AppError } from "../../core/errors";
 import { importers } from "../../importers";
 import { lineAndColumn } from "../../importers/body-checks";
 import { importToUpload } from "../../importers/to-upload";

@@ -2,7 +2,7 @@
 // is: an upload sent as image/png, or JSON in another character set, is refused with 415 instead of
 // being parsed as UTF-8 JSON anyway. The OpenAPI document lists the same types (../openapi.ts).
 import { MIMEType } from "node:util";
-import { AppError } from "../../errors";
+import { AppError } from "../../core/errors";
 
 /** Bodies in JSON: POST /api/v1/results and the agent protocol's calls. */
 export const jsonMediaTypes = ["application/json"] as const;

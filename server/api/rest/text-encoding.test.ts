@@ -2,7 +2,7 @@
 // UTF-8 breaks: a stray continuation byte, a sequence cut short (mid-body or at the end), an
 // overlong form, an encoded surrogate, a byte that never occurs in UTF-8.
 import { describe, expect, it } from "vitest";
-import { AppError } from "../../errors";
+import { AppError } from "../../core/errors";
 import { decodeUtf8, invalidUtf8Offset } from "./text-encoding";
 
 const bytes = (...parts: (string | number[])[]) => Buffer.concat(parts.map((part) => (typeof part === "string" ? Buffer.from(part) : Buffer.from(part))));

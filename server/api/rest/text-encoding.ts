@@ -1,6 +1,6 @@
 // Request bodies are UTF-8. One that is not is refused with the byte offset of the first bad
 // sequence, instead of being stored with U+FFFD replacement characters where the bytes were.
-import { AppError } from "../../errors";
+import { AppError } from "../../core/errors";
 
 /** The body as text (a leading byte order mark dropped), or a 400 naming where it stops being UTF-8. */
 export function decodeUtf8(bytes: Uint8Array): string {

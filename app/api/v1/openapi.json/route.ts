@@ -1,6 +1,6 @@
 import { buildOpenApiDocument } from "~/server/api/openapi";
 import { routeMethods } from "~/server/api/route-methods";
-import { publicOrigin } from "~/server/public-origin";
+import { publicOrigin } from "~/server/http/public-origin";
 
 export const dynamic = "force-dynamic";
 

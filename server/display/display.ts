@@ -27,7 +27,7 @@
 // factor of the baseline with 3 significant digits, "410×" rather than "+40,914.41%", "0.0024×"
 // rather than "−99.76%": halving and doubling are equally large changes, and both are read
 // better as a factor.
-import type { TComparison } from "./schemas/comparison";
+import type { TComparison } from "../schemas/comparison";
 
 type MetricComparison = NonNullable<TComparison["metrics"][number]["comparison"]>;
 export type CandidateComparison = MetricComparison["comparisons"][number];

@@ -2,7 +2,7 @@
 // answers with 503 (scripts/lib/outage-page.ts) and by the pages' error boundary (app/error.tsx),
 // which shows it after a client-side navigation, whose answer had begun before the render failed.
 // No Node.js here: the error boundary runs in the browser.
-import { DATABASE_RETRY_AFTER_SECONDS } from "./db/retry-after";
+import { DATABASE_RETRY_AFTER_SECONDS } from "../db/retry-after";
 
 /**
  * The `digest` of the error a page's render throws when the database is unavailable. Next.js

@@ -42,7 +42,7 @@ const ZEnv = z.object({
   VERSUS_BACKGROUND_WORKER: z.enum(["0", "1"], { error: 'must be "0" (off) or "1" (on)' }).default("1"),
   /** Largest request body the REST API accepts (uploads, imports), in bytes. */
   VERSUS_MAX_BODY_BYTES: z.coerce.number({ error: "must be a number of bytes" }).int("must be a whole number of bytes").positive("must be a positive number of bytes").default(64 * 1024 * 1024),
-  /** Where people reach Versus; without it, links follow the request (server/public-origin.ts). */
+  /** Where people reach Versus; without it, links follow the request (server/http/public-origin.ts). */
   VERSUS_PUBLIC_URL: z
     .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })
     .transform((url) => url.replace(/\/+$/, ""))

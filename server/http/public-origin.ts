@@ -6,7 +6,7 @@
 // over http (`next start` serves http only). X-Forwarded-Host and X-Forwarded-Proto are believed
 // only with VERSUS_TRUSTED_PROXIES: without a proxy in front, any client can send them, and
 // Next.js passes what a client sent on to route handlers unchanged.
-import { env } from "./env";
+import { env } from "../core/env";
 
 interface HeaderSource {
   get(name: string): string | null;

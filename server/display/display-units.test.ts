@@ -1,4 +1,4 @@
-// The unit rule (server/display.ts): durations as ns, µs, ms, s whatever unit the metric has;
+// The unit rule (server/display/display.ts): durations as ns, µs, ms, s whatever unit the metric has;
 // bytes in binary steps labelled B, KiB, MiB, GiB (never "KB" for 1024); other rates, counts and
 // unknown units as written. Lone measurements keep 4 significant digits, the same as the tables.
 import { describe, expect, it } from "vitest";
