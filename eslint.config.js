@@ -2,6 +2,29 @@
 import { defineConfig, globalIgnores } from "eslint/config";
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
+import boundaries from "eslint-plugin-boundaries";
+
+// server/'s feature folders and top-level files in layers, top to bottom: each may import itself
+// and what lies below it, never what lies above or beside it, so no folder can come to import one
+// that imports it (docs/architecture.md, "Layers and their rules").
+const serverLayers = [
+  ["api"],
+  ["background", "examples"],
+  ["regressions"],
+  ["reports", "history"],
+  ["comparison", "experiments"],
+  ["agents"],
+  ["projects", "runs", "workloads", "importers"],
+  ["auth", "access"],
+  ["http"],
+  ["db", "schemas", "display"],
+  ["stats"],
+  ["core"],
+];
+const serverElements = serverLayers.flat().map((name) => ({ type: name, pattern: `server/${name}` }));
+const serverPolicies = serverLayers.flatMap((layer, index) =>
+  layer.map((name) => ({ from: { element: { type: name } }, allow: { to: { element: { types: { anyOf: [name, ...serverLayers.slice(index + 1).flat()] } } } } })),
+);
 
 const noFramework = { group: ["react", "react-dom", "next", "next/*", "@tanstack/*"], message: "server/ never imports React or Next." };
 
@@ -20,6 +43,14 @@ export default defineConfig([
     rules: {
       "no-restricted-imports": ["error", { patterns: [noFramework] }],
     },
+  },
+  {
+    // server/'s folders import only downwards (serverLayers); tests may reach anywhere for fixtures.
+    files: ["server/**/*.ts"],
+    ignores: ["**/*.test.ts"],
+    plugins: { boundaries },
+    settings: { "boundaries/elements": serverElements },
+    rules: { "boundaries/dependencies": ["error", { default: "disallow", policies: serverPolicies }] },
   },
   {
     // Schemas are what every layer (tRPC, REST, forms, the CLI) shares, so they import no layer.

@@ -27,9 +27,14 @@
 // factor of the baseline with 3 significant digits, "410×" rather than "+40,914.41%", "0.0024×"
 // rather than "−99.76%": halving and doubling are equally large changes, and both are read
 // better as a factor.
-import type { TComparison } from "../schemas/comparison";
+import type { z } from "zod";
+import type { ZMetricComparison } from "../stats/schemas";
+import { formatChange, formatP } from "../stats/stat-text";
 
-type MetricComparison = NonNullable<TComparison["metrics"][number]["comparison"]>;
+// The statistics write changes and p-values into their own notes, so those two live beside them.
+export { formatChange, formatP };
+
+type MetricComparison = z.output<typeof ZMetricComparison>;
 export type CandidateComparison = MetricComparison["comparisons"][number];
 export type VariantStats = MetricComparison["variants"][number];
 
@@ -271,27 +276,10 @@ export function rangeText(stats: { median: number | null; medianCi: { low: numbe
 // ---------------------------------------------------------------------------------------------
 // Changes, tests and verdicts
 
-/** "−4.37%", "+12.00%", or a factor of the baseline outside −50% … +100%: "410×", "0.0024×". */
-export function formatChange(percent: number | null | undefined): string {
-  if (missing(percent)) return "—";
-  const ratio = 1 + percent / 100;
-  if (ratio >= 2 || (ratio > 0 && ratio <= 0.5)) {
-    const digits = ratio >= 1000 ? 0 : Math.max(0, 2 - Math.floor(Math.log10(ratio)));
-    return `${ratio.toLocaleString("en-US", { maximumFractionDigits: digits })}×`;
-  }
-  const sign = percent > 0 ? "+" : percent < 0 ? "−" : "±";
-  return `${sign}${Math.abs(percent).toFixed(2)}%`;
-}
 
 /** "[−9.62%, −0.97%]", or "" without an interval. */
 export function changeCiText(ci: { low: number; high: number } | null | undefined): string {
   return ci ? `[${formatChange(ci.low)}, ${formatChange(ci.high)}]` : "";
-}
-
-/** "0.032", or "1.2e-5" for tiny p; "—" when there is no test. */
-export function formatP(p: number | null | undefined): string {
-  if (missing(p)) return "—";
-  return p >= 0.001 ? p.toFixed(3) : p.toExponential(1);
 }
 
 /**

@@ -10,7 +10,7 @@
 // (change-ci.ts), two-sided Mann-Whitney U (scipy's method rule), Welch's t-test, Holm's
 // correction across the candidates, and a direction-aware verdict (verdict.ts).
 // Plus a ranking by median (ranking.ts) and an A/A noise estimate (noise.ts).
-import { formatChange } from "~/server/display/display";
+import { formatChange } from "./stat-text";
 import { AppError } from "~/server/core/errors";
 import { emptyChange, estimateChange } from "./change-ci";
 import { coefficientOfVariation, mean, populationSd, sampleSd, sortedCopy } from "./descriptive";

@@ -18,7 +18,7 @@
 // agree except at the discreteness/tie/approximation margins; the result reports
 // ciIncludesNoChange so the UI can show such a case.
 import type { Direction, Verdict } from "./schemas";
-import { formatP } from "~/server/display/display";
+import { formatP } from "./stat-text";
 import { minReplicatesForAlpha, minTwoSidedP } from "./u-distribution";
 
 /** Fewest runs per variant to resolve `family` candidates at level alpha (Holm's first step). */
