@@ -145,6 +145,9 @@ describe("compareSchemas and the SQL-only objects", () => {
       actual.tables.RunMetricResult!.triggers.push({ name: `RunMetricResult_${event}_touch_runs_version`, function: "versus_touch_runs_version_of_results" });
     }
     actual.functions.push("versus_touch_runs_version", "versus_touch_runs_version_of_results");
+    // The "runs stored" marks wake the background workers.
+    actual.tables.RunsStoredTask!.triggers.push({ name: "RunsStoredTask_inserted_notify", function: "notify_runs_stored" });
+    actual.functions.push("notify_runs_stored");
     actual.tables.Job!.indexes.push({
       name: "Job_claimable",
       unique: false,
