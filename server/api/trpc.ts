@@ -61,7 +61,7 @@ export function publicMessageOf(error: TRPCError): string {
 
 const trpcErrorOf = (cause: AppError) => {
   const error = new TRPCError({ code: trpcCodeOf[cause.code], message: cause.message, cause });
-  // A page that called the procedure fails with it: its error boundary can tell why (../database-unavailable-wording.ts).
+  // A page that called the procedure fails with it: its error boundary can tell why (../http/database-unavailable-wording.ts).
   if (cause.code === "UNAVAILABLE") Object.assign(error, { digest: DATABASE_UNAVAILABLE_DIGEST });
   return error;
 };

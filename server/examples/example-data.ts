@@ -1,9 +1,9 @@
 // Example data loaded on first start: the five write-ups of docs/examples.md as experiments with their
-// runs, a history of 300 commits with two shifts (./example-data/gzip-history.ts), and runnable
+// runs, a history of 300 commits with two shifts (./data/gzip-history.ts), and runnable
 // experiments without runs that an agent measures when a user presses Run;
 // labelled as example data (isExample, a tag on every run, a note in every description) and
 // easy to delete (delete the project, or any one experiment). The definitions and the seeded
-// synthetic numbers live in ./example-data/, one module per write-up; the runs are stored by
+// synthetic numbers live in ./data/, one module per write-up; the runs are stored by
 // ingestResults, the service behind POST /api/v1/results, exactly as an upload would be.
 //
 // Loaded once per installation: a marker in InstanceSetting keeps deleted examples deleted. If a
