@@ -27,7 +27,9 @@ export function buildOpenApiDocument(serverUrl?: string) {
       version: "1",
       description: [
         "Upload performance results and import benchmark tool output. Authenticate with a project API key: `Authorization: Bearer <key>`.",
-        'Errors are `{"error": {"code", "message", "details"}}`; bad input names each field in `details.fields`. While the database cannot be reached (restarting), every operation that needs it answers 503 `UNAVAILABLE` with a `Retry-After` header: retry after that many seconds.',
+        'Errors are `{"error": {"code", "message", "details"}}`; bad input names each field in `details.fields`.',
+        "While the database cannot be reached (restarting), every operation that needs it answers 503 `UNAVAILABLE` with a",
+        "`Retry-After` header: retry after that many seconds.",
         `${badTextNote}; bodies are UTF-8. A method a path does not list is answered 405 with an \`Allow\` header.`,
       ].join(" "),
     },

@@ -9,8 +9,14 @@ import { errorResponses } from "./openapi-parts";
 export const getBadgeOperation: ZodOpenApiOperationObject = {
   tags: ["History"],
   summary: "Status badge (SVG) of a metric: its latest commit's median and verdict",
-  description:
-    "The path's last segment is the metric key followed by `.svg`. The badge shows the median of the latest commit's runs on the branch and the CI gate's verdict against the commits before it (red: worse, green: better, blue: no change, grey: not enough data). Authenticate with the project API key, or — for a README, which cannot send one — with `?share=<token>` of a live share link of this experiment (snapshot links freeze results and do not open badges). Cached for 5 minutes when shared.",
+  description: [
+    "The path's last segment is the metric key followed by `.svg`.",
+    "The badge shows the median of the latest commit's runs on the branch and the CI gate's verdict against the commits before it (red:",
+    "worse, green: better, blue: no change, grey: not enough data).",
+    "Authenticate with the project API key, or — for a README, which cannot send one — with `?share=<token>` of a live share link of",
+    "this experiment (snapshot links freeze results and do not open badges).",
+    "Cached for 5 minutes when shared.",
+  ].join(" "),
   security: [{ apiKey: [] }, {}],
   requestParams: { path: ZExperimentPath.extend(ZBadgePath.shape), query: ZBadgeQuery },
   responses: {

@@ -65,5 +65,8 @@ export const postReleaseOperation: ZodOpenApiOperationObject = {
   security: asAgent,
   requestParams: { path: ZJobPath },
   requestBody: { required: true, ...jsonContent(ZLeaseRequest) },
-  responses: { "200": { description: "Queued again (or cancelled, if a user cancelled it)", ...jsonContent(ZReleaseReply) }, ...errorResponses({ ...bodyProblems, ...aboutAJob }) },
+  responses: {
+    "200": { description: "Queued again (or cancelled, if a user cancelled it)", ...jsonContent(ZReleaseReply) },
+    ...errorResponses({ ...bodyProblems, ...aboutAJob }),
+  },
 };

@@ -20,20 +20,32 @@ export const ZError = z
           fields: z
             .array(z.object({ path: z.array(z.union([z.string(), z.number()])), message: z.string() }))
             .optional()
-            .meta({ description: "Bad input: each field's location in the request (keys and array indices, e.g. [\"run\", \"metrics\", 0, \"unit\"]) and what is wrong with it" }),
+            .meta({
+              description:
+                "Bad input: each field's location in the request (keys and array indices, e.g. [\"run\", \"metrics\", 0, \"unit\"]) and what is wrong with it",
+            }),
           reason: z
             .string()
             .optional()
-            .meta({ description: `Which case of the code it is, where that matters to a program. A 409 about a job's lease: ${Object.entries(leaseConflictReasons).map(([reason, meaning]) => `${reason} (${meaning})`).join("; ")}` }),
+            .meta({
+              description: `Which case of the code it is, where that matters to a program. A 409 about a job's lease: ${Object.entries(leaseConflictReasons)
+                .map(([reason, meaning]) => `${reason} (${meaning})`)
+                .join("; ")}`,
+            }),
         })
         .optional(),
     }),
   })
-  .meta({ id: "Error", description: "Every error: a code, a message naming the problem, field-level details for bad input, and for some codes the case it is." });
+  .meta({
+    id: "Error",
+    description: "Every error: a code, a message naming the problem, field-level details for bad input, and for some codes the case it is.",
+  });
 
 type ErrorStatus = { [Code in AppErrorCode]: `${(typeof appErrorCodes)[Code]}` }[AppErrorCode];
 
 const retryAfter = z.object({ "Retry-After": z.number().int().min(1).meta({ description: "Seconds to wait before trying again", example: 5 }) });
+
+const databaseUnavailable = "The database is unavailable (restarting, refusing connections or unreachable): retry after the seconds in Retry-After";
 
 /**
  * The error responses of one operation: each status it can answer, saying when, and 503 (with
@@ -41,7 +53,7 @@ const retryAfter = z.object({ "Retry-After": z.number().int().min(1).meta({ desc
  */
 export const errorResponses = (described: Partial<Record<ErrorStatus, string>>) =>
   Object.fromEntries(
-    Object.entries({ ...described, "503": described["503"] ?? "The database is unavailable (restarting, refusing connections or unreachable): retry after the seconds in Retry-After" }).map(([status, description]) => [
+    Object.entries({ ...described, "503": described["503"] ?? databaseUnavailable }).map(([status, description]) => [
       status,
       { description, content: { "application/json": { schema: ZError } }, ...(status === "503" ? { headers: retryAfter } : {}) },
     ]),
@@ -77,5 +89,8 @@ export const bodyProblems = { "400": "Malformed JSON or invalid fields (details.
 export const aboutAJob = {
   ...unauthorized,
   "404": "No such job in this agent's project",
-  "409": `The lease is not this agent's (any more); details.reason says which case (${Object.keys(leaseConflictReasons).join(", ")}): stop the job and drop its result`,
+  "409": [
+    "The lease is not this agent's (any more);",
+    `details.reason says which case (${Object.keys(leaseConflictReasons).join(", ")}): stop the job and drop its result`,
+  ].join(" "),
 } as const;

@@ -18,7 +18,10 @@ export const postResultsOperation: ZodOpenApiOperationObject = {
   responses: {
     ...uploadResponses,
     ...errorResponses({
-      "400": `Invalid fields (details.fields names each), malformed JSON, a body that is not UTF-8 (the message gives the byte offset), or a bad Idempotency-Key. ${badTextNote}.`,
+      "400": [
+        "Invalid fields (details.fields names each), malformed JSON, a body that is not UTF-8 (the message gives the byte offset),",
+        `or a bad Idempotency-Key. ${badTextNote}.`,
+      ].join(" "),
       "404": "No such experiment (and create was not requested)",
       "409": "Idempotency-Key reused with a different body",
       "422": "Unknown variant or metric, or a unit that contradicts the experiment",
