@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { ZodOpenApiOperationObject } from "zod-openapi";
 import { ZBadgePath, ZBadgeQuery } from "../../schemas/check";
 import { ZExperimentPath } from "../../schemas/comparison";
-import { errorResponses } from "./openapi-parts";
+import { errorResponses, keyedErrors } from "./openapi-parts";
 
 export const getBadgeOperation: ZodOpenApiOperationObject = {
   tags: ["History"],
@@ -26,7 +26,7 @@ export const getBadgeOperation: ZodOpenApiOperationObject = {
       "401": "No share token and a missing, unknown or revoked API key",
       "404": "No such experiment or metric, or a share token that does not open this experiment",
       "422": "The variant is not the experiment's",
-      "500": "Internal error; the server log has the details",
+      "500": keyedErrors["500"],
     }),
   },
 };

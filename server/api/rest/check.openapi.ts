@@ -3,7 +3,7 @@
 import type { ZodOpenApiOperationObject } from "zod-openapi";
 import { ZCheckQuery, ZCheckResult } from "../../schemas/check";
 import { ZExperimentPath } from "../../schemas/comparison";
-import { errorResponses } from "./openapi-parts";
+import { errorResponses, keyedErrors } from "./openapi-parts";
 
 export const getCheckOperation: ZodOpenApiOperationObject = {
   tags: ["History"],
@@ -23,10 +23,9 @@ export const getCheckOperation: ZodOpenApiOperationObject = {
     "200": { description: "The verdict per metric and the Markdown summary", content: { "application/json": { schema: ZCheckResult } } },
     ...errorResponses({
       "400": "A bad slugOrId, commit, branch, window, variant or minChange (details.fields names it)",
-      "401": "Missing, unknown or revoked API key (with WWW-Authenticate)",
       "404": "No such experiment in the key's project, or no runs of the commit",
       "422": "The commit prefix matches several commits, or the variant is not the experiment's",
-      "500": "Internal error; the server log has the details",
+      ...keyedErrors,
     }),
   },
 };
