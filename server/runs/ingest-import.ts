@@ -21,7 +21,10 @@ export async function ingestImport(db: Db, text: string, query: TImportQuery, op
   // No tool prints U+0000, and no text column can hold it: a binary file, refused before parsing
   // (a parser might skip the line, or carry the character into a name).
   const nul = text.indexOf("\u0000");
-  if (nul >= 0) throw new AppError("BAD_REQUEST", `The body contains a NUL character (U+0000) at ${lineAndColumn(text, nul)}: a binary file, not ${query.format} output`);
+  if (nul >= 0) {
+    const where = lineAndColumn(text, nul);
+    throw new AppError("BAD_REQUEST", `The body contains a NUL character (U+0000) at ${where}: a binary file, not ${query.format} output`);
+  }
   // JSON output (JMH, k6, hyperfine…) is held to the same nesting limit as a JSON upload.
   if (/^\s*[[{]/.test(text)) refuseDeepJson(text);
 
