@@ -14,7 +14,9 @@ const serverLayers = [
   ["reports", "history"],
   ["comparison", "experiments"],
   ["agents"],
-  ["projects", "runs", "workloads", "importers"],
+  ["projects", "runs", "workloads"],
+  // Pure parsers of tools' output, which runs/ingest-import.ts stores.
+  ["importers"],
   ["auth", "access"],
   ["http"],
   ["db", "schemas", "display"],

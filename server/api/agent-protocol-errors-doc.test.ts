@@ -2,7 +2,7 @@
 // document's Error schema), their field paths arrays of keys and indices.
 import { describe, expect, it } from "vitest";
 import { protocolDocExamples } from "~/test/agent-protocol-doc";
-import { ZError } from "./openapi";
+import { ZError } from "./rest/openapi-parts";
 
 describe("docs/agent-protocol.md, Errors and retries", () => {
   it("every example is an error body, each field's path an array", () => {

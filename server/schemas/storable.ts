@@ -4,7 +4,7 @@
 // here before its schema runs — REST in parseInput, tRPC in a middleware of every procedure — so a
 // text field added later, or free-form JSON such as a run's environment, is covered without
 // anyone remembering to.
-import type { FieldIssue } from "../core/errors";
+import { AppError, type FieldIssue } from "../core/errors";
 
 /** The deepest nesting of objects and arrays any input may have (a real upload needs about 8). */
 export const MAX_INPUT_DEPTH = 32;
@@ -23,6 +23,27 @@ export function textProblem(text: string): string | undefined {
   const lone = LONE_SURROGATE.exec(text);
   if (lone) return `contains a lone UTF-16 surrogate (U+${lone[0].charCodeAt(0).toString(16).toUpperCase()}), which is not valid Unicode text`;
   return undefined;
+}
+
+/**
+ * Refuses JSON text nested deeper than MAX_INPUT_DEPTH before it is parsed: a body of brackets
+ * costs two bytes per level but an object per level once parsed. Only brackets, quotes and
+ * backslashes matter, so a regular expression skips the numbers between them.
+ */
+export function refuseDeepJson(text: string): void {
+  const structural = /[[\]{}"\\]/g;
+  let depth = 0;
+  let inString = false;
+  for (let match = structural.exec(text); match; match = structural.exec(text)) {
+    const char = match[0];
+    if (inString) {
+      if (char === "\\") structural.lastIndex++; // the escaped character, whatever it is
+      else if (char === '"') inString = false;
+    } else if (char === '"') inString = true;
+    else if (char === "[" || char === "{") {
+      if (++depth > MAX_INPUT_DEPTH) throw new AppError("BAD_REQUEST", `The JSON body is ${nestingMessage}`);
+    } else if (char === "]" || char === "}") depth--;
+  }
 }
 
 const isPlainObject = (value: object): value is Record<string, unknown> => {

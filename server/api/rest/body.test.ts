@@ -2,8 +2,8 @@
 // soon as a streamed body (no Content-Length) passes the limit, without reading the rest.
 import { describe, expect, it } from "vitest";
 import { AppError } from "../../core/errors";
-import { MAX_INPUT_DEPTH } from "../../schemas/storable";
-import { formatBytes, parseJson, readBody, refuseDeepJson } from "./body";
+import { MAX_INPUT_DEPTH, refuseDeepJson } from "../../schemas/storable";
+import { formatBytes, parseJson, readBody } from "./body";
 
 /** A body stream of `chunks` chunks of `size` bytes; records how many chunks were pulled. */
 function chunkedStream(chunks: number, size: number) {

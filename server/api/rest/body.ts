@@ -3,7 +3,7 @@
 // memory whole; its JSON; and the Idempotency-Key header.
 import { AppError } from "../../core/errors";
 import { ZIdempotencyHeaders } from "../../schemas/results";
-import { MAX_INPUT_DEPTH, nestingMessage } from "../../schemas/storable";
+import { refuseDeepJson } from "../../schemas/storable";
 import { parseInput } from "../../schemas/validation";
 import { decodeUtf8 } from "./text-encoding";
 
@@ -44,27 +44,6 @@ export function parseJson(body: Buffer): unknown {
   } catch (error) {
     // JSON.parse also refuses NaN and Infinity, which JSON does not have.
     throw new AppError("BAD_REQUEST", `Malformed JSON: ${error instanceof Error ? error.message : String(error)}`);
-  }
-}
-
-/**
- * Refuses JSON text nested deeper than MAX_INPUT_DEPTH before it is parsed: a body of brackets
- * costs two bytes per level but an object per level once parsed. Only brackets, quotes and
- * backslashes matter, so a regular expression skips the numbers between them.
- */
-export function refuseDeepJson(text: string): void {
-  const structural = /[[\]{}"\\]/g;
-  let depth = 0;
-  let inString = false;
-  for (let match = structural.exec(text); match; match = structural.exec(text)) {
-    const char = match[0];
-    if (inString) {
-      if (char === "\\") structural.lastIndex++; // the escaped character, whatever it is
-      else if (char === '"') inString = false;
-    } else if (char === '"') inString = true;
-    else if (char === "[" || char === "{") {
-      if (++depth > MAX_INPUT_DEPTH) throw new AppError("BAD_REQUEST", `The JSON body is ${nestingMessage}`);
-    } else if (char === "]" || char === "}") depth--;
   }
 }
 

@@ -1,6 +1,7 @@
 // Which media types each REST endpoint reads its body as. A body is read only as what it says it
 // is: an upload sent as image/png, or JSON in another character set, is refused with 415 instead of
-// being parsed as UTF-8 JSON anyway. The OpenAPI document lists the same types (../openapi.ts).
+// being parsed as UTF-8 JSON anyway. The OpenAPI document lists the same types (the operations in
+// results.openapi.ts and imports.openapi.ts).
 import { MIMEType } from "node:util";
 import { AppError } from "../../core/errors";
 

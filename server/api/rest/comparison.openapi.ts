@@ -1,0 +1,26 @@
+// GET /api/v1/experiments/{slugOrId}/comparison in the OpenAPI document (../openapi.ts collects it);
+// the handler is comparison.ts.
+import type { ZodOpenApiOperationObject } from "zod-openapi";
+import { ZComparison, ZComparisonQuery, ZExperimentPath } from "../../schemas/comparison";
+import { errorResponses, keyedErrors } from "./openapi-parts";
+
+export const getComparisonOperation: ZodOpenApiOperationObject = {
+  summary: "Before/after comparison of an experiment's variants",
+  description: [
+    "Per metric, every variant with runs, always — also with one variant, or when no other variant has the metric: runs, median with a",
+    "distribution-free 95% CI, mean ± sample sd, CV, min/max of the runs, percentiles merged from their histograms.",
+    "Per candidate against the baseline: change as ratio and percent with a Hodges–Lehmann CI, two-sided Mann-Whitney U (Holm-adjusted",
+    "across candidates), Welch's t-test, and a direction-aware verdict (better, worse, no_change, insufficient_data with the reason);",
+    "when there is no candidate to test, `comparisons` is empty and the metric's `reason` says why.",
+  ].join(" "),
+  requestParams: { path: ZExperimentPath, query: ZComparisonQuery },
+  responses: {
+    "200": { description: "The comparison", content: { "application/json": { schema: ZComparison } } },
+    ...errorResponses({
+      "400": "A bad slugOrId or baseline (details.fields names it)",
+      "404": "No such experiment in the key's project",
+      "422": "The baseline is not a variant of the experiment",
+      ...keyedErrors,
+    }),
+  },
+};
