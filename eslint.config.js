@@ -55,21 +55,6 @@ export default defineConfig([
     rules: { "boundaries/dependencies": ["error", { default: "disallow", policies: serverPolicies }] },
   },
   {
-    // Schemas are what every layer (tRPC, REST, forms, the CLI) shares, so they import no layer.
-    files: ["server/schemas/**/*.ts"],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        {
-          patterns: [
-            noFramework,
-            { group: ["../importers", "../importers/*", "../services/*", "../db/*", "../api/*", "../ingest/*", "../auth/*"], message: "server/schemas/ imports no layer above it." },
-          ],
-        },
-      ],
-    },
-  },
-  {
     // docs/architecture.md (layers): pages and components never touch the database or compute statistics.
     files: ["app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}"],
     rules: {

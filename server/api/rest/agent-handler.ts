@@ -14,7 +14,7 @@ export function agentRoute(handler: (ctx: AgentContext) => Promise<Response>) {
   return authenticatedRoute(authenticateAgent, handler);
 }
 
-/** An agent credential as presented, for a handler that checks it itself (services/agents.ts admitAgent). */
+/** An agent credential as presented, for a handler that checks it itself (agents/agents.ts admitAgent). */
 export interface AgentCredential {
   secret: string;
   tokenHash: string;
