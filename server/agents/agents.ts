@@ -1,8 +1,7 @@
 // What agents call about themselves (docs/agent-protocol.md): register with an enrollment token
 // for a credential of their own, authenticate every later call with it, and heartbeat.
 // The credential is shown once and stored as a SHA-256; revoking the agent refuses its next call.
-import { bearerSecret } from "../auth/bearer";
-import { hashSecret, newSecret } from "../auth/secret-tokens";
+import { bearerSecret, hashSecret, newSecret } from "../auth/secret-tokens";
 import { type Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import { preparedQuery } from "../db/prepared-statements";

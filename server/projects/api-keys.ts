@@ -1,7 +1,6 @@
 // Project API keys: shown once at creation, stored as a SHA-256 of the secret, revocable.
 // A key reaches only its own project.
-import { bearerSecret } from "../auth/bearer";
-import { hashSecret, newSecret } from "../auth/secret-tokens";
+import { bearerSecret, hashSecret, newSecret } from "../auth/secret-tokens";
 import type { Db } from "../db/client";
 import { AppError } from "../core/errors";
 import { getProjectBySlug } from "./projects";

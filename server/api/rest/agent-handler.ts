@@ -2,8 +2,7 @@
 // enrollment token (checked inside the registration's transaction), every other call with the
 // agent's own credential: before the handler runs, or, for claim and complete (the calls agents
 // make most), in the handler's own first statement (agentCredentialRoute).
-import { bearerSecret } from "../../auth/bearer";
-import { hashSecret } from "../../auth/secret-tokens";
+import { bearerSecret, hashSecret } from "../../auth/secret-tokens";
 import { authenticateAgent, type AgentPrincipal } from "../../agents/agents";
 import { authenticatedRoute, type RestContext } from "./handler";
 
