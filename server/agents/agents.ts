@@ -1,7 +1,7 @@
 // What agents call about themselves (docs/agent-protocol.md): register with an enrollment token
 // for a credential of their own, authenticate every later call with it, and heartbeat.
 // The credential is shown once and stored as a SHA-256; revoking the agent refuses its next call.
-import { bearerSecret, hashSecret, newSecret } from "../auth/secret-tokens";
+import { newSecret, presentedSecret } from "../auth/secret-tokens";
 import { type Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import { preparedQuery } from "../db/prepared-statements";
@@ -112,8 +112,8 @@ export function agentOfRow(row: AgentRow): AgentRow {
 
 /** Resolves `Authorization: Bearer vsag_…` to its agent, or throws 401 saying what is wrong. */
 export async function authenticateAgent(db: Db, authorization: string | null, now = new Date()): Promise<AgentPrincipal> {
-  const secret = bearerSecret(authorization, "agent credential");
-  const [agent] = await preparedQuery<AgentRow>(db, agentRowSql(hashSecret(secret)));
+  const { secret, hash } = presentedSecret(authorization, "agent credential");
+  const [agent] = await preparedQuery<AgentRow>(db, agentRowSql(hash));
   return admitAgent(db, agent, secret, now);
 }
 

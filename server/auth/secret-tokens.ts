@@ -18,6 +18,12 @@ export function bearerSecret(authorization: string | null, what: string): string
   return match[1];
 }
 
+/** A Bearer header's secret and its hash (what the database keeps, so what a look-up compares). */
+export function presentedSecret(authorization: string | null, what: string): { secret: string; hash: string } {
+  const secret = bearerSecret(authorization, what);
+  return { secret, hash: hashSecret(secret) };
+}
+
 export interface NewSecret {
   /** The whole secret: give it to the user once, never store it. */
   secret: string;

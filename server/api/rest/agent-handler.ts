@@ -2,7 +2,7 @@
 // enrollment token (checked inside the registration's transaction), every other call with the
 // agent's own credential: before the handler runs, or, for claim and complete (the calls agents
 // make most), in the handler's own first statement (agentCredentialRoute).
-import { bearerSecret, hashSecret } from "../../auth/secret-tokens";
+import { bearerSecret, presentedSecret } from "../../auth/secret-tokens";
 import { authenticateAgent, type AgentPrincipal } from "../../agents/agents";
 import { authenticatedRoute, type RestContext } from "./handler";
 
@@ -23,8 +23,8 @@ export type AgentCredentialContext = RestContext<AgentCredential>;
 /** A call with `Authorization: Bearer vsag_…` whose handler reads the agent itself; 401 for no or a malformed header. */
 export function agentCredentialRoute(handler: (ctx: AgentCredentialContext) => Promise<Response>) {
   return authenticatedRoute(async (_db, authorization) => {
-    const secret = bearerSecret(authorization, "agent credential");
-    return { secret, tokenHash: hashSecret(secret) };
+    const { secret, hash } = presentedSecret(authorization, "agent credential");
+    return { secret, tokenHash: hash };
   }, handler);
 }
 
