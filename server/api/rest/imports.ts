@@ -9,10 +9,9 @@ import { ZImportQuery } from "../../schemas/imports";
 import { ZResultsUpload } from "../../schemas/results";
 import { parseInput } from "../../schemas/validation";
 import { ingestResults } from "../../runs/ingest-results";
-import { idempotencyKeyOf, refuseDeepJson } from "./body";
+import { decodeUtf8, idempotencyKeyOf, refuseDeepJson } from "./body";
 import { json, type RestContext } from "./handler";
 import { importMediaTypes, requireMediaType } from "./media-type";
-import { decodeUtf8 } from "./text-encoding";
 
 export async function postImport(ctx: RestContext): Promise<Response> {
   const query = parseInput(ZImportQuery, Object.fromEntries(ctx.url.searchParams));
