@@ -10,8 +10,7 @@ import { inTurn } from "./ingest-turns";
 import { experimentUrl } from "../http/public-origin";
 import { markRunsStored } from "./runs-stored";
 import { insertRuns, runRows } from "./store-runs";
-import { lockExperiment } from "./row-locks";
-import { allocateRepetitions, nextPosition, repeatedRepetitions } from "./run-numbering";
+import { allocateRepetitions, lockExperiment, nextPosition, repeatedRepetitions } from "./run-numbering";
 
 type Direction = NonNullable<TRunMetricInput["direction"]>;
 
@@ -107,7 +106,7 @@ async function store(
 
   const created = { experiment: false, variants: [] as string[], metrics: [] as string[] };
   // Locked until commit: the variants and metrics read below stay the highest positions until
-  // this upload's own are stored (row-locks.ts); repetitions come from each variant's counter.
+  // this upload's own are stored (run-numbering.ts); repetitions come from each variant's counter.
   let experimentId = await lockExperiment(tx, options.projectId, upload.experiment);
   if (!experimentId) {
     if (!upload.create) {
