@@ -10,7 +10,7 @@ import { inTurn } from "./ingest-turns";
 import { experimentUrl } from "../http/public-origin";
 import { markRunsStored } from "./runs-stored";
 import { insertRuns, runRows } from "./store-runs";
-import { allocateRepetitions, lockExperiment, nextPosition, repeatedRepetitions } from "./run-numbering";
+import { allocateRepetitions, lockExperiment, repeatedRepetitions } from "./run-numbering";
 
 type Direction = NonNullable<TRunMetricInput["direction"]>;
 
@@ -199,6 +199,11 @@ async function store(
     replayed: false,
     experimentId: experiment.id,
   };
+}
+
+/** Where the next variant or metric of an experiment goes: after the last one. Call with the experiment locked. */
+function nextPosition(rows: { position: number }[]): number {
+  return rows.reduce((highest, row) => Math.max(highest, row.position + 1), 0);
 }
 
 /**

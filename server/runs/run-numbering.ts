@@ -1,16 +1,15 @@
-// Repetition numbers of runs and positions of variants and metrics, and the row locks they are
-// allocated under. Repetitions come from each variant's counter (Variant.nextRepetition), advanced
+// Repetition numbers of runs, and the row locks that serialize the writers of one experiment's
+// numbered rows. Repetitions come from each variant's counter (Variant.nextRepetition), advanced
 // in the statement that takes them, so any number of writers (uploads under the experiment's
-// lock, agents completing jobs without it) never hand out one number twice; positions are
-// "highest so far + 1" under the experiment's row lock (lockExperiment). The database's unique
-// constraints (prisma/schema.prisma) hold the line behind both. Repetitions count from 0 per
-// variant.
+// lock, agents completing jobs without it) never hand out one number twice. Positions of an
+// upload's new variants and metrics are "highest so far + 1" (ingest-results.ts), which is only
+// safe under the experiment's row lock (lockExperiment). The database's unique constraints
+// (prisma/schema.prisma) hold the line behind both. Repetitions count from 0 per variant.
 //
-// The row locks serialize the writers of one experiment's numbered rows. Positions are only safe
-// while no other transaction can add a run, variant or metric to the same experiment: every such
-// writer first takes the experiment's row lock, and holds it until it commits. FOR NO KEY UPDATE
-// conflicts with itself but not with the FOR KEY SHARE locks that foreign-key checks take, so
-// readers and inserts that merely reference the experiment are not held up.
+// Every writer of an experiment's variants and metrics (uploads, edits) first takes its row lock
+// and holds it until it commits. FOR NO KEY UPDATE conflicts with itself but not with the FOR KEY
+// SHARE locks that foreign-key checks take, so readers and inserts that merely reference the
+// experiment are not held up.
 import { Prisma } from "../db/generated/client";
 import { AppError, type FieldIssue } from "../core/errors";
 
@@ -100,11 +99,6 @@ async function takeRepetitions(tx: Tx, variantId: string, count: number, floor: 
   const [row] = await tx.$queryRaw<{ nextRepetition: bigint }[]>(takeRepetitionsSql(variantId, count, floor));
   if (!row) throw new AppError("NOT_FOUND", `variant ${variantId} no longer exists`);
   return Number(row.nextRepetition);
-}
-
-/** Where the next variant or metric of an experiment goes: after the last one. Call with the experiment locked. */
-export function nextPosition(rows: { position: number }[]): number {
-  return rows.reduce((highest, row) => Math.max(highest, row.position + 1), 0);
 }
 
 /** The same explicit repetition twice for one variant in one request: refused before anything is stored. */
