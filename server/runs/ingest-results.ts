@@ -4,7 +4,7 @@ import type { Db, Prisma } from "../db/client";
 import { isUniqueViolation } from "../db/prisma-errors";
 import { AppError, badInput, type FieldIssue } from "../core/errors";
 import { contradictions, repeatedMetricKeys } from "./metric-checks";
-import { prepareMetric, type PreparedMetric } from "./prepare-metric";
+import { histogramScales, prepareMetric, type PreparedMetric } from "./prepare-metric";
 import type { TResultsUpload, TRunMetricInput, TUploadResponse } from "../schemas/results";
 import { inTurn } from "./ingest-turns";
 import { experimentUrl } from "../http/public-origin";
@@ -204,24 +204,6 @@ async function store(
 /** Where the next variant or metric of an experiment goes: after the last one. Call with the experiment locked. */
 function nextPosition(rows: { position: number }[]): number {
   return rows.reduce((highest, row) => Math.max(highest, row.position + 1), 0);
-}
-
-/**
- * The histogram scale each metric's earlier runs used, so new histograms merge with theirs. One
- * indexed look-up per metric that stops at the first result with a scale, not a scan of every
- * result the experiment ever stored (this runs on each upload and each agent's complete).
- */
-export async function histogramScales(db: Db, projectId: string, experimentSlug: string): Promise<Map<string, number>> {
-  const rows = await db.$queryRaw<{ key: string; histogramScale: number }[]>`
-    SELECT m."key", s."histogramScale"
-    FROM "Metric" m JOIN "Experiment" e ON e."id" = m."experimentId"
-    CROSS JOIN LATERAL (
-      SELECT r."histogramScale" FROM "RunMetricResult" r
-      WHERE r."metricId" = m."id" AND r."histogramScale" IS NOT NULL
-      LIMIT 1
-    ) s
-    WHERE e."projectId" = ${projectId} AND e."slug" = ${experimentSlug}`;
-  return new Map(rows.map((row) => [row.key, row.histogramScale]));
 }
 
 /** The answer to a retried request: the runs the first request stored, or 409 for a different body. */
