@@ -10,7 +10,7 @@ import { preparedQuery } from "../db/prepared-statements";
 import { Prisma } from "../db/generated/client";
 import { AppError, badInput, type FieldIssue } from "../core/errors";
 import { contradictions, repeatedMetricKeys, type KnownMetric } from "../runs/metric-checks";
-import { histogramScales, prepareMetric } from "../runs/prepare-metric";
+import { prepareRuns } from "../runs/prepare-metric";
 import type { TCompleteReply, TCompleteRequest } from "../schemas/jobs";
 import { experimentUrl } from "../http/public-origin";
 import { agentOfRow, agentRowSql, type AgentRow } from "./agents";
@@ -86,16 +86,10 @@ export async function completeJob(db: Db, holder: LeaseHolder, jobId: string, jo
   });
   if (issues.length) throw new AppError("UNPROCESSABLE", issues.map((issue) => issue.message).join("; "), { fieldIssues: issues });
 
-  // CPU work before the write, as for uploads. Histograms merge with the experiment's earlier
-  // ones only at the same scale: look the scales up only when this run brings values to scale.
+  // CPU work before the write, as for uploads.
   const now = new Date();
-  const startedAt = run.startedAt ? new Date(run.startedAt) : now;
-  const needsScales = run.metrics.some((metric) => metric.samples || metric.samplesBase64 || metric.histogram);
-  const scales = needsScales ? await histogramScales(db, holder.projectId, job.experimentSlug) : new Map<string, number>();
-  const prepared = [];
-  for (const [m, metric] of run.metrics.entries()) {
-    prepared.push({ metricId: (known.get(metric.key) as { id: string }).id, prepared: await prepareMetric(metric, ["run", "metrics", m], startedAt, scales) });
-  }
+  const [metrics = []] = await prepareRuns(db, { projectId: holder.projectId, slug: job.experimentSlug }, [run], () => ["run"], now);
+  const prepared = metrics.map((metric) => ({ metricId: (known.get(metric.key) as { id: string }).id, prepared: metric }));
 
   if (job.warmup) {
     const { count } = await db.job.updateMany({

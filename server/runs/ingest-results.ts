@@ -4,7 +4,7 @@ import type { Db, Prisma } from "../db/client";
 import { isUniqueViolation } from "../db/prisma-errors";
 import { AppError, badInput, type FieldIssue } from "../core/errors";
 import { contradictions, repeatedMetricKeys } from "./metric-checks";
-import { histogramScales, prepareMetric, type PreparedMetric } from "./prepare-metric";
+import { prepareRuns, type PreparedMetric } from "./prepare-metric";
 import type { TResultsUpload, TRunMetricInput, TUploadResponse } from "../schemas/results";
 import { inTurn } from "./ingest-turns";
 import { experimentUrl } from "../http/public-origin";
@@ -47,16 +47,7 @@ export async function ingestResults(db: Db, upload: TResultsUpload, options: Ing
 
   // CPU work (summaries, histograms, compression) before the transaction, so it holds no locks.
   const now = new Date();
-  const scales = await histogramScales(db, options.projectId, upload.experiment);
-  const prepared: PreparedMetric[][] = [];
-  // One metric at a time: each already overlaps its compression with its summary, and holding
-  // every run's decoded samples at once would multiply the memory a large upload needs.
-  for (const [r, run] of upload.runs.entries()) {
-    const startedAt = run.startedAt ? new Date(run.startedAt) : now;
-    const metrics: PreparedMetric[] = [];
-    for (const [m, metric] of run.metrics.entries()) metrics.push(await prepareMetric(metric, ["runs", r, "metrics", m], startedAt, scales));
-    prepared.push(metrics);
-  }
+  const prepared = await prepareRuns(db, { projectId: options.projectId, slug: upload.experiment }, upload.runs, (r) => ["runs", r], now);
 
   for (let attempt = 1; ; attempt++) {
     try {
