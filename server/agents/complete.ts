@@ -1,10 +1,10 @@
 // Completing a job stores its run with the same checks and preparation as POST /api/v1/results
 // (server/runs/ingest-results.ts): the metrics must be the experiment's, in its units and
 // directions; summaries, histograms and compressed samples are made by the same code. The write
-// itself is one statement (store-job-run.ts) that also marks the job succeeded, so a run exists
-// exactly when its job says so, and a retried complete stores one run however often, and in
-// whatever interleaving, it arrives. A warm-up's result goes through the same checks and is then
-// dropped: its job is marked succeeded without a run.
+// itself is one statement (storeJobRun in store-runs.ts) that also marks the job succeeded, so a
+// run exists exactly when its job says so, and a retried complete stores one run however often,
+// and in whatever interleaving, it arrives. A warm-up's result goes through the same checks and
+// is then dropped: its job is marked succeeded without a run.
 import { type Db } from "../db/client";
 import { preparedQuery } from "../db/prepared-statements";
 import { Prisma } from "../db/generated/client";
@@ -17,7 +17,7 @@ import { agentOfRow, agentRowSql, type AgentRow } from "./agents";
 import { repetitionsExhausted } from "../runs/run-numbering";
 import { holdsLastLease, jobOfProject, type JobState, type LeaseHolder } from "./lease";
 import { leaseLost } from "./lease-conflict";
-import { storeJobRun } from "../runs/store-job-run";
+import { storeJobRun } from "../runs/store-runs";
 
 export interface CompleteOptions {
   projectSlug: string;
