@@ -1,6 +1,6 @@
 // The background worker each server process runs (scripts/serve.ts starts it, unless
 // VERSUS_BACKGROUND_WORKER=0), and the work after runs are stored. Whatever stores runs with a
-// commit marks their experiment in the same transaction (server/runs/runs-stored.ts); the worker
+// commit marks their experiment in the same transaction (server/runs/store-runs.ts); the worker
 // claims the marks of one experiment at a time, recomputes its history's change points, then
 // evaluates its alert rules against the runs and the change points now stored, and waits for the
 // next mark on LISTEN (server/db/wakeups.ts) or until the next one is due — never polling the

@@ -8,8 +8,7 @@ import { prepareRuns, type PreparedMetric } from "./prepare-metric";
 import type { TResultsUpload, TRunMetricInput, TUploadResponse } from "../schemas/results";
 import { inTurn } from "./ingest-turns";
 import { experimentUrl } from "../http/public-origin";
-import { markRunsStored } from "./runs-stored";
-import { insertRuns, runRows } from "./store-runs";
+import { insertRuns, markRunsStored, runRows } from "./store-runs";
 import { allocateRepetitions, lockExperiment, repeatedRepetitions } from "./run-numbering";
 
 type Direction = NonNullable<TRunMetricInput["direction"]>;
@@ -59,7 +58,7 @@ export async function ingestResults(db: Db, upload: TResultsUpload, options: Ing
             if (!stored.replayed) await options.afterStore?.(tx, stored.response);
             // New runs with a commit may move the experiment's change points and breach its alert
             // rules: marked with the runs, so the work after them is done even after a crash
-            // (runs-stored.ts; runs without a commit are in no history).
+            // (store-runs.ts; runs without a commit are in no history).
             if (!stored.replayed && stored.experimentId && upload.runs.some((run) => run.gitCommit)) await markRunsStored(tx, stored.experimentId);
             return stored;
           },

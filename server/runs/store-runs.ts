@@ -5,10 +5,17 @@
 // and series of the request in one statement whatever their number. Everything before it
 // (checking metrics, summaries, histograms, compressed samples) is prepare-metric.ts.
 //
+// "Runs were stored": the one way the rest of Versus learns of new runs. Runs with a commit (an
+// upload's, an import's, an agent's) mark their experiment in the same transaction, so the mark
+// commits with the runs or not at all and survives a restart; the background worker
+// (server/background/worker.ts) claims marks, recomputes the history's change points and
+// evaluates the alert rules. Runs without a commit are in no history and mark nothing. A mark is
+// a row of RunsStoredTask.
+//
 // An agent's complete is one SQL statement (so one round trip and its own transaction): mark the
 // job succeeded under the lease presented, take the next repetition from the variant's counter,
 // insert the run, its metric results and time series, mark the runs stored when the run names a
-// commit (runs-stored.ts), and touch the experiment. What it leaves out is what a job needs not:
+// commit (markRunsStoredSql), and touch the experiment. What it leaves out is what a job needs not:
 // its run always goes to an experiment, variant and metrics that exist, and the job row itself is
 // the idempotency record. A second complete of the same job waits on the job's row lock in
 // `done`, then finds it no longer leased and writes nothing. Completes of different jobs of one
@@ -22,7 +29,6 @@ import { utcNow } from "../db/utc-now";
 import type { TRunInput } from "../schemas/results";
 import type { PreparedMetric } from "./prepare-metric";
 import { MAX_REPETITION, takeRepetitionsSql } from "./run-numbering";
-import { markRunsStoredSql } from "./runs-stored";
 
 export type RunToStore = Pick<TRunInput, "status" | "startedAt" | "finishedAt" | "environment" | "gitCommit" | "gitBranch" | "gitCommitMessage" | "gitCommitTime" | "tags" | "sourceDetail">;
 
@@ -120,6 +126,26 @@ export async function insertRuns(tx: PrismaTypes.TransactionClient, rows: RunRow
   const stored = await tx.$queryRaw<{ id: string; repetition: number }[]>(Prisma.sql`WITH ${insertRunsSql(rows)} SELECT "id", "repetition" FROM run`);
   const byId = new Map(stored.map((row) => [row.id, row]));
   return rows.runs.map((run) => byId.get(run.id) as { id: string; repetition: number });
+}
+
+/** How long after the runs a mark is due: a burst of uploads or completes shares one refresh. */
+export const MARK_DELAY_MS = 1000;
+
+const delay = Prisma.sql`make_interval(secs => ${MARK_DELAY_MS / 1000})`;
+
+/**
+ * The INSERT of a mark for `experimentId` as a statement of its own or a data-modifying CTE
+ * (`WITH marked AS (…)`): the agent's complete stores its run in one statement.
+ */
+export function markRunsStoredSql(experimentId: PrismaTypes.Sql | string, when: PrismaTypes.Sql = Prisma.sql`TRUE`): PrismaTypes.Sql {
+  return Prisma.sql`
+    INSERT INTO "RunsStoredTask" ("id", "experimentId", "runAfter", "createdAt")
+    SELECT ${uuidv7()}, ${experimentId}, ${utcNow} + ${delay}, ${utcNow} WHERE ${when}`;
+}
+
+/** Marks the experiment's runs as stored, inside the transaction that stored them. */
+export async function markRunsStored(tx: Db | PrismaTypes.TransactionClient, experimentId: string): Promise<void> {
+  await tx.$executeRaw(markRunsStoredSql(experimentId));
 }
 
 export interface JobToStore {
