@@ -8,7 +8,7 @@ import { prepareRuns, type PreparedMetric } from "./prepare-metric";
 import type { TResultsUpload, TRunMetricInput, TUploadResponse } from "../schemas/results";
 import { inTurn } from "./ingest-turns";
 import { experimentUrl } from "../http/public-origin";
-import { insertRuns, markRunsStored, runRows } from "./store-runs";
+import { insertRuns } from "./store-runs";
 import { allocateRepetitions, lockExperiment, repeatedRepetitions } from "./run-numbering";
 
 type Direction = NonNullable<TRunMetricInput["direction"]>;
@@ -56,10 +56,6 @@ export async function ingestResults(db: Db, upload: TResultsUpload, options: Ing
           async (tx) => {
             const stored = await store(tx, upload, prepared, options, now);
             if (!stored.replayed) await options.afterStore?.(tx, stored.response);
-            // New runs with a commit may move the experiment's change points and breach its alert
-            // rules: marked with the runs, so the work after them is done even after a crash
-            // (store-runs.ts; runs without a commit are in no history).
-            if (!stored.replayed && stored.experimentId && upload.runs.some((run) => run.gitCommit)) await markRunsStored(tx, stored.experimentId);
             return stored;
           },
           { timeout: 120_000, maxWait: 30_000 },
@@ -87,10 +83,10 @@ async function store(
   prepared: PreparedMetric[][],
   options: IngestOptions,
   now: Date,
-): Promise<{ response: TUploadResponse; replayed: boolean; experimentId: string | null }> {
+): Promise<{ response: TUploadResponse; replayed: boolean }> {
   let ingestRequestId: string | undefined;
   if (options.idempotencyKey) {
-    if (await findIngestRequest(tx, options)) return { response: await replay(tx, options), replayed: true, experimentId: null };
+    if (await findIngestRequest(tx, options)) return { response: await replay(tx, options), replayed: true };
     ingestRequestId = (await tx.ingestRequest.create({ data: { projectId: options.projectId, idempotencyKey: options.idempotencyKey, bodySha256: options.bodySha256 } })).id;
   }
 
@@ -166,7 +162,10 @@ async function store(
     upload.runs.map((run, r) => ({ variantId: variantIds.get(run.variant) as string, variantName: run.variant, repetition: run.repetition, path: ["runs", r] })),
   );
 
-  const rows = runRows(
+  // New runs with a commit may move the experiment's change points and breach its alert rules:
+  // insertRuns marks them in the same statement, so the work after them is done even after a crash.
+  const inserted = await insertRuns(
+    tx,
     upload.runs.map((run, r) => ({
       run,
       variantId: variantIds.get(run.variant) as string,
@@ -175,7 +174,6 @@ async function store(
     })),
     { experimentId: experiment.id, source: options.source, sourceDetail: options.sourceDetail ?? "", ingestRequestId, now },
   );
-  const inserted = await insertRuns(tx, rows);
   const stored: TUploadResponse["runs"] = upload.runs.map((run, r) => ({
     id: (inserted[r] as { id: string }).id,
     variant: run.variant,
@@ -187,7 +185,6 @@ async function store(
   return {
     response: { experiment: { slug: experiment.slug, url: experimentUrl(options.baseUrl, options.projectSlug, experiment.slug) }, replayed: false, runs: stored, created },
     replayed: false,
-    experimentId: experiment.id,
   };
 }
 

@@ -15,12 +15,11 @@
 // An agent's complete is one SQL statement (so one round trip and its own transaction): mark the
 // job succeeded under the lease presented, take the next repetition from the variant's counter,
 // insert the run, its metric results and time series, mark the runs stored when the run names a
-// commit (markRunsStoredSql), and touch the experiment. What it leaves out is what a job needs not:
-// its run always goes to an experiment, variant and metrics that exist, and the job row itself is
-// the idempotency record. A second complete of the same job waits on the job's row lock in
-// `done`, then finds it no longer leased and writes nothing. Completes of different jobs of one
-// variant wait only for each other's counter update, never for the experiment's lock that uploads
-// take.
+// commit, and touch the experiment. What it leaves out is what a job needs not: its run always
+// goes to an experiment, variant and metrics that exist, and the job row itself is the
+// idempotency record. A second complete of the same job waits on the job's row lock in `done`,
+// then finds it no longer leased and writes nothing. Completes of different jobs of one variant
+// wait only for each other's counter update, never for the experiment's lock that uploads take.
 import { v7 as uuidv7 } from "uuid";
 import { type Db, type Prisma as PrismaTypes } from "../db/client";
 import { preparedQuery } from "../db/prepared-statements";
@@ -51,7 +50,7 @@ export interface RunContext {
 }
 
 /** The rows of these runs, with their ids (time-ordered, so runs of one statement sort in request order). */
-export function runRows(runs: RunOfRequest[], context: RunContext) {
+function runRows(runs: RunOfRequest[], context: RunContext) {
   const iso = (date: Date | null) => (date ? date.toISOString() : null);
   const runRows = [];
   const results = [];
@@ -120,10 +119,19 @@ export function insertRunsSql(rows: RunRows, options: { numbered?: string } = {}
     )`;
 }
 
-/** Inserts the rows in one statement (inside the caller's transaction): each run's id and repetition, in request order. */
-export async function insertRuns(tx: PrismaTypes.TransactionClient, rows: RunRows): Promise<{ id: string; repetition: number }[]> {
+/**
+ * Inserts the runs in one statement (inside the caller's transaction), with their experiment's
+ * "runs stored" mark when one of them names a commit: each run's id and repetition, in request
+ * order.
+ */
+export async function insertRuns(tx: PrismaTypes.TransactionClient, runs: RunOfRequest[], context: RunContext): Promise<{ id: string; repetition: number }[]> {
+  const rows = runRows(runs, context);
   if (rows.runs.length === 0) return [];
-  const stored = await tx.$queryRaw<{ id: string; repetition: number }[]>(Prisma.sql`WITH ${insertRunsSql(rows)} SELECT "id", "repetition" FROM run`);
+  const named = runs.some(({ run }) => run.gitCommit);
+  const stored = await tx.$queryRaw<{ id: string; repetition: number }[]>(Prisma.sql`
+    WITH ${insertRunsSql(rows)},
+    marked AS (${markRunsStoredSql(rows.experimentId, Prisma.sql`${named}`)})
+    SELECT "id", "repetition" FROM run`);
   const byId = new Map(stored.map((row) => [row.id, row]));
   return rows.runs.map((run) => byId.get(run.id) as { id: string; repetition: number });
 }
@@ -133,19 +141,11 @@ export const MARK_DELAY_MS = 1000;
 
 const delay = Prisma.sql`make_interval(secs => ${MARK_DELAY_MS / 1000})`;
 
-/**
- * The INSERT of a mark for `experimentId` as a statement of its own or a data-modifying CTE
- * (`WITH marked AS (…)`): the agent's complete stores its run in one statement.
- */
-export function markRunsStoredSql(experimentId: PrismaTypes.Sql | string, when: PrismaTypes.Sql = Prisma.sql`TRUE`): PrismaTypes.Sql {
+/** The INSERT of a mark for `experimentId` when `when` holds: a CTE (`marked`) of the statement inserting the runs. */
+function markRunsStoredSql(experimentId: PrismaTypes.Sql | string, when: PrismaTypes.Sql): PrismaTypes.Sql {
   return Prisma.sql`
     INSERT INTO "RunsStoredTask" ("id", "experimentId", "runAfter", "createdAt")
     SELECT ${uuidv7()}, ${experimentId}, ${utcNow} + ${delay}, ${utcNow} WHERE ${when}`;
-}
-
-/** Marks the experiment's runs as stored, inside the transaction that stored them. */
-export async function markRunsStored(tx: Db | PrismaTypes.TransactionClient, experimentId: string): Promise<void> {
-  await tx.$executeRaw(markRunsStoredSql(experimentId));
 }
 
 export interface JobToStore {
