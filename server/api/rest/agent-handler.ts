@@ -3,7 +3,7 @@
 // agent's own credential: before the handler runs, or, for claim and complete (the calls agents
 // make most), in the handler's own first statement (agentCredentialRoute).
 import { bearerSecret, presentedSecret } from "../../auth/secret-tokens";
-import { authenticateAgent, type AgentPrincipal } from "../../agents/agents";
+import { authenticateAgent, type AgentCredential, type AgentPrincipal } from "../../agents/agents";
 import { authenticatedRoute, type RestContext } from "./handler";
 
 export type AgentContext = RestContext<AgentPrincipal>;
@@ -13,11 +13,7 @@ export function agentRoute(handler: (ctx: AgentContext) => Promise<Response>) {
   return authenticatedRoute(authenticateAgent, handler);
 }
 
-/** An agent credential as presented, for a handler that checks it itself (services/agents.ts admitAgent). */
-export interface AgentCredential {
-  secret: string;
-  tokenHash: string;
-}
+/** An agent credential as presented, for a handler that checks it itself (agents.ts queryAsAgent). */
 export type AgentCredentialContext = RestContext<AgentCredential>;
 
 /** A call with `Authorization: Bearer vsag_…` whose handler reads the agent itself; 401 for no or a malformed header. */
