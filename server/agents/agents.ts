@@ -1,8 +1,7 @@
 // What agents call about themselves (docs/agent-protocol.md): register with an enrollment token
 // for a credential of their own, authenticate every later call with it, and heartbeat.
 // The credential is shown once and stored as a SHA-256; revoking the agent refuses its next call.
-import { bearerSecret } from "../auth/bearer";
-import { hashSecret, newSecret } from "../auth/secret-tokens";
+import { newSecret, presentedSecret } from "../auth/secret-tokens";
 import { type Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import { preparedQuery } from "../db/prepared-statements";
@@ -94,35 +93,48 @@ export interface AgentRow {
   lastSeenAt: Date | null;
 }
 
+/** An agent credential as presented: the secret (admitAgent's hints say what else it might be) and its hash. */
+export interface AgentCredential {
+  secret: string;
+  tokenHash: string;
+}
+
 /**
- * The agent row of a credential's hash, as SQL of its own or as a CTE of a larger statement
- * (claim and complete read it in the statement that does their work: one round trip fewer on
- * the calls agents make most). With the project's slug: Prisma would fetch it separately.
+ * The agent row of a credential's hash, as SQL of its own or as the CTE `caller` of a larger
+ * statement (queryAsAgent). With the project's slug: Prisma would fetch it separately.
  */
-export function agentRowSql(tokenHash: string): Prisma.Sql {
+function agentRowSql(tokenHash: string): Prisma.Sql {
   return Prisma.sql`SELECT a."id", a."name", a."projectId", p."slug" AS "projectSlug", a."revokedAt", a."stopRequested", a."lastSeenAt"
     FROM "Agent" a JOIN "Project" p ON p."id" = a."projectId"
     WHERE a."tokenHash" = ${tokenHash}`;
 }
 
-/** The agent row's columns out of a row that read agentRowSql as a CTE beside other columns. */
-export function agentOfRow(row: AgentRow): AgentRow {
-  const { id, name, projectId, projectSlug, revokedAt, stopRequested, lastSeenAt } = row;
-  return { id, name, projectId, projectSlug, revokedAt, stopRequested, lastSeenAt };
+/**
+ * A call that reads its caller's agent row in the statement that does its work (claim and
+ * complete, the calls agents make most: one round trip fewer), then admits the caller
+ * (admitAgent). `statement` is what follows `WITH caller AS (…agent row…)`: further CTEs, each
+ * after a comma, then a SELECT of caller.* and the call's own columns. The caller's principal and
+ * the statement's row.
+ */
+export async function queryAsAgent<Row>(db: Db, credential: AgentCredential, statement: Prisma.Sql, now = new Date()): Promise<{ principal: AgentPrincipal; row: AgentRow & Row }> {
+  const [row] = await preparedQuery<AgentRow & Row>(db, Prisma.sql`
+    WITH caller AS (${agentRowSql(credential.tokenHash)})${statement}`);
+  const principal = await admitAgent(db, row, credential.secret, now);
+  return { principal, row: row as AgentRow & Row };
 }
 
 /** Resolves `Authorization: Bearer vsag_…` to its agent, or throws 401 saying what is wrong. */
 export async function authenticateAgent(db: Db, authorization: string | null, now = new Date()): Promise<AgentPrincipal> {
-  const secret = bearerSecret(authorization, "agent credential");
-  const [agent] = await preparedQuery<AgentRow>(db, agentRowSql(hashSecret(secret)));
+  const { secret, hash } = presentedSecret(authorization, "agent credential");
+  const [agent] = await preparedQuery<AgentRow>(db, agentRowSql(hash));
   return admitAgent(db, agent, secret, now);
 }
 
 /**
- * The caller of a credential whose agent row was read (by authenticateAgent or inside a larger
- * statement): 401 saying what is wrong for no agent or a revoked one; its seen-at kept current.
+ * The caller of a credential whose agent row was read (by authenticateAgent or queryAsAgent): 401
+ * saying what is wrong for no agent or a revoked one; its seen-at kept current.
  */
-export async function admitAgent(db: Db, agent: AgentRow | undefined, secret: string, now = new Date()): Promise<AgentPrincipal> {
+async function admitAgent(db: Db, agent: AgentRow | undefined, secret: string, now = new Date()): Promise<AgentPrincipal> {
   if (!agent) {
     const hint = secret.startsWith("venr_")
       ? " (that is an enrollment token: register with it at POST /api/v1/agents/register and use the credential it returns)"

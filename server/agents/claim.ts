@@ -13,7 +13,7 @@ import { type Db } from "../db/client";
 import { preparedQuery } from "../db/prepared-statements";
 import { Prisma } from "../db/generated/client";
 import type { TClaimedJob } from "../schemas/jobs";
-import { agentOfRow, agentRowSql, type AgentRow } from "./agents";
+import { queryAsAgent, type AgentCredential, type AgentPrincipal } from "./agents";
 import type { TVariantWorkload } from "../schemas/workload";
 import { leaseTokenSql } from "./lease-conflict";
 import { LEASE_SECONDS, RECHECK_MS } from "./timing";
@@ -63,22 +63,19 @@ export async function claimJob(db: Db, claimant: Claimant, leaseSeconds = LEASE_
 }
 
 /**
- * The claim of an agent call as one statement with its authentication: the caller's agent row
- * (for admitAgent, which says what is wrong with a credential) and, when the caller may claim,
- * the job it leased, if any. The busiest call of the protocol in one round trip.
+ * The claim of an agent call as one statement with its authentication: the caller, admitted
+ * (queryAsAgent: 401 saying what is wrong with a credential) and, when the caller may claim, the
+ * job it leased, if any. The busiest call of the protocol in one round trip.
  */
-export async function claimJobAs(db: Db, tokenHash: string, leaseSeconds = LEASE_SECONDS): Promise<{ agent: AgentRow | undefined; job: TClaimedJob | null }> {
+export async function claimJobAs(db: Db, credential: AgentCredential, leaseSeconds = LEASE_SECONDS): Promise<{ principal: AgentPrincipal; job: TClaimedJob | null }> {
   const leaseSecret = newLeaseSecret();
   // A revoked or stopping caller's project is NULL: the statement then touches nothing.
-  const rows = await preparedQuery<AgentRow & { [K in keyof ClaimedRow as `job_${K}`]: ClaimedRow[K] | null }>(db, Prisma.sql`
-    WITH caller AS (${agentRowSql(tokenHash)}),
+  const { principal, row } = await queryAsAgent<{ [K in keyof ClaimedRow as `job_${K}`]: ClaimedRow[K] | null }>(db, credential, Prisma.sql`,
     ${claimSql({ agentId: Prisma.sql`(SELECT "id" FROM caller)`, projectId: Prisma.sql`(SELECT "projectId" FROM caller WHERE "revokedAt" IS NULL AND NOT "stopRequested")` }, leaseSecret, leaseSeconds)}
     SELECT caller.*, ${Prisma.join(CLAIMED_COLUMNS.map((column) => Prisma.sql`claimed.${Prisma.raw(`"${column}" AS "job_${column}"`)}`))}
     FROM caller LEFT JOIN claimed ON true`);
-  const row = rows[0];
-  if (!row) return { agent: undefined, job: null };
   const claimed = Object.fromEntries(CLAIMED_COLUMNS.map((column) => [column, row[`job_${column}`]])) as unknown as ClaimedRow;
-  return { agent: agentOfRow(row), job: claimed.id ? claimedJob(claimed, leaseSeconds) : null };
+  return { principal, job: claimed.id ? claimedJob(claimed, leaseSeconds) : null };
 }
 
 const CLAIMED_COLUMNS = [

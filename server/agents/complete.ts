@@ -1,24 +1,22 @@
 // Completing a job stores its run with the same checks and preparation as POST /api/v1/results
 // (server/runs/ingest-results.ts): the metrics must be the experiment's, in its units and
 // directions; summaries, histograms and compressed samples are made by the same code. The write
-// itself is one statement (store-job-run.ts) that also marks the job succeeded, so a run exists
-// exactly when its job says so, and a retried complete stores one run however often, and in
-// whatever interleaving, it arrives. A warm-up's result goes through the same checks and is then
-// dropped: its job is marked succeeded without a run.
+// itself is one statement (storeJobRun in store-runs.ts) that also marks the job succeeded, so a
+// run exists exactly when its job says so, and a retried complete stores one run however often,
+// and in whatever interleaving, it arrives. A warm-up's result goes through the same checks and
+// is then dropped: its job is marked succeeded without a run.
 import { type Db } from "../db/client";
-import { preparedQuery } from "../db/prepared-statements";
 import { Prisma } from "../db/generated/client";
 import { AppError, badInput, type FieldIssue } from "../core/errors";
 import { contradictions, repeatedMetricKeys, type KnownMetric } from "../runs/metric-checks";
-import { prepareMetric } from "../runs/prepare-metric";
+import { prepareRuns } from "../runs/prepare-metric";
 import type { TCompleteReply, TCompleteRequest } from "../schemas/jobs";
-import { histogramScales } from "../runs/ingest-results";
 import { experimentUrl } from "../http/public-origin";
-import { agentOfRow, agentRowSql, type AgentRow } from "./agents";
+import { queryAsAgent, type AgentCredential, type AgentPrincipal } from "./agents";
 import { repetitionsExhausted } from "../runs/run-numbering";
 import { holdsLastLease, jobOfProject, type JobState, type LeaseHolder } from "./lease";
 import { leaseLost } from "./lease-conflict";
-import { storeJobRun } from "../runs/store-job-run";
+import { storeJobRun } from "../runs/store-runs";
 
 export interface CompleteOptions {
   projectSlug: string;
@@ -30,28 +28,26 @@ export interface CompleteOptions {
 
 type JobRow = Pick<JobState, "id" | "status" | "agentId" | "leaseToken" | "runAfter" | "cancelRequested"> & { warmup: boolean; experimentId: string; variantId: string; experimentSlug: string; metrics: (KnownMetric & { id: string; key: string })[] };
 
-/** What a complete needs before it can check anything: the caller's agent row and the job, as seen from its project. */
+/** What a complete needs before it can check anything: the caller, admitted, and the job, as seen from its project. */
 export interface JobToComplete {
-  agent: AgentRow | undefined;
+  principal: AgentPrincipal;
   job: JobRow | undefined;
 }
 
 /**
  * Reads, in one round trip with the caller's authentication, the job and what checking its run
- * needs. The job is looked for in the caller's project only.
+ * needs, and admits the caller (401 saying what is wrong). The job is looked for in the caller's
+ * project only.
  */
-export async function jobToCompleteAs(db: Db, tokenHash: string, jobId: string): Promise<JobToComplete> {
-  const [row] = await preparedQuery<AgentRow & { [K in keyof JobRow as `job_${K}`]: JobRow[K] | null }>(db, Prisma.sql`
-    WITH caller AS (${agentRowSql(tokenHash)})
+export async function jobToCompleteAs(db: Db, credential: AgentCredential, jobId: string): Promise<JobToComplete> {
+  const { principal, row } = await queryAsAgent<{ [K in keyof JobRow as `job_${K}`]: JobRow[K] | null }>(db, credential, Prisma.sql`
     SELECT caller.*, j."id" AS "job_id", j."status"::text AS "job_status", j."agentId" AS "job_agentId", j."leaseToken" AS "job_leaseToken",
       j."runAfter" AS "job_runAfter", j."cancelRequested" AS "job_cancelRequested", j."warmup" AS "job_warmup",
       j."experimentId" AS "job_experimentId", j."variantId" AS "job_variantId", e."slug" AS "job_experimentSlug",
       COALESCE((SELECT json_agg(json_build_object('id', m."id", 'key', m."key", 'unit', m."unit", 'direction', m."direction"))
                 FROM "Metric" m WHERE m."experimentId" = j."experimentId"), '[]'::json) AS "job_metrics"
     FROM caller LEFT JOIN ("Job" j JOIN "Experiment" e ON e."id" = j."experimentId") ON j."id" = ${jobId} AND j."projectId" = caller."projectId"`);
-  if (!row) return { agent: undefined, job: undefined };
-  const agent = agentOfRow(row);
-  if (row.job_id === null) return { agent, job: undefined };
+  if (row.job_id === null) return { principal, job: undefined };
   const job = {
     id: row.job_id,
     status: row.job_status,
@@ -65,7 +61,7 @@ export async function jobToCompleteAs(db: Db, tokenHash: string, jobId: string):
     experimentSlug: row.job_experimentSlug,
     metrics: row.job_metrics,
   } as JobRow;
-  return { agent, job };
+  return { principal, job };
 }
 
 /** Stores the run of a job read by jobToCompleteAs, for the agent holding its lease. */
@@ -87,16 +83,10 @@ export async function completeJob(db: Db, holder: LeaseHolder, jobId: string, jo
   });
   if (issues.length) throw new AppError("UNPROCESSABLE", issues.map((issue) => issue.message).join("; "), { fieldIssues: issues });
 
-  // CPU work before the write, as for uploads. Histograms merge with the experiment's earlier
-  // ones only at the same scale: look the scales up only when this run brings values to scale.
+  // CPU work before the write, as for uploads.
   const now = new Date();
-  const startedAt = run.startedAt ? new Date(run.startedAt) : now;
-  const needsScales = run.metrics.some((metric) => metric.samples || metric.samplesBase64 || metric.histogram);
-  const scales = needsScales ? await histogramScales(db, holder.projectId, job.experimentSlug) : new Map<string, number>();
-  const prepared = [];
-  for (const [m, metric] of run.metrics.entries()) {
-    prepared.push({ metricId: (known.get(metric.key) as { id: string }).id, prepared: await prepareMetric(metric, ["run", "metrics", m], startedAt, scales) });
-  }
+  const [metrics = []] = await prepareRuns(db, { projectId: holder.projectId, slug: job.experimentSlug }, [run], () => ["run"], now);
+  const prepared = metrics.map((metric) => ({ metricId: (known.get(metric.key) as { id: string }).id, prepared: metric }));
 
   if (job.warmup) {
     const { count } = await db.job.updateMany({

@@ -96,7 +96,7 @@ describe("the work after stored runs", () => {
     await uploadStored(key, runs("other"));
     const burst = await experimentId("burst");
     expect(await marksOf(burst)).toHaveLength(3);
-    const { claimRunsStored } = await import("~/server/runs/runs-stored");
+    const { claimRunsStored } = await import("./worker");
     const first = await claimRunsStored(db, { dueWithinMs: 60_000 });
     const second = await claimRunsStored(db, { dueWithinMs: 60_000 });
     expect(first?.experimentId).toBe(burst);

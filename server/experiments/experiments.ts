@@ -8,7 +8,7 @@ import type { TExperimentInput } from "../schemas/experiment";
 import type { RunOrigins } from "./example-notice";
 import { replicateFigure } from "../runs/run-figure";
 import { getProjectBySlug } from "../projects/projects";
-import { lockExperiment, lockProjectForNewExperiment } from "../runs/row-locks";
+import { lockExperiment, lockProjectForNewExperiment } from "../runs/run-numbering";
 import { requireWorkloadFit } from "../workloads/workload-checks";
 
 type Tx = Prisma.TransactionClient;

@@ -1,7 +1,6 @@
 // Project API keys: shown once at creation, stored as a SHA-256 of the secret, revocable.
 // A key reaches only its own project.
-import { bearerSecret } from "../auth/bearer";
-import { hashSecret, newSecret } from "../auth/secret-tokens";
+import { newSecret, presentedSecret } from "../auth/secret-tokens";
 import type { Db } from "../db/client";
 import { AppError } from "../core/errors";
 import { getProjectBySlug } from "./projects";
@@ -36,8 +35,8 @@ export interface ApiKeyPrincipal {
 
 /** Resolves `Authorization: Bearer <key>` to the key's project, or throws 401 saying what is wrong. */
 export async function authenticateApiKey(db: Db, authorization: string | null): Promise<ApiKeyPrincipal> {
-  const secret = bearerSecret(authorization, "project API key");
-  const key = await db.apiKey.findUnique({ where: { secretHash: hashSecret(secret) }, include: { project: { select: { slug: true } } } });
+  const { hash } = presentedSecret(authorization, "project API key");
+  const key = await db.apiKey.findUnique({ where: { secretHash: hash }, include: { project: { select: { slug: true } } } });
   if (!key) throw new AppError("UNAUTHORIZED", "Unknown API key");
   if (key.revokedAt) throw new AppError("UNAUTHORIZED", `API key "${key.name}" was revoked on ${key.revokedAt.toISOString().slice(0, 10)}`);
   // Record use at most once a minute: a busy CI must not turn every upload into an extra write.

@@ -1,6 +1,6 @@
 // Alert rules on a real PostgreSQL, driven the way production drives them: runs are uploaded
 // through POST /api/v1/results's route handler, whose background refresh evaluates the rules
-// (server/background/after-runs-stored.ts). Each kind opens an alert on a breach and not before it,
+// (server/background/worker.ts). Each kind opens an alert on a breach and not before it,
 // once per rule, variant and commit however often runs arrive; webhooks are POSTed to a local
 // HTTP server (and a failing one, and one that is not there), and the upload never fails.
 import crypto from "node:crypto";

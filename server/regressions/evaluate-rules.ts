@@ -1,5 +1,5 @@
 // Evaluates an experiment's alert rules after its runs changed (called by the background work
-// in server/background/after-runs-stored.ts, after the change points were recomputed), opens an
+// in server/background/worker.ts, after the change points were recomputed), opens an
 // alert per breach — at most one per rule, variant and commit, however often runs arrive — and
 // POSTs each new alert to its rule's webhook. The statistics are the ones the rest of Versus
 // uses: per-commit series from commit-series.ts, change points from change-point-store.ts, and

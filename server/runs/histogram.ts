@@ -40,6 +40,27 @@ export function scaleFor(minPositive: number, max: number): number {
   return 10 ** exponent;
 }
 
+/**
+ * The HdrHistogram of non-negative samples, encoded, with its percentiles in the samples' unit.
+ * Recorded at `preferredScale` (the scale the metric's earlier runs used: histograms merge only at
+ * one scale) whenever the largest value fits it, else at the scale for their range (scaleFor).
+ */
+export function samplesHistogram(
+  samples: ArrayLike<number>,
+  range: { minPositive: number; max: number },
+  preferredScale?: number,
+): Record<PercentileKey, number> & { histogram: Buffer; histogramScale: number } {
+  const fits = preferredScale !== undefined && range.max * preferredScale <= LARGEST;
+  const scale = fits ? preferredScale : scaleFor(range.minPositive, range.max);
+  const histogram = newHistogram();
+  try {
+    for (let i = 0; i < samples.length; i++) histogram.recordValue(Math.round((samples[i] as number) * scale));
+    return { ...percentilesOf(histogram, scale), histogram: encodeHistogram(histogram), histogramScale: scale };
+  } finally {
+    histogram.destroy();
+  }
+}
+
 export function encodeHistogram(histogram: Histogram): Buffer {
   return Buffer.from(hdr.encodeIntoCompressedBase64(histogram), "base64");
 }

@@ -4,14 +4,12 @@ import type { Db, Prisma } from "../db/client";
 import { isUniqueViolation } from "../db/prisma-errors";
 import { AppError, badInput, type FieldIssue } from "../core/errors";
 import { contradictions, repeatedMetricKeys } from "./metric-checks";
-import { prepareMetric, type PreparedMetric } from "./prepare-metric";
+import { prepareRuns, type PreparedMetric } from "./prepare-metric";
 import type { TResultsUpload, TRunMetricInput, TUploadResponse } from "../schemas/results";
 import { inTurn } from "./ingest-turns";
 import { experimentUrl } from "../http/public-origin";
-import { markRunsStored } from "./runs-stored";
-import { insertRuns, runRows } from "./store-runs";
-import { lockExperiment } from "./row-locks";
-import { allocateRepetitions, nextPosition, repeatedRepetitions } from "./run-numbering";
+import { insertRuns } from "./store-runs";
+import { allocateRepetitions, lockExperiment, repeatedRepetitions } from "./run-numbering";
 
 type Direction = NonNullable<TRunMetricInput["direction"]>;
 
@@ -48,16 +46,7 @@ export async function ingestResults(db: Db, upload: TResultsUpload, options: Ing
 
   // CPU work (summaries, histograms, compression) before the transaction, so it holds no locks.
   const now = new Date();
-  const scales = await histogramScales(db, options.projectId, upload.experiment);
-  const prepared: PreparedMetric[][] = [];
-  // One metric at a time: each already overlaps its compression with its summary, and holding
-  // every run's decoded samples at once would multiply the memory a large upload needs.
-  for (const [r, run] of upload.runs.entries()) {
-    const startedAt = run.startedAt ? new Date(run.startedAt) : now;
-    const metrics: PreparedMetric[] = [];
-    for (const [m, metric] of run.metrics.entries()) metrics.push(await prepareMetric(metric, ["runs", r, "metrics", m], startedAt, scales));
-    prepared.push(metrics);
-  }
+  const prepared = await prepareRuns(db, { projectId: options.projectId, slug: upload.experiment }, upload.runs, (r) => ["runs", r], now);
 
   for (let attempt = 1; ; attempt++) {
     try {
@@ -67,10 +56,6 @@ export async function ingestResults(db: Db, upload: TResultsUpload, options: Ing
           async (tx) => {
             const stored = await store(tx, upload, prepared, options, now);
             if (!stored.replayed) await options.afterStore?.(tx, stored.response);
-            // New runs with a commit may move the experiment's change points and breach its alert
-            // rules: marked with the runs, so the work after them is done even after a crash
-            // (runs-stored.ts; runs without a commit are in no history).
-            if (!stored.replayed && stored.experimentId && upload.runs.some((run) => run.gitCommit)) await markRunsStored(tx, stored.experimentId);
             return stored;
           },
           { timeout: 120_000, maxWait: 30_000 },
@@ -98,16 +83,16 @@ async function store(
   prepared: PreparedMetric[][],
   options: IngestOptions,
   now: Date,
-): Promise<{ response: TUploadResponse; replayed: boolean; experimentId: string | null }> {
+): Promise<{ response: TUploadResponse; replayed: boolean }> {
   let ingestRequestId: string | undefined;
   if (options.idempotencyKey) {
-    if (await findIngestRequest(tx, options)) return { response: await replay(tx, options), replayed: true, experimentId: null };
+    if (await findIngestRequest(tx, options)) return { response: await replay(tx, options), replayed: true };
     ingestRequestId = (await tx.ingestRequest.create({ data: { projectId: options.projectId, idempotencyKey: options.idempotencyKey, bodySha256: options.bodySha256 } })).id;
   }
 
   const created = { experiment: false, variants: [] as string[], metrics: [] as string[] };
   // Locked until commit: the variants and metrics read below stay the highest positions until
-  // this upload's own are stored (row-locks.ts); repetitions come from each variant's counter.
+  // this upload's own are stored (run-numbering.ts); repetitions come from each variant's counter.
   let experimentId = await lockExperiment(tx, options.projectId, upload.experiment);
   if (!experimentId) {
     if (!upload.create) {
@@ -177,7 +162,10 @@ async function store(
     upload.runs.map((run, r) => ({ variantId: variantIds.get(run.variant) as string, variantName: run.variant, repetition: run.repetition, path: ["runs", r] })),
   );
 
-  const rows = runRows(
+  // New runs with a commit may move the experiment's change points and breach its alert rules:
+  // insertRuns marks them in the same statement, so the work after them is done even after a crash.
+  const inserted = await insertRuns(
+    tx,
     upload.runs.map((run, r) => ({
       run,
       variantId: variantIds.get(run.variant) as string,
@@ -186,7 +174,6 @@ async function store(
     })),
     { experimentId: experiment.id, source: options.source, sourceDetail: options.sourceDetail ?? "", ingestRequestId, now },
   );
-  const inserted = await insertRuns(tx, rows);
   const stored: TUploadResponse["runs"] = upload.runs.map((run, r) => ({
     id: (inserted[r] as { id: string }).id,
     variant: run.variant,
@@ -198,26 +185,12 @@ async function store(
   return {
     response: { experiment: { slug: experiment.slug, url: experimentUrl(options.baseUrl, options.projectSlug, experiment.slug) }, replayed: false, runs: stored, created },
     replayed: false,
-    experimentId: experiment.id,
   };
 }
 
-/**
- * The histogram scale each metric's earlier runs used, so new histograms merge with theirs. One
- * indexed look-up per metric that stops at the first result with a scale, not a scan of every
- * result the experiment ever stored (this runs on each upload and each agent's complete).
- */
-export async function histogramScales(db: Db, projectId: string, experimentSlug: string): Promise<Map<string, number>> {
-  const rows = await db.$queryRaw<{ key: string; histogramScale: number }[]>`
-    SELECT m."key", s."histogramScale"
-    FROM "Metric" m JOIN "Experiment" e ON e."id" = m."experimentId"
-    CROSS JOIN LATERAL (
-      SELECT r."histogramScale" FROM "RunMetricResult" r
-      WHERE r."metricId" = m."id" AND r."histogramScale" IS NOT NULL
-      LIMIT 1
-    ) s
-    WHERE e."projectId" = ${projectId} AND e."slug" = ${experimentSlug}`;
-  return new Map(rows.map((row) => [row.key, row.histogramScale]));
+/** Where the next variant or metric of an experiment goes: after the last one. Call with the experiment locked. */
+function nextPosition(rows: { position: number }[]): number {
+  return rows.reduce((highest, row) => Math.max(highest, row.position + 1), 0);
 }
 
 /** The answer to a retried request: the runs the first request stored, or 409 for a different body. */

@@ -1,5 +1,5 @@
 // Turns for upload transactions in this server process. An upload's transaction holds its
-// experiment's row lock until it commits (row-locks.ts), so uploads to one experiment are stored
+// experiment's row lock until it commits (run-numbering.ts), so uploads to one experiment are stored
 // one after another whatever happens; but a transaction waiting for that lock holds a pooled
 // database connection meanwhile, and a burst of uploads to a few experiments would hold every
 // connection of the pool (node-postgres's default: 10), leaving none for the comparisons and pages

@@ -1,5 +1,7 @@
 // Turns one uploaded metric of one run into the rows we store: summary figures, histogram,
-// compact samples, time series. Pure CPU work, done before the database transaction opens.
+// compact samples, time series. Pure CPU work, done before the database transaction opens, after
+// one look-up of the histogram scales the experiment's earlier runs used (histogramScales).
+import type { Db } from "../db/client";
 import { AppError, type FieldIssue } from "../core/errors";
 import type { TRunMetricInput } from "../schemas/results";
 import { summaryContradictions } from "../schemas/summary-rules";
@@ -36,6 +38,51 @@ const bad = (path: (string | number)[], message: string) => {
 };
 
 const bytes = (buffer: Buffer): Uint8Array<ArrayBuffer> => new Uint8Array(buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength) as ArrayBuffer);
+
+/**
+ * The histogram scale each metric's earlier runs used, so new histograms merge with theirs. One
+ * indexed look-up per metric that stops at the first result with a scale, not a scan of every
+ * result the experiment ever stored (this runs on each upload and each agent's complete).
+ */
+async function histogramScales(db: Db, projectId: string, experimentSlug: string): Promise<Map<string, number>> {
+  const rows = await db.$queryRaw<{ key: string; histogramScale: number }[]>`
+    SELECT m."key", s."histogramScale"
+    FROM "Metric" m JOIN "Experiment" e ON e."id" = m."experimentId"
+    CROSS JOIN LATERAL (
+      SELECT r."histogramScale" FROM "RunMetricResult" r
+      WHERE r."metricId" = m."id" AND r."histogramScale" IS NOT NULL
+      LIMIT 1
+    ) s
+    WHERE e."projectId" = ${projectId} AND e."slug" = ${experimentSlug}`;
+  return new Map(rows.map((row) => [row.key, row.histogramScale]));
+}
+
+/**
+ * Each run's metrics prepared, in request order, merging with the histograms of the experiment's
+ * earlier runs (their scales are looked up only when a metric brings values to scale). One metric
+ * at a time: each already overlaps its compression with its summary, and holding every run's
+ * decoded samples at once would multiply the memory a large upload needs. `runPath` names a run
+ * in the request (["runs", 2] in an upload, ["run"] in a complete); a run that does not say when
+ * it started started `now`.
+ */
+export async function prepareRuns(
+  db: Db,
+  experiment: { projectId: string; slug: string },
+  runs: { startedAt?: string; metrics: TRunMetricInput[] }[],
+  runPath: (r: number) => (string | number)[],
+  now: Date,
+): Promise<PreparedMetric[][]> {
+  const needsScales = runs.some((run) => run.metrics.some((metric) => metric.samples || metric.samplesBase64 || metric.histogram));
+  const scales = needsScales ? await histogramScales(db, experiment.projectId, experiment.slug) : new Map<string, number>();
+  const prepared: PreparedMetric[][] = [];
+  for (const [r, run] of runs.entries()) {
+    const startedAt = run.startedAt ? new Date(run.startedAt) : now;
+    const metrics: PreparedMetric[] = [];
+    for (const [m, metric] of run.metrics.entries()) metrics.push(await prepareMetric(metric, [...runPath(r), "metrics", m], startedAt, scales));
+    prepared.push(metrics);
+  }
+  return prepared;
+}
 
 /** `scales`: histogram scale per metric key used so far; updated with the scale chosen here. */
 export async function prepareMetric(metric: TRunMetricInput, path: (string | number)[], runStartedAt: Date, scales: Map<string, number>): Promise<PreparedMetric> {

@@ -1,9 +1,15 @@
-// Repetition numbers of runs and positions of variants and metrics. Repetitions come from each
-// variant's counter (Variant.nextRepetition), advanced in the statement that takes them, so any
-// number of writers (uploads under the experiment's lock, agents completing jobs without it)
-// never hand out one number twice; positions are "highest so far + 1" under the experiment's
-// row lock (row-locks.ts). The database's unique constraints (prisma/schema.prisma) hold the
-// line behind both. Repetitions count from 0 per variant.
+// Repetition numbers of runs, and the row locks that serialize the writers of one experiment's
+// numbered rows. Repetitions come from each variant's counter (Variant.nextRepetition), advanced
+// in the statement that takes them, so any number of writers (uploads under the experiment's
+// lock, agents completing jobs without it) never hand out one number twice. Positions of an
+// upload's new variants and metrics are "highest so far + 1" (ingest-results.ts), which is only
+// safe under the experiment's row lock (lockExperiment). The database's unique constraints
+// (prisma/schema.prisma) hold the line behind both. Repetitions count from 0 per variant.
+//
+// Every writer of an experiment's variants and metrics (uploads, edits) first takes its row lock
+// and holds it until it commits. FOR NO KEY UPDATE conflicts with itself but not with the FOR KEY
+// SHARE locks that foreign-key checks take, so readers and inserts that merely reference the
+// experiment are not held up.
 import { Prisma } from "../db/generated/client";
 import { AppError, type FieldIssue } from "../core/errors";
 
@@ -95,11 +101,6 @@ async function takeRepetitions(tx: Tx, variantId: string, count: number, floor: 
   return Number(row.nextRepetition);
 }
 
-/** Where the next variant or metric of an experiment goes: after the last one. Call with the experiment locked. */
-export function nextPosition(rows: { position: number }[]): number {
-  return rows.reduce((highest, row) => Math.max(highest, row.position + 1), 0);
-}
-
 /** The same explicit repetition twice for one variant in one request: refused before anything is stored. */
 export function repeatedRepetitions(runs: { variant: string; repetition?: number }[]): FieldIssue[] {
   const seen = new Map<string, number>();
@@ -112,4 +113,18 @@ export function repeatedRepetitions(runs: { variant: string; repetition?: number
     else issues.push({ path: ["runs", index, "repetition"], message: `run ${first} of this upload is already repetition ${run.repetition} of variant "${run.variant}"` });
   });
   return issues;
+}
+
+/** Locks the experiment with this slug in the project until the transaction ends; its id, or null. */
+export async function lockExperiment(tx: Tx, projectId: string, slug: string): Promise<string | null> {
+  const rows = await tx.$queryRaw<{ id: string }[]>`SELECT "id" FROM "Experiment" WHERE "projectId" = ${projectId} AND "slug" = ${slug} FOR NO KEY UPDATE`;
+  return rows[0]?.id ?? null;
+}
+
+/**
+ * Locks the project against other creations of experiments until the transaction ends, so a slug
+ * derived from a title is picked after every concurrent creation has committed its own.
+ */
+export async function lockProjectForNewExperiment(tx: Tx, projectId: string): Promise<void> {
+  await tx.$queryRaw`SELECT "id" FROM "Project" WHERE "id" = ${projectId} FOR NO KEY UPDATE`;
 }

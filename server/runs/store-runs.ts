@@ -1,15 +1,33 @@
 // The one way runs are written: an upload's or an import's runs (inside the upload's transaction,
 // after its experiment, variants, metrics and repetitions are settled) and an agent's run (in the
-// single statement of its complete, store-job-run.ts) are the same rows — Run, RunMetricResult,
+// single statement of its complete, storeJobRun) are the same rows — Run, RunMetricResult,
 // RunTimeSeries — built by runRows and inserted by the CTEs of insertRunsSql, every run, result
 // and series of the request in one statement whatever their number. Everything before it
 // (checking metrics, summaries, histograms, compressed samples) is prepare-metric.ts.
+//
+// "Runs were stored": the one way the rest of Versus learns of new runs. Runs with a commit (an
+// upload's, an import's, an agent's) mark their experiment in the same transaction, so the mark
+// commits with the runs or not at all and survives a restart; the background worker
+// (server/background/worker.ts) claims marks, recomputes the history's change points and
+// evaluates the alert rules. Runs without a commit are in no history and mark nothing. A mark is
+// a row of RunsStoredTask.
+//
+// An agent's complete is one SQL statement (so one round trip and its own transaction): mark the
+// job succeeded under the lease presented, take the next repetition from the variant's counter,
+// insert the run, its metric results and time series, mark the runs stored when the run names a
+// commit, and touch the experiment. What it leaves out is what a job needs not: its run always
+// goes to an experiment, variant and metrics that exist, and the job row itself is the
+// idempotency record. A second complete of the same job waits on the job's row lock in `done`,
+// then finds it no longer leased and writes nothing. Completes of different jobs of one variant
+// wait only for each other's counter update, never for the experiment's lock that uploads take.
 import { v7 as uuidv7 } from "uuid";
-import type { Prisma as PrismaTypes } from "../db/client";
+import { type Db, type Prisma as PrismaTypes } from "../db/client";
+import { preparedQuery } from "../db/prepared-statements";
 import { Prisma } from "../db/generated/client";
 import { utcNow } from "../db/utc-now";
 import type { TRunInput } from "../schemas/results";
 import type { PreparedMetric } from "./prepare-metric";
+import { MAX_REPETITION, takeRepetitionsSql } from "./run-numbering";
 
 export type RunToStore = Pick<TRunInput, "status" | "startedAt" | "finishedAt" | "environment" | "gitCommit" | "gitBranch" | "gitCommitMessage" | "gitCommitTime" | "tags" | "sourceDetail">;
 
@@ -32,7 +50,7 @@ export interface RunContext {
 }
 
 /** The rows of these runs, with their ids (time-ordered, so runs of one statement sort in request order). */
-export function runRows(runs: RunOfRequest[], context: RunContext) {
+function runRows(runs: RunOfRequest[], context: RunContext) {
   const iso = (date: Date | null) => (date ? date.toISOString() : null);
   const runRows = [];
   const results = [];
@@ -101,10 +119,86 @@ export function insertRunsSql(rows: RunRows, options: { numbered?: string } = {}
     )`;
 }
 
-/** Inserts the rows in one statement (inside the caller's transaction): each run's id and repetition, in request order. */
-export async function insertRuns(tx: PrismaTypes.TransactionClient, rows: RunRows): Promise<{ id: string; repetition: number }[]> {
+/**
+ * Inserts the runs in one statement (inside the caller's transaction), with their experiment's
+ * "runs stored" mark when one of them names a commit: each run's id and repetition, in request
+ * order.
+ */
+export async function insertRuns(tx: PrismaTypes.TransactionClient, runs: RunOfRequest[], context: RunContext): Promise<{ id: string; repetition: number }[]> {
+  const rows = runRows(runs, context);
   if (rows.runs.length === 0) return [];
-  const stored = await tx.$queryRaw<{ id: string; repetition: number }[]>(Prisma.sql`WITH ${insertRunsSql(rows)} SELECT "id", "repetition" FROM run`);
+  const named = runs.some(({ run }) => run.gitCommit);
+  const stored = await tx.$queryRaw<{ id: string; repetition: number }[]>(Prisma.sql`
+    WITH ${insertRunsSql(rows)},
+    marked AS (${markRunsStoredSql(rows.experimentId, Prisma.sql`${named}`)})
+    SELECT "id", "repetition" FROM run`);
   const byId = new Map(stored.map((row) => [row.id, row]));
   return rows.runs.map((run) => byId.get(run.id) as { id: string; repetition: number });
+}
+
+/** How long after the runs a mark is due: a burst of uploads or completes shares one refresh. */
+export const MARK_DELAY_MS = 1000;
+
+const delay = Prisma.sql`make_interval(secs => ${MARK_DELAY_MS / 1000})`;
+
+/** The INSERT of a mark for `experimentId` when `when` holds: a CTE (`marked`) of the statement inserting the runs. */
+function markRunsStoredSql(experimentId: PrismaTypes.Sql | string, when: PrismaTypes.Sql): PrismaTypes.Sql {
+  return Prisma.sql`
+    INSERT INTO "RunsStoredTask" ("id", "experimentId", "runAfter", "createdAt")
+    SELECT ${uuidv7()}, ${experimentId}, ${utcNow} + ${delay}, ${utcNow} WHERE ${when}`;
+}
+
+export interface JobToStore {
+  id: string;
+  agentId: string;
+  leaseToken: string;
+  experimentId: string;
+  variantId: string;
+}
+
+/**
+ * The stored run, or null when nothing was written: the job was no longer leased under this
+ * lease, or (still leased) its variant has no repetition numbers left.
+ */
+export async function storeJobRun(
+  db: Db,
+  job: JobToStore,
+  run: RunToStore,
+  metrics: { metricId: string; prepared: PreparedMetric }[],
+  options: { sourceDetail: string; now: Date },
+): Promise<{ id: string; repetition: number } | null> {
+  const rows = runRows([{ run, variantId: job.variantId, repetition: null, metrics }], { experimentId: job.experimentId, source: "agent", sourceDetail: options.sourceDetail, now: options.now });
+  const runId = (rows.runs[0] as { id: string }).id;
+  const stored = await preparedQuery<{ id: string; repetition: number; touchDue: boolean | null }>(db, Prisma.sql`
+    WITH done AS (
+      UPDATE "Job" SET "status" = 'succeeded', "runId" = ${runId}, "error" = NULL, "leaseExpiresAt" = NULL,
+        "finishedAt" = ${utcNow}, "updatedAt" = ${utcNow}
+      WHERE "id" = ${job.id} AND "agentId" = ${job.agentId} AND "leaseToken" = ${job.leaseToken} AND "status" = 'leased'
+        AND (SELECT "nextRepetition" FROM "Variant" WHERE "id" = ${job.variantId}) <= ${MAX_REPETITION}
+      RETURNING "id"
+    ),
+    numbered AS (${takeRepetitionsSql(job.variantId, 1, 0, Prisma.sql`EXISTS (SELECT 1 FROM done)`)}),
+    ${insertRunsSql(rows, { numbered: "numbered" })},
+    marked AS (${markRunsStoredSql(job.experimentId, Prisma.sql`${Boolean(run.gitCommit)} AND EXISTS (SELECT 1 FROM run)`)})
+    -- Whether the experiment's last change is a second old (see touchExperiment).
+    SELECT "id", "repetition",
+      (SELECT e."updatedAt" < ${utcNow} - interval '1 second' FROM "Experiment" e WHERE e."id" = ${job.experimentId}) AS "touchDue"
+    FROM run`);
+  const row = stored[0];
+  if (!row) return null;
+  if (row.touchDue) await touchExperiment(db, job.experimentId);
+  return { id: row.id, repetition: row.repetition };
+}
+
+/**
+ * The experiments list sorts by last change; once a second is often enough. In a statement of its
+ * own, after the run's: inside that one, waiting for an upload's lock on the experiment (even
+ * under SKIP LOCKED, PostgreSQL may wait for a row version being updated) while holding the
+ * variant's counter deadlocked with the upload, which takes them the other way round. Here it
+ * holds nothing else, and a row locked by an upload (which touches it itself) is skipped.
+ */
+async function touchExperiment(db: Db, experimentId: string): Promise<void> {
+  await preparedQuery(db, Prisma.sql`
+    UPDATE "Experiment" SET "updatedAt" = ${utcNow}
+    WHERE "id" = (SELECT "id" FROM "Experiment" WHERE "id" = ${experimentId} AND "updatedAt" < ${utcNow} - interval '1 second' FOR NO KEY UPDATE SKIP LOCKED)`);
 }

@@ -1,6 +1,6 @@
 // One pass over a run's raw samples: exact n, mean, sample sd, min, max and sum, plus an
 // HdrHistogram for the percentiles — a million samples are never sorted.
-import { encodeHistogram, newHistogram, PERCENTILES, percentilesOf, scaleFor, type PercentileKey } from "./histogram";
+import { PERCENTILES, samplesHistogram, type PercentileKey } from "./histogram";
 
 export interface SampleSummary extends Partial<Record<PercentileKey, number>> {
   n: number;
@@ -36,15 +36,7 @@ export function summarizeSamples(samples: ArrayLike<number>, preferredScale?: nu
   const summary: SampleSummary = { n, mean, min, max, sum, ...(sd !== undefined ? { sd } : {}) };
 
   if (min >= 0) {
-    const fits = preferredScale !== undefined && max * preferredScale <= Number.MAX_SAFE_INTEGER / 2;
-    const scale = fits ? preferredScale : scaleFor(minPositive, max);
-    const histogram = newHistogram();
-    try {
-      for (let i = 0; i < n; i++) histogram.recordValue(Math.round((samples[i] as number) * scale));
-      Object.assign(summary, percentilesOf(histogram, scale), { histogram: encodeHistogram(histogram), histogramScale: scale });
-    } finally {
-      histogram.destroy();
-    }
+    Object.assign(summary, samplesHistogram(samples, { minPositive, max }, preferredScale));
     // The histogram gives a percentile as an end of its range of equivalent values (3 significant
     // digits), which can lie just outside the exact extremes: a percentile is a value of the set.
     for (const key of Object.keys(PERCENTILES) as PercentileKey[]) summary[key] = Math.min(max, Math.max(min, summary[key] ?? min));

@@ -4,10 +4,9 @@ import { AppError } from "../../core/errors";
 import { ZImportQuery } from "../../schemas/imports";
 import { parseInput } from "../../schemas/validation";
 import { ingestImport } from "../../runs/ingest-import";
-import { idempotencyKeyOf } from "./body";
+import { decodeUtf8, idempotencyKeyOf } from "./body";
 import { json, type RestContext } from "./handler";
 import { importMediaTypes, requireMediaType } from "./media-type";
-import { decodeUtf8 } from "./text-encoding";
 
 export async function postImport(ctx: RestContext): Promise<Response> {
   const query = parseInput(ZImportQuery, Object.fromEntries(ctx.url.searchParams));

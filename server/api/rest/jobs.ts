@@ -5,7 +5,6 @@ import { completeJob, jobToCompleteAs } from "../../agents/complete";
 import { failJob, releaseJob, renewLease } from "../../agents/lease";
 import { ZClaimQuery, ZCompleteRequest, ZFailRequest, ZJobPath, ZLeaseRequest } from "../../schemas/jobs";
 import { parseInput } from "../../schemas/validation";
-import { admitAgent } from "../../agents/agents";
 import type { TClaimedJob } from "../../schemas/jobs";
 import type { AgentContext, AgentCredentialContext } from "./agent-handler";
 import { parseJson } from "./body";
@@ -16,8 +15,8 @@ export async function postClaim(ctx: AgentCredentialContext): Promise<Response> 
   const { wait } = parseInput(ZClaimQuery, Object.fromEntries(ctx.url.searchParams));
   // A look at the queue with the caller's authentication in one statement; only when it found
   // nothing does the claim wait (and look again, with the agent known).
-  const first = await claimJobAs(ctx.db, ctx.principal.tokenHash);
-  const { agentId, projectId, stopRequested } = await admitAgent(ctx.db, first.agent, ctx.principal.secret);
+  const first = await claimJobAs(ctx.db, ctx.principal);
+  const { agentId, projectId, stopRequested } = first.principal;
   // The agent hung up as the job was leased: it never saw the lease, so give the job back.
   const abandon = async (claimed: TClaimedJob) => void (await releaseJob(ctx.db, { agentId, projectId, leaseToken: claimed.leaseToken }, claimed.id));
   if (stopRequested) return new Response(null, { status: 204 });
@@ -46,8 +45,8 @@ export async function postLease(ctx: AgentContext, jobId: string): Promise<Respo
 
 export async function postComplete(ctx: AgentCredentialContext, jobId: string): Promise<Response> {
   // The job is read with the caller's authentication in one statement.
-  const found = await jobToCompleteAs(ctx.db, ctx.principal.tokenHash, jobId);
-  const principal = await admitAgent(ctx.db, found.agent, ctx.principal.secret);
+  const found = await jobToCompleteAs(ctx.db, ctx.principal, jobId);
+  const principal = found.principal;
   const request = parseInput(ZCompleteRequest, await bodyOf(ctx, jobId));
   const holder = { agentId: principal.agentId, projectId: principal.projectId, leaseToken: request.leaseToken };
   const { reply, created } = await completeJob(ctx.db, holder, jobId, found.job, request, {

@@ -3,7 +3,7 @@
 // overlong form, an encoded surrogate, a byte that never occurs in UTF-8.
 import { describe, expect, it } from "vitest";
 import { AppError } from "../../core/errors";
-import { decodeUtf8, invalidUtf8Offset } from "./text-encoding";
+import { decodeUtf8, invalidUtf8Offset } from "./body";
 
 const bytes = (...parts: (string | number[])[]) => Buffer.concat(parts.map((part) => (typeof part === "string" ? Buffer.from(part) : Buffer.from(part))));
 
