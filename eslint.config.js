@@ -25,7 +25,10 @@ const serverLayers = [
 ];
 const serverElements = serverLayers.flat().map((name) => ({ type: name, pattern: `server/${name}` }));
 const serverPolicies = serverLayers.flatMap((layer, index) =>
-  layer.map((name) => ({ from: { element: { type: name } }, allow: { to: { element: { types: { anyOf: [name, ...serverLayers.slice(index + 1).flat()] } } } } })),
+  layer.map((name) => ({
+    from: { element: { type: name } },
+    allow: { to: { element: { types: { anyOf: [name, ...serverLayers.slice(index + 1).flat()] } } } },
+  })),
 );
 
 const noFramework = { group: ["react", "react-dom", "next", "next/*", "@tanstack/*"], message: "server/ never imports React or Next." };
@@ -33,7 +36,17 @@ const noFramework = { group: ["react", "react-dom", "next", "next/*", "@tanstack
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
-  globalIgnores([".next/**", ".data/**", "node_modules/**", "server/db/generated/**", "agents/go/**", "agents/jvm/**", "test-results/**", "playwright-report/**", "next-env.d.ts"]),
+  globalIgnores([
+    ".next/**",
+    ".data/**",
+    "node_modules/**",
+    "server/db/generated/**",
+    "agents/go/**",
+    "agents/jvm/**",
+    "test-results/**",
+    "playwright-report/**",
+    "next-env.d.ts",
+  ]),
   {
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
@@ -62,7 +75,11 @@ export default defineConfig([
         "error",
         {
           patterns: [
-            { group: ["~/server/db/*", "**/server/db/*", "@prisma/*", "pg"], message: "app/ and components/ go through tRPC or a service, never the database.", allowTypeImports: true },
+            {
+              group: ["~/server/db/*", "**/server/db/*", "@prisma/*", "pg"],
+              message: "app/ and components/ go through tRPC or a service, never the database.",
+              allowTypeImports: true,
+            },
             { group: ["~/server/stats/*", "**/server/stats/*"], message: "Statistics are computed in server/, not in the UI.", allowTypeImports: true },
           ],
         },

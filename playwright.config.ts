@@ -6,15 +6,23 @@ import { e2eBaseURL as baseURL, e2eDataDir as dataDir, e2eEmbeddedPgPort, e2ePor
 
 // Playwright cannot download its own browser on machines without internet; use the system
 // Chromium when there is one (override with CHROMIUM_PATH), else Playwright's own build.
-const systemChromium = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find(
-  (candidate): candidate is string => Boolean(candidate && fs.existsSync(candidate)),
+const systemChromium = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find((candidate): candidate is string =>
+  Boolean(candidate && fs.existsSync(candidate)),
 );
 
 const chromium = {
   ...devices["Desktop Chrome"],
   launchOptions: {
     executablePath: systemChromium,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-quic", "--no-first-run", "--disable-sync"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-sync",
+    ],
   },
 };
 

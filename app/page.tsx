@@ -22,7 +22,11 @@ export default async function HomePage() {
           {projects.map((project) => (
             <Link key={project.id} href={`/p/${project.slug}`} className="card" style={{ color: "inherit" }}>
               <h2 style={{ marginBottom: "0.25rem" }}>{project.name}</h2>
-              {project.description ? <p className="muted small" style={{ margin: "0 0 0.5rem" }}>{project.description}</p> : null}
+              {project.description ? (
+                <p className="muted small" style={{ margin: "0 0 0.5rem" }}>
+                  {project.description}
+                </p>
+              ) : null}
               <span className="badge">
                 {project.experimentCount} experiment{project.experimentCount === 1 ? "" : "s"}
               </span>{" "}

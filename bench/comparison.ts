@@ -112,7 +112,13 @@ try {
         const samples = latencySamples(SAMPLES, 1 + r * 1000 + v * 100 + m);
         const factor = shift * metric.scale;
         if (factor !== 1) for (let i = 0; i < samples.length; i++) samples[i] = Math.round((samples[i] as number) * factor * 1000) / 1000;
-        return { key: metric.key, unit: "ms", direction: "lower_is_better", aggregation: metric.aggregation, samplesBase64: Buffer.from(samples.buffer).toString("base64") };
+        return {
+          key: metric.key,
+          unit: "ms",
+          direction: "lower_is_better",
+          aggregation: metric.aggregation,
+          samplesBase64: Buffer.from(samples.buffer).toString("base64"),
+        };
       });
       const body = JSON.stringify({ experiment: EXPERIMENT, create: true, runs: [{ variant, repetition: r, metrics }] });
       uploadedBytes += Buffer.byteLength(body);
@@ -132,13 +138,22 @@ try {
   const comparisonUrl = `${server.baseUrl}/api/v1/experiments/${EXPERIMENT}/comparison`;
   const check = await fetch(comparisonUrl, { headers: auth });
   const body = (await check.json()) as {
-    metrics: { key: string; comparison: { variants: { variant: string; n: number; percentiles: { count: number } | null }[]; comparisons: { candidate: string; verdict: string }[] } | null; reason: string | null }[];
+    metrics: {
+      key: string;
+      comparison: {
+        variants: { variant: string; n: number; percentiles: { count: number } | null }[];
+        comparisons: { candidate: string; verdict: string }[];
+      } | null;
+      reason: string | null;
+    }[];
   };
   if (check.status !== 200) throw new Error(`comparison failed: ${check.status} ${JSON.stringify(body).slice(0, 500)}`);
   for (const metric of body.metrics) {
     if (!metric.comparison) throw new Error(`${metric.key}: no comparison (${metric.reason})`);
     const counts = metric.comparison.variants.map((v) => `${v.n}×${((v.percentiles?.count ?? 0) / 1e6).toFixed(0)}M`).join(" ");
-    console.log(`  ${metric.key.padEnd(11)} runs×merged samples ${counts}; ${metric.comparison.comparisons.map((c) => `${c.candidate} ${c.verdict}`).join(", ")}`);
+    console.log(
+      `  ${metric.key.padEnd(11)} runs×merged samples ${counts}; ${metric.comparison.comparisons.map((c) => `${c.candidate} ${c.verdict}`).join(", ")}`,
+    );
   }
 
   // Alternating would mix the two; run them back to back, health first, as the target compares them.
@@ -147,9 +162,13 @@ try {
 
   const target = 3 * median(health.times) + 100;
   const ok = median(comparison.times) <= target;
-  console.log(`\n${VARIANTS.length} variants × ${RUNS} runs × ${METRICS.length} metrics, ${SAMPLES.toLocaleString("en-US")} samples per run and metric; ${N} sequential GETs each after ${WARM_UP} warm-up`);
+  console.log(
+    `\n${VARIANTS.length} variants × ${RUNS} runs × ${METRICS.length} metrics, ${SAMPLES.toLocaleString("en-US")} samples per run and metric; ${N} sequential GETs each after ${WARM_UP} warm-up`,
+  );
   console.log(`  /api/health        median ${ms(median(health.times))}, p90 ${ms(quantile(health.times, 0.9))}  (${health.bytes} B)`);
-  console.log(`  comparison         median ${ms(median(comparison.times))}, p90 ${ms(quantile(comparison.times, 0.9))}  (${(comparison.bytes / 1024).toFixed(1)} KB)`);
+  console.log(
+    `  comparison         median ${ms(median(comparison.times))}, p90 ${ms(quantile(comparison.times, 0.9))}  (${(comparison.bytes / 1024).toFixed(1)} KB)`,
+  );
   console.log(`  comparison ≤ 3 × health + 100 ms: ${ms(median(comparison.times))} ≤ ${ms(target)} ${ok ? "✓" : "✗"}`);
 
   // ---- where the time goes, in-process on the same database (same code the endpoint runs)
@@ -171,13 +190,29 @@ try {
       }
       return { value, times };
     };
-    const experiment = await db.experiment.findFirstOrThrow({ where: { slug: EXPERIMENT, project: { slug: "bench" } }, include: { variants: true, metrics: true } });
+    const experiment = await db.experiment.findFirstOrThrow({
+      where: { slug: EXPERIMENT, project: { slug: "bench" } },
+      include: { variants: true, metrics: true },
+    });
     const total = await timed(() => getComparison(db, { projectSlug: "bench" }, EXPERIMENT));
     const fetchRows = await timed(() =>
       db.runMetricResult.findMany({
         where: { run: { experimentId: experiment.id, status: "succeeded" } },
         orderBy: [{ run: { createdAt: "asc" } }, { runId: "asc" }],
-        select: { metricId: true, mean: true, min: true, max: true, sum: true, p50: true, p90: true, p95: true, p99: true, histogram: true, histogramScale: true, run: { select: { id: true, variantId: true } } },
+        select: {
+          metricId: true,
+          mean: true,
+          min: true,
+          max: true,
+          sum: true,
+          p50: true,
+          p90: true,
+          p95: true,
+          p99: true,
+          histogram: true,
+          histogramScale: true,
+          run: { select: { id: true, variantId: true } },
+        },
       }),
     );
     const rows = fetchRows.value;
@@ -188,12 +223,24 @@ try {
       experiment.metrics.map((m) =>
         compareMetric(
           { key: m.key, unit: m.unit, direction: m.direction },
-          experiment.variants.map((v) => ({ name: v.name, isBaseline: v.isBaseline, replicates: rows.filter((r) => r.metricId === m.id && r.run.variantId === v.id).map((r) => r.mean) })),
+          experiment.variants.map((v) => ({
+            name: v.name,
+            isBaseline: v.isBaseline,
+            replicates: rows.filter((r) => r.metricId === m.id && r.run.variantId === v.id).map((r) => r.mean),
+          })),
         ),
       ),
     );
     const noise = await timed(() =>
-      experiment.metrics.map((m) => aaNoise(experiment.variants.map((v) => ({ name: v.name, replicates: rows.filter((r) => r.metricId === m.id && r.run.variantId === v.id).map((r) => r.mean) })), { alpha: 0.05, seed: 1, splits: DEFAULT_SPLITS })),
+      experiment.metrics.map((m) =>
+        aaNoise(
+          experiment.variants.map((v) => ({
+            name: v.name,
+            replicates: rows.filter((r) => r.metricId === m.id && r.run.variantId === v.id).map((r) => r.mean),
+          })),
+          { alpha: 0.05, seed: 1, splits: DEFAULT_SPLITS },
+        ),
+      ),
     );
     console.log(`\nin-process breakdown (median of 10 after one warm-up):`);
     console.log(`  getComparison() total                      ${ms(median(total.times))}`);

@@ -45,7 +45,11 @@ try {
   const first = await fetch(`${server.baseUrl}/api/v1/results`, {
     method: "POST",
     headers: { ...auth, "Content-Type": "application/json" },
-    body: JSON.stringify({ experiment: EXPERIMENT, create: true, runs: [{ variant: "main", repetition: 0, metrics: [{ key: "latency_ms", unit: "ms", direction: "lower_is_better", summary: { n: 1, mean: 10 } }] }] }),
+    body: JSON.stringify({
+      experiment: EXPERIMENT,
+      create: true,
+      runs: [{ variant: "main", repetition: 0, metrics: [{ key: "latency_ms", unit: "ms", direction: "lower_is_better", summary: { n: 1, mean: 10 } }] }],
+    }),
   });
   if (first.status !== 201) throw new Error(`setup upload failed: ${first.status} ${await first.text()}`);
 
@@ -82,7 +86,9 @@ try {
     );
     await db.$executeRaw`ANALYZE "Run"`;
     await db.$executeRaw`ANALYZE "RunMetricResult"`;
-    console.log(`inserted ${COMMITS.toLocaleString("en-US")} commits × ${RUNS_PER_COMMIT} runs in ${((performance.now() - insertStarted) / 1000).toFixed(1)} s`);
+    console.log(
+      `inserted ${COMMITS.toLocaleString("en-US")} commits × ${RUNS_PER_COMMIT} runs in ${((performance.now() - insertStarted) / 1000).toFixed(1)} s`,
+    );
 
     const refreshStarted = performance.now();
     const found = await refreshChangePoints(db, experiment.id);
@@ -102,7 +108,12 @@ try {
       body: JSON.stringify({
         experiment: `${EXPERIMENT}-warm-up`,
         create: true,
-        runs: [0, 1, 2].map((c) => ({ variant: "main", gitCommit: `warm${c}aaaa`, gitBranch: "main", metrics: [{ key: "latency_ms", unit: "ms", direction: "lower_is_better", summary: { n: 1, mean: 10 + c } }] })),
+        runs: [0, 1, 2].map((c) => ({
+          variant: "main",
+          gitCommit: `warm${c}aaaa`,
+          gitBranch: "main",
+          metrics: [{ key: "latency_ms", unit: "ms", direction: "lower_is_better", summary: { n: 1, mean: 10 + c } }],
+        })),
       }),
     });
     if (small.status !== 201) throw new Error(`warm-up upload failed: ${small.status} ${await small.text()}`);
@@ -113,21 +124,34 @@ try {
     // Health first, then the history, back to back, as the target compares them.
     const health = await timeGets(`${server.baseUrl}/api/health`, {}, { count: N, warmUp: WARM_UP });
     const whole = await timeGets(base, auth, { count: N, warmUp: WARM_UP });
-    const check = (await (await fetch(base, { headers: auth })).json()) as { commits: number; points: unknown[]; changePoints: unknown[]; downsampled: boolean };
-    console.log(`history: ${check.commits} commits, ${check.points.length} points returned (downsampled: ${check.downsampled}), ${check.changePoints.length} change points`);
+    const check = (await (await fetch(base, { headers: auth })).json()) as {
+      commits: number;
+      points: unknown[];
+      changePoints: unknown[];
+      downsampled: boolean;
+    };
+    console.log(
+      `history: ${check.commits} commits, ${check.points.length} points returned (downsampled: ${check.downsampled}), ${check.changePoints.length} change points`,
+    );
     const zoom = await timeGets(`${base}&branch=main&from=2025-06-01T00:00:00Z&to=2025-06-13T11:00:00Z`, auth, { count: N, warmUp: WARM_UP });
 
     const target = 3 * median(health.times) + 100;
-    console.log(`\n${COMMITS.toLocaleString("en-US")} commits × ${RUNS_PER_COMMIT} runs; ${N} sequential GETs each after ${WARM_UP} warm-up (load average ${os.loadavg()[0]?.toFixed(1)} on ${os.cpus().length} cores)`);
+    console.log(
+      `\n${COMMITS.toLocaleString("en-US")} commits × ${RUNS_PER_COMMIT} runs; ${N} sequential GETs each after ${WARM_UP} warm-up (load average ${os.loadavg()[0]?.toFixed(1)} on ${os.cpus().length} cores)`,
+    );
     console.log(`  /api/health                 median ${ms(median(health.times))}, p90 ${ms(quantile(health.times, 0.9))}  (${health.bytes} B)`);
     for (const [label, t] of [
       ["history, whole range (800 pts)", whole],
       ["history, 300-commit window", zoom],
     ] as const) {
       const m = median(t.times);
-      console.log(`  ${label.padEnd(27)} median ${ms(m)}, p90 ${ms(quantile(t.times, 0.9))}  (${(t.bytes / 1024).toFixed(1)} KB); first (cold) GET ${ms(t.first)}`);
+      console.log(
+        `  ${label.padEnd(27)} median ${ms(m)}, p90 ${ms(quantile(t.times, 0.9))}  (${(t.bytes / 1024).toFixed(1)} KB); first (cold) GET ${ms(t.first)}`,
+      );
       console.log(`    ≤ 3 × health + 100 ms: median ${ms(m)} vs ${ms(target)} = ${(m / target).toFixed(2)} of the budget ${m <= target ? "✓" : "✗"}`);
-      console.log(`                           cold   ${ms(t.first)} vs ${ms(target)} = ${(t.first / target).toFixed(2)} of the budget ${t.first <= target ? "✓" : "✗"}`);
+      console.log(
+        `                           cold   ${ms(t.first)} vs ${ms(target)} = ${(t.first / target).toFixed(2)} of the budget ${t.first <= target ? "✓" : "✗"}`,
+      );
     }
 
     // A read that finds no stored points (as before the first refresh of a history stored by an
@@ -144,7 +168,10 @@ try {
     // ---- where a read's time goes, in-process on the same database (the code the endpoint runs)
     const { commitSeriesOf, seriesBranches } = await import("../server/history/commit-series");
     const { readStoredSeries, computeSeries } = await import("../server/history/stored-series");
-    const subject = { metric: experiment.metrics[0] as (typeof experiment.metrics)[number], variant: experiment.variants[0] as (typeof experiment.variants)[number] };
+    const subject = {
+      metric: experiment.metrics[0] as (typeof experiment.metrics)[number],
+      variant: experiment.variants[0] as (typeof experiment.variants)[number],
+    };
     const timed = async (fn: () => Promise<unknown>) => {
       await fn();
       const times: number[] = [];

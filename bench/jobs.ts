@@ -32,10 +32,17 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 /** CPU time used by the server, PostgreSQL and this script (the agents or raw clients) while `work` runs. */
 async function cpuDuring(work: () => Promise<void>): Promise<{ server: number; postgres: number; clients: number }> {
   const bench = server as BenchServer;
-  const own = () => { const usage = process.cpuUsage(); return (usage.user + usage.system) / 1e6; };
+  const own = () => {
+    const usage = process.cpuUsage();
+    return (usage.user + usage.system) / 1e6;
+  };
   const before = { server: cpuSecondsOf(bench.serverPid), postgres: postgresCpuSeconds(bench.dataDir), clients: own() };
   await work();
-  return { server: cpuSecondsOf(bench.serverPid) - before.server, postgres: postgresCpuSeconds(bench.dataDir) - before.postgres, clients: own() - before.clients };
+  return {
+    server: cpuSecondsOf(bench.serverPid) - before.server,
+    postgres: postgresCpuSeconds(bench.dataDir) - before.postgres,
+    clients: own() - before.clients,
+  };
 }
 const perJobMs = (cpu: { server: number; postgres: number; clients: number }) =>
   `server ${((cpu.server * 1000) / JOBS).toFixed(2)}, PostgreSQL ${((cpu.postgres * 1000) / JOBS).toFixed(2)}, clients ${((cpu.clients * 1000) / JOBS).toFixed(2)} ms of CPU per job`;
@@ -95,7 +102,11 @@ try {
             method: "POST",
             agent: keepAlive,
             signal,
-            headers: { Authorization: `Bearer ${credential}`, "Content-Type": "application/json", ...(payload ? { "Content-Length": Buffer.byteLength(payload) } : {}) },
+            headers: {
+              Authorization: `Bearer ${credential}`,
+              "Content-Type": "application/json",
+              ...(payload ? { "Content-Length": Buffer.byteLength(payload) } : {}),
+            },
           },
           (response) => {
             const chunks: Buffer[] = [];
@@ -118,8 +129,10 @@ try {
       agents.push((registered.body as { credential: string }).credential);
     }
     type Job = { id: string; leaseToken: string };
-    const claim = async (credential: string, wait: number, signal?: AbortSignal) => (await post(`/jobs/claim?wait=${wait}`, credential, undefined, signal)).body?.job as Job | undefined;
-    const complete = (credential: string, job: Job) => post(`/jobs/${job.id}/complete`, credential, { leaseToken: job.leaseToken, run: { metrics: [{ key: "op_ms", summary: { n: 1, mean: 1 } }] } });
+    const claim = async (credential: string, wait: number, signal?: AbortSignal) =>
+      (await post(`/jobs/claim?wait=${wait}`, credential, undefined, signal)).body?.job as Job | undefined;
+    const complete = (credential: string, job: Job) =>
+      post(`/jobs/${job.id}/complete`, credential, { leaseToken: job.leaseToken, run: { metrics: [{ key: "op_ms", summary: { n: 1, mean: 1 } }] } });
 
     // Warm-up: Next.js loads each route on first use.
     await startBatch(db, project.id, user.id, { experimentSlug: "latency", order: "interleaved", labels: {}, maxAttempts: 3 });
@@ -142,30 +155,33 @@ try {
     const waiting = new Set<AbortController>();
     const httpStarted = performance.now();
     let httpSeconds = 0;
-    const httpCpu = await cpuDuring(async () => void await Promise.all(
-      agents.map(async (credential) => {
-        while (!finished) {
-          const hangUp = new AbortController();
-          waiting.add(hangUp);
-          let job: Job | undefined;
-          try {
-            job = await claim(credential, 30, hangUp.signal);
-          } catch (error) {
-            if (finished) return;
-            throw error;
-          } finally {
-            waiting.delete(hangUp);
-          }
-          if (!job) continue;
-          await complete(credential, job);
-          if (++done === JOBS) {
-            httpSeconds = (performance.now() - httpStarted) / 1000;
-            finished = true;
-            for (const controller of waiting) controller.abort();
-          }
-        }
-      }),
-    ));
+    const httpCpu = await cpuDuring(
+      async () =>
+        void (await Promise.all(
+          agents.map(async (credential) => {
+            while (!finished) {
+              const hangUp = new AbortController();
+              waiting.add(hangUp);
+              let job: Job | undefined;
+              try {
+                job = await claim(credential, 30, hangUp.signal);
+              } catch (error) {
+                if (finished) return;
+                throw error;
+              } finally {
+                waiting.delete(hangUp);
+              }
+              if (!job) continue;
+              await complete(credential, job);
+              if (++done === JOBS) {
+                httpSeconds = (performance.now() - httpStarted) / 1000;
+                finished = true;
+                for (const controller of waiting) controller.abort();
+              }
+            }
+          }),
+        )),
+    );
     const stored = await db.job.count({ where: { experiment: { slug: "dispatch" }, status: "succeeded", runId: { not: null } } });
     if (stored !== JOBS) throw new Error(`expected ${JOBS} succeeded jobs with a run, found ${stored}`);
     const httpRate = JOBS / httpSeconds;
@@ -181,38 +197,41 @@ try {
       const metric = await db.metric.findFirstOrThrow({ where: { experiment: { projectId: project.id, slug: experimentSlug } } });
       const pool = new pg.Pool({ connectionString: databaseUrl, max: AGENTS });
       const started = performance.now();
-      const cpu = await cpuDuring(async () => void await Promise.all(
-        Array.from({ length: AGENTS }, async () => {
-          const client = await pool.connect();
-          try {
-            for (;;) {
-              const claimed = await client.query<{ id: string }>(
-                `UPDATE "Job" SET "status" = 'leased', "leaseToken" = 'raw', "leaseExpiresAt" = now() + interval '60 seconds', "attempts" = "attempts" + 1
+      const cpu = await cpuDuring(
+        async () =>
+          void (await Promise.all(
+            Array.from({ length: AGENTS }, async () => {
+              const client = await pool.connect();
+              try {
+                for (;;) {
+                  const claimed = await client.query<{ id: string }>(
+                    `UPDATE "Job" SET "status" = 'leased', "leaseToken" = 'raw', "leaseExpiresAt" = now() + interval '60 seconds', "attempts" = "attempts" + 1
                  WHERE "id" = (SELECT "id" FROM "Job" WHERE "projectId" = $1 AND "status" = 'queued'
                                ORDER BY "createdAt", "batchId", "position" LIMIT 1 FOR UPDATE SKIP LOCKED)
                  RETURNING "id"`,
-                [project.id],
-              );
-              const id = claimed.rows[0]?.id;
-              if (!id) return;
-              if (!storeRun) {
-                await client.query(`UPDATE "Job" SET "status" = 'succeeded', "leaseExpiresAt" = NULL, "finishedAt" = now() WHERE "id" = $1`, [id]);
-                continue;
-              }
-              await client.query(
-                `WITH job AS (SELECT "id", "experimentId", "variantId", "repetition" FROM "Job" WHERE "id" = $1),
+                    [project.id],
+                  );
+                  const id = claimed.rows[0]?.id;
+                  if (!id) return;
+                  if (!storeRun) {
+                    await client.query(`UPDATE "Job" SET "status" = 'succeeded', "leaseExpiresAt" = NULL, "finishedAt" = now() WHERE "id" = $1`, [id]);
+                    continue;
+                  }
+                  await client.query(
+                    `WITH job AS (SELECT "id", "experimentId", "variantId", "repetition" FROM "Job" WHERE "id" = $1),
                  run AS (INSERT INTO "Run" ("id", "experimentId", "variantId", "source", "repetition", "finishedAt")
                          SELECT gen_random_uuid()::text, "experimentId", "variantId", 'agent', "repetition", now() FROM job RETURNING "id"),
                  result AS (INSERT INTO "RunMetricResult" ("id", "runId", "metricId", "n", "mean") SELECT gen_random_uuid()::text, "id", $2, 1, 1 FROM run)
                  UPDATE "Job" SET "status" = 'succeeded', "runId" = run."id", "leaseExpiresAt" = NULL, "finishedAt" = now() FROM run WHERE "Job"."id" = $1`,
-                [id, metric.id],
-              );
-            }
-          } finally {
-            client.release();
-          }
-        }),
-      ));
+                    [id, metric.id],
+                  );
+                }
+              } finally {
+                client.release();
+              }
+            }),
+          )),
+      );
       const rate = JOBS / ((performance.now() - started) / 1000);
       await pool.end();
       return { rate, cpu };

@@ -64,7 +64,28 @@ interface JmhEntry {
 /** One JMH benchmark (a regexp and its params), one fork. */
 function jmh(benchmark: string, params: string[]): { nsPerOp: number; allocPerOp: number } {
   const out = path.join(work, `jmh-${Date.now()}.json`);
-  const args = ["-jar", jar, benchmark, ...params.flatMap((p) => ["-p", p]), "-f", "1", "-wi", "5", "-w", "1s", "-i", "5", "-r", "1s", "-prof", "gc", "-rf", "json", "-rff", out];
+  const args = [
+    "-jar",
+    jar,
+    benchmark,
+    ...params.flatMap((p) => ["-p", p]),
+    "-f",
+    "1",
+    "-wi",
+    "5",
+    "-w",
+    "1s",
+    "-i",
+    "5",
+    "-r",
+    "1s",
+    "-prof",
+    "gc",
+    "-rf",
+    "json",
+    "-rff",
+    out,
+  ];
   execFileSync("java", args, { stdio: ["ignore", "ignore", "inherit"] });
   const [entry] = JSON.parse(fs.readFileSync(out, "utf8")) as JmhEntry[];
   if (!entry || entry.primaryMetric.scoreUnit !== "ns/op") throw new Error(`JMH ${benchmark}: no result in ns/op`);
@@ -86,7 +107,12 @@ try {
 
   const cases = [
     { label: "gzip 80 B", workload: "gzip", settings: { sizeBytes: 80, compress: true, level: 6, seed: 1 }, jmh: ["GzipBenchmark.gzip", "sizeBytes=80"] },
-    { label: "gzip 50 KB", workload: "gzip", settings: { sizeBytes: 51_200, compress: true, level: 6, seed: 1 }, jmh: ["GzipBenchmark.gzip", "sizeBytes=51200"] },
+    {
+      label: "gzip 50 KB",
+      workload: "gzip",
+      settings: { sizeBytes: 51_200, compress: true, level: 6, seed: 1 },
+      jmh: ["GzipBenchmark.gzip", "sizeBytes=51200"],
+    },
     { label: "empty", workload: "empty", settings: {}, jmh: ["EmptyBenchmark.empty"] },
   ];
   const results = cases.map(() => ({ harness: [] as HarnessFigures[], jmh: [] as { nsPerOp: number; allocPerOp: number }[] }));
@@ -110,16 +136,28 @@ try {
     const hB = median(h.map((x) => x.allocPerOp));
     const jB = median(j.map((x) => x.allocPerOp));
     const byRound = h.map((x, r) => (x.nsPerOp / j[r]!.nsPerOp).toFixed(2)).join(" ");
-        // Below half a byte (the empty case: JMH's counter noise) a percentage means nothing.
+    // Below half a byte (the empty case: JMH's counter noise) a percentage means nothing.
     const bytesDiff = Math.abs(hB) < 0.5 && Math.abs(jB) < 0.5 ? "both ≈ 0" : pct(hB, jB);
-    rows.push([c.label, num(hNs, 2), num(jNs, 2), jNs > 0 && hNs > 0 ? (hNs / jNs).toFixed(3) : "—", byRound, num(hB), num(jB), bytesDiff, String(h[h.length - 1]!.batchSize)]);
+    rows.push([
+      c.label,
+      num(hNs, 2),
+      num(jNs, 2),
+      jNs > 0 && hNs > 0 ? (hNs / jNs).toFixed(3) : "—",
+      byRound,
+      num(hB),
+      num(jB),
+      bytesDiff,
+      String(h[h.length - 1]!.batchSize),
+    ]);
   }
   rows.push(["empty, timed alone", num(median(alone.map((x) => x.nsPerOp)), 2), "", "", "", num(median(alone.map((x) => x.allocPerOp))), "", "", "1"]);
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
   console.log("");
   for (const row of rows) console.log(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  "));
   console.log("");
-  console.log(`targets: time within ±5% of JMH (ratio 0.95–1.05), bytes within 1%. Load average now: ${os.loadavg()[0]!.toFixed(2)} on ${os.availableParallelism()} cores.`);
+  console.log(
+    `targets: time within ±5% of JMH (ratio 0.95–1.05), bytes within 1%. Load average now: ${os.loadavg()[0]!.toFixed(2)} on ${os.availableParallelism()} cores.`,
+  );
 } finally {
   fs.rmSync(work, { recursive: true, force: true });
 }

@@ -53,7 +53,11 @@ const checks: Check[] = [];
 try {
   const up = await startBenchServerWithKey(NAME, PORT);
   server = up.server;
-  const { databaseUrl, auth, server: { baseUrl } } = up;
+  const {
+    databaseUrl,
+    auth,
+    server: { baseUrl },
+  } = up;
   const cookie = await signInFirstOwner(baseUrl, databaseUrl);
 
   // The experiment the readers read: 30 uploads of two runs each (baseline and three candidates).
@@ -65,7 +69,8 @@ try {
   const comparisonPath = `/api/v1/experiments/${READ_EXPERIMENT}/comparison`;
   const pagePath = `/p/bench/e/${READ_EXPERIMENT}`;
   const page = await fetch(`${baseUrl}${pagePath}`, { headers: { Cookie: cookie }, redirect: "manual" });
-  if (page.status !== 200 || !(await page.text()).includes(READ_EXPERIMENT)) throw new Error(`the experiment page answered ${page.status} to the signed-in owner`);
+  if (page.status !== 200 || !(await page.text()).includes(READ_EXPERIMENT))
+    throw new Error(`the experiment page answered ${page.status} to the signed-in owner`);
 
   const ledger = new Ledger();
   const random = mulberry32(7);
@@ -91,9 +96,13 @@ try {
   };
   const loadAverage = os.loadavg()[0] as number;
 
-  console.log(`\n${"endpoint".padEnd(24)} ${"conns".padStart(5)} ${"answers".padStart(8)} ${"req/s".padStart(7)} ${"p50".padStart(8)} ${"p99".padStart(8)}  answers by status; socket errors`);
+  console.log(
+    `\n${"endpoint".padEnd(24)} ${"conns".padStart(5)} ${"answers".padStart(8)} ${"req/s".padStart(7)} ${"p50".padStart(8)} ${"p99".padStart(8)}  answers by status; socket errors`,
+  );
   for (const result of results) {
-    const statuses = Object.entries(result.statusCodeStats ?? {}).map(([status, { count }]) => `${status}: ${count}`).join(", ");
+    const statuses = Object.entries(result.statusCodeStats ?? {})
+      .map(([status, { count }]) => `${status}: ${count}`)
+      .join(", ");
     console.log(
       `${(result.title ?? "").padEnd(24)} ${String(result.connections).padStart(5)} ${String(result.requests.total).padStart(8)} ${(result.requests.total / result.duration).toFixed(1).padStart(7)} ` +
         `${`${result.latency.p50} ms`.padStart(8)} ${`${result.latency.p99} ms`.padStart(8)}  ${statuses || "none"}; ${result.errors} errors (${result.timeouts} timeouts)`,

@@ -37,7 +37,12 @@ try {
   const base64Body = JSON.stringify({
     experiment: "upload-1m",
     create: true,
-    runs: [{ variant: "base64", metrics: [{ key: "latency_ms", unit: "ms", direction: "lower_is_better", samplesBase64: Buffer.from(samples.buffer).toString("base64") }] }],
+    runs: [
+      {
+        variant: "base64",
+        metrics: [{ key: "latency_ms", unit: "ms", direction: "lower_is_better", samplesBase64: Buffer.from(samples.buffer).toString("base64") }],
+      },
+    ],
   });
 
   const tableBytes = async () => Number((await db.query<{ bytes: string }>(`SELECT pg_total_relation_size('"RunMetricResult"') AS bytes`)).rows[0]?.bytes);
@@ -46,7 +51,11 @@ try {
     const before = memoryOf(server.serverPid).rss;
     resetPeak(server.serverPid);
     const started = performance.now();
-    const response = await fetch(`${server.baseUrl}/api/v1/results`, { method: "POST", headers: { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json" }, body });
+    const response = await fetch(`${server.baseUrl}/api/v1/results`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json" },
+      body,
+    });
     if (response.status !== 201) throw new Error(`upload failed: ${response.status} ${await response.text()}`);
     const seconds = (performance.now() - started) / 1000;
     const rssGrowth = memoryOf(server.serverPid).peak - before;
@@ -54,7 +63,13 @@ try {
     return { seconds, rssGrowth, bytes: Buffer.byteLength(body), stored: (await tableBytes()) - sizeBefore };
   };
   // One warm-up upload so Next.js has compiled and loaded the route before the measured one.
-  await upload(JSON.stringify({ experiment: "warm-up", create: true, runs: [{ variant: "a", metrics: [{ key: "x", unit: "ms", direction: "lower_is_better", samples: [1, 2, 3] }] }] }));
+  await upload(
+    JSON.stringify({
+      experiment: "warm-up",
+      create: true,
+      runs: [{ variant: "a", metrics: [{ key: "x", unit: "ms", direction: "lower_is_better", samples: [1, 2, 3] }] }],
+    }),
+  );
   const viaJson = await upload(jsonBody);
   const viaBase64 = await upload(base64Body);
 
@@ -67,12 +82,21 @@ try {
   const copySeconds = (performance.now() - copyStarted) / 1000;
   fs.rmSync(file);
 
-  const { rows: [table] } = await db.query<{ bytes: string; rows: string }>("SELECT pg_total_relation_size('copy_reference') AS bytes, (SELECT count(*) FROM copy_reference) AS rows");
+  const {
+    rows: [table],
+  } = await db.query<{ bytes: string; rows: string }>(
+    "SELECT pg_total_relation_size('copy_reference') AS bytes, (SELECT count(*) FROM copy_reference) AS rows",
+  );
 
   const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
   const ratio = (value: number, target: number, op: "≤") => `${value.toFixed(3)} (target ${op} ${target}) ${value <= target ? "✓" : "✗"}`;
-  console.log(`\n1,000,000 samples; COPY reference: ${copySeconds.toFixed(3)} s, ${Number(table?.rows).toLocaleString()} rows, table ${mb(Number(table?.bytes))}`);
-  for (const [label, run] of [["JSON array", viaJson], ["samplesBase64", viaBase64]] as const) {
+  console.log(
+    `\n1,000,000 samples; COPY reference: ${copySeconds.toFixed(3)} s, ${Number(table?.rows).toLocaleString()} rows, table ${mb(Number(table?.bytes))}`,
+  );
+  for (const [label, run] of [
+    ["JSON array", viaJson],
+    ["samplesBase64", viaBase64],
+  ] as const) {
     console.log(`\nupload as ${label} (${mb(run.bytes)} body): ${run.seconds.toFixed(3)} s`);
     console.log(`  Versus time / COPY time      ${ratio(run.seconds / copySeconds, 0.5, "≤")}`);
     console.log(`  server peak RSS growth       ${mb(run.rssGrowth)} (target ≤ 300 MB) ${run.rssGrowth <= 300 * 1024 * 1024 ? "✓" : "✗"}`);

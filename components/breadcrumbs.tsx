@@ -9,7 +9,11 @@ export function Breadcrumbs({ items }: { items: { label: string; href?: string }
       {trail.map((item, index) => (
         <Fragment key={`${index}-${item.label}`}>
           {index > 0 ? <span aria-hidden="true">/</span> : null}
-          {item.href && index < trail.length - 1 ? <Link href={item.href}>{item.label}</Link> : <span aria-current={index === trail.length - 1 ? "page" : undefined}>{item.label}</span>}
+          {item.href && index < trail.length - 1 ? (
+            <Link href={item.href}>{item.label}</Link>
+          ) : (
+            <span aria-current={index === trail.length - 1 ? "page" : undefined}>{item.label}</span>
+          )}
         </Fragment>
       ))}
     </nav>

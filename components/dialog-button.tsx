@@ -27,12 +27,7 @@ export function DialogButton({ label, title, id, buttonClassName = "button", chi
   }, [open]);
   return (
     <>
-      <button
-        type="button"
-        className={buttonClassName}
-        aria-haspopup="dialog"
-        onClick={() => setOpen(true)}
-      >
+      <button type="button" className={buttonClassName} aria-haspopup="dialog" onClick={() => setOpen(true)}>
         {label}
       </button>
       <dialog

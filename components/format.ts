@@ -14,6 +14,13 @@ export function plural(count: number, noun: string): string {
  * 22:59 UTC)": for what someone just picked in their time zone, beside the UTC that lists show.
  */
 export function formatYourTime(date: Date): string {
-  const local = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(date);
+  const local = new Intl.DateTimeFormat("en-GB", {
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  }).format(date);
   return `${local} your time (${formatDateTime(date)})`;
 }

@@ -58,7 +58,10 @@ test.afterAll(async () => {
 test.describe.configure({ timeout: 300_000 });
 
 test("build an http experiment with the form alone, run it on a Go agent, read the verdict; a batch no agent can take says why", async ({ page, baseURL }) => {
-  test.skip(!fs.existsSync(GO_AGENT), "the Go agent was not built (Go is not installed): npm start's local agent is the reference agent, which has no http workload");
+  test.skip(
+    !fs.existsSync(GO_AGENT),
+    "the Go agent was not built (Go is not installed): npm start's local agent is the reference agent, which has no http workload",
+  );
 
   // A new project and an agent enrolled in it, as the Agents page tells a user to.
   const projectSlug = await createProjectViaUi(page, `HTTP walk ${uniqueSuffix()}`);
@@ -82,7 +85,9 @@ test("build an http experiment with the form alone, run it on a Go agent, read t
     stdio: "ignore",
   });
   await page.reload();
-  await expect(page.getByRole("table", { name: "Agents" }).getByTestId("agent").filter({ hasText: agentName })).toHaveAttribute("data-status", "online", { timeout: 60_000 });
+  await expect(page.getByRole("table", { name: "Agents" }).getByTestId("agent").filter({ hasText: agentName })).toHaveAttribute("data-status", "online", {
+    timeout: 60_000,
+  });
 
   // The experiment, from the form alone.
   await openForm(page, `/p/${projectSlug}/new`);
@@ -93,7 +98,10 @@ test("build an http experiment with the form alone, run it on a Go agent, read t
   await page.locator('[id="variants.0.name"]').fill("Fast");
   await page.locator('[id="variants.1.name"]').fill("Slow");
   const editors = page.getByTestId("workload-editor");
-  for (const [index, endpoint] of [[0, "/fast"], [1, "/slow"]] as const) {
+  for (const [index, endpoint] of [
+    [0, "/fast"],
+    [1, "/slow"],
+  ] as const) {
     const settings = `variants.${index}.config.settings`;
     await page.locator(`[id="variants.${index}.config.workload"]`).selectOption("http");
     // url is a field of its own, with what leaving it out does.
@@ -118,7 +126,12 @@ test("build an http experiment with the form alone, run it on a Go agent, read t
   await expect(page.locator('[id="metrics.0.unit"]')).toHaveValue("ms");
   await expect(page.locator('[id="metrics.0.direction"]')).toHaveValue("lower_is_better");
   await expect(page.locator('[id="metrics.1.key"]')).toHaveValue("throughput");
-  await expect(editors.nth(1).getByTestId("workload-metric").filter({ has: page.locator("code", { hasText: /^latency$/ }) })).toContainText("added");
+  await expect(
+    editors
+      .nth(1)
+      .getByTestId("workload-metric")
+      .filter({ has: page.locator("code", { hasText: /^latency$/ }) }),
+  ).toContainText("added");
   await shot(page, "form-http");
   await page.getByRole("button", { name: "Create experiment" }).click();
   await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
@@ -134,7 +147,9 @@ test("build an http experiment with the form alone, run it on a Go agent, read t
   await expect(dialog.locator('form[data-ready="true"]')).toBeVisible();
   await expect(dialog.getByTestId("run-preview")).toContainText("8 jobs: 8 measured runs (4 for each of 2 variants)");
   // Eight jobs of a 1 s load each, on one agent.
-  await expect(dialog.getByTestId("run-duration")).toHaveText(/^Takes about 10 s — from the workloads' duration settings; start-up not included, one agent at a time\.$/);
+  await expect(dialog.getByTestId("run-duration")).toHaveText(
+    /^Takes about 10 s — from the workloads' duration settings; start-up not included, one agent at a time\.$/,
+  );
   await shot(page, "run-dialog");
   await dialog.getByRole("button", { name: "Run 8 jobs" }).click();
   await expect(dialog).toBeHidden();
@@ -166,13 +181,18 @@ test("build an http experiment with the form alone, run it on a Go agent, read t
   await expect(page.getByTestId("batch").first().getByTestId("batch-waiting")).toHaveCount(0);
 });
 
-test("a runnable example says Run and who runs it, or how to start the agent that has its workload against this server's own address", async ({ page, baseURL }) => {
+test("a runnable example says Run and who runs it, or how to start the agent that has its workload against this server's own address", async ({
+  page,
+  baseURL,
+}) => {
   // No JVM agent is enrolled in the Examples project: the page says which agent has "json" and how to start it here.
   await page.goto("/p/examples/e/serializer-objectmapper-runnable");
   const empty = page.getByTestId("runnable-empty");
   await expect(empty).toContainText("No runs yet. Press Run above: it queues 12 jobs");
   await expect(empty).toContainText("No agent of this project offers “json” yet. The JVM agent (agents/jvm) has it");
-  await expect(empty.locator("pre")).toHaveText(`cd agents/jvm && mvn -B package\njava -jar agent/target/versus-agent-jvm.jar --url ${baseURL} --enrollment-token venr_…`);
+  await expect(empty.locator("pre")).toHaveText(
+    `cd agents/jvm && mvn -B package\njava -jar agent/target/versus-agent-jvm.jar --url ${baseURL} --enrollment-token venr_…`,
+  );
   await expect(page.getByTestId("example-badge")).toHaveText("runnable example");
   // Its description says which agent measures it, in words that stay true after the first run.
   const description = page.getByRole("region", { name: "Description" });

@@ -45,7 +45,9 @@ test("a broken % bound opens an alert on the project page; a live share link ope
   await expect(rule).toHaveCount(1);
   await expect(rule).toContainText("worse by > 5% vs the 3 commits before");
   await expect(rule).toContainText("0 alerts");
-  await expect(page.getByTestId("badge-markdown").first()).toHaveText(`[![compress_ms](${baseURL}/api/v1/experiments/${EXPERIMENT}/badge/compress_ms.svg?share=<token>)](${baseURL}/s/<token>)`);
+  await expect(page.getByTestId("badge-markdown").first()).toHaveText(
+    `[![compress_ms](${baseURL}/api/v1/experiments/${EXPERIMENT}/badge/compress_ms.svg?share=<token>)](${baseURL}/s/<token>)`,
+  );
   await page.screenshot({ path: "test-results/alerts-experiment-page.png", fullPage: true });
 
   // CI uploads a commit 12% slower. The rule is evaluated in the background after the upload.

@@ -33,7 +33,10 @@ test("create an API key, import `go test -bench` output with the CLI, see the nu
   await expect(page.getByRole("table", { name: "API keys" })).not.toContainText(secret);
 
   const env = { url: baseURL as string, key: secret };
-  const imported = await versus(["import", "server/importers/fixtures/gobench/go-test-bench.txt", "--format", "gobench", "--experiment", "hex-vs-fmt", "--create"], env);
+  const imported = await versus(
+    ["import", "server/importers/fixtures/gobench/go-test-bench.txt", "--format", "gobench", "--experiment", "hex-vs-fmt", "--create"],
+    env,
+  );
   expect(imported.stderr).toContain("stored");
   expect(imported.code).toBe(0);
   expect(imported.stdout).toBe(`${baseURL}/p/${projectSlug}/e/hex-vs-fmt`);
@@ -47,7 +50,10 @@ test("create an API key, import `go test -bench` output with the CLI, see the nu
   await expect(page.getByRole("table", { name: "Runs of MB/s" })).toContainText("431.7");
 
   // Re-running the same CI step stores nothing new.
-  const again = await versus(["import", "server/importers/fixtures/gobench/go-test-bench.txt", "--format", "gobench", "--experiment", "hex-vs-fmt", "--create"], env);
+  const again = await versus(
+    ["import", "server/importers/fixtures/gobench/go-test-bench.txt", "--format", "gobench", "--experiment", "hex-vs-fmt", "--create"],
+    env,
+  );
   expect(again.code).toBe(0);
   expect(again.stderr).toContain("already stored earlier");
 
@@ -55,7 +61,10 @@ test("create an API key, import `go test -bench` output with the CLI, see the nu
   page.once("dialog", (dialog) => void dialog.accept());
   await page.getByRole("button", { name: "Revoke GitHub Actions" }).click();
   await expect(page.getByRole("table", { name: "API keys" })).toContainText("revoked");
-  const refused = await versus(["import", "server/importers/fixtures/gobench/go-test-bench.txt", "--format", "gobench", "--experiment", "other", "--create"], env);
+  const refused = await versus(
+    ["import", "server/importers/fixtures/gobench/go-test-bench.txt", "--format", "gobench", "--experiment", "other", "--create"],
+    env,
+  );
   expect(refused.code).toBe(1);
   expect(refused.stderr).toContain("was revoked");
 });

@@ -25,8 +25,18 @@ function runsToUpload(rename: Record<string, string> = {}) {
         variant: rename[variant.name] ?? variant.name,
         repetition,
         metrics: [
-          { key: "latency", unit: "ms", direction: "lower_is_better", samples: Array.from({ length: 300 }, () => Math.exp(Math.log(variant.median) + 0.4 * normal())) },
-          { key: "tps", unit: "req/s", direction: "higher_is_better", timeSeries: { intervalMs: 1000, values: Array.from({ length: 120 }, () => variant.tps + 30 * normal()) } },
+          {
+            key: "latency",
+            unit: "ms",
+            direction: "lower_is_better",
+            samples: Array.from({ length: 300 }, () => Math.exp(Math.log(variant.median) + 0.4 * normal())),
+          },
+          {
+            key: "tps",
+            unit: "req/s",
+            direction: "higher_is_better",
+            timeSeries: { intervalMs: 1000, values: Array.from({ length: 120 }, () => variant.tps + 30 * normal()) },
+          },
         ],
       };
     }),
@@ -164,7 +174,9 @@ test("a phone-width page keeps the comparison table and the charts inside the sc
   // The table itself does not scroll sideways either: the long name wraps in its cell.
   const table = page.getByRole("table", { name: "Comparison of latency" });
   await expect(table.getByRole("row").filter({ hasText: LONG_NAME })).toBeVisible();
-  const tableOverflow = await table.evaluate((element) => (element.parentElement as HTMLElement).scrollWidth - (element.parentElement as HTMLElement).clientWidth);
+  const tableOverflow = await table.evaluate(
+    (element) => (element.parentElement as HTMLElement).scrollWidth - (element.parentElement as HTMLElement).clientWidth,
+  );
   expect(tableOverflow).toBe(0);
   const box = await bars.locator("svg").boundingBox();
   expect(box!.x).toBeGreaterThanOrEqual(0);

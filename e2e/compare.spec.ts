@@ -17,7 +17,9 @@ test("Compare opens on two different experiments; a commit is found by its messa
   await before.selectOption("gzip-history");
   const commit = form.locator("#beforeCommit");
   await expect(commit.locator("option")).toHaveCount(301);
-  await expect(commit.locator("option", { hasText: "Raise gzip level from 6 to 9" })).toHaveText(/^[0-9a-f]{10} · 2026-\d\d-\d\d · Raise gzip level from 6 to 9 for smaller artifacts · main \(3 runs\)$/);
+  await expect(commit.locator("option", { hasText: "Raise gzip level from 6 to 9" })).toHaveText(
+    /^[0-9a-f]{10} · 2026-\d\d-\d\d · Raise gzip level from 6 to 9 for smaller artifacts · main \(3 runs\)$/,
+  );
 
   // By message: one commit left.
   const search = form.getByLabel("Find a commit").first();

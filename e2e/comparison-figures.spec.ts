@@ -48,9 +48,13 @@ const rowOf = (table: Locator, variant: string) => table.getByRole("row", { name
 const cellOf = (row: Locator, label: string) => row.locator(`td[data-label="${label}"]`);
 
 /** The median as the table prints it: the first figure of the median cell, with its unit. */
-const tableMedian = async (table: Locator, variant: string) => (await cellOf(rowOf(table, variant), "Median [95% CI]").locator(".figure").first().textContent())?.trim();
+const tableMedian = async (table: Locator, variant: string) =>
+  (await cellOf(rowOf(table, variant), "Median [95% CI]").locator(".figure").first().textContent())?.trim();
 
-test("the table, the bar chart's labels and its tooltip print each median the same way; a factor for +40,914%; no p beside not enough data", async ({ page, baseURL }) => {
+test("the table, the bar chart's labels and its tooltip print each median the same way; a factor for +40,914%; no p beside not enough data", async ({
+  page,
+  baseURL,
+}) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   const projectSlug = await uploadExperiment(page, baseURL);
   await page.goto(`/p/${projectSlug}/e/${SLUG}`);
@@ -105,10 +109,18 @@ async function expectEveryFigureOnScreen(page: Page) {
       const shown = await row.locator("td[data-label]:not([data-empty])").evaluateAll((tds) =>
         tds.map((td) => {
           const box = td.getBoundingClientRect();
-          return { label: (td as HTMLElement).dataset.label, named: getComputedStyle(td, "::before").content, figure: td.textContent?.trim() ?? "", inside: box.width > 0 && box.left >= 0 && box.right <= window.innerWidth };
+          return {
+            label: (td as HTMLElement).dataset.label,
+            named: getComputedStyle(td, "::before").content,
+            figure: td.textContent?.trim() ?? "",
+            inside: box.width > 0 && box.left >= 0 && box.right <= window.innerWidth,
+          };
         }),
       );
-      expect(shown.map((cell) => cell.label), `${metric} / ${variant}`).toEqual(labels);
+      expect(
+        shown.map((cell) => cell.label),
+        `${metric} / ${variant}`,
+      ).toEqual(labels);
       for (const cell of shown) {
         expect(cell.named, `${metric} / ${variant} / ${cell.label}`).toBe(JSON.stringify(cell.label));
         expect(cell.figure, `${metric} / ${variant} / ${cell.label}`).not.toBe("");

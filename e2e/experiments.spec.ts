@@ -36,7 +36,10 @@ test("create an experiment through the UI, see it listed, open it", async ({ pag
   await expect(page.getByRole("table", { name: "Metrics" })).toContainText("lower is better");
   await expect(page.getByText("messages per run")).toBeVisible();
 
-  await page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("link", { name: `Team ${suffix}` }).click();
+  await page
+    .getByRole("navigation", { name: "Breadcrumb" })
+    .getByRole("link", { name: `Team ${suffix}` })
+    .click();
   const list = page.getByRole("table", { name: "Experiments" });
   await expect(list).toContainText(`Kafka serializers ${suffix}`);
   await list.getByRole("link", { name: `Kafka serializers ${suffix}` }).click();

@@ -24,7 +24,14 @@ function historyRuns() {
         gitBranch: "main",
         gitCommitMessage: i === SHIFT_AT ? "Switch JSON encoder" : `Routine change ${i}`,
         gitCommitTime: new Date(Date.UTC(2026, 0, 1) + i * 86_400_000).toISOString(),
-        metrics: [{ key: "latency", unit: "ms", direction: "lower_is_better", summary: { n: 100, mean: (i < SHIFT_AT ? 20 : 22.4) * (1 + 0.015 * standardNormal(random)) } }],
+        metrics: [
+          {
+            key: "latency",
+            unit: "ms",
+            direction: "lower_is_better",
+            summary: { n: 100, mean: (i < SHIFT_AT ? 20 : 22.4) * (1 + 0.015 * standardNormal(random)) },
+          },
+        ],
       });
     }
   }

@@ -82,7 +82,10 @@ test("an invited viewer creates an account from the link, lands on the project a
   await expect(viewer.getByRole("link", { name: "Members" })).toBeVisible();
   for (const name of ["New experiment", "API keys", "Settings"]) await expect(viewer.getByRole("link", { name })).toHaveCount(0);
 
-  await viewer.getByRole("table", { name: "Experiments" }).getByRole("link", { name: `Gzip uploads ${suffix}` }).click();
+  await viewer
+    .getByRole("table", { name: "Experiments" })
+    .getByRole("link", { name: `Gzip uploads ${suffix}` })
+    .click();
   await expect(viewer.getByRole("heading", { level: 1, name: `Gzip uploads ${suffix}` })).toBeVisible();
   await expect(viewer.getByRole("table", { name: "Variants" })).toContainText("Gzip");
   await expect(viewer.getByRole("link", { name: "Edit" })).toHaveCount(0);
@@ -245,7 +248,10 @@ test("a member of one project finds nothing of another: its pages and files answ
       warmupRuns: 0,
       measuredRuns: 3,
       parameters: [],
-      variants: [{ name: "A", isBaseline: true }, { name: "B", isBaseline: false }],
+      variants: [
+        { name: "A", isBaseline: true },
+        { name: "B", isBaseline: false },
+      ],
       metrics: [{ key: "latency", unit: "ms", direction: "lower_is_better" }],
     },
   });
@@ -265,7 +271,16 @@ test("a member of one project finds nothing of another: its pages and files answ
   await expect(member.getByRole("link", { name: new RegExp(`Open ${suffix}`) })).toBeVisible();
   await expect(member.locator("main")).not.toContainText(hiddenName);
 
-  for (const path of [`/p/${hiddenSlug}`, `/p/${hiddenSlug}/e/${experimentSlug}`, `/p/${hiddenSlug}/e/${experimentSlug}/edit`, `/p/${hiddenSlug}/members`, `/p/${hiddenSlug}/keys`, `/p/${hiddenSlug}/agents`, `/p/${hiddenSlug}/settings`, `/p/${hiddenSlug}/compare`]) {
+  for (const path of [
+    `/p/${hiddenSlug}`,
+    `/p/${hiddenSlug}/e/${experimentSlug}`,
+    `/p/${hiddenSlug}/e/${experimentSlug}/edit`,
+    `/p/${hiddenSlug}/members`,
+    `/p/${hiddenSlug}/keys`,
+    `/p/${hiddenSlug}/agents`,
+    `/p/${hiddenSlug}/settings`,
+    `/p/${hiddenSlug}/compare`,
+  ]) {
     const response = await member.goto(path);
     expect(response?.status(), path).toBe(404);
     await expect(member.getByRole("heading", { level: 1, name: "Not found" }), path).toBeVisible();

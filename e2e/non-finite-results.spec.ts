@@ -9,7 +9,10 @@ test("an experiment with a poisoned stored result still shows its comparison, an
   const projectSlug = await createProjectViaUi(page, `Poisoned ${uniqueSuffix()}`);
   const key = await createApiKeyViaUi(page, projectSlug, "poison test");
   const runs = ["plain", "gzip"].flatMap((variant, v) =>
-    [0, 1, 2].map((r) => ({ variant, metrics: [{ key: "latency", unit: "ms", direction: "lower_is_better", summary: { n: 100, mean: 10 + v + r / 10, sd: 1 } }] })),
+    [0, 1, 2].map((r) => ({
+      variant,
+      metrics: [{ key: "latency", unit: "ms", direction: "lower_is_better", summary: { n: 100, mean: 10 + v + r / 10, sd: 1 } }],
+    })),
   );
   const uploaded = await fetch(`${baseURL}/api/v1/results`, {
     method: "POST",

@@ -9,7 +9,6 @@ import { expect, test } from "@playwright/test";
 import { KAFKA_VARIANTS, SEND_TIME_MS } from "../test/fixtures/kafka-published-figures";
 import { createApiKeyViaUi, createProjectViaUi, uniqueSuffix } from "./helpers";
 
-
 /** The cells of the report table row whose first cell is `name`, in the section of `metricKey`. */
 function reportRow(markdown: string, metricKey: string, name: string): string[] {
   const section = markdown.slice(markdown.indexOf(`(\`${metricKey}\`)`));
@@ -29,7 +28,15 @@ test("download the Markdown report and the CSV of runs; compare runs across vari
       variant,
       repetition: i,
       environment: { cpu: "Apple M1 Pro", cores: 10 },
-      metrics: [{ key: "send_time_ms", unit: "ms", direction: "lower_is_better", label: "Average send time", summary: { n: 1_000_000, mean: SEND_TIME_MS[variant][i] } }],
+      metrics: [
+        {
+          key: "send_time_ms",
+          unit: "ms",
+          direction: "lower_is_better",
+          label: "Average send time",
+          summary: { n: 1_000_000, mean: SEND_TIME_MS[variant][i] },
+        },
+      ],
     })),
   );
   const uploaded = await fetch(`${baseURL}/api/v1/results`, {
@@ -67,7 +74,10 @@ test("download the Markdown report and the CSV of runs; compare runs across vari
   expect(markdown).toContain("| CPU | Apple M1 Pro |");
   // Every chart the report links is in the zip as a PNG, and every PNG in the zip is linked.
   const linked = [...markdown.matchAll(/\]\(charts\/([^)]+)\)/g)].map((m) => m[1]).sort();
-  const inZip = Object.keys(zip.files).filter((name) => name.startsWith("charts/") && !zip.files[name]!.dir).map((name) => name.slice("charts/".length)).sort();
+  const inZip = Object.keys(zip.files)
+    .filter((name) => name.startsWith("charts/") && !zip.files[name]!.dir)
+    .map((name) => name.slice("charts/".length))
+    .sort();
   expect(inZip).toEqual(linked);
   expect(inZip).toHaveLength(chartCount);
   for (const name of inZip) {

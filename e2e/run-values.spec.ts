@@ -10,9 +10,22 @@ test("the results table shows each run's value beside its summary, and flags a s
   const key = await createApiKeyViaUi(page, projectSlug, "run values");
   // Per-second request counts as the series; the whole run's rate as the value.
   const runs = [
-    { variant: "keep-alive", metrics: [{ key: "throughput", unit: "req/s", direction: "higher_is_better", value: 1450.75, timeSeries: { intervalMs: 1000, values: [1432, 1461, 1458] } }] },
-    { variant: "keep-alive", metrics: [{ key: "throughput", unit: "req/s", direction: "higher_is_better", value: 1390.25, timeSeries: { intervalMs: 1000, values: [1380, 1399, 1392] } }] },
-    { variant: "new-connection", metrics: [{ key: "throughput", unit: "req/s", direction: "higher_is_better", summary: { n: 3, mean: 612, sd: 4, min: 608, max: 616 } }] },
+    {
+      variant: "keep-alive",
+      metrics: [
+        { key: "throughput", unit: "req/s", direction: "higher_is_better", value: 1450.75, timeSeries: { intervalMs: 1000, values: [1432, 1461, 1458] } },
+      ],
+    },
+    {
+      variant: "keep-alive",
+      metrics: [
+        { key: "throughput", unit: "req/s", direction: "higher_is_better", value: 1390.25, timeSeries: { intervalMs: 1000, values: [1380, 1399, 1392] } },
+      ],
+    },
+    {
+      variant: "new-connection",
+      metrics: [{ key: "throughput", unit: "req/s", direction: "higher_is_better", summary: { n: 3, mean: 612, sd: 4, min: 608, max: 616 } }],
+    },
   ];
   const uploaded = await fetch(`${baseURL}/api/v1/results`, {
     method: "POST",
@@ -21,8 +34,12 @@ test("the results table shows each run's value beside its summary, and flags a s
   });
   expect(uploaded.status, await uploaded.clone().text()).toBe(201);
   const secondRun = ((await uploaded.json()) as { runs: { id: string }[] }).runs[1]?.id;
-  const note = "Stored before Versus checked that a summary describes its values: no 4 values from min to max have this mean. Comparisons use the run's value, the figure they used before.";
-  const flagged = await sql(`UPDATE "RunMetricResult" SET n = 4, mean = 450.3, sd = 607.5, min = 394, max = 1656, "summaryNote" = $2 WHERE "runId" = $1`, [secondRun, note]);
+  const note =
+    "Stored before Versus checked that a summary describes its values: no 4 values from min to max have this mean. Comparisons use the run's value, the figure they used before.";
+  const flagged = await sql(`UPDATE "RunMetricResult" SET n = 4, mean = 450.3, sd = 607.5, min = 394, max = 1656, "summaryNote" = $2 WHERE "runId" = $1`, [
+    secondRun,
+    note,
+  ]);
   expect(flagged.rowCount).toBe(1);
 
   await page.goto(`/p/${projectSlug}/e/run-values`);

@@ -70,7 +70,8 @@ test("Run on the runnable example: interleaved jobs, the local agent runs them, 
   // The batch's order: warm-ups, then Plain and Gzip taking turns.
   const variants = await jobs.locator("td:nth-child(2)").allInnerTexts();
   expect(variants.map((text) => text.replace(/\s+/g, " ").trim())).toEqual([
-    "Plain warm-up 1", "Gzip warm-up 1",
+    "Plain warm-up 1",
+    "Gzip warm-up 1",
     ...[1, 2, 3, 4, 5].flatMap((n) => [`Plain run ${n}`, `Gzip run ${n}`]),
   ]);
   // Followed live, without a reload, until every job is done.

@@ -20,7 +20,13 @@ function expectCommonHeaders(response: APIResponse) {
 
 function directives(response: APIResponse): Map<string, string> {
   const csp = response.headers()["content-security-policy"] ?? "";
-  return new Map(csp.split(";").map((part) => part.trim()).filter(Boolean).map((part) => [part.split(/\s+/)[0]!, part] as const));
+  return new Map(
+    csp
+      .split(";")
+      .map((part) => part.trim())
+      .filter(Boolean)
+      .map((part) => [part.split(/\s+/)[0]!, part] as const),
+  );
 }
 
 test("pages carry a nonce policy; API answers, error answers and downloads one that allows nothing", async ({ page }) => {
@@ -66,7 +72,9 @@ async function recordViolations(context: BrowserContext): Promise<string[]> {
   await context.exposeFunction("reportCspViolation", (line: string) => violations.push(line));
   await context.addInitScript(() => {
     document.addEventListener("securitypolicyviolation", (event) => {
-      (window as unknown as { reportCspViolation(line: string): void }).reportCspViolation(`${event.violatedDirective} blocked ${event.blockedURI} on ${location.pathname}`);
+      (window as unknown as { reportCspViolation(line: string): void }).reportCspViolation(
+        `${event.violatedDirective} blocked ${event.blockedURI} on ${location.pathname}`,
+      );
     });
   });
   context.on("console", (message) => {

@@ -108,7 +108,10 @@ test("make a link, open it signed out, revoke it", async ({ page, browser, baseU
 
   // The owner revokes it; the reader's next visit is a plain 404.
   page.once("dialog", (confirm) => void confirm.accept());
-  await links.first().getByRole("button", { name: /^Revoke/ }).click();
+  await links
+    .first()
+    .getByRole("button", { name: /^Revoke/ })
+    .click();
   await expect(links.first()).toContainText("revoked");
   const gone = await reader.reload();
   expect(gone?.status()).toBe(404);

@@ -38,9 +38,17 @@ try {
   // Loaded now: the server modules it reaches read DATABASE_URL when they load.
   process.env.DATABASE_URL = databaseUrl;
   const { fuzzSession } = await import("../test/fuzz/fuzz-session");
-  const { result, partialWrites, serverLog } = await fuzzSession(databaseUrl, { maxExamples, seed, workers: Number(values.workers), reportDir: values["keep-report"], log: console.log });
+  const { result, partialWrites, serverLog } = await fuzzSession(databaseUrl, {
+    maxExamples,
+    seed,
+    workers: Number(values.workers),
+    reportDir: values["keep-report"],
+    log: console.log,
+  });
   console.log(result.output.trimEnd());
-  console.log(`\n${result.operations} operations, ${result.testCases} test cases in ${Math.round(result.seconds)} s (seed ${seed}); reports in ${result.reportDir}`);
+  console.log(
+    `\n${result.operations} operations, ${result.testCases} test cases in ${Math.round(result.seconds)} s (seed ${seed}); reports in ${result.reportDir}`,
+  );
   for (const failure of result.failures) console.log(`✗ ${failure}`);
   for (const problem of partialWrites) console.log(`✗ partial write: ${problem}`);
   if (result.failures.length === 0 && partialWrites.length === 0 && result.exitCode === 0) {

@@ -113,7 +113,8 @@ try {
     log("no account exists yet. Create the first owner with this one-time link (valid 24 h):");
     log(`  ${setup.url}`);
   }
-  if (env.VERSUS_LOCAL_AGENT === "1" && !shuttingDown) await startLocalAgent(db, () => createPrismaClient(database.url), `http://127.0.0.1:${env.PORT}`, goAgent);
+  if (env.VERSUS_LOCAL_AGENT === "1" && !shuttingDown)
+    await startLocalAgent(db, () => createPrismaClient(database.url), `http://127.0.0.1:${env.PORT}`, goAgent);
   await db.$disconnect();
 } catch (error) {
   console.error(`[versus] start failed: ${error instanceof Error ? error.message : String(error)}`);

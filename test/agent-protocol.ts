@@ -35,7 +35,12 @@ async function replyOf<T>(response: Response): Promise<Reply<T>> {
 function request(path: string, credential: string | null, body?: unknown, signal?: AbortSignal): Request {
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (credential) headers.authorization = `Bearer ${credential}`;
-  return new Request(`${BASE}${path}`, { method: "POST", headers, body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body), signal });
+  return new Request(`${BASE}${path}`, {
+    method: "POST",
+    headers,
+    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+    signal,
+  });
 }
 
 const params = (id: string) => ({ params: Promise.resolve({ id }) });
@@ -46,10 +51,14 @@ export const agentApi = {
   heartbeat: (credential: string | null, body: unknown = {}) => heartbeatRoute(request("/agents/heartbeat", credential, body)).then(replyOf<HeartbeatBody>),
   claim: (credential: string | null, wait = 0, signal?: AbortSignal) =>
     claimRoute(request(`/jobs/claim?wait=${wait}`, credential, undefined, signal)).then(replyOf<{ job: TClaimedJob } | null>),
-  lease: (credential: string, jobId: string, body: unknown) => leaseRoute(request(`/jobs/${jobId}/lease`, credential, body), params(jobId)).then(replyOf<{ leaseExpiresAt: string; cancelRequested: boolean }>),
-  complete: (credential: string, jobId: string, body: unknown) => completeRoute(request(`/jobs/${jobId}/complete`, credential, body), params(jobId)).then(replyOf<CompleteBody>),
-  fail: (credential: string, jobId: string, body: unknown) => failRoute(request(`/jobs/${jobId}/fail`, credential, body), params(jobId)).then(replyOf<{ status: string; retryAt?: string }>),
-  release: (credential: string, jobId: string, body: unknown) => releaseRoute(request(`/jobs/${jobId}/release`, credential, body), params(jobId)).then(replyOf<{ status: string }>),
+  lease: (credential: string, jobId: string, body: unknown) =>
+    leaseRoute(request(`/jobs/${jobId}/lease`, credential, body), params(jobId)).then(replyOf<{ leaseExpiresAt: string; cancelRequested: boolean }>),
+  complete: (credential: string, jobId: string, body: unknown) =>
+    completeRoute(request(`/jobs/${jobId}/complete`, credential, body), params(jobId)).then(replyOf<CompleteBody>),
+  fail: (credential: string, jobId: string, body: unknown) =>
+    failRoute(request(`/jobs/${jobId}/fail`, credential, body), params(jobId)).then(replyOf<{ status: string; retryAt?: string }>),
+  release: (credential: string, jobId: string, body: unknown) =>
+    releaseRoute(request(`/jobs/${jobId}/release`, credential, body), params(jobId)).then(replyOf<{ status: string }>),
 };
 
 export interface RegisterBody {
@@ -86,7 +95,11 @@ type VariantValues = TExperimentFormValues["variants"][number];
  * A project with an experiment "A vs B": variants A (baseline) and B running workload "noop"
  * unless `variants` says otherwise, one metric "latency" (ms, lower is better) unless `metrics` does.
  */
-export async function jobsProject(db: Db, label: string, options: { variants?: VariantValues[]; metrics?: TExperimentFormValues["metrics"]; warmupRuns?: number; measuredRuns?: number } = {}): Promise<JobsProject> {
+export async function jobsProject(
+  db: Db,
+  label: string,
+  options: { variants?: VariantValues[]; metrics?: TExperimentFormValues["metrics"]; warmupRuns?: number; measuredRuns?: number } = {},
+): Promise<JobsProject> {
   const slug = `jobs-${label}-${uniqueSuffix()}`;
   const project = await createProject(db, { name: slug, slug, description: "" });
   const experiment = await createExperiment(

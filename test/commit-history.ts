@@ -25,7 +25,14 @@ export function around(level: number, runs = 5): number[] {
   return Array.from({ length: runs }, (_, i) => level + (i - (runs - 1) / 2) * 0.4 + 0.013 * i * i);
 }
 
-export async function uploadCommits(db: Db, project: { id: string; slug: string }, experiment: string, commits: TestCommit[], start = new Date("2026-01-01T00:00:00Z"), direction: "lower_is_better" | "higher_is_better" = "lower_is_better") {
+export async function uploadCommits(
+  db: Db,
+  project: { id: string; slug: string },
+  experiment: string,
+  commits: TestCommit[],
+  start = new Date("2026-01-01T00:00:00Z"),
+  direction: "lower_is_better" | "higher_is_better" = "lower_is_better",
+) {
   for (const [index, commit] of commits.entries()) {
     const startedAt = new Date(start.getTime() + index * 60_000).toISOString();
     await ingestResults(

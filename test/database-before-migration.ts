@@ -11,7 +11,8 @@ export async function databaseBeforeMigration(adminDatabaseUrl: string, label: s
   const database = await createThrowawayDatabase(adminDatabaseUrl, label);
   const before = fs.mkdtempSync(path.join(os.tmpdir(), `versus-before-${label}-`));
   for (const entry of fs.readdirSync(defaultMigrationsDir, { withFileTypes: true })) {
-    if (entry.isDirectory() && entry.name < migration) fs.cpSync(path.join(defaultMigrationsDir, entry.name), path.join(before, entry.name), { recursive: true });
+    if (entry.isDirectory() && entry.name < migration)
+      fs.cpSync(path.join(defaultMigrationsDir, entry.name), path.join(before, entry.name), { recursive: true });
   }
   await migrate(database.url, before);
   return {

@@ -12,7 +12,13 @@ import { visit } from "unist-util-visit";
 import { describe, expect, it } from "vitest";
 
 const root = path.resolve(import.meta.dirname, "..");
-const pages = ["README.md", ...fs.readdirSync(path.join(root, "docs")).filter((name) => name.endsWith(".md")).map((name) => `docs/${name}`)];
+const pages = [
+  "README.md",
+  ...fs
+    .readdirSync(path.join(root, "docs"))
+    .filter((name) => name.endsWith(".md"))
+    .map((name) => `docs/${name}`),
+];
 
 interface Link {
   url: string;
@@ -60,7 +66,9 @@ function problemOf(from: string, url: string): string | null {
 
 describe("links in the README and docs/", () => {
   it("reads links, images and definitions, not code", () => {
-    const markdown = fromMarkdown(["# A `b` c: d/e.ts", "[x](y.md#z) ![i](p.png) `[not](a link)`", "", "```", "[nor](this)", "```", "", "[r]: r.md"].join("\n"));
+    const markdown = fromMarkdown(
+      ["# A `b` c: d/e.ts", "[x](y.md#z) ![i](p.png) `[not](a link)`", "", "```", "[nor](this)", "```", "", "[r]: r.md"].join("\n"),
+    );
     expect(linksOf(markdown).map((link) => link.url)).toEqual(["y.md#z", "p.png", "r.md"]);
     expect([...anchorsOf(markdown)]).toEqual(["a-b-c-dets"]);
   });

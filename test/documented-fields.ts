@@ -31,7 +31,8 @@ export function undocumentedFields(schema: z.ZodType, value: unknown): string[] 
       return found.reduce((best, next) => (next.length < best.length ? next : best));
     }
     const problems = (schemaNode.allOf ?? []).flatMap((part) => walk(part, at, path));
-    if (Array.isArray(at)) return [...problems, ...(schemaNode.items ? at.flatMap((item, i) => walk(schemaNode.items as JsonSchema, item, [...path, String(i)])) : [])];
+    if (Array.isArray(at))
+      return [...problems, ...(schemaNode.items ? at.flatMap((item, i) => walk(schemaNode.items as JsonSchema, item, [...path, String(i)])) : [])];
     if (at && typeof at === "object" && schemaNode.properties) {
       for (const [key, child] of Object.entries(at)) {
         const listed = schemaNode.properties[key];

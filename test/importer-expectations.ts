@@ -46,7 +46,9 @@ const num = (value: unknown) => (typeof value === "number" ? value : Number(valu
 
 export function expectJmh(text: string): ExpectedBenchmark[] {
   const results = JSON.parse(text) as {
-    benchmark: string; mode: string; params?: Record<string, string>;
+    benchmark: string;
+    mode: string;
+    params?: Record<string, string>;
     primaryMetric: { score: number | string; rawData?: (number | string)[][]; rawDataHistogram?: [number, number][][][] };
     secondaryMetrics?: Record<string, { rawData?: (number | string)[][] }>;
   }[];
@@ -54,10 +56,10 @@ export function expectJmh(text: string): ExpectedBenchmark[] {
     const primary = result.primaryMetric;
     const forks: { n: number; mean: number }[] = primary.rawDataHistogram
       ? primary.rawDataHistogram.map((iterations) => {
-        const buckets = iterations.flat();
-        const n = buckets.reduce((a, [, count]) => a + count, 0);
-        return { n, mean: buckets.reduce((a, [value, count]) => a + value * count, 0) / n };
-      })
+          const buckets = iterations.flat();
+          const n = buckets.reduce((a, [, count]) => a + count, 0);
+          return { n, mean: buckets.reduce((a, [value, count]) => a + value * count, 0) / n };
+        })
       : (primary.rawData ?? []).map((scores) => ({ n: scores.length, mean: mean(scores.map(num)) }));
     const norm = result.secondaryMetrics?.["gc.alloc.rate.norm"] ?? result.secondaryMetrics?.["·gc.alloc.rate.norm"];
     return {
@@ -76,7 +78,13 @@ export function expectJmh(text: string): ExpectedBenchmark[] {
 export function expectGobench(text: string): ExpectedBenchmark[] {
   // `go test -json` events: their Output fields concatenate to the text output.
   const output = text.trimStart().startsWith("{")
-    ? text.split("\n").filter((line) => line.trim()).map((line) => JSON.parse(line) as { Action: string; Output?: string }).filter((e) => e.Action === "output").map((e) => e.Output ?? "").join("")
+    ? text
+        .split("\n")
+        .filter((line) => line.trim())
+        .map((line) => JSON.parse(line) as { Action: string; Output?: string })
+        .filter((e) => e.Action === "output")
+        .map((e) => e.Output ?? "")
+        .join("")
     : text;
   const benchmarks = new Map<string, ExpectedBenchmark>();
   for (const line of output.split("\n")) {
@@ -100,30 +108,79 @@ export function expectGobench(text: string): ExpectedBenchmark[] {
 }
 
 export function expectHyperfine(text: string): ExpectedBenchmark[] {
-  const { results } = JSON.parse(text) as { results: { command: string; mean: number; stddev: number | null; min: number; max: number; user: number; system: number; times?: number[]; parameters?: Record<string, string | number> }[] };
+  const { results } = JSON.parse(text) as {
+    results: {
+      command: string;
+      mean: number;
+      stddev: number | null;
+      min: number;
+      max: number;
+      user: number;
+      system: number;
+      times?: number[];
+      parameters?: Record<string, string | number>;
+    }[];
+  };
   return results.map((r) => ({
     name: r.command,
     params: r.parameters ? Object.fromEntries(Object.entries(r.parameters).map(([k, v]) => [k, String(v)])) : undefined,
-    runs: [{
-      // Stored figures come from the per-run times; hyperfine printed mean/stddev/min/max.
-      wall_time: { n: r.times?.length ?? 0, mean: r.mean, min: r.min, max: r.max, ...(r.stddev !== null && (r.times?.length ?? 0) > 1 ? { sd: r.stddev } : {}) },
-      user_s: { mean: r.user },
-      system_s: { mean: r.system },
-    }],
+    runs: [
+      {
+        // Stored figures come from the per-run times; hyperfine printed mean/stddev/min/max.
+        wall_time: {
+          n: r.times?.length ?? 0,
+          mean: r.mean,
+          min: r.min,
+          max: r.max,
+          ...(r.stddev !== null && (r.times?.length ?? 0) > 1 ? { sd: r.stddev } : {}),
+        },
+        user_s: { mean: r.user },
+        system_s: { mean: r.system },
+      },
+    ],
   }));
 }
 
 export function expectPytest(text: string): ExpectedBenchmark[] {
-  const { benchmarks } = JSON.parse(text) as { benchmarks: { name: string; params?: Record<string, unknown> | null; stats: { rounds: number; mean: number; stddev: number; min: number; max: number; median: number; data?: number[] } }[] };
+  const { benchmarks } = JSON.parse(text) as {
+    benchmarks: {
+      name: string;
+      params?: Record<string, unknown> | null;
+      stats: { rounds: number; mean: number; stddev: number; min: number; max: number; median: number; data?: number[] };
+    }[];
+  };
   return benchmarks.map((b) => ({
     name: b.name,
     params: b.params ? Object.fromEntries(Object.entries(b.params).map(([k, v]) => [k, String(v)])) : undefined,
-    runs: [{ time: { n: b.stats.rounds, mean: b.stats.mean, min: b.stats.min, max: b.stats.max, ...(b.stats.rounds > 1 ? { sd: b.stats.stddev } : {}), ...(b.stats.data ? {} : { p50: b.stats.median }) } }],
+    runs: [
+      {
+        time: {
+          n: b.stats.rounds,
+          mean: b.stats.mean,
+          min: b.stats.min,
+          max: b.stats.max,
+          ...(b.stats.rounds > 1 ? { sd: b.stats.stddev } : {}),
+          ...(b.stats.data ? {} : { p50: b.stats.median }),
+        },
+      },
+    ],
   }));
 }
 
 export function expectGoogleBenchmark(text: string): ExpectedBenchmark[] {
-  const { benchmarks: rows } = JSON.parse(text.replace(/(:\s*)-?(?:NaN|Infinity)(?=\s*[,}\]])/g, "$1null")) as { benchmarks: { name: string; run_name?: string; run_type?: string; aggregate_name?: string; repetition_index?: number; iterations: number; real_time: number; cpu_time: number; error_occurred?: boolean }[] };
+  const { benchmarks: rows } = JSON.parse(text.replace(/(:\s*)-?(?:NaN|Infinity)(?=\s*[,}\]])/g, "$1null")) as {
+    benchmarks: {
+      name: string;
+      run_name?: string;
+      run_type?: string;
+      aggregate_name?: string;
+      repetition_index?: number;
+      iterations: number;
+      real_time: number;
+      cpu_time: number;
+      error_occurred?: boolean;
+    }[];
+  };
   const groups = new Map<string, typeof rows>();
   for (const row of rows) {
     if (row.run_type === "aggregate" || row.aggregate_name !== undefined || row.error_occurred) continue;
@@ -134,27 +191,40 @@ export function expectGoogleBenchmark(text: string): ExpectedBenchmark[] {
     const meanRow = rows.find((row) => (row.run_name ?? row.name) === name && row.aggregate_name === "mean");
     return {
       name,
-      runs: [...reps].sort((a, b) => (a.repetition_index ?? 0) - (b.repetition_index ?? 0)).map((row) => ({
-        real_time: { n: row.iterations, mean: row.real_time },
-        cpu_time: { n: row.iterations, mean: row.cpu_time },
-      })),
+      runs: [...reps]
+        .sort((a, b) => (a.repetition_index ?? 0) - (b.repetition_index ?? 0))
+        .map((row) => ({
+          real_time: { n: row.iterations, mean: row.real_time },
+          cpu_time: { n: row.iterations, mean: row.cpu_time },
+        })),
       ...(meanRow ? { aggregate: { metric: "real_time", value: meanRow.real_time, weighted: false, what: `Google Benchmark's ${meanRow.name}` } } : {}),
     };
   });
 }
 
 export function expectCriterion(text: string): ExpectedBenchmark[] {
-  type Entry = { sample: { iters: number[]; times: number[] }; estimates?: { mean: { point_estimate: number }; slope?: { point_estimate: number } | null }; benchmark?: { full_id: string; value_str?: string | null } };
+  type Entry = {
+    sample: { iters: number[]; times: number[] };
+    estimates?: { mean: { point_estimate: number }; slope?: { point_estimate: number } | null };
+    benchmark?: { full_id: string; value_str?: string | null };
+  };
   const document = JSON.parse(text) as Record<string, unknown>;
   const one = (name: string, entry: Entry): ExpectedBenchmark => {
     const perIteration = entry.sample.times.map((t, i) => t / (entry.sample.iters[i] as number));
     return {
       name,
       params: entry.benchmark?.value_str ? { input: entry.benchmark.value_str } : undefined,
-      runs: [{
-        time: { n: perIteration.length, mean: entry.estimates ? entry.estimates.mean.point_estimate : mean(perIteration), min: Math.min(...perIteration), max: Math.max(...perIteration) },
-        ...(entry.estimates?.slope ? { time_slope: { mean: entry.estimates.slope.point_estimate } } : {}),
-      }],
+      runs: [
+        {
+          time: {
+            n: perIteration.length,
+            mean: entry.estimates ? entry.estimates.mean.point_estimate : mean(perIteration),
+            min: Math.min(...perIteration),
+            max: Math.max(...perIteration),
+          },
+          ...(entry.estimates?.slope ? { time_slope: { mean: entry.estimates.slope.point_estimate } } : {}),
+        },
+      ],
     };
   };
   if ("iters" in document) return [one("criterion", { sample: document as Entry["sample"] })];
@@ -167,13 +237,17 @@ export function expectK6(text: string): ExpectedBenchmark[] {
     const { metrics } = JSON.parse(text) as { metrics: Record<string, Record<string, number>> };
     const d = metrics.http_req_duration as Record<string, number>;
     const reqs = metrics.http_reqs as Record<string, number>;
-    return [{
-      name: "k6",
-      runs: [{
-        http_req_duration: { mean: d.avg as number, min: d.min as number, max: d.max as number, p50: d.med as number, p90: d["p(90)"] as number },
-        http_reqs: { value: reqs.rate as number },
-      }],
-    }];
+    return [
+      {
+        name: "k6",
+        runs: [
+          {
+            http_req_duration: { mean: d.avg as number, min: d.min as number, max: d.max as number, p50: d.med as number, p90: d["p(90)"] as number },
+            http_reqs: { value: reqs.rate as number },
+          },
+        ],
+      },
+    ];
   }
   const lines = text.trim().split("\n");
   const header = (lines[0] as string).split(",");
@@ -194,11 +268,13 @@ export function expectK6(text: string): ExpectedBenchmark[] {
   }
   return [...scenarios.entries()].map(([scenario, data]) => ({
     name: scenarios.size === 1 ? "k6" : scenario,
-    runs: [{
-      http_req_duration: { n: data.durations.length, mean: mean(data.durations), min: Math.min(...data.durations), max: Math.max(...data.durations) },
-      iteration_duration: { n: data.iterations.length, mean: mean(data.iterations) },
-      data_received: { mean: data.received },
-    }],
+    runs: [
+      {
+        http_req_duration: { n: data.durations.length, mean: mean(data.durations), min: Math.min(...data.durations), max: Math.max(...data.durations) },
+        iteration_duration: { n: data.iterations.length, mean: mean(data.iterations) },
+        data_received: { mean: data.received },
+      },
+    ],
   }));
 }
 
@@ -217,7 +293,15 @@ export function expectWrk(text: string): ExpectedBenchmark[] {
     const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(block);
     const errors = (socket ? socket.slice(1).reduce((a, v) => a + Number(v), 0) : 0) + (non2xx ? Number(non2xx[1]) : 0);
     const run: Record<string, Figures> = {
-      latency: { n: requests, mean: latency[0] as number, sd: latency[1] as number, max: latency[2] as number, p50: percentile("50"), p90: percentile("90"), p99: percentile("99") },
+      latency: {
+        n: requests,
+        mean: latency[0] as number,
+        sd: latency[1] as number,
+        max: latency[2] as number,
+        p50: percentile("50"),
+        p90: percentile("90"),
+        p99: percentile("99"),
+      },
       requests_per_sec: { value: Number((/Requests\/sec:\s+([\d.]+)/.exec(block) as RegExpExecArray)[1]) },
       errors: { mean: errors },
     };
@@ -246,7 +330,10 @@ export function expectNgrinder(text: string): ExpectedBenchmark[] {
     if (cell !== "Description") return;
     const test = index + 1 < header.length ? /^Tests-(\d+)$/.exec(header[index + 1] as string)?.[1] : undefined;
     if (!test) return;
-    benchmarks.push({ name: (rows[0] as string[])[index] as string, runs: [figures(column(`Tests-${test}`), column(`Errors-${test}`), column(`TPS-${test}`))] });
+    benchmarks.push({
+      name: (rows[0] as string[])[index] as string,
+      runs: [figures(column(`Tests-${test}`), column(`Errors-${test}`), column(`TPS-${test}`))],
+    });
   });
   return benchmarks;
 }
@@ -257,7 +344,14 @@ export function expectCsv(text: string): ExpectedBenchmark[] {
   const special = (cell: string) => ["variant", "benchmark", "repetition", "timestamp", "started_at"].includes(cell.toLowerCase());
   const group = header.findIndex((cell) => ["variant", "benchmark"].includes(cell.toLowerCase()));
   const repetition = header.findIndex((cell) => cell.toLowerCase() === "repetition");
-  const keys = header.map((cell) => (special(cell) ? undefined : cell.replace(/\s*(↓|↑|:lower|:higher)\s*$/i, "").replace(/\s*(\[[^\]]*\]|\([^)]*\))\s*$/, "").trim()));
+  const keys = header.map((cell) =>
+    special(cell)
+      ? undefined
+      : cell
+          .replace(/\s*(↓|↑|:lower|:higher)\s*$/i, "")
+          .replace(/\s*(\[[^\]]*\]|\([^)]*\))\s*$/, "")
+          .trim(),
+  );
   const benchmarks = new Map<string, { order: number; run: Record<string, Figures> }[]>();
   lines.slice(1).forEach((line, index) => {
     const cells = line.split(",");
@@ -291,7 +385,10 @@ export const expectations: Record<string, (text: string) => ExpectedBenchmark[]>
 export function variantNameOf(names: readonly string[], benchmark: ExpectedBenchmark): string {
   const candidates = names.filter((name) => {
     if (name !== benchmark.name && !name.startsWith(`${benchmark.name} [`)) return false;
-    return Object.entries(benchmark.params ?? {}).every(([key, value]) => benchmark.name.includes(`${key}=${value}`) || new RegExp(`[\\[ ]${key}=${value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}[,\\]]`).test(name));
+    return Object.entries(benchmark.params ?? {}).every(
+      ([key, value]) =>
+        benchmark.name.includes(`${key}=${value}`) || new RegExp(`[\\[ ]${key}=${value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}[,\\]]`).test(name),
+    );
   });
   expect(candidates, `variant for benchmark "${benchmark.name}" ${JSON.stringify(benchmark.params ?? {})} among ${names.join(" | ")}`).toHaveLength(1);
   return candidates[0] as string;

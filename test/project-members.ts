@@ -38,7 +38,11 @@ export async function memberOf(db: Db, project: TestProject, role: MemberRole, l
 export async function membershipRows(db: Db, projectId: string) {
   const [members, invitations] = await Promise.all([
     db.member.findMany({ where: { projectId }, orderBy: { id: "asc" }, select: { id: true, userId: true, role: true } }),
-    db.projectInvitation.findMany({ where: { projectId }, orderBy: { id: "asc" }, select: { id: true, email: true, role: true, acceptedAt: true, revokedAt: true, expiresAt: true } }),
+    db.projectInvitation.findMany({
+      where: { projectId },
+      orderBy: { id: "asc" },
+      select: { id: true, email: true, role: true, acceptedAt: true, revokedAt: true, expiresAt: true },
+    }),
   ]);
   return { members, invitations };
 }

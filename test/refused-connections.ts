@@ -68,7 +68,9 @@ async function endSessionsOf(admin: pg.Client, databaseName: string) {
   await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [databaseName]);
   // pg_terminate_backend only signals: wait until they are gone.
   for (;;) {
-    const { rows } = await admin.query<{ count: string }>("SELECT count(*) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [databaseName]);
+    const { rows } = await admin.query<{ count: string }>("SELECT count(*) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [
+      databaseName,
+    ]);
     if (Number(rows[0]?.count) === 0) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

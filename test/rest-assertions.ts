@@ -15,8 +15,13 @@ export const fieldPaths = (body: ErrorBody) => (body.error.details?.fields ?? []
 /** Row counts of everything an upload or import can write. */
 export async function rowCounts(db: Db) {
   const [experiments, variants, metrics, runs, results, series, ingestRequests] = await Promise.all([
-    db.experiment.count(), db.variant.count(), db.metric.count(), db.run.count(),
-    db.runMetricResult.count(), db.runTimeSeries.count(), db.ingestRequest.count(),
+    db.experiment.count(),
+    db.variant.count(),
+    db.metric.count(),
+    db.run.count(),
+    db.runMetricResult.count(),
+    db.runTimeSeries.count(),
+    db.ingestRequest.count(),
   ]);
   return { experiments, variants, metrics, runs, results, series, ingestRequests };
 }

@@ -20,8 +20,13 @@ describe("readConfig", () => {
 
   it("reads the commit runs measured from VERSUS_GIT_* (none when unset)", () => {
     expect(readConfig(["--url", "http://x"], {}).git).toEqual({ kind: "none" });
-    expect(readConfig(["--url", "http://x"], { VERSUS_GIT_COMMIT: "abc1234", VERSUS_GIT_BRANCH: "main" }).git).toMatchObject({ kind: "fixed", commit: { gitCommit: "abc1234", gitBranch: "main" } });
-    expect(() => readConfig(["--url", "http://x"], { VERSUS_GIT_COMMIT: "abc1234", VERSUS_GIT_COMMIT_TIME: "soon" })).toThrow("VERSUS_GIT_COMMIT_TIME must be ISO 8601 with an offset");
+    expect(readConfig(["--url", "http://x"], { VERSUS_GIT_COMMIT: "abc1234", VERSUS_GIT_BRANCH: "main" }).git).toMatchObject({
+      kind: "fixed",
+      commit: { gitCommit: "abc1234", gitBranch: "main" },
+    });
+    expect(() => readConfig(["--url", "http://x"], { VERSUS_GIT_COMMIT: "abc1234", VERSUS_GIT_COMMIT_TIME: "soon" })).toThrow(
+      "VERSUS_GIT_COMMIT_TIME must be ISO 8601 with an offset",
+    );
   });
 
   it("names what is wrong", () => {

@@ -13,7 +13,10 @@ const LABEL_KEY = /^[A-Za-z0-9_.-]{1,63}$/;
 /** "pool=lab,os=linux" (or repeated --label pool=lab) into {pool: "lab", os: "linux"}. */
 export function parseLabels(pairs: readonly string[]): Record<string, string> {
   const labels: Record<string, string> = {};
-  for (const pair of pairs.flatMap((item) => item.split(",")).map((item) => item.trim()).filter(Boolean)) {
+  for (const pair of pairs
+    .flatMap((item) => item.split(","))
+    .map((item) => item.trim())
+    .filter(Boolean)) {
     const at = pair.indexOf("=");
     if (at <= 0) throw new ConfigError(`label "${pair}" is not key=value`);
     const key = pair.slice(0, at).trim();
@@ -40,14 +43,30 @@ export function readConfig(argv: readonly string[], env: Record<string, string |
     .option("--url <url>", "Versus server address (VERSUS_URL)")
     .option("--enrollment-token <token>", "venr_… token from the project's Agents page, used once to enroll (VERSUS_ENROLLMENT_TOKEN)")
     .option("--name <name>", "agent name, unique in the project (VERSUS_AGENT_NAME; default: the host name)")
-    .option("--label <key=value>", "a label jobs can require, repeatable (VERSUS_AGENT_LABELS=k=v,k=v)", (value: string, list: string[]) => [...list, value], [])
+    .option(
+      "--label <key=value>",
+      "a label jobs can require, repeatable (VERSUS_AGENT_LABELS=k=v,k=v)",
+      (value: string, list: string[]) => [...list, value],
+      [],
+    )
     .option("--credential-file <path>", `where the credential is kept, mode 0600 (VERSUS_AGENT_CREDENTIAL_FILE; default ${stateDir}/credential.json)`)
     .option("--buffer-dir <path>", `results not yet acknowledged (VERSUS_AGENT_BUFFER_DIR; default ${stateDir}/buffer)`)
-    .option("--shutdown-grace <seconds>", "on SIGTERM, how long a running job may take to finish before it is released (VERSUS_AGENT_SHUTDOWN_GRACE_SECONDS; default 10)")
+    .option(
+      "--shutdown-grace <seconds>",
+      "on SIGTERM, how long a running job may take to finish before it is released (VERSUS_AGENT_SHUTDOWN_GRACE_SECONDS; default 10)",
+    )
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
   program.parse([...argv], { from: "user" });
-  const flags = program.opts<{ url?: string; enrollmentToken?: string; name?: string; label: string[]; credentialFile?: string; bufferDir?: string; shutdownGrace?: string }>();
+  const flags = program.opts<{
+    url?: string;
+    enrollmentToken?: string;
+    name?: string;
+    label: string[];
+    credentialFile?: string;
+    bufferDir?: string;
+    shutdownGrace?: string;
+  }>();
 
   const parsed = ZConfig.safeParse({
     url: flags.url ?? env.VERSUS_URL,
@@ -58,7 +77,8 @@ export function readConfig(argv: readonly string[], env: Record<string, string |
     shutdownGraceSeconds: flags.shutdownGrace ?? env.VERSUS_AGENT_SHUTDOWN_GRACE_SECONDS ?? 10,
     claimJitterMs: env.VERSUS_AGENT_CLAIM_JITTER_MS,
   });
-  if (!parsed.success) throw new ConfigError(parsed.error.issues.map((issue) => (issue.path.length ? `${issue.path.join(".")}: ${issue.message}` : issue.message)).join("; "));
+  if (!parsed.success)
+    throw new ConfigError(parsed.error.issues.map((issue) => (issue.path.length ? `${issue.path.join(".")}: ${issue.message}` : issue.message)).join("; "));
   const labels = { os: process.platform, arch: process.arch, ...parseLabels([...(env.VERSUS_AGENT_LABELS ? [env.VERSUS_AGENT_LABELS] : []), ...flags.label]) };
   return { ...parsed.data, url: parsed.data.url.replace(/\/+$/, ""), labels, git: readGitSource(env) };
 }

@@ -14,7 +14,15 @@ let repo: string;
 function git(...args: string[]): string {
   return execFileSync("git", ["-C", repo, ...args], {
     encoding: "utf8",
-    env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.com", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.com", GIT_COMMITTER_DATE: "2026-03-04T05:06:07+02:00", GIT_AUTHOR_DATE: "2026-03-04T05:06:07+02:00" },
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: "t",
+      GIT_AUTHOR_EMAIL: "t@example.com",
+      GIT_COMMITTER_NAME: "t",
+      GIT_COMMITTER_EMAIL: "t@example.com",
+      GIT_COMMITTER_DATE: "2026-03-04T05:06:07+02:00",
+      GIT_AUTHOR_DATE: "2026-03-04T05:06:07+02:00",
+    },
   }).trim();
 }
 
@@ -36,7 +44,9 @@ describe("readGitSource and captureGitCommit", () => {
   it("reads the checkout's HEAD before each run: hash, commit time, subject line (not the body), branch", () => {
     const first = commit("Raise gzip level", "A body that is not the subject.");
     const source = readGitSource({ VERSUS_GIT_DIR: repo });
-    expect(captureGitCommit(source)).toEqual({ commit: { gitCommit: first, gitBranch: "main", gitCommitMessage: "Raise gzip level", gitCommitTime: "2026-03-04T05:06:07+02:00" } });
+    expect(captureGitCommit(source)).toEqual({
+      commit: { gitCommit: first, gitBranch: "main", gitCommitMessage: "Raise gzip level", gitCommitTime: "2026-03-04T05:06:07+02:00" },
+    });
     // The checkout moves on between jobs: the next run measures the new HEAD.
     const second = commit("Reuse the deflate state");
     expect(captureGitCommit(source).commit).toMatchObject({ gitCommit: second, gitCommitMessage: "Reuse the deflate state" });
@@ -46,7 +56,12 @@ describe("readGitSource and captureGitCommit", () => {
     const first = commit("One");
     commit("Two");
     git("checkout", "-q", first);
-    expect(captureGitCommit(readGitSource({ VERSUS_GIT_DIR: repo })).commit).toEqual({ gitCommit: first, gitBranch: undefined, gitCommitMessage: "One", gitCommitTime: "2026-03-04T05:06:07+02:00" });
+    expect(captureGitCommit(readGitSource({ VERSUS_GIT_DIR: repo })).commit).toEqual({
+      gitCommit: first,
+      gitBranch: undefined,
+      gitCommitMessage: "One",
+      gitCommitTime: "2026-03-04T05:06:07+02:00",
+    });
     expect(captureGitCommit(readGitSource({ VERSUS_GIT_DIR: repo, VERSUS_GIT_BRANCH: "release" })).commit.gitBranch).toBe("release");
   });
 
@@ -58,8 +73,19 @@ describe("readGitSource and captureGitCommit", () => {
   });
 
   it("takes the commit from the environment when VERSUS_GIT_COMMIT is set (the checkout is then not read)", () => {
-    const env = { VERSUS_GIT_COMMIT: "abc1234", VERSUS_GIT_BRANCH: "main", VERSUS_GIT_COMMIT_MESSAGE: "Fix it", VERSUS_GIT_COMMIT_TIME: "2026-11-24T15:00:00Z", VERSUS_GIT_DIR: "/nowhere" };
-    expect(captureGitCommit(readGitSource(env)).commit).toEqual({ gitCommit: "abc1234", gitBranch: "main", gitCommitMessage: "Fix it", gitCommitTime: "2026-11-24T15:00:00Z" });
+    const env = {
+      VERSUS_GIT_COMMIT: "abc1234",
+      VERSUS_GIT_BRANCH: "main",
+      VERSUS_GIT_COMMIT_MESSAGE: "Fix it",
+      VERSUS_GIT_COMMIT_TIME: "2026-11-24T15:00:00Z",
+      VERSUS_GIT_DIR: "/nowhere",
+    };
+    expect(captureGitCommit(readGitSource(env)).commit).toEqual({
+      gitCommit: "abc1234",
+      gitBranch: "main",
+      gitCommitMessage: "Fix it",
+      gitCommitTime: "2026-11-24T15:00:00Z",
+    });
     expect(readGitSource({})).toEqual({ kind: "none" });
     expect(captureGitCommit({ kind: "none" })).toEqual({ commit: {} });
   });
@@ -67,8 +93,12 @@ describe("readGitSource and captureGitCommit", () => {
   it("refuses unusable settings at start, naming the variable", () => {
     expect(() => readGitSource({ VERSUS_GIT_DIR: path.join(repo, "missing") })).toThrow(ConfigError);
     expect(() => readGitSource({ VERSUS_GIT_DIR: repo })).toThrow(/VERSUS_GIT_DIR=.*cannot read its HEAD commit with git/); // no commit yet
-    expect(() => readGitSource({ VERSUS_GIT_COMMIT: "abc1234", VERSUS_GIT_COMMIT_TIME: "yesterday" })).toThrow("VERSUS_GIT_COMMIT_TIME must be ISO 8601 with an offset");
-    expect(() => readGitSource({ VERSUS_GIT_COMMIT: "abc1234", VERSUS_GIT_COMMIT_TIME: "2026-11-24T15:00:00" })).toThrow("VERSUS_GIT_COMMIT_TIME must be ISO 8601 with an offset");
+    expect(() => readGitSource({ VERSUS_GIT_COMMIT: "abc1234", VERSUS_GIT_COMMIT_TIME: "yesterday" })).toThrow(
+      "VERSUS_GIT_COMMIT_TIME must be ISO 8601 with an offset",
+    );
+    expect(() => readGitSource({ VERSUS_GIT_COMMIT: "abc1234", VERSUS_GIT_COMMIT_TIME: "2026-11-24T15:00:00" })).toThrow(
+      "VERSUS_GIT_COMMIT_TIME must be ISO 8601 with an offset",
+    );
     expect(() => readGitSource({ VERSUS_GIT_COMMIT: "a".repeat(65) })).toThrow("VERSUS_GIT_COMMIT must be at most 64 characters");
     expect(() => readGitSource({ VERSUS_GIT_COMMIT_MESSAGE: "Fix" })).toThrow("set it too");
     expect(() => readGitSource({ VERSUS_GIT_BRANCH: "main" })).toThrow("VERSUS_GIT_BRANCH names the branch");

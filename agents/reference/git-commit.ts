@@ -29,7 +29,8 @@ const MAX_MESSAGE = 500;
 // ISO 8601 with an offset, as the server requires and `git log --format=%cI` writes.
 const ISO_WITH_OFFSET = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/;
 
-export const runGit: GitRunner = (dir, args) => execFileSync("git", ["-C", dir, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 10_000 });
+export const runGit: GitRunner = (dir, args) =>
+  execFileSync("git", ["-C", dir, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 10_000 });
 
 const present = (value: string | undefined) => (value?.trim() ? value.trim() : undefined);
 
@@ -43,10 +44,12 @@ export function readGitSource(env: Record<string, string | undefined>, git: GitR
   if (branch && branch.length > MAX_BRANCH) throw new ConfigError(`VERSUS_GIT_BRANCH must be at most ${MAX_BRANCH} characters`);
   if (commit) {
     if (commit.length > MAX_COMMIT) throw new ConfigError(`VERSUS_GIT_COMMIT must be at most ${MAX_COMMIT} characters (a commit hash)`);
-    if (time && !validTime(time)) throw new ConfigError(`VERSUS_GIT_COMMIT_TIME must be ISO 8601 with an offset, e.g. 2026-11-24T15:00:00+01:00 (git log -1 --format=%cI), not "${time}"`);
+    if (time && !validTime(time))
+      throw new ConfigError(`VERSUS_GIT_COMMIT_TIME must be ISO 8601 with an offset, e.g. 2026-11-24T15:00:00+01:00 (git log -1 --format=%cI), not "${time}"`);
     return { kind: "fixed", commit: { gitCommit: commit, gitBranch: branch, gitCommitMessage: message && cutMessage(message), gitCommitTime: time } };
   }
-  if (message || time) throw new ConfigError("VERSUS_GIT_COMMIT_MESSAGE and VERSUS_GIT_COMMIT_TIME describe VERSUS_GIT_COMMIT: set it too (or VERSUS_GIT_DIR instead)");
+  if (message || time)
+    throw new ConfigError("VERSUS_GIT_COMMIT_MESSAGE and VERSUS_GIT_COMMIT_TIME describe VERSUS_GIT_COMMIT: set it too (or VERSUS_GIT_DIR instead)");
   if (dir) {
     const source: GitSource = { kind: "checkout", dir, branch };
     try {
@@ -67,7 +70,10 @@ export function captureGitCommit(source: GitSource, git: GitRunner = runGit): { 
   try {
     return { commit: readCheckout(source, git) };
   } catch (error) {
-    return { commit: {}, problem: `VERSUS_GIT_DIR=${source.dir}: cannot read its HEAD commit, the run goes without one: ${error instanceof Error ? error.message.trim() : String(error)}` };
+    return {
+      commit: {},
+      problem: `VERSUS_GIT_DIR=${source.dir}: cannot read its HEAD commit, the run goes without one: ${error instanceof Error ? error.message.trim() : String(error)}`,
+    };
   }
 }
 

@@ -17,7 +17,10 @@ interface Operation {
 
 export default async function ApiDocsPage() {
   const origin = await publicOrigin();
-  const document = buildOpenApiDocument(origin) as unknown as { paths: Record<string, Record<string, Operation>>; components?: { schemas?: Record<string, unknown> } };
+  const document = buildOpenApiDocument(origin) as unknown as {
+    paths: Record<string, Record<string, Operation>>;
+    components?: { schemas?: Record<string, unknown> };
+  };
 
   return (
     <>
@@ -25,8 +28,8 @@ export default async function ApiDocsPage() {
         <div>
           <h1>REST API</h1>
           <p>
-            For scripts, CI and agents. Machine-readable: <a href="/api/v1/openapi.json">/api/v1/openapi.json</a> (OpenAPI 3.1, generated from the
-            same schemas that validate requests).
+            For scripts, CI and agents. Machine-readable: <a href="/api/v1/openapi.json">/api/v1/openapi.json</a> (OpenAPI 3.1, generated from the same schemas
+            that validate requests).
           </p>
         </div>
       </div>
@@ -47,8 +50,8 @@ npx versus upload results.json
 curl -X POST "$VERSUS_URL/api/v1/imports?format=gobench&experiment=gzip-levels&variant=level-6&create=true" \\
   -H "Authorization: Bearer $VERSUS_API_KEY" -H "Content-Type: text/plain" --data-binary @bench.txt`}</pre>
         <p className="muted small">
-          Errors are <code>{`{"error": {"code", "message", "details"}}`}</code> with status 400 (bad input, each field named), 401 (key), 404, 405
-          (method; the <code>Allow</code> header lists the route&apos;s), 409, 413, 415 (media type) or 422; each operation below lists its own.
+          Errors are <code>{`{"error": {"code", "message", "details"}}`}</code> with status 400 (bad input, each field named), 401 (key), 404, 405 (method; the{" "}
+          <code>Allow</code> header lists the route&apos;s), 409, 413, 415 (media type) or 422; each operation below lists its own.
         </p>
       </section>
 
@@ -121,7 +124,9 @@ curl -X POST "$VERSUS_URL/api/v1/imports?format=gobench&experiment=gzip-levels&v
             {operation.requestBody ? (
               <details>
                 <summary>Request body ({Object.keys(operation.requestBody.content).join(", ")})</summary>
-                <pre className="block small">{JSON.stringify(resolve(Object.values(operation.requestBody.content)[0]?.schema, document.components?.schemas), null, 2)}</pre>
+                <pre className="block small">
+                  {JSON.stringify(resolve(Object.values(operation.requestBody.content)[0]?.schema, document.components?.schemas), null, 2)}
+                </pre>
               </details>
             ) : null}
             <h3 style={{ marginTop: "0.75rem" }}>Responses</h3>

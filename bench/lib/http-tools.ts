@@ -84,7 +84,10 @@ interface RunDocument {
 
 /** `versus-agent run --workload http --json`: the run document's throughput and latency p99. */
 export function runAgentJson(agent: string, settings: Record<string, unknown>): LoadFigures & { warnings: string[] } {
-  const out = execFileSync(agent, ["run", "--workload", "http", "--json", "--settings", JSON.stringify(settings)], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+  const out = execFileSync(agent, ["run", "--workload", "http", "--json", "--settings", JSON.stringify(settings)], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "ignore"],
+  });
   const run = JSON.parse(out) as RunDocument;
   const metric = (key: string) => run.metrics.find((m) => m.key === key)?.summary;
   const throughput = metric("throughput")?.mean;

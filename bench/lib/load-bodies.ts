@@ -40,7 +40,13 @@ export function resultsUpload(index: number, experiment = RESULTS_EXPERIMENTS[in
       metrics: [
         { key: "latency_ms", unit: "ms", direction: "lower_is_better", samples: Array.from(latency) },
         { key: "throughput", unit: "ops/s", direction: "higher_is_better", samples: Array.from(latency, (ms) => round3(1000 / ms)) },
-        { key: "alloc_bytes", unit: "B", direction: "lower_is_better", aggregation: "median", summary: { n: count, mean: round3(4096 + random() * 512), p50: 4096 } },
+        {
+          key: "alloc_bytes",
+          unit: "B",
+          direction: "lower_is_better",
+          aggregation: "median",
+          summary: { n: count, mean: round3(4096 + random() * 512), p50: 4096 },
+        },
       ],
     };
   });
@@ -65,12 +71,20 @@ export function gobenchImport(index: number): UploadBody {
       // The iteration count is unique per upload and line, so equal runs can only be duplicates.
       const iterations = 400_000 + index * 10 + b * 5 + line;
       const nsPerOp = (b ? 2100 : 3000) * (0.95 + random() * 0.1);
-      lines.push(`${name.padEnd(32)}\t${String(iterations).padStart(8)}\t${nsPerOp.toFixed(1).padStart(10)} ns/op\t${(1024_000 / nsPerOp).toFixed(2).padStart(8)} MB/s\t    4096 B/op\t       2 allocs/op`);
+      lines.push(
+        `${name.padEnd(32)}\t${String(iterations).padStart(8)}\t${nsPerOp.toFixed(1).padStart(10)} ns/op\t${(1024_000 / nsPerOp).toFixed(2).padStart(8)} MB/s\t    4096 B/op\t       2 allocs/op`,
+      );
     }
   }
   lines.push("PASS", `ok  \texample.com/codec\t${(10 + random() * 5).toFixed(3)}s`, "");
   // ns/op, MB/s, B/op and allocs/op.
-  return { path: `/api/v1/imports?format=gobench&experiment=${GOBENCH_EXPERIMENT}&create=true`, contentType: "text/plain", body: lines.join("\n"), runs: 10, metricsPerRun: 4 };
+  return {
+    path: `/api/v1/imports?format=gobench&experiment=${GOBENCH_EXPERIMENT}&create=true`,
+    contentType: "text/plain",
+    body: lines.join("\n"),
+    runs: 10,
+    metricsPerRun: 4,
+  };
 }
 
 /** POST /api/v1/imports?format=hyperfine: 2 commands with 100–400 timings each, one run per command (wall_time, user_s, system_s). */
@@ -83,9 +97,23 @@ export function hyperfineImport(index: number): UploadBody {
     const mean = times.reduce((s, t) => s + t, 0) / count;
     const stddev = Math.sqrt(times.reduce((s, t) => s + (t - mean) ** 2, 0) / (count - 1));
     return {
-      command, mean, stddev, median: sorted[Math.floor(count / 2)], user: mean * 0.9, system: mean * 0.05,
-      min: sorted[0], max: sorted[count - 1], times, exit_codes: times.map(() => 0),
+      command,
+      mean,
+      stddev,
+      median: sorted[Math.floor(count / 2)],
+      user: mean * 0.9,
+      system: mean * 0.05,
+      min: sorted[0],
+      max: sorted[count - 1],
+      times,
+      exit_codes: times.map(() => 0),
     };
   });
-  return { path: `/api/v1/imports?format=hyperfine&experiment=${HYPERFINE_EXPERIMENT}&create=true`, contentType: "application/json", body: JSON.stringify({ results }), runs: 2, metricsPerRun: 3 };
+  return {
+    path: `/api/v1/imports?format=hyperfine&experiment=${HYPERFINE_EXPERIMENT}&create=true`,
+    contentType: "application/json",
+    body: JSON.stringify({ results }),
+    runs: 2,
+    metricsPerRun: 3,
+  };
 }

@@ -28,7 +28,12 @@ export class Ledger {
   readonly uploads = new Map<string, UploadRecord>();
 
   sent(key: string, upload: UploadBody) {
-    const record = this.uploads.get(key) ?? { key, upload: { path: upload.path, contentType: upload.contentType, runs: upload.runs, metricsPerRun: upload.metricsPerRun }, sends: 0, answers: [] };
+    const record = this.uploads.get(key) ?? {
+      key,
+      upload: { path: upload.path, contentType: upload.contentType, runs: upload.runs, metricsPerRun: upload.metricsPerRun },
+      sends: 0,
+      answers: [],
+    };
     record.sends++;
     if (!record.answers.length) record.unansweredBody = upload.body;
     this.uploads.set(key, record);
@@ -64,7 +69,11 @@ export async function resendUnanswered(baseUrl: string, headers: Record<string, 
     for (let record = queue.shift(); record; record = queue.shift()) {
       const body = record.unansweredBody as string;
       ledger.sent(record.key, { ...record.upload, body });
-      const response = await fetch(`${baseUrl}${record.upload.path}`, { method: "POST", headers: { ...headers, "Content-Type": record.upload.contentType, "Idempotency-Key": record.key }, body });
+      const response = await fetch(`${baseUrl}${record.upload.path}`, {
+        method: "POST",
+        headers: { ...headers, "Content-Type": record.upload.contentType, "Idempotency-Key": record.key },
+        body,
+      });
       ledger.answered(record.key, response.status, await response.text());
     }
   };
@@ -106,7 +115,13 @@ export function uploaderRequest(options: UploaderOptions): autocannon.Request {
       (context as { job?: Job }).job = job;
       ledger.sent(job.key, job);
       if (!job.retry && random() < options.concurrentRetries) retries.push({ ...job, retry: true });
-      return { ...request, method: "POST", path: job.path, body: job.body, headers: { ...headers, "Content-Type": job.contentType, "Idempotency-Key": job.key } };
+      return {
+        ...request,
+        method: "POST",
+        path: job.path,
+        body: job.body,
+        headers: { ...headers, "Content-Type": job.contentType, "Idempotency-Key": job.key },
+      };
     },
     onResponse(status, body, context) {
       const job = (context as { job?: Job }).job as Job;

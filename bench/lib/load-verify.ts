@@ -106,7 +106,11 @@ export function verifyLoad(stored: StoredRuns, ledger: Ledger, lostAnswers: Map<
   for (const run of runs) if (run.key) byKey.set(run.key, [...(byKey.get(run.key) ?? []), run]);
   const acknowledged = ledger.acknowledged();
   const ackedRuns = acknowledged.flatMap((record) => firstRuns(record));
-  const ids = (list: { id: string }[]) => list.map((run) => run.id).sort().join();
+  const ids = (list: { id: string }[]) =>
+    list
+      .map((run) => run.id)
+      .sort()
+      .join();
 
   // 1. No loss: every run an answer reported is stored, with the repetition the answer gave.
   const missing = ackedRuns.filter((run) => !byId.has(run.id));
@@ -143,19 +147,51 @@ export function verifyLoad(stored: StoredRuns, ledger: Ledger, lostAnswers: Map<
 
   const sample = (list: string[]) => (list.length ? ` (e.g. ${list.slice(0, 3).join(", ")})` : "");
   return [
-    { ok: missing.length === 0, label: "every acknowledged run is stored (no loss)", detail: `${ackedRuns.length - missing.length}/${ackedRuns.length} runs of ${acknowledged.length} acknowledged uploads${sample(missing.map((r) => r.id))}` },
-    { ok: renumbered.length === 0, label: "stored repetitions are the ones acknowledged", detail: `${renumbered.length} differ${sample(renumbered.map((r) => r.id))}` },
-    { ok: notExactlyOnce.length === 0, label: "each acknowledged upload is stored exactly once", detail: `${notExactlyOnce.length} keys hold other runs than their answer listed${sample(notExactlyOnce.map((r) => r.key))}` },
-    { ok: inconsistentRetries.length === 0, label: "a retried Idempotency-Key answers with the same runs", detail: `${retried.length} keys sent more than once, ${replays} answers were replays; ${inconsistentRetries.length} answered with different runs${sample(inconsistentRetries.map((r) => r.key))}` },
-    { ok: partial.length === 0, label: "uploads stored without an answer are whole", detail: `${lostStored.length} such uploads, ${partial.length} partial${sample(partial.map(([key]) => key))}` },
+    {
+      ok: missing.length === 0,
+      label: "every acknowledged run is stored (no loss)",
+      detail: `${ackedRuns.length - missing.length}/${ackedRuns.length} runs of ${acknowledged.length} acknowledged uploads${sample(missing.map((r) => r.id))}`,
+    },
+    {
+      ok: renumbered.length === 0,
+      label: "stored repetitions are the ones acknowledged",
+      detail: `${renumbered.length} differ${sample(renumbered.map((r) => r.id))}`,
+    },
+    {
+      ok: notExactlyOnce.length === 0,
+      label: "each acknowledged upload is stored exactly once",
+      detail: `${notExactlyOnce.length} keys hold other runs than their answer listed${sample(notExactlyOnce.map((r) => r.key))}`,
+    },
+    {
+      ok: inconsistentRetries.length === 0,
+      label: "a retried Idempotency-Key answers with the same runs",
+      detail: `${retried.length} keys sent more than once, ${replays} answers were replays; ${inconsistentRetries.length} answered with different runs${sample(inconsistentRetries.map((r) => r.key))}`,
+    },
+    {
+      ok: partial.length === 0,
+      label: "uploads stored without an answer are whole",
+      detail: `${lostStored.length} such uploads, ${partial.length} partial${sample(partial.map(([key]) => key))}`,
+    },
     {
       ok: notReplayed.length === 0 && stillUnacknowledged.length === 0,
       label: "sent again, they replay exactly the runs stored (or store them once)",
       detail: `${notReplayed.length} did not${sample(notReplayed.map(([key]) => key))}; ${stillUnacknowledged.length} not acknowledged${sample(stillUnacknowledged)}`,
     },
-    { ok: strangers.length === 0, label: "no stored run that was not sent", detail: `${strangers.length} runs without a sent Idempotency-Key${sample(strangers.map((r) => r.id))}` },
-    { ok: incomplete.length === 0, label: "every stored run has all its metrics", detail: `${incomplete.length} runs miss metrics${sample(incomplete.map((r) => r.id))}` },
-    { ok: stored.repeatedRepetitions === 0, label: "no variant holds a repetition twice", detail: `${stored.repeatedRepetitions} (variant, repetition) pairs repeated` },
+    {
+      ok: strangers.length === 0,
+      label: "no stored run that was not sent",
+      detail: `${strangers.length} runs without a sent Idempotency-Key${sample(strangers.map((r) => r.id))}`,
+    },
+    {
+      ok: incomplete.length === 0,
+      label: "every stored run has all its metrics",
+      detail: `${incomplete.length} runs miss metrics${sample(incomplete.map((r) => r.id))}`,
+    },
+    {
+      ok: stored.repeatedRepetitions === 0,
+      label: "no variant holds a repetition twice",
+      detail: `${stored.repeatedRepetitions} (variant, repetition) pairs repeated`,
+    },
     { ok: duplicated === 0, label: "no run content stored twice", detail: `${runs.length} runs, ${duplicated} contents repeated` },
   ];
 }

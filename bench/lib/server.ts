@@ -22,7 +22,15 @@ export async function startBenchServer(name: string, port: number): Promise<Benc
   const child: ChildProcess = spawn(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), "scripts/start.ts"], {
     cwd: root,
     stdio: ["ignore", "ignore", "inherit"],
-    env: { ...process.env, DATABASE_URL: "", PORT: String(port), HOSTNAME: "127.0.0.1", VERSUS_DATA_DIR: dataDir, VERSUS_EMBEDDED_PG_PORT: String(port + 1000), VERSUS_SKIP_SEED: "1" },
+    env: {
+      ...process.env,
+      DATABASE_URL: "",
+      PORT: String(port),
+      HOSTNAME: "127.0.0.1",
+      VERSUS_DATA_DIR: dataDir,
+      VERSUS_EMBEDDED_PG_PORT: String(port + 1000),
+      VERSUS_SKIP_SEED: "1",
+    },
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   let exited = false;
@@ -108,7 +116,11 @@ const CLOCK_TICKS = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf
 /** CPU seconds used so far by the benchmark's PostgreSQL: its postmaster and every process it started. */
 export function postgresCpuSeconds(dataDir: string): number {
   const postmaster = Number(fs.readFileSync(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
-  const children = execFileSync("ps", ["-o", "pid=", "--ppid", String(postmaster)], { encoding: "utf8" }).trim().split(/\s+/).filter(Boolean).map(Number);
+  const children = execFileSync("ps", ["-o", "pid=", "--ppid", String(postmaster)], { encoding: "utf8" })
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean)
+    .map(Number);
   return cpuSecondsOf(postmaster, true) + children.reduce((sum, pid) => sum + cpuSecondsOf(pid), 0);
 }
 
@@ -116,7 +128,10 @@ export function postgresCpuSeconds(dataDir: string): number {
  * A bench server (startBenchServer) with what the REST benchmarks need: its database's URL and
  * a project API key for project "bench", made by `versus admin create-key`.
  */
-export async function startBenchServerWithKey(name: string, port: number): Promise<{ server: BenchServer; databaseUrl: string; auth: { Authorization: string } }> {
+export async function startBenchServerWithKey(
+  name: string,
+  port: number,
+): Promise<{ server: BenchServer; databaseUrl: string; auth: { Authorization: string } }> {
   const startedAt = performance.now();
   const server = await startBenchServer(name, port);
   const credentials = readEmbeddedCredentials(server.dataDir);

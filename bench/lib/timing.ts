@@ -16,7 +16,11 @@ export const ms = (x: number) => `${x.toFixed(1)} ms`;
  * `count` sequential GETs of `url` after `warmUp` (≥ 1) unmeasured ones; each must answer 200.
  * `first` is the first GET's time (a cold read, before any cache of the server holds the answer).
  */
-export async function timeGets(url: string, headers: Record<string, string>, { count, warmUp }: { count: number; warmUp: number }): Promise<{ times: number[]; bytes: number; first: number }> {
+export async function timeGets(
+  url: string,
+  headers: Record<string, string>,
+  { count, warmUp }: { count: number; warmUp: number },
+): Promise<{ times: number[]; bytes: number; first: number }> {
   const once = async () => {
     const started = performance.now();
     const response = await fetch(url, { headers });

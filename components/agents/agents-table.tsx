@@ -43,7 +43,9 @@ export function AgentsTable({ projectSlug, canWrite }: { projectSlug: string; ca
           {agents.error.message}
         </p>
       ) : null}
-      {agents.data && agents.data.length === 0 ? <p className="empty">No agent has enrolled yet. Start one with an enrollment token (below) and it shows here.</p> : null}
+      {agents.data && agents.data.length === 0 ? (
+        <p className="empty">No agent has enrolled yet. Start one with an enrollment token (below) and it shows here.</p>
+      ) : null}
       {agents.data && agents.data.length > 0 ? (
         <div className="table-wrap">
           <table aria-label="Agents" className="stacked">
@@ -67,7 +69,8 @@ export function AgentsTable({ projectSlug, canWrite }: { projectSlug: string; ca
                         {agent.kind} {agent.version}
                       </div>
                       <div className="muted small" data-narrow="hide">
-                        {agent.enrollmentToken ? `enrolled with “${agent.enrollmentToken.name}”` : "enrollment token deleted"} · <code>{agent.credentialPrefix}…</code>
+                        {agent.enrollmentToken ? `enrolled with “${agent.enrollmentToken.name}”` : "enrollment token deleted"} ·{" "}
+                        <code>{agent.credentialPrefix}…</code>
                       </div>
                     </td>
                     <td>
@@ -76,11 +79,15 @@ export function AgentsTable({ projectSlug, canWrite }: { projectSlug: string; ca
                     </td>
                     <td>
                       <div className="tag-list" aria-label="Capabilities">
-                        {agent.capabilities.length ? agent.capabilities.map((capability) => (
-                          <span key={capability} className="badge">
-                            {capability}
-                          </span>
-                        )) : <span className="muted small">none</span>}
+                        {agent.capabilities.length ? (
+                          agent.capabilities.map((capability) => (
+                            <span key={capability} className="badge">
+                              {capability}
+                            </span>
+                          ))
+                        ) : (
+                          <span className="muted small">none</span>
+                        )}
                       </div>
                       {Object.keys(agent.labels).length ? (
                         <div className="tag-list" aria-label="Labels">
@@ -115,8 +122,9 @@ export function AgentsTable({ projectSlug, canWrite }: { projectSlug: string; ca
                                 className="button small"
                                 aria-label={`Resume ${agent.name}`}
                                 onClick={() =>
-                                  void act(`Resume “${agent.name}”? It takes work again with the credential it has: ${agent.online ? "if it is still stopping it exits first, then start it again" : "start it again where it runs"}.`, () =>
-                                    resume.mutateAsync({ projectSlug, agentId: agent.id }),
+                                  void act(
+                                    `Resume “${agent.name}”? It takes work again with the credential it has: ${agent.online ? "if it is still stopping it exits first, then start it again" : "start it again where it runs"}.`,
+                                    () => resume.mutateAsync({ projectSlug, agentId: agent.id }),
                                   )
                                 }
                               >
@@ -128,8 +136,9 @@ export function AgentsTable({ projectSlug, canWrite }: { projectSlug: string; ca
                                 className="button small"
                                 aria-label={`Ask ${agent.name} to stop`}
                                 onClick={() =>
-                                  void act(`Ask “${agent.name}” to stop? It finishes or gives back ${plural(agent.currentJobs.length, "running job")}, takes no new work and exits.`, () =>
-                                    stop.mutateAsync({ projectSlug, agentId: agent.id }),
+                                  void act(
+                                    `Ask “${agent.name}” to stop? It finishes or gives back ${plural(agent.currentJobs.length, "running job")}, takes no new work and exits.`,
+                                    () => stop.mutateAsync({ projectSlug, agentId: agent.id }),
                                   )
                                 }
                               >
@@ -141,8 +150,9 @@ export function AgentsTable({ projectSlug, canWrite }: { projectSlug: string; ca
                               className="button small danger"
                               aria-label={`Revoke ${agent.name}`}
                               onClick={() =>
-                                void act(`Revoke “${agent.name}”? Its credential stops working at once and the jobs it runs go back to the queue. Its name cannot enroll again.`, () =>
-                                  revoke.mutateAsync({ projectSlug, agentId: agent.id }),
+                                void act(
+                                  `Revoke “${agent.name}”? Its credential stops working at once and the jobs it runs go back to the queue. Its name cannot enroll again.`,
+                                  () => revoke.mutateAsync({ projectSlug, agentId: agent.id }),
                                 )
                               }
                             >

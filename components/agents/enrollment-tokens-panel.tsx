@@ -24,7 +24,8 @@ export function EnrollmentTokensPanel({ projectSlug, origin }: { projectSlug: st
         rowName={(token) => token.name}
         revoke={{
           offered: (token) => token.status !== "revoked",
-          confirm: (token) => `Revoke "${token.name}"? No new agent can enroll with it. Agents that already enrolled have credentials of their own and keep working.`,
+          confirm: (token) =>
+            `Revoke "${token.name}"? No new agent can enroll with it. Agents that already enrolled have credentials of their own and keep working.`,
           run: (token) => revoke.mutateAsync({ projectSlug, tokenId: token.id }),
         }}
         onRevoked={refresh}

@@ -11,7 +11,8 @@ export function HowEnrollmentWorks() {
         <li>On its first start the agent exchanges the token for a credential of its own and runs this project&apos;s jobs from then on.</li>
       </ol>
       <p className="muted small">
-        One token can enroll many agents until it expires or is revoked. Revoking a token stops new enrollments; agents that already enrolled keep their own credentials.
+        One token can enroll many agents until it expires or is revoked. Revoking a token stops new enrollments; agents that already enrolled keep their own
+        credentials.
       </p>
     </section>
   );

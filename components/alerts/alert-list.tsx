@@ -16,7 +16,17 @@ type Alert = inferRouterOutputs<AppRouter>["alert"]["list"]["alerts"][number];
 
 const statusBadge = { open: "badge warn", acknowledged: "badge accent", resolved: "badge good" } as const;
 
-export function AlertList({ projectSlug, status = "active", limit = 50, compact = false }: { projectSlug: string; status?: "active" | "resolved" | "all"; limit?: number; compact?: boolean }) {
+export function AlertList({
+  projectSlug,
+  status = "active",
+  limit = 50,
+  compact = false,
+}: {
+  projectSlug: string;
+  status?: "active" | "resolved" | "all";
+  limit?: number;
+  compact?: boolean;
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const input = { projectSlug, status, limit };
@@ -33,7 +43,9 @@ export function AlertList({ projectSlug, status = "active", limit = 50, compact 
           {error}
         </p>
       ) : null}
-      {alerts.data && alerts.data.alerts.length === 0 ? <p className="muted small">{status === "resolved" ? "No resolved alerts." : "No open alerts: no rule was breached."}</p> : null}
+      {alerts.data && alerts.data.alerts.length === 0 ? (
+        <p className="muted small">{status === "resolved" ? "No resolved alerts." : "No open alerts: no rule was breached."}</p>
+      ) : null}
       {alerts.data?.alerts.length ? (
         <div className="table-wrap">
           <table aria-label="Alerts">
@@ -49,7 +61,13 @@ export function AlertList({ projectSlug, status = "active", limit = 50, compact 
             </thead>
             <tbody>
               {alerts.data.alerts.map((alert) => (
-                <AlertRow key={alert.id} alert={alert} projectSlug={projectSlug} compact={compact} review={canReview ? (status) => run(() => review.mutateAsync({ projectSlug, alertId: alert.id, status })) : undefined} />
+                <AlertRow
+                  key={alert.id}
+                  alert={alert}
+                  projectSlug={projectSlug}
+                  compact={compact}
+                  review={canReview ? (status) => run(() => review.mutateAsync({ projectSlug, alertId: alert.id, status })) : undefined}
+                />
               ))}
             </tbody>
           </table>
@@ -59,7 +77,17 @@ export function AlertList({ projectSlug, status = "active", limit = 50, compact 
   );
 }
 
-function AlertRow({ alert, projectSlug, compact, review }: { alert: Alert; projectSlug: string; compact: boolean; review?: (status: "acknowledged" | "resolved") => Promise<void> }) {
+function AlertRow({
+  alert,
+  projectSlug,
+  compact,
+  review,
+}: {
+  alert: Alert;
+  projectSlug: string;
+  compact: boolean;
+  review?: (status: "acknowledged" | "resolved") => Promise<void>;
+}) {
   const experiment = alert.rule.experiment;
   return (
     <tr data-testid="alert-row" data-status={alert.status}>
@@ -86,7 +114,15 @@ function AlertRow({ alert, projectSlug, compact, review }: { alert: Alert; proje
       </td>
       {compact ? null : (
         <td data-narrow="hide" className="small">
-          {alert.webhookStatus === null ? <span className="muted">none</span> : alert.webhookStatus === "sent" ? <span className="badge good">sent</span> : <span className="badge warn" title={alert.webhookError ?? ""}>failed: {alert.webhookError}</span>}
+          {alert.webhookStatus === null ? (
+            <span className="muted">none</span>
+          ) : alert.webhookStatus === "sent" ? (
+            <span className="badge good">sent</span>
+          ) : (
+            <span className="badge warn" title={alert.webhookError ?? ""}>
+              failed: {alert.webhookError}
+            </span>
+          )}
         </td>
       )}
       {review ? (

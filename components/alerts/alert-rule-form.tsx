@@ -36,7 +36,17 @@ export function AlertRuleForm({ target, onCreated }: { target: RuleTarget; onCre
     resolver: zodResolver(ZAlertRuleInput),
     // Fields of another kind leave the values when hidden: a rule carries only its own settings.
     shouldUnregister: true,
-    defaultValues: { metric: target.metrics[0] ?? "", variant: "", branch: "main", kind: "percent_bound", thresholdPercent: 5, windowSize: 5, alpha: 0.05, recentRuns: 5, webhookUrl: "" },
+    defaultValues: {
+      metric: target.metrics[0] ?? "",
+      variant: "",
+      branch: "main",
+      kind: "percent_bound",
+      thresholdPercent: 5,
+      windowSize: 5,
+      alpha: 0.05,
+      recentRuns: 5,
+      webhookUrl: "",
+    },
   });
   const { register, formState } = form;
   const errors = formState.errors;
@@ -54,7 +64,13 @@ export function AlertRuleForm({ target, onCreated }: { target: RuleTarget; onCre
 
   const number = (name: "alpha" | "thresholdPercent" | "recentRuns" | "windowSize", label: string, hint: string, step: string) => (
     <Field id={`rule-${name}`} label={label} hint={hint} error={errors[name]?.message}>
-      <input id={`rule-${name}`} type="number" step={step} {...register(name, { valueAsNumber: true })} {...invalidProps(`rule-${name}`, errors[name]?.message)} />
+      <input
+        id={`rule-${name}`}
+        type="number"
+        step={step}
+        {...register(name, { valueAsNumber: true })}
+        {...invalidProps(`rule-${name}`, errors[name]?.message)}
+      />
     </Field>
   );
 
@@ -114,8 +130,19 @@ export function AlertRuleForm({ target, onCreated }: { target: RuleTarget; onCre
         {kind === "change_point" ? number("alpha", "Significance level α", "A change point's p must be at most this", "any") : null}
       </div>
       <div className="row">
-        <Field id="rule-webhook" label="Webhook URL (optional)" hint="Each new alert is POSTed here as JSON with a Slack-compatible “text”" error={errors.webhookUrl?.message}>
-          <input id="rule-webhook" type="url" placeholder="https://hooks.slack.com/services/…" {...register("webhookUrl")} {...invalidProps("rule-webhook", errors.webhookUrl?.message)} />
+        <Field
+          id="rule-webhook"
+          label="Webhook URL (optional)"
+          hint="Each new alert is POSTed here as JSON with a Slack-compatible “text”"
+          error={errors.webhookUrl?.message}
+        >
+          <input
+            id="rule-webhook"
+            type="url"
+            placeholder="https://hooks.slack.com/services/…"
+            {...register("webhookUrl")}
+            {...invalidProps("rule-webhook", errors.webhookUrl?.message)}
+          />
         </Field>
       </div>
       {formError ? (

@@ -37,7 +37,8 @@ export function AlertRulesPanel({ target, canWrite, origin }: { target: RuleTarg
     <section className="card" aria-labelledby="alert-rules-heading">
       <h2 id="alert-rules-heading">Alert rules and badges</h2>
       <p className="muted small" style={{ marginTop: 0 }}>
-        Rules are checked each time runs with a git commit arrive; a breach opens an alert on the <Link href={`/p/${target.projectSlug}/alerts`}>project&apos;s alerts</Link>, once per commit.
+        Rules are checked each time runs with a git commit arrive; a breach opens an alert on the{" "}
+        <Link href={`/p/${target.projectSlug}/alerts`}>project&apos;s alerts</Link>, once per commit.
       </p>
       <QueryStatus query={rules} />
       {error ? (
@@ -79,14 +80,19 @@ export function AlertRulesPanel({ target, canWrite, origin }: { target: RuleTarg
                   {canWrite ? (
                     <td>
                       <div className="actions">
-                        <button type="button" className="button small" onClick={() => void run(() => setEnabled.mutateAsync({ projectSlug: target.projectSlug, ruleId: rule.id, enabled: !rule.enabled }))}>
+                        <button
+                          type="button"
+                          className="button small"
+                          onClick={() => void run(() => setEnabled.mutateAsync({ projectSlug: target.projectSlug, ruleId: rule.id, enabled: !rule.enabled }))}
+                        >
                           {rule.enabled ? "Switch off" : "Switch on"}
                         </button>
                         <button
                           type="button"
                           className="button small danger"
                           onClick={() => {
-                            if (window.confirm(`Delete this rule on ${rule.metric.key} and its ${plural(rule.alerts, "alert")}?`)) void run(() => remove.mutateAsync({ projectSlug: target.projectSlug, ruleId: rule.id }));
+                            if (window.confirm(`Delete this rule on ${rule.metric.key} and its ${plural(rule.alerts, "alert")}?`))
+                              void run(() => remove.mutateAsync({ projectSlug: target.projectSlug, ruleId: rule.id }));
                           }}
                         >
                           Delete
@@ -104,7 +110,9 @@ export function AlertRulesPanel({ target, canWrite, origin }: { target: RuleTarg
 
       <h3>Status badges</h3>
       <p className="muted small">
-        Each badge shows a metric&apos;s latest commit (median, and the verdict against the commits before it, as <code>npx versus check</code> computes it). A README cannot send an API key: the badge opens with the token of a <strong>live</strong> share link of this experiment (Share → Live; the new link then lists these snippets ready to copy). Replace <code>&lt;token&gt;</code> with it.
+        Each badge shows a metric&apos;s latest commit (median, and the verdict against the commits before it, as <code>npx versus check</code> computes it). A
+        README cannot send an API key: the badge opens with the token of a <strong>live</strong> share link of this experiment (Share → Live; the new link then
+        lists these snippets ready to copy). Replace <code>&lt;token&gt;</code> with it.
       </p>
       <ul className="stack-tight" style={{ listStyle: "none", padding: 0 }} aria-label="Badge Markdown">
         {target.metrics.map((key) => {

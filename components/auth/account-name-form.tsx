@@ -40,7 +40,11 @@ export function AccountNameForm({ name }: { name: string }) {
 
   return (
     <form className="stack" onSubmit={onSubmit} noValidate data-ready={hydrated} aria-label="Your name">
-      {formError ? <div className="alert" role="alert">{formError}</div> : null}
+      {formError ? (
+        <div className="alert" role="alert">
+          {formError}
+        </div>
+      ) : null}
       <Field id="account-name" label="Name" hint="How members lists and the menu show you" error={errors.name?.message}>
         <input id="account-name" type="text" autoComplete="name" {...form.register("name")} {...invalidProps("account-name", errors.name?.message)} />
       </Field>

@@ -24,7 +24,10 @@ export function ChangeEmailForm({ email }: { email: string }) {
   const hydrated = useHydrated();
   const change = useMutation(trpc.account.changeEmail.mutationOptions());
   const [result, setResult] = useState<FormOutcome>();
-  const form = useForm<Values, unknown, z.output<typeof ZChangeEmail>>({ resolver: zodResolver(ZChangeEmail), defaultValues: { newEmail: "", currentPassword: "" } });
+  const form = useForm<Values, unknown, z.output<typeof ZChangeEmail>>({
+    resolver: zodResolver(ZChangeEmail),
+    defaultValues: { newEmail: "", currentPassword: "" },
+  });
   const errors = form.formState.errors;
 
   const onSubmit = form.handleSubmit(async (values) => {
@@ -43,13 +46,19 @@ export function ChangeEmailForm({ email }: { email: string }) {
     <form className="stack" onSubmit={onSubmit} noValidate data-ready={hydrated} aria-label="Change email">
       <FormResult result={result} />
       <p className="muted small" style={{ margin: 0 }}>
-        You sign in with <strong className="member-email">{email}</strong>. Versus sends no email to confirm a new address, so it asks for your password instead.
+        You sign in with <strong className="member-email">{email}</strong>. Versus sends no email to confirm a new address, so it asks for your password
+        instead.
       </p>
       <Field id="new-email" label="New email" error={errors.newEmail?.message}>
         <input id="new-email" type="email" autoComplete="email" {...form.register("newEmail")} {...invalidProps("new-email", errors.newEmail?.message)} />
       </Field>
       <Field id="email-current-password" label="Current password" error={errors.currentPassword?.message}>
-        <PasswordInput id="email-current-password" autoComplete="current-password" {...form.register("currentPassword")} {...invalidProps("email-current-password", errors.currentPassword?.message)} />
+        <PasswordInput
+          id="email-current-password"
+          autoComplete="current-password"
+          {...form.register("currentPassword")}
+          {...invalidProps("email-current-password", errors.currentPassword?.message)}
+        />
       </Field>
       <div className="form-actions">
         <SubmitButton hydrated={hydrated} submitting={form.formState.isSubmitting}>

@@ -45,13 +45,29 @@ export function ChangePasswordForm() {
     <form className="stack" onSubmit={onSubmit} noValidate data-ready={hydrated} aria-label="Change password">
       <FormResult result={result} />
       <Field id="current-password" label="Current password" error={errors.currentPassword?.message}>
-        <PasswordInput id="current-password" autoComplete="current-password" {...form.register("currentPassword")} {...invalidProps("current-password", errors.currentPassword?.message)} />
+        <PasswordInput
+          id="current-password"
+          autoComplete="current-password"
+          {...form.register("currentPassword")}
+          {...invalidProps("current-password", errors.currentPassword?.message)}
+        />
       </Field>
       <Field id="new-password" label="New password" hint={`At least ${MIN_PASSWORD_LENGTH} characters`} error={errors.newPassword?.message}>
-        <PasswordInput id="new-password" autoComplete="new-password" strength={{}} {...form.register("newPassword")} {...invalidProps("new-password", errors.newPassword?.message)} />
+        <PasswordInput
+          id="new-password"
+          autoComplete="new-password"
+          strength={{}}
+          {...form.register("newPassword")}
+          {...invalidProps("new-password", errors.newPassword?.message)}
+        />
       </Field>
       <Field id="confirm-password" label="New password again" error={errors.confirmPassword?.message}>
-        <PasswordInput id="confirm-password" autoComplete="new-password" {...form.register("confirmPassword")} {...invalidProps("confirm-password", errors.confirmPassword?.message)} />
+        <PasswordInput
+          id="confirm-password"
+          autoComplete="new-password"
+          {...form.register("confirmPassword")}
+          {...invalidProps("confirm-password", errors.confirmPassword?.message)}
+        />
       </Field>
       <label className="radio" style={{ paddingTop: 0 }}>
         <input type="checkbox" {...form.register("signOutOtherSessions")} /> Sign out my other browsers

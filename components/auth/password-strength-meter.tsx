@@ -12,7 +12,10 @@ export function PasswordStrengthMeter({ password, related = [] }: { password: st
     if (password && !estimator) void import("~/server/auth/password-strength").then(setEstimator);
   }, [password, estimator]);
   const relatedKey = related.join("\n");
-  const strength = useMemo(() => (estimator && password ? estimator.passwordStrength(password, relatedKey ? relatedKey.split("\n") : []) : undefined), [estimator, password, relatedKey]);
+  const strength = useMemo(
+    () => (estimator && password ? estimator.passwordStrength(password, relatedKey ? relatedKey.split("\n") : []) : undefined),
+    [estimator, password, relatedKey],
+  );
   if (!estimator || !strength) return null;
   return (
     <span className="password-strength" data-score={strength.score} aria-live="polite">

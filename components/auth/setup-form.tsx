@@ -40,7 +40,11 @@ export function SetupForm({ token }: { token: string }) {
 
   return (
     <form className="stack" onSubmit={onSubmit} noValidate data-ready={hydrated} aria-label="Create the owner account">
-      {formError ? <div className="alert" role="alert">{formError}</div> : null}
+      {formError ? (
+        <div className="alert" role="alert">
+          {formError}
+        </div>
+      ) : null}
       <NewAccountFields register={form.register} errors={form.formState.errors} />
       <div className="form-actions">
         <SubmitButton hydrated={hydrated} submitting={form.formState.isSubmitting}>

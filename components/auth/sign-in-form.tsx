@@ -34,12 +34,21 @@ export function SignInForm({ next }: { next?: string }) {
 
   return (
     <form className="stack" onSubmit={onSubmit} noValidate data-ready={hydrated} aria-label="Sign in">
-      {formError ? <div className="alert" role="alert">{formError}</div> : null}
+      {formError ? (
+        <div className="alert" role="alert">
+          {formError}
+        </div>
+      ) : null}
       <Field id="sign-in-email" label="Email" error={errors.email?.message}>
         <input id="sign-in-email" type="email" autoComplete="username" {...form.register("email")} {...invalidProps("sign-in-email", errors.email?.message)} />
       </Field>
       <Field id="sign-in-password" label="Password" error={errors.password?.message}>
-        <PasswordInput id="sign-in-password" autoComplete="current-password" {...form.register("password")} {...invalidProps("sign-in-password", errors.password?.message)} />
+        <PasswordInput
+          id="sign-in-password"
+          autoComplete="current-password"
+          {...form.register("password")}
+          {...invalidProps("sign-in-password", errors.password?.message)}
+        />
       </Field>
       <div className="form-actions">
         <SubmitButton hydrated={hydrated} submitting={form.formState.isSubmitting}>

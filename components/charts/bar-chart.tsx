@@ -4,7 +4,20 @@
 // whiskers give the value in its unit, worded as the table words it (bar-figures.ts); the
 // baseline's bar is outlined and named on the axis.
 import { useState } from "react";
-import { Bar, CartesianGrid, Cell, ComposedChart, ErrorBar, LabelList, ResponsiveContainer, Tooltip, XAxis, YAxis, useXAxisScale, useYAxisScale } from "recharts";
+import {
+  Bar,
+  CartesianGrid,
+  Cell,
+  ComposedChart,
+  ErrorBar,
+  LabelList,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+  useXAxisScale,
+  useYAxisScale,
+} from "recharts";
 import { perRunLabel } from "~/components/format";
 import type { TMetricCharts } from "~/server/schemas/charts";
 import { barLabel, barTooltipLines, type Whiskers } from "./bar-figures";
@@ -48,7 +61,23 @@ function rowsOf(bars: TMetricCharts["bars"], whiskers: Whiskers, unit: string): 
  * The value printed beyond the whisker (or the bar, whichever reaches further), never on top of
  * it: above in columns, to the right in rows.
  */
-function ValueLabel({ x, y, width, height, index, rows, horizontal }: { x?: number | string; y?: number | string; width?: number | string; height?: number | string; index?: number; rows: readonly Row[]; horizontal: boolean }) {
+function ValueLabel({
+  x,
+  y,
+  width,
+  height,
+  index,
+  rows,
+  horizontal,
+}: {
+  x?: number | string;
+  y?: number | string;
+  width?: number | string;
+  height?: number | string;
+  index?: number;
+  rows: readonly Row[];
+  horizontal: boolean;
+}) {
   const yScale = useYAxisScale();
   const xScale = useXAxisScale();
   const row = rows[index ?? -1];
@@ -59,7 +88,15 @@ function ValueLabel({ x, y, width, height, index, rows, horizontal }: { x?: numb
     const end = xScale?.(reach);
     const right = Math.max(Number(x) + Number(width), typeof end === "number" ? end : 0);
     return (
-      <text x={right + 6} y={Number(y) + Number(height) / 2} dominantBaseline="central" fontSize={12} fontWeight={600} fill="var(--text)" data-bar-label={row.variant}>
+      <text
+        x={right + 6}
+        y={Number(y) + Number(height) / 2}
+        dominantBaseline="central"
+        fontSize={12}
+        fontWeight={600}
+        fill="var(--text)"
+        data-bar-label={row.variant}
+      >
         {text}
       </text>
     );
@@ -121,12 +158,24 @@ export function VariantBarChart({ metric, variants, fileName }: { metric: TMetri
       >
         <ResponsiveContainer width="100%" height="100%">
           {/* The margin on the value side leaves room for the label beyond the longest whisker. */}
-          <ComposedChart data={rows} layout={horizontal ? "vertical" : "horizontal"} margin={horizontal ? { top: 4, right: labelRoom, bottom: 4, left: 4 } : { top: 26, right: 12, bottom: 4, left: 4 }}>
+          <ComposedChart
+            data={rows}
+            layout={horizontal ? "vertical" : "horizontal"}
+            margin={horizontal ? { top: 4, right: labelRoom, bottom: 4, left: 4 } : { top: 26, right: 12, bottom: 4, left: 4 }}
+          >
             <CartesianGrid horizontal={!horizontal} vertical={horizontal} stroke={gridStroke} />
             {horizontal ? (
               <>
                 <XAxis {...valueAxis} />
-                <YAxis type="category" dataKey="variant" interval={0} tickLine={false} axisLine={axisLine} tick={tick} width={Math.min(160, Math.round(width * 0.4))} />
+                <YAxis
+                  type="category"
+                  dataKey="variant"
+                  interval={0}
+                  tickLine={false}
+                  axisLine={axisLine}
+                  tick={tick}
+                  width={Math.min(160, Math.round(width * 0.4))}
+                />
               </>
             ) : (
               <>
@@ -140,12 +189,7 @@ export function VariantBarChart({ metric, variants, fileName }: { metric: TMetri
               content={({ active, payload }) => {
                 const row = payload?.[0]?.payload as Row | undefined;
                 if (!active || !row) return null;
-                return (
-                  <TooltipBox
-                    title={`${row.variant}${row.isBaseline ? " (baseline)" : ""}`}
-                    lines={barTooltipLines(row, metric.unit)}
-                  />
-                );
+                return <TooltipBox title={`${row.variant}${row.isBaseline ? " (baseline)" : ""}`} lines={barTooltipLines(row, metric.unit)} />;
               }}
             />
             <Bar dataKey="value" isAnimationActive={false} maxBarSize={horizontal ? 26 : 96} name={whiskers === "ci" ? "median" : "mean"}>

@@ -24,5 +24,9 @@ export function barLabel(bar: Bar, whiskers: Whiskers, unit: string): string {
 /** The tooltip's lines: median [CI] at its confidence, mean ± sd, runs. */
 export function barTooltipLines(bar: Bar, unit: string): string[] {
   const confidence = bar.ciConfidence !== null && intervalOf(bar) ? ` · ${(bar.ciConfidence * 100).toFixed(1)}% CI` : "";
-  return [`median ${medianText({ median: bar.median, medianCi: intervalOf(bar) }, unit)}${confidence}`, `mean ${meanSdText(bar.mean, bar.sd, unit)}`, `${bar.n} run${bar.n === 1 ? "" : "s"}`];
+  return [
+    `median ${medianText({ median: bar.median, medianCi: intervalOf(bar) }, unit)}${confidence}`,
+    `mean ${meanSdText(bar.mean, bar.sd, unit)}`,
+    `${bar.n} run${bar.n === 1 ? "" : "s"}`,
+  ];
 }

@@ -8,9 +8,7 @@ export type ChartsResult = { data: TExperimentCharts } | { error: string };
 export function ChartsSection({ charts }: { charts: ChartsResult }) {
   return (
     <section className="card" aria-labelledby="charts-heading">
-      <h2 id="charts-heading">
-        Charts {"data" in charts ? <span className="muted small">against {charts.data.baseline}</span> : null}
-      </h2>
+      <h2 id="charts-heading">Charts {"data" in charts ? <span className="muted small">against {charts.data.baseline}</span> : null}</h2>
       {"error" in charts ? (
         <p className="alert" role="alert">
           The charts could not be loaded: {charts.error}
@@ -18,7 +16,9 @@ export function ChartsSection({ charts }: { charts: ChartsResult }) {
       ) : charts.data.metrics.length === 0 ? (
         <p className="muted">This experiment has no metrics yet.</p>
       ) : (
-        charts.data.metrics.map((metric) => <MetricCharts key={metric.key} metric={metric} variants={charts.data.variants} experimentSlug={charts.data.experiment.slug} />)
+        charts.data.metrics.map((metric) => (
+          <MetricCharts key={metric.key} metric={metric} variants={charts.data.variants} experimentSlug={charts.data.experiment.slug} />
+        ))
       )}
     </section>
   );

@@ -27,7 +27,10 @@ function rowsOf(binning: TDistributionBinning, kind: Kind) {
   return binning.edges.map((x, i) => ({
     x,
     ...Object.fromEntries(
-      binning.variants.map((v, j) => [`v${j}`, kind === "histogram" ? 100 * (v.shares[Math.min(i, buckets - 1)] ?? 0) : i === 0 ? 0 : 100 * (v.cumulative[i - 1] ?? 1)]),
+      binning.variants.map((v, j) => [
+        `v${j}`,
+        kind === "histogram" ? 100 * (v.shares[Math.min(i, buckets - 1)] ?? 0) : i === 0 ? 0 : 100 * (v.cumulative[i - 1] ?? 1),
+      ]),
     ),
   }));
 }
@@ -82,26 +85,86 @@ export function DistributionChart({ metric, variants, fileName }: { metric: TMet
         <ComposedChart data={rows} margin={{ top: 12, right: 20, bottom: 4, left: 4 }}>
           <CartesianGrid stroke={gridStroke} />
           {log ? (
-            <XAxis dataKey="x" type="number" scale="log" domain={[low, high]} allowDataOverflow ticks={log.ticks.filter((t) => t >= low && t <= high)} tickFormatter={(v: number) => formatMeasure(v, metric.unit)} tick={axisTick} axisLine={axisLine} tickLine={false} />
+            <XAxis
+              dataKey="x"
+              type="number"
+              scale="log"
+              domain={[low, high]}
+              allowDataOverflow
+              ticks={log.ticks.filter((t) => t >= low && t <= high)}
+              tickFormatter={(v: number) => formatMeasure(v, metric.unit)}
+              tick={axisTick}
+              axisLine={axisLine}
+              tickLine={false}
+            />
           ) : (
-            <XAxis dataKey="x" type="number" domain={linear.domain} ticks={linear.ticks} tickFormatter={linear.format} tick={axisTick} axisLine={axisLine} tickLine={false} />
+            <XAxis
+              dataKey="x"
+              type="number"
+              domain={linear.domain}
+              ticks={linear.ticks}
+              tickFormatter={linear.format}
+              tick={axisTick}
+              axisLine={axisLine}
+              tickLine={false}
+            />
           )}
-          <YAxis domain={kind === "cdf" ? [0, 100] : [0, "auto"]} ticks={kind === "cdf" ? [0, 25, 50, 75, 100] : undefined} tickFormatter={(v: number) => formatMeasure(v, "%")} tick={axisTick} axisLine={axisLine} tickLine={false} width="auto" />
+          <YAxis
+            domain={kind === "cdf" ? [0, 100] : [0, "auto"]}
+            ticks={kind === "cdf" ? [0, 25, 50, 75, 100] : undefined}
+            tickFormatter={(v: number) => formatMeasure(v, "%")}
+            tick={axisTick}
+            axisLine={axisLine}
+            tickLine={false}
+            width="auto"
+          />
           <Tooltip
             isAnimationActive={false}
             content={({ active, payload, label }) => {
               if (!active || !payload?.length || !binning) return null;
               const i = edges.indexOf(Number(label));
-              const title = kind === "histogram" ? `${formatMeasure(edges[i], metric.unit)} – ${formatMeasure(edges[Math.min(i + 1, edges.length - 1)], metric.unit)}` : `≤ ${formatMeasure(Number(label), metric.unit)}`;
-              return <TooltipBox title={title} lines={payload.map((item) => `${binning.variants[Number(String(item.dataKey).slice(1))]?.variant}: ${formatMeasure(Number(item.value), "%")}`)} />;
+              const title =
+                kind === "histogram"
+                  ? `${formatMeasure(edges[i], metric.unit)} – ${formatMeasure(edges[Math.min(i + 1, edges.length - 1)], metric.unit)}`
+                  : `≤ ${formatMeasure(Number(label), metric.unit)}`;
+              return (
+                <TooltipBox
+                  title={title}
+                  lines={payload.map(
+                    (item) => `${binning.variants[Number(String(item.dataKey).slice(1))]?.variant}: ${formatMeasure(Number(item.value), "%")}`,
+                  )}
+                />
+              );
             }}
           />
-          <Legend verticalAlign="bottom" content={<VariantLegend items={(binning?.variants ?? []).map((v) => ({ name: v.variant, color: colorOf(variants, v.variant) }))} />} />
+          <Legend
+            verticalAlign="bottom"
+            content={<VariantLegend items={(binning?.variants ?? []).map((v) => ({ name: v.variant, color: colorOf(variants, v.variant) }))} />}
+          />
           {(binning?.variants ?? []).map((v, j) =>
             kind === "histogram" ? (
-              <Area key={v.variant} dataKey={`v${j}`} name={v.variant} type="stepAfter" stroke={colorOf(variants, v.variant)} strokeWidth={1.75} fill={colorOf(variants, v.variant)} fillOpacity={0.1} isAnimationActive={false} />
+              <Area
+                key={v.variant}
+                dataKey={`v${j}`}
+                name={v.variant}
+                type="stepAfter"
+                stroke={colorOf(variants, v.variant)}
+                strokeWidth={1.75}
+                fill={colorOf(variants, v.variant)}
+                fillOpacity={0.1}
+                isAnimationActive={false}
+              />
             ) : (
-              <Line key={v.variant} dataKey={`v${j}`} name={v.variant} type="linear" stroke={colorOf(variants, v.variant)} strokeWidth={2} dot={false} isAnimationActive={false} />
+              <Line
+                key={v.variant}
+                dataKey={`v${j}`}
+                name={v.variant}
+                type="linear"
+                stroke={colorOf(variants, v.variant)}
+                strokeWidth={2}
+                dot={false}
+                isAnimationActive={false}
+              />
             ),
           )}
         </ComposedChart>

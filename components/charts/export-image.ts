@@ -5,8 +5,21 @@
 
 /** Inherited properties that decide how SVG content looks; written where an element's differs from its parent's. */
 const INHERITED = [
-  "fill", "fill-opacity", "stroke", "stroke-width", "stroke-opacity", "stroke-dasharray", "stroke-linecap", "stroke-linejoin",
-  "visibility", "font-family", "font-size", "font-weight", "font-style", "text-anchor", "dominant-baseline",
+  "fill",
+  "fill-opacity",
+  "stroke",
+  "stroke-width",
+  "stroke-opacity",
+  "stroke-dasharray",
+  "stroke-linecap",
+  "stroke-linejoin",
+  "visibility",
+  "font-family",
+  "font-size",
+  "font-weight",
+  "font-style",
+  "text-anchor",
+  "dominant-baseline",
 ] as const;
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -67,7 +80,10 @@ function drawLegend(svg: SVGSVGElement, copy: SVGSVGElement) {
     const style = getComputedStyle(label);
     text.setAttribute("x", String(l.left - origin.left));
     text.setAttribute("y", String(l.top - origin.top + l.height / 2));
-    text.setAttribute("style", `fill:${style.color};font-family:${style.fontFamily};font-size:${style.fontSize};font-weight:${style.fontWeight};dominant-baseline:central`);
+    text.setAttribute(
+      "style",
+      `fill:${style.color};font-family:${style.fontFamily};font-size:${style.fontSize};font-weight:${style.fontWeight};dominant-baseline:central`,
+    );
     text.textContent = label.textContent;
     copy.append(rect, text);
   }

@@ -48,7 +48,14 @@ export function MetricCharts({ metric, variants, experimentSlug }: { metric: TMe
         {available.length > 1 ? <Segmented label={`Chart of ${metric.key}`} options={available} value={view} onChange={setChosen} /> : null}
       </div>
       {available.length === 0 ? (
-        <ChartFrame chartId={`${metric.key}/empty`} label={`Charts of ${metric.key}`} caption="Upload or import runs that report this metric to see its charts." fileName={props.fileName} height={140} empty="No runs with this metric yet">
+        <ChartFrame
+          chartId={`${metric.key}/empty`}
+          label={`Charts of ${metric.key}`}
+          caption="Upload or import runs that report this metric to see its charts."
+          fileName={props.fileName}
+          height={140}
+          empty="No runs with this metric yet"
+        >
           {null}
         </ChartFrame>
       ) : view === "bars" ? (

@@ -34,10 +34,16 @@ export function linearAxis(unit: string, min: number, max: number, { fromZero = 
   const ticks: number[] = [];
   // Tick values divided back into the metric's unit; toPrecision drops the float noise of k × step.
   for (let k = first; k <= last; k++) ticks.push(Number(((k * step) / factor).toPrecision(12)));
-  return { domain: [ticks[0] as number, ticks.at(-1) as number], ticks, format: (value) => (value === 0 ? formatMeasure(0, unit) : formatInScale(value, scale)) };
+  return {
+    domain: [ticks[0] as number, ticks.at(-1) as number],
+    ticks,
+    format: (value) => (value === 0 ? formatMeasure(0, unit) : formatInScale(value, scale)),
+  };
 }
 
-const TIME_STEPS_MS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1e3, 2e3, 5e3, 10e3, 15e3, 30e3, 60e3, 120e3, 300e3, 600e3, 900e3, 1800e3, 3600e3, 7200e3, 21600e3, 43200e3, 86400e3];
+const TIME_STEPS_MS = [
+  1, 2, 5, 10, 20, 50, 100, 200, 500, 1e3, 2e3, 5e3, 10e3, 15e3, 30e3, 60e3, 120e3, 300e3, 600e3, 900e3, 1800e3, 3600e3, 7200e3, 21600e3, 43200e3, 86400e3,
+];
 
 /** Elapsed time from 0 to `spanMs`, ticks on round seconds, minutes or hours. */
 export function elapsedAxis(spanMs: number, count = 7): Axis {

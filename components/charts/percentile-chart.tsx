@@ -83,9 +83,27 @@ export function PercentileChart({ metric, variants, fileName }: { metric: TMetri
           <CartesianGrid vertical={false} stroke={gridStroke} />
           <XAxis dataKey="level" tick={axisTick} axisLine={axisLine} tickLine={false} padding={{ left: 16, right: 16 }} />
           {useLog ? (
-            <YAxis scale="log" domain={log.domain} ticks={log.ticks} allowDataOverflow tickFormatter={(v: number) => formatMeasure(v, metric.unit)} tick={axisTick} axisLine={axisLine} tickLine={false} width="auto" />
+            <YAxis
+              scale="log"
+              domain={log.domain}
+              ticks={log.ticks}
+              allowDataOverflow
+              tickFormatter={(v: number) => formatMeasure(v, metric.unit)}
+              tick={axisTick}
+              axisLine={axisLine}
+              tickLine={false}
+              width="auto"
+            />
           ) : (
-            <YAxis domain={linear.domain} ticks={linear.ticks} tickFormatter={linear.format} tick={axisTick} axisLine={axisLine} tickLine={false} width="auto" />
+            <YAxis
+              domain={linear.domain}
+              ticks={linear.ticks}
+              tickFormatter={linear.format}
+              tick={axisTick}
+              axisLine={axisLine}
+              tickLine={false}
+              width="auto"
+            />
           )}
           <Tooltip
             isAnimationActive={false}
@@ -93,12 +111,15 @@ export function PercentileChart({ metric, variants, fileName }: { metric: TMetri
               active && payload?.length ? (
                 <TooltipBox
                   title={String(label)}
-                  lines={payload.filter((item) => typeof item.value === "number").map((item) => {
-                    const figure = figures[Number(String(item.dataKey).slice(1))];
-                    // Merged from histograms: the table's 3 significant digits; a run summary's median: a lone measurement's 4.
-                    const text = figure?.source === "histograms" ? formatPercentile(Number(item.value), metric.unit) : formatMeasure(Number(item.value), metric.unit);
-                    return `${figure?.variant}: ${text}`;
-                  })}
+                  lines={payload
+                    .filter((item) => typeof item.value === "number")
+                    .map((item) => {
+                      const figure = figures[Number(String(item.dataKey).slice(1))];
+                      // Merged from histograms: the table's 3 significant digits; a run summary's median: a lone measurement's 4.
+                      const text =
+                        figure?.source === "histograms" ? formatPercentile(Number(item.value), metric.unit) : formatMeasure(Number(item.value), metric.unit);
+                      return `${figure?.variant}: ${text}`;
+                    })}
                 />
               ) : null
             }

@@ -6,7 +6,17 @@ export interface SegmentedOption<T extends string> {
   label: string;
 }
 
-export function Segmented<T extends string>({ label, options, value, onChange }: { label: string; options: readonly SegmentedOption<T>[]; value: T; onChange: (value: T) => void }) {
+export function Segmented<T extends string>({
+  label,
+  options,
+  value,
+  onChange,
+}: {
+  label: string;
+  options: readonly SegmentedOption<T>[];
+  value: T;
+  onChange: (value: T) => void;
+}) {
   return (
     <div className="segmented" role="group" aria-label={label}>
       {options.map((option) => (

@@ -48,7 +48,14 @@ export function StripPlot({ metric, variants, fileName }: { metric: TMetricChart
   const names = columns.map((c) => c.name);
   const dotsOf = (name: string, x: number): Dot[] => {
     const own = metric.runs.filter((r) => r.variant === name);
-    return own.map((r, i) => ({ x: x + spread(i, own.length), value: r.value, text: formatMeasure(r.value, metric.unit), variant: name, repetition: r.repetition, runId: r.runId }));
+    return own.map((r, i) => ({
+      x: x + spread(i, own.length),
+      value: r.value,
+      text: formatMeasure(r.value, metric.unit),
+      variant: name,
+      repetition: r.repetition,
+      runId: r.runId,
+    }));
   };
   const medians: Dot[] = columns.flatMap((c, x) => {
     const bar = metric.bars.find((b) => b.variant === c.name);
@@ -70,7 +77,16 @@ export function StripPlot({ metric, variants, fileName }: { metric: TMetricChart
     axisLine,
     tick: <VariantTick rows={rows} names={names} horizontal={horizontal} />,
   } as const;
-  const valueAxisProps = { dataKey: "value", type: "number", domain: valueAxis.domain, ticks: valueAxis.ticks, tickFormatter: valueAxis.format, tick: axisTick, axisLine, tickLine: false } as const;
+  const valueAxisProps = {
+    dataKey: "value",
+    type: "number",
+    domain: valueAxis.domain,
+    ticks: valueAxis.ticks,
+    tickFormatter: valueAxis.format,
+    tick: axisTick,
+    axisLine,
+    tickLine: false,
+  } as const;
 
   return (
     <div ref={box}>
@@ -107,12 +123,33 @@ export function StripPlot({ metric, variants, fileName }: { metric: TMetricChart
                 return dot.repetition === null ? (
                   <TooltipBox title={`${dot.variant}: median`} lines={[dot.text]} />
                 ) : (
-                  <TooltipBox title={`${dot.variant}, run #${dot.repetition}`} lines={[dot.text, ...(dot.runId ? [<span key="id" className="muted">{dot.runId}</span>] : [])]} />
+                  <TooltipBox
+                    title={`${dot.variant}, run #${dot.repetition}`}
+                    lines={[
+                      dot.text,
+                      ...(dot.runId
+                        ? [
+                            <span key="id" className="muted">
+                              {dot.runId}
+                            </span>,
+                          ]
+                        : []),
+                    ]}
+                  />
                 );
               }}
             />
             {columns.map((c, x) => (
-              <Scatter key={c.name} name={c.name} data={dotsOf(c.name, x)} fill={colorOf(variants, c.name)} fillOpacity={0.8} stroke="var(--surface)" strokeWidth={1} isAnimationActive={false} />
+              <Scatter
+                key={c.name}
+                name={c.name}
+                data={dotsOf(c.name, x)}
+                fill={colorOf(variants, c.name)}
+                fillOpacity={0.8}
+                stroke="var(--surface)"
+                strokeWidth={1}
+                isAnimationActive={false}
+              />
             ))}
             <Scatter name="median" data={medians} shape={<MedianMark horizontal={horizontal} />} isAnimationActive={false} />
           </ComposedChart>

@@ -35,15 +35,38 @@ export function TimeSeriesChart({ metric, variants, fileName }: { metric: TMetri
       <ResponsiveContainer width="100%" height="100%">
         <ComposedChart margin={{ top: 12, right: 20, bottom: 4, left: 4 }}>
           <CartesianGrid stroke={gridStroke} />
-          <XAxis dataKey="tMs" type="number" domain={x.domain} ticks={x.ticks} tickFormatter={x.format} tick={axisTick} axisLine={axisLine} tickLine={false} allowDuplicatedCategory={false} />
-          <YAxis dataKey="value" type="number" domain={y.domain} ticks={y.ticks} tickFormatter={y.format} tick={axisTick} axisLine={axisLine} tickLine={false} width="auto" />
+          <XAxis
+            dataKey="tMs"
+            type="number"
+            domain={x.domain}
+            ticks={x.ticks}
+            tickFormatter={x.format}
+            tick={axisTick}
+            axisLine={axisLine}
+            tickLine={false}
+            allowDuplicatedCategory={false}
+          />
+          <YAxis
+            dataKey="value"
+            type="number"
+            domain={y.domain}
+            ticks={y.ticks}
+            tickFormatter={y.format}
+            tick={axisTick}
+            axisLine={axisLine}
+            tickLine={false}
+            width="auto"
+          />
           <Tooltip
             isAnimationActive={false}
             content={({ active, payload, label }) =>
               active && payload?.length ? (
                 <TooltipBox
                   title={x.format(Number(label))}
-                  lines={payload.slice(0, 12).map((item) => `${item.name}: ${formatMeasure(Number(item.value), metric.unit)}`).concat(payload.length > 12 ? [`… ${payload.length - 12} more runs`] : [])}
+                  lines={payload
+                    .slice(0, 12)
+                    .map((item) => `${item.name}: ${formatMeasure(Number(item.value), metric.unit)}`)
+                    .concat(payload.length > 12 ? [`… ${payload.length - 12} more runs`] : [])}
                 />
               ) : null
             }

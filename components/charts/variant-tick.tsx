@@ -37,7 +37,16 @@ export function shorten(name: string, maxChars: number): string {
   return `${name.slice(0, head)}…${name.slice(name.length - tail)}`;
 }
 
-export function VariantTick({ x, y, width, visibleTicksCount, payload, rows, names, horizontal = false }: TickProps & { rows: readonly { variant: string; isBaseline: boolean }[]; names?: readonly string[]; horizontal?: boolean }) {
+export function VariantTick({
+  x,
+  y,
+  width,
+  visibleTicksCount,
+  payload,
+  rows,
+  names,
+  horizontal = false,
+}: TickProps & { rows: readonly { variant: string; isBaseline: boolean }[]; names?: readonly string[]; horizontal?: boolean }) {
   if (x === undefined || y === undefined || !payload) return null;
   // A numeric axis (strip plot) passes the variant's index; a category axis its name.
   const name = typeof payload.value === "number" ? (names?.[payload.value] ?? "") : payload.value;

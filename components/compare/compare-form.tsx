@@ -36,7 +36,10 @@ export function CompareForm({ projectSlug, options, query }: { projectSlug: stri
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const params = new URLSearchParams();
-    for (const [side, value] of [["before", before], ["after", after]] as const) {
+    for (const [side, value] of [
+      ["before", before],
+      ["after", after],
+    ] as const) {
       const names = fieldNames(side);
       for (const key of ["experiment", "variant", "commit"] as const) if (value[key]) params.set(names[key], value[key]);
     }

@@ -18,9 +18,22 @@ export interface RunSetValue {
 const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
 
 /** The query keys of a side: before, beforeVariant, beforeCommit (after…). */
-export const fieldNames = (side: Side) => ({ experiment: side, variant: `${side}Variant`, commit: `${side}Commit` }) as const satisfies Record<keyof RunSetValue, keyof TCrossComparisonQuery>;
+export const fieldNames = (side: Side) =>
+  ({ experiment: side, variant: `${side}Variant`, commit: `${side}Commit` }) as const satisfies Record<keyof RunSetValue, keyof TCrossComparisonQuery>;
 
-export function RunSetPicker({ side, legend, value, options, onChange }: { side: Side; legend: string; value: RunSetValue; options: TRunSetOptions; onChange: (value: RunSetValue) => void }) {
+export function RunSetPicker({
+  side,
+  legend,
+  value,
+  options,
+  onChange,
+}: {
+  side: Side;
+  legend: string;
+  value: RunSetValue;
+  options: TRunSetOptions;
+  onChange: (value: RunSetValue) => void;
+}) {
   const names = fieldNames(side);
   const experiment = options.experiments.find((e) => e.slug === value.experiment);
   const commits = experiment?.commits ?? [];
@@ -35,10 +48,15 @@ export function RunSetPicker({ side, legend, value, options, onChange }: { side:
       <legend>{legend}</legend>
       <div className="row">
         <Field id={names.experiment} label="Experiment">
-          <select id={names.experiment} name={names.experiment} value={value.experiment} onChange={(e) => {
+          <select
+            id={names.experiment}
+            name={names.experiment}
+            value={value.experiment}
+            onChange={(e) => {
               setSearch("");
               onChange({ experiment: e.target.value, variant: "", commit: "" });
-            }}>
+            }}
+          >
             {options.experiments.map((e) => (
               <option key={e.slug} value={e.slug}>
                 {e.title}
@@ -56,12 +74,29 @@ export function RunSetPicker({ side, legend, value, options, onChange }: { side:
             ))}
           </select>
         </Field>
-        <Field id={`${names.commit}-search`} label="Find a commit" hint={search ? `${plural(shown.length, "commit")} of ${commits.length} match` : "Part of its SHA, message or branch"}>
+        <Field
+          id={`${names.commit}-search`}
+          label="Find a commit"
+          hint={search ? `${plural(shown.length, "commit")} of ${commits.length} match` : "Part of its SHA, message or branch"}
+        >
           {/* No name: the search narrows the list below, it is not part of the comparison's link. */}
-          <input id={`${names.commit}-search`} type="search" value={search} onChange={(e) => setSearch(e.target.value)} disabled={commits.length === 0} placeholder="e.g. 3f9a0c1 or gzip level" />
+          <input
+            id={`${names.commit}-search`}
+            type="search"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            disabled={commits.length === 0}
+            placeholder="e.g. 3f9a0c1 or gzip level"
+          />
         </Field>
         <Field id={names.commit} label="Commit">
-          <select id={names.commit} name={names.commit} value={value.commit} onChange={(e) => onChange({ ...value, commit: e.target.value })} disabled={commits.length === 0 && !linkedCommit}>
+          <select
+            id={names.commit}
+            name={names.commit}
+            value={value.commit}
+            onChange={(e) => onChange({ ...value, commit: e.target.value })}
+            disabled={commits.length === 0 && !linkedCommit}
+          >
             <option value="">{commits.length === 0 && !linkedCommit ? "No commits recorded" : "All commits"}</option>
             {linkedCommit ? <option value={linkedCommit}>{linkedCommit}</option> : null}
             {chosen ? <option value={chosen.gitCommit}>{commitLabel(chosen)}</option> : null}

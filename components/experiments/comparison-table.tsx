@@ -10,7 +10,10 @@ export function ComparisonTables({ comparison, basePath }: { comparison: TCompar
     <section className="card" aria-labelledby="comparison-heading">
       <div className="page-head" style={{ marginBottom: "0.5rem" }}>
         <h2 id="comparison-heading" style={{ margin: 0 }}>
-          Comparison <span className="muted small">against {comparison.baseline}, α = {comparison.experiment.alpha}</span>
+          Comparison{" "}
+          <span className="muted small">
+            against {comparison.baseline}, α = {comparison.experiment.alpha}
+          </span>
         </h2>
         {basePath === undefined ? null : (
           <nav className="actions" aria-label="Baseline">

@@ -38,10 +38,13 @@ export function RunsTable({ projectSlug, experimentSlug, first, uploadHint, empt
     return (
       <div className="empty">
         <p>No runs yet. Upload results you already have with an API key of this project:</p>
-        <pre className="block" style={{ textAlign: "left" }}>{`npx versus import results.json --format jmh --experiment ${uploadHint.experimentSlug} --variant "${uploadHint.variant}"`}</pre>
+        <pre
+          className="block"
+          style={{ textAlign: "left" }}
+        >{`npx versus import results.json --format jmh --experiment ${uploadHint.experimentSlug} --variant "${uploadHint.variant}"`}</pre>
         <p className="small">
-          Formats: {importFormats.join(", ")} — see <Link href="/api-docs">the API page</Link>;
-          keys are on <Link href={`/p/${uploadHint.projectSlug}/keys`}>API keys</Link>.
+          Formats: {importFormats.join(", ")} — see <Link href="/api-docs">the API page</Link>; keys are on{" "}
+          <Link href={`/p/${uploadHint.projectSlug}/keys`}>API keys</Link>.
         </p>
       </div>
     );

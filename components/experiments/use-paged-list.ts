@@ -10,12 +10,22 @@ export interface ListPage {
   total: number;
 }
 
-export function usePagedList<TPage extends ListPage, TError extends { message: string }, TKey extends QueryKey>(first: TPage, optionsFor: (offset: number) => UseQueryOptions<TPage, TError, TPage, TKey>) {
+export function usePagedList<TPage extends ListPage, TError extends { message: string }, TKey extends QueryKey>(
+  first: TPage,
+  optionsFor: (offset: number) => UseQueryOptions<TPage, TError, TPage, TKey>,
+) {
   const [offset, setOffset] = useState(0);
   const later = useQuery({ ...optionsFor(offset), enabled: offset > 0, placeholderData: keepPreviousData });
   const page = offset === 0 ? first : (later.data ?? first);
   return {
     page,
-    pager: { offset: page.offset, limit: page.limit, total: page.total, busy: offset > 0 && later.isFetching, error: offset > 0 ? (later.error?.message ?? null) : null, onPage: setOffset },
+    pager: {
+      offset: page.offset,
+      limit: page.limit,
+      total: page.total,
+      busy: offset > 0 && later.isFetching,
+      error: offset > 0 ? (later.error?.message ?? null) : null,
+      onPage: setOffset,
+    },
   };
 }

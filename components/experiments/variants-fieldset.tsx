@@ -34,7 +34,8 @@ export function VariantsFieldset({ projectSlug, metricKeys, onAddMetrics }: Prop
     <fieldset>
       <legend>Variants</legend>
       <p className="muted small" style={{ marginTop: 0 }}>
-        The arms you compare, e.g. &quot;Plain&quot; and &quot;Gzip&quot;. Exactly one is the baseline the others are measured against. A variant with a workload can be run by the project&apos;s agents.
+        The arms you compare, e.g. &quot;Plain&quot; and &quot;Gzip&quot;. Exactly one is the baseline the others are measured against. A variant with a
+        workload can be run by the project&apos;s agents.
       </p>
       <FieldError id="variants-error" message={errors?.message ?? errors?.root?.message} />
       {fields.map((field, index) => {
@@ -57,7 +58,8 @@ export function VariantsFieldset({ projectSlug, metricKeys, onAddMetrics }: Prop
               control={control}
               name={`variants.${index}.config`}
               render={({ field: config }) => {
-                const configErrors = errors?.[index]?.config as { message?: string; workload?: { message?: string }; settings?: { message?: string } } | undefined;
+                const configErrors = errors?.[index]?.config as
+                  { message?: string; workload?: { message?: string }; settings?: { message?: string } } | undefined;
                 return (
                   <WorkloadEditor
                     name={`variants.${index}.config`}
@@ -78,11 +80,7 @@ export function VariantsFieldset({ projectSlug, metricKeys, onAddMetrics }: Prop
           </div>
         );
       })}
-      <button
-        type="button"
-        className="button small"
-        onClick={() => append({ name: "", description: "", isBaseline: fields.length === 0, config: {} })}
-      >
+      <button type="button" className="button small" onClick={() => append({ name: "", description: "", isBaseline: fields.length === 0, config: {} })}>
         Add variant
       </button>
     </fieldset>

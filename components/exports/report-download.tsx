@@ -46,7 +46,8 @@ export function ReportDownload({ projectSlug, experimentSlug, baseline }: Report
       zip.file("report.md", report.markdown);
       for (const image of images) zip.file(`charts/${image.fileName}`, image.png);
       downloadBlob(await zip.generateAsync({ type: "blob", mimeType: "application/zip" }), report.fileName.replace(/\.md$/, ".zip"));
-      if (failed.length) setProblem(`Left out ${failed.length === 1 ? "a chart" : `${failed.length} charts`} that could not be drawn as PNG: ${failed.join(", ")}`);
+      if (failed.length)
+        setProblem(`Left out ${failed.length === 1 ? "a chart" : `${failed.length} charts`} that could not be drawn as PNG: ${failed.join(", ")}`);
     } catch (error) {
       setProblem(`The report could not be made: ${error instanceof Error ? error.message : String(error)}`);
     } finally {
@@ -56,7 +57,13 @@ export function ReportDownload({ projectSlug, experimentSlug, baseline }: Report
 
   return (
     <>
-      <button type="button" className="button small" disabled={!hydrated || busy} onClick={() => void download()} title="report.md with the charts as PNG files beside it, zipped">
+      <button
+        type="button"
+        className="button small"
+        disabled={!hydrated || busy}
+        onClick={() => void download()}
+        title="report.md with the charts as PNG files beside it, zipped"
+      >
         {busy ? "Preparing report…" : "Markdown report"}
       </button>
       {problem ? (

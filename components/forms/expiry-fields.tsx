@@ -42,7 +42,12 @@ export function ExpiryFields({ idPrefix, label, hint, expiry, expiresOn, value, 
         </select>
       </Field>
       {value.expiry === "date" ? (
-        <Field id={dateId} label="Last day it works" hint={end ? `Until ${formatYourTime(end)}` : "Through the end of that day, your time"} error={errors.expiresOn}>
+        <Field
+          id={dateId}
+          label="Last day it works"
+          hint={end ? `Until ${formatYourTime(end)}` : "Through the end of that day, your time"}
+          error={errors.expiresOn}
+        >
           <input id={dateId} type="date" min={today()} {...expiresOn} {...invalidProps(dateId, errors.expiresOn)} />
         </Field>
       ) : null}

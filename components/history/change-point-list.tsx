@@ -21,7 +21,6 @@ interface Props {
   onShow: (time: string) => void;
 }
 
-
 function Sha({ sha, repositoryUrl }: { sha: string; repositoryUrl: string | null }) {
   const short = <span className="mono">{shortSha(sha)}</span>;
   const href = commitUrl(repositoryUrl, sha);

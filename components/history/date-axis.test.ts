@@ -6,7 +6,14 @@ const utc = (y: number, m: number, d = 1) => Date.UTC(y, m - 1, d);
 describe("dateAxis", () => {
   it("puts ticks on month starts over months, naming the year on the first tick and at January", () => {
     const axis = dateAxis(utc(2025, 11, 14), utc(2026, 5, 2));
-    expect(axis.ticks.map((t) => new Date(t).toISOString().slice(0, 10))).toEqual(["2025-12-01", "2026-01-01", "2026-02-01", "2026-03-01", "2026-04-01", "2026-05-01"]);
+    expect(axis.ticks.map((t) => new Date(t).toISOString().slice(0, 10))).toEqual([
+      "2025-12-01",
+      "2026-01-01",
+      "2026-02-01",
+      "2026-03-01",
+      "2026-04-01",
+      "2026-05-01",
+    ]);
     expect(axis.ticks.map(axis.format)).toEqual(["Dec 2025", "Jan 2026", "Feb", "Mar", "Apr", "May"]);
   });
 

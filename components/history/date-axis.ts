@@ -35,7 +35,10 @@ export function dateAxis(from: number, to: number, count = 7): DateAxis {
     month += step;
   }
   // The year on the first tick and on every January, so the axis is dated wherever it starts.
-  return { ticks, format: (t) => (t === ticks[0] || new Date(t).getUTCMonth() === 0 || step >= 12 ? `${monthName(t)} ${new Date(t).getUTCFullYear()}` : monthName(t)) };
+  return {
+    ticks,
+    format: (t) => (t === ticks[0] || new Date(t).getUTCMonth() === 0 || step >= 12 ? `${monthName(t)} ${new Date(t).getUTCFullYear()}` : monthName(t)),
+  };
 }
 
 /** A commit's short SHA, as git prints it. */

@@ -4,7 +4,22 @@
 // chart or with the brush under it (an overview of the whole history); the brush also pans.
 // Clicking a commit pins it (its details and link show under the chart).
 import { useMemo, useState } from "react";
-import { Area, Brush, CartesianGrid, ComposedChart, Line, LineChart, ReferenceArea, ReferenceLine, ResponsiveContainer, Scatter, Tooltip, XAxis, YAxis, ZAxis } from "recharts";
+import {
+  Area,
+  Brush,
+  CartesianGrid,
+  ComposedChart,
+  Line,
+  LineChart,
+  ReferenceArea,
+  ReferenceLine,
+  ResponsiveContainer,
+  Scatter,
+  Tooltip,
+  XAxis,
+  YAxis,
+  ZAxis,
+} from "recharts";
 import { formatChange, medianText } from "~/server/display/display";
 import { linearAxis } from "~/components/charts/nice-axis";
 import { axisLine, axisTick, gridStroke } from "~/components/charts/palette";
@@ -62,11 +77,17 @@ export function HistoryChart({ unit, repositoryUrl, points, overview, changePoin
   const shownChanges = changePoints.filter((c) => c.time && Date.parse(c.time) >= from - pad && Date.parse(c.time) <= to + pad);
 
   // Brush indices of the overview matching the current domain.
-  const startIndex = domain ? Math.max(0, overviewRows.findIndex((r) => r.t >= domain.from)) : 0;
+  const startIndex = domain
+    ? Math.max(
+        0,
+        overviewRows.findIndex((r) => r.t >= domain.from),
+      )
+    : 0;
   const endFound = domain ? overviewRows.findLastIndex((r) => r.t <= domain.to) : -1;
   const endIndex = domain && endFound >= startIndex ? endFound : Math.max(0, overviewRows.length - 1);
 
-  const labelOf = (c: ChangePoint) => `${c.changePercent === null ? "" : `${formatChange(c.changePercent)} `}${c.verdict}${c.status === "open" ? "" : ` (${c.status})`}`;
+  const labelOf = (c: ChangePoint) =>
+    `${c.changePercent === null ? "" : `${formatChange(c.changePercent)} `}${c.verdict}${c.status === "open" ? "" : ` (${c.status})`}`;
 
   return (
     <div className="history-chart">
@@ -90,8 +111,29 @@ export function HistoryChart({ unit, repositoryUrl, points, overview, changePoin
             <CartesianGrid stroke={gridStroke} />
             {/* Run dots of r ≈ 2 px: faint, so a commit's median line and band stay in front. */}
             <ZAxis range={[14, 14]} />
-            <XAxis dataKey="t" type="number" scale="time" domain={[from, to]} allowDataOverflow ticks={x.ticks} tickFormatter={x.format} tick={axisTick} axisLine={axisLine} tickLine={false} />
-            <YAxis type="number" domain={y.domain} ticks={y.ticks} tickFormatter={y.format} tick={axisTick} axisLine={axisLine} tickLine={false} width="auto" allowDataOverflow />
+            <XAxis
+              dataKey="t"
+              type="number"
+              scale="time"
+              domain={[from, to]}
+              allowDataOverflow
+              ticks={x.ticks}
+              tickFormatter={x.format}
+              tick={axisTick}
+              axisLine={axisLine}
+              tickLine={false}
+            />
+            <YAxis
+              type="number"
+              domain={y.domain}
+              ticks={y.ticks}
+              tickFormatter={y.format}
+              tick={axisTick}
+              axisLine={axisLine}
+              tickLine={false}
+              width="auto"
+              allowDataOverflow
+            />
             <Tooltip
               isAnimationActive={false}
               content={({ active, payload }) => {
@@ -111,9 +153,36 @@ export function HistoryChart({ unit, repositoryUrl, points, overview, changePoin
                 );
               }}
             />
-            <Area dataKey="band" name="95% CI of the median" stroke="none" fill="var(--series-0)" fillOpacity={0.18} isAnimationActive={false} activeDot={false} />
-            {dots.length ? <Scatter data={dots} dataKey="value" name="runs" fill="var(--muted)" fillOpacity={0.28} shape="circle" isAnimationActive={false} legendType="none" /> : null}
-            <Line dataKey="median" name="median" stroke="var(--series-0)" strokeWidth={1.75} dot={visible.length <= 150 ? { r: 2.5 } : false} activeDot={{ r: 4 }} isAnimationActive={false} />
+            <Area
+              dataKey="band"
+              name="95% CI of the median"
+              stroke="none"
+              fill="var(--series-0)"
+              fillOpacity={0.18}
+              isAnimationActive={false}
+              activeDot={false}
+            />
+            {dots.length ? (
+              <Scatter
+                data={dots}
+                dataKey="value"
+                name="runs"
+                fill="var(--muted)"
+                fillOpacity={0.28}
+                shape="circle"
+                isAnimationActive={false}
+                legendType="none"
+              />
+            ) : null}
+            <Line
+              dataKey="median"
+              name="median"
+              stroke="var(--series-0)"
+              strokeWidth={1.75}
+              dot={visible.length <= 150 ? { r: 2.5 } : false}
+              activeDot={{ r: 4 }}
+              isAnimationActive={false}
+            />
             {/* Every other label a line lower: neighbouring change points' labels would overlap on a narrow chart. */}
             {shownChanges.map((c, i) => (
               <ReferenceLine
@@ -123,11 +192,20 @@ export function HistoryChart({ unit, repositoryUrl, points, overview, changePoin
                 strokeWidth={2}
                 strokeDasharray={c.status === "open" ? undefined : "5 4"}
                 ifOverflow="hidden"
-                label={{ value: labelOf(c), position: "insideTopLeft", offset: i % 2 ? 22 : 5, fill: c.verdict === "regression" ? "var(--danger)" : "var(--good)", fontSize: 12, fontWeight: 600 }}
+                label={{
+                  value: labelOf(c),
+                  position: "insideTopLeft",
+                  offset: i % 2 ? 22 : 5,
+                  fill: c.verdict === "regression" ? "var(--danger)" : "var(--good)",
+                  fontSize: 12,
+                  fontWeight: 600,
+                }}
                 className={`change-point-marker change-point-${c.verdict}`}
               />
             ))}
-            {drag && drag.start !== drag.end ? <ReferenceArea x1={drag.start} x2={drag.end} fill="var(--accent)" fillOpacity={0.12} stroke="var(--accent)" strokeOpacity={0.5} /> : null}
+            {drag && drag.start !== drag.end ? (
+              <ReferenceArea x1={drag.start} x2={drag.end} fill="var(--accent)" fillOpacity={0.12} stroke="var(--accent)" strokeOpacity={0.5} />
+            ) : null}
           </ComposedChart>
         </ResponsiveContainer>
       </div>

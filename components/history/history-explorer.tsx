@@ -41,7 +41,13 @@ export function HistoryExplorer({ projectSlug, experimentSlug, initial }: Props)
   const [fetchWindow, setFetchWindow] = useState<Domain | null>(null);
   const [pinned, setPinned] = useState<THistory["points"][number] | null>(null);
 
-  const selection = { projectSlug, experimentSlug, metric: initial.metric.key, variant: initial.variant, ...(initial.branch ? { branch: initial.branch } : {}) };
+  const selection = {
+    projectSlug,
+    experimentSlug,
+    metric: initial.metric.key,
+    variant: initial.variant,
+    ...(initial.branch ? { branch: initial.branch } : {}),
+  };
   const overview = useQuery({ ...trpc.history.get.queryOptions(selection), initialData: initial });
   const history = overview.data;
 
@@ -51,7 +57,11 @@ export function HistoryExplorer({ projectSlug, experimentSlug, initial }: Props)
     return () => clearTimeout(timer);
   }, [domain]);
   const detail = useQuery({
-    ...trpc.history.get.queryOptions({ ...selection, from: fetchWindow ? new Date(fetchWindow.from).toISOString() : undefined, to: fetchWindow ? new Date(fetchWindow.to).toISOString() : undefined }),
+    ...trpc.history.get.queryOptions({
+      ...selection,
+      from: fetchWindow ? new Date(fetchWindow.from).toISOString() : undefined,
+      to: fetchWindow ? new Date(fetchWindow.to).toISOString() : undefined,
+    }),
     enabled: fetchWindow !== null && history.downsampled,
     placeholderData: keepPreviousData,
   });
@@ -78,7 +88,11 @@ export function HistoryExplorer({ projectSlug, experimentSlug, initial }: Props)
       <section className="card" aria-labelledby="history-chart-heading">
         <div className="history-head">
           <h2 id="history-chart-heading">
-            {history.metric.label || history.metric.key} <span className="muted small">({history.metric.unit}, {history.metric.direction === "lower_is_better" ? "lower is better" : "higher is better"}; {perRunLabel(history.metric.aggregation)})</span>
+            {history.metric.label || history.metric.key}{" "}
+            <span className="muted small">
+              ({history.metric.unit}, {history.metric.direction === "lower_is_better" ? "lower is better" : "higher is better"};{" "}
+              {perRunLabel(history.metric.aggregation)})
+            </span>
           </h2>
           <div className="history-selectors">
             <label>
@@ -114,8 +128,8 @@ export function HistoryExplorer({ projectSlug, experimentSlug, initial }: Props)
         </div>
         {history.commits === 0 ? (
           <p className="empty">
-            No runs of “{history.variant}” name a git commit{history.branch ? ` on ${history.branch}` : ""} yet. Upload runs with <code>gitCommit</code> (and <code>gitBranch</code>,{" "}
-            <code>gitCommitTime</code>, <code>gitCommitMessage</code>) to build the history.
+            No runs of “{history.variant}” name a git commit{history.branch ? ` on ${history.branch}` : ""} yet. Upload runs with <code>gitCommit</code> (and{" "}
+            <code>gitBranch</code>, <code>gitCommitTime</code>, <code>gitCommitMessage</code>) to build the history.
           </p>
         ) : (
           <>
@@ -123,7 +137,9 @@ export function HistoryExplorer({ projectSlug, experimentSlug, initial }: Props)
               {domain
                 ? `Showing ${formatUtc(new Date(domain.from).toISOString()).slice(0, 10)} – ${formatUtc(new Date(domain.to).toISOString()).slice(0, 10)}: ${visibleCount} of ${history.commits} commits`
                 : `All ${history.commits} commits, ${history.range?.from.slice(0, 10)} – ${history.range?.to.slice(0, 10)}`}
-              {history.downsampled && !(fetchWindow && detail.data) ? ` (thinned to ${history.points.length}: each slice's lowest and highest median; zoom in for every commit)` : ""}
+              {history.downsampled && !(fetchWindow && detail.data)
+                ? ` (thinned to ${history.points.length}: each slice's lowest and highest median; zoom in for every commit)`
+                : ""}
               {" · "}Drag across the chart to zoom; move the brush below it to pan.
               {domain ? (
                 <>
@@ -137,13 +153,23 @@ export function HistoryExplorer({ projectSlug, experimentSlug, initial }: Props)
             <ChartErrorBoundary>
               <figure className="chart" data-chart={`${history.metric.key}/history`} aria-label={`${history.metric.key} over commits`}>
                 {hydrated ? (
-                  <HistoryChart unit={history.metric.unit} repositoryUrl={history.repositoryUrl} points={points} overview={history.points} changePoints={history.changePoints} domain={domain} onDomain={setDomain} onPick={setPinned} />
+                  <HistoryChart
+                    unit={history.metric.unit}
+                    repositoryUrl={history.repositoryUrl}
+                    points={points}
+                    overview={history.points}
+                    changePoints={history.changePoints}
+                    domain={domain}
+                    onDomain={setDomain}
+                    onPick={setPinned}
+                  />
                 ) : (
                   <div className="chart-skeleton" style={{ height: 424 }} />
                 )}
                 <figcaption className="small muted">
-                  Line: median of each commit&apos;s runs; band: its 95% confidence interval (order statistics; the runs&apos; range below 6 runs); dots: every run (up to 400 commits in view); vertical
-                  markers: change points (E-Divisive means, p ≤ 0.01), red for a regression, green for an improvement, dashed once reviewed.
+                  Line: median of each commit&apos;s runs; band: its 95% confidence interval (order statistics; the runs&apos; range below 6 runs); dots: every
+                  run (up to 400 commits in view); vertical markers: change points (E-Divisive means, p ≤ 0.01), red for a regression, green for an improvement,
+                  dashed once reviewed.
                 </figcaption>
               </figure>
             </ChartErrorBoundary>

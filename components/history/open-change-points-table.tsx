@@ -26,7 +26,10 @@ export function OpenChangePointsTable({ projectSlug, changePoints }: { projectSl
               <td className="change-point-where">
                 <Link href={`${base}/e/${c.experimentSlug}`}>{c.experimentSlug}</Link>
                 <div className="small">
-                  <Link href={`${base}/e/${c.experimentSlug}/history?${new URLSearchParams({ metric: c.metricKey, variant: c.variant }).toString()}`}>{c.metricKey}</Link> · {c.variant}
+                  <Link href={`${base}/e/${c.experimentSlug}/history?${new URLSearchParams({ metric: c.metricKey, variant: c.variant }).toString()}`}>
+                    {c.metricKey}
+                  </Link>{" "}
+                  · {c.variant}
                 </div>
               </td>
               <td className="mono small">

@@ -21,7 +21,10 @@ export function RepositoryUrlForm({ projectSlug, repositoryUrl }: { projectSlug:
   const save = useMutation(trpc.history.setRepositoryUrl.mutationOptions());
   const [formError, setFormError] = useState<string>();
   const [saved, setSaved] = useState(false);
-  const form = useForm<Values, unknown, z.output<typeof ZSetRepositoryUrl>>({ resolver: zodResolver(ZSetRepositoryUrl), defaultValues: { projectSlug, repositoryUrl } });
+  const form = useForm<Values, unknown, z.output<typeof ZSetRepositoryUrl>>({
+    resolver: zodResolver(ZSetRepositoryUrl),
+    defaultValues: { projectSlug, repositoryUrl },
+  });
   const error = form.formState.errors.repositoryUrl?.message;
 
   const onSubmit = form.handleSubmit(async (values) => {
@@ -38,9 +41,24 @@ export function RepositoryUrlForm({ projectSlug, repositoryUrl }: { projectSlug:
 
   return (
     <form className="stack" onSubmit={onSubmit} noValidate data-ready={hydrated} aria-label="Repository">
-      {formError ? <div className="alert" role="alert">{formError}</div> : null}
-      <Field id="settings-repository" label="Repository URL" hint="e.g. https://github.com/acme/app — the history page links each commit to <URL>/commit/<sha>" error={error}>
-        <input id="settings-repository" type="url" placeholder="https://github.com/acme/app" {...form.register("repositoryUrl")} {...invalidProps("settings-repository", error)} />
+      {formError ? (
+        <div className="alert" role="alert">
+          {formError}
+        </div>
+      ) : null}
+      <Field
+        id="settings-repository"
+        label="Repository URL"
+        hint="e.g. https://github.com/acme/app — the history page links each commit to <URL>/commit/<sha>"
+        error={error}
+      >
+        <input
+          id="settings-repository"
+          type="url"
+          placeholder="https://github.com/acme/app"
+          {...form.register("repositoryUrl")}
+          {...invalidProps("settings-repository", error)}
+        />
       </Field>
       <div className="form-actions">
         <SubmitButton hydrated={hydrated} submitting={form.formState.isSubmitting}>

@@ -23,7 +23,11 @@ export function JoinForm({ token, projectName }: { token: string; projectName: s
   };
   return (
     <form className="stack" onSubmit={onSubmit} data-ready={hydrated} aria-label="Join project">
-      {formError ? <div className="alert" role="alert">{formError}</div> : null}
+      {formError ? (
+        <div className="alert" role="alert">
+          {formError}
+        </div>
+      ) : null}
       <div className="form-actions">
         <SubmitButton hydrated={hydrated} submitting={accept.isPending}>
           Join {projectName}

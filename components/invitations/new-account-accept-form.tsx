@@ -46,7 +46,11 @@ export function NewAccountAcceptForm({ token, email, projectName }: { token: str
 
   return (
     <form className="stack" onSubmit={onSubmit} noValidate data-ready={hydrated} aria-label="Create your account">
-      {formError ? <div className="alert" role="alert">{formError}</div> : null}
+      {formError ? (
+        <div className="alert" role="alert">
+          {formError}
+        </div>
+      ) : null}
       <NewAccountFields register={form.register} errors={form.formState.errors} lockedEmail={email} />
       <div className="form-actions">
         <SubmitButton hydrated={hydrated} submitting={form.formState.isSubmitting}>

@@ -44,12 +44,21 @@ export function SignInAcceptForm({ token, email, projectName }: { token: string;
 
   return (
     <form className="stack" onSubmit={onSubmit} noValidate data-ready={hydrated} aria-label="Sign in to join">
-      {formError ? <div className="alert" role="alert">{formError}</div> : null}
+      {formError ? (
+        <div className="alert" role="alert">
+          {formError}
+        </div>
+      ) : null}
       <Field id="join-email" label="Email" hint="The invitation is for this address">
         <input id="join-email" type="email" autoComplete="username" readOnly {...form.register("email")} />
       </Field>
       <Field id="join-password" label="Password" error={errors.password?.message}>
-        <PasswordInput id="join-password" autoComplete="current-password" {...form.register("password")} {...invalidProps("join-password", errors.password?.message)} />
+        <PasswordInput
+          id="join-password"
+          autoComplete="current-password"
+          {...form.register("password")}
+          {...invalidProps("join-password", errors.password?.message)}
+        />
       </Field>
       <div className="form-actions">
         <SubmitButton hydrated={hydrated} submitting={form.formState.isSubmitting}>

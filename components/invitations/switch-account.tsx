@@ -14,8 +14,8 @@ export function SwitchAccount({ signedInEmail, invitedEmail }: { signedInEmail: 
   return (
     <div className="stack-tight" role="status">
       <p style={{ margin: 0 }}>
-        You are signed in as <strong>{signedInEmail}</strong>, but this invitation is for <strong>{invitedEmail}</strong>. Sign out to accept it as {invitedEmail}, or
-        ask the owner to invite {signedInEmail} instead.
+        You are signed in as <strong>{signedInEmail}</strong>, but this invitation is for <strong>{invitedEmail}</strong>. Sign out to accept it as{" "}
+        {invitedEmail}, or ask the owner to invite {signedInEmail} instead.
       </p>
       <div>
         <button type="button" className="button" onClick={signOut} disabled={busy}>

@@ -41,7 +41,12 @@ export function BatchCard({ batch, projectSlug, canWrite, fetchedAt, newest, onC
   const [showJobs, setShowJobs] = useState(newest || open > 0);
 
   const onCancelBatch = () => {
-    if (!window.confirm(`Cancel this batch's ${plural(open, "unfinished job")}? Queued jobs are dropped; running ones are asked to stop. Runs already stored stay.`)) return;
+    if (
+      !window.confirm(
+        `Cancel this batch's ${plural(open, "unfinished job")}? Queued jobs are dropped; running ones are asked to stop. Runs already stored stay.`,
+      )
+    )
+      return;
     void act(() => cancelBatch.mutateAsync({ projectSlug, batchId: batch.id }));
   };
 
@@ -92,7 +97,12 @@ export function BatchCard({ batch, projectSlug, canWrite, fetchedAt, newest, onC
         {canWrite ? (
           <div className="actions">
             {counts.failed > 0 ? (
-              <button type="button" className="button small" onClick={() => void act(() => retry.mutateAsync({ projectSlug, batchId: batch.id }))} disabled={retry.isPending}>
+              <button
+                type="button"
+                className="button small"
+                onClick={() => void act(() => retry.mutateAsync({ projectSlug, batchId: batch.id }))}
+                disabled={retry.isPending}
+              >
                 Retry {plural(counts.failed, "failed job")}
               </button>
             ) : null}
@@ -107,7 +117,9 @@ export function BatchCard({ batch, projectSlug, canWrite, fetchedAt, newest, onC
       <progress className="batch-progress" max={Math.max(1, total)} value={finished(batch)} aria-label="Jobs finished" />
       {batch.waiting.length && counts.queued > 0 ? (
         <div className="notice-warn" role="status" data-testid="batch-waiting">
-          <strong>{plural(counts.queued, "job")} wait{counts.queued === 1 ? "s" : ""}: no agent can take {counts.queued === 1 ? "it" : "them"} now.</strong>
+          <strong>
+            {plural(counts.queued, "job")} wait{counts.queued === 1 ? "s" : ""}: no agent can take {counts.queued === 1 ? "it" : "them"} now.
+          </strong>
           <ul className="batch-waiting-reasons">
             {batch.waiting.map((reason) => (
               <li key={reason}>{reason}</li>
@@ -141,15 +153,15 @@ export function BatchCard({ batch, projectSlug, canWrite, fetchedAt, newest, onC
             <tbody>
               {batch.jobs.map((job) => {
                 const state = jobState(job, fetchedAt);
-                const took = job.status === "succeeded" && job.startedAt && job.finishedAt ? duration(job.finishedAt.getTime() - job.startedAt.getTime()) : null;
+                const took =
+                  job.status === "succeeded" && job.startedAt && job.finishedAt ? duration(job.finishedAt.getTime() - job.startedAt.getTime()) : null;
                 return (
                   <tr key={job.id} data-testid="job" data-status={job.status}>
                     <td className="num muted" data-narrow="hide">
                       {job.position + 1}
                     </td>
                     <td>
-                      {job.variant.name}
-                      {" "}
+                      {job.variant.name}{" "}
                       <span className="muted small job-kind">{job.warmup ? `warm-up ${job.repetition + 1}` : `run ${job.repetition + 1}`}</span>
                     </td>
                     <td className="job-status">
@@ -165,7 +177,9 @@ export function BatchCard({ batch, projectSlug, canWrite, fetchedAt, newest, onC
                         </>
                       ) : null}
                       {took ? <span className="muted small"> in {took}</span> : null}
-                      {job.error && job.status !== "succeeded" && job.status !== "cancelled" ? <JobLog projectSlug={projectSlug} jobId={job.id} error={job.error} /> : null}
+                      {job.error && job.status !== "succeeded" && job.status !== "cancelled" ? (
+                        <JobLog projectSlug={projectSlug} jobId={job.id} error={job.error} />
+                      ) : null}
                     </td>
                     <td className="muted small" data-narrow="hide">
                       {job.attempts}/{job.maxAttempts}
@@ -200,7 +214,11 @@ export function BatchCard({ batch, projectSlug, canWrite, fetchedAt, newest, onC
             </tbody>
           </table>
         </div>
-        {batch.jobsTruncated ? <p className="muted small">The first {plural(batch.jobs.length, "job")} are listed; the counts above cover all {total}.</p> : null}
+        {batch.jobsTruncated ? (
+          <p className="muted small">
+            The first {plural(batch.jobs.length, "job")} are listed; the counts above cover all {total}.
+          </p>
+        ) : null}
       </details>
     </article>
   );

@@ -16,7 +16,15 @@ export function JobLog({ projectSlug, jobId, error }: { projectSlug: string; job
       {error.length > 140 ? <p className="error">{error}</p> : null}
       {job.isPending && open ? <p className="muted small">Loading the log…</p> : null}
       {job.error ? <p className="error">{job.error.message}</p> : null}
-      {job.data ? job.data.logTail ? <pre className="block log-tail" aria-label="Log tail">{job.data.logTail}</pre> : <p className="muted small">The agent sent no log.</p> : null}
+      {job.data ? (
+        job.data.logTail ? (
+          <pre className="block log-tail" aria-label="Log tail">
+            {job.data.logTail}
+          </pre>
+        ) : (
+          <p className="muted small">The agent sent no log.</p>
+        )
+      ) : null}
     </details>
   );
 }

@@ -3,13 +3,18 @@ import { anyActive, finished, jobState, succeededJobs, totalJobs, unfinished } f
 
 const now = new Date("2026-05-01T12:00:00Z");
 const job = { status: "queued" as const, attempts: 0, runAfter: new Date("2026-05-01T11:59:00Z"), cancelRequested: false, agent: null };
-const counts = (over: Partial<Record<"queued" | "leased" | "succeeded" | "failed" | "cancelled", number>>) => ({ counts: { queued: 0, leased: 0, succeeded: 0, failed: 0, cancelled: 0, ...over } });
+const counts = (over: Partial<Record<"queued" | "leased" | "succeeded" | "failed" | "cancelled", number>>) => ({
+  counts: { queued: 0, leased: 0, succeeded: 0, failed: 0, cancelled: 0, ...over },
+});
 
 describe("jobState", () => {
   it("words each status, naming the agent a running job is on", () => {
     expect(jobState(job, now)).toEqual({ label: "queued", tone: "plain" });
     expect(jobState({ ...job, status: "leased", agent: { id: "a1", name: "bench-1" } }, now)).toEqual({ label: "running on bench-1", tone: "accent" });
-    expect(jobState({ ...job, status: "leased", cancelRequested: true, agent: { id: "a1", name: "bench-1" } }, now)).toEqual({ label: "stopping on bench-1", tone: "bad" });
+    expect(jobState({ ...job, status: "leased", cancelRequested: true, agent: { id: "a1", name: "bench-1" } }, now)).toEqual({
+      label: "stopping on bench-1",
+      tone: "bad",
+    });
     expect(jobState({ ...job, status: "succeeded" }, now)).toEqual({ label: "done", tone: "good" });
     expect(jobState({ ...job, status: "failed" }, now)).toEqual({ label: "failed", tone: "bad" });
     expect(jobState({ ...job, status: "cancelled" }, now)).toEqual({ label: "cancelled", tone: "plain" });

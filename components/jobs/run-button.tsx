@@ -17,14 +17,16 @@ export function RunButton({ title, ...target }: RunTarget & { title: string }) {
         <>
           <p className="muted small" style={{ margin: 0 }}>
             The project&apos;s agents run {warmupRuns ? `${warmupRuns} warm-up ${warmupRuns === 1 ? "run" : "runs"} (discarded) and ` : ""}
-            {measuredRuns} measured {measuredRuns === 1 ? "run" : "runs"} of each chosen variant, as the experiment&apos;s method says. The comparison fills in as the runs
-            land.
+            {measuredRuns} measured {measuredRuns === 1 ? "run" : "runs"} of each chosen variant, as the experiment&apos;s method says. The comparison fills in
+            as the runs land.
           </p>
           <RunForm
             target={target}
             onStarted={() => {
               close();
-              void queryClient.invalidateQueries({ queryKey: trpc.job.batches.queryKey({ projectSlug: target.projectSlug, experimentSlug: target.experimentSlug }) });
+              void queryClient.invalidateQueries({
+                queryKey: trpc.job.batches.queryKey({ projectSlug: target.projectSlug, experimentSlug: target.experimentSlug }),
+              });
             }}
           />
         </>

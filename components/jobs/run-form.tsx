@@ -69,7 +69,14 @@ export function RunForm({ target, onStarted }: { target: RunTarget; onStarted: (
     seed,
   );
   const activeAgents = (agents.data ?? []).filter((agent) => !agent.revokedAt);
-  const duration = estimates.data ? batchDuration(estimates.data, variants.map((variant) => variant.name), warmupRuns + measuredRuns, onlineCapable?.length ?? 1) : null;
+  const duration = estimates.data
+    ? batchDuration(
+        estimates.data,
+        variants.map((variant) => variant.name),
+        warmupRuns + measuredRuns,
+        onlineCapable?.length ?? 1,
+      )
+    : null;
 
   if (runnable.length === 0) {
     return (
@@ -115,7 +122,8 @@ export function RunForm({ target, onStarted }: { target: RunTarget; onStarted: (
     }
   };
 
-  const toggle = (name: string, on: boolean) => setChosen((current) => (on ? [...current, name].filter((n, i, all) => all.indexOf(n) === i) : current.filter((n) => n !== name)));
+  const toggle = (name: string, on: boolean) =>
+    setChosen((current) => (on ? [...current, name].filter((n, i, all) => all.indexOf(n) === i) : current.filter((n) => n !== name)));
 
   return (
     <form className="stack" onSubmit={onSubmit} noValidate data-ready={hydrated} aria-label="Run experiment">
@@ -130,9 +138,19 @@ export function RunForm({ target, onStarted }: { target: RunTarget; onStarted: (
         <div className="choices">
           {target.variants.map((variant) => (
             <label key={variant.name} className="choice">
-              <input type="checkbox" checked={chosen.includes(variant.name)} disabled={!variant.workload} onChange={(event) => toggle(variant.name, event.target.checked)} />
+              <input
+                type="checkbox"
+                checked={chosen.includes(variant.name)}
+                disabled={!variant.workload}
+                onChange={(event) => toggle(variant.name, event.target.checked)}
+              />
               <span>
-                {variant.name} {variant.workload ? <span className="badge">{variant.workload}</span> : <span className="muted small">no workload: edit the experiment to run it</span>}
+                {variant.name}{" "}
+                {variant.workload ? (
+                  <span className="badge">{variant.workload}</span>
+                ) : (
+                  <span className="muted small">no workload: edit the experiment to run it</span>
+                )}
               </span>
             </label>
           ))}
@@ -160,7 +178,15 @@ export function RunForm({ target, onStarted }: { target: RunTarget; onStarted: (
           <div className="seed-row">
             <Field id="run-seed" label="Seed" hint="Left empty, one is picked when the batch starts and shown with it" error={problems.seed}>
               <div className="input-with-button">
-                <input id="run-seed" type="text" inputMode="numeric" autoComplete="off" value={seedText} onChange={(event) => setSeedText(event.target.value)} {...invalidProps("run-seed", problems.seed)} />
+                <input
+                  id="run-seed"
+                  type="text"
+                  inputMode="numeric"
+                  autoComplete="off"
+                  value={seedText}
+                  onChange={(event) => setSeedText(event.target.value)}
+                  {...invalidProps("run-seed", problems.seed)}
+                />
                 <button type="button" className="button" onClick={() => setSeedText(String(newSeed()))}>
                   New seed
                 </button>
@@ -201,8 +227,20 @@ export function RunForm({ target, onStarted }: { target: RunTarget; onStarted: (
             <span>Agents with labels</span>
           </label>
           {where === "labels" ? (
-            <Field id="run-labels" label="Labels" hint="key=value, comma-separated, e.g. pool=lab, os=linux: an agent needs all of them" error={problems.labels}>
-              <input id="run-labels" type="text" autoComplete="off" value={labelsText} onChange={(event) => setLabelsText(event.target.value)} {...invalidProps("run-labels", problems.labels)} />
+            <Field
+              id="run-labels"
+              label="Labels"
+              hint="key=value, comma-separated, e.g. pool=lab, os=linux: an agent needs all of them"
+              error={problems.labels}
+            >
+              <input
+                id="run-labels"
+                type="text"
+                autoComplete="off"
+                value={labelsText}
+                onChange={(event) => setLabelsText(event.target.value)}
+                {...invalidProps("run-labels", problems.labels)}
+              />
             </Field>
           ) : null}
         </div>
@@ -235,7 +273,9 @@ export function RunForm({ target, onStarted }: { target: RunTarget; onStarted: (
         ) : null}
         {variants.length ? (
           <p className="muted small" style={{ margin: 0, overflowWrap: "anywhere" }}>
-            {preview ? `Order: ${preview.join(" → ")}${count.total > preview.length ? " → …" : ""}` : "Order: warm-ups first, then the measured runs shuffled with the seed picked at start."}
+            {preview
+              ? `Order: ${preview.join(" → ")}${count.total > preview.length ? " → …" : ""}`
+              : "Order: warm-ups first, then the measured runs shuffled with the seed picked at start."}
           </p>
         ) : null}
         {agents.error ? <p className="error">The agents could not be loaded: {agents.error.message}</p> : null}
@@ -248,9 +288,14 @@ export function RunForm({ target, onStarted }: { target: RunTarget; onStarted: (
           ) : (
             <div className="notice-warn" role="status" data-testid="run-no-agent">
               No online agent {pinned ? "chosen here " : ""}can run {workloads.map((workload) => `“${workload}”`).join(", ")}
-              {Object.keys(labels).length ? ` with labels ${Object.entries(labels).map(([key, value]) => `${key}=${value}`).join(", ")}` : ""}
-              {capable?.length ? ` (${capable.map((agent) => agent.name).join(", ")} could, but ${capable.length === 1 ? "is" : "are"} offline)` : ""}. The jobs wait in the queue until one is: start an
-              agent enrolled in this project — see <Link href={`/p/${projectSlug}/agents`}>Agents</Link> for how to enroll one.
+              {Object.keys(labels).length
+                ? ` with labels ${Object.entries(labels)
+                    .map(([key, value]) => `${key}=${value}`)
+                    .join(", ")}`
+                : ""}
+              {capable?.length ? ` (${capable.map((agent) => agent.name).join(", ")} could, but ${capable.length === 1 ? "is" : "are"} offline)` : ""}. The jobs
+              wait in the queue until one is: start an agent enrolled in this project — see <Link href={`/p/${projectSlug}/agents`}>Agents</Link> for how to
+              enroll one.
             </div>
           )
         ) : null}

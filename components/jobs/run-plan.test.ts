@@ -43,7 +43,15 @@ describe("parseLabels", () => {
 });
 
 describe("agentsThatCanRun", () => {
-  const agent = (id: string, extra: Partial<AgentForRun> = {}): AgentForRun => ({ id, name: id, online: true, revokedAt: null, capabilities: ["gzip", "sleep"], labels: { pool: "lab" }, ...extra });
+  const agent = (id: string, extra: Partial<AgentForRun> = {}): AgentForRun => ({
+    id,
+    name: id,
+    online: true,
+    revokedAt: null,
+    capabilities: ["gzip", "sleep"],
+    labels: { pool: "lab" },
+    ...extra,
+  });
   const agents = [
     agent("a"),
     agent("b", { capabilities: ["sleep"] }),
@@ -70,14 +78,23 @@ describe("batchDuration", () => {
   const earlier = (variant: string, seconds: number, jobs = 10) => ({ variant, seconds, basis: "earlier jobs" as const, jobs });
 
   it("is the chosen variants' jobs × their median time, shared by the agents that can take them", () => {
-    expect(batchDuration([earlier("Plain", 4.2), earlier("Gzip", 6)], ["Plain", "Gzip"], 6, 1)).toEqual({ text: "about 1 min", basis: "the median time of 10 or more earlier jobs per variant, one agent at a time" });
-    expect(batchDuration([earlier("Plain", 30), earlier("Gzip", 30)], ["Plain", "Gzip"], 12, 2)).toEqual({ text: "about 6 min", basis: "the median time of 10 or more earlier jobs per variant, shared by 2 agents" });
+    expect(batchDuration([earlier("Plain", 4.2), earlier("Gzip", 6)], ["Plain", "Gzip"], 6, 1)).toEqual({
+      text: "about 1 min",
+      basis: "the median time of 10 or more earlier jobs per variant, one agent at a time",
+    });
+    expect(batchDuration([earlier("Plain", 30), earlier("Gzip", 30)], ["Plain", "Gzip"], 12, 2)).toEqual({
+      text: "about 6 min",
+      basis: "the median time of 10 or more earlier jobs per variant, shared by 2 agents",
+    });
     expect(batchDuration([earlier("Plain", 30)], ["Plain"], 1, 1).text).toBe("about 30 s");
     expect(batchDuration([earlier("A", 3600)], ["A"], 3, 1).text).toBe("about 3 h");
   });
 
   it("falls back on the workload's duration settings, and is unknown when nothing says", () => {
-    expect(batchDuration([{ variant: "A", seconds: 4, basis: "settings", jobs: 0 }], ["A"], 12, 1)).toEqual({ text: "about 50 s", basis: "the workloads' duration settings; start-up not included, one agent at a time" });
+    expect(batchDuration([{ variant: "A", seconds: 4, basis: "settings", jobs: 0 }], ["A"], 12, 1)).toEqual({
+      text: "about 50 s",
+      basis: "the workloads' duration settings; start-up not included, one agent at a time",
+    });
     expect(batchDuration([{ variant: "A", seconds: null, basis: null, jobs: 0 }, earlier("B", 1)], ["A", "B"], 5, 1).text).toBe("unknown");
   });
 });

@@ -22,7 +22,14 @@ export function jobCount(variants: number, warmupRuns: number, measuredRuns: num
 }
 
 /** The batch's first `limit` jobs as "warm-up Plain", "Gzip"…; null for a random order without a seed yet. */
-export function orderPreview(variants: string[], warmupRuns: number, measuredRuns: number, order: TJobOrder, seed: number | undefined, limit = 8): string[] | null {
+export function orderPreview(
+  variants: string[],
+  warmupRuns: number,
+  measuredRuns: number,
+  order: TJobOrder,
+  seed: number | undefined,
+  limit = 8,
+): string[] | null {
   if (order === "random" && seed === undefined) return null;
   // An interleaved batch starts the same however many rounds follow, so a few are enough; a
   // random order shuffles the whole batch, so it is planned whole.
@@ -35,7 +42,10 @@ export function orderPreview(variants: string[], warmupRuns: number, measuredRun
 /** "pool=lab, os=linux" as labels, or what is wrong with the text. */
 export function parseLabels(text: string): { labels: TLabels } | { error: string } {
   const labels: Record<string, string> = {};
-  for (const item of text.split(",").map((part) => part.trim()).filter(Boolean)) {
+  for (const item of text
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean)) {
     const at = item.indexOf("=");
     if (at <= 0) return { error: `“${item}” is not key=value: write labels as pool=lab, os=linux` };
     const key = item.slice(0, at).trim();

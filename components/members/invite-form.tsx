@@ -24,7 +24,10 @@ export function InviteForm({ projectSlug, onChanged }: { projectSlug: string; on
   const invite = useMutation(trpc.member.invite.mutationOptions());
   const [outcome, setOutcome] = useState<Outcome>();
   const [formError, setFormError] = useState<string>();
-  const form = useForm<Values, unknown, z.output<typeof ZInviteMember>>({ resolver: zodResolver(ZInviteMember), defaultValues: { projectSlug, email: "", role: "member" } });
+  const form = useForm<Values, unknown, z.output<typeof ZInviteMember>>({
+    resolver: zodResolver(ZInviteMember),
+    defaultValues: { projectSlug, email: "", role: "member" },
+  });
   const errors = form.formState.errors;
   const role = useWatch({ control: form.control, name: "role" });
 
@@ -34,7 +37,11 @@ export function InviteForm({ projectSlug, onChanged }: { projectSlug: string; on
     try {
       const result = await invite.mutateAsync(values);
       if (result.kind === "added") {
-        setOutcome({ kind: "added", who: result.member.name ? `${result.member.name} (${result.member.email})` : result.member.email, role: result.member.role });
+        setOutcome({
+          kind: "added",
+          who: result.member.name ? `${result.member.name} (${result.member.email})` : result.member.email,
+          role: result.member.role,
+        });
       } else {
         const link = new URL(result.path, window.location.href).toString();
         setOutcome({ kind: "invited", email: result.invitation.email, role: result.invitation.role, link, expiresAt: result.invitation.expiresAt });
@@ -50,10 +57,21 @@ export function InviteForm({ projectSlug, onChanged }: { projectSlug: string; on
     <section className="card" aria-labelledby="invite-heading">
       <h2 id="invite-heading">Invite someone</h2>
       <form className="stack" onSubmit={onSubmit} noValidate data-ready={hydrated} aria-label="Invite someone">
-        {formError ? <div className="alert" role="alert">{formError}</div> : null}
+        {formError ? (
+          <div className="alert" role="alert">
+            {formError}
+          </div>
+        ) : null}
         <div className="row">
           <Field id="invite-email" label="Email" error={errors.email?.message}>
-            <input id="invite-email" type="email" autoComplete="off" placeholder="ana@example.com" {...form.register("email")} {...invalidProps("invite-email", errors.email?.message)} />
+            <input
+              id="invite-email"
+              type="email"
+              autoComplete="off"
+              placeholder="ana@example.com"
+              {...form.register("email")}
+              {...invalidProps("invite-email", errors.email?.message)}
+            />
           </Field>
           <Field id="invite-role" label="Role" hint={role ? roleDescriptions[role] : undefined} error={errors.role?.message}>
             <select id="invite-role" {...form.register("role")} {...invalidProps("invite-role", errors.role?.message)}>

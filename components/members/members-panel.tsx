@@ -39,9 +39,7 @@ export function MembersPanel({ projectSlug, projectName, role }: { projectSlug: 
       ) : null}
 
       <section className="card" aria-labelledby="members-heading">
-        <h2 id="members-heading">
-          Members {members.data ? <span className="muted small">({plural(members.data.members.length, "member")})</span> : null}
-        </h2>
+        <h2 id="members-heading">Members {members.data ? <span className="muted small">({plural(members.data.members.length, "member")})</span> : null}</h2>
         <QueryStatus query={members} />
         {members.data ? (
           <MembersTable

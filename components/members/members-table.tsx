@@ -60,7 +60,12 @@ export function MembersTable({ projectSlug, members, currentUserId, canManage, o
               <tr key={member.id}>
                 <td>
                   <strong>{personLabel(member)}</strong>
-                  {isMe ? <> <span className="badge">you</span></> : null}
+                  {isMe ? (
+                    <>
+                      {" "}
+                      <span className="badge">you</span>
+                    </>
+                  ) : null}
                   <div className="muted small member-email">{member.email}</div>
                 </td>
                 <td>
@@ -89,7 +94,13 @@ export function MembersTable({ projectSlug, members, currentUserId, canManage, o
                 {canManage ? (
                   <td className="cell-actions">
                     {isMe || onlyOwner ? null : (
-                      <button type="button" className="button small danger" onClick={() => onRemove(member)} disabled={busy} aria-label={`Remove ${label(member)}`}>
+                      <button
+                        type="button"
+                        className="button small danger"
+                        onClick={() => onRemove(member)}
+                        disabled={busy}
+                        aria-label={`Remove ${label(member)}`}
+                      >
                         Remove
                       </button>
                     )}

@@ -19,7 +19,10 @@ export function DeleteProjectForm({ projectSlug, projectName }: { projectSlug: s
   const hydrated = useHydrated();
   const remove = useMutation(trpc.project.delete.mutationOptions());
   const [formError, setFormError] = useState<string>();
-  const form = useForm<Values, unknown, z.output<typeof ZDeleteProject>>({ resolver: zodResolver(ZDeleteProject), defaultValues: { projectSlug, confirmSlug: "" } });
+  const form = useForm<Values, unknown, z.output<typeof ZDeleteProject>>({
+    resolver: zodResolver(ZDeleteProject),
+    defaultValues: { projectSlug, confirmSlug: "" },
+  });
   const error = form.formState.errors.confirmSlug?.message;
   const typed = useWatch({ control: form.control, name: "confirmSlug" }) === projectSlug;
 
@@ -37,12 +40,21 @@ export function DeleteProjectForm({ projectSlug, projectName }: { projectSlug: s
 
   return (
     <form className="stack" onSubmit={onSubmit} noValidate data-ready={hydrated} aria-label="Delete project">
-      {formError ? <div className="alert" role="alert">{formError}</div> : null}
-      <p style={{ margin: 0 }}>
-        Deletes {projectName} with all its experiments, runs, results, API keys, share links and members. This cannot be undone.
-      </p>
+      {formError ? (
+        <div className="alert" role="alert">
+          {formError}
+        </div>
+      ) : null}
+      <p style={{ margin: 0 }}>Deletes {projectName} with all its experiments, runs, results, API keys, share links and members. This cannot be undone.</p>
       <Field id="delete-confirm" label={`Type ${projectSlug} to confirm`} error={error}>
-        <input id="delete-confirm" type="text" autoComplete="off" spellCheck={false} {...form.register("confirmSlug")} {...invalidProps("delete-confirm", error)} />
+        <input
+          id="delete-confirm"
+          type="text"
+          autoComplete="off"
+          spellCheck={false}
+          {...form.register("confirmSlug")}
+          {...invalidProps("delete-confirm", error)}
+        />
       </Field>
       <div className="form-actions">
         <button className="button danger" type="submit" disabled={!hydrated || !typed || form.formState.isSubmitting}>

@@ -38,7 +38,11 @@ export function NewProjectForm() {
 
   return (
     <form className="stack" onSubmit={onSubmit} noValidate data-ready={hydrated} aria-label="New project">
-      {formError ? <div className="alert" role="alert">{formError}</div> : null}
+      {formError ? (
+        <div className="alert" role="alert">
+          {formError}
+        </div>
+      ) : null}
       <div className="row">
         <Field id="project-name" label="Name" error={errors.name?.message}>
           <input id="project-name" type="text" {...form.register("name")} {...invalidProps("project-name", errors.name?.message)} />

@@ -22,7 +22,10 @@ export function ProjectSettingsForm({ projectSlug, name, description }: { projec
   const update = useMutation(trpc.project.update.mutationOptions());
   const [formError, setFormError] = useState<string>();
   const [saved, setSaved] = useState(false);
-  const form = useForm<Values, unknown, z.output<typeof ZUpdateProject>>({ resolver: zodResolver(ZUpdateProject), defaultValues: { projectSlug, name, description } });
+  const form = useForm<Values, unknown, z.output<typeof ZUpdateProject>>({
+    resolver: zodResolver(ZUpdateProject),
+    defaultValues: { projectSlug, name, description },
+  });
   const errors = form.formState.errors;
 
   const onSubmit = form.handleSubmit(async (values) => {
@@ -40,7 +43,11 @@ export function ProjectSettingsForm({ projectSlug, name, description }: { projec
 
   return (
     <form className="stack" onSubmit={onSubmit} noValidate data-ready={hydrated} aria-label="Project details">
-      {formError ? <div className="alert" role="alert">{formError}</div> : null}
+      {formError ? (
+        <div className="alert" role="alert">
+          {formError}
+        </div>
+      ) : null}
       <Field id="settings-name" label="Name" error={errors.name?.message}>
         <input id="settings-name" type="text" {...form.register("name")} {...invalidProps("settings-name", errors.name?.message)} />
       </Field>

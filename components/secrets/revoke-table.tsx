@@ -91,7 +91,13 @@ export function RevokeTable<Row extends { id: string }>({ title, label = title, 
                   ))}
                   <td className="cell-actions">
                     {revoke.offered(row) ? (
-                      <button type="button" className="button small danger" onClick={() => void onRevoke(row)} disabled={pending} aria-label={`Revoke ${rowName(row)}`}>
+                      <button
+                        type="button"
+                        className="button small danger"
+                        onClick={() => void onRevoke(row)}
+                        disabled={pending}
+                        aria-label={`Revoke ${rowName(row)}`}
+                      >
                         {revoke.text?.(row) ?? "Revoke"}
                       </button>
                     ) : null}

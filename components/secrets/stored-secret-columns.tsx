@@ -23,7 +23,12 @@ export function storedSecretColumns({ prefix, expires = false }: { prefix: strin
   return [
     { header: "Name", cell: (row) => row.name },
     { header: prefix, narrowHide: true, cell: (row) => <code>{row.prefix}…</code> },
-    { header: "Created", narrowHide: true, className: "small muted", cell: (row) => `${formatDateTime(row.createdAt)}${row.createdBy ? ` by ${personLabel(row.createdBy)}` : ""}` },
+    {
+      header: "Created",
+      narrowHide: true,
+      className: "small muted",
+      cell: (row) => `${formatDateTime(row.createdAt)}${row.createdBy ? ` by ${personLabel(row.createdBy)}` : ""}`,
+    },
     ...(expires ? [{ header: "Expires", narrowHide: true, className: "small muted", cell: (row: StoredSecret) => whenOrNever(row.expiresAt ?? null) }] : []),
     { header: "Last used", narrowHide: true, className: "small muted", cell: (row) => whenOrNever(row.lastUsedAt) },
     { header: "Status", cell: (row) => <span className={status(row) === "active" ? "badge good" : "badge"}>{status(row)}</span> },

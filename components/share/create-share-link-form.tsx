@@ -62,7 +62,9 @@ export function CreateShareLinkForm({ target, onCreated }: { target: ShareTarget
           link.mode === "live" && target.metrics.length > 0
             ? {
                 hint: "Status badges for a README (this link's token opens them):",
-                text: target.metrics.map((key) => badgeMarkdown(target.origin, target.experimentSlug, key, link.token, `${target.origin}${link.path}`)).join("\n"),
+                text: target.metrics
+                  .map((key) => badgeMarkdown(target.origin, target.experimentSlug, key, link.token, `${target.origin}${link.path}`))
+                  .join("\n"),
                 copyLabel: "Copy badges",
               }
             : undefined,

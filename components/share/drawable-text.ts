@@ -17,5 +17,10 @@ function drawable(code: number): boolean {
 /** `text` with every character the image font cannot draw replaced by "?", cut to `max` characters. */
 export function drawableText(text: string, max = Infinity): string {
   const chars = [...text.replace(/\s+/g, " ").trim()].map((c) => (drawable(c.codePointAt(0) ?? 0) ? c : "?"));
-  return chars.length > max ? `${chars.slice(0, max - 1).join("").trimEnd()}…` : chars.join("");
+  return chars.length > max
+    ? `${chars
+        .slice(0, max - 1)
+        .join("")
+        .trimEnd()}…`
+    : chars.join("");
 }

@@ -10,7 +10,15 @@ import { useTRPC } from "~/components/trpc/react";
 import { ZShareExpiryForm, type TShareExpiryFormValues } from "~/server/schemas/share-link";
 import { ExpiryFields, expiryFieldOf } from "~/components/forms/expiry-fields";
 
-export function ExpiryEditor({ projectSlug, link, onDone }: { projectSlug: string; link: { id: string; name: string }; onDone: (changed: boolean) => Promise<void> }) {
+export function ExpiryEditor({
+  projectSlug,
+  link,
+  onDone,
+}: {
+  projectSlug: string;
+  link: { id: string; name: string };
+  onDone: (changed: boolean) => Promise<void>;
+}) {
   const trpc = useTRPC();
   const setExpiry = useMutation(trpc.share.setExpiry.mutationOptions());
   const [formError, setFormError] = useState<string>();
@@ -27,7 +35,9 @@ export function ExpiryEditor({ projectSlug, link, onDone }: { projectSlug: strin
       await setExpiry.mutateAsync({ projectSlug, linkId: link.id, expiresAt });
       await onDone(true);
     } catch (error) {
-      setFormError(applyServerErrors<TShareExpiryFormValues>(error, (name, problem) => form.setError(expiryFieldOf(name) as keyof TShareExpiryFormValues, problem)));
+      setFormError(
+        applyServerErrors<TShareExpiryFormValues>(error, (name, problem) => form.setError(expiryFieldOf(name) as keyof TShareExpiryFormValues, problem)),
+      );
     }
   });
 

@@ -11,14 +11,16 @@ import { ShareLinkList } from "./share-link-list";
 export function ShareButton({ title, ...target }: ShareTarget & { title: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.share.list.queryKey({ projectSlug: target.projectSlug, experimentSlug: target.experimentSlug }) });
+  const refresh = () =>
+    queryClient.invalidateQueries({ queryKey: trpc.share.list.queryKey({ projectSlug: target.projectSlug, experimentSlug: target.experimentSlug }) });
 
   return (
     <DialogButton label="Share" title={`Share “${title}”`} id="share-dialog">
       {() => (
         <>
           <p className="muted small" style={{ marginTop: 0 }}>
-            A share link shows this experiment&apos;s title, hypothesis, comparison and charts to anyone who has it, without signing in — nothing else of the project.
+            A share link shows this experiment&apos;s title, hypothesis, comparison and charts to anyone who has it, without signing in — nothing else of the
+            project.
           </p>
           <CreateShareLinkForm target={target} onCreated={refresh} />
           <ShareLinkList projectSlug={target.projectSlug} experimentSlug={target.experimentSlug} onChanged={refresh} />

@@ -12,7 +12,18 @@ import referenceWorkloads from "~/server/workloads/built-in/reference-workloads.
 import { listValue } from "./list-editor";
 import { mapValue } from "./map-editor";
 import { SchemaForm } from "./schema-form";
-import { fieldHint, fieldText, parseFieldText, settingsForm, withSetting, type ListField, type MapField, type ObjectField, type ScalarSpec, type SettingField } from "./settings-fields";
+import {
+  fieldHint,
+  fieldText,
+  parseFieldText,
+  settingsForm,
+  withSetting,
+  type ListField,
+  type MapField,
+  type ObjectField,
+  type ScalarSpec,
+  type SettingField,
+} from "./settings-fields";
 
 interface Advert {
   name: string;
@@ -56,20 +67,57 @@ describe("settingsForm on the built-in agents' workloads", () => {
   it("Go http: url, headers as a name → value map, selfTarget as fields of its own, model as a choice, units and defaults", () => {
     const fields = fieldsOf(schemaOf(goWorkloads as Advert[], "http"));
     expect(kinds(fields)).toEqual([
-      ["url", "string"], ["method", "string"], ["headers", "map"], ["body", "string"], ["bodyFile", "string"], ["bodySizeBytes", "integer"],
-      ["model", "enum"], ["connections", "integer"], ["rate", "number"], ["maxConnections", "integer"], ["duration", "number"], ["requests", "integer"],
-      ["warmupSeconds", "number"], ["keepAlive", "boolean"], ["http2", "boolean"], ["timeoutMs", "integer"], ["insecureSkipVerify", "boolean"], ["selfTarget", "object"],
+      ["url", "string"],
+      ["method", "string"],
+      ["headers", "map"],
+      ["body", "string"],
+      ["bodyFile", "string"],
+      ["bodySizeBytes", "integer"],
+      ["model", "enum"],
+      ["connections", "integer"],
+      ["rate", "number"],
+      ["maxConnections", "integer"],
+      ["duration", "number"],
+      ["requests", "integer"],
+      ["warmupSeconds", "number"],
+      ["keepAlive", "boolean"],
+      ["http2", "boolean"],
+      ["timeoutMs", "integer"],
+      ["insecureSkipVerify", "boolean"],
+      ["selfTarget", "object"],
     ]);
     expect(byKey(fields, "url").description).toMatch(/Leave it out to aim at the agent's own loopback server/);
     expect((byKey(fields, "headers") as MapField).value).toEqual({ kind: "string" });
     expect(byKey(fields, "model")).toMatchObject({ kind: "enum", options: ["closed", "open"] });
     expect(byKey(fields, "duration")).toMatchObject({ unit: "s", default: 10, exclusiveMinimum: 0, maximum: 86400 });
-    expect(fieldHint(byKey(fields, "duration"))).toBe("Measured load after the warm-up. Give duration or requests, not both; neither: 10 seconds. · >0 to 86,400 s · default 10 s");
+    expect(fieldHint(byKey(fields, "duration"))).toBe(
+      "Measured load after the warm-up. Give duration or requests, not both; neither: 10 seconds. · >0 to 86,400 s · default 10 s",
+    );
     expect(fieldHint(byKey(fields, "timeoutMs"))).toMatch(/· 1 to 600,000 ms · default 10000 ms$/);
     const selfTarget = byKey(fields, "selfTarget") as ObjectField;
     expect(selfTarget.fields).toEqual([
-      { key: "responseBytes", label: "responseBytes", kind: "integer", description: "Response body size in bytes.", required: false, default: 1024, minimum: 0, maximum: 67108864, unit: "B" },
-      { key: "delayMs", label: "delayMs", kind: "number", description: "Time the server waits before answering, in milliseconds.", required: false, default: 0, minimum: 0, maximum: 60000, unit: "ms" },
+      {
+        key: "responseBytes",
+        label: "responseBytes",
+        kind: "integer",
+        description: "Response body size in bytes.",
+        required: false,
+        default: 1024,
+        minimum: 0,
+        maximum: 67108864,
+        unit: "B",
+      },
+      {
+        key: "delayMs",
+        label: "delayMs",
+        kind: "number",
+        description: "Time the server waits before answering, in milliseconds.",
+        required: false,
+        default: 0,
+        minimum: 0,
+        maximum: 60000,
+        unit: "ms",
+      },
     ]);
   });
 
@@ -189,10 +237,21 @@ describe("field text", () => {
 
   it("maps: name → value rows, blank rows left out, a nameless value and a repeated name refused", () => {
     const headers: MapField = { key: "headers", kind: "map", label: "headers", description: "", required: false, value: { kind: "string" } };
-    expect(mapValue(headers, [{ name: "Authorization", text: "Bearer x" }, { name: " X-Trace ", text: "" }, { name: "", text: "" }])).toEqual({ value: { Authorization: "Bearer x", "X-Trace": "" } });
+    expect(
+      mapValue(headers, [
+        { name: "Authorization", text: "Bearer x" },
+        { name: " X-Trace ", text: "" },
+        { name: "", text: "" },
+      ]),
+    ).toEqual({ value: { Authorization: "Bearer x", "X-Trace": "" } });
     expect(mapValue(headers, [])).toEqual({ value: undefined });
     expect(mapValue(headers, [{ name: "", text: "lost" }])).toEqual({ error: "row 1: give a name for the value “lost”" });
-    expect(mapValue(headers, [{ name: "A", text: "1" }, { name: "A", text: "2" }])).toEqual({ error: "“A” is given twice" });
+    expect(
+      mapValue(headers, [
+        { name: "A", text: "1" },
+        { name: "A", text: "2" },
+      ]),
+    ).toEqual({ error: "“A” is given twice" });
   });
 
   it("shows values as text", () => {
@@ -215,7 +274,13 @@ describe("SchemaForm", () => {
   it("draws the Go http workload as fields, rows and groups, with no JSON box", () => {
     const fields = fieldsOf(schemaOf(goWorkloads as Advert[], "http"));
     const html = renderToStaticMarkup(
-      createElement(SchemaForm, { idPrefix: "v.settings", fields, settings: { url: "http://127.0.0.1:8080/", headers: { Accept: "text/plain" }, selfTarget: { delayMs: 2 } }, problems: {}, onChange: () => undefined }),
+      createElement(SchemaForm, {
+        idPrefix: "v.settings",
+        fields,
+        settings: { url: "http://127.0.0.1:8080/", headers: { Accept: "text/plain" }, selfTarget: { delayMs: 2 } },
+        problems: {},
+        onChange: () => undefined,
+      }),
     );
     const tag = (id: string) => html.match(new RegExp(`<(?:input|select|fieldset)[^>]*id="${id.replaceAll(".", "\\.")}"[^>]*>`))?.[0] ?? `(no element ${id})`;
     expect(html).not.toContain("<textarea");
@@ -231,7 +296,9 @@ describe("SchemaForm", () => {
     expect(tag("v.settings.timeoutMs")).toContain('placeholder="10000"');
     // Choices are selects whose first option says the default, or that it is not set.
     expect(tag("v.settings.model")).toMatch(/^<select/);
-    expect(html).toMatch(/<select id="v.settings.model">\s*<option value="" selected="">not set<\/option><option value="closed">closed<\/option><option value="open">open<\/option><\/select>/);
+    expect(html).toMatch(
+      /<select id="v.settings.model">\s*<option value="" selected="">not set<\/option><option value="closed">closed<\/option><option value="open">open<\/option><\/select>/,
+    );
     expect(html).toMatch(/<select id="v.settings.keepAlive">\s*<option value="" selected="">default \(yes\)<\/option>/);
     expect(html).toContain('<span class="unit" aria-hidden="true">ms</span>');
   });

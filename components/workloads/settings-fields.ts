@@ -228,7 +228,8 @@ export function boundsHint(spec: ScalarSpec): string {
   const low = figure(spec.minimum ?? spec.exclusiveMinimum);
   const high = figure(spec.maximum ?? spec.exclusiveMaximum);
   const unit = spec.unit ? ` ${spec.unit}` : "";
-  if (low !== undefined && high !== undefined) return `${spec.exclusiveMinimum !== undefined ? ">" : ""}${low} to ${spec.exclusiveMaximum !== undefined ? "<" : ""}${high}${unit}`;
+  if (low !== undefined && high !== undefined)
+    return `${spec.exclusiveMinimum !== undefined ? ">" : ""}${low} to ${spec.exclusiveMaximum !== undefined ? "<" : ""}${high}${unit}`;
   if (low !== undefined) return `${spec.exclusiveMinimum !== undefined ? "more than" : "at least"} ${low}${unit}`;
   if (high !== undefined) return `${spec.exclusiveMaximum !== undefined ? "less than" : "at most"} ${high}${unit}`;
   return "";
@@ -265,8 +266,11 @@ export function jsonExample(schema: unknown): string {
   for (const [key, property] of Object.entries(properties)) {
     if (Object.keys(example).length >= 2) break;
     if (!isObject(property)) continue;
-    const value = property.default ?? (required.has(key) ? (Array.isArray(property.enum) ? property.enum[0] : property.type === "string" ? "…" : undefined) : undefined);
+    const value =
+      property.default ?? (required.has(key) ? (Array.isArray(property.enum) ? property.enum[0] : property.type === "string" ? "…" : undefined) : undefined);
     if (value !== undefined && !(isObject(value) && Object.keys(value).length === 0) && !(Array.isArray(value) && value.length === 0)) example[key] = value;
   }
-  return `{${Object.entries(example).map(([key, value]) => `${JSON.stringify(key)}: ${JSON.stringify(value)}`).join(", ")}}`;
+  return `{${Object.entries(example)
+    .map(([key, value]) => `${JSON.stringify(key)}: ${JSON.stringify(value)}`)
+    .join(", ")}}`;
 }

@@ -39,11 +39,15 @@ export function WorkloadMetrics({ workload, metricKeys, onAdd }: Props) {
       <ul className="workload-metric-list">
         {workload.metrics.map((metric) => {
           const added = have.has(metric.key);
-          const partial = metric.reportedBy.length < everyAgent.length ? ` Only ${metric.reportedBy.join(", ")} report${metric.reportedBy.length === 1 ? "s" : ""} it.` : "";
+          const partial =
+            metric.reportedBy.length < everyAgent.length ? ` Only ${metric.reportedBy.join(", ")} report${metric.reportedBy.length === 1 ? "s" : ""} it.` : "";
           return (
             <li key={metric.key} data-testid="workload-metric">
               <span className="workload-metric-name">
-                <code>{metric.key}</code> <span className="muted small">{metric.unit} · {directionLabel[metric.direction]} · per run: {metric.aggregation}</span>
+                <code>{metric.key}</code>{" "}
+                <span className="muted small">
+                  {metric.unit} · {directionLabel[metric.direction]} · per run: {metric.aggregation}
+                </span>
               </span>
               {metric.description || partial ? (
                 <span className="muted small workload-metric-description">

@@ -46,12 +46,14 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
   const check = /^\/api\/v1\/experiments\/([^/]+)\/check$/.exec(url.pathname);
   let response: Response;
   if (req.method === "POST" && url.pathname === "/api/v1/imports") response = await postImports(fetchRequestOf(req, url));
-  else if (req.method === "GET" && check) response = await getCheck(fetchRequestOf(req, url), { params: Promise.resolve({ slugOrId: decodeURIComponent(check[1]!) }) });
+  else if (req.method === "GET" && check)
+    response = await getCheck(fetchRequestOf(req, url), { params: Promise.resolve({ slugOrId: decodeURIComponent(check[1]!) }) });
   else response = Response.json({ error: { code: "NOT_FOUND", message: `no route ${req.method} ${url.pathname}` } }, { status: 404 });
   await sendResponse(res, response);
 }
 
-const cli = (args: string[], env: Record<string, string | undefined> = {}) => runCli(args, { VERSUS_URL: baseUrl, VERSUS_API_KEY: apiKey, GITHUB_STEP_SUMMARY: undefined, ...env });
+const cli = (args: string[], env: Record<string, string | undefined> = {}) =>
+  runCli(args, { VERSUS_URL: baseUrl, VERSUS_API_KEY: apiKey, GITHUB_STEP_SUMMARY: undefined, ...env });
 
 const check = (commit: string, extra: string[] = [], env: Record<string, string | undefined> = {}, slug = experiment) =>
   cli(["check", "--experiment", slug, "--branch", "main", "--commit", commit, ...extra], env);
@@ -82,13 +84,44 @@ describe("versus import --commit --branch --commit-message --commit-time", () =>
     const commit = sha();
     const wrk = path.join(repoRoot, "server/importers/fixtures/wrk/wrk-latency.txt");
     const result = await cli([
-      "import", wrk, "--format", "wrk", "--experiment", "wrk-history", "--variant", "nginx", "--create",
-      "--commit", commit, "--branch", "feature-x", "--commit-message", "Tune keep-alive", "--commit-time", "2026-03-04T05:06:07+02:00",
+      "import",
+      wrk,
+      "--format",
+      "wrk",
+      "--experiment",
+      "wrk-history",
+      "--variant",
+      "nginx",
+      "--create",
+      "--commit",
+      commit,
+      "--branch",
+      "feature-x",
+      "--commit-message",
+      "Tune keep-alive",
+      "--commit-time",
+      "2026-03-04T05:06:07+02:00",
     ]);
     expect(result.code, result.stderr).toBe(0);
-    const runs = await db.run.findMany({ where: { experiment: { slug: "wrk-history" }, gitCommit: commit }, select: { gitBranch: true, gitCommitMessage: true, gitCommitTime: true } });
+    const runs = await db.run.findMany({
+      where: { experiment: { slug: "wrk-history" }, gitCommit: commit },
+      select: { gitBranch: true, gitCommitMessage: true, gitCommitTime: true },
+    });
     expect(runs).toEqual([{ gitBranch: "feature-x", gitCommitMessage: "Tune keep-alive", gitCommitTime: new Date("2026-03-04T03:06:07Z") }]);
-    const badTime = await cli(["import", wrk, "--format", "wrk", "--experiment", "wrk-history", "--variant", "nginx", "--commit", commit, "--commit-time", "yesterday"]);
+    const badTime = await cli([
+      "import",
+      wrk,
+      "--format",
+      "wrk",
+      "--experiment",
+      "wrk-history",
+      "--variant",
+      "nginx",
+      "--commit",
+      commit,
+      "--commit-time",
+      "yesterday",
+    ]);
     expect(badTime.code).not.toBe(0);
     expect(badTime.stderr).toContain("commitTime");
     const checked = await cli(["check", "--experiment", "wrk-history", "--branch", "main", "--commit", commit]);
@@ -110,7 +143,13 @@ describe("versus check", () => {
     expect(result.stdout).toMatch(/\| main: 5 commits before \(baseline\) \| 25 \|/);
     expect(result.stdout).toContain("- Worse: `latency_ms` +");
     // The window is the 5 commits before it on main, newest first.
-    expect(result.stdout).toContain(history.slice(1).reverse().map((c) => `\`${c.sha.slice(0, 7)}\``).join(", "));
+    expect(result.stdout).toContain(
+      history
+        .slice(1)
+        .reverse()
+        .map((c) => `\`${c.sha.slice(0, 7)}\``)
+        .join(", "),
+    );
     expect(result.stderr).toContain("versus check: regression in latency_ms");
   });
 
@@ -133,7 +172,12 @@ describe("versus check", () => {
   it("a significant change under the threshold: exit 0 as no change; a lower --min-change makes it a regression (exit 1)", async () => {
     const below = await check(slightlySlower.sha, ["--format", "json"]);
     expect(below.code, below.stderr).toBe(0);
-    const body = JSON.parse(below.stdout) as { verdict: string; minChangePercent: number; metrics: { verdict: string; changePercent: number; belowMinChange: boolean; reason: string }[]; markdown: string };
+    const body = JSON.parse(below.stdout) as {
+      verdict: string;
+      minChangePercent: number;
+      metrics: { verdict: string; changePercent: number; belowMinChange: boolean; reason: string }[];
+      markdown: string;
+    };
     expect(body.minChangePercent).toBe(2);
     expect(body.verdict).toBe("no_change");
     expect(body.metrics[0]).toMatchObject({ verdict: "no_change", belowMinChange: true });
@@ -168,9 +212,16 @@ describe("versus check", () => {
   it("a short hash and --window 2 compare with the 2 commits before it", async () => {
     const result = await check(regression.sha.slice(0, 8), ["--window", "2", "--format", "json"]);
     expect(result.code, result.stderr).toBe(1);
-    const body = JSON.parse(result.stdout) as { commit: string; window: { commits: { commit: string; runs: number }[] }; metrics: { verdict: string; baselineMedian: number }[] };
+    const body = JSON.parse(result.stdout) as {
+      commit: string;
+      window: { commits: { commit: string; runs: number }[] };
+      metrics: { verdict: string; baselineMedian: number }[];
+    };
     expect(body.commit).toBe(regression.sha);
-    expect(body.window.commits).toEqual([{ commit: history[5]!.sha, runs: 5 }, { commit: history[4]!.sha, runs: 5 }]);
+    expect(body.window.commits).toEqual([
+      { commit: history[5]!.sha, runs: 5 },
+      { commit: history[4]!.sha, runs: 5 },
+    ]);
     expect(body.metrics[0]?.verdict).toBe("worse");
   });
 

@@ -49,7 +49,9 @@ export async function runCheck(options: CheckOptions, env = process.env): Promis
   }
 
   const worse = result.metrics.filter((m) => m.verdict === "worse").map((m) => m.key);
-  console.error(`versus check: ${summaryLine[result.verdict]}${worse.length ? ` in ${[...new Set(worse)].join(", ")}` : ""} (${result.commit.slice(0, 12)}, changes under ${result.minChangePercent}% ignored, against ${result.window.commits.length} earlier commit(s) on ${result.branch})`);
+  console.error(
+    `versus check: ${summaryLine[result.verdict]}${worse.length ? ` in ${[...new Set(worse)].join(", ")}` : ""} (${result.commit.slice(0, 12)}, changes under ${result.minChangePercent}% ignored, against ${result.window.commits.length} earlier commit(s) on ${result.branch})`,
+  );
   console.error(result.experiment.url);
   return result.verdict === "regression" ? CHECK_EXIT.regression : CHECK_EXIT.pass;
 }

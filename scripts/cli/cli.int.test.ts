@@ -39,12 +39,18 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
   if (unavailableAnswers > 0) {
     unavailableAnswers--;
     for await (const _chunk of req); // read the upload, as the server does before it finds the database away
-    res.writeHead(503, { "content-type": "application/json", "retry-after": "1" }).end(JSON.stringify({ error: { code: "UNAVAILABLE", message: "The database is unavailable right now (restarting or unreachable); retry in 1 seconds" } }));
+    res
+      .writeHead(503, { "content-type": "application/json", "retry-after": "1" })
+      .end(
+        JSON.stringify({ error: { code: "UNAVAILABLE", message: "The database is unavailable right now (restarting or unreachable); retry in 1 seconds" } }),
+      );
     return;
   }
   const route = url.pathname === "/api/v1/results" ? postResults : url.pathname === "/api/v1/imports" ? postImports : undefined;
   if (req.method !== "POST" || !route) {
-    res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { code: "NOT_FOUND", message: `no route ${req.method} ${url.pathname}` } }));
+    res
+      .writeHead(404, { "content-type": "application/json" })
+      .end(JSON.stringify({ error: { code: "NOT_FOUND", message: `no route ${req.method} ${url.pathname}` } }));
     return;
   }
   await sendResponse(res, await route(fetchRequestOf(req, url)));
@@ -220,7 +226,7 @@ describe("versus upload", () => {
     // ~5 MB of JSON: 5 one-megabyte chunks, so 20 %, 40 %, … 100 %.
     const random = (() => {
       let seed = 1;
-      return () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+      return () => (seed = (seed * 16807) % 2147483647) / 2147483647;
     })();
     const samples = Array.from({ length: 400_000 }, () => Math.round((5 + random() * 20) * 1e9) / 1e9);
     const file = writeJson(`${experiment}.json`, upload(experiment, samples));
@@ -274,7 +280,10 @@ describe("versus import", () => {
     expect(result.stderr).toContain('stored: 1 run(s) of "nginx"');
     expect(result.stderr).toContain("created the experiment");
 
-    const runs = await db.run.findMany({ where: { experiment: { slug: experiment, project: { slug: projectSlug } } }, include: { results: { include: { metric: true } } } });
+    const runs = await db.run.findMany({
+      where: { experiment: { slug: experiment, project: { slug: projectSlug } } },
+      include: { results: { include: { metric: true } } },
+    });
     expect(runs).toHaveLength(1);
     expect(runs[0]?.source).toBe("import");
     const rps = runs[0]?.results.find((r) => r.metric.key === "requests_per_sec");
@@ -312,7 +321,11 @@ describe("versus import", () => {
 describe("versus admin create-key", () => {
   it("prints a new key on stdout (creating the project) that then authenticates an upload", async () => {
     const project = `admin-${suffix()}`;
-    const created = await cli(["admin", "create-key", "--project", project, "--name", "ci"], { DATABASE_URL: inject("databaseUrl"), VERSUS_URL: undefined, VERSUS_API_KEY: undefined });
+    const created = await cli(["admin", "create-key", "--project", project, "--name", "ci"], {
+      DATABASE_URL: inject("databaseUrl"),
+      VERSUS_URL: undefined,
+      VERSUS_API_KEY: undefined,
+    });
     expect(created.code, created.stderr).toBe(0);
     expect(created.stderr).toContain(`created project "${project}"`);
     expect(created.stderr).toContain(`API key "ci" for project "${project}"`);

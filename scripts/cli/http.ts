@@ -50,7 +50,13 @@ export function apiTargetFromEnv(env = process.env): ApiTarget {
 }
 
 /** POSTs a file as the request body, reporting upload progress for files over 1 MB. */
-export async function postFile(target: ApiTarget, path: string, file: string, headers: Record<string, string>, progress: (sent: number, total: number) => void): Promise<unknown> {
+export async function postFile(
+  target: ApiTarget,
+  path: string,
+  file: string,
+  headers: Record<string, string>,
+  progress: (sent: number, total: number) => void,
+): Promise<unknown> {
   const total = fs.statSync(file).size;
   const streams: fs.ReadStream[] = [];
   try {
@@ -105,7 +111,8 @@ async function call(target: ApiTarget, path: string, init: () => RequestInit): P
 
 /** How long to wait before retry number `retry` (0-based) after `error`; undefined: do not retry. */
 function retryWait(error: unknown, retry: number): number | undefined {
-  const retryable = (error instanceof ApiError && retryableStatuses.has(error.status)) || (error instanceof UnreachableError && retryableNetworkCodes.has(error.code));
+  const retryable =
+    (error instanceof ApiError && retryableStatuses.has(error.status)) || (error instanceof UnreachableError && retryableNetworkCodes.has(error.code));
   if (!retryable) return undefined;
   // Exponential backoff from 1 s with half of it random, so many CI jobs do not come back in step.
   const ceiling = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(retry, 10));
@@ -136,7 +143,11 @@ async function callOnce(target: ApiTarget, path: string, init: RequestInit): Pro
   if (!response.ok) {
     const error = (body as { error?: { message?: string; details?: { fields?: { path: (string | number)[]; message: string }[] } } } | undefined)?.error;
     const fields = error?.details?.fields?.map((f) => `\n  ${f.path.join(".")}: ${f.message}`).join("") ?? "";
-    throw new ApiError(response.status, `${response.status} ${response.statusText}: ${error?.message ?? text.slice(0, 500)}${fields}`, retryAfterMs(response.headers.get("retry-after")));
+    throw new ApiError(
+      response.status,
+      `${response.status} ${response.statusText}: ${error?.message ?? text.slice(0, 500)}${fields}`,
+      retryAfterMs(response.headers.get("retry-after")),
+    );
   }
   return body;
 }

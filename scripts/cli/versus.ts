@@ -11,7 +11,6 @@ import { CHECK_EXIT, runCheck, type CheckOptions } from "./check";
 import { apiTargetFromEnv, postFile } from "./http";
 import { progressPrinter } from "./progress";
 
-
 /** Same file and options → same key, so re-running a CI step never stores results twice. */
 function idempotencyKey(file: string, extra: string): string {
   const hash = crypto.createHash("sha256");
@@ -21,7 +20,12 @@ function idempotencyKey(file: string, extra: string): string {
 }
 
 function report(body: unknown) {
-  const result = body as { experiment: { url: string }; runs: { variant: string }[]; replayed: boolean; created: { experiment: boolean; variants: string[]; metrics: string[] } };
+  const result = body as {
+    experiment: { url: string };
+    runs: { variant: string }[];
+    replayed: boolean;
+    created: { experiment: boolean; variants: string[]; metrics: string[] };
+  };
   const variants = [...new Set(result.runs.map((r) => r.variant))];
   console.error(`${result.replayed ? "already stored earlier" : "stored"}: ${result.runs.length} run(s) of ${variants.map((v) => `"${v}"`).join(", ")}`);
   if (result.created.experiment) console.error("created the experiment");
@@ -34,10 +38,7 @@ function requireFile(file: string) {
   if (!fs.existsSync(file) || !fs.statSync(file).isFile()) throw new Error(`no such file: ${file}`);
 }
 
-const program = new Command()
-  .name("versus")
-  .description("Upload performance results to Versus")
-  .showHelpAfterError();
+const program = new Command().name("versus").description("Upload performance results to Versus").showHelpAfterError();
 
 program
   .command("upload")
@@ -45,7 +46,13 @@ program
   .argument("<results.json>")
   .action(async (file: string) => {
     requireFile(file);
-    const body = await postFile(apiTargetFromEnv(), "/api/v1/results", file, { "Content-Type": "application/json", "Idempotency-Key": idempotencyKey(file, "upload") }, progressPrinter("uploading"));
+    const body = await postFile(
+      apiTargetFromEnv(),
+      "/api/v1/results",
+      file,
+      { "Content-Type": "application/json", "Idempotency-Key": idempotencyKey(file, "upload") },
+      progressPrinter("uploading"),
+    );
     report(body);
   });
 
@@ -60,21 +67,42 @@ program
   .option("--create", "create the experiment, variants and metrics when missing", false)
   .option("--commit <sha>", "git commit the runs were measured at (for the history and `versus check`)")
   .option("--branch <name>", "git branch of that commit")
-  .option("--commit-message <subject>", "that commit's subject line, shown on the history (e.g. \"$(git log -1 --format=%s)\")")
-  .option("--commit-time <iso>", "when that commit was made, ISO 8601 with an offset; the history orders commits by it (e.g. \"$(git log -1 --format=%cI)\")")
-  .action(async (file: string, options: { format: string; experiment: string; variant?: string; split?: string; create: boolean; commit?: string; branch?: string; commitMessage?: string; commitTime?: string }) => {
-    requireFile(file);
-    const query = new URLSearchParams({ format: options.format, experiment: options.experiment });
-    if (options.variant) query.set("variant", options.variant);
-    if (options.split) query.set("split", options.split);
-    if (options.create) query.set("create", "true");
-    if (options.commit) query.set("commit", options.commit);
-    if (options.branch) query.set("branch", options.branch);
-    if (options.commitMessage) query.set("commitMessage", options.commitMessage);
-    if (options.commitTime) query.set("commitTime", options.commitTime);
-    const body = await postFile(apiTargetFromEnv(), `/api/v1/imports?${query}`, file, { "Content-Type": "text/plain", "Idempotency-Key": idempotencyKey(file, query.toString()) }, progressPrinter("uploading"));
-    report(body);
-  });
+  .option("--commit-message <subject>", 'that commit\'s subject line, shown on the history (e.g. "$(git log -1 --format=%s)")')
+  .option("--commit-time <iso>", 'when that commit was made, ISO 8601 with an offset; the history orders commits by it (e.g. "$(git log -1 --format=%cI)")')
+  .action(
+    async (
+      file: string,
+      options: {
+        format: string;
+        experiment: string;
+        variant?: string;
+        split?: string;
+        create: boolean;
+        commit?: string;
+        branch?: string;
+        commitMessage?: string;
+        commitTime?: string;
+      },
+    ) => {
+      requireFile(file);
+      const query = new URLSearchParams({ format: options.format, experiment: options.experiment });
+      if (options.variant) query.set("variant", options.variant);
+      if (options.split) query.set("split", options.split);
+      if (options.create) query.set("create", "true");
+      if (options.commit) query.set("commit", options.commit);
+      if (options.branch) query.set("branch", options.branch);
+      if (options.commitMessage) query.set("commitMessage", options.commitMessage);
+      if (options.commitTime) query.set("commitTime", options.commitTime);
+      const body = await postFile(
+        apiTargetFromEnv(),
+        `/api/v1/imports?${query}`,
+        file,
+        { "Content-Type": "text/plain", "Idempotency-Key": idempotencyKey(file, query.toString()) },
+        progressPrinter("uploading"),
+      );
+      report(body);
+    },
+  );
 
 program
   .command("check")
@@ -84,8 +112,15 @@ program
   .requiredOption("--commit <sha>", "the commit to check (its runs must be uploaded first)")
   .option("--window <commits>", "how many earlier commits make the baseline (server default: 5)")
   .option("--variant <name>", "check only this variant (default: every variant with runs at the commit)")
-  .option("--min-change <percent>", `the smallest change, in % either way, that is a regression or an improvement; smaller significant changes count as no change (default ${DEFAULT_MIN_CHANGE_PERCENT}; 0: significance alone)`)
-  .addOption(new Option("--format <format>", "markdown on stdout; github also appends it to $GITHUB_STEP_SUMMARY; json prints the whole answer").choices(["markdown", "github", "json"]).default("markdown"))
+  .option(
+    "--min-change <percent>",
+    `the smallest change, in % either way, that is a regression or an improvement; smaller significant changes count as no change (default ${DEFAULT_MIN_CHANGE_PERCENT}; 0: significance alone)`,
+  )
+  .addOption(
+    new Option("--format <format>", "markdown on stdout; github also appends it to $GITHUB_STEP_SUMMARY; json prints the whole answer")
+      .choices(["markdown", "github", "json"])
+      .default("markdown"),
+  )
   // Usage errors exit 2, so CI can tell "could not check" from "regression" (exit 1).
   .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : CHECK_EXIT.error))
   .action(async (options: CheckOptions) => {

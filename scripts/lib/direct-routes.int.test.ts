@@ -41,12 +41,18 @@ interface Answer {
 
 function call(method: string, path: string, options: { credential?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<Answer> {
   const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
-  const headers: http.OutgoingHttpHeaders = { "content-type": "application/json", ...(payload === undefined ? {} : { "content-length": Buffer.byteLength(payload) }) };
+  const headers: http.OutgoingHttpHeaders = {
+    "content-type": "application/json",
+    ...(payload === undefined ? {} : { "content-length": Buffer.byteLength(payload) }),
+  };
   if (options.credential) headers.authorization = `Bearer ${options.credential}`;
   return new Promise((resolve, reject) => {
     const req = http.request({ host: "127.0.0.1", port, method, path, headers, signal: options.signal }, (res) => {
       let body = "";
-      res.setEncoding("utf8").on("data", (chunk: string) => (body += chunk)).on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      res
+        .setEncoding("utf8")
+        .on("data", (chunk: string) => (body += chunk))
+        .on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
     });
     req.on("error", reject);
     req.end(payload);
@@ -62,7 +68,10 @@ interface Reply {
 const json = (answer: Answer) => JSON.parse(answer.body) as Reply;
 
 async function registered(name: string): Promise<string> {
-  const answer = await call("POST", "/api/v1/agents/register", { credential: project.token, body: { name, kind: "other", version: "1.0.0", capabilities: ["noop"] } });
+  const answer = await call("POST", "/api/v1/agents/register", {
+    credential: project.token,
+    body: { name, kind: "other", version: "1.0.0", capabilities: ["noop"] },
+  });
   expect(answer.status, answer.body).toBe(201);
   return json(answer).credential;
 }
@@ -78,7 +87,10 @@ describe("the agent routes served without Next.js", () => {
     expect(Number(claim.headers["content-length"])).toBe(Buffer.byteLength(claim.body));
     const job = json(claim).job;
 
-    const complete = await call("POST", `/api/v1/jobs/${job.id}/complete`, { credential, body: { leaseToken: job.leaseToken, run: { metrics: [{ key: "latency", samples: [1, 2, 3] }] } } });
+    const complete = await call("POST", `/api/v1/jobs/${job.id}/complete`, {
+      credential,
+      body: { leaseToken: job.leaseToken, run: { metrics: [{ key: "latency", samples: [1, 2, 3] }] } },
+    });
     expect(complete.status, complete.body).toBe(201);
     expect(json(complete)).toMatchObject({ run: { repetition: 0 }, replayed: false });
     expect(await db.job.findUniqueOrThrow({ where: { id: job.id }, select: { status: true } })).toEqual({ status: "succeeded" });
@@ -92,10 +104,17 @@ describe("the agent routes served without Next.js", () => {
       const job = json(await call("POST", "/api/v1/jobs/claim?wait=0", { credential })).job;
       const payload = JSON.stringify({ leaseToken: job.leaseToken, run: { metrics: [{ key: "latency", samples }] } });
       const answer = await new Promise<Answer>((resolve, reject) => {
-        const headers: http.OutgoingHttpHeaders = { "content-type": "application/json", authorization: `Bearer ${credential}`, ...(chunked ? {} : { "content-length": Buffer.byteLength(payload) }) };
+        const headers: http.OutgoingHttpHeaders = {
+          "content-type": "application/json",
+          authorization: `Bearer ${credential}`,
+          ...(chunked ? {} : { "content-length": Buffer.byteLength(payload) }),
+        };
         const req = http.request({ host: "127.0.0.1", port, method: "POST", path: `/api/v1/jobs/${job.id}/complete`, headers }, (res) => {
           let body = "";
-          res.setEncoding("utf8").on("data", (chunk: string) => (body += chunk)).on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+          res
+            .setEncoding("utf8")
+            .on("data", (chunk: string) => (body += chunk))
+            .on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
         });
         req.on("error", reject);
         // Two writes: a chunked request sends them as two chunks.
@@ -131,10 +150,23 @@ describe("the agent routes served without Next.js", () => {
 
   it("a GET, HEAD or DELETE that carries a body (found by the API fuzz: GET answered 500) is 405 with Allow, for every route", async () => {
     const credential = await registered("direct-body");
-    for (const path of ["/api/v1/agents/register", "/api/v1/agents/heartbeat", "/api/v1/jobs/claim", "/api/v1/jobs/some-job/lease", "/api/v1/jobs/some-job/complete", "/api/v1/jobs/some-job/fail", "/api/v1/jobs/some-job/release"]) {
+    for (const path of [
+      "/api/v1/agents/register",
+      "/api/v1/agents/heartbeat",
+      "/api/v1/jobs/claim",
+      "/api/v1/jobs/some-job/lease",
+      "/api/v1/jobs/some-job/complete",
+      "/api/v1/jobs/some-job/fail",
+      "/api/v1/jobs/some-job/release",
+    ]) {
       for (const method of ["GET", "HEAD", "DELETE"]) {
         const answer = await call(method, path, { credential, body: { leaseToken: "vlease_x" } });
-        expect({ path, method, status: answer.status, allow: answer.headers.allow }, answer.body).toEqual({ path, method, status: 405, allow: "OPTIONS, POST" });
+        expect({ path, method, status: answer.status, allow: answer.headers.allow }, answer.body).toEqual({
+          path,
+          method,
+          status: 405,
+          allow: "OPTIONS, POST",
+        });
       }
     }
   });
@@ -165,6 +197,12 @@ describe("the agent routes served without Next.js", () => {
       const answer = await call("POST", path);
       expect(answer.body).toBe("from Next.js");
     }
-    expect(reached).toEqual(["POST /api/v1/results", "POST /api/v1/jobs", "POST /api/v1/jobs/abc/unknown", "POST /api/v1/jobs/%E0%A4%A/lease", "POST /p/some-project"]);
+    expect(reached).toEqual([
+      "POST /api/v1/results",
+      "POST /api/v1/jobs",
+      "POST /api/v1/jobs/abc/unknown",
+      "POST /api/v1/jobs/%E0%A4%A/lease",
+      "POST /p/some-project",
+    ]);
   });
 });

@@ -45,10 +45,12 @@ const post = (agent: http.Agent, chunks: number, declared?: number) => rawPost(`
 
 const get = (agent: http.Agent) =>
   new Promise<RawAnswer>((resolve) => {
-    http.get({ host: "127.0.0.1", port, path: "/", agent }, (response) => {
-      response.resume();
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, body: "" }));
-    }).on("error", resolve);
+    http
+      .get({ host: "127.0.0.1", port, path: "/", agent }, (response) => {
+        response.resume();
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, body: "" }));
+      })
+      .on("error", resolve);
   });
 
 describe("a body refused before it is read to the end", () => {

@@ -4,12 +4,31 @@ import { describe, expect, it } from "vitest";
 import { settledHeaders, trustedProxyList } from "./forwarded-headers";
 
 const trusted = trustedProxyList(["10.0.0.0/8", "fd00::/8", "192.0.2.10"]);
-const sent = ["Host", "versus.local", "X-Forwarded-For", "198.51.100.1", "x-forwarded-for", "203.0.113.5", "X-Forwarded-Proto", "https", "X-Forwarded-Host", "evil.example", "Forwarded", "for=1.2.3.4", "Accept", "*/*"];
+const sent = [
+  "Host",
+  "versus.local",
+  "X-Forwarded-For",
+  "198.51.100.1",
+  "x-forwarded-for",
+  "203.0.113.5",
+  "X-Forwarded-Proto",
+  "https",
+  "X-Forwarded-Host",
+  "evil.example",
+  "Forwarded",
+  "for=1.2.3.4",
+  "Accept",
+  "*/*",
+];
 
 describe("settledHeaders", () => {
   it("from a peer nobody vouched for: X-Forwarded-For is the peer alone, the other forwarding headers are gone", () => {
     const settled = settledHeaders(sent, "127.0.0.1", trusted);
-    expect(settled).toEqual({ fromProxy: false, forwardedFor: "127.0.0.1", rawHeaders: ["Host", "versus.local", "Accept", "*/*", "X-Forwarded-For", "127.0.0.1"] });
+    expect(settled).toEqual({
+      fromProxy: false,
+      forwardedFor: "127.0.0.1",
+      rawHeaders: ["Host", "versus.local", "Accept", "*/*", "X-Forwarded-For", "127.0.0.1"],
+    });
   });
 
   it("from a trusted proxy: everything is kept and the proxy's address is appended to the chain", () => {
@@ -32,7 +51,11 @@ describe("settledHeaders", () => {
 
   it("a proxy that sent no X-Forwarded-For leaves only its own address; with no peer there is none", () => {
     expect(settledHeaders(["Host", "h"], "10.0.0.1", trusted).forwardedFor).toBe("10.0.0.1");
-    expect(settledHeaders(sent, undefined, trusted)).toEqual({ fromProxy: false, forwardedFor: undefined, rawHeaders: ["Host", "versus.local", "Accept", "*/*"] });
+    expect(settledHeaders(sent, undefined, trusted)).toEqual({
+      fromProxy: false,
+      forwardedFor: undefined,
+      rawHeaders: ["Host", "versus.local", "Accept", "*/*"],
+    });
   });
 
   it("without any trusted proxy nobody's forwarding headers count", () => {

@@ -20,7 +20,10 @@ export async function buildGoAgent(root: string, version: string): Promise<GoAge
   const binary = path.join(moduleDir, "bin", process.platform === "win32" ? "versus-agent.exe" : "versus-agent");
   const output: string[] = [];
   const code = await new Promise<number | null>((resolve) => {
-    const child = spawn("go", ["build", "-trimpath", "-ldflags", `-X main.version=${version}`, "-o", binary, "./cmd/versus-agent"], { cwd: moduleDir, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("go", ["build", "-trimpath", "-ldflags", `-X main.version=${version}`, "-o", binary, "./cmd/versus-agent"], {
+      cwd: moduleDir,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     child.stdout.on("data", (chunk: Buffer) => output.push(chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => output.push(chunk.toString()));
     child.once("error", () => resolve(null));

@@ -40,10 +40,27 @@ async function enrolledAgent(options: { revoked?: boolean; stopped?: boolean; in
   let agentId: string | undefined;
   if (options.inDatabase ?? true) {
     ({ id: agentId } = await db.agent.create({
-      data: { projectId, name: `agent-${crypto.randomBytes(3).toString("hex")}`, kind: "other", version: "0.1.0", capabilities: ["gzip"], tokenHash: hashSecret(credential), revokedAt: options.revoked ? new Date() : null, stopRequested: options.stopped ?? false },
+      data: {
+        projectId,
+        name: `agent-${crypto.randomBytes(3).toString("hex")}`,
+        kind: "other",
+        version: "0.1.0",
+        capabilities: ["gzip"],
+        tokenHash: hashSecret(credential),
+        revokedAt: options.revoked ? new Date() : null,
+        stopRequested: options.stopped ?? false,
+      },
     }));
   }
-  await saveCredential(localAgentFiles(dataDir).credentialFile, { url: "http://127.0.0.1:1", agentId: "a", name: "n", project: slug, credential, heartbeatIntervalSeconds: 10, claimWaitSeconds: 30 });
+  await saveCredential(localAgentFiles(dataDir).credentialFile, {
+    url: "http://127.0.0.1:1",
+    agentId: "a",
+    name: "n",
+    project: slug,
+    credential,
+    heartbeatIntervalSeconds: 10,
+    claimWaitSeconds: 30,
+  });
   return agentId;
 }
 
@@ -98,7 +115,10 @@ describe("prepareLocalAgent", () => {
 
   it("does not start without the project", async () => {
     const plan = await prepareLocalAgent(db, { dataDir: freshDataDir(), projectSlug: "no-such-project" });
-    expect(plan).toEqual({ start: false, reason: 'there is no project "no-such-project" for it (set VERSUS_LOCAL_AGENT_PROJECT to a project\'s slug, or VERSUS_LOCAL_AGENT=0)' });
+    expect(plan).toEqual({
+      start: false,
+      reason: 'there is no project "no-such-project" for it (set VERSUS_LOCAL_AGENT_PROJECT to a project\'s slug, or VERSUS_LOCAL_AGENT=0)',
+    });
   });
 });
 

@@ -40,11 +40,17 @@ export async function prepareLocalAgent(db: Db, options: { dataDir: string; proj
   const name = localAgentName();
   const project = await db.project.findUnique({ where: { slug: options.projectSlug }, select: { id: true } });
   if (!project) {
-    return { start: false, reason: `there is no project "${options.projectSlug}" for it (set VERSUS_LOCAL_AGENT_PROJECT to a project's slug, or VERSUS_LOCAL_AGENT=0)` };
+    return {
+      start: false,
+      reason: `there is no project "${options.projectSlug}" for it (set VERSUS_LOCAL_AGENT_PROJECT to a project's slug, or VERSUS_LOCAL_AGENT=0)`,
+    };
   }
   const saved = await loadCredential(files.credentialFile).catch(() => undefined);
   if (saved) {
-    const agent = await db.agent.findUnique({ where: { tokenHash: hashSecret(saved.credential) }, select: { id: true, projectId: true, revokedAt: true, stopRequested: true } });
+    const agent = await db.agent.findUnique({
+      where: { tokenHash: hashSecret(saved.credential) },
+      select: { id: true, projectId: true, revokedAt: true, stopRequested: true },
+    });
     if (agent?.revokedAt) return { start: false, reason: "it was revoked on the Agents page (VERSUS_LOCAL_AGENT=0 silences this message)" };
     if (agent?.projectId === project.id) {
       // Stopped on the Agents page: a new `npm start` brings it back, as Resume there would.
@@ -55,7 +61,10 @@ export async function prepareLocalAgent(db: Db, options: { dataDir: string; proj
   // No credential yet, or one this database does not know (a new database, another project):
   // enroll with a short-lived token of Versus's own.
   fs.rmSync(files.credentialFile, { force: true });
-  const token = await createEnrollmentToken(db, project.id, null, { name: LOCAL_AGENT_TOKEN_NAME, expiresAt: new Date((options.now ?? new Date()).getTime() + 24 * 60 * 60 * 1000) });
+  const token = await createEnrollmentToken(db, project.id, null, {
+    name: LOCAL_AGENT_TOKEN_NAME,
+    expiresAt: new Date((options.now ?? new Date()).getTime() + 24 * 60 * 60 * 1000),
+  });
   return { start: true, name, files, enrollmentToken: token.secret };
 }
 

@@ -31,12 +31,18 @@ function request(method: string, path: string): Promise<{ status: number; header
   return new Promise((resolve, reject) => {
     const req = http.request({ host: "127.0.0.1", port, method, path }, (res) => {
       let body = "";
-      res.setEncoding("utf8").on("data", (chunk: string) => (body += chunk)).on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      res
+        .setEncoding("utf8")
+        .on("data", (chunk: string) => (body += chunk))
+        .on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
     });
     // CONNECT answers on the raw socket.
     req.on("connect", (res, socket) => {
       let body = "";
-      socket.setEncoding("utf8").on("data", (chunk: string) => (body += chunk)).on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: body || "" }));
+      socket
+        .setEncoding("utf8")
+        .on("data", (chunk: string) => (body += chunk))
+        .on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: body || "" }));
     });
     req.on("error", reject);
     req.end();
@@ -48,7 +54,9 @@ describe("the method guard in front of Next.js", () => {
     const { status, headers, body } = await request(method, "/api/health");
     expect(status).toBe(405);
     expect(headers.allow).toBe("GET, HEAD, OPTIONS");
-    expect(JSON.parse(body)).toEqual({ error: { code: "METHOD_NOT_ALLOWED", message: `${method} is not allowed here; this route answers GET, HEAD, OPTIONS` } });
+    expect(JSON.parse(body)).toEqual({
+      error: { code: "METHOD_NOT_ALLOWED", message: `${method} is not allowed here; this route answers GET, HEAD, OPTIONS` },
+    });
     expect(reached.filter((line) => line.startsWith(method))).toEqual([]);
     // The headers every API answer carries (nosniff, a policy that allows nothing…).
     for (const { key, value } of apiAnswerHeaders) expect(headers[key.toLowerCase()], key).toBe(value);

@@ -32,7 +32,13 @@ export function refuseConnect(req: IncomingMessage, socket: Duplex): void {
   void methodNotAllowed(req.method ?? "CONNECT", PAGE_METHODS)
     .text()
     .then((body) => {
-      const headers = [...apiAnswerHeaders.map(({ key, value }) => `${key}: ${value}`), `Allow: ${PAGE_METHODS}`, "Content-Type: application/json", `Content-Length: ${Buffer.byteLength(body)}`, "Connection: close"];
+      const headers = [
+        ...apiAnswerHeaders.map(({ key, value }) => `${key}: ${value}`),
+        `Allow: ${PAGE_METHODS}`,
+        "Content-Type: application/json",
+        `Content-Length: ${Buffer.byteLength(body)}`,
+        "Connection: close",
+      ];
       socket.end(`HTTP/1.1 405 Method Not Allowed\r\n${headers.join("\r\n")}\r\n\r\n${body}`);
     });
 }

@@ -10,7 +10,10 @@ describe("docs/openapi.json", () => {
     const stored = JSON.parse(fs.readFileSync(openApiSnapshotPath, "utf8")) as unknown;
     const generated = JSON.parse(openApiSnapshotText()) as unknown;
     const differences = jsonDifferences(generated, stored);
-    expect(differences, `docs/openapi.json differs from the server's document at ${differences.join(", ")}: run \`${refreshCommand}\`, commit it, and run the agents' tests (their conformance tests read it)`).toEqual([]);
+    expect(
+      differences,
+      `docs/openapi.json differs from the server's document at ${differences.join(", ")}: run \`${refreshCommand}\`, commit it, and run the agents' tests (their conformance tests read it)`,
+    ).toEqual([]);
   });
 
   it("names each place two documents differ", () => {

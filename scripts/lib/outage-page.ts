@@ -25,7 +25,11 @@ export function answeringPagesDuringOutages(handle: NodeHandler): NodeHandler {
   return (req, res) => {
     if (!isPageRequest(req.url ?? "/")) return handle(req, res);
     return withDatabaseOutcome((outcome) => {
-      replaceFailureWhen(res, (status) => status >= 500 && outcome.databaseUnavailable, () => outagePage(req.url ?? "/"));
+      replaceFailureWhen(
+        res,
+        (status) => status >= 500 && outcome.databaseUnavailable,
+        () => outagePage(req.url ?? "/"),
+      );
       return handle(req, res);
     });
   };
@@ -40,7 +44,11 @@ const KEPT_HEADERS = new Set(["strict-transport-security", "x-content-type-optio
  * and ignores what the handler writes after. Node sends the status line through `writeHead`,
  * called by the handler or, on the first write, by Node itself; so overriding it sees both.
  */
-function replaceFailureWhen(res: ServerResponse, applies: (status: number) => boolean, replacement: () => { status: number; headers: Record<string, string>; body: string }) {
+function replaceFailureWhen(
+  res: ServerResponse,
+  applies: (status: number) => boolean,
+  replacement: () => { status: number; headers: Record<string, string>; body: string },
+) {
   const writeHead = res.writeHead.bind(res);
   const end = res.end.bind(res);
   res.writeHead = ((statusCode: number, ...rest: unknown[]) => {

@@ -59,7 +59,13 @@ export async function listAgents(db: Db, projectId: string, now = new Date()): P
     revokedAt: agent.revokedAt,
     stopRequested: agent.stopRequested,
     online: isOnline(agent, now),
-    currentJobs: agent.jobs.map((job) => ({ id: job.id, experiment: job.experiment, variant: job.variant.name, warmup: job.warmup, leaseExpiresAt: job.leaseExpiresAt })),
+    currentJobs: agent.jobs.map((job) => ({
+      id: job.id,
+      experiment: job.experiment,
+      variant: job.variant.name,
+      warmup: job.warmup,
+      leaseExpiresAt: job.leaseExpiresAt,
+    })),
   }));
 }
 
@@ -72,7 +78,12 @@ export function isOnline(agent: { lastSeenAt: Date | null; revokedAt: Date | nul
  * queue at once without counting an attempt (cancelled ones are cancelled), so other agents
  * take them now rather than when their leases expire. Revoking twice keeps the first date.
  */
-export async function revokeAgent(db: Db, projectId: string, agentId: string, now = new Date()): Promise<{ id: string; revokedAt: Date; requeuedJobs: number }> {
+export async function revokeAgent(
+  db: Db,
+  projectId: string,
+  agentId: string,
+  now = new Date(),
+): Promise<{ id: string; revokedAt: Date; requeuedJobs: number }> {
   return db.$transaction(async (tx) => {
     const agent = await tx.agent.findFirst({ where: { id: agentId, projectId }, select: { id: true, revokedAt: true } });
     if (!agent) throw new AppError("NOT_FOUND", "No agent with that id in this project");

@@ -116,9 +116,17 @@ function agentRowSql(tokenHash: string): Prisma.Sql {
  * after a comma, then a SELECT of caller.* and the call's own columns. The caller's principal and
  * the statement's row.
  */
-export async function queryAsAgent<Row>(db: Db, credential: AgentCredential, statement: Prisma.Sql, now = new Date()): Promise<{ principal: AgentPrincipal; row: AgentRow & Row }> {
-  const [row] = await preparedQuery<AgentRow & Row>(db, Prisma.sql`
-    WITH caller AS (${agentRowSql(credential.tokenHash)})${statement}`);
+export async function queryAsAgent<Row>(
+  db: Db,
+  credential: AgentCredential,
+  statement: Prisma.Sql,
+  now = new Date(),
+): Promise<{ principal: AgentPrincipal; row: AgentRow & Row }> {
+  const [row] = await preparedQuery<AgentRow & Row>(
+    db,
+    Prisma.sql`
+    WITH caller AS (${agentRowSql(credential.tokenHash)})${statement}`,
+  );
   const principal = await admitAgent(db, row, credential.secret, now);
   return { principal, row: row as AgentRow & Row };
 }

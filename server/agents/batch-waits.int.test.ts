@@ -24,7 +24,9 @@ describe("a waiting batch says why", () => {
 
     const lastSeen = new Date(Date.now() - 10 * 60_000);
     await offline(agent.id, lastSeen);
-    expect(await waiting(project)).toEqual([`The agents that could run “noop” are not available: lab-1 (offline since ${formatDateTime(lastSeen)}). Its jobs wait until one is online.`]);
+    expect(await waiting(project)).toEqual([
+      `The agents that could run “noop” are not available: lab-1 (offline since ${formatDateTime(lastSeen)}). Its jobs wait until one is online.`,
+    ]);
 
     // Back online (any call counts), then the batch ends: nothing to say.
     await agentApi.heartbeat(agent.credential, { runningJobIds: [] });
@@ -53,7 +55,9 @@ describe("a waiting batch says why", () => {
     expect(await waiting(project)).toEqual([]);
     const revokedAt = new Date();
     await db.agent.update({ where: { id: pinned.id }, data: { revokedAt } });
-    expect(await waiting(project)).toEqual([`It is pinned to pinned-1, which was revoked on ${formatDateTime(revokedAt)}: no other agent takes its jobs. Cancel it and run again.`]);
+    expect(await waiting(project)).toEqual([
+      `It is pinned to pinned-1, which was revoked on ${formatDateTime(revokedAt)}: no other agent takes its jobs. Cancel it and run again.`,
+    ]);
 
     const other = await jobsProject(db, "waits-revoked");
     const gone = await registeredAgent(other, { name: "old-1" });

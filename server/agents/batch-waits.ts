@@ -45,7 +45,10 @@ export function batchWaitReasons(batch: WaitingBatch, agents: WaitingAgent[]): s
   if (batch.pinnedAgentId) {
     const pinned = agents.find((agent) => agent.id === batch.pinnedAgentId);
     if (!pinned) return ["It is pinned to an agent that no longer exists: cancel it and run again on other agents."];
-    if (pinned.revokedAt) return [`It is pinned to ${pinned.name}, which was revoked on ${formatDateTime(pinned.revokedAt)}: no other agent takes its jobs. Cancel it and run again.`];
+    if (pinned.revokedAt)
+      return [
+        `It is pinned to ${pinned.name}, which was revoked on ${formatDateTime(pinned.revokedAt)}: no other agent takes its jobs. Cancel it and run again.`,
+      ];
     const reasons: string[] = [];
     const lacking = [...new Set(batch.needs.flat())].filter((name) => !pinned.capabilities.includes(name));
     if (lacking.length) reasons.push(`It is pinned to ${pinned.name}, which does not offer ${quoted(lacking)}.`);
@@ -68,7 +71,9 @@ export function batchWaitReasons(batch: WaitingBatch, agents: WaitingAgent[]): s
     }
     const labelled = offering.filter(hasLabels);
     if (labelled.length === 0) {
-      reasons.push(`No agent offering ${quoted(needs)} has the labels ${labelText(batch.requiredLabels)} (${offering.map((agent) => `${agent.name}: ${labelText(agent.labels) || "no labels"}`).join("; ")}).`);
+      reasons.push(
+        `No agent offering ${quoted(needs)} has the labels ${labelText(batch.requiredLabels)} (${offering.map((agent) => `${agent.name}: ${labelText(agent.labels) || "no labels"}`).join("; ")}).`,
+      );
       continue;
     }
     if (labelled.some((agent) => agent.online && !agent.stopRequested)) continue;

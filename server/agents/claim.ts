@@ -56,9 +56,12 @@ function newLeaseSecret(): string {
  */
 export async function claimJob(db: Db, claimant: Claimant, leaseSeconds = LEASE_SECONDS): Promise<TClaimedJob | null> {
   const leaseSecret = newLeaseSecret();
-  const rows = await preparedQuery<ClaimedRow>(db, Prisma.sql`
+  const rows = await preparedQuery<ClaimedRow>(
+    db,
+    Prisma.sql`
     WITH ${claimSql({ agentId: Prisma.sql`${claimant.agentId}`, projectId: Prisma.sql`${claimant.projectId}` }, leaseSecret, leaseSeconds)}
-    SELECT * FROM claimed`);
+    SELECT * FROM claimed`,
+  );
   return rows[0] ? claimedJob(rows[0], leaseSeconds) : null;
 }
 
@@ -67,19 +70,39 @@ export async function claimJob(db: Db, claimant: Claimant, leaseSeconds = LEASE_
  * (queryAsAgent: 401 saying what is wrong with a credential) and, when the caller may claim, the
  * job it leased, if any. The busiest call of the protocol in one round trip.
  */
-export async function claimJobAs(db: Db, credential: AgentCredential, leaseSeconds = LEASE_SECONDS): Promise<{ principal: AgentPrincipal; job: TClaimedJob | null }> {
+export async function claimJobAs(
+  db: Db,
+  credential: AgentCredential,
+  leaseSeconds = LEASE_SECONDS,
+): Promise<{ principal: AgentPrincipal; job: TClaimedJob | null }> {
   const leaseSecret = newLeaseSecret();
   // A revoked or stopping caller's project is NULL: the statement then touches nothing.
-  const { principal, row } = await queryAsAgent<{ [K in keyof ClaimedRow as `job_${K}`]: ClaimedRow[K] | null }>(db, credential, Prisma.sql`,
+  const { principal, row } = await queryAsAgent<{ [K in keyof ClaimedRow as `job_${K}`]: ClaimedRow[K] | null }>(
+    db,
+    credential,
+    Prisma.sql`,
     ${claimSql({ agentId: Prisma.sql`(SELECT "id" FROM caller)`, projectId: Prisma.sql`(SELECT "projectId" FROM caller WHERE "revokedAt" IS NULL AND NOT "stopRequested")` }, leaseSecret, leaseSeconds)}
     SELECT caller.*, ${Prisma.join(CLAIMED_COLUMNS.map((column) => Prisma.sql`claimed.${Prisma.raw(`"${column}" AS "job_${column}"`)}`))}
-    FROM caller LEFT JOIN claimed ON true`);
+    FROM caller LEFT JOIN claimed ON true`,
+  );
   const claimed = Object.fromEntries(CLAIMED_COLUMNS.map((column) => [column, row[`job_${column}`]])) as unknown as ClaimedRow;
   return { principal, job: claimed.id ? claimedJob(claimed, leaseSeconds) : null };
 }
 
 const CLAIMED_COLUMNS = [
-  "id", "leaseToken", "leaseExpiresAt", "attempts", "maxAttempts", "batchId", "repetition", "warmup", "payload", "experimentSlug", "experimentTitle", "variantName", "metrics",
+  "id",
+  "leaseToken",
+  "leaseExpiresAt",
+  "attempts",
+  "maxAttempts",
+  "batchId",
+  "repetition",
+  "warmup",
+  "payload",
+  "experimentSlug",
+  "experimentTitle",
+  "variantName",
+  "metrics",
 ] as const satisfies readonly (keyof ClaimedRow)[];
 
 /**

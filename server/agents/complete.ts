@@ -26,7 +26,13 @@ export interface CompleteOptions {
   baseUrl: string;
 }
 
-type JobRow = Pick<JobState, "id" | "status" | "agentId" | "leaseToken" | "runAfter" | "cancelRequested"> & { warmup: boolean; experimentId: string; variantId: string; experimentSlug: string; metrics: (KnownMetric & { id: string; key: string })[] };
+type JobRow = Pick<JobState, "id" | "status" | "agentId" | "leaseToken" | "runAfter" | "cancelRequested"> & {
+  warmup: boolean;
+  experimentId: string;
+  variantId: string;
+  experimentSlug: string;
+  metrics: (KnownMetric & { id: string; key: string })[];
+};
 
 /** What a complete needs before it can check anything: the caller, admitted, and the job, as seen from its project. */
 export interface JobToComplete {
@@ -40,13 +46,17 @@ export interface JobToComplete {
  * project only.
  */
 export async function jobToCompleteAs(db: Db, credential: AgentCredential, jobId: string): Promise<JobToComplete> {
-  const { principal, row } = await queryAsAgent<{ [K in keyof JobRow as `job_${K}`]: JobRow[K] | null }>(db, credential, Prisma.sql`
+  const { principal, row } = await queryAsAgent<{ [K in keyof JobRow as `job_${K}`]: JobRow[K] | null }>(
+    db,
+    credential,
+    Prisma.sql`
     SELECT caller.*, j."id" AS "job_id", j."status"::text AS "job_status", j."agentId" AS "job_agentId", j."leaseToken" AS "job_leaseToken",
       j."runAfter" AS "job_runAfter", j."cancelRequested" AS "job_cancelRequested", j."warmup" AS "job_warmup",
       j."experimentId" AS "job_experimentId", j."variantId" AS "job_variantId", e."slug" AS "job_experimentSlug",
       COALESCE((SELECT json_agg(json_build_object('id', m."id", 'key', m."key", 'unit', m."unit", 'direction', m."direction"))
                 FROM "Metric" m WHERE m."experimentId" = j."experimentId"), '[]'::json) AS "job_metrics"
-    FROM caller LEFT JOIN ("Job" j JOIN "Experiment" e ON e."id" = j."experimentId") ON j."id" = ${jobId} AND j."projectId" = caller."projectId"`);
+    FROM caller LEFT JOIN ("Job" j JOIN "Experiment" e ON e."id" = j."experimentId") ON j."id" = ${jobId} AND j."projectId" = caller."projectId"`,
+  );
   if (row.job_id === null) return { principal, job: undefined };
   const job = {
     id: row.job_id,
@@ -65,7 +75,14 @@ export async function jobToCompleteAs(db: Db, credential: AgentCredential, jobId
 }
 
 /** Stores the run of a job read by jobToCompleteAs, for the agent holding its lease. */
-export async function completeJob(db: Db, holder: LeaseHolder, jobId: string, job: JobRow | undefined, input: TCompleteRequest, options: CompleteOptions): Promise<{ reply: TCompleteReply; created: boolean }> {
+export async function completeJob(
+  db: Db,
+  holder: LeaseHolder,
+  jobId: string,
+  job: JobRow | undefined,
+  input: TCompleteRequest,
+  options: CompleteOptions,
+): Promise<{ reply: TCompleteReply; created: boolean }> {
   if (!job) throw new AppError("NOT_FOUND", `No job "${jobId}" in this agent's project`);
   if (job.status === "succeeded" && holdsLastLease(job, holder)) return { reply: await storedReply(db, jobId, options), created: false };
   // (Said from the job as it is now, with what the explanation needs: the read above has only what a complete does.)
@@ -78,7 +95,13 @@ export async function completeJob(db: Db, holder: LeaseHolder, jobId: string, jo
   const issues: FieldIssue[] = run.metrics.flatMap((metric, m) => {
     const path = ["run", "metrics", m];
     const metricOfExperiment = known.get(metric.key);
-    if (!metricOfExperiment) return [{ path: [...path, "key"], message: `experiment "${job.experimentSlug}" has no metric "${metric.key}" (it has ${[...known.keys()].map((key) => `"${key}"`).join(", ") || "none"})` }];
+    if (!metricOfExperiment)
+      return [
+        {
+          path: [...path, "key"],
+          message: `experiment "${job.experimentSlug}" has no metric "${metric.key}" (it has ${[...known.keys()].map((key) => `"${key}"`).join(", ") || "none"})`,
+        },
+      ];
     return contradictions(metric, metricOfExperiment, path);
   });
   if (issues.length) throw new AppError("UNPROCESSABLE", issues.map((issue) => issue.message).join("; "), { fieldIssues: issues });
@@ -102,7 +125,14 @@ export async function completeJob(db: Db, holder: LeaseHolder, jobId: string, jo
       prepared,
       { sourceDetail: `agent ${options.agentName}`, now },
     );
-    if (stored) return { reply: { run: { id: stored.id, repetition: stored.repetition, url: experimentUrl(options.baseUrl, options.projectSlug, job.experimentSlug) }, replayed: false }, created: true };
+    if (stored)
+      return {
+        reply: {
+          run: { id: stored.id, repetition: stored.repetition, url: experimentUrl(options.baseUrl, options.projectSlug, job.experimentSlug) },
+          replayed: false,
+        },
+        created: true,
+      };
   }
   // Nothing written: a concurrent complete of the same job under this lease came first (this
   // call is its repetition), or the lease was lost meanwhile, or the variant's numbers ran out.
@@ -117,7 +147,13 @@ export async function completeJob(db: Db, holder: LeaseHolder, jobId: string, jo
 
 /** The answer to a repeated complete: the run the first one stored (none for a warm-up). */
 async function storedReply(db: Db, jobId: string, options: CompleteOptions): Promise<TCompleteReply> {
-  const job = await db.job.findUniqueOrThrow({ where: { id: jobId }, select: { run: { select: { id: true, repetition: true, experiment: { select: { slug: true } } } } } });
+  const job = await db.job.findUniqueOrThrow({
+    where: { id: jobId },
+    select: { run: { select: { id: true, repetition: true, experiment: { select: { slug: true } } } } },
+  });
   const run = job.run;
-  return { run: run ? { id: run.id, repetition: run.repetition, url: experimentUrl(options.baseUrl, options.projectSlug, run.experiment.slug) } : null, replayed: true };
+  return {
+    run: run ? { id: run.id, repetition: run.repetition, url: experimentUrl(options.baseUrl, options.projectSlug, run.experiment.slug) } : null,
+    replayed: true,
+  };
 }

@@ -68,7 +68,16 @@ describe("enrollmentToken.create", () => {
     expect(created).toMatchObject({ name: "build farm", prefix: created.secret.slice(0, 11), expiresAt: null });
     const [row, ...others] = await storedTokens(project.id);
     expect(others).toEqual([]);
-    expect(row).toMatchObject({ id: created.id, projectId: project.id, name: "build farm", createdById: owner.id, tokenHash: hashSecret(created.secret), expiresAt: null, revokedAt: null, lastUsedAt: null });
+    expect(row).toMatchObject({
+      id: created.id,
+      projectId: project.id,
+      name: "build farm",
+      createdById: owner.id,
+      tokenHash: hashSecret(created.secret),
+      expiresAt: null,
+      revokedAt: null,
+      lastUsedAt: null,
+    });
     expect(row!.createdAt.getTime()).toBeGreaterThanOrEqual(before - 1000);
     // Nothing in the row can give the secret back.
     expect(JSON.stringify(row)).not.toContain(created.secret.slice(11));
@@ -88,16 +97,27 @@ describe("enrollmentToken.create", () => {
     expect(onDay.expiresAt).toEqual(endOfDay);
 
     const stored = await storedTokens(project.id);
-    expect(Object.fromEntries(stored.map((row) => [row.name, row.expiresAt?.toISOString() ?? null]))).toEqual({ forever: null, "until March": endOfDay.toISOString() });
+    expect(Object.fromEntries(stored.map((row) => [row.name, row.expiresAt?.toISOString() ?? null]))).toEqual({
+      forever: null,
+      "until March": endOfDay.toISOString(),
+    });
   });
 
   it("refuses a past expiry on the expiresAt field and a blank name on name, storing nothing", async () => {
     const project = await createTestProject();
 
-    const past = await expectRefusedUnchanged(project.id, () => owner.caller.enrollmentToken.create({ projectSlug: project.slug, name: "old", expiresAt: new Date(Date.now() - dayMs) }), "BAD_REQUEST");
+    const past = await expectRefusedUnchanged(
+      project.id,
+      () => owner.caller.enrollmentToken.create({ projectSlug: project.slug, name: "old", expiresAt: new Date(Date.now() - dayMs) }),
+      "BAD_REQUEST",
+    );
     expect(fieldIssuesOfError(past)).toEqual([{ path: ["expiresAt"], message: "the expiry must be in the future" }]);
 
-    const blank = await expectRefusedUnchanged(project.id, () => owner.caller.enrollmentToken.create({ projectSlug: project.slug, name: "   " }), "BAD_REQUEST");
+    const blank = await expectRefusedUnchanged(
+      project.id,
+      () => owner.caller.enrollmentToken.create({ projectSlug: project.slug, name: "   " }),
+      "BAD_REQUEST",
+    );
     expect(fieldIssuesOfError(blank)).toEqual([{ path: ["name"], message: "name is required" }]);
     expect(await storedTokens(project.id)).toEqual([]);
   });
@@ -177,10 +197,18 @@ describe("enrollmentToken.revoke", () => {
     const outsidersProject = await createTestProject(outsider);
 
     // The id guessed (or leaked) from the other project, sent with the outsider's own slug.
-    const guessed = await expectRefusedUnchanged(victim.id, () => outsider.caller.enrollmentToken.revoke({ projectSlug: outsidersProject.slug, tokenId: token.id }), "NOT_FOUND");
+    const guessed = await expectRefusedUnchanged(
+      victim.id,
+      () => outsider.caller.enrollmentToken.revoke({ projectSlug: outsidersProject.slug, tokenId: token.id }),
+      "NOT_FOUND",
+    );
     expect(guessed.message).toBe("No enrollment token with that id in this project");
     // The other project's slug itself answers like a project that does not exist.
-    const foreignSlug = await expectRefusedUnchanged(victim.id, () => outsider.caller.enrollmentToken.revoke({ projectSlug: victim.slug, tokenId: token.id }), "NOT_FOUND");
+    const foreignSlug = await expectRefusedUnchanged(
+      victim.id,
+      () => outsider.caller.enrollmentToken.revoke({ projectSlug: victim.slug, tokenId: token.id }),
+      "NOT_FOUND",
+    );
     expect(foreignSlug.message).toBe(`No project "${victim.slug}"`);
     await expectTRPCError(outsider.caller.enrollmentToken.list({ projectSlug: victim.slug }), "NOT_FOUND");
     await expectRefusedUnchanged(victim.id, () => outsider.caller.enrollmentToken.create({ projectSlug: victim.slug, name: "sneaky" }), "NOT_FOUND");
@@ -235,11 +263,17 @@ describe("verifyEnrollmentToken", () => {
     const apiKey = await createApiKey(db, project.slug, "ci");
     const before = await storedTokens(project.id);
 
-    expect(await appErrorMessage(verifyEnrollmentToken(db, `venr_${crypto.randomBytes(32).toString("base64url")}`), "UNAUTHORIZED")).toBe("Unknown enrollment token");
+    expect(await appErrorMessage(verifyEnrollmentToken(db, `venr_${crypto.randomBytes(32).toString("base64url")}`), "UNAUTHORIZED")).toBe(
+      "Unknown enrollment token",
+    );
     expect(await appErrorMessage(verifyEnrollmentToken(db, ""), "UNAUTHORIZED")).toBe("Unknown enrollment token");
     expect(await appErrorMessage(verifyEnrollmentToken(db, apiKey.secret), "UNAUTHORIZED")).toContain("that is a project API key");
-    expect(await appErrorMessage(verifyEnrollmentToken(db, revoked.secret), "UNAUTHORIZED")).toMatch(/^Enrollment token "stolen laptop" was revoked on \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
-    expect(await appErrorMessage(verifyEnrollmentToken(db, expired.secret), "UNAUTHORIZED")).toBe('Enrollment token "last week" expired on 2026-01-02 03:04 UTC');
+    expect(await appErrorMessage(verifyEnrollmentToken(db, revoked.secret), "UNAUTHORIZED")).toMatch(
+      /^Enrollment token "stolen laptop" was revoked on \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/,
+    );
+    expect(await appErrorMessage(verifyEnrollmentToken(db, expired.secret), "UNAUTHORIZED")).toBe(
+      'Enrollment token "last week" expired on 2026-01-02 03:04 UTC',
+    );
     // A hash presented as if it were the secret is just unknown.
     expect(await appErrorMessage(verifyEnrollmentToken(db, before[0]!.tokenHash), "UNAUTHORIZED")).toBe("Unknown enrollment token");
 

@@ -21,12 +21,7 @@ export interface EnrollmentTokenRow {
 }
 
 /** `createdById` is null for a token Versus makes itself (the local agent of `npm start`). */
-export async function createEnrollmentToken(
-  db: Db,
-  projectId: string,
-  createdById: string | null,
-  input: Pick<TCreateEnrollmentToken, "name" | "expiresAt">,
-) {
+export async function createEnrollmentToken(db: Db, projectId: string, createdById: string | null, input: Pick<TCreateEnrollmentToken, "name" | "expiresAt">) {
   const { secret, prefix, hash } = newSecret("venr_");
   const token = await db.agentEnrollmentToken.create({
     data: { projectId, name: input.name, prefix, tokenHash: hash, createdById, expiresAt: input.expiresAt },

@@ -36,6 +36,9 @@ it("earlier jobs of the same settings first, then the workload's settings, else 
   expect((await estimate())[0]).toEqual({ variant: "Sleep", seconds: 6, basis: "earlier jobs", jobs: 3 });
 
   // New settings: the earlier jobs ran other ones.
-  await db.variant.updateMany({ where: { experiment: { projectId: project.id }, name: "Sleep" }, data: { config: { workload: "sleep", settings: { ms: 500 } } } });
+  await db.variant.updateMany({
+    where: { experiment: { projectId: project.id }, name: "Sleep" },
+    data: { config: { workload: "sleep", settings: { ms: 500 } } },
+  });
   expect((await estimate())[0]).toEqual({ variant: "Sleep", seconds: 0.5, basis: "settings", jobs: 0 });
 });

@@ -46,12 +46,16 @@ export function leaseLost(job: JobLeaseState, presented: PresentedLease): AppErr
   if (job.status === "succeeded" || job.status === "failed") {
     if (jobOfLeaseToken(presented.leaseToken) === job.id || job.leaseToken === presented.leaseToken) return finished(`has already ${job.status}`);
   }
-  if (job.status === "cancelled" && (jobOfLeaseToken(presented.leaseToken) === job.id || job.leaseToken === presented.leaseToken)) return finished("was cancelled");
+  if (job.status === "cancelled" && (jobOfLeaseToken(presented.leaseToken) === job.id || job.leaseToken === presented.leaseToken))
+    return finished("was cancelled");
 
   if (job.leaseToken === presented.leaseToken) {
     // The current lease of the job, but not the caller's: a credential and a lease that do not go together.
     if (job.agentId !== presented.agentId) {
-      return conflict("lease_of_another_agent", `This lease on job ${job.id} is agent "${job.agentName ?? "?"}"'s, not this agent's: only the agent that claimed a job may use its lease.`);
+      return conflict(
+        "lease_of_another_agent",
+        `This lease on job ${job.id} is agent "${job.agentName ?? "?"}"'s, not this agent's: only the agent that claimed a job may use its lease.`,
+      );
     }
     // This very lease, and the job is queued again (given back, or failed with attempts left).
     return conflict("lease_ended", `This lease on job ${job.id} is no longer yours: it ended and the job is queued again. ${STOP}`);
@@ -63,7 +67,10 @@ export function leaseLost(job: JobLeaseState, presented: PresentedLease): AppErr
   }
   // An earlier lease of this job.
   if (job.status === "leased") {
-    return conflict("lease_taken", `This lease on job ${job.id} is no longer yours: it expired, and attempt ${job.attempts} of ${job.maxAttempts} holds the job now (agent "${job.agentName ?? "?"}"). ${STOP}`);
+    return conflict(
+      "lease_taken",
+      `This lease on job ${job.id} is no longer yours: it expired, and attempt ${job.attempts} of ${job.maxAttempts} holds the job now (agent "${job.agentName ?? "?"}"). ${STOP}`,
+    );
   }
   return conflict("lease_ended", `This lease on job ${job.id} is no longer yours: it ended and the job is queued again. ${STOP}`);
 }

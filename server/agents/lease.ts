@@ -22,7 +22,17 @@ export type JobState = JobLeaseState & { runAfter: Date; cancelRequested: boolea
 export async function jobOfProject(db: Db, projectId: string, jobId: string): Promise<JobState> {
   const job = await db.job.findFirst({
     where: { id: jobId, projectId },
-    select: { id: true, status: true, agentId: true, leaseToken: true, runAfter: true, cancelRequested: true, attempts: true, maxAttempts: true, agent: { select: { name: true } } },
+    select: {
+      id: true,
+      status: true,
+      agentId: true,
+      leaseToken: true,
+      runAfter: true,
+      cancelRequested: true,
+      attempts: true,
+      maxAttempts: true,
+      agent: { select: { name: true } },
+    },
   });
   if (!job) throw new AppError("NOT_FOUND", `No job "${jobId}" in this agent's project`);
   const { agent, ...state } = job;
@@ -55,7 +65,10 @@ export async function renewLease(db: Db, holder: LeaseHolder, jobId: string): Pr
  * log tail, or cancelled when the agent acknowledges a cancellation (or one was requested).
  */
 export async function failJob(db: Db, holder: LeaseHolder, jobId: string, input: TFailRequest, now = new Date()): Promise<TFailReply> {
-  const job = await db.job.findFirst({ where: { id: jobId, projectId: holder.projectId }, select: { attempts: true, maxAttempts: true, cancelRequested: true } });
+  const job = await db.job.findFirst({
+    where: { id: jobId, projectId: holder.projectId },
+    select: { attempts: true, maxAttempts: true, cancelRequested: true },
+  });
   if (!job) throw new AppError("NOT_FOUND", `No job "${jobId}" in this agent's project`);
   const status = input.cancelled || job.cancelRequested ? "cancelled" : input.retryable && job.attempts < job.maxAttempts ? "queued" : "failed";
   const runAfter = new Date(now.getTime() + backoffSeconds(job.attempts) * 1000);

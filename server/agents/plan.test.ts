@@ -22,7 +22,11 @@ describe("planBatch", () => {
     expect(plan(42)).not.toEqual(plan(43));
     // Still every job once, and still warm-ups before every measured run.
     const jobs = plan(42);
-    expect([...jobs].sort()).toEqual(planBatch({ variants: ["A", "B"], warmupRuns: 2, measuredRuns: 20, order: "interleaved", seed: 0 }).map(label).sort());
+    expect([...jobs].sort()).toEqual(
+      planBatch({ variants: ["A", "B"], warmupRuns: 2, measuredRuns: 20, order: "interleaved", seed: 0 })
+        .map(label)
+        .sort(),
+    );
     expect(jobs.slice(0, 4).every((name) => name.startsWith("w"))).toBe(true);
     expect(jobs.slice(4).some((name) => name.startsWith("w"))).toBe(false);
     // And not simply the interleaved order.
@@ -32,7 +36,12 @@ describe("planBatch", () => {
   it("gives each variant repetitions 0 … n − 1, whatever the order", () => {
     const jobs = planBatch({ variants: ["A", "B"], warmupRuns: 0, measuredRuns: 5, order: "random", seed: 7 });
     for (const variant of ["A", "B"]) {
-      expect(jobs.filter((job) => job.variant === variant).map((job) => job.repetition).sort()).toEqual([0, 1, 2, 3, 4]);
+      expect(
+        jobs
+          .filter((job) => job.variant === variant)
+          .map((job) => job.repetition)
+          .sort(),
+      ).toEqual([0, 1, 2, 3, 4]);
     }
   });
 

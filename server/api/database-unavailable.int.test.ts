@@ -25,22 +25,34 @@ async function expectUnavailable(response: Response) {
   expect(response.status).toBe(503);
   expect(response.headers.get("retry-after")).toBe("5");
   expect(response.headers.get("content-type")).toContain("application/json");
-  expect(await response.json()).toEqual({ error: { code: "UNAVAILABLE", message: "The database is unavailable right now (restarting, refusing connections or unreachable); retry in 5 seconds" } });
+  expect(await response.json()).toEqual({
+    error: { code: "UNAVAILABLE", message: "The database is unavailable right now (restarting, refusing connections or unreachable); retry in 5 seconds" },
+  });
 }
 
 describe("the REST API with the database unreachable", () => {
   it("an upload → 503 with Retry-After", async () => {
     const body = JSON.stringify({ experiment: "e", create: true, runs: [{ variant: "a", metrics: [{ key: "m", samples: [1] }] }] });
-    await expectUnavailable(await postResults(new Request(`${base}/api/v1/results`, { method: "POST", headers: { ...bearer("vs_key"), "content-type": "application/json" }, body })));
+    await expectUnavailable(
+      await postResults(new Request(`${base}/api/v1/results`, { method: "POST", headers: { ...bearer("vs_key"), "content-type": "application/json" }, body })),
+    );
   });
 
   it("a comparison → 503 with Retry-After", async () => {
-    await expectUnavailable(await getComparison(new Request(`${base}/api/v1/experiments/e/comparison`, { headers: bearer("vs_key") }), { params: Promise.resolve({ slugOrId: "e" }) }));
+    await expectUnavailable(
+      await getComparison(new Request(`${base}/api/v1/experiments/e/comparison`, { headers: bearer("vs_key") }), {
+        params: Promise.resolve({ slugOrId: "e" }),
+      }),
+    );
   });
 
   it("an agent's claim and complete (statements run on the pool directly) → 503 with Retry-After", async () => {
     await expectUnavailable(await postClaim(new Request(`${base}/api/v1/jobs/claim?wait=0`, { method: "POST", headers: bearer("vsag_credential") })));
-    const complete = new Request(`${base}/api/v1/jobs/j1/complete`, { method: "POST", headers: { ...bearer("vsag_credential"), "content-type": "application/json" }, body: JSON.stringify({ leaseToken: "t", run: { metrics: [{ key: "m", samples: [1] }] } }) });
+    const complete = new Request(`${base}/api/v1/jobs/j1/complete`, {
+      method: "POST",
+      headers: { ...bearer("vsag_credential"), "content-type": "application/json" },
+      body: JSON.stringify({ leaseToken: "t", run: { metrics: [{ key: "m", samples: [1] }] } }),
+    });
     await expectUnavailable(await postComplete(complete, { params: Promise.resolve({ id: "j1" }) }));
   });
 });
@@ -54,10 +66,19 @@ function sessionCookie() {
 
 describe("sign-in and downloads with the database unreachable", () => {
   it("signing in (better-auth) → 503 with Retry-After, and a message the sign-in form shows", async () => {
-    const response = await authPost(new Request(`${base}/api/auth/sign-in/email`, { method: "POST", headers: { "content-type": "application/json", origin: base }, body: JSON.stringify({ email: "someone@example.test", password: "a long enough password" }) }));
+    const response = await authPost(
+      new Request(`${base}/api/auth/sign-in/email`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: base },
+        body: JSON.stringify({ email: "someone@example.test", password: "a long enough password" }),
+      }),
+    );
     expect(response.status).toBe(503);
     expect(response.headers.get("retry-after")).toBe("5");
-    expect(await response.json()).toEqual({ code: "UNAVAILABLE", message: "The database is unavailable right now (restarting, refusing connections or unreachable); retry in 5 seconds" });
+    expect(await response.json()).toEqual({
+      code: "UNAVAILABLE",
+      message: "The database is unavailable right now (restarting, refusing connections or unreachable); retry in 5 seconds",
+    });
   });
 
   it("reading the session (better-auth's get-session) → 503 with Retry-After", async () => {
@@ -67,7 +88,9 @@ describe("sign-in and downloads with the database unreachable", () => {
   });
 
   it("an export download → 503 with Retry-After", async () => {
-    const response = await getRunsCsv(new Request(`${base}/p/p/e/e/export/runs.csv`, { headers: { cookie: sessionCookie() } }), { params: Promise.resolve({ project: "p", experiment: "e" }) });
+    const response = await getRunsCsv(new Request(`${base}/p/p/e/e/export/runs.csv`, { headers: { cookie: sessionCookie() } }), {
+      params: Promise.resolve({ project: "p", experiment: "e" }),
+    });
     expect(response.status).toBe(503);
     expect(response.headers.get("retry-after")).toBe("5");
     expect(await response.text()).toContain("The database is unavailable right now");
@@ -90,6 +113,8 @@ describe("tRPC with the database unreachable", () => {
   it("reading the session of a signed-in request → SERVICE_UNAVAILABLE, not a signed-out user", async () => {
     const cookie = sessionCookie();
     // Input the procedure refuses before reading anything (a 400 otherwise): only the session lookup can fail.
-    await expectServiceUnavailable(await trpcGet(new Request(`${base}/api/trpc/setup.linkState?input=${encodeURIComponent(JSON.stringify({ json: {} }))}`, { headers: { cookie } })));
+    await expectServiceUnavailable(
+      await trpcGet(new Request(`${base}/api/trpc/setup.linkState?input=${encodeURIComponent(JSON.stringify({ json: {} }))}`, { headers: { cookie } })),
+    );
   });
 });

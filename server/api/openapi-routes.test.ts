@@ -27,7 +27,10 @@ function routesOnDisk(): { path: string; methods: string[] }[] {
 }
 
 describe("the OpenAPI document", () => {
-  const document = buildOpenApiDocument("http://versus.test") as unknown as { paths: Record<string, Record<string, Operation>>; components: { securitySchemes: Record<string, unknown>; schemas: Record<string, unknown> } };
+  const document = buildOpenApiDocument("http://versus.test") as unknown as {
+    paths: Record<string, Record<string, Operation>>;
+    components: { securitySchemes: Record<string, unknown>; schemas: Record<string, unknown> };
+  };
 
   it("describes every REST route the app serves", () => {
     const routes = routesOnDisk();
@@ -48,7 +51,9 @@ describe("the OpenAPI document", () => {
       expect(Object.keys(operation.responses), action).toEqual(expect.arrayContaining(["200", "400", "401", "404", "409", "503"]));
     }
     expect(Object.keys(document.paths["/api/v1/jobs/claim"]?.post?.responses ?? {}).sort()).toEqual(["200", "204", "400", "401", "503"]);
-    expect(Object.keys(document.components.schemas)).toEqual(expect.arrayContaining(["ClaimedJob", "CompleteRequest", "FailRequest", "AgentRegister", "Heartbeat", "Error"]));
+    expect(Object.keys(document.components.schemas)).toEqual(
+      expect.arrayContaining(["ClaimedJob", "CompleteRequest", "FailRequest", "AgentRegister", "Heartbeat", "Error"]),
+    );
   });
 
   it("documents complete's run without variant and repetition, which the job decides", () => {

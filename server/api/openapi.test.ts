@@ -44,7 +44,9 @@ interface Document {
 
 const document = buildOpenApiDocument("http://test.local") as unknown as Document;
 const resolve = (schema: Schema): Schema => (schema.$ref ? (document.components.schemas[schema.$ref.split("/").pop()!] as Schema) : schema);
-const operations = Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ name: `${method.toUpperCase()} ${path}`, operation })));
+const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+  Object.entries(methods).map(([method, operation]) => ({ name: `${method.toUpperCase()} ${path}`, operation })),
+);
 
 /** Every schema inside `schema` with its path (".properties" and ".items" steps flattened). */
 function walk(schema: Schema, path: string, visit: (schema: Schema, path: string) => void) {
@@ -114,7 +116,10 @@ describe("the OpenAPI document: errors", () => {
 
 describe("the OpenAPI document: constraints the server enforces", () => {
   const requestSchemas = operations.flatMap(({ name, operation }) => [
-    ...Object.values(operation.requestBody?.content ?? {}).map((media) => ({ name: name.includes("results") ? "ResultsUpload" : `${name} body`, schema: media.schema })),
+    ...Object.values(operation.requestBody?.content ?? {}).map((media) => ({
+      name: name.includes("results") ? "ResultsUpload" : `${name} body`,
+      schema: media.schema,
+    })),
     ...(operation.parameters ?? []).map((parameter) => ({ name: `${name} ${parameter.in} ${parameter.name}`, schema: parameter.schema })),
   ]);
 
@@ -159,7 +164,10 @@ describe("the OpenAPI document: constraints the server enforces", () => {
   });
 
   it("a run's metric documents its value, and the summary the rules it is held to (on the upload and the agent's complete)", () => {
-    for (const [name, at] of [["ResultsUpload", "ResultsUpload.runs[].metrics[]"], ["POST /api/v1/jobs/{id}/complete body", "POST /api/v1/jobs/{id}/complete body.run.metrics[]"]] as const) {
+    for (const [name, at] of [
+      ["ResultsUpload", "ResultsUpload.runs[].metrics[]"],
+      ["POST /api/v1/jobs/{id}/complete body", "POST /api/v1/jobs/{id}/complete body.run.metrics[]"],
+    ] as const) {
       const root = document.components.schemas[name] ?? requestSchemas.find((r) => r.name === name)?.schema;
       let metric: Schema | undefined;
       walk(root!, name, (s, path) => {
@@ -181,6 +189,7 @@ describe("the OpenAPI document: constraints the server enforces", () => {
   it("each body lists exactly the media types its handler accepts", () => {
     expect(Object.keys(document.paths["/api/v1/results"]!.post!.requestBody!.content)).toEqual([...resultsMediaTypes]);
     expect(Object.keys(document.paths["/api/v1/imports"]!.post!.requestBody!.content)).toEqual([...importMediaTypes]);
-    for (const media of Object.values(document.paths["/api/v1/imports"]!.post!.requestBody!.content)) expect(media.schema).toMatchObject({ type: "string", minLength: 1 });
+    for (const media of Object.values(document.paths["/api/v1/imports"]!.post!.requestBody!.content))
+      expect(media.schema).toMatchObject({ type: "string", minLength: 1 });
   });
 });

@@ -9,7 +9,9 @@ export type RouteMethod = (typeof routeMethodNames)[number];
 
 type Handler<Context> = (req: Request, context: Context) => Response | Promise<Response>;
 /** What the module exports; without route parameters, callers (tests) may leave the context out. */
-type Exported<Context> = unknown extends Context ? (req: Request, context?: Context) => Promise<Response> : (req: Request, context: Context) => Promise<Response>;
+type Exported<Context> = unknown extends Context
+  ? (req: Request, context?: Context) => Promise<Response>
+  : (req: Request, context: Context) => Promise<Response>;
 
 /**
  * The module's exports: `handlers` as given, plus HEAD (GET's answer) when GET is given, OPTIONS

@@ -38,7 +38,12 @@ function runsWithSamples(variants: readonly { name: string; median: number }[], 
       sourceDetail: PRIVATE.detail,
       environment: { cpu: PRIVATE.cpu },
       metrics: [
-        { key: "latency", unit: "ms", direction: "lower_is_better", samples: lognormalSamples(SAMPLES_PER_RUN, { median: variant.median, sigma: 0.3, seed: seed + repetition * 10 + v }) },
+        {
+          key: "latency",
+          unit: "ms",
+          direction: "lower_is_better",
+          samples: lognormalSamples(SAMPLES_PER_RUN, { median: variant.median, sigma: 0.3, seed: seed + repetition * 10 + v }),
+        },
         { key: "tps", unit: "req/s", direction: "higher_is_better", timeSeries: { intervalMs: 1000, values: [900 + v, 950 + v, 1000 + v] } },
       ],
     })),
@@ -49,16 +54,34 @@ beforeAll(async () => {
   owner = await signedInUser(db, "owner");
   const kafka = await createKafkaProject(db, owner.id);
   project = { id: kafka.projectId, slug: kafka.projectSlug };
-  const codecs = runsWithSamples([{ name: "plain", median: 12 }, { name: "gzip", median: 9 }], 4, 100);
+  const codecs = runsWithSamples(
+    [
+      { name: "plain", median: 12 },
+      { name: "gzip", median: 9 },
+    ],
+    4,
+    100,
+  );
   // One run per variant: the comparison reads the runs' raw samples (weak evidence).
-  const single = runsWithSamples([{ name: "plain", median: 12 }, { name: "gzip", median: 10 }], 1, 500);
+  const single = runsWithSamples(
+    [
+      { name: "plain", median: 12 },
+      { name: "gzip", median: 10 },
+    ],
+    1,
+    500,
+  );
   await upload(db, project, { experiment: "codecs", experimentTitle: "Codecs", create: true, runs: codecs });
   await upload(db, project, { experiment: "single", experimentTitle: "Single runs", create: true, runs: single });
   await upload(db, project, {
     experiment: OTHER.slug,
     experimentTitle: OTHER.title,
     create: true,
-    runs: [0, 1].map((repetition) => ({ variant: OTHER.variant, repetition, metrics: [{ key: OTHER.metric, unit: "ms", direction: "lower_is_better", summary: { n: 10, mean: 1 } }] })),
+    runs: [0, 1].map((repetition) => ({
+      variant: OTHER.variant,
+      repetition,
+      metrics: [{ key: OTHER.metric, unit: "ms", direction: "lower_is_better", summary: { n: 10, mean: 1 } }],
+    })),
   });
   sampleValues = new Set([...codecs, ...single].flatMap((run) => run.metrics[0]?.samples ?? []));
   tokens = {
@@ -131,7 +154,10 @@ describe("a share token grants nothing else", () => {
         expect(((await response.json()) as { error: { code: string } }).error.code).toBe("UNAUTHORIZED");
       }
       const body = JSON.stringify({ experiment: "codecs", runs: [{ variant: "plain", metrics: [{ key: "latency", summary: { n: 1, mean: 1 } }] }] });
-      const post = () => postResultsRoute(new Request("http://test.local/api/v1/results", { method: "POST", headers: { authorization, "content-type": "application/json" }, body }));
+      const post = () =>
+        postResultsRoute(
+          new Request("http://test.local/api/v1/results", { method: "POST", headers: { authorization, "content-type": "application/json" }, body }),
+        );
       await expectRefused(db, post, 401, "UNAUTHORIZED");
     }
   });
@@ -164,15 +190,22 @@ describe("what a share page receives", () => {
       for (const secret of [...Object.values(PRIVATE), ...Object.values(OTHER), project.slug, KAFKA_SLUG, "/p/"]) expect(text, kind).not.toContain(secret);
 
       const { keys, numbers } = walk(shared);
-      for (const key of ["samples", "samplesBase64", "withinRunSamples", "histogram", "environment", "gitCommit", "projectId"]) expect(keys.has(key), `${kind}: key ${key}`).toBe(false);
+      for (const key of ["samples", "samplesBase64", "withinRunSamples", "histogram", "environment", "gitCommit", "projectId"])
+        expect(keys.has(key), `${kind}: key ${key}`).toBe(false);
       // Runs appear as their replicate value only, never with an id.
-      expect(shared.charts?.metrics.map((m) => m.runs.length), kind).toEqual(kind === "single" ? [2, 2] : [8, 8]);
+      expect(
+        shared.charts?.metrics.map((m) => m.runs.length),
+        kind,
+      ).toEqual(kind === "single" ? [2, 2] : [8, 8]);
       for (const metric of shared.charts?.metrics ?? []) {
         expect(metric.runs.every((r) => r.runId === null) && metric.timeSeries.every((s) => s.runId === null), kind).toBe(true);
       }
       // Not one raw sample value, even where the comparison itself reads them (the single runs).
       expect(numbers.length).toBeGreaterThan(0);
-      expect(numbers.filter((n) => sampleValues.has(n.value)).map((n) => n.path), kind).toEqual([]);
+      expect(
+        numbers.filter((n) => sampleValues.has(n.value)).map((n) => n.path),
+        kind,
+      ).toEqual([]);
     }
   });
 });

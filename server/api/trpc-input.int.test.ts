@@ -30,7 +30,10 @@ function experiment(extra: Record<string, unknown> = {}) {
     slug: `exp-${suffix()}`,
     warmupRuns: 0,
     measuredRuns: 5,
-    variants: [{ name: "plain", isBaseline: true }, { name: "gzip", isBaseline: false }],
+    variants: [
+      { name: "plain", isBaseline: true },
+      { name: "gzip", isBaseline: false },
+    ],
     metrics: [{ key: "latency", unit: "ms", direction: "lower_is_better" as const }],
     ...extra,
   };
@@ -40,13 +43,19 @@ describe("tRPC: values PostgreSQL cannot hold are BAD_REQUEST naming the field",
   it("a NUL in a project's name or an experiment's description", async () => {
     const project = await expectTRPCError(owner.caller.project.create({ name: "a\u0000b", slug: `nul-${suffix()}`, description: "" }), "BAD_REQUEST");
     expect(paths(fieldIssuesOfError(project))).toEqual(["name"]);
-    const described = await expectTRPCError(owner.caller.experiment.create({ projectSlug, experiment: experiment({ description: "before\u0000after" }) }), "BAD_REQUEST");
+    const described = await expectTRPCError(
+      owner.caller.experiment.create({ projectSlug, experiment: experiment({ description: "before\u0000after" }) }),
+      "BAD_REQUEST",
+    );
     expect(paths(fieldIssuesOfError(described))).toEqual(["experiment.description"]);
     expect(described.message).toContain("NUL");
   });
 
   it("a lone surrogate in a variant's free-form config, and a NUL in one of its keys", async () => {
-    const variants = [{ name: "plain", isBaseline: true, config: { note: "x\ud800y", "k\u0000": 1 } }, { name: "gzip", isBaseline: false }];
+    const variants = [
+      { name: "plain", isBaseline: true, config: { note: "x\ud800y", "k\u0000": 1 } },
+      { name: "gzip", isBaseline: false },
+    ];
     const error = await expectTRPCError(owner.caller.experiment.create({ projectSlug, experiment: experiment({ variants }) }), "BAD_REQUEST");
     expect(paths(fieldIssuesOfError(error))).toEqual(["experiment.variants.0.config.note", "experiment.variants.0.config.k\u0000"]);
   });
@@ -55,7 +64,10 @@ describe("tRPC: values PostgreSQL cannot hold are BAD_REQUEST naming the field",
     let deep: object = { leaf: 1 };
     for (let i = 0; i < 4000; i++) deep = { inner: deep };
     const before = await db.experiment.count();
-    const variants = [{ name: "plain", isBaseline: true, config: deep }, { name: "gzip", isBaseline: false }];
+    const variants = [
+      { name: "plain", isBaseline: true, config: deep },
+      { name: "gzip", isBaseline: false },
+    ];
     const error = await expectTRPCError(owner.caller.experiment.create({ projectSlug, experiment: experiment({ variants }) }), "BAD_REQUEST");
     expect(error.message).toContain("nested deeper than 32 levels");
     expect(await db.experiment.count()).toBe(before);

@@ -76,7 +76,9 @@ const t = initTRPC.context<TRPCContext>().create({
     else if (error.cause instanceof AppError && error.cause.fieldIssues.length) fieldIssues = error.cause.fieldIssues;
     const message =
       error.cause instanceof ZodError
-        ? `Invalid input — ${fieldIssuesOf(error.cause).map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; ")}`
+        ? `Invalid input — ${fieldIssuesOf(error.cause)
+            .map((i) => `${i.path.join(".") || "input"}: ${i.message}`)
+            .join("; ")}`
         : publicMessageOf(error);
     return { ...shape, message, data: { ...shape.data, stack: undefined, fieldIssues } };
   },

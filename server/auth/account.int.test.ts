@@ -30,7 +30,11 @@ describe("account.updateName", () => {
   it("better-auth's own update-user endpoint is off: it took a blank name", async () => {
     const user = await signedInUser(db, "direct");
     const response = await auth.handler(
-      new Request("http://localhost:3000/api/auth/update-user", { method: "POST", headers: { cookie: user.cookie, "content-type": "application/json", origin: "http://localhost:3000" }, body: JSON.stringify({ name: "" }) }),
+      new Request("http://localhost:3000/api/auth/update-user", {
+        method: "POST",
+        headers: { cookie: user.cookie, "content-type": "application/json", origin: "http://localhost:3000" },
+        body: JSON.stringify({ name: "" }),
+      }),
     );
     expect(response.status).toBe(404);
     expect((await db.user.findUniqueOrThrow({ where: { id: user.id } })).name).toBe("direct");

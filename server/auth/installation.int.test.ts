@@ -48,7 +48,10 @@ describe("a new installation", () => {
 
   it("an expired link is refused", async () => {
     const link = await issueSetupLink(db, "http://localhost:3000");
-    await db.instanceSetting.update({ where: { key: "setup-token" }, data: { value: { ...(await storedValue()), expiresAt: new Date(Date.now() - 1000).toISOString() } } });
+    await db.instanceSetting.update({
+      where: { key: "setup-token" },
+      data: { value: { ...(await storedValue()), expiresAt: new Date(Date.now() - 1000).toISOString() } },
+    });
     expect(await setupLinkState(db, tokenOf(link!.url))).toBe("invalid");
     await expect(completeSetup(db, tokenOf(link!.url), account)).rejects.toMatchObject({ code: "NOT_FOUND" });
   });

@@ -21,7 +21,14 @@ describe("passwordStrength", () => {
   });
 
   it("accepts phrases, random strings, emoji and other scripts", () => {
-    for (const password of ["correct horse battery staple", "twelve chars", "Versus-secret-2026", "Xq7#vL9!pR2@", "🐎🔋📎🐴🔌🖇️🐎🔋📎🐴🔌🖇️", "ねこがすきですかそれとも"]) {
+    for (const password of [
+      "correct horse battery staple",
+      "twelve chars",
+      "Versus-secret-2026",
+      "Xq7#vL9!pR2@",
+      "🐎🔋📎🐴🔌🖇️🐎🔋📎🐴🔌🖇️",
+      "ねこがすきですかそれとも",
+    ]) {
       expect(passwordStrength(password).acceptable, password).toBe(true);
     }
   });

@@ -26,7 +26,10 @@ let estimator: ZxcvbnFactory | undefined;
 /** `related` are words of the person's own (name, email) that make a password easier to guess. */
 export function passwordStrength(password: string, related: string[] = []): PasswordStrength {
   estimator ??= new ZxcvbnFactory({ dictionary: { ...common.dictionary, ...en.dictionary }, graphs: common.adjacencyGraphs, translations: en.translations });
-  const result = estimator.check(password, related.flatMap((text) => text.split(/[\s@.]+/)).filter((word) => word.length >= 3));
+  const result = estimator.check(
+    password,
+    related.flatMap((text) => text.split(/[\s@.]+/)).filter((word) => word.length >= 3),
+  );
   return { score: result.score, acceptable: result.score >= MIN_PASSWORD_SCORE, warning: result.feedback.warning, suggestions: result.feedback.suggestions };
 }
 

@@ -1,7 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { isCrossSiteWrite } from "./same-origin";
 
-const post = (headers: Record<string, string>, url = "http://localhost:3000/api/trpc/experiment.delete") => ({ method: "POST", url, headers: new Headers(headers) });
+const post = (headers: Record<string, string>, url = "http://localhost:3000/api/trpc/experiment.delete") => ({
+  method: "POST",
+  url,
+  headers: new Headers(headers),
+});
 
 describe("isCrossSiteWrite", () => {
   afterEach(() => {
@@ -23,7 +27,9 @@ describe("isCrossSiteWrite", () => {
   });
 
   it("ignores reads, cookieless requests and non-browser clients", () => {
-    expect(isCrossSiteWrite({ method: "GET", url: "http://localhost:3000/api/trpc/x", headers: new Headers({ cookie: "c=1", "sec-fetch-site": "cross-site" }) })).toBe(false);
+    expect(
+      isCrossSiteWrite({ method: "GET", url: "http://localhost:3000/api/trpc/x", headers: new Headers({ cookie: "c=1", "sec-fetch-site": "cross-site" }) }),
+    ).toBe(false);
     expect(isCrossSiteWrite(post({ "sec-fetch-site": "cross-site" }))).toBe(false);
     expect(isCrossSiteWrite(post({ cookie: "c=1" }))).toBe(false);
   });

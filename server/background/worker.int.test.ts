@@ -38,7 +38,8 @@ const runs = (experiment: string) => ({
 });
 
 const marksOf = (experimentId: string) => db.runsStoredTask.findMany({ where: { experimentId } });
-const experimentId = async (experiment: string) => (await db.experiment.findFirstOrThrow({ where: { projectId: project.id, slug: experiment }, select: { id: true } })).id;
+const experimentId = async (experiment: string) =>
+  (await db.experiment.findFirstOrThrow({ where: { projectId: project.id, slug: experiment }, select: { id: true } })).id;
 
 describe("the work after stored runs", () => {
   it("is marked with the runs, done by the worker, and the mark deleted", async () => {
@@ -55,7 +56,11 @@ describe("the work after stored runs", () => {
   });
 
   it("leaves no mark for runs without a commit", async () => {
-    await uploadStored(key, { experiment: "no-commit", create: true, runs: [{ variant: "a", metrics: [{ key: "t", unit: "ms", direction: "lower_is_better", summary: { n: 1, mean: 1 } }] }] });
+    await uploadStored(key, {
+      experiment: "no-commit",
+      create: true,
+      runs: [{ variant: "a", metrics: [{ key: "t", unit: "ms", direction: "lower_is_better", summary: { n: 1, mean: 1 } }] }],
+    });
     expect(await marksOf(await experimentId("no-commit"))).toHaveLength(0);
   });
 

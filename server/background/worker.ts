@@ -101,7 +101,9 @@ async function work(db: Db, claimed: ClaimedMarks, log: (line: string) => void):
   try {
     await afterRunsStored(db, claimed.experimentId);
   } catch (error) {
-    log(`background: the work after new runs of experiment ${claimed.experimentId} failed (attempt ${claimed.attempts}); retrying later: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    log(
+      `background: the work after new runs of experiment ${claimed.experimentId} failed (attempt ${claimed.attempts}); retrying later: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
     await retryRunsStored(db, claimed, error);
     return;
   }

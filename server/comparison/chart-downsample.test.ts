@@ -31,7 +31,11 @@ describe("downsampleMinMax", () => {
   });
 
   it("keeps a flat slice's point once", () => {
-    const thinned = downsampleMinMax(Array.from({ length: 1000 }, (_, i) => i), new Array(1000).fill(5), 10);
+    const thinned = downsampleMinMax(
+      Array.from({ length: 1000 }, (_, i) => i),
+      new Array(1000).fill(5),
+      10,
+    );
     expect(thinned).toHaveLength(5);
   });
 });

@@ -33,5 +33,8 @@ export function downsampleMinMax(offsetsMs: readonly number[], values: readonly 
   const points = offsetsMs.map((tMs, i) => ({ tMs, value: values[i] as number }));
   // Stored in time order by every importer; sort anyway, a hand-made upload might not be.
   points.sort((a, b) => a.tMs - b.tMs);
-  return extremeIndices(points.map((p) => p.value), maxPoints).map((i) => points[i] as TTimePoint);
+  return extremeIndices(
+    points.map((p) => p.value),
+    maxPoints,
+  ).map((i) => points[i] as TTimePoint);
 }

@@ -15,7 +15,17 @@ export type StoredPercentiles = Record<(typeof PERCENTILE_LEVELS)[number], numbe
 export function percentileFigure(stats: VariantStats, runs: readonly StoredPercentiles[]): TPercentileFigure | null {
   const merged = stats.percentiles;
   if (merged) {
-    return { variant: stats.variant, source: "histograms", runs: stats.n, count: merged.count, p50: merged.p50, p90: merged.p90, p95: merged.p95, p99: merged.p99, p999: merged.p999 };
+    return {
+      variant: stats.variant,
+      source: "histograms",
+      runs: stats.n,
+      count: merged.count,
+      p50: merged.p50,
+      p90: merged.p90,
+      p95: merged.p95,
+      p99: merged.p99,
+      p999: merged.p999,
+    };
   }
   const reporting = runs.filter((run) => PERCENTILE_LEVELS.some((level) => run[level] !== null));
   if (reporting.length === 0) return null;
@@ -25,5 +35,15 @@ export function percentileFigure(stats: VariantStats, runs: readonly StoredPerce
     const values = reporting.flatMap((run) => (run[key] === null ? [] : [run[key]]));
     return values.length > 0 ? median(values) : null;
   };
-  return { variant: stats.variant, source: "run summaries", runs: reporting.length, count: null, p50: level("p50"), p90: level("p90"), p95: level("p95"), p99: level("p99"), p999: level("p999") };
+  return {
+    variant: stats.variant,
+    source: "run summaries",
+    runs: reporting.length,
+    count: null,
+    p50: level("p50"),
+    p90: level("p90"),
+    p95: level("p95"),
+    p99: level("p99"),
+    p999: level("p999"),
+  };
 }

@@ -39,7 +39,6 @@ async function newProject() {
   return { slug, key: key.secret };
 }
 
-
 const SAMPLES = 400;
 const RUNS = 4;
 const SERIES = 3600; // an hour at one point per second
@@ -111,13 +110,30 @@ describe("experiment.results → charts", () => {
     const stats = comparison.metrics.find((m) => m.key === "latency")!.comparison!.variants;
     expect(latency.bars).toEqual(
       stats.map((s) => ({
-        variant: s.variant, isBaseline: s.isBaseline, n: RUNS, median: s.median, ciLow: s.medianCi!.low, ciHigh: s.medianCi!.high,
-        ciConfidence: s.medianCi!.confidence, mean: s.mean, sd: s.sd,
+        variant: s.variant,
+        isBaseline: s.isBaseline,
+        n: RUNS,
+        median: s.median,
+        ciLow: s.medianCi!.low,
+        ciHigh: s.medianCi!.high,
+        ciConfidence: s.medianCi!.confidence,
+        mean: s.mean,
+        sd: s.sd,
       })),
     );
     // Samples were uploaded, so histograms exist: the comparison's merged figures, not the runs' own.
     expect(latency.percentiles).toEqual(
-      stats.map((s) => ({ variant: s.variant, source: "histograms", runs: RUNS, count: RUNS * SAMPLES, p50: s.percentiles!.p50, p90: s.percentiles!.p90, p95: s.percentiles!.p95, p99: s.percentiles!.p99, p999: s.percentiles!.p999 })),
+      stats.map((s) => ({
+        variant: s.variant,
+        source: "histograms",
+        runs: RUNS,
+        count: RUNS * SAMPLES,
+        p50: s.percentiles!.p50,
+        p90: s.percentiles!.p90,
+        p95: s.percentiles!.p95,
+        p99: s.percentiles!.p99,
+        p999: s.percentiles!.p999,
+      })),
     );
     // Sanity: the merged percentiles are in ms, near the lognormal's median.
     expect(latency.percentiles[0]!.p50).toBeGreaterThan(10);
@@ -128,7 +144,10 @@ describe("experiment.results → charts", () => {
     const latency = charts.metrics.find((m) => m.key === "latency")!;
     expect(latency.runs).toHaveLength(RUNS * VARIANTS.length);
     for (const bar of latency.bars) {
-      const values = latency.runs.filter((r) => r.variant === bar.variant).map((r) => r.value).sort((a, b) => a - b);
+      const values = latency.runs
+        .filter((r) => r.variant === bar.variant)
+        .map((r) => r.value)
+        .sort((a, b) => a - b);
       expect(values.map((_, i) => latency.runs.filter((r) => r.variant === bar.variant)[i]!.repetition)).toEqual([0, 1, 2, 3]);
       expect((values[1]! + values[2]!) / 2).toBeCloseTo(bar.median, 9);
       expect(values.reduce((a, b) => a + b, 0) / values.length).toBeCloseTo(bar.mean, 9);
@@ -194,7 +213,11 @@ describe("experiment.results → charts", () => {
 describe("experiment.results → charts with partial data", () => {
   it("draws bars when only one variant has runs (the comparison gives its figures, tests nothing)", async () => {
     const { slug, key } = await newProject();
-    const runs = [5, 6, 7, 8, 9].map((base, repetition) => ({ variant: "solo", repetition, metrics: [{ key: "size", unit: "B", direction: "lower_is_better", summary: { n: 1, mean: base * 100 } }] }));
+    const runs = [5, 6, 7, 8, 9].map((base, repetition) => ({
+      variant: "solo",
+      repetition,
+      metrics: [{ key: "size", unit: "B", direction: "lower_is_better", summary: { n: 1, mean: base * 100 } }],
+    }));
     await uploadStored(key, { experiment: "solo", create: true, runs });
     const comparison = await getComparison(db, { projectSlug: slug }, "solo");
     expect(comparison.metrics[0]!.comparison?.comparisons).toEqual([]);
@@ -212,11 +235,23 @@ describe("experiment.results → charts with partial data", () => {
     const { slug, key } = await newProject();
     // p50 / p90 / p99 per run as a load tool prints them; no samples, no histogram.
     const printed = {
-      http: [{ p50: 2, p90: 4, p99: 9 }, { p50: 2.5, p90: 3.5, p99: 7 }, { p50: 1.5, p90: 5, p99: 8 }],
-      grpc: [{ p50: 6, p90: 11, p99: 15 }, { p50: 7, p90: 10, p99: 19 }, { p50: 5, p90: 12, p99: 14 }],
+      http: [
+        { p50: 2, p90: 4, p99: 9 },
+        { p50: 2.5, p90: 3.5, p99: 7 },
+        { p50: 1.5, p90: 5, p99: 8 },
+      ],
+      grpc: [
+        { p50: 6, p90: 11, p99: 15 },
+        { p50: 7, p90: 10, p99: 19 },
+        { p50: 5, p90: 12, p99: 14 },
+      ],
     };
     const runs = Object.entries(printed).flatMap(([variant, perRun]) =>
-      perRun.map((p, repetition) => ({ variant, repetition, metrics: [{ key: "latency", unit: "ms", direction: "lower_is_better", summary: { n: 1000, mean: p.p50 * 1.1, ...p } }] })),
+      perRun.map((p, repetition) => ({
+        variant,
+        repetition,
+        metrics: [{ key: "latency", unit: "ms", direction: "lower_is_better", summary: { n: 1000, mean: p.p50 * 1.1, ...p } }],
+      })),
     );
     await uploadStored(key, { experiment: "printed", create: true, runs });
     const charts = ZExperimentCharts.parse((await caller.experiment.results({ projectSlug: slug, experimentSlug: "printed" })).charts);
@@ -249,13 +284,20 @@ describe("experiment.results → charts with partial data", () => {
     const { slug, key } = await newProject();
     // Samples recorded by Versus (it picks a scale for 1.1 ms in seconds), then a histogram an
     // agent recorded with a scale of its own: a variant whose runs do not share a scale.
-    await uploadStored(key, { experiment: "mixed", create: true, runs: [{ variant: "hdr", metrics: [{ key: "t", unit: "s", direction: "lower_is_better", samples: [0.0011, 0.0012, 0.0013] }] }] });
+    await uploadStored(key, {
+      experiment: "mixed",
+      create: true,
+      runs: [{ variant: "hdr", metrics: [{ key: "t", unit: "s", direction: "lower_is_better", samples: [0.0011, 0.0012, 0.0013] }] }],
+    });
     const agentHistogram = hdr.build();
     for (const value of [150, 160, 170, 180]) agentHistogram.recordValue(value * 10);
     const encoded = hdr.encodeIntoCompressedBase64(agentHistogram);
     await uploadStored(key, { experiment: "mixed", runs: [{ variant: "hdr", metrics: [{ key: "t", histogram: encoded, histogramScale: 10 }] }] });
     await uploadStored(key, { experiment: "mixed", create: true, runs: [{ variant: "summary", metrics: [{ key: "t", summary: { n: 10, mean: 2 } }] }] });
-    const scales = await db.runMetricResult.findMany({ where: { run: { experiment: { slug: "mixed", project: { slug } } }, histogram: { not: null } }, select: { histogramScale: true } });
+    const scales = await db.runMetricResult.findMany({
+      where: { run: { experiment: { slug: "mixed", project: { slug } } }, histogram: { not: null } },
+      select: { histogramScale: true },
+    });
     expect(new Set(scales.map((s) => s.histogramScale)).size).toBe(2);
 
     const { distribution } = (await getExperimentCharts(db, { projectSlug: slug }, "mixed")).metrics[0]!;

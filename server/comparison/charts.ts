@@ -96,9 +96,20 @@ export async function chartsFor(db: Db, where: { projectSlug: string }, comparis
         direction: metric.direction,
         aggregation: metric.aggregation,
         bars: stats.flatMap(barOf),
-        percentiles: stats.flatMap((s) => percentileFigure(s, ownPercentiles.filter((r) => nameOf(experiment.variants, r.run.variantId) === s.variant)) ?? []),
+        percentiles: stats.flatMap(
+          (s) =>
+            percentileFigure(
+              s,
+              ownPercentiles.filter((r) => nameOf(experiment.variants, r.run.variantId) === s.variant),
+            ) ?? [],
+        ),
         distribution: distributionFor(rows, experiment.variants),
-        runs: rows.map((r): TRunValue => ({ variant: nameOf(experiment.variants, r.run.variantId), runId: r.run.id, repetition: r.run.repetition, value: runFigure(r, metric.aggregation) })),
+        runs: rows.map((r): TRunValue => ({
+          variant: nameOf(experiment.variants, r.run.variantId),
+          runId: r.run.id,
+          repetition: r.run.repetition,
+          value: runFigure(r, metric.aggregation),
+        })),
         timeSeries: ownSeries.map((s): TRunTimeSeries => ({
           variant: nameOf(experiment.variants, s.run.variantId),
           runId: s.run.id,
@@ -118,10 +129,19 @@ function nameOf(variants: readonly Variant[], id: string): string {
 function barOf(stats: VariantStats): TBarFigure[] {
   if (stats.n === 0 || stats.median === null || stats.mean === null) return [];
   const ci = stats.medianCi;
-  return [{
-    variant: stats.variant, isBaseline: stats.isBaseline, n: stats.n, median: stats.median,
-    ciLow: ci?.low ?? null, ciHigh: ci?.high ?? null, ciConfidence: ci?.confidence ?? null, mean: stats.mean, sd: stats.sd,
-  }];
+  return [
+    {
+      variant: stats.variant,
+      isBaseline: stats.isBaseline,
+      n: stats.n,
+      median: stats.median,
+      ciLow: ci?.low ?? null,
+      ciHigh: ci?.high ?? null,
+      ciConfidence: ci?.confidence ?? null,
+      mean: stats.mean,
+      sd: stats.sd,
+    },
+  ];
 }
 
 function distributionFor(rows: readonly ResultRow[], variants: readonly Variant[]) {

@@ -45,7 +45,12 @@ export function histogramGroup(rows: { id: string; histogramScale: number | null
   return { resultIds: rows.map((r) => r.id), scale: rows[0].histogramScale };
 }
 
-export async function getComparison(db: Db, where: { projectId: string } | { projectSlug: string }, experimentRef: string, baselineName?: string): Promise<TComparison> {
+export async function getComparison(
+  db: Db,
+  where: { projectId: string } | { projectSlug: string },
+  experimentRef: string,
+  baselineName?: string,
+): Promise<TComparison> {
   const projectFilter = "projectId" in where ? { projectId: where.projectId } : { project: { slug: where.projectSlug } };
   const experiment = await db.experiment.findFirst({
     where: { ...projectFilter, OR: [{ slug: experimentRef }, { id: experimentRef }] },
@@ -55,9 +60,13 @@ export async function getComparison(db: Db, where: { projectId: string } | { pro
 
   const baseline = baselineName ? experiment.variants.find((v) => v.name === baselineName) : experiment.variants.find((v) => v.isBaseline);
   if (!baseline) {
-    throw new AppError("UNPROCESSABLE", `No variant "${baselineName}" to use as the baseline; the variants are ${experiment.variants.map((v) => `"${v.name}"`).join(", ")}`, {
-      fieldIssues: [{ path: ["baseline"], message: `not a variant of this experiment` }],
-    });
+    throw new AppError(
+      "UNPROCESSABLE",
+      `No variant "${baselineName}" to use as the baseline; the variants are ${experiment.variants.map((v) => `"${v.name}"`).join(", ")}`,
+      {
+        fieldIssues: [{ path: ["baseline"], message: `not a variant of this experiment` }],
+      },
+    );
   }
 
   const stored = await db.runMetricResult.findMany({
@@ -81,7 +90,10 @@ export async function getComparison(db: Db, where: { projectId: string } | { pro
       .map((variant) => ({ variant, own: rows.filter((r) => r.run.variantId === variant.id) }))
       .filter(({ variant, own }) => own.length > 0 || variant.id === baseline.id);
     const groups = present.map(({ own }) => histogramGroup(own));
-    const merged = await mergedPercentiles(db, groups.filter((g): g is HistogramGroup => g !== undefined));
+    const merged = await mergedPercentiles(
+      db,
+      groups.filter((g): g is HistogramGroup => g !== undefined),
+    );
     let next = 0;
     const variants: VariantData[] = present.map(({ variant, own }, index) =>
       variantData(variant.name, variant.id === baseline.id, own, metric.aggregation, groups[index] ? (merged[next++] ?? null) : null),

@@ -42,7 +42,11 @@ describe("compareRunSets", () => {
       runs: [
         ...BEFORE.map((mean, i) => ({ variant: "api", gitCommit: "aaa1111deadbeef", gitBranch: "main", metrics: latency(mean, P95_BEFORE[i]!) })),
         ...AFTER.map((mean, i) => ({ variant: "api", gitCommit: "bbb2222cafef00d", gitBranch: "release", metrics: latency(mean, P95_AFTER[i]!) })),
-        ...[1, 2, 3, 4, 5].map((i) => ({ variant: "batch", gitCommit: "aaa1111deadbeef", metrics: [{ key: "latency_ms", unit: "ms", direction: "lower_is_better", summary: { n: 10, mean: 50 + i } }] })),
+        ...[1, 2, 3, 4, 5].map((i) => ({
+          variant: "batch",
+          gitCommit: "aaa1111deadbeef",
+          metrics: [{ key: "latency_ms", unit: "ms", direction: "lower_is_better", summary: { n: 10, mean: 50 + i } }],
+        })),
       ],
     });
     // A second experiment measured the same endpoint, latency in seconds and one extra metric.
@@ -64,9 +68,21 @@ describe("compareRunSets", () => {
       experiment: "few-against-many",
       create: true,
       runs: [
-        ...[10.2, 10.4, 10.3].map((mean) => ({ variant: "api", gitCommit: "f3a0001", metrics: [{ key: "latency_ms", unit: "ms", direction: "lower_is_better", summary: { n: 100, mean } }] })),
-        ...[8.1, 8.3, 7.9, 8.2, 8.0, 8.4, 8.15, 8.05, 8.25].map((mean) => ({ variant: "api", gitCommit: "f9b0002", metrics: [{ key: "latency_ms", unit: "ms", direction: "lower_is_better", summary: { n: 100, mean } }] })),
-        ...[8.1, 8.3, 7.9].map((mean) => ({ variant: "api", gitCommit: "f3c0003", metrics: [{ key: "latency_ms", unit: "ms", direction: "lower_is_better", summary: { n: 100, mean } }] })),
+        ...[10.2, 10.4, 10.3].map((mean) => ({
+          variant: "api",
+          gitCommit: "f3a0001",
+          metrics: [{ key: "latency_ms", unit: "ms", direction: "lower_is_better", summary: { n: 100, mean } }],
+        })),
+        ...[8.1, 8.3, 7.9, 8.2, 8.0, 8.4, 8.15, 8.05, 8.25].map((mean) => ({
+          variant: "api",
+          gitCommit: "f9b0002",
+          metrics: [{ key: "latency_ms", unit: "ms", direction: "lower_is_better", summary: { n: 100, mean } }],
+        })),
+        ...[8.1, 8.3, 7.9].map((mean) => ({
+          variant: "api",
+          gitCommit: "f3c0003",
+          metrics: [{ key: "latency_ms", unit: "ms", direction: "lower_is_better", summary: { n: 100, mean } }],
+        })),
       ],
     });
     // One run each, with raw samples: compared on the samples, as weak evidence.
@@ -74,14 +90,29 @@ describe("compareRunSets", () => {
       experiment: "one-run-each",
       create: true,
       runs: [
-        { variant: "old", gitCommit: "c0ffee1", gitCommitMessage: "Parse headers once", gitCommitTime: "2026-06-01T09:00:00.000Z", metrics: [{ key: "t", unit: "ms", direction: "lower_is_better", samples: Array.from({ length: 60 }, (_, i) => 20 + (i % 9)) }] },
-        { variant: "new", gitCommit: "c0ffee2", metrics: [{ key: "t", unit: "ms", direction: "lower_is_better", samples: Array.from({ length: 60 }, (_, i) => 12 + (i % 9)) }] },
+        {
+          variant: "old",
+          gitCommit: "c0ffee1",
+          gitCommitMessage: "Parse headers once",
+          gitCommitTime: "2026-06-01T09:00:00.000Z",
+          metrics: [{ key: "t", unit: "ms", direction: "lower_is_better", samples: Array.from({ length: 60 }, (_, i) => 20 + (i % 9)) }],
+        },
+        {
+          variant: "new",
+          gitCommit: "c0ffee2",
+          metrics: [{ key: "t", unit: "ms", direction: "lower_is_better", samples: Array.from({ length: 60 }, (_, i) => 12 + (i % 9)) }],
+        },
       ],
     });
   });
 
   it("two commits of one experiment: the faster deploy is better, with the engine's own figures", async () => {
-    const result = await compareRunSets(db, where(), { experimentSlug: "checkout-api", variant: "api", gitCommit: "aaa1111deadbeef" }, { experimentSlug: "checkout-api", variant: "api", gitCommit: "bbb2222cafef00d" });
+    const result = await compareRunSets(
+      db,
+      where(),
+      { experimentSlug: "checkout-api", variant: "api", gitCommit: "aaa1111deadbeef" },
+      { experimentSlug: "checkout-api", variant: "api", gitCommit: "bbb2222cafef00d" },
+    );
     expect(result.before).toEqual({ experiment: { slug: "checkout-api", title: "checkout-api" }, variant: "api", gitCommit: "aaa1111deadbeef", runs: 6 });
     expect(result.after).toMatchObject({ variant: "api", gitCommit: "bbb2222cafef00d", runs: 6 });
     expect(result.alpha).toBe(0.05);
@@ -89,7 +120,15 @@ describe("compareRunSets", () => {
     const latency = result.metrics.find((m) => m.key === "latency_ms")!;
     expect(latency).toMatchObject({ unit: "ms", direction: "lower_is_better", aggregation: "mean", reason: null });
     const after = latency.comparison!.comparisons[0]!;
-    expect(after).toMatchObject({ candidate: "after", baseline: "before", verdict: "better", evidence: "strong", adjustment: "none", nBaseline: 6, nCandidate: 6 });
+    expect(after).toMatchObject({
+      candidate: "after",
+      baseline: "before",
+      verdict: "better",
+      evidence: "strong",
+      adjustment: "none",
+      nBaseline: 6,
+      nCandidate: 6,
+    });
     // The same engine on the same replicates gives the same comparison, number for number.
     const expected = compareMetric({ key: "latency_ms", unit: "ms", direction: "lower_is_better" }, [
       { name: "before", isBaseline: true, replicates: BEFORE },
@@ -107,7 +146,12 @@ describe("compareRunSets", () => {
   });
 
   it("swapping the sides swaps the verdict; a commit prefix selects the same runs", async () => {
-    const result = await compareRunSets(db, where(), { experimentSlug: "checkout-api", variant: "api", gitCommit: "bbb2222" }, { experimentSlug: "checkout-api", variant: "api", gitCommit: "aaa1111" });
+    const result = await compareRunSets(
+      db,
+      where(),
+      { experimentSlug: "checkout-api", variant: "api", gitCommit: "bbb2222" },
+      { experimentSlug: "checkout-api", variant: "api", gitCommit: "aaa1111" },
+    );
     expect([result.before.runs, result.after.runs]).toEqual([6, 6]);
     expect(result.metrics.find((m) => m.key === "latency_ms")!.comparison!.comparisons[0]!.verdict).toBe("worse");
   });
@@ -119,7 +163,12 @@ describe("compareRunSets", () => {
   });
 
   it("across experiments: metrics matched by key; a different unit, direction or a missing metric is not comparable, with the reason", async () => {
-    const result = await compareRunSets(db, where(), { experimentSlug: "checkout-api", variant: "api", gitCommit: "aaa1111deadbeef" }, { experimentSlug: "checkout-api-seconds" });
+    const result = await compareRunSets(
+      db,
+      where(),
+      { experimentSlug: "checkout-api", variant: "api", gitCommit: "aaa1111deadbeef" },
+      { experimentSlug: "checkout-api-seconds" },
+    );
     expect(result.metrics.map((m) => [m.key, m.comparison, m.reason])).toEqual([
       ["latency_ms", null, "not comparable: the unit is ms before and s after"],
       ["latency_p95_ms", null, "not comparable: lower is better on one side and higher is better on the other"],
@@ -142,13 +191,23 @@ describe("compareRunSets", () => {
 
   it("3 runs against 9 get a verdict (the test can reach α with those sizes); 3 against 3 say why not, with no p", async () => {
     // It said "needs ≥ 4 runs per variant … for the U-test to reach α" beside p = 0.009.
-    const unequal = await compareRunSets(db, where(), { experimentSlug: "few-against-many", gitCommit: "f3a0001" }, { experimentSlug: "few-against-many", gitCommit: "f9b0002" });
+    const unequal = await compareRunSets(
+      db,
+      where(),
+      { experimentSlug: "few-against-many", gitCommit: "f3a0001" },
+      { experimentSlug: "few-against-many", gitCommit: "f9b0002" },
+    );
     const decided = unequal.metrics[0]!.comparison!.comparisons[0]!;
     expect([decided.nBaseline, decided.nCandidate]).toEqual([3, 9]);
     expect(decided.mannWhitney!.p).toBeCloseTo(2 / 220, 10);
     expect(decided).toMatchObject({ verdict: "better", evidence: "strong" });
     expect(decided.pAdjusted).toBeCloseTo(2 / 220, 10);
-    const equal = await compareRunSets(db, where(), { experimentSlug: "few-against-many", gitCommit: "f3a0001" }, { experimentSlug: "few-against-many", gitCommit: "f3c0003" });
+    const equal = await compareRunSets(
+      db,
+      where(),
+      { experimentSlug: "few-against-many", gitCommit: "f3a0001" },
+      { experimentSlug: "few-against-many", gitCommit: "f3c0003" },
+    );
     const undecided = equal.metrics[0]!.comparison!.comparisons[0]!;
     expect(undecided.verdict).toBe("insufficient_data");
     expect(undecided.reason).toBe("with 3 and 3 runs the U-test's smallest p is 0.100 > α = 0.05: more runs are needed");
@@ -158,46 +217,82 @@ describe("compareRunSets", () => {
   });
 
   it("one run on each side is compared on its samples and labelled weak evidence", async () => {
-    const result = await compareRunSets(db, where(), { experimentSlug: "one-run-each", gitCommit: "c0ffee1" }, { experimentSlug: "one-run-each", gitCommit: "c0ffee2" });
+    const result = await compareRunSets(
+      db,
+      where(),
+      { experimentSlug: "one-run-each", gitCommit: "c0ffee1" },
+      { experimentSlug: "one-run-each", gitCommit: "c0ffee2" },
+    );
     const t = result.metrics[0]!.comparison!.comparisons[0]!;
     expect(t).toMatchObject({ verdict: "better", evidence: "weak" });
     expect(t.weak).toMatchObject({ baselineSamples: 60, candidateSamples: 60 });
   });
 
   it("report.crossCompare (tRPC): NOT_FOUND for an unknown experiment, UNPROCESSABLE for an unknown variant, BAD_REQUEST for bad input", async () => {
-    const ok = await caller.report.crossCompare({ projectSlug: project.slug, before: { experimentSlug: "checkout-api", variant: "api", gitCommit: "aaa1111" }, after: { experimentSlug: "checkout-api", variant: "api", gitCommit: "bbb2222" } });
+    const ok = await caller.report.crossCompare({
+      projectSlug: project.slug,
+      before: { experimentSlug: "checkout-api", variant: "api", gitCommit: "aaa1111" },
+      after: { experimentSlug: "checkout-api", variant: "api", gitCommit: "bbb2222" },
+    });
     expect(ok.metrics[0]!.comparison!.comparisons[0]!.verdict).toBe("better");
-    await expect(caller.report.crossCompare({ projectSlug: project.slug, before: { experimentSlug: "nope" }, after: { experimentSlug: "checkout-api" } })).rejects.toMatchObject({
+    await expect(
+      caller.report.crossCompare({ projectSlug: project.slug, before: { experimentSlug: "nope" }, after: { experimentSlug: "checkout-api" } }),
+    ).rejects.toMatchObject({
       code: "NOT_FOUND",
       message: 'No experiment "nope" in this project (before)',
     });
-    await expect(caller.report.crossCompare({ projectSlug: "no-such-project", before: { experimentSlug: "a" }, after: { experimentSlug: "b" } })).rejects.toMatchObject({ code: "NOT_FOUND" });
-    await expect(caller.report.crossCompare({ projectSlug: project.slug, before: { experimentSlug: "checkout-api" }, after: { experimentSlug: "checkout-api", variant: "grpc" } })).rejects.toMatchObject({
+    await expect(
+      caller.report.crossCompare({ projectSlug: "no-such-project", before: { experimentSlug: "a" }, after: { experimentSlug: "b" } }),
+    ).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(
+      caller.report.crossCompare({
+        projectSlug: project.slug,
+        before: { experimentSlug: "checkout-api" },
+        after: { experimentSlug: "checkout-api", variant: "grpc" },
+      }),
+    ).rejects.toMatchObject({
       code: "UNPROCESSABLE_CONTENT",
       message: 'No variant "grpc" in experiment "checkout-api"; its variants are "api", "batch"',
     });
-    await expect(caller.report.crossCompare({ projectSlug: project.slug, before: { experimentSlug: "Not A Slug" }, after: { experimentSlug: "checkout-api" } })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(
+      caller.report.crossCompare({ projectSlug: project.slug, before: { experimentSlug: "Not A Slug" }, after: { experimentSlug: "checkout-api" } }),
+    ).rejects.toMatchObject({ code: "BAD_REQUEST" });
   });
 
   it("report.runSetOptions lists each experiment's variants and commits, newest commit first", async () => {
     const { experiments } = await caller.report.runSetOptions({ projectSlug: project.slug });
     expect(experiments.map((e) => e.slug)).toEqual(["checkout-api", "checkout-api-seconds", "few-against-many", "one-run-each"]);
     const checkout = experiments[0]!;
-    expect(checkout.variants).toEqual([{ name: "api", runs: 12 }, { name: "batch", runs: 5 }]);
+    expect(checkout.variants).toEqual([
+      { name: "api", runs: 12 },
+      { name: "batch", runs: 5 },
+    ]);
     expect(checkout.commits.map((c) => [c.gitCommit, c.gitBranch, c.runs]).sort()).toEqual([
       ["aaa1111deadbeef", "main", 11],
       ["bbb2222cafef00d", "release", 6],
     ]);
     expect(experiments[1]!.commits).toEqual([]);
     // Each commit with its message and commit time when the runs gave them, for the picker to show and search.
-    expect(experiments.find((e) => e.slug === "one-run-each")!.commits.map((c) => [c.gitCommit, c.message, c.committedAt?.toISOString() ?? null]).sort()).toEqual([
+    expect(
+      experiments
+        .find((e) => e.slug === "one-run-each")!
+        .commits.map((c) => [c.gitCommit, c.message, c.committedAt?.toISOString() ?? null])
+        .sort(),
+    ).toEqual([
       ["c0ffee1", "Parse headers once", "2026-06-01T09:00:00.000Z"],
       ["c0ffee2", null, null],
     ]);
   });
 
   it("the compare page's query string stands for a request; empty fields mean 'any'", () => {
-    const query = ZCrossComparisonQuery.parse({ before: "checkout-api", beforeVariant: "", beforeCommit: "aaa1111", after: "checkout-api", afterVariant: "api", afterCommit: " " });
+    const query = ZCrossComparisonQuery.parse({
+      before: "checkout-api",
+      beforeVariant: "",
+      beforeCommit: "aaa1111",
+      after: "checkout-api",
+      afterVariant: "api",
+      afterCommit: " ",
+    });
     expect(requestOfQuery(project.slug, query)).toEqual({
       projectSlug: project.slug,
       before: { experimentSlug: "checkout-api", variant: undefined, gitCommit: "aaa1111" },

@@ -42,9 +42,13 @@ async function loadRunSet(db: Db, projectId: string, ref: TRunSetRef, side: Side
   }
   const variant = ref.variant === undefined ? undefined : experiment.variants.find((v) => v.name === ref.variant);
   if (ref.variant !== undefined && !variant) {
-    throw new AppError("UNPROCESSABLE", `No variant "${ref.variant}" in experiment "${experiment.slug}"; its variants are ${experiment.variants.map((v) => `"${v.name}"`).join(", ")}`, {
-      fieldIssues: [{ path: [side, "variant"], message: `not a variant of ${experiment.slug}` }],
-    });
+    throw new AppError(
+      "UNPROCESSABLE",
+      `No variant "${ref.variant}" in experiment "${experiment.slug}"; its variants are ${experiment.variants.map((v) => `"${v.name}"`).join(", ")}`,
+      {
+        fieldIssues: [{ path: [side, "variant"], message: `not a variant of ${experiment.slug}` }],
+      },
+    );
   }
   const runWhere = {
     experimentId: experiment.id,
@@ -66,7 +70,12 @@ async function loadRunSet(db: Db, projectId: string, ref: TRunSetRef, side: Side
     side,
     experiment,
     metrics: experiment.metrics as MetricDef[],
-    summary: { experiment: { slug: experiment.slug, title: experiment.title }, variant: variant?.name ?? null, gitCommit: ref.gitCommit ?? null, runs: runIds.length },
+    summary: {
+      experiment: { slug: experiment.slug, title: experiment.title },
+      variant: variant?.name ?? null,
+      gitCommit: ref.gitCommit ?? null,
+      runs: runIds.length,
+    },
     runIds,
     results,
   };
@@ -74,12 +83,19 @@ async function loadRunSet(db: Db, projectId: string, ref: TRunSetRef, side: Side
 
 type RunSet = Awaited<ReturnType<typeof loadRunSet>>;
 
-export async function compareRunSets(db: Db, where: { projectSlug: string }, before: TRunSetRef, after: TRunSetRef, metricKeys?: string[]): Promise<TCrossComparison> {
+export async function compareRunSets(
+  db: Db,
+  where: { projectSlug: string },
+  before: TRunSetRef,
+  after: TRunSetRef,
+  metricKeys?: string[],
+): Promise<TCrossComparison> {
   const project = await getProjectBySlug(db, where.projectSlug);
   const sets = { before: await loadRunSet(db, project.id, before, "before"), after: await loadRunSet(db, project.id, after, "after") };
   const alpha = Math.min(sets.before.experiment.alpha, sets.after.experiment.alpha);
   const notes: string[] = [];
-  if (sets.before.experiment.alpha !== sets.after.experiment.alpha) notes.push(`the experiments use different significance levels; the stricter α = ${alpha} applies`);
+  if (sets.before.experiment.alpha !== sets.after.experiment.alpha)
+    notes.push(`the experiments use different significance levels; the stricter α = ${alpha} applies`);
   const afterIds = new Set(sets.after.runIds);
   const shared = sets.before.runIds.filter((id) => afterIds.has(id)).length;
   if (shared > 0) notes.push(`${shared} run${shared === 1 ? " is" : "s are"} in both sets: pick a variant or a commit on each side to compare different runs`);
@@ -108,7 +124,13 @@ async function compareOneMetric(db: Db, key: string, before: RunSet, after: RunS
   const b = before.metrics.find((m) => m.key === key);
   const a = after.metrics.find((m) => m.key === key);
   const def = (b ?? a) as MetricDef | undefined;
-  const described = { key, label: def?.label ?? "", unit: def?.unit ?? "", direction: def?.direction ?? "lower_is_better", aggregation: def?.aggregation ?? "mean" };
+  const described = {
+    key,
+    label: def?.label ?? "",
+    unit: def?.unit ?? "",
+    direction: def?.direction ?? "lower_is_better",
+    aggregation: def?.aggregation ?? "mean",
+  };
   if (!def) return { ...described, comparison: null, reason: `neither experiment has a metric "${key}"` };
   const reason = mismatch(key, b, a, { before, after });
   if (reason || !b || !a) return { ...described, comparison: null, reason };
@@ -125,7 +147,11 @@ async function compareOneMetric(db: Db, key: string, before: RunSet, after: RunS
     await attachSamples(db, variants[0] as VariantData, b.id, beforeRows[0]!.runId);
     await attachSamples(db, variants[1] as VariantData, a.id, afterRows[0]!.runId);
   }
-  return { ...described, comparison: compareMetric({ key, unit: b.unit, direction: b.direction }, variants, { alpha, minimumRuns: "attainable" }), reason: null };
+  return {
+    ...described,
+    comparison: compareMetric({ key, unit: b.unit, direction: b.direction }, variants, { alpha, minimumRuns: "attainable" }),
+    reason: null,
+  };
 }
 
 async function attachSamples(db: Db, variant: VariantData, metricId: string, runId: string) {

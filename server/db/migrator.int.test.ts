@@ -21,7 +21,10 @@ const migrationNames = fs
 
 // Computed here rather than with migrationChecksum, so the test checks the migrator's arithmetic.
 const sha256OfFile = (name: string) =>
-  crypto.createHash("sha256").update(fs.readFileSync(path.join(defaultMigrationsDir, name, "migration.sql"))).digest("hex");
+  crypto
+    .createHash("sha256")
+    .update(fs.readFileSync(path.join(defaultMigrationsDir, name, "migration.sql")))
+    .digest("hex");
 
 interface MigrationRow {
   migration_name: string;
@@ -137,9 +140,7 @@ describe("migrate() and Prisma's own schema engine", () => {
   };
 
   const closeConnectionsOf = (db: ThrowawayDatabase) =>
-    withClient(inject("adminDatabaseUrl"), (client) =>
-      client.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1`, [db.name]),
-    );
+    withClient(inject("adminDatabaseUrl"), (client) => client.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1`, [db.name]));
 
   async function withEngine<T>(url: string, fn: (engine: Awaited<ReturnType<typeof openSchemaEngine>>) => Promise<T>): Promise<T> {
     const engine = await openSchemaEngine(url, schemaText);

@@ -110,10 +110,11 @@ async function applyOne(client: pg.Client, migration: MigrationFile): Promise<vo
   const id = crypto.randomUUID();
   await client.query("BEGIN");
   try {
-    await client.query(
-      `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, applied_steps_count) VALUES ($1, $2, $3, now(), 0)`,
-      [id, migration.checksum, migration.name],
-    );
+    await client.query(`INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, applied_steps_count) VALUES ($1, $2, $3, now(), 0)`, [
+      id,
+      migration.checksum,
+      migration.name,
+    ]);
     await client.query(migration.sql);
     await client.query(`UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1`, [id]);
     await client.query("COMMIT");

@@ -13,7 +13,9 @@ afterAll(() => db.$disconnect());
 describe("prepared statements", () => {
   it("prepares a statement once per connection, named by its text's hash", async () => {
     for (let i = 0; i < 3; i++) await preparedQuery(db, Prisma.sql`SELECT ${i}::int AS "marked"`);
-    const prepared = await db.$queryRaw<{ name: string; statement: string }[]>`SELECT "name", "statement" FROM pg_prepared_statements WHERE "statement" LIKE '%"marked"%' AND "statement" NOT LIKE '%pg_prepared_statements%'`;
+    const prepared = await db.$queryRaw<
+      { name: string; statement: string }[]
+    >`SELECT "name", "statement" FROM pg_prepared_statements WHERE "statement" LIKE '%"marked"%' AND "statement" NOT LIKE '%pg_prepared_statements%'`;
     expect(prepared).toEqual([{ name: statementName('SELECT $1::int AS "marked"'), statement: 'SELECT $1::int AS "marked"' }]);
   });
 

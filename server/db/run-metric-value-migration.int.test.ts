@@ -43,20 +43,39 @@ describe(MIGRATION, () => {
       await sql(`COMMIT`);
       const metrics = ["throughput", "latency_p50", "errors", "bytes_in", "http_reqs", "latency", "tps"];
       for (const [position, key] of metrics.entries()) {
-        await sql(`INSERT INTO "Metric" (id, "experimentId", key, unit, direction, position) VALUES ($1, 'e', $1, 'x', 'lower_is_better', $2)`, [key, position]);
+        await sql(`INSERT INTO "Metric" (id, "experimentId", key, unit, direction, position) VALUES ($1, 'e', $1, 'x', 'lower_is_better', $2)`, [
+          key,
+          position,
+        ]);
       }
       const http = JSON.stringify({ http: { target: "http://127.0.0.1:8080/", responses: 1801, durationSeconds: 4.2 } });
-      await sql(`INSERT INTO "Run" (id, "experimentId", "variantId", source, "sourceDetail", repetition, environment) VALUES ('go', 'e', 'v', 'agent', 'agent go-1', 0, $1::jsonb)`, [http]);
+      await sql(
+        `INSERT INTO "Run" (id, "experimentId", "variantId", source, "sourceDetail", repetition, environment) VALUES ('go', 'e', 'v', 'agent', 'agent go-1', 0, $1::jsonb)`,
+        [http],
+      );
       await sql(`INSERT INTO "Run" (id, "experimentId", "variantId", source, "sourceDetail", repetition) VALUES ('k6', 'e', 'v', 'import', 'k6', 1)`);
       await sql(`INSERT INTO "Run" (id, "experimentId", "variantId", source, "sourceDetail", repetition) VALUES ('ng', 'e', 'v', 'import', 'ngrinder', 2)`);
       await sql(`INSERT INTO "Run" (id, "experimentId", "variantId", source, repetition) VALUES ('up', 'e', 'v', 'upload', 3)`);
       const result = (id: string, run: string, metric: string, f: Record<string, number | null>) =>
         sql(`INSERT INTO "RunMetricResult" (id, "runId", "metricId", n, mean, sd, min, max, p50, sum) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, [
-          id, run, metric, f.n, f.mean, f.sd ?? null, f.min ?? null, f.max ?? null, f.p50 ?? null, f.sum ?? null,
+          id,
+          run,
+          metric,
+          f.n,
+          f.mean,
+          f.sd ?? null,
+          f.min ?? null,
+          f.max ?? null,
+          f.p50 ?? null,
+          f.sum ?? null,
         ]);
       const series = (run: string, metric: string, values: number[]) =>
         sql(`INSERT INTO "RunTimeSeries" (id, "runId", "metricId", "startedAt", "offsetsMs", "values") VALUES ($1, $2, $3, now(), $4, $5)`, [
-          `${run}-${metric}`, run, metric, values.map((_, i) => i * 1000), values,
+          `${run}-${metric}`,
+          run,
+          metric,
+          values.map((_, i) => i * 1000),
+          values,
         ]);
       // The run detail of the issue: throughput n = 4, mean 450.3, sd 607.5, min 394, max 1,656 —
       // the mean the whole run's rate, the rest per-second rates (the last one a partial second, scaled).
@@ -79,7 +98,10 @@ describe(MIGRATION, () => {
       expect((await migrate(database.url)).applied[0]).toBe(MIGRATION);
 
       const rows = new Map(
-        ((await sql(`SELECT id, n::text AS n, mean, sd, min, max, p50, sum, value, "summaryNote" FROM "RunMetricResult"`)).rows as Row[]).map((row) => [row.id, row]),
+        ((await sql(`SELECT id, n::text AS n, mean, sd, min, max, p50, sum, value, "summaryNote" FROM "RunMetricResult"`)).rows as Row[]).map((row) => [
+          row.id,
+          row,
+        ]),
       );
       const row = (id: string) => rows.get(id) as Row;
 

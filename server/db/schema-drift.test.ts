@@ -20,8 +20,7 @@ function editModel(model: string, from: string | RegExp, to: string): string {
   return schemaText.replace(block, edited);
 }
 
-const drift = (schema: string, actual: SchemaDescription = database()) =>
-  compareSchemas(expectedSchemaFromPrisma(schema), actual, NO_EXTRAS);
+const drift = (schema: string, actual: SchemaDescription = database()) => compareSchemas(expectedSchemaFromPrisma(schema), actual, NO_EXTRAS);
 
 describe("compareSchemas", () => {
   it("finds nothing when both sides are the same schema", () => {
@@ -59,9 +58,7 @@ describe("compareSchemas", () => {
     const extraModel = `${schemaText}\nmodel Extra {\n  id String @id\n}\n`;
     expect(drift(extraModel)).toEqual(['table "Extra" is in schema.prisma but not in the database']);
     const extraValue = schemaText.replace("enum ShareMode {\n  live\n  snapshot\n", "enum ShareMode {\n  live\n  snapshot\n  embed\n");
-    expect(drift(extraValue)).toEqual([
-      `enum "ShareMode": schema.prisma says ('live', 'snapshot', 'embed'), database has ('live', 'snapshot')`,
-    ]);
+    expect(drift(extraValue)).toEqual([`enum "ShareMode": schema.prisma says ('live', 'snapshot', 'embed'), database has ('live', 'snapshot')`]);
   });
 
   it("reports an index the database lacks", () => {
@@ -154,7 +151,7 @@ describe("compareSchemas and the SQL-only objects", () => {
       method: "btree",
       columns: ["projectId", "createdAt", "batchId", "position"].map((name) => ({ name, order: "" })),
       included: [],
-      predicate: "\"status\" = ANY (ARRAY['queued'::\"JobStatus\", 'leased'::\"JobStatus\"])",
+      predicate: '"status" = ANY (ARRAY[\'queued\'::"JobStatus", \'leased\'::"JobStatus"])',
     });
     actual.tables.Job!.indexes.push({
       name: "Job_leased",
@@ -162,7 +159,7 @@ describe("compareSchemas and the SQL-only objects", () => {
       method: "btree",
       columns: ["projectId", "leaseExpiresAt"].map((name) => ({ name, order: "" })),
       included: [],
-      predicate: "\"status\" = 'leased'::\"JobStatus\"",
+      predicate: '"status" = \'leased\'::"JobStatus"',
     });
     actual.tables.RunMetricResult!.indexes.push({
       name: "RunMetricResult_scaled",
@@ -170,7 +167,7 @@ describe("compareSchemas and the SQL-only objects", () => {
       method: "btree",
       columns: [{ name: "metricId", order: "" }],
       included: [],
-      predicate: "\"histogramScale\" IS NOT NULL",
+      predicate: '"histogramScale" IS NOT NULL',
     });
     return actual;
   }

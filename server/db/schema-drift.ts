@@ -34,11 +34,7 @@ const SOURCE = "schema.prisma";
 const LISTED = "server/db/sql-only-objects.ts";
 
 /** Human-readable differences; an empty list means no drift. */
-export function compareSchemas(
-  expected: SchemaDescription,
-  actual: SchemaDescription,
-  allowedExtras: AllowedExtras = sqlOnlyObjects,
-): string[] {
+export function compareSchemas(expected: SchemaDescription, actual: SchemaDescription, allowedExtras: AllowedExtras = sqlOnlyObjects): string[] {
   const problems: string[] = [];
   compareEnums(expected, actual, problems);
 
@@ -56,7 +52,11 @@ export function compareSchemas(
   }
   // A function is accepted when an accepted trigger runs it (the trigger is what needs it).
   const acceptedTriggers = new Set([...allowedExtras.triggers, ...allTriggers(expected).map((t) => t.name)]);
-  const neededFunctions = new Set(allTriggers(actual).filter((t) => acceptedTriggers.has(t.name)).map((t) => t.function));
+  const neededFunctions = new Set(
+    allTriggers(actual)
+      .filter((t) => acceptedTriggers.has(t.name))
+      .map((t) => t.function),
+  );
   for (const fn of actual.functions) {
     if (!neededFunctions.has(fn) && !expected.functions.includes(fn)) {
       problems.push(`function ${quote(fn)} is in the database but neither in ${SOURCE} nor run by a trigger listed in ${LISTED}`);

@@ -2,12 +2,7 @@
 // to the same description schema.prisma is reduced to. Objects owned by an extension and Prisma's
 // own `_prisma_migrations` bookkeeping table are left out: neither is part of the domain model.
 import type pg from "pg";
-import {
-  emptyTable,
-  type ReferentialAction,
-  type SchemaDescription,
-  type TableDescription,
-} from "./schema-description";
+import { emptyTable, type ReferentialAction, type SchemaDescription, type TableDescription } from "./schema-description";
 
 export type Queryable = Pick<pg.ClientBase, "query">;
 
@@ -119,8 +114,7 @@ async function readConstraints(client: Queryable, description: SchemaDescription
     else {
       table.foreignKeys.push({
         columns: row.columns,
-        referencedTable:
-          row.referenced_schema === "public" ? (row.referenced_table ?? "") : `${row.referenced_schema}.${row.referenced_table}`,
+        referencedTable: row.referenced_schema === "public" ? (row.referenced_table ?? "") : `${row.referenced_schema}.${row.referenced_table}`,
         referencedColumns: row.referenced_columns,
         onDelete: ACTIONS[row.on_delete] ?? "NoAction",
         onUpdate: ACTIONS[row.on_update] ?? "NoAction",

@@ -3,13 +3,7 @@
 // every @map, @db.* type, @@unique and relation is read exactly as Prisma reads it.
 // Assumes relationMode "foreignKeys" (the default), i.e. every relation is a real foreign key.
 import prismaSchemaWasm from "@prisma/prisma-schema-wasm";
-import {
-  emptyTable,
-  type IndexDescription,
-  type ReferentialAction,
-  type SchemaDescription,
-  type TableDescription,
-} from "./schema-description";
+import { emptyTable, type IndexDescription, type ReferentialAction, type SchemaDescription, type TableDescription } from "./schema-description";
 
 // The parts of Prisma's DMMF this module reads (see @prisma/dmmf for the full type).
 interface DmmfField {
@@ -240,15 +234,16 @@ function addImplicitManyToManyTables(
     for (const field of model.fields) {
       if (field.kind !== "object" || !field.isList || !field.relationName || done.has(field.relationName)) continue;
       const other = models.find((m) => m.name === field.type);
-      const back = other?.fields.find(
-        (f) => f !== field && f.relationName === field.relationName && f.kind === "object" && f.type === model.name,
-      );
+      const back = other?.fields.find((f) => f !== field && f.relationName === field.relationName && f.kind === "object" && f.type === model.name);
       if (!other || !back?.isList) continue;
       done.add(field.relationName);
       const [a, b] = [model, other].sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0)) as [DmmfModel, DmmfModel];
       const name = `_${field.relationName}`;
       const table = emptyTable();
-      for (const [column, target] of [["A", a], ["B", b]] as const) {
+      for (const [column, target] of [
+        ["A", a],
+        ["B", b],
+      ] as const) {
         const id = target.fields.find((f) => f.isId);
         if (!id) throw new Error(`implicit many-to-many ${name} needs a single-field @id on ${target.name}`);
         table.columns[column] = { type: helpers.columnType({ ...id, isList: false }), notNull: true };

@@ -38,7 +38,7 @@ async function errorOf(run: () => Promise<unknown>): Promise<unknown> {
 const calls = {
   "a model query": () => db.project.findMany({ take: 1 }),
   "a count": () => db.project.count(),
-  "$queryRaw": () => db.$queryRaw`SELECT 1`,
+  $queryRaw: () => db.$queryRaw`SELECT 1`,
   "an interactive transaction": () => db.$transaction(async (tx) => tx.project.count()),
   "a batch transaction": () => db.$transaction([db.project.count(), db.job.count()]),
   "a prepared statement on the pool": () => preparedQuery(db, Prisma.sql`SELECT 1 AS one`),
@@ -53,16 +53,23 @@ describe("isDatabaseUnavailable, on what the client throws", () => {
     let entered!: () => void;
     const insideTransaction = new Promise<void>((resolve) => (entered = resolve));
     const transaction = errorOf(() =>
-      db.$transaction(async (tx) => {
-        await tx.project.count();
-        entered();
-        await tx.$queryRaw`SELECT pg_sleep(30)`;
-      }, { timeout: 60_000 }),
+      db.$transaction(
+        async (tx) => {
+          await tx.project.count();
+          entered();
+          await tx.$queryRaw`SELECT pg_sleep(30)`;
+        },
+        { timeout: 60_000 },
+      ),
     );
     await insideTransaction;
     await database.stop();
 
-    const failures: Record<string, unknown> = { "a statement in flight": await inFlight, "a prepared statement in flight": await preparedInFlight, "an open transaction": await transaction };
+    const failures: Record<string, unknown> = {
+      "a statement in flight": await inFlight,
+      "a prepared statement in flight": await preparedInFlight,
+      "an open transaction": await transaction,
+    };
     for (const [name, call] of Object.entries(calls)) failures[name] = await errorOf(call);
     for (const [name, error] of Object.entries(failures)) expect(isDatabaseUnavailable(error), `${name}: ${String(error)}`).toBe(true);
 
@@ -93,7 +100,10 @@ describe("isDatabaseUnavailable, on what the client throws", () => {
   const refusedEverywhere = async (state: string, code: string) => {
     for (const [name, call] of Object.entries(calls)) {
       const error = await errorOf(call);
-      expect(JSON.stringify(error, (_key, value: unknown) => (typeof value === "bigint" ? String(value) : value)), `${state}, ${name}`).toContain(code);
+      expect(
+        JSON.stringify(error, (_key, value: unknown) => (typeof value === "bigint" ? String(value) : value)),
+        `${state}, ${name}`,
+      ).toContain(code);
       expect(isDatabaseUnavailable(error), `${state}, ${name}: ${String(error)}`).toBe(true);
     }
   };

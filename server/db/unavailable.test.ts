@@ -5,7 +5,12 @@ import { describe, expect, it } from "vitest";
 import { isDatabaseUnavailable } from "./unavailable";
 
 const pgError = (code: string, message: string) => Object.assign(new Error(message), { code, severity: "FATAL" });
-const prismaError = (code: string, cause?: object) => Object.assign(new Error(`Invalid invocation ${code}`), { name: "PrismaClientKnownRequestError", code, meta: cause ? { driverAdapterError: { name: "DriverAdapterError", cause } } : {} });
+const prismaError = (code: string, cause?: object) =>
+  Object.assign(new Error(`Invalid invocation ${code}`), {
+    name: "PrismaClientKnownRequestError",
+    code,
+    meta: cause ? { driverAdapterError: { name: "DriverAdapterError", cause } } : {},
+  });
 
 describe("isDatabaseUnavailable", () => {
   it.each([
@@ -23,12 +28,48 @@ describe("isDatabaseUnavailable", () => {
     ["adapter 57P03 under a model query", prismaError("P2036", { kind: "postgres", code: "57P03", originalCode: "57P03" })],
     ["wrapped as a cause", new Error("storing the run failed", { cause: new Error("Connection terminated unexpectedly") })],
     // ALTER DATABASE … ALLOW_CONNECTIONS false: as node-postgres and the adapter gave them (a real server).
-    ["55000 database not accepting connections, on the pool", Object.assign(pgError("55000", 'database "versus" is not currently accepting connections'), { routine: "CheckMyDatabase", file: "postinit.c" })],
-    ["55000 under a model query", prismaError("P2039", { originalCode: "55000", originalMessage: 'database "versus" is not currently accepting connections', kind: "postgres", code: "55000", severity: "FATAL", message: 'database "versus" is not currently accepting connections' })],
-    ["55000 under a raw query", prismaError("P2010", { originalCode: "55000", kind: "postgres", code: "55000", severity: "FATAL", message: 'database "versus" is not currently accepting connections' })],
-    ["55000 in another language (FATAL: only connecting ends a session with it)", prismaError("P2039", { kind: "postgres", code: "55000", severity: "FATAL", message: 'la base de données « versus » n\'accepte plus les connexions' })],
-    ["57P03 shutting down (smart shutdown), under a model query", prismaError("P2039", { originalCode: "57P03", kind: "postgres", code: "57P03", severity: "FATAL", message: "the database system is shutting down" })],
-    ["53300 under a model query", prismaError("P2037", { originalCode: "53300", originalMessage: "sorry, too many clients already", kind: "TooManyConnections", cause: "sorry, too many clients already" })],
+    [
+      "55000 database not accepting connections, on the pool",
+      Object.assign(pgError("55000", 'database "versus" is not currently accepting connections'), { routine: "CheckMyDatabase", file: "postinit.c" }),
+    ],
+    [
+      "55000 under a model query",
+      prismaError("P2039", {
+        originalCode: "55000",
+        originalMessage: 'database "versus" is not currently accepting connections',
+        kind: "postgres",
+        code: "55000",
+        severity: "FATAL",
+        message: 'database "versus" is not currently accepting connections',
+      }),
+    ],
+    [
+      "55000 under a raw query",
+      prismaError("P2010", {
+        originalCode: "55000",
+        kind: "postgres",
+        code: "55000",
+        severity: "FATAL",
+        message: 'database "versus" is not currently accepting connections',
+      }),
+    ],
+    [
+      "55000 in another language (FATAL: only connecting ends a session with it)",
+      prismaError("P2039", { kind: "postgres", code: "55000", severity: "FATAL", message: "la base de données « versus » n'accepte plus les connexions" }),
+    ],
+    [
+      "57P03 shutting down (smart shutdown), under a model query",
+      prismaError("P2039", { originalCode: "57P03", kind: "postgres", code: "57P03", severity: "FATAL", message: "the database system is shutting down" }),
+    ],
+    [
+      "53300 under a model query",
+      prismaError("P2037", {
+        originalCode: "53300",
+        originalMessage: "sorry, too many clients already",
+        kind: "TooManyConnections",
+        cause: "sorry, too many clients already",
+      }),
+    ],
   ])("%s → unavailable", (_name, error) => {
     expect(isDatabaseUnavailable(error)).toBe(true);
   });
@@ -38,10 +79,23 @@ describe("isDatabaseUnavailable", () => {
     ["a raw query's syntax error", prismaError("P2010", { kind: "postgres", code: "42601" })],
     ["a division by zero", pgError("22012", "division by zero")],
     // Other object_not_in_prerequisite_state errors are the statement's own fault.
-    ["55000 currval before nextval", Object.assign(new Error('currval of sequence "s" is not yet defined in this session'), { code: "55000", severity: "ERROR", routine: "currval_oid" })],
-    ["55000 under a raw query, not about connecting", prismaError("P2010", { kind: "postgres", code: "55000", severity: "ERROR", message: 'currval of sequence "s" is not yet defined in this session' })],
+    [
+      "55000 currval before nextval",
+      Object.assign(new Error('currval of sequence "s" is not yet defined in this session'), { code: "55000", severity: "ERROR", routine: "currval_oid" }),
+    ],
+    [
+      "55000 under a raw query, not about connecting",
+      prismaError("P2010", { kind: "postgres", code: "55000", severity: "ERROR", message: 'currval of sequence "s" is not yet defined in this session' }),
+    ],
     ["an ordinary error", new Error("Connection string is malformed")],
-    ["an error whose cause refers to itself", (() => { const error: Error & { cause?: unknown } = new Error("loop"); error.cause = error; return error; })()],
+    [
+      "an error whose cause refers to itself",
+      (() => {
+        const error: Error & { cause?: unknown } = new Error("loop");
+        error.cause = error;
+        return error;
+      })(),
+    ],
     ["null", null],
   ])("%s → not unavailable", (_name, error) => {
     expect(isDatabaseUnavailable(error)).toBe(false);

@@ -19,7 +19,11 @@ export function databaseUnavailableError(cause: unknown): AppError {
   const reason = cause instanceof Error ? cause.message.trim().split("\n").pop() : String(cause);
   console.warn(`database unavailable, answered 503: ${reason}`);
   noteDatabaseUnavailable();
-  return new AppError("UNAVAILABLE", `The database is unavailable right now (restarting, refusing connections or unreachable); retry in ${DATABASE_RETRY_AFTER_SECONDS} seconds`, { cause });
+  return new AppError(
+    "UNAVAILABLE",
+    `The database is unavailable right now (restarting, refusing connections or unreachable); retry in ${DATABASE_RETRY_AFTER_SECONDS} seconds`,
+    { cause },
+  );
 }
 
 // Prisma: can't reach the server, timed out reaching it, the server closed the connection,
@@ -53,7 +57,17 @@ export async function databaseIsUnavailable(db: { $queryRaw: (query: TemplateStr
   }
 }
 
-type Inspectable = { code?: unknown; errorCode?: unknown; kind?: unknown; originalCode?: unknown; severity?: unknown; routine?: unknown; message?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown } };
+type Inspectable = {
+  code?: unknown;
+  errorCode?: unknown;
+  kind?: unknown;
+  originalCode?: unknown;
+  severity?: unknown;
+  routine?: unknown;
+  message?: unknown;
+  cause?: unknown;
+  meta?: { driverAdapterError?: unknown };
+};
 
 export function isDatabaseUnavailable(error: unknown): boolean {
   // The error, what it wraps (cause, Prisma's driverAdapterError and its cause), a few levels down.
@@ -84,5 +98,9 @@ function looksUnavailable(value: Inspectable): boolean {
  * connection flags, or saying so.
  */
 function refusedConnecting(value: Inspectable): boolean {
-  return value.severity === "FATAL" || value.routine === "CheckMyDatabase" || (typeof value.message === "string" && /is not currently accepting connections/.test(value.message));
+  return (
+    value.severity === "FATAL" ||
+    value.routine === "CheckMyDatabase" ||
+    (typeof value.message === "string" && /is not currently accepting connections/.test(value.message))
+  );
 }

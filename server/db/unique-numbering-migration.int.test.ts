@@ -32,25 +32,60 @@ describe(MIGRATION, () => {
       await sql(`COMMIT`);
       // Variant a: repetitions 0, 1, 1, 1, 3 (created in that order); variant b: 0, 0.
       const runs: [string, string, number, string][] = [
-        ["r1", "va", 0, "2026-02-01"], ["r2", "va", 1, "2026-02-02"], ["r3", "va", 1, "2026-02-03"], ["r4", "va", 1, "2026-02-04"], ["r5", "va", 3, "2026-02-05"],
-        ["r6", "vb", 0, "2026-02-06"], ["r7", "vb", 0, "2026-02-07"],
+        ["r1", "va", 0, "2026-02-01"],
+        ["r2", "va", 1, "2026-02-02"],
+        ["r3", "va", 1, "2026-02-03"],
+        ["r4", "va", 1, "2026-02-04"],
+        ["r5", "va", 3, "2026-02-05"],
+        ["r6", "vb", 0, "2026-02-06"],
+        ["r7", "vb", 0, "2026-02-07"],
       ];
       for (const [id, variant, repetition, createdAt] of runs) {
-        await sql(`INSERT INTO "Run" (id, "experimentId", "variantId", source, repetition, "createdAt") VALUES ($1, 'e', $2, 'upload', $3, $4)`, [id, variant, repetition, createdAt]);
+        await sql(`INSERT INTO "Run" (id, "experimentId", "variantId", source, repetition, "createdAt") VALUES ($1, 'e', $2, 'upload', $3, $4)`, [
+          id,
+          variant,
+          repetition,
+          createdAt,
+        ]);
       }
 
       // This migration first; later ones (if any) follow it.
       expect((await migrate(database.url)).applied[0]).toBe(MIGRATION);
 
       const repetitions = (await sql(`SELECT id, repetition FROM "Run" ORDER BY id`)).rows.map((r: { id: string; repetition: number }) => [r.id, r.repetition]);
-      expect(repetitions).toEqual([["r1", 0], ["r2", 1], ["r3", 4], ["r4", 5], ["r5", 3], ["r6", 0], ["r7", 1]]);
-      const variants = (await sql(`SELECT name, position FROM "Variant" ORDER BY position`)).rows.map((r: { name: string; position: number }) => [r.name, r.position]);
-      expect(variants).toEqual([["a", 0], ["b", 1], ["c", 2]]);
-      const metrics = (await sql(`SELECT key, position FROM "Metric" ORDER BY position`)).rows.map((r: { key: string; position: number }) => [r.key, r.position]);
-      expect(metrics).toEqual([["x", 0], ["y", 1]]);
+      expect(repetitions).toEqual([
+        ["r1", 0],
+        ["r2", 1],
+        ["r3", 4],
+        ["r4", 5],
+        ["r5", 3],
+        ["r6", 0],
+        ["r7", 1],
+      ]);
+      const variants = (await sql(`SELECT name, position FROM "Variant" ORDER BY position`)).rows.map((r: { name: string; position: number }) => [
+        r.name,
+        r.position,
+      ]);
+      expect(variants).toEqual([
+        ["a", 0],
+        ["b", 1],
+        ["c", 2],
+      ]);
+      const metrics = (await sql(`SELECT key, position FROM "Metric" ORDER BY position`)).rows.map((r: { key: string; position: number }) => [
+        r.key,
+        r.position,
+      ]);
+      expect(metrics).toEqual([
+        ["x", 0],
+        ["y", 1],
+      ]);
 
-      await expect(sql(`INSERT INTO "Run" (id, "experimentId", "variantId", source, repetition) VALUES ('r8', 'e', 'va', 'upload', 4)`)).rejects.toThrow(/Run_variantId_repetition_key/);
-      await expect(sql(`INSERT INTO "Metric" (id, "experimentId", key, unit, direction, position) VALUES ('mz', 'e', 'z', 'ms', 'lower_is_better', 1)`)).rejects.toThrow(/Metric_experimentId_position_key/);
+      await expect(sql(`INSERT INTO "Run" (id, "experimentId", "variantId", source, repetition) VALUES ('r8', 'e', 'va', 'upload', 4)`)).rejects.toThrow(
+        /Run_variantId_repetition_key/,
+      );
+      await expect(
+        sql(`INSERT INTO "Metric" (id, "experimentId", key, unit, direction, position) VALUES ('mz', 'e', 'z', 'ms', 'lower_is_better', 1)`),
+      ).rejects.toThrow(/Metric_experimentId_position_key/);
     });
   });
 });

@@ -23,17 +23,31 @@ describe(MIGRATION, () => {
       await sql(`INSERT INTO "Project" (id, slug, name, "updatedAt") VALUES ('p', 'p', 'P', now())`);
       await sql(`BEGIN`);
       await sql(`INSERT INTO "Experiment" (id, "projectId", slug, title, "updatedAt") VALUES ('e', 'p', 'e', 'E', now())`);
-      await sql(`INSERT INTO "Variant" (id, "experimentId", name, "isBaseline", position) VALUES ('va', 'e', 'a', true, 0), ('vb', 'e', 'b', false, 1), ('vc', 'e', 'c', false, 2)`);
+      await sql(
+        `INSERT INTO "Variant" (id, "experimentId", name, "isBaseline", position) VALUES ('va', 'e', 'a', true, 0), ('vb', 'e', 'b', false, 1), ('vc', 'e', 'c', false, 2)`,
+      );
       await sql(`COMMIT`);
       // a: 0, 1, 7 (a gap); b: 2147483647 (the largest); c: none.
-      for (const [id, variant, repetition] of [["r1", "va", 0], ["r2", "va", 1], ["r3", "va", 7], ["r4", "vb", 2147483647]] as const) {
+      for (const [id, variant, repetition] of [
+        ["r1", "va", 0],
+        ["r2", "va", 1],
+        ["r3", "va", 7],
+        ["r4", "vb", 2147483647],
+      ] as const) {
         await sql(`INSERT INTO "Run" (id, "experimentId", "variantId", source, repetition) VALUES ($1, 'e', $2, 'upload', $3)`, [id, variant, repetition]);
       }
 
       expect((await migrate(database.url)).applied[0]).toBe(MIGRATION);
 
-      const counters = (await sql(`SELECT id, "nextRepetition"::text AS next FROM "Variant" ORDER BY id`)).rows.map((r: { id: string; next: string }) => [r.id, r.next]);
-      expect(counters).toEqual([["va", "8"], ["vb", "2147483648"], ["vc", "0"]]);
+      const counters = (await sql(`SELECT id, "nextRepetition"::text AS next FROM "Variant" ORDER BY id`)).rows.map((r: { id: string; next: string }) => [
+        r.id,
+        r.next,
+      ]);
+      expect(counters).toEqual([
+        ["va", "8"],
+        ["vb", "2147483648"],
+        ["vc", "0"],
+      ]);
     });
   });
 });

@@ -1,5 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { changeCiText, formatChange, formatMeanSd, formatMeasure, formatMedianFigures, formatPercentile, formatPercentiles, meanSdText, medianText, rangeText, verdictP, verdictText, withUnit } from "./display";
+import {
+  changeCiText,
+  formatChange,
+  formatMeanSd,
+  formatMeasure,
+  formatMedianFigures,
+  formatPercentile,
+  formatPercentiles,
+  meanSdText,
+  medianText,
+  rangeText,
+  verdictP,
+  verdictText,
+  withUnit,
+} from "./display";
 
 describe("mean ± sd: both at the sd's second significant digit", () => {
   it("rounds the figures that used to sit in one column at different precisions", () => {
@@ -38,32 +52,63 @@ describe("mean ± sd: both at the sd's second significant digit", () => {
 describe("median [CI], min and max: one decimal place from the nearer bound", () => {
   it("keeps the nearer bound's two significant digits (docs/examples.md case 5: SPRING_JSON)", () => {
     expect(formatMedianFigures({ median: 3.019, medianCi: { low: 2.947, high: 3.436 }, min: 2.947, max: 3.436 })).toMatchObject({
-      median: "3.019", low: "2.947", high: "3.436", min: "2.947", max: "3.436", range: "2.947 … 3.436",
+      median: "3.019",
+      low: "2.947",
+      high: "3.436",
+      min: "2.947",
+      max: "3.436",
+      range: "2.947 … 3.436",
     });
   });
 
   it("pads and rounds every figure of the row alike", () => {
     expect(formatMedianFigures({ median: 102.5, medianCi: { low: 101.25, high: 110 }, min: 100.125, max: 120.4 })).toMatchObject({
-      median: "102.5", low: "101.3", high: "110.0", min: "100.1", max: "120.4", range: "100.1 … 120.4",
+      median: "102.5",
+      low: "101.3",
+      high: "110.0",
+      min: "100.1",
+      max: "120.4",
+      range: "100.1 … 120.4",
     });
     expect(formatMedianFigures({ median: 2587.26, medianCi: { low: 2400, high: 2700 }, min: 2391.5, max: 2710 })).toMatchObject({
-      median: "2,590", low: "2,400", high: "2,700", min: "2,390", max: "2,710", range: "2,390 … 2,710",
+      median: "2,590",
+      low: "2,400",
+      high: "2,700",
+      min: "2,390",
+      max: "2,710",
+      range: "2,390 … 2,710",
     });
   });
 
   it("shows no point interval and one value for equal runs, at 4 significant digits (one run, or equal runs)", () => {
     expect(formatMedianFigures({ median: 2587.26, medianCi: { low: 2587.26, high: 2587.26 }, min: 2587.26, max: 2587.26 })).toMatchObject({
-      median: "2,587", low: null, high: null, min: "2,587", max: "2,587", range: "2,587",
+      median: "2,587",
+      low: null,
+      high: null,
+      min: "2,587",
+      max: "2,587",
+      range: "2,587",
     });
     expect(formatMedianFigures({ median: 2.0271, medianCi: null, min: 2.0271, max: 2.0271 })).toMatchObject({ median: "2.027", low: null, range: "2.027" });
   });
 
   it("takes the other bound when the median is one of them", () => {
-    expect(formatMedianFigures({ median: 6.16, medianCi: { low: 6.16, high: 7.2 }, min: 6.16, max: 7.2 })).toMatchObject({ median: "6.2", low: "6.2", high: "7.2" });
+    expect(formatMedianFigures({ median: 6.16, medianCi: { low: 6.16, high: 7.2 }, min: 6.16, max: 7.2 })).toMatchObject({
+      median: "6.2",
+      low: "6.2",
+      high: "7.2",
+    });
   });
 
   it("has dashes for a variant without runs", () => {
-    expect(formatMedianFigures({ median: null, medianCi: null, min: null, max: null })).toMatchObject({ median: "—", low: null, high: null, min: "—", max: "—", range: "—" });
+    expect(formatMedianFigures({ median: null, medianCi: null, min: null, max: null })).toMatchObject({
+      median: "—",
+      low: null,
+      high: null,
+      min: "—",
+      max: "—",
+      range: "—",
+    });
   });
 });
 

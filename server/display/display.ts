@@ -62,7 +62,7 @@ const TIME: readonly Step[] = [
   { size: 1e-3, label: "ms" },
   { size: 1, label: "s" },
 ];
-const TIME_IN: Record<string, number> = { ns: 1e-9, us: 1e-6, "µs": 1e-6, "μs": 1e-6, ms: 1e-3, s: 1, sec: 1 };
+const TIME_IN: Record<string, number> = { ns: 1e-9, us: 1e-6, µs: 1e-6, μs: 1e-6, ms: 1e-3, s: 1, sec: 1 };
 
 const BYTES: readonly Step[] = [
   { size: 1, label: "B" },
@@ -72,7 +72,17 @@ const BYTES: readonly Step[] = [
   { size: 1024 ** 4, label: "TiB" },
 ];
 const BYTES_IN: Record<string, number> = {
-  b: 1, byte: 1, bytes: 1, kb: 1024, kib: 1024, mb: 1024 ** 2, mib: 1024 ** 2, gb: 1024 ** 3, gib: 1024 ** 3, tb: 1024 ** 4, tib: 1024 ** 4,
+  b: 1,
+  byte: 1,
+  bytes: 1,
+  kb: 1024,
+  kib: 1024,
+  mb: 1024 ** 2,
+  mib: 1024 ** 2,
+  gb: 1024 ** 3,
+  gib: 1024 ** 3,
+  tb: 1024 ** 4,
+  tib: 1024 ** 4,
 };
 
 /** Units that mean "a plain number". */
@@ -86,7 +96,8 @@ function familyOf(unit: string): { size: number; steps: readonly Step[]; suffix:
   if (head in TIME_IN && (suffix === "" || suffix === "/op")) return { size: TIME_IN[head] as number, steps: TIME, suffix };
   const bytes = BYTES_IN[head.toLowerCase()];
   // "B", "KB", "MiB", "bytes" are bytes; "Mb" (megabits) and "kb" are not: only a capital B or the word.
-  if (bytes !== undefined && (/B$/.test(head) || /^bytes?$/i.test(head)) && (suffix === "" || suffix === "/s" || suffix === "/op")) return { size: bytes, steps: BYTES, suffix };
+  if (bytes !== undefined && (/B$/.test(head) || /^bytes?$/i.test(head)) && (suffix === "" || suffix === "/s" || suffix === "/op"))
+    return { size: bytes, steps: BYTES, suffix };
   return null;
 }
 
@@ -245,7 +256,10 @@ export interface MedianFigures {
  * (4 significant digits when every figure is the same, e.g. a single run: then there is no
  * interval to show). Without min and max (a chart's bar) the median and its interval read the same.
  */
-export function formatMedianFigures(stats: { median: number | null; medianCi: { low: number; high: number } | null; min?: number | null; max?: number | null }, unit = ""): MedianFigures {
+export function formatMedianFigures(
+  stats: { median: number | null; medianCi: { low: number; high: number } | null; min?: number | null; max?: number | null },
+  unit = "",
+): MedianFigures {
   const { median } = stats;
   const scale = unitScale(unit, missing(median) ? Math.max(Math.abs(stats.min ?? 0), Math.abs(stats.max ?? 0)) : median);
   const ci = stats.medianCi && stats.medianCi.low !== stats.medianCi.high ? stats.medianCi : null;
@@ -256,7 +270,16 @@ export function formatMedianFigures(stats: { median: number | null; medianCi: { 
     return decimals === null || missing(median) ? measureDigits(value * scale.factor) : roundedAt(value * scale.factor, decimals, median * scale.factor);
   };
   const [min, max] = [at(stats.min), at(stats.max)];
-  return { median: at(median), low: ci ? at(ci.low) : null, high: ci ? at(ci.high) : null, min, max, range: min === max ? min : `${min} … ${max}`, unit: scale.unit, glued: scale.glued };
+  return {
+    median: at(median),
+    low: ci ? at(ci.low) : null,
+    high: ci ? at(ci.high) : null,
+    min,
+    max,
+    range: min === max ? min : `${min} … ${max}`,
+    unit: scale.unit,
+    glued: scale.glued,
+  };
 }
 
 /** "3.019 ms [2.947, 3.436]": the median with its distribution-free interval. */
@@ -267,7 +290,10 @@ export function medianText(stats: { median: number | null; medianCi: { low: numb
 }
 
 /** "2.947 … 3.436 ms": the lowest and highest run, at the median's decimal place. */
-export function rangeText(stats: { median: number | null; medianCi: { low: number; high: number } | null; min: number | null; max: number | null }, unit: string): string {
+export function rangeText(
+  stats: { median: number | null; medianCi: { low: number; high: number } | null; min: number | null; max: number | null },
+  unit: string,
+): string {
   if (missing(stats.min) || missing(stats.max)) return "—";
   const figures = formatMedianFigures(stats, unit);
   return withUnit(figures.range, figures);
@@ -275,7 +301,6 @@ export function rangeText(stats: { median: number | null; medianCi: { low: numbe
 
 // ---------------------------------------------------------------------------------------------
 // Changes, tests and verdicts
-
 
 /** "[−9.62%, −0.97%]", or "" without an interval. */
 export function changeCiText(ci: { low: number; high: number } | null | undefined): string {

@@ -27,7 +27,18 @@ const HTTP_RUNNABLE = "http-keepalive-runnable";
 const JVM_RUNNABLE = "serializer-objectmapper-runnable";
 const HISTORY = "gzip-history";
 const ALL = [RUNNABLE, HTTP_RUNNABLE, JVM_RUNNABLE, S3, HTTP, CPU, PRODUCT, COUPON, KAFKA, HISTORY];
-const RUNS: Record<string, number> = { [RUNNABLE]: 0, [HTTP_RUNNABLE]: 0, [JVM_RUNNABLE]: 0, [S3]: 2, [HTTP]: 4, [CPU]: 15, [PRODUCT]: 2, [COUPON]: 2, [KAFKA]: 15, [HISTORY]: 900 };
+const RUNS: Record<string, number> = {
+  [RUNNABLE]: 0,
+  [HTTP_RUNNABLE]: 0,
+  [JVM_RUNNABLE]: 0,
+  [S3]: 2,
+  [HTTP]: 4,
+  [CPU]: 15,
+  [PRODUCT]: 2,
+  [COUPON]: 2,
+  [KAFKA]: 15,
+  [HISTORY]: 900,
+};
 
 const db = createPrismaClient(inject("databaseUrl"));
 
@@ -89,7 +100,11 @@ describe("loadExampleDataOnce", () => {
     expect(project).toMatchObject({ slug: "examples", name: "Examples" });
     expect(project!.description).toContain("Delete this project any time");
     expect(project!.experiments.map((e) => e.slug).sort()).toEqual([...ALL].sort());
-    for (const experiment of project!.experiments) expect(experiment).toMatchObject({ isExample: true, status: [RUNNABLE, HTTP_RUNNABLE, JVM_RUNNABLE, HISTORY].includes(experiment.slug) ? "active" : "completed" });
+    for (const experiment of project!.experiments)
+      expect(experiment).toMatchObject({
+        isExample: true,
+        status: [RUNNABLE, HTTP_RUNNABLE, JVM_RUNNABLE, HISTORY].includes(experiment.slug) ? "active" : "completed",
+      });
     expect(await runCounts()).toEqual(RUNS);
 
     const s3 = project!.experiments.find((e) => e.slug === S3)!;
@@ -105,7 +120,18 @@ describe("loadExampleDataOnce", () => {
       ["payload_bytes_sms", "B", "lower_is_better"],
     ]);
     const baselines = Object.fromEntries(project!.experiments.map((e) => [e.slug, e.variants.find((v) => v.isBaseline)?.name]));
-    expect(baselines).toEqual({ [RUNNABLE]: "Plain", [HTTP_RUNNABLE]: "Keep-alive", [JVM_RUNNABLE]: "Shared ObjectMapper", [S3]: "Plain", [HTTP]: "gRPC/Unary", [CPU]: "Template", [PRODUCT]: "No cache", [COUPON]: "One server", [KAFKA]: "SPRING_JSON", [HISTORY]: "gzip" });
+    expect(baselines).toEqual({
+      [RUNNABLE]: "Plain",
+      [HTTP_RUNNABLE]: "Keep-alive",
+      [JVM_RUNNABLE]: "Shared ObjectMapper",
+      [S3]: "Plain",
+      [HTTP]: "gRPC/Unary",
+      [CPU]: "Template",
+      [PRODUCT]: "No cache",
+      [COUPON]: "One server",
+      [KAFKA]: "SPRING_JSON",
+      [HISTORY]: "gzip",
+    });
     expect(await db.instanceSetting.findUnique({ where: { key: MARKER } })).not.toBeNull();
 
     // The runnable one has no runs yet, and a workload for each variant that an agent runs.
@@ -200,8 +226,20 @@ async function stored(slug: string): Promise<StoredRow[]> {
     include: { metric: true, run: { include: { variant: true } } },
   });
   return rows.map((r) => ({
-    variant: r.run.variant.name, repetition: r.run.repetition, key: r.metric.key, n: Number(r.n), mean: r.mean, sd: r.sd,
-    min: r.min, max: r.max, p50: r.p50, p95: r.p95, p99: r.p99, sum: r.sum, value: r.value, hasSamples: r.samples !== null,
+    variant: r.run.variant.name,
+    repetition: r.run.repetition,
+    key: r.metric.key,
+    n: Number(r.n),
+    mean: r.mean,
+    sd: r.sd,
+    min: r.min,
+    max: r.max,
+    p50: r.p50,
+    p95: r.p95,
+    p99: r.p99,
+    sum: r.sum,
+    value: r.value,
+    hasSamples: r.samples !== null,
   }));
 }
 
@@ -299,14 +337,26 @@ describe("the example runs", () => {
     expect(only(rows, "HTTP/JSON", "throughput_rps").value).toBe(514.54);
     const comparison = await getComparison(db, { projectSlug: EXAMPLE_PROJECT_SLUG }, HTTP);
     const medians = comparison.metrics.find((m) => m.key === "throughput_rps")?.comparison?.variants.map((v) => [v.variant, v.median]);
-    expect(medians).toEqual([["gRPC/Unary", 1186.64], ["HTTP/Binary", 2506.24], ["HTTP/JSON", 514.54], ["gRPC/Stream", 210.72]]);
+    expect(medians).toEqual([
+      ["gRPC/Unary", 1186.64],
+      ["HTTP/Binary", 2506.24],
+      ["HTTP/JSON", 514.54],
+      ["gRPC/Stream", 210.72],
+    ]);
     expect(only(rows, "gRPC/Stream", "latency_ms")).toMatchObject({ mean: 44.53, p99: 85 });
     expect((only(rows, "HTTP/Binary", "data_transferred_bytes").sum! / 1e9).toFixed(1)).toBe("81.5");
     expect((only(rows, "gRPC/Stream", "data_transferred_bytes").sum! / 1e9).toFixed(1)).toBe("6.9");
-    expect([only(rows, "HTTP/Binary", "heap_peak_mb").max, only(rows, "HTTP/Binary", "gc_count").sum, only(rows, "HTTP/Binary", "gc_time_ms").sum]).toEqual([794.71, 134, 278]);
+    expect([only(rows, "HTTP/Binary", "heap_peak_mb").max, only(rows, "HTTP/Binary", "gc_count").sum, only(rows, "HTTP/Binary", "gc_time_ms").sum]).toEqual([
+      794.71, 134, 278,
+    ]);
     expect(rows.filter((r) => r.key === "heap_peak_mb")).toHaveLength(1);
 
-    for (const [variant, requests] of [["HTTP/Binary", 77_711], ["gRPC/Unary", 36_806], ["HTTP/JSON", 15_964], ["gRPC/Stream", 6_540]] as const) {
+    for (const [variant, requests] of [
+      ["HTTP/Binary", 77_711],
+      ["gRPC/Unary", 36_806],
+      ["HTTP/JSON", 15_964],
+      ["gRPC/Stream", 6_540],
+    ] as const) {
       const [series] = await seriesOf(HTTP, variant, "throughput_rps");
       expect(series).toHaveLength(31);
       expect(series!.reduce((a, b) => a + b, 0)).toBe(requests);
@@ -344,8 +394,14 @@ describe("the example runs", () => {
     expect(first!.mean).toBeCloseTo(average(firstSeries!), 9);
     expect(first!.max).toBe(Math.max(...firstSeries!));
 
-    expect(await verdicts(CPU, "upload_time_s")).toEqual({ SDK: { verdict: "better", evidence: "strong" }, "SDK + provider": { verdict: "better", evidence: "strong" } });
-    expect(await verdicts(CPU, "cpu_percent_avg")).toEqual({ SDK: { verdict: "no_change", evidence: "strong" }, "SDK + provider": { verdict: "better", evidence: "strong" } });
+    expect(await verdicts(CPU, "upload_time_s")).toEqual({
+      SDK: { verdict: "better", evidence: "strong" },
+      "SDK + provider": { verdict: "better", evidence: "strong" },
+    });
+    expect(await verdicts(CPU, "cpu_percent_avg")).toEqual({
+      SDK: { verdict: "no_change", evidence: "strong" },
+      "SDK + provider": { verdict: "better", evidence: "strong" },
+    });
   });
 
   it("Cache and scale-out: TPS series with the published average, peak and range", async () => {
@@ -411,19 +467,26 @@ describe("what an example is called after the user's own runs", () => {
   /** Stores a run of the user's own (an upload, as an agent's complete or `versus upload` would). */
   async function ownRun(experiment: string, variant: string, metric: string, unit: string) {
     const project = await db.project.findUniqueOrThrow({ where: { slug: EXAMPLE_PROJECT_SLUG } });
-    await ingestResults(db, ZResultsUpload.parse({ experiment, runs: [{ variant, metrics: [{ key: metric, unit, direction: "lower_is_better", samples: [10, 11, 12] }] }] }), {
-      projectId: project.id,
-      projectSlug: project.slug,
-      source: "upload",
-      bodySha256: `own-${experiment}-${variant}`,
-      baseUrl: "",
-    });
+    await ingestResults(
+      db,
+      ZResultsUpload.parse({ experiment, runs: [{ variant, metrics: [{ key: metric, unit, direction: "lower_is_better", samples: [10, 11, 12] }] }] }),
+      {
+        projectId: project.id,
+        projectSlug: project.slug,
+        source: "upload",
+        bodySha256: `own-${experiment}-${variant}`,
+        baseUrl: "",
+      },
+    );
   }
-  const report = (experiment: string) => buildMarkdownReport(db, { projectSlug: EXAMPLE_PROJECT_SLUG }, experiment, undefined, { chartFiles: [], generatedAt: new Date(0) });
+  const report = (experiment: string) =>
+    buildMarkdownReport(db, { projectSlug: EXAMPLE_PROJECT_SLUG }, experiment, undefined, { chartFiles: [], generatedAt: new Date(0) });
   const banner = async (experiment: string) => (await report(experiment)).split("\n").filter((line) => line.startsWith("> "));
 
   it("the runnable gzip example: 'Runnable example, no runs yet' before, no banner and no 'Press Run … no results yet' after a run of the user's", async () => {
-    expect(await banner(RUNNABLE)).toEqual(["> **Runnable example, no runs yet.** Versus created this experiment to be run on your machines: press Run and the project's agents measure it."]);
+    expect(await banner(RUNNABLE)).toEqual([
+      "> **Runnable example, no runs yet.** Versus created this experiment to be run on your machines: press Run and the project's agents measure it.",
+    ]);
     await ownRun(RUNNABLE, "Plain", "compress_time", "us");
     const text = await report(RUNNABLE);
     expect(text).not.toMatch(/Example data|example data|Press Run|no results yet|no runs yet/i);

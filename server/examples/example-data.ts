@@ -44,7 +44,8 @@ async function loadExamples(db: Db) {
     (await createProject(db, {
       name: "Examples",
       slug: EXAMPLE_PROJECT_SLUG,
-      description: "Example data from five published performance write-ups, and an experiment to run on your own machine. Delete this project any time; it does not come back.",
+      description:
+        "Example data from five published performance write-ups, and an experiment to run on your own machine. Delete this project any time; it does not come back.",
     }));
   // Last first: the project's list shows the most recently updated first, so it then reads in
   // docs/examples.md's order, starting with the S3 upload.

@@ -42,7 +42,11 @@ export function exampleNotice(isExample: boolean, origins: RunOrigins): ExampleN
     };
   }
   if (origins.own === 0) {
-    return { kind: "runnable-example", badge: "runnable example", text: "**Runnable example, no runs yet.** Versus created this experiment to be run on your machines: press Run and the project's agents measure it." };
+    return {
+      kind: "runnable-example",
+      badge: "runnable example",
+      text: "**Runnable example, no runs yet.** Versus created this experiment to be run on your machines: press Run and the project's agents measure it.",
+    };
   }
   // A runnable example after Run: its runs are the user's measurements; nothing to warn about.
   return { kind: "runnable-example", badge: "runnable example", text: null };

@@ -155,12 +155,23 @@ describe("experiment.create", () => {
       isExample: false,
       runCount: 0,
     });
-    expect(experiment.variants.map(({ name, description, isBaseline, position, config, runCount }) => ({ name, description, isBaseline, position, config, runCount }))).toEqual([
+    expect(
+      experiment.variants.map(({ name, description, isBaseline, position, config, runCount }) => ({
+        name,
+        description,
+        isBaseline,
+        position,
+        config,
+        runCount,
+      })),
+    ).toEqual([
       { name: "Plain", description: "raw payload", isBaseline: true, position: 0, config: {}, runCount: 0 },
       { name: "Gzip", description: "", isBaseline: false, position: 1, config: { workload: "s3-upload", settings: { compression: "gzip" } }, runCount: 0 },
       { name: "Zstd", description: "", isBaseline: false, position: 2, config: {}, runCount: 0 },
     ]);
-    expect(experiment.metrics.map(({ key, label, unit, direction, aggregation, position }) => ({ key, label, unit, direction, aggregation, position }))).toEqual([
+    expect(
+      experiment.metrics.map(({ key, label, unit, direction, aggregation, position }) => ({ key, label, unit, direction, aggregation, position })),
+    ).toEqual([
       { key: "upload_latency_ms", label: "Upload latency", unit: "ms", direction: "lower_is_better", aggregation: "p95", position: 0 },
       { key: "payload_bytes", label: "Payload size", unit: "B", direction: "lower_is_better", aggregation: "mean", position: 1 },
     ]);
@@ -447,11 +458,7 @@ describe("experiment.update", () => {
 
     await update(projectSlug, experimentSlug, {
       ...values,
-      variants: [
-        { ...zstd },
-        { ...plain, name: "Gzip" },
-        { ...gzip, name: "Plain" },
-      ],
+      variants: [{ ...zstd }, { ...plain, name: "Gzip" }, { ...gzip, name: "Plain" }],
     });
 
     const { experiment } = await getExperiment(projectSlug, experimentSlug);
@@ -477,7 +484,9 @@ describe("experiment.update", () => {
       ],
     });
     let { experiment } = await getExperiment(projectSlug, experimentSlug);
-    expect(experiment.metrics.map(({ id, key, label, unit, direction, aggregation, position }) => ({ id, key, label, unit, direction, aggregation, position }))).toEqual([
+    expect(
+      experiment.metrics.map(({ id, key, label, unit, direction, aggregation, position }) => ({ id, key, label, unit, direction, aggregation, position })),
+    ).toEqual([
       { id: latency.id, key: "payload_bytes", label: "Bytes sent", unit: "KiB", direction: "higher_is_better", aggregation: "median", position: 0 },
       { id: bytes.id, key: "upload_latency_ms", label: "Payload size", unit: "B", direction: "lower_is_better", aggregation: "mean", position: 1 },
       { id: expect.any(String), key: "throughput", label: "Throughput", unit: "req/s", direction: "higher_is_better", aggregation: "rate", position: 2 },
@@ -672,7 +681,12 @@ describe("the database itself", () => {
             projectId: project.id,
             slug,
             title: "No baseline",
-            variants: { create: [{ name: "A", isBaseline: false, position: 0 }, { name: "B", isBaseline: false, position: 1 }] },
+            variants: {
+              create: [
+                { name: "A", isBaseline: false, position: 0 },
+                { name: "B", isBaseline: false, position: 1 },
+              ],
+            },
           },
         }),
       ),

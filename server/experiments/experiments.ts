@@ -113,20 +113,26 @@ export async function updateExperiment(db: Db, projectSlug: string, experimentSl
     return await db.$transaction(async (tx) => {
       // Locked first, so no upload adds a variant, metric or run between the read and the writes.
       const currentId = await lockExperiment(tx, project.id, experimentSlug);
-      const current = currentId && await tx.experiment.findUnique({
-        where: { id: currentId },
-        include: {
-          variants: { include: { _count: { select: { runs: true } } } },
-          metrics: { include: { _count: { select: { results: true } } } },
-        },
-      });
+      const current =
+        currentId &&
+        (await tx.experiment.findUnique({
+          where: { id: currentId },
+          include: {
+            variants: { include: { _count: { select: { runs: true } } } },
+            metrics: { include: { _count: { select: { results: true } } } },
+          },
+        }));
       if (!current) throw new AppError("NOT_FOUND", `No experiment "${experimentSlug}" in project "${projectSlug}"`);
       if (newSlug !== experimentSlug) await requireFreeSlug(tx, project.id, newSlug);
 
       const keptVariantIds = requireKnownIds(input.variants, current.variants, "variants");
       const keptMetricIds = requireKnownIds(input.metrics, current.metrics, "metrics");
-      refuseLosingData(current.variants.filter((v) => !keptVariantIds.has(v.id)).map((v) => ({ label: `variant "${v.name}"`, count: v._count.runs, what: "run" })));
-      refuseLosingData(current.metrics.filter((m) => !keptMetricIds.has(m.id)).map((m) => ({ label: `metric "${m.key}"`, count: m._count.results, what: "stored result" })));
+      refuseLosingData(
+        current.variants.filter((v) => !keptVariantIds.has(v.id)).map((v) => ({ label: `variant "${v.name}"`, count: v._count.runs, what: "run" })),
+      );
+      refuseLosingData(
+        current.metrics.filter((m) => !keptMetricIds.has(m.id)).map((m) => ({ label: `metric "${m.key}"`, count: m._count.results, what: "stored result" })),
+      );
 
       await tx.experiment.update({ where: { id: current.id }, data: { slug: newSlug, ...scalarFields(input) } });
       await tx.variant.deleteMany({ where: { experimentId: current.id, id: { notIn: [...keptVariantIds] } } });
@@ -136,7 +142,8 @@ export async function updateExperiment(db: Db, projectSlug: string, experimentSl
       // kept rows on their ids and on negative positions first: a swap or a reorder then never
       // collides halfway. The baseline flag is cleared for the same reason (at most one baseline
       // is checked immediately).
-      for (const [index, id] of [...keptVariantIds].entries()) await tx.variant.update({ where: { id }, data: { name: id, isBaseline: false, position: -1 - index } });
+      for (const [index, id] of [...keptVariantIds].entries())
+        await tx.variant.update({ where: { id }, data: { name: id, isBaseline: false, position: -1 - index } });
       for (const [index, id] of [...keptMetricIds].entries()) await tx.metric.update({ where: { id }, data: { key: id, position: -1 - index } });
 
       for (const [position, variant] of input.variants.entries()) {
@@ -232,9 +239,7 @@ async function nextFreeSlug(tx: Tx, projectId: string, base: string): Promise<st
   // cut on a hyphen ("a--2" breaks the slug format). Search by that stem, not the full base:
   // a copy of a 64-character base does not start with the base.
   const stem = base.slice(0, 60).replace(/-+$/, "");
-  const taken = new Set(
-    (await tx.experiment.findMany({ where: { projectId, slug: { startsWith: stem } }, select: { slug: true } })).map((e) => e.slug),
-  );
+  const taken = new Set((await tx.experiment.findMany({ where: { projectId, slug: { startsWith: stem } }, select: { slug: true } })).map((e) => e.slug));
   if (!taken.has(base)) return base;
   for (let suffix = 2; ; suffix++) {
     const candidate = `${stem}-${suffix}`;

@@ -5,7 +5,13 @@ import type { Db } from "../db/client";
 import type { ChangePointStatus } from "../db/generated/enums";
 import { AppError } from "../core/errors";
 
-export async function reviewChangePoint(db: Db, projectId: string, id: string, status: ChangePointStatus, userId: string): Promise<{ id: string; status: ChangePointStatus }> {
+export async function reviewChangePoint(
+  db: Db,
+  projectId: string,
+  id: string,
+  status: ChangePointStatus,
+  userId: string,
+): Promise<{ id: string; status: ChangePointStatus }> {
   const { count } = await db.changePoint.updateMany({
     where: { id, experiment: { projectId } },
     data: status === "open" ? { status, reviewedById: null, reviewedAt: null } : { status, reviewedById: userId, reviewedAt: new Date() },

@@ -59,7 +59,10 @@ describe("stored change points", () => {
   it("are found after an upload, with range, size, CI and a direction-aware verdict, and keep a review across recomputes", async () => {
     const { slug, projectId, key } = await newProject();
     // Lower is better: +10% from commit 40 is a regression.
-    await upload(key, commits(0, 80, (i) => (i < 40 ? 100 : 110), 1));
+    await upload(
+      key,
+      commits(0, 80, (i) => (i < 40 ? 100 : 110), 1),
+    );
     const experimentId = await experimentOf(slug);
     const stored = await db.changePoint.findMany({ where: { experimentId }, orderBy: { branch: "asc" } });
     // The one branch holds every commit: the same change point on "main" and on all branches ("").
@@ -81,7 +84,10 @@ describe("stored change points", () => {
     await reviewChangePoint(db, projectId, all.id, "acknowledged", owner.id);
 
     // 20 more commits at the new level: the tail is searched again (the scan grew), the review stays.
-    await upload(key, commits(80, 100, () => 110, 2));
+    await upload(
+      key,
+      commits(80, 100, () => 110, 2),
+    );
     const scan = await db.changePointScan.findFirstOrThrow({ where: { metricId: all.metricId, variantId: all.variantId, branch: "" } });
     expect(scan.commits).toBe(100);
     const again = await db.changePoint.findUniqueOrThrow({ where: { id: all.id } });
@@ -94,7 +100,10 @@ describe("stored change points", () => {
 
   it("refreshChangePoints returns only the change points it stored for the first time", async () => {
     const { slug, key } = await newProject();
-    await upload(key, commits(0, 60, (i) => (i < 30 ? 200 : 220), 3, "higher_is_better"));
+    await upload(
+      key,
+      commits(0, 60, (i) => (i < 30 ? 200 : 220), 3, "higher_is_better"),
+    );
     const experimentId = await experimentOf(slug);
     const first = await db.changePoint.findMany({ where: { experimentId, branch: "" } });
     expect(first.map((c) => c.verdict)).toEqual(["improvement"]); // higher is better
@@ -111,13 +120,18 @@ describe("stored change points", () => {
     await db.changePoint.deleteMany({ where: { experimentId } });
     await db.changePointScan.deleteMany({ where: { variant: { experimentId } } });
     const fresh = await refreshChangePoints(db, experimentId);
-    expect(fresh.filter((c) => c.branch === "").map((c) => [c.metricKey, c.variantName, c.verdict, c.commit])).toEqual(stored.map((c) => ["time", "gzip", c.verdict, c.commit]));
+    expect(fresh.filter((c) => c.branch === "").map((c) => [c.metricKey, c.variantName, c.verdict, c.commit])).toEqual(
+      stored.map((c) => ["time", "gzip", c.verdict, c.commit]),
+    );
     expect(fresh.every((c) => c.previousCommit && c.changePercent !== null && c.pValue <= 0.01)).toBe(true);
   });
 
   it("analyses the whole series again when a commit lands earlier in it, keeping reviews of points found again", async () => {
     const { slug, projectId, key } = await newProject();
-    await upload(key, commits(0, 60, (i) => (i < 30 ? 100 : 90), 5));
+    await upload(
+      key,
+      commits(0, 60, (i) => (i < 30 ? 100 : 90), 5),
+    );
     const experimentId = await experimentOf(slug);
     const [cp] = await db.changePoint.findMany({ where: { experimentId, branch: "" } });
     expect(cp?.verdict).toBe("improvement");
@@ -135,7 +149,10 @@ describe("stored change points", () => {
   it("reviews only within the project, and reopening clears the reviewer", async () => {
     const { slug, projectId, key } = await newProject();
     const other = await newProject();
-    await upload(key, commits(0, 40, (i) => (i < 20 ? 100 : 120), 7));
+    await upload(
+      key,
+      commits(0, 40, (i) => (i < 20 ? 100 : 120), 7),
+    );
     const [cp] = await db.changePoint.findMany({ where: { experiment: { project: { slug } }, branch: "" } });
     const id = (cp as { id: string }).id;
     await expect(reviewChangePoint(db, other.projectId, id, "dismissed", owner.id)).rejects.toMatchObject({ code: "NOT_FOUND" });

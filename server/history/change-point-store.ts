@@ -105,14 +105,23 @@ function digestOf(series: readonly CommitPoint[], count: number): string {
   return hash.digest("hex");
 }
 
-async function analyse(db: Db, subject: SeriesSubject, branch: string, series: readonly CommitPoint[], memo: Map<string, ChangePointResult>): Promise<Analysed> {
+async function analyse(
+  db: Db,
+  subject: SeriesSubject,
+  branch: string,
+  series: readonly CommitPoint[],
+  memo: Map<string, ChangePointResult>,
+): Promise<Analysed> {
   const medians = series.map((p) => p.median);
   const digest = digestOf(series, series.length);
   const seen = memo.get(digest);
   if (seen) return { result: seen, digest, unchanged: false };
-  const scan = await db.changePointScan.findUnique({ where: { metricId_variantId_branch: { metricId: subject.metric.id, variantId: subject.variant.id, branch } } });
+  const scan = await db.changePointScan.findUnique({
+    where: { metricId_variantId_branch: { metricId: subject.metric.id, variantId: subject.variant.id, branch } },
+  });
   if (scan && scan.commits === series.length && scan.digest === digest) return { result: scan.result as unknown as ChangePointResult, digest, unchanged: true };
-  const previous = scan && scan.commits <= series.length && digestOf(series, scan.commits) === scan.digest ? (scan.result as unknown as ChangePointResult) : undefined;
+  const previous =
+    scan && scan.commits <= series.length && digestOf(series, scan.commits) === scan.digest ? (scan.result as unknown as ChangePointResult) : undefined;
   const result = detectChangePoints(medians, {}, previous);
   memo.set(digest, result);
   return { result, digest, unchanged: false };
@@ -124,7 +133,14 @@ function verdictOf(direction: SeriesSubject["metric"]["direction"], before: numb
   return up === (direction === "lower_is_better") ? "regression" : "improvement";
 }
 
-async function storeSeries(db: Db, experimentId: string, subject: SeriesSubject, branch: string, series: readonly CommitPoint[], memo: Map<string, ChangePointResult>): Promise<NewChangePoint[]> {
+async function storeSeries(
+  db: Db,
+  experimentId: string,
+  subject: SeriesSubject,
+  branch: string,
+  series: readonly CommitPoint[],
+  memo: Map<string, ChangePointResult>,
+): Promise<NewChangePoint[]> {
   const { result, digest, unchanged } = await analyse(db, subject, branch, series, memo);
   if (unchanged) return [];
   const medians = series.map((p) => p.median);
@@ -161,7 +177,16 @@ async function storeSeries(db: Db, experimentId: string, subject: SeriesSubject,
         continue;
       }
       const row = await tx.changePoint.create({ data: { ...key, experimentId, ...f }, select: { id: true } });
-      created.push({ id: row.id, experimentId, metricId: key.metricId, metricKey: subject.metric.key, variantId: key.variantId, variantName: subject.variant.name, branch, ...f });
+      created.push({
+        id: row.id,
+        experimentId,
+        metricId: key.metricId,
+        metricKey: subject.metric.key,
+        variantId: key.variantId,
+        variantName: subject.variant.name,
+        branch,
+        ...f,
+      });
     }
     const scan = { commits: series.length, digest, result: result as unknown as Prisma.InputJsonObject };
     await tx.changePointScan.upsert({ where: { metricId_variantId_branch: key }, create: { ...key, ...scan }, update: scan });

@@ -59,8 +59,22 @@ describe("getCommitSeries", () => {
     const { slug, key } = await newProject();
     // Commit "bbb" was made before "aaa" but its runs came later: commit time decides the order.
     const runs: RunSpec[] = [
-      ...[10, 12, 11, 13, 9, 14, 10.5].map((p95, i) => ({ commit: "aaa", branch: "main", message: "Add gzip", commitTime: "2026-03-02T10:00:00Z", startedAt: `2026-03-05T10:0${i}:00Z`, p95 })),
-      ...[20, 21, 19].map((p95, i) => ({ commit: "bbb", branch: "main", message: "Tune buffers", commitTime: "2026-03-01T10:00:00Z", startedAt: `2026-03-06T10:0${i}:00Z`, p95 })),
+      ...[10, 12, 11, 13, 9, 14, 10.5].map((p95, i) => ({
+        commit: "aaa",
+        branch: "main",
+        message: "Add gzip",
+        commitTime: "2026-03-02T10:00:00Z",
+        startedAt: `2026-03-05T10:0${i}:00Z`,
+        p95,
+      })),
+      ...[20, 21, 19].map((p95, i) => ({
+        commit: "bbb",
+        branch: "main",
+        message: "Tune buffers",
+        commitTime: "2026-03-01T10:00:00Z",
+        startedAt: `2026-03-06T10:0${i}:00Z`,
+        p95,
+      })),
       // A run without a commit is not part of any history.
       { startedAt: "2026-03-07T10:00:00Z", p95: 99 },
     ];

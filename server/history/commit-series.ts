@@ -45,7 +45,14 @@ export interface CommitPoint {
 export const COMMIT_CI_CONFIDENCE = 0.95;
 
 export interface SeriesSubject {
-  metric: { id: string; key: string; label: string; unit: string; direction: "lower_is_better" | "higher_is_better"; aggregation: Parameters<typeof runFigureSql>[0] };
+  metric: {
+    id: string;
+    key: string;
+    label: string;
+    unit: string;
+    direction: "lower_is_better" | "higher_is_better";
+    aggregation: Parameters<typeof runFigureSql>[0];
+  };
   variant: { id: string; name: string };
 }
 
@@ -61,9 +68,15 @@ export async function seriesSubject(db: Db, experimentId: string, metricKey: str
   });
   if (!experiment) throw new AppError("NOT_FOUND", `No experiment "${experimentId}"`);
   const [metric] = experiment.metrics;
-  if (!metric) throw new AppError("NOT_FOUND", `Experiment "${experiment.slug}" has no metric "${metricKey}"`, { fieldIssues: [{ path: ["metric"], message: `no metric "${metricKey}" in this experiment` }] });
+  if (!metric)
+    throw new AppError("NOT_FOUND", `Experiment "${experiment.slug}" has no metric "${metricKey}"`, {
+      fieldIssues: [{ path: ["metric"], message: `no metric "${metricKey}" in this experiment` }],
+    });
   const [variant] = experiment.variants;
-  if (!variant) throw new AppError("NOT_FOUND", `Experiment "${experiment.slug}" has no variant "${variantName}"`, { fieldIssues: [{ path: ["variant"], message: `no variant "${variantName}" in this experiment` }] });
+  if (!variant)
+    throw new AppError("NOT_FOUND", `Experiment "${experiment.slug}" has no variant "${variantName}"`, {
+      fieldIssues: [{ path: ["variant"], message: `no variant "${variantName}" in this experiment` }],
+    });
   return { metric, variant };
 }
 

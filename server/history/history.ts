@@ -25,16 +25,24 @@ export async function getHistory(db: Db, projectId: string, experimentRef: strin
   const metric = query.metric === undefined ? experiment.metrics[0] : experiment.metrics.find((m) => m.key === query.metric);
   if (!metric) {
     const known = experiment.metrics.map((m) => `"${m.key}"`).join(", ") || "none";
-    throw new AppError("NOT_FOUND", `Experiment "${experiment.slug}" has no metric "${query.metric ?? ""}" (it has ${known})`, { fieldIssues: [{ path: ["metric"], message: `not a metric of this experiment (it has ${known})` }] });
+    throw new AppError("NOT_FOUND", `Experiment "${experiment.slug}" has no metric "${query.metric ?? ""}" (it has ${known})`, {
+      fieldIssues: [{ path: ["metric"], message: `not a metric of this experiment (it has ${known})` }],
+    });
   }
-  const variant = query.variant === undefined ? (experiment.variants.find((v) => v.isBaseline) ?? experiment.variants[0]) : experiment.variants.find((v) => v.name === query.variant);
+  const variant =
+    query.variant === undefined
+      ? (experiment.variants.find((v) => v.isBaseline) ?? experiment.variants[0])
+      : experiment.variants.find((v) => v.name === query.variant);
   if (!variant) {
     const known = experiment.variants.map((v) => `"${v.name}"`).join(", ") || "none";
-    throw new AppError("NOT_FOUND", `Experiment "${experiment.slug}" has no variant "${query.variant ?? ""}" (it has ${known})`, { fieldIssues: [{ path: ["variant"], message: `not a variant of this experiment (it has ${known})` }] });
+    throw new AppError("NOT_FOUND", `Experiment "${experiment.slug}" has no variant "${query.variant ?? ""}" (it has ${known})`, {
+      fieldIssues: [{ path: ["variant"], message: `not a variant of this experiment (it has ${known})` }],
+    });
   }
   const from = query.from ? new Date(query.from) : null;
   const to = query.to ? new Date(query.to) : null;
-  if (from && to && from > to) throw new AppError("BAD_REQUEST", "from must not be after to", { fieldIssues: [{ path: ["from"], message: "must not be after to" }] });
+  if (from && to && from > to)
+    throw new AppError("BAD_REQUEST", "from must not be after to", { fieldIssues: [{ path: ["from"], message: "must not be after to" }] });
 
   const branch = query.branch ?? null;
   const subject = { metric, variant };
@@ -75,7 +83,16 @@ export async function getHistory(db: Db, projectId: string, experimentRef: strin
     range: count ? { from: timeAt(0), to: timeAt(count - 1) } : null,
     window: { from: from?.toISOString() ?? null, to: to?.toISOString() ?? null, commits: end - first },
     downsampled: shown.length < end - first,
-    points: shown.map((p) => ({ commit: p.commit, branch: p.branch, time: p.time.toISOString(), message: p.message ?? null, median: p.median, ciLow: p.ciLow, ciHigh: p.ciHigh, runValues: p.runValues })),
+    points: shown.map((p) => ({
+      commit: p.commit,
+      branch: p.branch,
+      time: p.time.toISOString(),
+      message: p.message ?? null,
+      median: p.median,
+      ciLow: p.ciLow,
+      ciHigh: p.ciHigh,
+      runValues: p.runValues,
+    })),
     changePoints: stored.map((c) => {
       const i = indexOf.get(c.commit) as number;
       return {

@@ -57,7 +57,10 @@ function runs(from: number, to: number, branch: (i: number) => string | undefine
 async function subjectOf(slug: string): Promise<SeriesSubject> {
   const experiment = await db.experiment.findFirstOrThrow({
     where: { slug: "svc", project: { slug } },
-    select: { metrics: { select: { id: true, key: true, label: true, unit: true, direction: true, aggregation: true } }, variants: { select: { id: true, name: true } } },
+    select: {
+      metrics: { select: { id: true, key: true, label: true, unit: true, direction: true, aggregation: true } },
+      variants: { select: { id: true, name: true } },
+    },
   });
   return { metric: experiment.metrics[0]!, variant: experiment.variants[0]! };
 }
@@ -76,7 +79,11 @@ describe("stored history points", () => {
     await uploadStored(key, { experiment: "svc", create: true, runs: runs(0, 30, (i) => (i % 3 === 0 ? "release" : "main")) });
     await drainBackgroundWork(db);
     const subject = await subjectOf(slug);
-    const rows = await db.historySeries.findMany({ where: { variantId: subject.variant.id }, orderBy: { branch: "asc" }, select: { branch: true, runsVersion: true, aggregation: true, commitCount: true } });
+    const rows = await db.historySeries.findMany({
+      where: { variantId: subject.variant.id },
+      orderBy: { branch: "asc" },
+      select: { branch: true, runsVersion: true, aggregation: true, commitCount: true },
+    });
     const { runsVersion } = await db.variant.findUniqueOrThrow({ where: { id: subject.variant.id }, select: { runsVersion: true } });
     expect(runsVersion).toBeGreaterThan(0n);
     expect(rows).toEqual([
@@ -128,7 +135,10 @@ describe("stored history points", () => {
     await drainBackgroundWork(db);
     // As if the refresh had not run yet: the points from before the upload are back in the table.
     for (const { branches, labels, ...row } of before) {
-      await db.historySeries.update({ where: { metricId_variantId_branch: { metricId: row.metricId, variantId: row.variantId, branch: row.branch } }, data: { ...row, labels: labels as object, branches: branches as object } });
+      await db.historySeries.update({
+        where: { metricId_variantId_branch: { metricId: row.metricId, variantId: row.variantId, branch: row.branch } },
+        data: { ...row, labels: labels as object, branches: branches as object },
+      });
     }
     expect(await readStored(subject, null)).toBeNull();
     expect(await readStored(subject, "main")).toBeNull();
@@ -196,10 +206,25 @@ describe("stored history points", () => {
       expect(await readStored(subject, null)).not.toBeNull();
     };
     const changes: [string, () => Promise<unknown>][] = [
-      ["a result's value changed", () => db.runMetricResult.updateMany({ where: { run: { variantId: subject.variant.id, gitCommit: sha(0) } }, data: { mean: 500 } })],
-      ["a result deleted", async () => db.runMetricResult.delete({ where: { id: (await db.runMetricResult.findFirstOrThrow({ where: { run: { variantId: subject.variant.id, gitCommit: sha(1) } } })).id } })],
-      ["a run's commit changed", () => db.run.updateMany({ where: { variantId: subject.variant.id, gitCommit: sha(2) }, data: { gitCommitMessage: "Reworded" } })],
-      ["a run deleted", async () => db.run.delete({ where: { id: (await db.run.findFirstOrThrow({ where: { variantId: subject.variant.id, gitCommit: sha(3) } })).id } })],
+      [
+        "a result's value changed",
+        () => db.runMetricResult.updateMany({ where: { run: { variantId: subject.variant.id, gitCommit: sha(0) } }, data: { mean: 500 } }),
+      ],
+      [
+        "a result deleted",
+        async () =>
+          db.runMetricResult.delete({
+            where: { id: (await db.runMetricResult.findFirstOrThrow({ where: { run: { variantId: subject.variant.id, gitCommit: sha(1) } } })).id },
+          }),
+      ],
+      [
+        "a run's commit changed",
+        () => db.run.updateMany({ where: { variantId: subject.variant.id, gitCommit: sha(2) }, data: { gitCommitMessage: "Reworded" } }),
+      ],
+      [
+        "a run deleted",
+        async () => db.run.delete({ where: { id: (await db.run.findFirstOrThrow({ where: { variantId: subject.variant.id, gitCommit: sha(3) } })).id } }),
+      ],
     ];
     for (const [what, change] of changes) {
       await fresh();

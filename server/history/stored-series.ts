@@ -131,12 +131,15 @@ export async function currentSeries(db: Db, subject: SeriesSubject, branch: stri
 /** The stored series when it is current (see the top of this file), else null. One statement on the pool (prepared). */
 export async function readStoredSeries(db: Db, subject: SeriesSubject, branch: string | null, options: ReadOptions = {}): Promise<ComputedSeries | null> {
   const runValues = options.runValues === false ? Prisma.sql`NULL::bytea` : Prisma.sql`s."runValues"`;
-  const [row] = await preparedQuery<StoredRow>(db, Prisma.sql`
+  const [row] = await preparedQuery<StoredRow>(
+    db,
+    Prisma.sql`
     SELECT v."runsVersion" AS "current", s."runsVersion", s."aggregation"::text AS "aggregation", s."labels", s."times", s."medians",
       s."ciLows", s."ciHighs", s."runCounts", ${runValues} AS "runValues", s."branches"
     FROM "Variant" v
     LEFT JOIN "HistorySeries" s ON s."variantId" = v."id" AND s."metricId" = ${subject.metric.id} AND s."branch" = ${branch ?? ""}
-    WHERE v."id" = ${subject.variant.id}`);
+    WHERE v."id" = ${subject.variant.id}`,
+  );
   if (!row || row.runsVersion === null || row.runsVersion !== row.current || row.aggregation !== subject.metric.aggregation) return null;
   return { runsVersion: row.runsVersion, columns: decode(row), branches: row.branches };
 }
@@ -162,7 +165,13 @@ function decode(row: StoredRow): SeriesColumns {
  * them are read); null when the stored series is no longer the one read (a newer one replaced
  * it meanwhile: read again).
  */
-export async function storedRunValues(db: Db, subject: SeriesSubject, branch: string | null, read: ComputedSeries, indices: readonly number[]): Promise<number[][] | null> {
+export async function storedRunValues(
+  db: Db,
+  subject: SeriesSubject,
+  branch: string | null,
+  read: ComputedSeries,
+  indices: readonly number[],
+): Promise<number[][] | null> {
   const { runStarts } = read.columns;
   // Adjacent commits are one slice: a zoomed window at full detail is one.
   const starts: number[] = [];
@@ -177,12 +186,15 @@ export async function storedRunValues(db: Db, subject: SeriesSubject, branch: st
       lengths.push(length);
     }
   }
-  const [row] = await preparedQuery<{ values: Buffer | null }>(db, Prisma.sql`
+  const [row] = await preparedQuery<{ values: Buffer | null }>(
+    db,
+    Prisma.sql`
     SELECT (SELECT string_agg(substring(s."runValues" FROM r."start" + 1 FOR r."length"), ''::bytea ORDER BY r."n")
             FROM unnest(${starts}::int[], ${lengths}::int[]) WITH ORDINALITY AS r("start", "length", "n")) AS "values"
     FROM "HistorySeries" s
     WHERE s."metricId" = ${subject.metric.id} AND s."variantId" = ${subject.variant.id} AND s."branch" = ${branch ?? ""}
-      AND s."runsVersion" = ${read.runsVersion} AND s."aggregation" = ${subject.metric.aggregation}::"MetricAggregation"`);
+      AND s."runsVersion" = ${read.runsVersion} AND s."aggregation" = ${subject.metric.aggregation}::"MetricAggregation"`,
+  );
   if (!row) return null;
   const values = unpackFloat64(row.values ?? new Uint8Array());
   let offset = 0;

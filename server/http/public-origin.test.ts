@@ -20,7 +20,9 @@ describe("publicOrigin", () => {
     expect(publicOrigin(forged)).toBe("https://evil.example");
     expect(servedOverHttps(forged)).toBe(true);
     // A proxy that appends puts its own value last; what the client sent before it does not count.
-    expect(publicOrigin(headers({ host: "internal:3000", "x-forwarded-host": "forged.example, versus.example.com", "x-forwarded-proto": "http, https" }))).toBe("https://versus.example.com");
+    expect(publicOrigin(headers({ host: "internal:3000", "x-forwarded-host": "forged.example, versus.example.com", "x-forwarded-proto": "http, https" }))).toBe(
+      "https://versus.example.com",
+    );
     // A proxy that sends only the host: its scheme is http; no forwarded host: the Host header.
     expect(publicOrigin(headers({ host: "internal:3000", "x-forwarded-host": "versus.example.com" }))).toBe("http://versus.example.com");
     expect(publicOrigin(headers({ host: "internal:3000" }))).toBe("http://internal:3000");

@@ -68,7 +68,10 @@ export function parseJsonText(format: string, text: string): unknown {
   }
   const overflow = nonFinitePath(value);
   if (overflow !== undefined) {
-    throw new ImportFormatError(format, `${overflow || "(top level)"}: a number beyond the range of a 64-bit float (±1.8e308, e.g. 1e400) is not a finite number`);
+    throw new ImportFormatError(
+      format,
+      `${overflow || "(top level)"}: a number beyond the range of a 64-bit float (±1.8e308, e.g. 1e400) is not a finite number`,
+    );
   }
   return value;
 }

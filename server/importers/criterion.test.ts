@@ -53,7 +53,11 @@ describe("importCriterion on Criterion.rs's files", () => {
   });
 
   it("accepts one {sample, estimates, benchmark} entry, or sample.json alone", () => {
-    const entry = { sample: json("criterion/fib_15/sample.json"), estimates: json("criterion/fib_15/estimates.json"), benchmark: json("criterion/fib_15/benchmark.json") };
+    const entry = {
+      sample: json("criterion/fib_15/sample.json"),
+      estimates: json("criterion/fib_15/estimates.json"),
+      benchmark: json("criterion/fib_15/benchmark.json"),
+    };
     const single = importCriterion(JSON.stringify(entry));
     expect(single.benchmarks.map((b) => b.name)).toEqual(["fib_15"]);
     expect(metric(single, "time").summary?.mean).toBe(1883.5303943417262);

@@ -31,7 +31,9 @@ const finite = z.number({ error: "must be a finite number" });
 const ZSample = z
   .object({
     sampling_mode: z.string().optional(),
-    iters: z.array(finite.positive("iteration counts must be positive").int({ error: (issue) => `iteration counts ${countIssue(issue)}` })).min(1, "iters is empty"),
+    iters: z
+      .array(finite.positive("iteration counts must be positive").int({ error: (issue) => `iteration counts ${countIssue(issue)}` }))
+      .min(1, "iters is empty"),
     times: z.array(finite.min(0, "times cannot be negative")).min(1, "times is empty"),
   })
   .refine((s) => s.iters.length === s.times.length, { message: "iters and times differ in length", path: ["times"] });
@@ -79,14 +81,24 @@ function timeMetrics(entry: Entry, name: string): ImportedMetric[] {
   const { sample, estimates, benchmark } = entry;
   const samples = sample.times.map((t, i) => t / (sample.iters[i] ?? 1));
   const sampleMean = mean(samples);
-  const time: ImportedMetric = { key: "time", unit: "ns", direction: "lower_is_better", label: "Time per iteration", samples, summary: { n: samples.length, mean: sampleMean, ...extent(samples) } };
+  const time: ImportedMetric = {
+    key: "time",
+    unit: "ns",
+    direction: "lower_is_better",
+    label: "Time per iteration",
+    samples,
+    summary: { n: samples.length, mean: sampleMean, ...extent(samples) },
+  };
   const metrics = [time];
   if (estimates) {
     // Criterion's mean estimate is the plain mean of times/iters: a mismatch means the two files
     // come from different runs (e.g. an old estimates.json next to a new sample.json).
     const reported = estimates.mean.point_estimate;
     if (Math.abs(reported - sampleMean) > 1e-9 * Math.max(1, Math.abs(reported))) {
-      throw new ImportFormatError(FORMAT, `${name}: estimates.json's mean (${reported} ns) is not the mean of sample.json (${sampleMean} ns); are they from the same run?`);
+      throw new ImportFormatError(
+        FORMAT,
+        `${name}: estimates.json's mean (${reported} ns) is not the mean of sample.json (${sampleMean} ns); are they from the same run?`,
+      );
     }
     const ci = estimates.mean.confidence_interval;
     time.label = `Time per iteration (mean ${Math.round(ci.confidence_level * 100)}% CI ${short(ci.lower_bound)}–${short(ci.upper_bound)} ns)`;
@@ -94,7 +106,13 @@ function timeMetrics(entry: Entry, name: string): ImportedMetric[] {
     if (estimates.slope) {
       const s = estimates.slope.confidence_interval;
       // A regression slope over the samples, not the mean of any of them: the run's value.
-      metrics.push({ key: "time_slope", unit: "ns", direction: "lower_is_better", label: `Slope: Criterion's headline time (CI ${short(s.lower_bound)}–${short(s.upper_bound)} ns)`, value: estimates.slope.point_estimate });
+      metrics.push({
+        key: "time_slope",
+        unit: "ns",
+        direction: "lower_is_better",
+        label: `Slope: Criterion's headline time (CI ${short(s.lower_bound)}–${short(s.upper_bound)} ns)`,
+        value: estimates.slope.point_estimate,
+      });
     }
   }
   const throughput = benchmark?.throughput;
@@ -104,7 +122,14 @@ function timeMetrics(entry: Entry, name: string): ImportedMetric[] {
     if (values.length > 0) {
       // The samples are per-sample rates; the run's rate is the work per iteration ÷ its mean time
       // (as Criterion reports it), which their mean is not.
-      metrics.push({ key: "throughput", unit: kind === "Elements" ? "elem/s" : "B/s", direction: "higher_is_better", label: `Throughput (${perIteration} ${kind === "Elements" ? "elements" : "bytes"} per iteration)`, samples: values, value: (perIteration * 1e9) / (estimates?.mean.point_estimate ?? sampleMean) });
+      metrics.push({
+        key: "throughput",
+        unit: kind === "Elements" ? "elem/s" : "B/s",
+        direction: "higher_is_better",
+        label: `Throughput (${perIteration} ${kind === "Elements" ? "elements" : "bytes"} per iteration)`,
+        samples: values,
+        value: (perIteration * 1e9) / (estimates?.mean.point_estimate ?? sampleMean),
+      });
     }
   }
   return metrics;
@@ -117,10 +142,10 @@ function toBenchmark(name: string, entry: Entry): ImportedBenchmark {
 
 function describeSingleFile(document: Record<string, unknown>): string | undefined {
   if ("point_estimate" in (isObject(document.mean) ? document.mean : {}) && !("sample" in document)) {
-    return "this is Criterion's estimates.json alone, which has no sample count: send sample.json, or a bundle {\"<id>\": {\"estimates\": …, \"sample\": …}}";
+    return 'this is Criterion\'s estimates.json alone, which has no sample count: send sample.json, or a bundle {"<id>": {"estimates": …, "sample": …}}';
   }
   if ("full_id" in document && "group_id" in document) {
-    return "this is Criterion's benchmark.json alone: send sample.json, or a bundle {\"<id>\": {\"benchmark\": …, \"sample\": …}}";
+    return 'this is Criterion\'s benchmark.json alone: send sample.json, or a bundle {"<id>": {"benchmark": …, "sample": …}}';
   }
   return undefined;
 }
@@ -128,7 +153,10 @@ function describeSingleFile(document: Record<string, unknown>): string | undefin
 export const importCriterion: Importer = (body) => {
   const document = parseJsonBody(FORMAT, body);
   if (!isObject(document)) {
-    throw new ImportFormatError(FORMAT, `expected a JSON object (Criterion's sample.json or a bundle of benchmarks) but found ${Array.isArray(document) ? "an array" : typeof document}${foreignHint(body)}`);
+    throw new ImportFormatError(
+      FORMAT,
+      `expected a JSON object (Criterion's sample.json or a bundle of benchmarks) but found ${Array.isArray(document) ? "an array" : typeof document}${foreignHint(body)}`,
+    );
   }
   const refusal = describeSingleFile(document);
   if (refusal) throw new ImportFormatError(FORMAT, refusal);
@@ -144,7 +172,15 @@ export const importCriterion: Importer = (body) => {
   const entries = Object.entries(document);
   const looksLikeBundle = entries.length > 0 && entries.every(([, value]) => isObject(value) && "sample" in value);
   if (!looksLikeBundle) {
-    throw new ImportFormatError(FORMAT, `expected Criterion's sample.json or a bundle {"<benchmark id>": {"sample": …, "estimates": …}}, but found keys ${entries.slice(0, 4).map(([k]) => `"${k}"`).join(", ") || "(none)"}${foreignHint(body)}`);
+    throw new ImportFormatError(
+      FORMAT,
+      `expected Criterion's sample.json or a bundle {"<benchmark id>": {"sample": …, "estimates": …}}, but found keys ${
+        entries
+          .slice(0, 4)
+          .map(([k]) => `"${k}"`)
+          .join(", ") || "(none)"
+      }${foreignHint(body)}`,
+    );
   }
   const benchmarks = entries.map(([id, value]) => toBenchmark(id, parseWith(ZEntry, value, `benchmark "${id}"`)));
   return { format: FORMAT, benchmarks };

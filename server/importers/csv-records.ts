@@ -19,7 +19,11 @@ export function forEachCsvRecord(format: string, body: string, onRecord: (cells:
       },
     });
   } catch (error) {
-    if (error instanceof CsvError) throw new ImportFormatError(format, `unreadable CSV: ${error.message}${endsEarly(body, error) ? " (the last line is cut short: the file looks truncated)" : ""}`);
+    if (error instanceof CsvError)
+      throw new ImportFormatError(
+        format,
+        `unreadable CSV: ${error.message}${endsEarly(body, error) ? " (the last line is cut short: the file looks truncated)" : ""}`,
+      );
     throw error;
   }
 }

@@ -35,7 +35,11 @@ function layout(header: string[]): Layout {
     if (name === "") throw new ImportFormatError(FORMAT, `header column ${index + 1} is empty`);
     if (GROUP.has(name) || name === "repetition" || TIME.has(name)) {
       const slot = GROUP.has(name) ? "group" : name === "repetition" ? "repetition" : "time";
-      if (result[slot] !== undefined) throw new ImportFormatError(FORMAT, `more than one ${slot === "group" ? "variant/benchmark" : slot === "time" ? "timestamp/started_at" : "repetition"} column`);
+      if (result[slot] !== undefined)
+        throw new ImportFormatError(
+          FORMAT,
+          `more than one ${slot === "group" ? "variant/benchmark" : slot === "time" ? "timestamp/started_at" : "repetition"} column`,
+        );
       result[slot] = index;
       return;
     }
@@ -65,7 +69,10 @@ export const importCsv: Importer = (body) => {
   const start = text.trimStart();
   const tool = guessTool(start);
   if (start.startsWith("{") || start.startsWith("[") || tool) {
-    throw new ImportFormatError(FORMAT, `expected a CSV with a header row but the body starts with "${firstLine(start)}"${foreignHint(start)}${tool ? "; use that tool's importer" : ""}`);
+    throw new ImportFormatError(
+      FORMAT,
+      `expected a CSV with a header row but the body starts with "${firstLine(start)}"${foreignHint(start)}${tool ? "; use that tool's importer" : ""}`,
+    );
   }
   let columns: Layout | undefined;
   const groups = new Map<string, { order: number; repetition: ImportedRepetition }[]>();

@@ -66,7 +66,11 @@ describe("importGobench", () => {
       const lines = printedLines(text);
       expect(lines).toHaveLength(30);
       const imported = result.benchmarks.flatMap((b) =>
-        b.repetitions.map((r) => ({ name: `${b.name}-${b.params!.procs}`, n: r.metrics[0]!.summary!.n, values: r.metrics.map((m) => [m.key, m.value ?? m.summary!.mean]) })),
+        b.repetitions.map((r) => ({
+          name: `${b.name}-${b.params!.procs}`,
+          n: r.metrics[0]!.summary!.n,
+          values: r.metrics.map((m) => [m.key, m.value ?? m.summary!.mean]),
+        })),
       );
       expect(imported).toEqual(lines);
     });
@@ -150,7 +154,11 @@ describe("importGobench", () => {
     };
 
     it("an empty body", () => rejects("", "the body is empty"));
-    it("wrk output", () => rejects("Running 2s test @ http://127.0.0.1:8080/\n  2 threads and 10 connections\nRequests/sec:  10659.90\n", /no benchmark result lines .*this looks like wrk/));
+    it("wrk output", () =>
+      rejects(
+        "Running 2s test @ http://127.0.0.1:8080/\n  2 threads and 10 connections\nRequests/sec:  10659.90\n",
+        /no benchmark result lines .*this looks like wrk/,
+      ));
     it("a JSON document", () => rejects(readFixture("jmh/params-gc.json"), "no benchmark result lines"));
     it("a FAIL line", () => rejects("BenchmarkX-4 10 7 ns/op\nFAIL\texample.com/a\t0.1s\n", 'the benchmark run failed (line 2: "FAIL\texample.com/a\t0.1s")'));
     it("a failed sub-benchmark", () => rejects("BenchmarkX-4 10 7 ns/op\n    --- FAIL: BenchmarkX/y-4\n", "the benchmark run failed"));
@@ -162,7 +170,8 @@ describe("importGobench", () => {
     it("a negative allocation count", () => rejects("BenchmarkX-4 10 7 ns/op -1 allocs/op\n", "negative allocs/op"));
     it("a zero iteration count", () => rejects("BenchmarkX-4 0 7 ns/op\n", "iteration count 0 is not a positive whole number"));
     it("a value without a unit", () => rejects("BenchmarkX-4 10 7 ns/op 8\n", "expected value/unit pairs"));
-    it("a broken go test -json line", () => rejects('{"Action":"output","Output":"BenchmarkX-4 10 7 ns/op\\n"}\n{"Action":\n', "line 2 is not a go test -json event"));
+    it("a broken go test -json line", () =>
+      rejects('{"Action":"output","Output":"BenchmarkX-4 10 7 ns/op\\n"}\n{"Action":\n', "line 2 is not a go test -json event"));
 
     it("every other tool's fixture", () => {
       for (const { relative, body } of foreignFixtures("gobench")) expect(() => importGobench(body), relative).toThrow(ImportFormatError);

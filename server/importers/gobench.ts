@@ -64,7 +64,10 @@ function parseText(text: string, body: string): ResultLine[] {
     // Anything else (PASS, ok, --- BENCH:, b.Log output, === RUN) carries no numbers.
   });
   if (results.length === 0) {
-    throw new ImportFormatError(FORMAT, `no benchmark result lines (like "BenchmarkName-8  1000  123 ns/op"); the body starts with "${firstLine(text)}"${foreignHint(body)}`);
+    throw new ImportFormatError(
+      FORMAT,
+      `no benchmark result lines (like "BenchmarkName-8  1000  123 ns/op"); the body starts with "${firstLine(text)}"${foreignHint(body)}`,
+    );
   }
   return results;
 }
@@ -83,7 +86,12 @@ function parseResult(fullName: string, iterationText: string, rest: string, conf
     // A rate (MB/s) is the whole line's bytes ÷ its time: the run's value, not a mean of n
     // per-iteration rates. Per-op figures are the mean over the line's n iterations.
     const rate = unit.endsWith("/s");
-    metrics.push({ key: unit, unit: UNITS[unit] ?? unit, direction: rate ? "higher_is_better" : "lower_is_better", ...(rate ? { value } : { summary: { n, mean: value } }) });
+    metrics.push({
+      key: unit,
+      unit: UNITS[unit] ?? unit,
+      direction: rate ? "higher_is_better" : "lower_is_better",
+      ...(rate ? { value } : { summary: { n, mean: value } }),
+    });
   }
   const procs = PROCS_SUFFIX.exec(fullName);
   return { name: procs ? procs[1]! : fullName, procs: procs?.[2], config, metrics };

@@ -8,7 +8,8 @@ import { ImportFormatError } from "./types";
 const fixture = (name: string) => readFixture(`google-benchmark/${name}`);
 const value = (metrics: ImportedMetric[], key: string) => metrics.find((m) => m.key === key)?.summary?.mean;
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const expectRelative = (actual: number, expected: number, tolerance: number) => expect(Math.abs(actual - expected) / Math.abs(expected)).toBeLessThan(tolerance);
+const expectRelative = (actual: number, expected: number, tolerance: number) =>
+  expect(Math.abs(actual - expected) / Math.abs(expected)).toBeLessThan(tolerance);
 
 interface RawRow {
   name: string;
@@ -50,8 +51,20 @@ describe("importGoogleBenchmark", () => {
         b.repetitions.forEach((rep, i) => {
           const row = printed[i]!;
           expect(rep.metrics.slice(0, 2)).toEqual([
-            { key: "real_time", unit: row.time_unit, direction: "lower_is_better", label: "Real time per iteration", summary: { n: row.iterations, mean: row.real_time } },
-            { key: "cpu_time", unit: row.time_unit, direction: "lower_is_better", label: "CPU time per iteration", summary: { n: row.iterations, mean: row.cpu_time } },
+            {
+              key: "real_time",
+              unit: row.time_unit,
+              direction: "lower_is_better",
+              label: "Real time per iteration",
+              summary: { n: row.iterations, mean: row.real_time },
+            },
+            {
+              key: "cpu_time",
+              unit: row.time_unit,
+              direction: "lower_is_better",
+              label: "CPU time per iteration",
+              summary: { n: row.iterations, mean: row.cpu_time },
+            },
           ]);
         });
       }
@@ -88,11 +101,18 @@ describe("importGoogleBenchmark", () => {
 
   describe("shapes other options and versions produce", () => {
     const run = (name: string, extra: Record<string, unknown> = {}) =>
-      `{"name": "${name}", "run_name": "${name}", "run_type": "iteration", "repetitions": 1, "repetition_index": 0, "threads": 1, "iterations": 10, "real_time": 5, "cpu_time": 4, "time_unit": "ms"${Object.entries(extra).map(([k, v]) => `, "${k}": ${v}`).join("")}}`;
+      `{"name": "${name}", "run_name": "${name}", "run_type": "iteration", "repetitions": 1, "repetition_index": 0, "threads": 1, "iterations": 10, "real_time": 5, "cpu_time": 4, "time_unit": "ms"${Object.entries(
+        extra,
+      )
+        .map(([k, v]) => `, "${k}": ${v}`)
+        .join("")}}`;
     const file = (...rows: string[]) => `{"context": {"num_cpus": 4}, "benchmarks": [${rows.join(",\n")}]}`;
 
     it("reads the bare NaN and Infinity the library prints, dropping such counters", () => {
-      const body = file(run("BM_A", { hit_rate: "NaN", misses: "-Infinity", hits: 3 }), `{"name": "BM_A_cv", "run_name": "BM_A", "run_type": "aggregate", "aggregate_name": "cv", "hit_rate": NaN}`);
+      const body = file(
+        run("BM_A", { hit_rate: "NaN", misses: "-Infinity", hits: 3 }),
+        `{"name": "BM_A_cv", "run_name": "BM_A", "run_type": "aggregate", "aggregate_name": "cv", "hit_rate": NaN}`,
+      );
       const metrics = importGoogleBenchmark(body).benchmarks[0]!.repetitions[0]!.metrics;
       expect(metrics.map((m) => m.key)).toEqual(["real_time", "cpu_time", "hits"]);
     });
@@ -150,7 +170,11 @@ describe("importGoogleBenchmark", () => {
       parsed.benchmarks = parsed.benchmarks.filter((b) => b.run_type === "aggregate");
       rejects(JSON.stringify(parsed), 'no rows with run_type "iteration"');
     });
-    it("a NaN time", () => rejects(fixture("repetitions.json").replace('"real_time": 7.7957822566223783e+01', '"real_time": NaN'), /benchmarks\[0\] \("BM_SortVector\/16"\) is not a measured run: real_time/));
+    it("a NaN time", () =>
+      rejects(
+        fixture("repetitions.json").replace('"real_time": 7.7957822566223783e+01', '"real_time": NaN'),
+        /benchmarks\[0\] \("BM_SortVector\/16"\) is not a measured run: real_time/,
+      ));
     it("a negative time", () => rejects(withFirstRow({ cpu_time: -1 }), /is not a measured run: cpu_time/));
     it("zero iterations", () => rejects(withFirstRow({ iterations: 0 }), /is not a measured run: iterations/));
     it("an unknown time unit", () => rejects(withFirstRow({ time_unit: "fortnight" }), /time_unit/));

@@ -76,8 +76,20 @@ export const importGoogleBenchmark: Importer = (body) => {
     repetitions.push({
       order: run.repetition_index ?? repetitions.length,
       metrics: [
-        { key: "real_time", unit: run.time_unit, direction: "lower_is_better", label: "Real time per iteration", summary: { n: run.iterations, mean: run.real_time } },
-        { key: "cpu_time", unit: run.time_unit, direction: "lower_is_better", label: "CPU time per iteration", summary: { n: run.iterations, mean: run.cpu_time } },
+        {
+          key: "real_time",
+          unit: run.time_unit,
+          direction: "lower_is_better",
+          label: "Real time per iteration",
+          summary: { n: run.iterations, mean: run.real_time },
+        },
+        {
+          key: "cpu_time",
+          unit: run.time_unit,
+          direction: "lower_is_better",
+          label: "CPU time per iteration",
+          summary: { n: run.iterations, mean: run.cpu_time },
+        },
         ...counters(row, run.iterations),
       ],
       environment: Object.fromEntries(Object.entries({ threads: run.threads, label: run.label }).filter(([, value]) => value !== undefined)),
@@ -86,13 +98,18 @@ export const importGoogleBenchmark: Importer = (body) => {
   });
 
   if (groups.size === 0) {
-    const why = rows.length === 0 ? '"benchmarks" is empty' : 'no rows with run_type "iteration" (aggregates only, e.g. --benchmark_report_aggregates_only, or every run failed)';
+    const why =
+      rows.length === 0
+        ? '"benchmarks" is empty'
+        : 'no rows with run_type "iteration" (aggregates only, e.g. --benchmark_report_aggregates_only, or every run failed)';
     throw new ImportFormatError(FORMAT, `${why}: nothing to import`);
   }
   const benchmarks: ImportedBenchmark[] = [...groups.entries()].map(([name, repetitions]) => ({
     name,
     params: nameParams(name),
-    repetitions: repetitions.sort((a, b) => a.order - b.order).map(({ metrics, environment }) => ({ metrics, environment: Object.keys(environment).length > 0 ? environment : undefined })),
+    repetitions: repetitions
+      .sort((a, b) => a.order - b.order)
+      .map(({ metrics, environment }) => ({ metrics, environment: Object.keys(environment).length > 0 ? environment : undefined })),
   }));
   return { format: FORMAT, benchmarks, environment: context };
 };
@@ -104,7 +121,12 @@ function counters(row: Record<string, unknown>, iterations: number): ImportedMet
     if (NOT_COUNTERS.has(key) || typeof value !== "number") continue;
     const direction: Direction = key.endsWith("per_second") ? "higher_is_better" : "lower_is_better";
     // A rate (bytes_per_second…) is the run's total ÷ its time: the run's value, not a mean.
-    metrics.push({ key, unit: COUNTER_UNITS[key] ?? "count", direction, ...(key.endsWith("per_second") ? { value } : { summary: { n: iterations, mean: value } }) });
+    metrics.push({
+      key,
+      unit: COUNTER_UNITS[key] ?? "count",
+      direction,
+      ...(key.endsWith("per_second") ? { value } : { summary: { n: iterations, mean: value } }),
+    });
   }
   return metrics;
 }

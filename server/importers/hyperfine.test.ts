@@ -61,7 +61,13 @@ describe("importHyperfine", () => {
 
     it("reports mean user and system time, and the exit codes", () => {
       const rep = result.benchmarks[0]!.repetitions[0]!;
-      expect(metric(rep.metrics, "user_s")).toEqual({ key: "user_s", unit: "s", direction: "lower_is_better", label: "User time (mean)", summary: { n: 10, mean: 0.0054031 } });
+      expect(metric(rep.metrics, "user_s")).toEqual({
+        key: "user_s",
+        unit: "s",
+        direction: "lower_is_better",
+        label: "User time (mean)",
+        summary: { n: 10, mean: 0.0054031 },
+      });
       expect(metric(rep.metrics, "system_s")!.summary).toEqual({ n: 10, mean: 0.002006364 });
       expect(metric(rep.metrics, "max_rss")).toBeUndefined(); // hyperfine 1.15 does not measure memory
       expect(rep.environment).toEqual({ exit_codes: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0] });
@@ -85,7 +91,18 @@ describe("importHyperfine", () => {
   });
 
   describe("other hyperfine versions and options", () => {
-    const one = { command: "sleep 0.1", mean: 0.1, stddev: null, median: 0.1, user: 0.001, system: 0.002, min: 0.1, max: 0.1, times: [0.1], exit_codes: [null] };
+    const one = {
+      command: "sleep 0.1",
+      mean: 0.1,
+      stddev: null,
+      median: 0.1,
+      user: 0.001,
+      system: 0.002,
+      min: 0.1,
+      max: 0.1,
+      times: [0.1],
+      exit_codes: [null],
+    };
 
     it("one run: stddev null, an exit code null (killed by a signal)", () => {
       const rep = importHyperfine(JSON.stringify({ results: [one] })).benchmarks[0]!.repetitions[0]!;
@@ -95,12 +112,21 @@ describe("importHyperfine", () => {
 
     it("memory_usage_byte (hyperfine ≥ 1.19) becomes max_rss in bytes", () => {
       const rep = importHyperfine(JSON.stringify({ results: [{ ...one, memory_usage_byte: [4194304] }] })).benchmarks[0]!.repetitions[0]!;
-      expect(metric(rep.metrics, "max_rss")).toEqual({ key: "max_rss", unit: "B", direction: "lower_is_better", label: "Peak memory (max RSS)", samples: [4194304] });
+      expect(metric(rep.metrics, "max_rss")).toEqual({
+        key: "max_rss",
+        unit: "B",
+        direction: "lower_is_better",
+        label: "Peak memory (max RSS)",
+        samples: [4194304],
+      });
     });
 
     it("without times (older exports): a summary only, n from the exit codes", () => {
       const { times: _times, ...noTimes } = one;
-      const wall = metric(importHyperfine(JSON.stringify({ results: [{ ...noTimes, exit_codes: [0, 0, 0] }] })).benchmarks[0]!.repetitions[0]!.metrics, "wall_time")!;
+      const wall = metric(
+        importHyperfine(JSON.stringify({ results: [{ ...noTimes, exit_codes: [0, 0, 0] }] })).benchmarks[0]!.repetitions[0]!.metrics,
+        "wall_time",
+      )!;
       expect(wall.samples).toBeUndefined();
       expect(wall.summary!.n).toBe(3);
     });
@@ -115,7 +141,8 @@ describe("importHyperfine", () => {
 
     it("an empty body", () => rejects("", "the body is empty"));
     it("malformed JSON", () => rejects('{"results": [', "malformed JSON"));
-    it("a JMH file", () => rejects(readFixture("jmh/params-gc.json"), /expected a hyperfine --export-json object with "results".*\(this looks like JMH JSON\)/));
+    it("a JMH file", () =>
+      rejects(readFixture("jmh/params-gc.json"), /expected a hyperfine --export-json object with "results".*\(this looks like JMH JSON\)/));
     it("no results", () => rejects('{"results": []}', '"results" is empty'));
     it("a negative time", () => rejects(JSON.stringify({ results: [{ ...good(), times: [0.1, -0.2] }] }), /results\.0\.times\.1: .*>=0/));
     it("a time that is not a number", () => rejects(JSON.stringify({ results: [{ ...good(), mean: "NaN" }] }), /results\.0\.mean/));

@@ -29,7 +29,8 @@ const metric = (metrics: ImportedMetric[], key: string) => {
 };
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const sd = (xs: number[]) => Math.sqrt(xs.reduce((a, x) => a + (x - mean(xs)) ** 2, 0) / (xs.length - 1));
-const expectRelative = (actual: number, expected: number, tolerance: number) => expect(Math.abs(actual - expected) / Math.abs(expected)).toBeLessThan(tolerance);
+const expectRelative = (actual: number, expected: number, tolerance: number) =>
+  expect(Math.abs(actual - expected) / Math.abs(expected)).toBeLessThan(tolerance);
 
 /** Student's t CDF for whole degrees of freedom: the closed forms of Abramowitz & Stegun 26.7.3–4. */
 function studentTCdf(t: number, df: number): number {
@@ -194,7 +195,11 @@ describe("importJmh", () => {
 
   describe("shapes other JMH versions and options produce", () => {
     // The first fixture result, reshaped: small enough to read in each test.
-    const base = () => JSON.parse(fixture("params-gc.json"))[2] as Record<string, unknown> & { primaryMetric: Record<string, unknown>; secondaryMetrics: Record<string, unknown> };
+    const base = () =>
+      JSON.parse(fixture("params-gc.json"))[2] as Record<string, unknown> & {
+        primaryMetric: Record<string, unknown>;
+        secondaryMetrics: Record<string, unknown>;
+      };
 
     it("drops the '·' older JMH versions put before secondary metric names", () => {
       const entry = base();
@@ -259,18 +264,29 @@ describe("importJmh", () => {
     });
     it("an array of something else", () => rejects('[{"name": "x"}]', /benchmark: .*expected string/));
     it("an unknown mode", () => rejects(JSON.stringify([{ ...entry(), mode: "fast" }]), /mode/));
-    it("a NaN score in rawData", () => rejects(JSON.stringify([{ ...entry(), primaryMetric: { ...entry().primaryMetric, rawData: [[1, "NaN"]] } }]), 'rawData[1] is "NaN", not a finite number'));
-    it("a fork without scores", () => rejects(JSON.stringify([{ ...entry(), primaryMetric: { ...entry().primaryMetric, rawData: [[1], []] } }]), "has a fork without iteration scores"));
+    it("a NaN score in rawData", () =>
+      rejects(
+        JSON.stringify([{ ...entry(), primaryMetric: { ...entry().primaryMetric, rawData: [[1, "NaN"]] } }]),
+        'rawData[1] is "NaN", not a finite number',
+      ));
+    it("a fork without scores", () =>
+      rejects(JSON.stringify([{ ...entry(), primaryMetric: { ...entry().primaryMetric, rawData: [[1], []] } }]), "has a fork without iteration scores"));
     it("a negative score", () => rejects(JSON.stringify([{ ...entry(), primaryMetric: { ...entry().primaryMetric, rawData: [[1, -2]] } }]), "is negative"));
     it("neither rawData nor rawDataHistogram", () => {
       const { rawData: _rawData, ...primary } = entry().primaryMetric;
       rejects(JSON.stringify([{ ...entry(), primaryMetric: primary }]), "has no per-fork data");
     });
     it("a histogram with a negative count", () => {
-      rejects(JSON.stringify([{ ...entry(), mode: "sample", primaryMetric: { score: 1, scoreUnit: "us/op", rawDataHistogram: [[[[1, -3]]]] } }]), /rawDataHistogram/);
+      rejects(
+        JSON.stringify([{ ...entry(), mode: "sample", primaryMetric: { score: 1, scoreUnit: "us/op", rawDataHistogram: [[[[1, -3]]]] } }]),
+        /rawDataHistogram/,
+      );
     });
     it("a histogram with no samples", () => {
-      rejects(JSON.stringify([{ ...entry(), mode: "sample", primaryMetric: { score: 1, scoreUnit: "us/op", rawDataHistogram: [[[[1, 0]]]] } }]), "empty rawDataHistogram");
+      rejects(
+        JSON.stringify([{ ...entry(), mode: "sample", primaryMetric: { score: 1, scoreUnit: "us/op", rawDataHistogram: [[[[1, 0]]]] } }]),
+        "empty rawDataHistogram",
+      );
     });
 
     it("every other tool's fixture", () => {

@@ -88,7 +88,14 @@ function rateMetric(per: Map<number, number>, firstSecond: number, lastSecond: n
     peak = Math.max(peak, v);
   }
   // The first and last seconds are partial, so the mean per second is a little low.
-  return { key, unit, direction: "higher_is_better", label, timeSeries: series, summary: { n: series.values.length, mean: total / series.values.length, max: peak, sum: total } };
+  return {
+    key,
+    unit,
+    direction: "higher_is_better",
+    label,
+    timeSeries: series,
+    summary: { n: series.values.length, mean: total / series.values.length, max: peak, sum: total },
+  };
 }
 
 function durationMetric(key: string, label: string, samples: number[]): ImportedMetric {
@@ -113,12 +120,31 @@ function toBenchmark(name: string, data: ScenarioData): ImportedBenchmark {
     metric.timeSeries = { offsetsMs, values };
     metrics.push(metric);
   }
-  if (data.requestsPerSecond.size > 0) metrics.push(rateMetric(data.requestsPerSecond, firstSecond, lastSecond, "http_reqs", "req/s", "HTTP requests per second"));
-  if (data.iterationsPerSecond.size > 0) metrics.push(rateMetric(data.iterationsPerSecond, firstSecond, lastSecond, "iterations", "iter/s", "Iterations per second"));
+  if (data.requestsPerSecond.size > 0)
+    metrics.push(rateMetric(data.requestsPerSecond, firstSecond, lastSecond, "http_reqs", "req/s", "HTTP requests per second"));
+  if (data.iterationsPerSecond.size > 0)
+    metrics.push(rateMetric(data.iterationsPerSecond, firstSecond, lastSecond, "iterations", "iter/s", "Iterations per second"));
   if (data.iterationDurations.length > 0) metrics.push(durationMetric("iteration_duration", "Iteration duration", data.iterationDurations));
-  if (data.failed.all > 0) metrics.push({ key: "http_req_failed", unit: "%", direction: "lower_is_better", label: "Failed HTTP requests", summary: { n: data.failed.all, mean: (100 * data.failed.yes) / data.failed.all } });
-  if (data.checks.all > 0) metrics.push({ key: "checks", unit: "%", direction: "higher_is_better", label: "Checks passed", summary: { n: data.checks.all, mean: (100 * data.checks.yes) / data.checks.all } });
-  for (const [key, total, label] of [["data_received", data.bytes.received, "Data received"], ["data_sent", data.bytes.sent, "Data sent"]] as const) {
+  if (data.failed.all > 0)
+    metrics.push({
+      key: "http_req_failed",
+      unit: "%",
+      direction: "lower_is_better",
+      label: "Failed HTTP requests",
+      summary: { n: data.failed.all, mean: (100 * data.failed.yes) / data.failed.all },
+    });
+  if (data.checks.all > 0)
+    metrics.push({
+      key: "checks",
+      unit: "%",
+      direction: "higher_is_better",
+      label: "Checks passed",
+      summary: { n: data.checks.all, mean: (100 * data.checks.yes) / data.checks.all },
+    });
+  for (const [key, total, label] of [
+    ["data_received", data.bytes.received, "Data received"],
+    ["data_sent", data.bytes.sent, "Data sent"],
+  ] as const) {
     if (total > 0) metrics.push({ key, unit: "B", direction: "higher_is_better", label: `${label} (total bytes)`, summary: { n: 1, mean: total, sum: total } });
   }
   return { name, repetitions: [{ metrics, startedAt: new Date(data.firstMs).toISOString() }] };
@@ -186,7 +212,8 @@ export function importK6Csv(body: string): ImportResult {
   const benchmarks = [...scenarios.entries()]
     .map(([scenario, data]) => ({ scenario, benchmark: toBenchmark(scenario, data) }))
     .filter(({ benchmark }) => (benchmark.repetitions[0]?.metrics.length ?? 0) > 0);
-  if (benchmarks.length === 0) throw new ImportFormatError(FORMAT, "the CSV has no samples of http_req_duration, http_reqs, iterations or the other built-in metrics");
+  if (benchmarks.length === 0)
+    throw new ImportFormatError(FORMAT, "the CSV has no samples of http_req_duration, http_reqs, iterations or the other built-in metrics");
   if (benchmarks.length === 1 && benchmarks[0]) return { format: FORMAT, benchmarks: [{ ...benchmarks[0].benchmark, name: "k6" }] };
   return { format: FORMAT, benchmarks: benchmarks.map(({ scenario, benchmark }) => ({ ...benchmark, name: scenario || "k6 (no scenario)" })) };
 }

@@ -67,7 +67,15 @@ function trendMetric(name: string, raw: unknown, perCount: number, toMs: number)
   if (n < 1) return undefined; // no requests/iterations: the figures describe nothing
   const ms = (v: number | undefined) => (v === undefined ? undefined : v * toMs);
   const summary: ImportedSummary = { n, mean: trend.avg * toMs };
-  const fields = { min: ms(trend.min), max: ms(trend.max), p50: ms(trend.med), p90: ms(trend["p(90)"]), p95: ms(trend["p(95)"]), p99: ms(trend["p(99)"]), p999: ms(trend["p(99.9)"]) };
+  const fields = {
+    min: ms(trend.min),
+    max: ms(trend.max),
+    p50: ms(trend.med),
+    p90: ms(trend["p(90)"]),
+    p95: ms(trend["p(95)"]),
+    p99: ms(trend["p(99)"]),
+    p999: ms(trend["p(99.9)"]),
+  };
   for (const [field, value] of Object.entries(fields)) if (value !== undefined) summary[field as keyof typeof fields] = value;
   return { key: name, unit: "ms", direction: "lower_is_better", label: TIME_TRENDS[name]?.label, summary };
 }
@@ -106,9 +114,13 @@ export function importK6Summary(document: unknown): ImportResult {
     counts[name] = c.count;
   }
   // Bytes moved in a fixed-duration test: more means more work done, hence higher is better.
-  for (const [name, label] of [["data_received", "Data received"], ["data_sent", "Data sent"]] as const) {
+  for (const [name, label] of [
+    ["data_received", "Data received"],
+    ["data_sent", "Data sent"],
+  ] as const) {
     const c = counter(name);
-    if (c) metrics.push({ key: name, unit: "B", direction: "higher_is_better", label: `${label} (total bytes)`, summary: { n: 1, mean: c.count, sum: c.count } });
+    if (c)
+      metrics.push({ key: name, unit: "B", direction: "higher_is_better", label: `${label} (total bytes)`, summary: { n: 1, mean: c.count, sum: c.count } });
   }
   for (const [name, direction, label] of [
     ["checks", "higher_is_better", "Checks passed"],
@@ -125,5 +137,8 @@ export function importK6Summary(document: unknown): ImportResult {
   if (metrics.length === 0) {
     throw new ImportFormatError(FORMAT, "the summary has none of k6's built-in metrics (http_req_duration, http_reqs, iterations, …)");
   }
-  return { format: FORMAT, benchmarks: [{ name: "k6", repetitions: [{ metrics, ...(Object.keys(counts).length > 0 ? { environment: { k6Counts: counts } } : {}) }] }] };
+  return {
+    format: FORMAT,
+    benchmarks: [{ name: "k6", repetitions: [{ metrics, ...(Object.keys(counts).length > 0 ? { environment: { k6Counts: counts } } : {}) }] }],
+  };
 }

@@ -6,7 +6,8 @@ import { ImportFormatError } from "./types";
 
 const refusal = (body: string) => refusalOf(importK6, body);
 
-const CSV_HEADER = "metric_name,timestamp,metric_value,check,error,error_code,expected_response,group,method,name,proto,scenario,service,status,subproto,tls_version,url,extra_tags,metadata";
+const CSV_HEADER =
+  "metric_name,timestamp,metric_value,check,error,error_code,expected_response,group,method,name,proto,scenario,service,status,subproto,tls_version,url,extra_tags,metadata";
 const csvRow = (metricName: string, timestamp: string, value: string, scenario = "default") =>
   `${metricName},${timestamp},${value},,,,true,,GET,http://127.0.0.1/,HTTP/1.1,${scenario},,200,,,http://127.0.0.1/,,`;
 
@@ -24,13 +25,27 @@ describe("importK6 on k6's --summary-export", () => {
     // summary.json: {"max":36.921117,"p(90)":1.8667770999999986,"p(95)":3.4605582999999966,
     //                "avg":2.02745214,"min":0.222402,"med":0.7558625}, http_reqs.count 150
     expect(metric(result, "http_req_duration")).toMatchObject({ unit: "ms", direction: "lower_is_better" });
-    expect(metric(result, "http_req_duration").summary).toEqual({ n: 150, mean: 2.02745214, min: 0.222402, max: 36.921117, p50: 0.7558625, p90: 1.8667770999999986, p95: 3.4605582999999966 });
+    expect(metric(result, "http_req_duration").summary).toEqual({
+      n: 150,
+      mean: 2.02745214,
+      min: 0.222402,
+      max: 36.921117,
+      p50: 0.7558625,
+      p90: 1.8667770999999986,
+      p95: 3.4605582999999966,
+    });
     expect(metric(result, "iteration_duration").summary).toMatchObject({ n: 150, mean: 102.89694690666667, p95: 105.7928414 });
   });
 
   it("maps the counters, rates and vus_max", () => {
     // A Counter's rate is the run's value (count ÷ the test's duration); the counts go with the run.
-    expect(metric(result, "http_reqs")).toEqual({ key: "http_reqs", unit: "req/s", direction: "higher_is_better", label: "HTTP requests per second (the run's rate)", value: 48.49313423924897 });
+    expect(metric(result, "http_reqs")).toEqual({
+      key: "http_reqs",
+      unit: "req/s",
+      direction: "higher_is_better",
+      label: "HTTP requests per second (the run's rate)",
+      value: 48.49313423924897,
+    });
     expect(metric(result, "iterations")).toMatchObject({ unit: "iter/s", value: 48.49313423924897 });
     expect(result.benchmarks[0]?.repetitions[0]?.environment).toEqual({ k6Counts: { http_reqs: 150, iterations: 150 } });
     expect(metric(result, "data_received")).toMatchObject({ unit: "B", summary: { n: 1, mean: 175938, sum: 175938 } });
@@ -47,7 +62,11 @@ describe("importK6 on k6's --summary-export", () => {
   });
 
   it("honours summaryTimeUnit", () => {
-    const body = JSON.stringify({ root_group: {}, options: { summaryTimeUnit: "s" }, metrics: { http_reqs: { count: 2, rate: 1 }, http_req_duration: { avg: 0.5, min: 0.25, med: 0.5, max: 0.75, "p(90)": 0.7, "p(95)": 0.72 } } });
+    const body = JSON.stringify({
+      root_group: {},
+      options: { summaryTimeUnit: "s" },
+      metrics: { http_reqs: { count: 2, rate: 1 }, http_req_duration: { avg: 0.5, min: 0.25, med: 0.5, max: 0.75, "p(90)": 0.7, "p(95)": 0.72 } },
+    });
     expect(metric(importK6(body), "http_req_duration").summary).toMatchObject({ n: 2, mean: 500, max: 750 });
   });
 });
@@ -105,7 +124,11 @@ describe("importK6 refuses what is not k6 output", () => {
     ["malformed JSON", '{"root_group": {}, "metrics": {', /malformed JSON/],
     ["JSON of another shape", '{"benchmarks": []}', /root_group/],
     ["a JSON array", "[1, 2]", /--summary-export/],
-    ["a trend with a string", '{"root_group": {}, "metrics": {"http_reqs": {"count": 1, "rate": 1}, "http_req_duration": {"avg": "fast"}}}', /metrics\.http_req_duration is not a k6 Trend/],
+    [
+      "a trend with a string",
+      '{"root_group": {}, "metrics": {"http_reqs": {"count": 1, "rate": 1}, "http_req_duration": {"avg": "fast"}}}',
+      /metrics\.http_req_duration is not a k6 Trend/,
+    ],
     ["an infinite figure", '{"root_group": {}, "metrics": {"http_reqs": {"count": 1, "rate": 1e999}}}', /metrics\.http_reqs\.rate: .*not a finite number/],
     ["a negative count", '{"root_group": {}, "metrics": {"http_reqs": {"count": -3, "rate": 1}}}', /cannot be negative/],
     ["a summary without built-in metrics", '{"root_group": {}, "metrics": {"my_trend": {"avg": 1}}}', /none of k6's built-in metrics/],

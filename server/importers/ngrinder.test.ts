@@ -25,7 +25,10 @@ describe("importNgrinder on a report in nGrinder's format", () => {
     const tps = metric(result, "tps");
     expect(tps).toMatchObject({ unit: "ops/s", direction: "higher_is_better" });
     // The TPS column of output.csv, row by row.
-    expect(tps.timeSeries?.values).toEqual([226, 440, 664, 815, 1087, 1138, 1498, 1364, 1493, 1822, 1767, 1790, 1648, 1707, 1636, 1686, 1725, 1734, 1949, 1629, 1636, 1683, 1798, 1914, 1921, 1831, 1945, 1732, 1723, 1625]);
+    expect(tps.timeSeries?.values).toEqual([
+      226, 440, 664, 815, 1087, 1138, 1498, 1364, 1493, 1822, 1767, 1790, 1648, 1707, 1636, 1686, 1725, 1734, 1949, 1629, 1636, 1683, 1798, 1914, 1921, 1831,
+      1945, 1732, 1723, 1625,
+    ]);
     expect(tps.timeSeries?.offsetsMs).toEqual(Array.from({ length: 30 }, (_, i) => i * 1000));
     // The intervals' TPS: the total of tests is the tests metric, not a sum of rates.
     expect(tps.summary).toEqual({ n: 30, max: 1949, min: 226, mean: expect.any(Number) });

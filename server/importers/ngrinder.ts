@@ -28,10 +28,10 @@ const COUNT_COLUMNS = new Set(["vuser", "Tests", "Errors"]);
 
 /** Optional statistics columns worth a metric: key, unit, direction, label. */
 const OPTIONAL: Record<string, [string, string, "lower_is_better" | "higher_is_better", string]> = {
-  "Mean_time_to_first_byte": ["mean_time_to_first_byte", "ms", "lower_is_better", "Mean time to first byte"],
-  "Response_bytes_per_second": ["response_bytes_per_second", "B/s", "higher_is_better", "Response bytes per second"],
-  "Mean_time_to_establish_connection": ["mean_time_to_establish_connection", "ms", "lower_is_better", "Mean time to establish connection"],
-  "Mean_time_to_resolve_host": ["mean_time_to_resolve_host", "ms", "lower_is_better", "Mean time to resolve host"],
+  Mean_time_to_first_byte: ["mean_time_to_first_byte", "ms", "lower_is_better", "Mean time to first byte"],
+  Response_bytes_per_second: ["response_bytes_per_second", "B/s", "higher_is_better", "Response bytes per second"],
+  Mean_time_to_establish_connection: ["mean_time_to_establish_connection", "ms", "lower_is_better", "Mean time to establish connection"],
+  Mean_time_to_resolve_host: ["mean_time_to_resolve_host", "ms", "lower_is_better", "Mean time to resolve host"],
 };
 
 /** One test's (or the totals') columns: statistic name → column index. */
@@ -109,7 +109,14 @@ function toBenchmark(s: Series, offsetsMs: number[]): ImportedBenchmark {
   const metrics: ImportedMetric[] = [
     // The summary describes the intervals' TPS (their mean is the run's TPS); the total of tests is
     // the "tests" metric (a sum of TPS values is tests only with 1-second intervals).
-    { key: "tps", unit: "ops/s", direction: "higher_is_better", label: "TPS (per interval; max = peak TPS)", timeSeries: series(tps), summary: { n: tps.length, mean: mean(tps), ...extent(tps) } },
+    {
+      key: "tps",
+      unit: "ops/s",
+      direction: "higher_is_better",
+      label: "TPS (per interval; max = peak TPS)",
+      timeSeries: series(tps),
+      summary: { n: tps.length, mean: mean(tps), ...extent(tps) },
+    },
   ];
   if (totalTests > 0) {
     // The run's mean test time weights each interval by its tests; its sd pools the intervals'.
@@ -119,14 +126,42 @@ function toBenchmark(s: Series, offsetsMs: number[]): ImportedBenchmark {
       const squares = summed(meanTime.map((m, i) => (tests[i] ?? 0) * ((sd[i] ?? 0) ** 2 + m ** 2)));
       summary.sd = Math.sqrt(Math.max(0, squares / totalTests - weightedMean ** 2));
     }
-    metrics.push({ key: "mean_test_time", unit: "ms", direction: "lower_is_better", label: "Mean test time (summary weighted by tests)", timeSeries: series(meanTime), summary });
+    metrics.push({
+      key: "mean_test_time",
+      unit: "ms",
+      direction: "lower_is_better",
+      label: "Mean test time (summary weighted by tests)",
+      timeSeries: series(meanTime),
+      summary,
+    });
   }
-  metrics.push({ key: "tests", unit: "count", direction: "higher_is_better", label: "Successful tests (total)", timeSeries: series(tests), summary: { n: 1, mean: totalTests, sum: totalTests } });
+  metrics.push({
+    key: "tests",
+    unit: "count",
+    direction: "higher_is_better",
+    label: "Successful tests (total)",
+    timeSeries: series(tests),
+    summary: { n: 1, mean: totalTests, sum: totalTests },
+  });
   const totalErrors = summed(errors);
-  metrics.push({ key: "errors", unit: "count", direction: "lower_is_better", label: "Errors (total)", timeSeries: series(errors), summary: { n: 1, mean: totalErrors, sum: totalErrors } });
+  metrics.push({
+    key: "errors",
+    unit: "count",
+    direction: "lower_is_better",
+    label: "Errors (total)",
+    timeSeries: series(errors),
+    summary: { n: 1, mean: totalErrors, sum: totalErrors },
+  });
   const vusers = s.values.get("vuser");
   if (vusers) {
-    metrics.push({ key: "vusers", unit: "count", direction: "higher_is_better", label: "Virtual users (load level)", timeSeries: series(vusers), summary: { n: vusers.length, mean: mean(vusers), ...extent(vusers) } });
+    metrics.push({
+      key: "vusers",
+      unit: "count",
+      direction: "higher_is_better",
+      label: "Virtual users (load level)",
+      timeSeries: series(vusers),
+      summary: { n: vusers.length, mean: mean(vusers), ...extent(vusers) },
+    });
   }
   for (const [column, [key, unit, direction, label]] of Object.entries(OPTIONAL)) {
     const values = s.values.get(column);
@@ -138,7 +173,10 @@ function toBenchmark(s: Series, offsetsMs: number[]): ImportedBenchmark {
 export const importNgrinder: Importer = (body) => {
   const text = requireText(FORMAT, body);
   if (!/^\s*DateTime,/.test(text)) {
-    throw new ImportFormatError(FORMAT, `expected nGrinder's CSV report (header "DateTime,vuser,Tests,Errors,…") but the body starts with "${firstLine(text)}"${foreignHint(text)}`);
+    throw new ImportFormatError(
+      FORMAT,
+      `expected nGrinder's CSV report (header "DateTime,vuser,Tests,Errors,…") but the body starts with "${firstLine(text)}"${foreignHint(text)}`,
+    );
   }
   let series: Series[] | undefined;
   const times: number[] = [];

@@ -11,7 +11,8 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 const sd = (xs: number[]) => Math.sqrt(xs.reduce((a, x) => a + (x - mean(xs)) ** 2, 0) / (xs.length - 1));
-const expectRelative = (actual: number, expected: number, tolerance: number) => expect(Math.abs(actual - expected) / Math.abs(expected)).toBeLessThan(tolerance);
+const expectRelative = (actual: number, expected: number, tolerance: number) =>
+  expect(Math.abs(actual - expected) / Math.abs(expected)).toBeLessThan(tolerance);
 
 interface RawStats {
   min: number;
@@ -56,7 +57,14 @@ describe("importPytestBenchmark", () => {
         expectRelative(sd(samples), stats[i]!.stddev, 1e-9);
         expect(Math.min(...samples)).toBe(stats[i]!.min);
         expect(Math.max(...samples)).toBe(stats[i]!.max);
-        expect(time.summary).toEqual({ n: stats[i]!.rounds, mean: stats[i]!.mean, sd: stats[i]!.stddev, min: stats[i]!.min, max: stats[i]!.max, p50: stats[i]!.median });
+        expect(time.summary).toEqual({
+          n: stats[i]!.rounds,
+          mean: stats[i]!.mean,
+          sd: stats[i]!.stddev,
+          min: stats[i]!.min,
+          max: stats[i]!.max,
+          p50: stats[i]!.median,
+        });
       }
     });
 
@@ -69,9 +77,17 @@ describe("importPytestBenchmark", () => {
     });
 
     it("records group, iterations and options per benchmark, machine and commit for the file", () => {
-      expect(result.benchmarks[2]!.repetitions[0]!.environment).toMatchObject({ group: "strings", iterations: 10, options: { timer: "perf_counter", max_time: 0.005 } });
+      expect(result.benchmarks[2]!.repetitions[0]!.environment).toMatchObject({
+        group: "strings",
+        iterations: 10,
+        options: { timer: "perf_counter", max_time: 0.005 },
+      });
       expect(result.benchmarks[0]!.repetitions[0]!.environment).not.toHaveProperty("group");
-      const env = result.environment as { machine_info: { cpu: Record<string, unknown>; python_version: string }; commit_info: { id: string }; "pytest-benchmark": string };
+      const env = result.environment as {
+        machine_info: { cpu: Record<string, unknown>; python_version: string };
+        commit_info: { id: string };
+        "pytest-benchmark": string;
+      };
       expect(env["pytest-benchmark"]).toBe("5.3.1");
       expect(env.machine_info.python_version).toBe("3.11.7");
       expect(env.machine_info.cpu.brand_raw).toBe("AMD EPYC");
@@ -88,13 +104,26 @@ describe("importPytestBenchmark", () => {
       for (const [i, b] of result.benchmarks.entries()) {
         const time = b.repetitions[0]!.metrics[0]!;
         expect(time.samples).toBeUndefined();
-        expect(time.summary).toEqual({ n: withData[i]!.rounds, mean: withData[i]!.mean, sd: withData[i]!.stddev, min: withData[i]!.min, max: withData[i]!.max, p50: withData[i]!.median });
+        expect(time.summary).toEqual({
+          n: withData[i]!.rounds,
+          mean: withData[i]!.mean,
+          sd: withData[i]!.stddev,
+          min: withData[i]!.min,
+          max: withData[i]!.max,
+          p50: withData[i]!.median,
+        });
       }
     });
   });
 
   describe("other shapes", () => {
-    const entry = (overrides: Record<string, unknown>) => ({ name: "test_x", fullname: "a.py::test_x", params: null, stats: { min: 1, max: 3, mean: 2, stddev: 1, median: 2, rounds: 3, iterations: 1 }, ...overrides });
+    const entry = (overrides: Record<string, unknown>) => ({
+      name: "test_x",
+      fullname: "a.py::test_x",
+      params: null,
+      stats: { min: 1, max: 3, mean: 2, stddev: 1, median: 2, rounds: 3, iterations: 1 },
+      ...overrides,
+    });
 
     it("the same test name in two modules falls back to fullname", () => {
       const result = importPytestBenchmark(JSON.stringify({ benchmarks: [entry({}), entry({ fullname: "b.py::test_x" })] }));
@@ -103,7 +132,9 @@ describe("importPytestBenchmark", () => {
     });
 
     it("params that are not strings are printed as text", () => {
-      const result = importPytestBenchmark(JSON.stringify({ benchmarks: [entry({ params: { n: 1.5, flag: true, none: null, shape: [2, 3], codec: "zstd" } })] }));
+      const result = importPytestBenchmark(
+        JSON.stringify({ benchmarks: [entry({ params: { n: 1.5, flag: true, none: null, shape: [2, 3], codec: "zstd" } })] }),
+      );
       expect(result.benchmarks[0]!.params).toEqual({ n: "1.5", flag: "true", none: "null", shape: "[2,3]", codec: "zstd" });
     });
   });

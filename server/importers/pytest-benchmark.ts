@@ -90,7 +90,12 @@ function toBenchmark(b: PytestBenchmark, index: number, ambiguous: boolean): Imp
             summary: { n: stats.rounds, mean: stats.mean, sd: stats.stddev, min: stats.min, max: stats.max, p50: stats.median },
           },
         ],
-        environment: defined({ group: b.group ?? undefined, iterations: stats.iterations, options: b.options, extra_info: b.extra_info && Object.keys(b.extra_info).length > 0 ? b.extra_info : undefined }),
+        environment: defined({
+          group: b.group ?? undefined,
+          iterations: stats.iterations,
+          options: b.options,
+          extra_info: b.extra_info && Object.keys(b.extra_info).length > 0 ? b.extra_info : undefined,
+        }),
       },
     ],
   };

@@ -40,7 +40,8 @@ export function uploadProblems(result: ImportResult): string[] {
     benchmark.repetitions.forEach((repetition, r) => {
       const where = `${benchmark.name}#${r}`;
       if (repetition.metrics.length === 0) problems.push(`${where}: no metrics`);
-      if (repetition.startedAt !== undefined && !ISO_WITH_ZONE.test(repetition.startedAt)) problems.push(`${where}: startedAt ${repetition.startedAt} lacks a zone`);
+      if (repetition.startedAt !== undefined && !ISO_WITH_ZONE.test(repetition.startedAt))
+        problems.push(`${where}: startedAt ${repetition.startedAt} lacks a zone`);
       const keys = new Set<string>();
       for (const metric of repetition.metrics) {
         if (keys.has(metric.key)) problems.push(`${where}: metric ${metric.key} twice`);

@@ -14,7 +14,10 @@ const jmhLike: ImportResult = {
 
 describe("importToUpload", () => {
   it("makes a variant per benchmark and a run per repetition", () => {
-    const upload = importToUpload({ format: "x", benchmarks: [bench("A", "ns", "lower_is_better", [1, 2]), bench("B", "ns", "lower_is_better", [3])] }, { experiment: "e", create: true });
+    const upload = importToUpload(
+      { format: "x", benchmarks: [bench("A", "ns", "lower_is_better", [1, 2]), bench("B", "ns", "lower_is_better", [3])] },
+      { experiment: "e", create: true },
+    );
     expect(upload.runs.map((run) => [run.variant, run.metrics[0]?.key, run.metrics[0]?.summary?.mean])).toEqual([
       ["A", "score", 1],
       ["A", "score", 2],

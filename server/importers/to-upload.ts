@@ -25,9 +25,18 @@ export function importToUpload(result: ImportResult, options: MappingOptions): T
   if (split === "variant") {
     const keyOf = keysByUnit(benchmarks);
     if (options.variant && benchmarks.length > 1) {
-      throw new AppError("BAD_REQUEST", `The file has ${benchmarks.length} benchmarks (${benchmarks.slice(0, 3).map((b) => b.name).join(", ")}${benchmarks.length > 3 ? ", …" : ""}): leave out variant to make one variant per benchmark, or use split=metric to put them all in variant "${options.variant}"`, {
-        fieldIssues: [{ path: ["variant"], message: "one variant cannot hold several benchmarks with split=variant" }],
-      });
+      throw new AppError(
+        "BAD_REQUEST",
+        `The file has ${benchmarks.length} benchmarks (${benchmarks
+          .slice(0, 3)
+          .map((b) => b.name)
+          .join(
+            ", ",
+          )}${benchmarks.length > 3 ? ", …" : ""}): leave out variant to make one variant per benchmark, or use split=metric to put them all in variant "${options.variant}"`,
+        {
+          fieldIssues: [{ path: ["variant"], message: "one variant cannot hold several benchmarks with split=variant" }],
+        },
+      );
     }
     return {
       ...base,
@@ -46,7 +55,9 @@ export function importToUpload(result: ImportResult, options: MappingOptions): T
   }
 
   if (!options.variant) {
-    throw new AppError("BAD_REQUEST", "split=metric puts every benchmark into one variant: give variant=<name>", { fieldIssues: [{ path: ["variant"], message: "required with split=metric" }] });
+    throw new AppError("BAD_REQUEST", "split=metric puts every benchmark into one variant: give variant=<name>", {
+      fieldIssues: [{ path: ["variant"], message: "required with split=metric" }],
+    });
   }
   const rounds = Math.max(...benchmarks.map((b) => b.repetitions.length));
   const prefixed = benchmarks.length > 1;
@@ -97,7 +108,8 @@ function metricInput(rawKey: string, metric: ImportResult["benchmarks"][number][
     label: label?.slice(0, 100),
     samples: metric.samples && metric.samples.length > 0 ? metric.samples : undefined,
     summary: metric.samples && metric.samples.length > 0 ? undefined : metric.summary,
-    timeSeries: metric.timeSeries && metric.timeSeries.values.length > 0 ? { offsetsMs: metric.timeSeries.offsetsMs, values: metric.timeSeries.values } : undefined,
+    timeSeries:
+      metric.timeSeries && metric.timeSeries.values.length > 0 ? { offsetsMs: metric.timeSeries.offsetsMs, values: metric.timeSeries.values } : undefined,
     value: metric.value,
   };
 }

@@ -133,7 +133,10 @@ export const importWrk: Importer = (body) => {
   // Anything with none of wrk's marks is another tool's; a printout missing some of them gets
   // the specific "no … line" message from parseRun.
   if (!/^Running \S+ test @ |requests in |^Requests\/sec:/m.test(text)) {
-    throw new ImportFormatError(FORMAT, `expected wrk's printout ("N requests in …", "Requests/sec: …") but the body starts with "${firstLine(text)}"${foreignHint(text)}`);
+    throw new ImportFormatError(
+      FORMAT,
+      `expected wrk's printout ("N requests in …", "Requests/sec: …") but the body starts with "${firstLine(text)}"${foreignHint(text)}`,
+    );
   }
   // Each "Running …" line starts one printout; text before the first one is ignored.
   const starts = [...text.matchAll(/^Running /gm)].map((m) => m.index);

@@ -5,13 +5,7 @@
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { createPrismaClient } from "../db/client";
 import { AppError } from "../core/errors";
-import {
-  expectRefusedUnchanged,
-  membershipRows,
-  projectWithOwner,
-  uniqueEmail,
-  type TestProject,
-} from "~/test/project-members";
+import { expectRefusedUnchanged, membershipRows, projectWithOwner, uniqueEmail, type TestProject } from "~/test/project-members";
 import { anonymousCaller, callerSignedInAs, signedInUser } from "~/test/signed-in";
 import { expectTRPCError } from "~/test/trpc-errors";
 import type { MemberRole } from "../access/project-access";
@@ -63,7 +57,10 @@ describe("the invitation page", () => {
   it("an unknown or incomplete link is not found", async () => {
     await expectTRPCError(anonymous.invitation.view({ token: "vinv_this-is-not-a-real-invitation-token-at-all" }), "NOT_FOUND");
     await expectTRPCError(anonymous.invitation.view({ token: "" }), "BAD_REQUEST");
-    await expectTRPCError(anonymous.invitation.accept({ token: "vinv_nope", account: { name: "Nobody", email: "nobody@example.test", password } }), "NOT_FOUND");
+    await expectTRPCError(
+      anonymous.invitation.accept({ token: "vinv_nope", account: { name: "Nobody", email: "nobody@example.test", password } }),
+      "NOT_FOUND",
+    );
   });
 });
 
@@ -96,7 +93,12 @@ describe("accepting with a new account", () => {
     await anonymous.invitation.accept({ token, account: { name: "Once", email, password } });
     const after = await rowsOf(email);
 
-    const again = await expectRefusedUnchanged(db, project.id, () => anonymous.invitation.accept({ token, account: { name: "Twice", email, password } }), "CONFLICT");
+    const again = await expectRefusedUnchanged(
+      db,
+      project.id,
+      () => anonymous.invitation.accept({ token, account: { name: "Twice", email, password } }),
+      "CONFLICT",
+    );
     expect(again.message).toMatch(/already been accepted/);
     const signedIn = await callerSignedInAs(db, email, password);
     await expectRefusedUnchanged(db, project.id, () => signedIn.invitation.accept({ token }), "CONFLICT");
@@ -123,7 +125,12 @@ describe("accepting with a new account", () => {
 
     const missing = await expectRefusedUnchanged(db, project.id, () => anonymous.invitation.accept({ token }), "BAD_REQUEST");
     expect((missing.cause as AppError).fieldIssues.map((i) => i.path.join("."))).toEqual(["account.name", "account.password"]);
-    await expectRefusedUnchanged(db, project.id, () => anonymous.invitation.accept({ token, account: { name: "Shorty", email, password: "short" } }), "BAD_REQUEST");
+    await expectRefusedUnchanged(
+      db,
+      project.id,
+      () => anonymous.invitation.accept({ token, account: { name: "Shorty", email, password: "short" } }),
+      "BAD_REQUEST",
+    );
     const elsewhere = await expectRefusedUnchanged(
       db,
       project.id,
@@ -142,8 +149,12 @@ describe("accepting with a new account", () => {
     // A real database failure after the account rows are written: a trigger refuses this
     // project's next membership.
     const fn = `test_refuse_member_${project.id}`;
-    await db.$executeRawUnsafe(`CREATE FUNCTION "${fn}"() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'membership refused by the test'; END $$`);
-    await db.$executeRawUnsafe(`CREATE TRIGGER "${fn}" BEFORE INSERT ON "Member" FOR EACH ROW WHEN (NEW."projectId" = '${project.id}') EXECUTE FUNCTION "${fn}"()`);
+    await db.$executeRawUnsafe(
+      `CREATE FUNCTION "${fn}"() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'membership refused by the test'; END $$`,
+    );
+    await db.$executeRawUnsafe(
+      `CREATE TRIGGER "${fn}" BEFORE INSERT ON "Member" FOR EACH ROW WHEN (NEW."projectId" = '${project.id}') EXECUTE FUNCTION "${fn}"()`,
+    );
     try {
       const before = await membershipRows(db, project.id);
       await expect(anonymous.invitation.accept({ token, account: { name: "Atomic", email, password } })).rejects.toThrow(/membership refused by the test/);
@@ -168,7 +179,12 @@ describe("links that no longer work", () => {
 
     expect(await anonymous.invitation.view({ token })).toMatchObject({ state: "expired" });
     expect(await project.owner.caller.member.invitations({ projectSlug: project.slug })).toMatchObject([{ id, state: "expired" }]);
-    const error = await expectRefusedUnchanged(db, project.id, () => anonymous.invitation.accept({ token, account: { name: "Late", email, password } }), "CONFLICT");
+    const error = await expectRefusedUnchanged(
+      db,
+      project.id,
+      () => anonymous.invitation.accept({ token, account: { name: "Late", email, password } }),
+      "CONFLICT",
+    );
     expect(error.message).toMatch(/expired/);
     expect(await rowsOf(email)).toEqual({ users: 0, accounts: 0, memberships: 0 });
   });
@@ -179,7 +195,12 @@ describe("links that no longer work", () => {
     const { token, id } = await invite(project, email);
     await project.owner.caller.member.revokeInvitation({ projectSlug: project.slug, invitationId: id });
 
-    const error = await expectRefusedUnchanged(db, project.id, () => anonymous.invitation.accept({ token, account: { name: "Revoked", email, password } }), "CONFLICT");
+    const error = await expectRefusedUnchanged(
+      db,
+      project.id,
+      () => anonymous.invitation.accept({ token, account: { name: "Revoked", email, password } }),
+      "CONFLICT",
+    );
     expect(error.message).toMatch(/withdrawn/);
     expect(await rowsOf(email)).toEqual({ users: 0, accounts: 0, memberships: 0 });
   });
@@ -196,7 +217,12 @@ describe("accepting with an existing account", () => {
     await anonymous.invitation.accept({ token: firstToken, account: { name: "Both", email, password } });
 
     expect(await anonymous.invitation.view({ token: secondToken })).toMatchObject({ accountExists: true, state: "valid" });
-    const signedOut = await expectRefusedUnchanged(db, second.id, () => anonymous.invitation.accept({ token: secondToken, account: { name: "Again", email, password } }), "UNAUTHORIZED");
+    const signedOut = await expectRefusedUnchanged(
+      db,
+      second.id,
+      () => anonymous.invitation.accept({ token: secondToken, account: { name: "Again", email, password } }),
+      "UNAUTHORIZED",
+    );
     expect(signedOut.message).toContain(`sign in as ${email}`);
 
     const caller = await callerSignedInAs(db, email, password);

@@ -7,13 +7,7 @@ import { createPrismaClient } from "../db/client";
 import { AppError } from "../core/errors";
 import { INVITATION_LIFETIME_MS } from "./invitations";
 import { changeMemberRole } from "./members";
-import {
-  expectRefusedUnchanged,
-  memberOf,
-  membershipRows,
-  projectWithOwner,
-  uniqueEmail,
-} from "~/test/project-members";
+import { expectRefusedUnchanged, memberOf, membershipRows, projectWithOwner, uniqueEmail } from "~/test/project-members";
 import { anonymousCaller, signedInUser, userWithEmail } from "~/test/signed-in";
 import { expectTRPCError } from "~/test/trpc-errors";
 
@@ -155,7 +149,12 @@ describe("changing roles, removing, leaving", () => {
       "CONFLICT",
     );
     expect(demote.message).toMatch(/only owner of this project; make another member an owner first/);
-    const remove = await expectRefusedUnchanged(db, project.id, () => project.owner.caller.member.remove({ projectSlug: project.slug, memberId: ownerRow.id }), "CONFLICT");
+    const remove = await expectRefusedUnchanged(
+      db,
+      project.id,
+      () => project.owner.caller.member.remove({ projectSlug: project.slug, memberId: ownerRow.id }),
+      "CONFLICT",
+    );
     expect(remove.message).toMatch(/only owner/);
     const leave = await expectRefusedUnchanged(db, project.id, () => project.owner.caller.member.leave({ projectSlug: project.slug }), "CONFLICT");
     expect(leave.message).toMatch(/You are the only owner/);
@@ -273,7 +272,11 @@ describe("revoking invitations", () => {
 });
 
 /** The member row of `userId` as the project's member list shows it. */
-async function memberRow(projectSlug: string, caller: { member: { list: (input: { projectSlug: string }) => Promise<{ members: { id: string; userId: string }[] }> } }, userId: string) {
+async function memberRow(
+  projectSlug: string,
+  caller: { member: { list: (input: { projectSlug: string }) => Promise<{ members: { id: string; userId: string }[] }> } },
+  userId: string,
+) {
   const { members } = await caller.member.list({ projectSlug });
   const row = members.find((m) => m.userId === userId);
   if (!row) throw new Error(`user ${userId} is not a member of ${projectSlug}`);
@@ -283,7 +286,9 @@ async function memberRow(projectSlug: string, caller: { member: { list: (input: 
 /** Waits until `count` statements of this database wait for a lock. */
 async function waitForLockWaiters(count: number) {
   for (let attempt = 0; attempt < 200; attempt++) {
-    const [row] = await db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+    const [row] = await db.$queryRaw<
+      { n: bigint }[]
+    >`SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
     if (Number(row?.n) >= count) return;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }

@@ -29,7 +29,8 @@ export async function changeMemberRole(db: Db, projectId: string, memberId: stri
   return db.$transaction(async (tx) => {
     await lockMemberships(tx, projectId);
     const member = await findMember(tx, projectId, memberId);
-    if (member.role === "owner" && role !== "owner") await requireAnotherOwner(tx, projectId, `${personLabel(member.user)} is the only owner of this project; make another member an owner first`);
+    if (member.role === "owner" && role !== "owner")
+      await requireAnotherOwner(tx, projectId, `${personLabel(member.user)} is the only owner of this project; make another member an owner first`);
     const updated = await tx.member.update({ where: { id: member.id }, data: { role }, include: { user: { select: { name: true, email: true } } } });
     return { id: updated.id, userId: updated.userId, name: updated.user.name, email: updated.user.email, role: updated.role, joinedAt: updated.createdAt };
   });
@@ -39,7 +40,12 @@ export async function removeMember(db: Db, projectId: string, memberId: string):
   await db.$transaction(async (tx) => {
     await lockMemberships(tx, projectId);
     const member = await findMember(tx, projectId, memberId);
-    if (member.role === "owner") await requireAnotherOwner(tx, projectId, `${personLabel(member.user)} is the only owner of this project; make another member an owner before removing them`);
+    if (member.role === "owner")
+      await requireAnotherOwner(
+        tx,
+        projectId,
+        `${personLabel(member.user)} is the only owner of this project; make another member an owner before removing them`,
+      );
     await tx.member.delete({ where: { id: member.id } });
   });
 }
@@ -51,7 +57,11 @@ export async function leaveProject(db: Db, projectId: string, userId: string): P
     const member = await tx.member.findUnique({ where: { projectId_userId: { projectId, userId } } });
     if (!member) throw new AppError("NOT_FOUND", "You are not a member of this project");
     if (member.role === "owner") {
-      await requireAnotherOwner(tx, projectId, "You are the only owner of this project; make another member an owner before leaving, or delete the project in its settings");
+      await requireAnotherOwner(
+        tx,
+        projectId,
+        "You are the only owner of this project; make another member an owner before leaving, or delete the project in its settings",
+      );
     }
     await tx.member.delete({ where: { id: member.id } });
   });

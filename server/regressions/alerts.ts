@@ -17,9 +17,15 @@ export async function createAlertRule(db: Db, scope: AlertScope, experimentSlug:
   });
   if (!experiment) throw new AppError("NOT_FOUND", `No experiment "${experimentSlug}" in this project`);
   const metric = experiment.metrics.find((m) => m.key === rule.metric);
-  if (!metric) throw new AppError("UNPROCESSABLE", `No metric "${rule.metric}" in this experiment`, { fieldIssues: [{ path: ["rule", "metric"], message: "not a metric of this experiment" }] });
+  if (!metric)
+    throw new AppError("UNPROCESSABLE", `No metric "${rule.metric}" in this experiment`, {
+      fieldIssues: [{ path: ["rule", "metric"], message: "not a metric of this experiment" }],
+    });
   const variant = rule.variant ? experiment.variants.find((v) => v.name === rule.variant) : null;
-  if (variant === undefined) throw new AppError("UNPROCESSABLE", `No variant "${rule.variant}" in this experiment`, { fieldIssues: [{ path: ["rule", "variant"], message: "not a variant of this experiment" }] });
+  if (variant === undefined)
+    throw new AppError("UNPROCESSABLE", `No variant "${rule.variant}" in this experiment`, {
+      fieldIssues: [{ path: ["rule", "variant"], message: "not a variant of this experiment" }],
+    });
   // Only the fields of the rule's kind are kept, so a rule never carries a setting it ignores.
   const kindFields = {
     change_point: { alpha: rule.alpha },
@@ -47,7 +53,16 @@ export async function listAlertRules(db: Db, scope: AlertScope, experimentSlug?:
     where: { projectId: scope.projectId, ...(experimentSlug ? { experiment: { slug: experimentSlug } } : {}) },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
     select: {
-      id: true, kind: true, branch: true, alpha: true, thresholdPercent: true, recentRuns: true, windowSize: true, webhookUrl: true, enabled: true, createdAt: true,
+      id: true,
+      kind: true,
+      branch: true,
+      alpha: true,
+      thresholdPercent: true,
+      recentRuns: true,
+      windowSize: true,
+      webhookUrl: true,
+      enabled: true,
+      createdAt: true,
       metric: { select: { key: true, unit: true } },
       variant: { select: { name: true } },
       experiment: { select: { slug: true, title: true } },
@@ -69,7 +84,12 @@ export async function deleteAlertRule(db: Db, scope: AlertScope, ruleId: string)
 }
 
 export async function listAlerts(db: Db, scope: AlertScope, options: { status: "active" | "resolved" | "all"; limit: number }) {
-  const status = options.status === "active" ? { in: ["open" as const, "acknowledged" as const] } : options.status === "resolved" ? { equals: "resolved" as const } : undefined;
+  const status =
+    options.status === "active"
+      ? { in: ["open" as const, "acknowledged" as const] }
+      : options.status === "resolved"
+        ? { equals: "resolved" as const }
+        : undefined;
   const where = { projectId: scope.projectId, ...(status ? { status } : {}) };
   const [alerts, open] = await Promise.all([
     db.alert.findMany({
@@ -77,8 +97,20 @@ export async function listAlerts(db: Db, scope: AlertScope, options: { status: "
       orderBy: [{ createdAt: "desc" }, { id: "desc" }],
       take: options.limit,
       select: {
-        id: true, status: true, branch: true, commit: true, message: true, value: true, baselineValue: true, changePercent: true, pValue: true, createdAt: true, reviewedAt: true,
-        webhookStatus: true, webhookError: true, webhookAt: true,
+        id: true,
+        status: true,
+        branch: true,
+        commit: true,
+        message: true,
+        value: true,
+        baselineValue: true,
+        changePercent: true,
+        pValue: true,
+        createdAt: true,
+        reviewedAt: true,
+        webhookStatus: true,
+        webhookError: true,
+        webhookAt: true,
         reviewedBy: { select: { name: true, email: true } },
         variant: { select: { name: true } },
         rule: { select: { id: true, kind: true, metric: { select: { key: true, unit: true } }, experiment: { select: { slug: true, title: true } } } },

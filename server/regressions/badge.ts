@@ -33,14 +33,23 @@ const marks: Record<TVerdict, string> = { worse: "worse", better: "better", no_c
 export async function badgeFor(db: Db, scope: CheckScope, experiment: CheckedExperiment, input: BadgeInput): Promise<Badge> {
   const metric = experiment.metrics.find((m) => m.key === input.metric);
   if (!metric) {
-    throw new AppError("NOT_FOUND", `No metric "${input.metric}" in experiment "${experiment.slug}"; its metrics are ${experiment.metrics.map((m) => `"${m.key}"`).join(", ") || "none"}`);
+    throw new AppError(
+      "NOT_FOUND",
+      `No metric "${input.metric}" in experiment "${experiment.slug}"; its metrics are ${experiment.metrics.map((m) => `"${m.key}"`).join(", ") || "none"}`,
+    );
   }
   const variant = input.variant === undefined ? experiment.variants.find((v) => v.isBaseline) : variantNamed(experiment, input.variant);
   const label = metric.label || metric.key;
   const latest = variant ? await latestCommit(db, experiment.id, variant.id, input.branch) : null;
   if (!variant || !latest) return { label, message: "no runs with a commit", color: "lightgrey", verdict: null, commit: null };
 
-  const check = await checkExperimentCommit(db, scope, experiment, { commit: latest.commit, branch: latest.branch, window: input.window, variant: variant.name, minChange: input.minChange });
+  const check = await checkExperimentCommit(db, scope, experiment, {
+    commit: latest.commit,
+    branch: latest.branch,
+    window: input.window,
+    variant: variant.name,
+    minChange: input.minChange,
+  });
   const entry = check.metrics.find((m) => m.key === metric.key);
   if (!entry) return { label, message: "no data", color: "lightgrey", verdict: null, commit: latest.commit };
   const value = entry.median === null ? "—" : formatMeasure(entry.median, metric.unit);

@@ -21,12 +21,15 @@ export function renderCheckMarkdown(check: CheckFacts): string {
 
   const worse = check.metrics.filter((m) => m.verdict === "worse");
   const better = check.metrics.filter((m) => m.verdict === "better");
-  const name = (m: TCheckResult["metrics"][number]) => `\`${m.key}\`${check.variants.length > 1 ? ` (${cell(m.variant)})` : ""}${m.changePercent === null ? "" : ` ${formatChange(m.changePercent)}`}`;
+  const name = (m: TCheckResult["metrics"][number]) =>
+    `\`${m.key}\`${check.variants.length > 1 ? ` (${cell(m.variant)})` : ""}${m.changePercent === null ? "" : ` ${formatChange(m.changePercent)}`}`;
   if (worse.length) lines.push(`- Worse: ${worse.map(name).join(", ")}`);
   if (better.length) lines.push(`- Better: ${better.map(name).join(", ")}`);
   const below = check.metrics.filter((m) => m.belowMinChange);
   if (below.length) lines.push(`- Significant but under ${check.minChangePercent}%, so no change: ${below.map(name).join(", ")}`);
-  lines.push(`- Threshold: a metric is worse or better when its change is significant (p ≤ α) and at least ${check.minChangePercent}% either way; changes under ${check.minChangePercent}% count as no change.`);
+  lines.push(
+    `- Threshold: a metric is worse or better when its change is significant (p ≤ α) and at least ${check.minChangePercent}% either way; changes under ${check.minChangePercent}% count as no change.`,
+  );
   const windowRuns = check.window.commits.reduce((sum, c) => sum + c.runs, 0);
   lines.push(
     check.window.commits.length === 0
@@ -34,7 +37,9 @@ export function renderCheckMarkdown(check: CheckFacts): string {
       : `- Baseline: ${windowRuns} run(s) of the ${check.window.commits.length} commit(s) before it on \`${cell(check.branch)}\` (${check.window.commits.map((c) => `\`${c.commit.slice(0, 7)}\``).join(", ")}).`,
   );
   if (check.metrics.some((m) => m.verdict === "insufficient_data")) {
-    lines.push("- A verdict needs enough runs on both sides for the Mann-Whitney test to reach α (3 runs against 3 never can; 3 against 15 can): upload several repetitions per commit, or widen the window.");
+    lines.push(
+      "- A verdict needs enough runs on both sides for the Mann-Whitney test to reach α (3 runs against 3 never can; 3 against 15 can): upload several repetitions per commit, or widen the window.",
+    );
   }
   lines.push("");
 
@@ -42,5 +47,8 @@ export function renderCheckMarkdown(check: CheckFacts): string {
     if (check.variants.length > 1) lines.push(`### Variant ${cell(check.variants[index] ?? "")}`, "");
     for (const metric of comparison.metrics) lines.push(...metricResults(metric, comparison.baseline));
   }
-  return `${lines.join("\n").replace(/\n{3,}/g, "\n\n").trimEnd()}\n`;
+  return `${lines
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trimEnd()}\n`;
 }

@@ -34,7 +34,13 @@ beforeAll(async () => {
   const project = await createProject(db, { name: slug, slug, description: "" });
   key = (await createApiKey(db, slug, "ci")).secret;
   await createExperiment(db, slug, gzipHistory.definition);
-  await ingestResults(db, upload, { projectId: project.id, projectSlug: slug, source: "upload", bodySha256: crypto.randomBytes(32).toString("hex"), baseUrl: "http://versus.test" });
+  await ingestResults(db, upload, {
+    projectId: project.id,
+    projectSlug: slug,
+    source: "upload",
+    bodySha256: crypto.randomBytes(32).toString("hex"),
+    baseUrl: "http://versus.test",
+  });
 });
 
 async function check(params: Record<string, string>) {

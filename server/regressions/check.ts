@@ -66,13 +66,28 @@ export async function checkExperimentCommit(db: Db, scope: CheckScope, experimen
       if (candidateRows.length === 0) continue;
       const baselineRows = of(window.baseline, metric.id);
       const spec = { key: metric.key, unit: metric.unit, direction: metric.direction };
-      const data = [variantData(baselineName, true, baselineRows, metric.aggregation, null), variantData(short, false, candidateRows, metric.aggregation, null)];
+      const data = [
+        variantData(baselineName, true, baselineRows, metric.aggregation, null),
+        variantData(short, false, candidateRows, metric.aggregation, null),
+      ];
       const describe = { key: metric.key, label: metric.label, unit: metric.unit, direction: metric.direction, aggregation: metric.aggregation };
       if (baselineRows.length === 0) {
-        const reason = window.baselineCommits.length === 0 ? `no earlier commit on ${query.branch} has runs` : `no run of the ${window.baselineCommits.length} earlier commits on ${query.branch} has this metric`;
+        const reason =
+          window.baselineCommits.length === 0
+            ? `no earlier commit on ${query.branch} has runs`
+            : `no run of the ${window.baselineCommits.length} earlier commits on ${query.branch} has this metric`;
         const alone = describeMetric(spec, data.slice(1), { alpha: experiment.alpha });
         entries.push({ ...describe, comparison: alone, reason });
-        metrics.push({ variant: variant.name, ...describe, verdict: "insufficient_data", changePercent: null, median: alone.variants[0]?.median ?? null, baselineMedian: null, reason, belowMinChange: false });
+        metrics.push({
+          variant: variant.name,
+          ...describe,
+          verdict: "insufficient_data",
+          changePercent: null,
+          median: alone.variants[0]?.median ?? null,
+          baselineMedian: null,
+          reason,
+          belowMinChange: false,
+        });
         continue;
       }
       const compared = compareMetric(spec, data, { alpha: experiment.alpha, minimumRuns: "attainable" });

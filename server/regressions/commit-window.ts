@@ -40,7 +40,8 @@ export async function resolveCommit(db: Db, experimentId: string, ref: string): 
     select: { gitCommit: true },
     take: 2,
   });
-  if (rows.length === 0) throw new AppError("NOT_FOUND", `No runs of commit ${ref} in this experiment: upload the commit's runs (with gitCommit) before checking it`);
+  if (rows.length === 0)
+    throw new AppError("NOT_FOUND", `No runs of commit ${ref} in this experiment: upload the commit's runs (with gitCommit) before checking it`);
   if (rows.length > 1) {
     throw new AppError("UNPROCESSABLE", `Commit ${ref} is ambiguous: it starts ${rows.map((r) => r.gitCommit).join(" and ")}; give more digits`, {
       fieldIssues: [{ path: ["commit"], message: "matches more than one commit" }],
@@ -49,7 +50,11 @@ export async function resolveCommit(db: Db, experimentId: string, ref: string): 
   return rows[0]!.gitCommit as string;
 }
 
-export async function loadCommitWindow(db: Db, experimentId: string, input: { commit: string; branch: string; window: number; variantId?: string }): Promise<CommitWindow> {
+export async function loadCommitWindow(
+  db: Db,
+  experimentId: string,
+  input: { commit: string; branch: string; window: number; variantId?: string },
+): Promise<CommitWindow> {
   const commit = await resolveCommit(db, experimentId, input.commit);
   const [first] = await db.$queryRaw<{ at: Date }[]>`
     SELECT ${commitTime} AS "at" FROM "Run"

@@ -100,7 +100,9 @@ describe("a % bound rule", () => {
     expect(alert).toMatchObject({ commit: slow, status: "open", branch: "main", webhookStatus: null });
     expect(alert!.value).toBeCloseTo(110, 6);
     expect(alert!.changePercent).toBeGreaterThan(5);
-    expect(alert!.message).toMatch(/^latency_ms on main \(main\): 110 ms at [0-9a-f]{12} is \+\d+\.\d\d% against 10\d(\.\d+)? ms, the median of the 3 commit\(s\) before — worse than the 5% bound$/);
+    expect(alert!.message).toMatch(
+      /^latency_ms on main \(main\): 110 ms at [0-9a-f]{12} is \+\d+\.\d\d% against 10\d(\.\d+)? ms, the median of the 3 commit\(s\) before — worse than the 5% bound$/,
+    );
 
     // More runs of the same commit (a re-run in CI): still one alert.
     await commit(experiment, [110.1, 110.2], { commit: slow });
@@ -168,7 +170,14 @@ describe("a change-point rule", () => {
           gitCommit,
           gitBranch: "main",
           gitCommitTime: new Date(clock + (i + 1) * 3_600_000).toISOString(),
-          metrics: [{ key: "latency_ms", unit: "ms", direction: "lower_is_better", summary: { n: 10, mean: (i < 15 ? 100 : 110) * (1 + 0.01 * standardNormal(random)) } }],
+          metrics: [
+            {
+              key: "latency_ms",
+              unit: "ms",
+              direction: "lower_is_better",
+              summary: { n: 10, mean: (i < 15 ? 100 : 110) * (1 + 0.01 * standardNormal(random)) },
+            },
+          ],
         })),
       ),
     });
@@ -194,7 +203,13 @@ describe("webhooks", () => {
     const experiment = `hook-${crypto.randomBytes(3).toString("hex")}`;
     for (let i = 0; i < 3; i++) await commit(experiment, runsAround(100, 3, 70 + i));
     const good = await rule(experiment, { metric: "latency_ms", kind: "percent_bound", thresholdPercent: 5, windowSize: 3, webhookUrl: `${receiverUrl}/ok` });
-    const broken = await rule(experiment, { metric: "latency_ms", kind: "percent_bound", thresholdPercent: 5, windowSize: 3, webhookUrl: `${receiverUrl}/broken` });
+    const broken = await rule(experiment, {
+      metric: "latency_ms",
+      kind: "percent_bound",
+      thresholdPercent: 5,
+      windowSize: 3,
+      webhookUrl: `${receiverUrl}/broken`,
+    });
     // A port nothing listens on.
     const closed = http.createServer();
     await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
@@ -215,7 +230,16 @@ describe("webhooks", () => {
     expect(received.map((r) => r.status).sort()).toEqual([204, 500]);
     const body = ZAlertWebhookBody.parse(received.find((r) => r.status === 204)!.body);
     expect(body.text).toMatch(/^:rotating_light: Versus alert — hook-[0-9a-f]+: latency_ms \(main\): 120 ms at /);
-    expect(body.alert).toMatchObject({ id: sent!.id, experiment, metric: "latency_ms", unit: "ms", direction: "lower_is_better", variant: "main", commit: slow, rule: { id: good, kind: "percent_bound" } });
+    expect(body.alert).toMatchObject({
+      id: sent!.id,
+      experiment,
+      metric: "latency_ms",
+      unit: "ms",
+      direction: "lower_is_better",
+      variant: "main",
+      commit: slow,
+      rule: { id: good, kind: "percent_bound" },
+    });
     expect(body.alert.value).toBeCloseTo(120, 6);
     expect(body.alert.url).toMatch(new RegExp(`/p/${project.slug}/alerts$`));
 
@@ -237,7 +261,10 @@ describe("reviewing alerts", () => {
     const resolved = await listAlerts(db, { projectId: project.id }, { status: "resolved", limit: 200 });
     expect(resolved.alerts.map((a) => a.id)).toContain(first.id);
     expect(resolved.alerts.find((a) => a.id === first.id)?.reviewedAt).not.toBeNull();
-    await expect(reviewAlert(db, { projectId: project.id }, first.id, "acknowledged", userId)).rejects.toMatchObject({ code: "CONFLICT", message: "The alert is already resolved" });
+    await expect(reviewAlert(db, { projectId: project.id }, first.id, "acknowledged", userId)).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: "The alert is already resolved",
+    });
 
     const other = await createProject(db, { name: "other", slug: `other-${crypto.randomBytes(4).toString("hex")}`, description: "" });
     await expect(reviewAlert(db, { projectId: other.id }, alerts[1]!.id, "resolved", userId)).rejects.toMatchObject({ code: "NOT_FOUND" });

@@ -135,13 +135,25 @@ export async function evaluateAlertRules(db: Db, experimentId: string): Promise<
     include: {
       metric: { select: { id: true, key: true, label: true, unit: true, direction: true, aggregation: true } },
       variant: { select: { id: true, name: true } },
-      experiment: { select: { slug: true, title: true, project: { select: { slug: true } }, variants: { select: { id: true, name: true }, orderBy: { position: "asc" } } } },
+      experiment: {
+        select: { slug: true, title: true, project: { select: { slug: true } }, variants: { select: { id: true, name: true }, orderBy: { position: "asc" } } },
+      },
     },
   });
   const changePoints = rules.some((rule) => rule.kind === "change_point")
     ? await db.changePoint.findMany({
         where: { experimentId, verdict: "regression", status: { not: "dismissed" } },
-        select: { metricId: true, variantId: true, branch: true, commit: true, previousCommit: true, changePercent: true, verdict: true, pValue: true, foundAt: true },
+        select: {
+          metricId: true,
+          variantId: true,
+          branch: true,
+          commit: true,
+          previousCommit: true,
+          changePercent: true,
+          verdict: true,
+          pValue: true,
+          foundAt: true,
+        },
       })
     : [];
   const opened: string[] = [];

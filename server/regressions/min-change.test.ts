@@ -10,7 +10,11 @@ function candidate(verdict: CandidateComparison["verdict"], percent: number | nu
 
 describe("applyMinChange", () => {
   it("turns a significant change under the threshold, either way, into no change and says why", () => {
-    for (const [verdict, percent] of [["worse", 1.5], ["better", -1.99], ["worse", -0.5]] as const) {
+    for (const [verdict, percent] of [
+      ["worse", 1.5],
+      ["better", -1.99],
+      ["worse", -0.5],
+    ] as const) {
       const { candidate: gated, belowMinChange } = applyMinChange(candidate(verdict, percent), 2);
       expect(belowMinChange).toBe(true);
       expect(gated.verdict).toBe("no_change");
@@ -19,7 +23,13 @@ describe("applyMinChange", () => {
   });
 
   it("keeps a change at or above the threshold, every verdict that is not significant, and a change with no percentage", () => {
-    for (const input of [candidate("worse", 2), candidate("better", -2.5), candidate("no_change", 0.1), candidate("insufficient_data", 0.1), candidate("worse", null)]) {
+    for (const input of [
+      candidate("worse", 2),
+      candidate("better", -2.5),
+      candidate("no_change", 0.1),
+      candidate("insufficient_data", 0.1),
+      candidate("worse", null),
+    ]) {
       expect(applyMinChange(input, 2)).toEqual({ candidate: input, belowMinChange: false });
     }
     // 0: significance alone decides.

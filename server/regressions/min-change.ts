@@ -8,7 +8,8 @@ import { formatChange } from "../display/display";
 
 export function applyMinChange(candidate: CandidateComparison, minChangePercent: number): { candidate: CandidateComparison; belowMinChange: boolean } {
   const { percent } = candidate.change;
-  if ((candidate.verdict !== "better" && candidate.verdict !== "worse") || percent === null || Math.abs(percent) >= minChangePercent) return { candidate, belowMinChange: false };
+  if ((candidate.verdict !== "better" && candidate.verdict !== "worse") || percent === null || Math.abs(percent) >= minChangePercent)
+    return { candidate, belowMinChange: false };
   const candidateBelow: CandidateComparison = {
     ...candidate,
     verdict: "no_change",

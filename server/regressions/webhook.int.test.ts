@@ -68,7 +68,9 @@ describe("postWebhook", () => {
     for (const target of [url, `http://localhost:${port}`, `http://[::ffff:127.0.0.1]:${port}`]) {
       const delivery = await postWebhook(target, body);
       expect(delivery.status, target).toBe("failed");
-      expect(delivery.error, target).toMatch(/^refused: (127\.0\.0\.1|::1|::ffff:7f00:1) is not a public address \(allow it with VERSUS_WEBHOOK_ALLOWED_ADDRESSES\)$/);
+      expect(delivery.error, target).toMatch(
+        /^refused: (127\.0\.0\.1|::1|::ffff:7f00:1) is not a public address \(allow it with VERSUS_WEBHOOK_ALLOWED_ADDRESSES\)$/,
+      );
     }
     expect(reached).toBe(0);
     // An allow list of other addresses does not let it through either.

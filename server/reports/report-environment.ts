@@ -32,7 +32,27 @@ const LINES: { label: string; keys: string[] }[] = [
   { label: "Memory", keys: ["memory", "mem", "memorybytes", "memorygb", "memorymb", "ram", "totalmemory"] },
   { label: "OS", keys: ["os", "osname", "osversion", "goos", "platform", "kernel"] },
   { label: "Architecture", keys: ["arch", "goarch", "architecture"] },
-  { label: "Runtime", keys: ["runtime", "runtimeversion", "jdkversion", "jdk", "javaversion", "java", "vmname", "vmversion", "jvm", "goversion", "go", "node", "nodeversion", "python", "pythonversion", "rustc"] },
+  {
+    label: "Runtime",
+    keys: [
+      "runtime",
+      "runtimeversion",
+      "jdkversion",
+      "jdk",
+      "javaversion",
+      "java",
+      "vmname",
+      "vmversion",
+      "jvm",
+      "goversion",
+      "go",
+      "node",
+      "nodeversion",
+      "python",
+      "pythonversion",
+      "rustc",
+    ],
+  },
   { label: "Container limits", keys: ["container", "containerlimits", "cpulimit", "cpuslimit", "memorylimit", "memorylimitbytes"] },
 ];
 

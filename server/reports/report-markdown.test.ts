@@ -9,7 +9,6 @@ import { summariseEnvironment } from "./report-environment";
 import { renderMarkdownReport, type ReportExperiment } from "./report-markdown";
 import { SEND_TIME_MS } from "~/test/fixtures/kafka-published-figures";
 
-
 const experiment: ReportExperiment = {
   slug: "kafka-serializers",
   title: "Kafka producer serializers",
@@ -42,8 +41,24 @@ function kafkaComparison(): TComparison {
     baseline: "SPRING_JSON",
     variants: variants.map((v) => ({ name: v.name, isBaseline: v.isBaseline, runs: 5 })),
     metrics: [
-      { key: "send_time_ms", label: "Average send time", unit: "ms", direction: "lower_is_better", aggregation: "mean", reason: null, comparison: compareMetric({ key: "send_time_ms", unit: "ms", direction: "lower_is_better" }, variants) },
-      { key: "gc_pause_ms", label: "", unit: "ms", direction: "lower_is_better", aggregation: "mean", comparison: null, reason: 'the baseline "SPRING_JSON" has no runs with this metric' },
+      {
+        key: "send_time_ms",
+        label: "Average send time",
+        unit: "ms",
+        direction: "lower_is_better",
+        aggregation: "mean",
+        reason: null,
+        comparison: compareMetric({ key: "send_time_ms", unit: "ms", direction: "lower_is_better" }, variants),
+      },
+      {
+        key: "gc_pause_ms",
+        label: "",
+        unit: "ms",
+        direction: "lower_is_better",
+        aggregation: "mean",
+        comparison: null,
+        reason: 'the baseline "SPRING_JSON" has no runs with this metric',
+      },
     ],
   };
 }
@@ -63,7 +78,15 @@ describe("renderMarkdownReport", () => {
 
   it("has the write-ups' sections in order", () => {
     const headings = markdown.split("\n").filter((l) => l.startsWith("#"));
-    expect(headings).toEqual(["# Kafka producer serializers", "## Hypothesis", "## Environment", "## Method", "## Results", "### Average send time (`send_time_ms`)", "### `gc_pause_ms`"]);
+    expect(headings).toEqual([
+      "# Kafka producer serializers",
+      "## Hypothesis",
+      "## Environment",
+      "## Method",
+      "## Results",
+      "### Average send time (`send_time_ms`)",
+      "### `gc_pause_ms`",
+    ]);
     expect(markdown).toContain("`kafka-serializers` · completed · #kafka · generated 2026-11-02 10:20 UTC by Versus");
     expect(markdown).toContain("kotlinx.serialization sends faster");
     expect(markdown).toContain("One broker on the same host.");
@@ -112,7 +135,9 @@ describe("renderMarkdownReport", () => {
   });
 
   it("says why a verdict is missing and why a metric was not compared", () => {
-    expect(markdown).toMatch(/- JACKSON_OBJECT_MAPPER: no significant change — median −3\.31% vs SPRING_JSON; Mann-Whitney p = 0\.222 \(Holm-adjusted over 2 candidates\) > α = 0\.05: no significant difference/);
+    expect(markdown).toMatch(
+      /- JACKSON_OBJECT_MAPPER: no significant change — median −3\.31% vs SPRING_JSON; Mann-Whitney p = 0\.222 \(Holm-adjusted over 2 candidates\) > α = 0\.05: no significant difference/,
+    );
     expect(markdown).toContain("- 2 candidates against SPRING_JSON: Mann-Whitney p-values adjusted with Holm's method");
     // Said once for all three variants.
     expect(markdown.match(/too few runs for a 95% interval of the median/g)).toHaveLength(1);
@@ -128,7 +153,17 @@ describe("renderMarkdownReport", () => {
     const comparison: TComparison = {
       ...kafkaComparison(),
       baseline: "A",
-      metrics: [{ key: "t", label: "", unit: "s", direction: "lower_is_better", aggregation: "mean", reason: null, comparison: compareMetric({ key: "t", unit: "s", direction: "lower_is_better" }, variants) }],
+      metrics: [
+        {
+          key: "t",
+          label: "",
+          unit: "s",
+          direction: "lower_is_better",
+          aggregation: "mean",
+          reason: null,
+          comparison: compareMetric({ key: "t", unit: "s", direction: "lower_is_better" }, variants),
+        },
+      ],
     };
     const text = renderMarkdownReport({ experiment, comparison, environment: noEnvironment, chartFiles: [], generatedAt });
     expect(row(text, "B")[7]).toBe("not enough data");
@@ -147,7 +182,17 @@ describe("renderMarkdownReport", () => {
     const comparison: TComparison = {
       ...kafkaComparison(),
       baseline: "A",
-      metrics: [{ key: "t", label: "", unit: "s", direction: "lower_is_better", aggregation: "mean", reason: null, comparison: compareMetric({ key: "t", unit: "s", direction: "lower_is_better" }, variants) }],
+      metrics: [
+        {
+          key: "t",
+          label: "",
+          unit: "s",
+          direction: "lower_is_better",
+          aggregation: "mean",
+          reason: null,
+          comparison: compareMetric({ key: "t", unit: "s", direction: "lower_is_better" }, variants),
+        },
+      ],
     };
     const text = renderMarkdownReport({ experiment, comparison, environment: noEnvironment, chartFiles: [], generatedAt });
     expect(row(text, "B")[7]).toBe("worse (weak evidence)");
@@ -161,36 +206,68 @@ describe("renderMarkdownReport", () => {
       ...kafkaComparison(),
       baseline: "nginx",
       variants: [{ name: "nginx", isBaseline: true, runs: 3 }],
-      metrics: [{
-        key: "latency", label: "", unit: "ms", direction: "lower_is_better", aggregation: "mean", reason: "no other variant has runs with this metric",
-        comparison: describeMetric({ key: "latency", unit: "ms", direction: "lower_is_better" }, [{ name: "nginx", isBaseline: true, replicates: [6.16, 5.9, 6.42], mergedPercentiles: merged }]),
-      }],
+      metrics: [
+        {
+          key: "latency",
+          label: "",
+          unit: "ms",
+          direction: "lower_is_better",
+          aggregation: "mean",
+          reason: "no other variant has runs with this metric",
+          comparison: describeMetric({ key: "latency", unit: "ms", direction: "lower_is_better" }, [
+            { name: "nginx", isBaseline: true, replicates: [6.16, 5.9, 6.42], mergedPercentiles: merged },
+          ]),
+        },
+      ],
     };
     const text = renderMarkdownReport({ experiment, comparison, environment: noEnvironment, chartFiles: [], generatedAt });
     expect(text).toContain("| Variant | Runs | Median [95% CI] | Mean ± sd | Min … max | Merged p50 / p90 / p99 |");
-    expect(row(text, "nginx (baseline)")).toEqual(["nginx (baseline)", "3", "6.16 ms [5.90, 6.42]", "6.16 ± 0.26 ms", "5.90 … 6.42 ms", "2.75 / 15.7 / 41.1 ms"]);
+    expect(row(text, "nginx (baseline)")).toEqual([
+      "nginx (baseline)",
+      "3",
+      "6.16 ms [5.90, 6.42]",
+      "6.16 ± 0.26 ms",
+      "5.90 … 6.42 ms",
+      "2.75 / 15.7 / 41.1 ms",
+    ]);
     expect(text).toContain("_Not compared: no other variant has runs with this metric._");
     expect(text).not.toContain("Verdict");
   });
 
   it("calls an example example data only while its runs are the seeded ones", () => {
     const banner = (isExample: boolean, example: number, own: number) =>
-      renderMarkdownReport({ experiment: { ...experiment, isExample, runOrigins: { example, own } }, comparison: null, environment: noEnvironment, chartFiles: [], generatedAt })
+      renderMarkdownReport({
+        experiment: { ...experiment, isExample, runOrigins: { example, own } },
+        comparison: null,
+        environment: noEnvironment,
+        chartFiles: [],
+        generatedAt,
+      })
         .split("\n")
         .filter((line) => line.startsWith("> "));
-    expect(banner(true, 20, 0)).toEqual(["> **Example data.** This experiment ships with Versus to show how a write-up reads in it; its runs reproduce a published write-up, not measurements of your systems."]);
+    expect(banner(true, 20, 0)).toEqual([
+      "> **Example data.** This experiment ships with Versus to show how a write-up reads in it; its runs reproduce a published write-up, not measurements of your systems.",
+    ]);
     expect(banner(true, 20, 3)).toEqual([
       "> **Example data and your own runs.** 20 runs shipped with Versus and reproduce a published write-up (tagged *example data*); the other 3 runs are yours. They were not measured on the same machines: compare them with care.",
     ]);
     // The runnable gzip example after the user pressed Run: measurements of their own machines.
     expect(banner(true, 0, 10)).toEqual([]);
-    expect(banner(true, 0, 0)).toEqual(["> **Runnable example, no runs yet.** Versus created this experiment to be run on your machines: press Run and the project's agents measure it."]);
+    expect(banner(true, 0, 0)).toEqual([
+      "> **Runnable example, no runs yet.** Versus created this experiment to be run on your machines: press Run and the project's agents measure it.",
+    ]);
     expect(banner(false, 0, 10)).toEqual([]);
   });
 
   it("marks example data, escapes table cells and reports an experiment without runs", () => {
     const text = renderMarkdownReport({
-      experiment: { ...experiment, isExample: true, runOrigins: { example: 6, own: 0 }, hypothesis: "", variants: [{ name: "a|b", description: "", isBaseline: true }] },
+      experiment: {
+        ...experiment,
+        isExample: true,
+        runOrigins: { example: 6, own: 0 },
+        hypothesis: "",
+        variants: [{ name: "a|b", description: "", isBaseline: true }],
+      },
       comparison: null,
       environment: noEnvironment,
       chartFiles: [],
@@ -239,17 +316,34 @@ describe("renderMarkdownReport", () => {
 describe("summariseEnvironment", () => {
   it("reads the common spellings of CPU, cores, OS and runtime and counts distinct values", () => {
     const summary = summariseEnvironment([
-      { environment: { cpu: "AMD EPYC 7B13", num_cpus: 8, goos: "linux", goarch: "amd64", goVersion: "go1.26", pkg: "x" }, gitCommit: "abc1234def", gitBranch: "main" },
-      { environment: { cpu: { model: "AMD EPYC 7B13", cores: 8 }, os: "linux", jdkVersion: "17.0.2", vmName: "OpenJDK 64-Bit Server VM" }, gitCommit: "abc1234def", gitBranch: "main" },
+      {
+        environment: { cpu: "AMD EPYC 7B13", num_cpus: 8, goos: "linux", goarch: "amd64", goVersion: "go1.26", pkg: "x" },
+        gitCommit: "abc1234def",
+        gitBranch: "main",
+      },
+      {
+        environment: { cpu: { model: "AMD EPYC 7B13", cores: 8 }, os: "linux", jdkVersion: "17.0.2", vmName: "OpenJDK 64-Bit Server VM" },
+        gitCommit: "abc1234def",
+        gitBranch: "main",
+      },
       { environment: { cpu_model: "Intel Xeon", cores: 4, caches: [1, 2] }, gitCommit: null, gitBranch: null },
     ]);
     expect(summary.runs).toBe(3);
     expect(Object.fromEntries(summary.lines.map((l) => [l.label, l.values]))).toEqual({
-      CPU: [{ value: "AMD EPYC 7B13", runs: 2 }, { value: "Intel Xeon", runs: 1 }],
-      Cores: [{ value: "8", runs: 2 }, { value: "4", runs: 1 }],
+      CPU: [
+        { value: "AMD EPYC 7B13", runs: 2 },
+        { value: "Intel Xeon", runs: 1 },
+      ],
+      Cores: [
+        { value: "8", runs: 2 },
+        { value: "4", runs: 1 },
+      ],
       OS: [{ value: "linux", runs: 2 }],
       Architecture: [{ value: "amd64", runs: 1 }],
-      Runtime: [{ value: "17.0.2 · OpenJDK 64-Bit Server VM", runs: 1 }, { value: "go1.26", runs: 1 }],
+      Runtime: [
+        { value: "17.0.2 · OpenJDK 64-Bit Server VM", runs: 1 },
+        { value: "go1.26", runs: 1 },
+      ],
     });
     expect(summary.otherFields).toEqual(["pkg"]);
     expect(summary.commits).toEqual([{ gitCommit: "abc1234def", gitBranch: "main", runs: 2 }]);
@@ -293,7 +387,8 @@ describe("chart file names", () => {
     expect(chartFileName("send_time_ms", "bars")).toBe("send_time_ms-bars.png");
     expect(chartFileName("BenchmarkEncode/codec=hex/size=16", "distribution")).toBe("BenchmarkEncode_codec_hex_size_16-distribution.png");
     expect(chartFileName(".hidden:key", "")).toBe("_hidden_key-_.png");
-    for (const name of ["send_time_ms-bars.png", "BenchmarkEncode_codec_hex_size_16-distribution.png", "_hidden_key-_.png"]) expect(ZChartFileName.safeParse(name).success, name).toBe(true);
+    for (const name of ["send_time_ms-bars.png", "BenchmarkEncode_codec_hex_size_16-distribution.png", "_hidden_key-_.png"])
+      expect(ZChartFileName.safeParse(name).success, name).toBe(true);
     for (const name of ["../x.png", "charts/x.png", ".x.png", "x.svg", "a b.png"]) expect(ZChartFileName.safeParse(name).success, name).toBe(false);
   });
 });

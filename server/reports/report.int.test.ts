@@ -55,7 +55,10 @@ describe("buildMarkdownReport — Kafka serializers (docs/examples.md case 5)", 
 
   beforeAll(async () => {
     ({ projectSlug } = await createKafkaProject(db, owner.id));
-    markdown = await buildMarkdownReport(db, { projectSlug }, KAFKA_SLUG, undefined, { chartFiles: ["send_time_ms-bar.png"], generatedAt: new Date("2026-11-02T12:00:00Z") });
+    markdown = await buildMarkdownReport(db, { projectSlug }, KAFKA_SLUG, undefined, {
+      chartFiles: ["send_time_ms-bar.png"],
+      generatedAt: new Date("2026-11-02T12:00:00Z"),
+    });
     comparison = await getComparison(db, { projectSlug }, KAFKA_SLUG);
   });
 
@@ -116,7 +119,9 @@ describe("buildMarkdownReport — Kafka serializers (docs/examples.md case 5)", 
         expectPrinted(ciLow!, candidate.change.percentCi!.low);
         expectPrinted(ciHigh!, candidate.change.percentCi!.high);
         expect(Math.abs(Number(row.p) - candidate.pAdjusted!)).toBeLessThanOrEqual(5e-4);
-        expect(row.Verdict).toBe({ better: "better", worse: "worse", no_change: "no significant change", insufficient_data: "not enough data" }[candidate.verdict]);
+        expect(row.Verdict).toBe(
+          { better: "better", worse: "worse", no_change: "no significant change", insufficient_data: "not enough data" }[candidate.verdict],
+        );
       }
     }
   });
@@ -149,7 +154,9 @@ describe("buildMarkdownReport — Kafka serializers (docs/examples.md case 5)", 
 
   it("report.markdown refuses an unknown experiment, an unknown baseline and unsafe chart names", async () => {
     await expect(caller.report.markdown({ projectSlug, experimentSlug: "nope", chartFiles: [] })).rejects.toMatchObject({ code: "NOT_FOUND" });
-    await expect(caller.report.markdown({ projectSlug, experimentSlug: KAFKA_SLUG, baseline: "GSON", chartFiles: [] })).rejects.toMatchObject({ code: "UNPROCESSABLE_CONTENT" });
+    await expect(caller.report.markdown({ projectSlug, experimentSlug: KAFKA_SLUG, baseline: "GSON", chartFiles: [] })).rejects.toMatchObject({
+      code: "UNPROCESSABLE_CONTENT",
+    });
     const refused = await caller.report.markdown({ projectSlug, experimentSlug: KAFKA_SLUG, chartFiles: ["../x.png"] }).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(TRPCError);
     expect((refused as TRPCError).code).toBe("BAD_REQUEST");
@@ -157,14 +164,18 @@ describe("buildMarkdownReport — Kafka serializers (docs/examples.md case 5)", 
 
   it("GET …/export/report.md downloads the report as an attachment; 404 for an unknown experiment", async () => {
     const url = `http://test.local/p/${projectSlug}/e/${KAFKA_SLUG}/export/report.md`;
-    const response = await getReportMd(new Request(url, { headers: owner.headers() }), { params: Promise.resolve({ project: projectSlug, experiment: KAFKA_SLUG }) });
+    const response = await getReportMd(new Request(url, { headers: owner.headers() }), {
+      params: Promise.resolve({ project: projectSlug, experiment: KAFKA_SLUG }),
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("text/markdown; charset=utf-8");
     expect(response.headers.get("content-disposition")).toBe('attachment; filename="kafka-serializers-report.md"');
     const text = await response.text();
     expect(tableOf(text, "send_time_ms").get("KOTLINX_JSON")!.Verdict).toBe("better");
 
-    const missing = await getReportMd(new Request(url, { headers: owner.headers() }), { params: Promise.resolve({ project: projectSlug, experiment: "nope" }) });
+    const missing = await getReportMd(new Request(url, { headers: owner.headers() }), {
+      params: Promise.resolve({ project: projectSlug, experiment: "nope" }),
+    });
     expect(missing.status).toBe(404);
     expect(await missing.text()).toContain('No experiment "nope"');
   });

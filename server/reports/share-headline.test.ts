@@ -19,7 +19,10 @@ function comparisonOf(metrics: Metric[]): TComparison {
   return {
     experiment: { slug: "e", title: "E", alpha: 0.05 },
     baseline: "old",
-    variants: [{ name: "old", isBaseline: true, runs: 5 }, { name: "new", isBaseline: false, runs: 5 }],
+    variants: [
+      { name: "old", isBaseline: true, runs: 5 },
+      { name: "new", isBaseline: false, runs: 5 },
+    ],
     metrics,
   };
 }

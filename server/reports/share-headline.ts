@@ -21,7 +21,8 @@ export function shareHeadlines(comparison: TComparison): TShareHeadline[] {
     }
     if (decided.length > 0) continue;
     if (candidates.length === 0) quiet.push({ text: `${metric.key}: no comparison yet`, verdict: null });
-    else if (candidates.every((c) => c.verdict === "insufficient_data")) quiet.push({ text: `${metric.key}: ${verdictLabel.insufficient_data}`, verdict: "insufficient_data" });
+    else if (candidates.every((c) => c.verdict === "insufficient_data"))
+      quiet.push({ text: `${metric.key}: ${verdictLabel.insufficient_data}`, verdict: "insufficient_data" });
     else quiet.push({ text: `${metric.key}: ${verdictLabel.no_change} vs ${comparison.baseline}`, verdict: "no_change" });
   }
   return [...significant, ...quiet];
@@ -31,5 +32,10 @@ export function shareHeadlines(comparison: TComparison): TShareHeadline[] {
 export function shareDescription(headlines: readonly TShareHeadline[], shown = 3): string {
   if (headlines.length === 0) return "A performance comparison shared from Versus.";
   const rest = headlines.length - shown;
-  return headlines.slice(0, shown).map((h) => h.text).join("; ") + (rest > 0 ? `; and ${rest} more` : "");
+  return (
+    headlines
+      .slice(0, shown)
+      .map((h) => h.text)
+      .join("; ") + (rest > 0 ? `; and ${rest} more` : "")
+  );
 }

@@ -39,7 +39,12 @@ let project: { projectId: string; projectSlug: string };
 let outsiderSlug: string;
 
 beforeAll(async () => {
-  [owner, member, viewer, outsider] = await Promise.all([signedInUser(db, "owner"), signedInUser(db, "member"), signedInUser(db, "viewer"), signedInUser(db, "outsider")]);
+  [owner, member, viewer, outsider] = await Promise.all([
+    signedInUser(db, "owner"),
+    signedInUser(db, "member"),
+    signedInUser(db, "viewer"),
+    signedInUser(db, "outsider"),
+  ]);
   project = await createKafkaProject(db, owner.id);
   await addMember(db, project.projectId, member.id, "member");
   await addMember(db, project.projectId, viewer.id, "viewer");
@@ -71,7 +76,16 @@ describe("creating and viewing", () => {
     expect(before.snapshot.snapshotTakenAt).toBeInstanceOf(Date);
 
     // A sixth repetition of every variant after the links were made.
-    await upload(db, { id: project.projectId, slug: project.projectSlug }, { experiment: KAFKA_SLUG, runs: kafkaRuns().slice(0, 3).map((run) => ({ ...run, repetition: 5 })) });
+    await upload(
+      db,
+      { id: project.projectId, slug: project.projectSlug },
+      {
+        experiment: KAFKA_SLUG,
+        runs: kafkaRuns()
+          .slice(0, 3)
+          .map((run) => ({ ...run, repetition: 5 })),
+      },
+    );
     const after = { live: ZSharedComparison.parse(await view(live.token)), snapshot: ZSharedComparison.parse(await view(snapshot.token)) };
     expect(after.live.comparison.variants.map((v) => v.runs)).toEqual([6, 6, 6]);
     expect(after.live.comparison).toEqual((await owner.caller.experiment.results(ref())).comparison);
@@ -86,7 +100,10 @@ describe("creating and viewing", () => {
     expect(shared.experiment.variants.find((v) => v.isBaseline)?.name).toBe("KOTLINX_JSON");
 
     const count = await db.shareLink.count();
-    expect(await refusal(member.caller.share.create({ ...ref(), mode: "snapshot", baseline: "PROTOBUF" }))).toEqual({ code: "UNPROCESSABLE_CONTENT", fields: ["baseline"] });
+    expect(await refusal(member.caller.share.create({ ...ref(), mode: "snapshot", baseline: "PROTOBUF" }))).toEqual({
+      code: "UNPROCESSABLE_CONTENT",
+      fields: ["baseline"],
+    });
     expect(await db.shareLink.count()).toBe(count);
   });
 
@@ -164,7 +181,10 @@ describe("views, revocation and expiry", () => {
     expect(await db.shareLink.count()).toBe(count);
 
     const link = await member.caller.share.create({ ...ref(), mode: "live" });
-    expect(await refusal(member.caller.share.setExpiry({ projectSlug: project.projectSlug, linkId: link.id, expiresAt: past }))).toEqual({ code: "BAD_REQUEST", fields: ["expiresAt"] });
+    expect(await refusal(member.caller.share.setExpiry({ projectSlug: project.projectSlug, linkId: link.id, expiresAt: past }))).toEqual({
+      code: "BAD_REQUEST",
+      fields: ["expiresAt"],
+    });
     expect((await db.shareLink.findUniqueOrThrow({ where: { id: link.id } })).expiresAt).toBeNull();
   });
 

@@ -34,7 +34,9 @@ export async function createShareLink(
   const experiment = await experimentIn(db, scope, input.experimentSlug);
   const baseline = input.baseline ?? null;
   if (baseline !== null && !experiment.variants.some((v) => v.name === baseline)) {
-    throw new AppError("UNPROCESSABLE", `No variant "${baseline}" to use as the baseline`, { fieldIssues: [{ path: ["baseline"], message: "not a variant of this experiment" }] });
+    throw new AppError("UNPROCESSABLE", `No variant "${baseline}" to use as the baseline`, {
+      fieldIssues: [{ path: ["baseline"], message: "not a variant of this experiment" }],
+    });
   }
   // Computed before the row is written: a comparison that cannot be computed leaves no link.
   const snapshot = input.mode === "snapshot" ? await sharedContentOf(db, experiment.id, baseline) : null;
@@ -65,7 +67,15 @@ export async function listShareLinks(db: Db, scope: ShareScope, experimentSlug?:
     where: { projectId: scope.projectId, experimentId },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     select: {
-      id: true, prefix: true, mode: true, view: true, createdAt: true, expiresAt: true, revokedAt: true, viewCount: true, lastViewedAt: true,
+      id: true,
+      prefix: true,
+      mode: true,
+      view: true,
+      createdAt: true,
+      expiresAt: true,
+      revokedAt: true,
+      viewCount: true,
+      lastViewedAt: true,
       createdBy: { select: { name: true, email: true } },
       experiment: { select: { slug: true, title: true } },
     },

@@ -48,7 +48,13 @@ beforeAll(async () => {
         db,
         ZResultsUpload.parse({
           experiment: experimentSlug,
-          runs: [{ variant, repetition, metrics: [{ key: "latency", summary: { n: 1, mean: value } }, ...(repetition % 5 === 0 ? [] : [{ key: "size", summary: { n: 1, mean: value } }])] }],
+          runs: [
+            {
+              variant,
+              repetition,
+              metrics: [{ key: "latency", summary: { n: 1, mean: value } }, ...(repetition % 5 === 0 ? [] : [{ key: "size", summary: { n: 1, mean: value } }])],
+            },
+          ],
         }),
         { projectId: project.id, projectSlug, source: "upload", bodySha256: crypto.randomBytes(32).toString("hex"), baseUrl: "http://test.local" },
       );
@@ -66,7 +72,10 @@ describe("experiment.runs", () => {
 
     const second = await owner.caller.experiment.runs({ projectSlug, experimentSlug, offset: 20, limit: 20 });
     expect(second.offset).toBe(20);
-    expect(second.runs.map((run) => `${run.variant}#${run.repetition}`)).toEqual([...Array.from({ length: 5 }, (_, i) => `cand#${4 - i}`), ...Array.from({ length: 15 }, (_, i) => `base#${24 - i}`)]);
+    expect(second.runs.map((run) => `${run.variant}#${run.repetition}`)).toEqual([
+      ...Array.from({ length: 5 }, (_, i) => `cand#${4 - i}`),
+      ...Array.from({ length: 15 }, (_, i) => `base#${24 - i}`),
+    ]);
 
     const last = await owner.caller.experiment.runs({ projectSlug, experimentSlug, offset: 40, limit: 20 });
     expect(last.runs.map((run) => run.repetition)).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1, 0]);

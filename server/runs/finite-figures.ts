@@ -7,7 +7,18 @@ import type { Prisma } from "../db/client";
 
 /** Select every stored figure of a result, so that hasFiniteFigures can check them all. */
 export const storedFigures = {
-  mean: true, sd: true, min: true, max: true, p50: true, p90: true, p95: true, p99: true, p999: true, sum: true, value: true, histogramScale: true,
+  mean: true,
+  sd: true,
+  min: true,
+  max: true,
+  p50: true,
+  p90: true,
+  p95: true,
+  p99: true,
+  p999: true,
+  sum: true,
+  value: true,
+  histogramScale: true,
 } as const satisfies Prisma.RunMetricResultSelect;
 
 type Figure = keyof typeof storedFigures;

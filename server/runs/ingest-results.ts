@@ -74,7 +74,9 @@ export async function ingestResults(db: Db, upload: TResultsUpload, options: Ing
 }
 
 function findIngestRequest(db: Db | Tx, options: IngestOptions) {
-  return db.ingestRequest.findUnique({ where: { projectId_idempotencyKey: { projectId: options.projectId, idempotencyKey: options.idempotencyKey as string } } });
+  return db.ingestRequest.findUnique({
+    where: { projectId_idempotencyKey: { projectId: options.projectId, idempotencyKey: options.idempotencyKey as string } },
+  });
 }
 
 async function store(
@@ -87,7 +89,9 @@ async function store(
   let ingestRequestId: string | undefined;
   if (options.idempotencyKey) {
     if (await findIngestRequest(tx, options)) return { response: await replay(tx, options), replayed: true };
-    ingestRequestId = (await tx.ingestRequest.create({ data: { projectId: options.projectId, idempotencyKey: options.idempotencyKey, bodySha256: options.bodySha256 } })).id;
+    ingestRequestId = (
+      await tx.ingestRequest.create({ data: { projectId: options.projectId, idempotencyKey: options.idempotencyKey, bodySha256: options.bodySha256 } })
+    ).id;
   }
 
   const created = { experiment: false, variants: [] as string[], metrics: [] as string[] };
@@ -100,10 +104,12 @@ async function store(
     }
     // Invisible to other transactions until commit; one creating the same slug meanwhile waits
     // on the unique index and then retries (ingestResults), finding this one.
-    experimentId = (await tx.experiment.create({
-      data: { projectId: options.projectId, slug: upload.experiment, title: upload.experimentTitle ?? upload.experiment, status: "active", measuredRuns: 1 },
-      select: { id: true },
-    })).id;
+    experimentId = (
+      await tx.experiment.create({
+        data: { projectId: options.projectId, slug: upload.experiment, title: upload.experimentTitle ?? upload.experiment, status: "active", measuredRuns: 1 },
+        select: { id: true },
+      })
+    ).id;
     created.experiment = true;
   }
   const experiment = await tx.experiment.findUniqueOrThrow({ where: { id: experimentId }, include: { variants: true, metrics: true } });
@@ -114,7 +120,10 @@ async function store(
   const issues: FieldIssue[] = [];
 
   if (missingVariants.length && !upload.create) {
-    throw new AppError("UNPROCESSABLE", `Experiment "${experiment.slug}" has no variant ${missingVariants.map((n) => `"${n}"`).join(", ")} (it has ${[...variantIds.keys()].map((n) => `"${n}"`).join(", ") || "none"}). Add it, or send "create": true.`);
+    throw new AppError(
+      "UNPROCESSABLE",
+      `Experiment "${experiment.slug}" has no variant ${missingVariants.map((n) => `"${n}"`).join(", ")} (it has ${[...variantIds.keys()].map((n) => `"${n}"`).join(", ") || "none"}). Add it, or send "create": true.`,
+    );
   }
   const firstFreeVariant = nextPosition(experiment.variants);
   for (const [index, name] of missingVariants.entries()) {
@@ -139,9 +148,15 @@ async function store(
       if (known) {
         issues.push(...contradictions(metric, { unit: known.unit as string, direction: known.direction as string }, path));
       } else if (!upload.create) {
-        issues.push({ path: [...path, "key"], message: `experiment "${experiment.slug}" has no metric "${metric.key}"; add it, or send "create": true with its unit and direction` });
+        issues.push({
+          path: [...path, "key"],
+          message: `experiment "${experiment.slug}" has no metric "${metric.key}"; add it, or send "create": true with its unit and direction`,
+        });
       } else {
-        issues.push({ path: [...path, metric.unit ? "direction" : "unit"], message: `metric "${metric.key}" is new: send its unit and direction (in at least one run) to create it` });
+        issues.push({
+          path: [...path, metric.unit ? "direction" : "unit"],
+          message: `metric "${metric.key}" is new: send its unit and direction (in at least one run) to create it`,
+        });
       }
     }),
   );
@@ -150,7 +165,15 @@ async function store(
   let metricPosition = nextPosition(experiment.metrics);
   for (const metric of definitions.values()) {
     const row = await tx.metric.create({
-      data: { experimentId: experiment.id, key: metric.key, unit: metric.unit as string, direction: metric.direction as Direction, aggregation: metric.aggregation ?? "mean", label: metric.label ?? "", position: metricPosition++ },
+      data: {
+        experimentId: experiment.id,
+        key: metric.key,
+        unit: metric.unit as string,
+        direction: metric.direction as Direction,
+        aggregation: metric.aggregation ?? "mean",
+        label: metric.label ?? "",
+        position: metricPosition++,
+      },
     });
     metricIds.set(metric.key, row);
     created.metrics.push(metric.key);
@@ -159,7 +182,12 @@ async function store(
   // Repetitions continue each variant's numbering unless the upload gives them.
   const repetitions = await allocateRepetitions(
     tx,
-    upload.runs.map((run, r) => ({ variantId: variantIds.get(run.variant) as string, variantName: run.variant, repetition: run.repetition, path: ["runs", r] })),
+    upload.runs.map((run, r) => ({
+      variantId: variantIds.get(run.variant) as string,
+      variantName: run.variant,
+      repetition: run.repetition,
+      path: ["runs", r],
+    })),
   );
 
   // New runs with a commit may move the experiment's change points and breach its alert rules:
@@ -183,7 +211,12 @@ async function store(
   await tx.experiment.update({ where: { id: experiment.id }, data: { updatedAt: now } });
 
   return {
-    response: { experiment: { slug: experiment.slug, url: experimentUrl(options.baseUrl, options.projectSlug, experiment.slug) }, replayed: false, runs: stored, created },
+    response: {
+      experiment: { slug: experiment.slug, url: experimentUrl(options.baseUrl, options.projectSlug, experiment.slug) },
+      replayed: false,
+      runs: stored,
+      created,
+    },
     replayed: false,
   };
 }
@@ -198,7 +231,12 @@ async function replay(db: Db | Tx, options: IngestOptions): Promise<TUploadRespo
   const earlier = await db.ingestRequest.findUniqueOrThrow({
     where: { projectId_idempotencyKey: { projectId: options.projectId, idempotencyKey: options.idempotencyKey as string } },
     // Runs of one upload can share a millisecond; their cuids still ascend in creation order.
-    include: { runs: { orderBy: [{ createdAt: "asc" }, { id: "asc" }], include: { variant: true, experiment: true, results: { orderBy: { id: "asc" }, include: { metric: true } } } } },
+    include: {
+      runs: {
+        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+        include: { variant: true, experiment: true, results: { orderBy: { id: "asc" }, include: { metric: true } } },
+      },
+    },
   });
   if (earlier.bodySha256 !== options.bodySha256) {
     throw new AppError("CONFLICT", `Idempotency-Key "${options.idempotencyKey}" was already used for a different request body. Use a new key for new results.`);

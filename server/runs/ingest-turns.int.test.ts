@@ -40,12 +40,22 @@ afterAll(async () => {
 const upload = (value: number, experiment = "burst"): TResultsUpload => ({
   experiment,
   create: true,
-  runs: [{ variant: "main", status: "succeeded", environment: {}, tags: [], metrics: [{ key: "latency", unit: "ms", direction: "lower_is_better", samples: [value, value + 1] }] }],
+  runs: [
+    {
+      variant: "main",
+      status: "succeeded",
+      environment: {},
+      tags: [],
+      metrics: [{ key: "latency", unit: "ms", direction: "lower_is_better", samples: [value, value + 1] }],
+    },
+  ],
 });
 
 /** Sessions of this database waiting for a lock (the experiment's row, here). */
 async function lockWaiters(): Promise<number> {
-  const rows = await db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+  const rows = await db.$queryRaw<
+    { n: number }[]
+  >`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
   return rows[0]?.n ?? 0;
 }
 
@@ -75,7 +85,9 @@ async function untilWaiting(count: number) {
 async function readCount(): Promise<number> {
   let hung: NodeJS.Timeout | undefined;
   const read = small.experiment.count({ where: { projectId: options.projectId } });
-  const stuck = new Promise<never>((_, reject) => (hung = setTimeout(() => reject(new Error("the read found no free connection: waiting uploads hold them all")), 20_000)));
+  const stuck = new Promise<never>(
+    (_, reject) => (hung = setTimeout(() => reject(new Error("the read found no free connection: waiting uploads hold them all")), 20_000)),
+  );
   return Promise.race([read, stuck]).finally(() => clearTimeout(hung));
 }
 

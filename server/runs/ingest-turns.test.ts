@@ -19,7 +19,11 @@ const turnOver = () => new Promise((resolve) => setImmediate(resolve));
 describe("inTurn", () => {
   it("runs one transaction per experiment at a time, in arrival order; a failure passes the turn on", async () => {
     const log: string[] = [];
-    const [a, b, c] = ["a", "b", "c"].map((name) => controlled(log, name)) as [ReturnType<typeof controlled>, ReturnType<typeof controlled>, ReturnType<typeof controlled>];
+    const [a, b, c] = ["a", "b", "c"].map((name) => controlled(log, name)) as [
+      ReturnType<typeof controlled>,
+      ReturnType<typeof controlled>,
+      ReturnType<typeof controlled>,
+    ];
     const results = [inTurn("p/e", a.run), inTurn("p/e", b.run), inTurn("p/e", c.run)].map((p) => p.catch((error: Error) => error.message));
     await turnOver();
     expect(log).toEqual(["a"]);

@@ -14,7 +14,8 @@ export function repeatedMetricKeys(runs: { metrics: { key: string }[] }[], runPa
   runs.forEach((run, r) => {
     const seen = new Set<string>();
     run.metrics.forEach((metric, m) => {
-      if (seen.has(metric.key)) issues.push({ path: [...runPath(r), "metrics", m, "key"], message: `metric "${metric.key}" appears more than once in this run` });
+      if (seen.has(metric.key))
+        issues.push({ path: [...runPath(r), "metrics", m, "key"], message: `metric "${metric.key}" appears more than once in this run` });
       seen.add(metric.key);
     });
   });
@@ -24,7 +25,9 @@ export function repeatedMetricKeys(runs: { metrics: { key: string }[] }[], runPa
 /** A unit or direction that contradicts the metric the experiment already has. */
 export function contradictions(metric: Pick<TRunMetricInput, "key" | "unit" | "direction">, known: KnownMetric, path: (string | number)[]): FieldIssue[] {
   const issues: FieldIssue[] = [];
-  if (metric.unit && metric.unit !== known.unit) issues.push({ path: [...path, "unit"], message: `metric "${metric.key}" is measured in ${known.unit}, not ${metric.unit}` });
-  if (metric.direction && metric.direction !== known.direction) issues.push({ path: [...path, "direction"], message: `metric "${metric.key}" is ${known.direction.replaceAll("_", " ")}` });
+  if (metric.unit && metric.unit !== known.unit)
+    issues.push({ path: [...path, "unit"], message: `metric "${metric.key}" is measured in ${known.unit}, not ${metric.unit}` });
+  if (metric.direction && metric.direction !== known.direction)
+    issues.push({ path: [...path, "direction"], message: `metric "${metric.key}" is ${known.direction.replaceAll("_", " ")}` });
   return issues;
 }

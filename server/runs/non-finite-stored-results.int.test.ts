@@ -51,7 +51,11 @@ beforeAll(async () => {
 
   // The poisoning: one baseline run's latency as the overflow stored it, and its time series
   // with an infinite point; and one gzip run whose NaN percentile an old bug could have written.
-  const [first] = await db.run.findMany({ where: { experiment: { projectId: project.id } }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], select: { id: true, variant: { select: { name: true } } } });
+  const [first] = await db.run.findMany({
+    where: { experiment: { projectId: project.id } },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    select: { id: true, variant: { select: { name: true } } },
+  });
   poisonedRunId = first!.id;
   expect(first!.variant.name).toBe("plain");
   const latency = await db.metric.findFirstOrThrow({ where: { key: "latency", experiment: { projectId: project.id } }, select: { id: true } });
@@ -75,7 +79,10 @@ describe("stored non-finite figures", () => {
     expect(latency?.comparison, latency?.reason ?? "").not.toBeNull();
     // plain lost its poisoned run's latency, gzip the run with a NaN percentile.
     const replicates = latency?.comparison?.variants.map((v) => [v.variant, v.n]);
-    expect(replicates).toEqual([["plain", RUNS - 1], ["gzip", RUNS - 1]]);
+    expect(replicates).toEqual([
+      ["plain", RUNS - 1],
+      ["gzip", RUNS - 1],
+    ]);
     // tps's stored figures were not touched: every run still counts there.
     const tps = body.metrics.find((m) => m.key === "tps");
     expect(tps?.comparison?.variants.map((v) => v.n)).toEqual([RUNS, RUNS]);
@@ -122,7 +129,12 @@ describe("stored non-finite figures", () => {
   });
 
   it("the cross-experiment comparison and the summary export answer", async () => {
-    const cross = await compareRunSets(db, { projectSlug: project.slug }, { experimentSlug: EXPERIMENT, variant: "plain" }, { experimentSlug: EXPERIMENT, variant: "gzip" });
+    const cross = await compareRunSets(
+      db,
+      { projectSlug: project.slug },
+      { experimentSlug: EXPERIMENT, variant: "plain" },
+      { experimentSlug: EXPERIMENT, variant: "gzip" },
+    );
     const latency = cross.metrics.find((m) => m.key === "latency");
     expect(latency?.comparison?.variants.map((v) => v.n)).toEqual([RUNS - 1, RUNS - 1]);
     const summary = await exportSummaryCsv(db, { projectSlug: project.slug }, EXPERIMENT);

@@ -37,7 +37,8 @@ const bad = (path: (string | number)[], message: string) => {
   return new AppError("BAD_REQUEST", `Invalid input — ${path.join(".")}: ${message}`, { fieldIssues: [issue] });
 };
 
-const bytes = (buffer: Buffer): Uint8Array<ArrayBuffer> => new Uint8Array(buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength) as ArrayBuffer);
+const bytes = (buffer: Buffer): Uint8Array<ArrayBuffer> =>
+  new Uint8Array(buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength) as ArrayBuffer);
 
 /**
  * The histogram scale each metric's earlier runs used, so new histograms merge with theirs. One
@@ -85,7 +86,12 @@ export async function prepareRuns(
 }
 
 /** `scales`: histogram scale per metric key used so far; updated with the scale chosen here. */
-export async function prepareMetric(metric: TRunMetricInput, path: (string | number)[], runStartedAt: Date, scales: Map<string, number>): Promise<PreparedMetric> {
+export async function prepareMetric(
+  metric: TRunMetricInput,
+  path: (string | number)[],
+  runStartedAt: Date,
+  scales: Map<string, number>,
+): Promise<PreparedMetric> {
   let samples: ArrayLike<number> | undefined = metric.samples;
   if (metric.samplesBase64 !== undefined) {
     const decoded = float64FromBase64(metric.samplesBase64);
@@ -147,8 +153,16 @@ export async function prepareMetric(metric: TRunMetricInput, path: (string | num
     // smallest percentile would show a number the tool never printed.
     const pick = (figure: Figure) => summary?.[figure] ?? fromHistogram[figure] ?? null;
     const figures = {
-      mean, sd: pick("sd"), min: pick("min"), max: pick("max"),
-      p50: pick("p50"), p90: pick("p90"), p95: pick("p95"), p99: pick("p99"), p999: pick("p999"), sum: summary?.sum ?? null,
+      mean,
+      sd: pick("sd"),
+      min: pick("min"),
+      max: pick("max"),
+      p50: pick("p50"),
+      p90: pick("p90"),
+      p95: pick("p95"),
+      p99: pick("p99"),
+      p999: pick("p999"),
+      sum: summary?.sum ?? null,
     };
     // The summary's own figures are finite (its schema says so): one that is not came from the
     // histogram, divided by its scale.
@@ -158,19 +172,48 @@ export async function prepareMetric(metric: TRunMetricInput, path: (string | num
     const [contradiction] = summaryContradictions({ n, ...figures });
     if (contradiction) {
       const own = summary?.[contradiction.field] !== undefined;
-      throw bad([...path, ...(own ? ["summary", contradiction.field] : ["histogram"])], `${contradiction.message} (the summary's figures with the histogram's)`);
+      throw bad(
+        [...path, ...(own ? ["summary", contradiction.field] : ["histogram"])],
+        `${contradiction.message} (the summary's figures with the histogram's)`,
+      );
     }
     return {
       key: metric.key,
       timeSeries,
-      result: { n: BigInt(n), ...figures, value: metric.value ?? null, histogram, histogramScale: histogram ? (metric.histogramScale ?? 1) : null, samples: null },
+      result: {
+        n: BigInt(n),
+        ...figures,
+        value: metric.value ?? null,
+        histogram,
+        histogramScale: histogram ? (metric.histogramScale ?? 1) : null,
+        samples: null,
+      },
     };
   }
 
   if (!timeSeries) {
     // Only a value (a run's rate, when nothing else of the run was measured): the one value known.
     const value = metric.value as number;
-    return { key: metric.key, result: { n: 1n, mean: value, sd: null, min: value, max: value, p50: null, p90: null, p95: null, p99: null, p999: null, sum: value, value, histogram: null, histogramScale: null, samples: null } };
+    return {
+      key: metric.key,
+      result: {
+        n: 1n,
+        mean: value,
+        sd: null,
+        min: value,
+        max: value,
+        p50: null,
+        p90: null,
+        p95: null,
+        p99: null,
+        p999: null,
+        sum: value,
+        value,
+        histogram: null,
+        histogramScale: null,
+        samples: null,
+      },
+    };
   }
   // A time series (e.g. TPS per second), and no other values: the run's figures describe its points.
   const s = summarizeSamples(timeSeries.values);
@@ -187,7 +230,9 @@ const BEYOND = "beyond ±1.8e308, the largest a 64-bit float holds: no measureme
  * the experiment fail. Refuses the upload, naming the field the figures came from.
  */
 function requireFiniteFigures(figures: object, field: (string | number)[]) {
-  const infinite = Object.entries(figures).filter(([, value]) => typeof value === "number" && !Number.isFinite(value)).map(([figure]) => figure);
+  const infinite = Object.entries(figures)
+    .filter(([, value]) => typeof value === "number" && !Number.isFinite(value))
+    .map(([figure]) => figure);
   if (infinite.length) throw bad(field, `their ${infinite.join(", ")} would be ${BEYOND}`);
 }
 
@@ -199,7 +244,16 @@ function requireFinite(values: number[], field: (string | number)[], what: strin
 /** The summary columns of a result row from summarised samples (absent figures stored as null). */
 function figuresOf(s: SampleSummary) {
   return {
-    n: BigInt(s.n), mean: s.mean, sd: s.sd ?? null, min: s.min, max: s.max,
-    p50: s.p50 ?? null, p90: s.p90 ?? null, p95: s.p95 ?? null, p99: s.p99 ?? null, p999: s.p999 ?? null, sum: s.sum,
+    n: BigInt(s.n),
+    mean: s.mean,
+    sd: s.sd ?? null,
+    min: s.min,
+    max: s.max,
+    p50: s.p50 ?? null,
+    p90: s.p90 ?? null,
+    p95: s.p95 ?? null,
+    p99: s.p99 ?? null,
+    p999: s.p999 ?? null,
+    sum: s.sum,
   };
 }

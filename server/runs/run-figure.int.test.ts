@@ -31,7 +31,13 @@ const run = (variant: string, i: number, perSecond: number, value: number | unde
   gitBranch: "main",
   gitCommitTime: new Date(Date.UTC(2026, 10, 1, 0, i)).toISOString(),
   metrics: [
-    { key: "throughput", unit: "req/s", direction: "higher_is_better", timeSeries: { intervalMs: 1000, values: [perSecond - 1, perSecond, perSecond + 1] }, ...(value === undefined ? {} : { value }) },
+    {
+      key: "throughput",
+      unit: "req/s",
+      direction: "higher_is_better",
+      timeSeries: { intervalMs: 1000, values: [perSecond - 1, perSecond, perSecond + 1] },
+      ...(value === undefined ? {} : { value }),
+    },
   ],
 });
 
@@ -47,7 +53,11 @@ beforeAll(async () => {
     run("plain", 10, 50, undefined),
   ];
   await ingestResults(db, ZResultsUpload.parse({ experiment: SLUG, create: true, runs }), {
-    projectId: project.id, projectSlug: project.slug, source: "upload", bodySha256: slug, baseUrl: "",
+    projectId: project.id,
+    projectSlug: project.slug,
+    source: "upload",
+    bodySha256: slug,
+    baseUrl: "",
   });
 });
 
@@ -55,11 +65,27 @@ describe("a run's explicit value", () => {
   it("is the replicate of the comparison, the charts' run values and runs.csv's compared value", async () => {
     const comparison = await getComparison(db, { projectId: project.id }, SLUG, "before");
     const variants = comparison.metrics[0]?.comparison?.variants ?? [];
-    expect(variants.map((v) => [v.variant, v.median])).toEqual([["before", 202], ["after", 307], ["plain", 50]]);
+    expect(variants.map((v) => [v.variant, v.median])).toEqual([
+      ["before", 202],
+      ["after", 307],
+      ["plain", 50],
+    ]);
 
     const { charts } = await getExperimentResults(db, { projectSlug: project.slug }, SLUG);
     const values = charts?.metrics[0]?.runs.map((r) => [r.variant, r.value]);
-    expect(values).toEqual([["before", 200], ["before", 201], ["before", 202], ["before", 203], ["before", 204], ["after", 305], ["after", 306], ["after", 307], ["after", 308], ["after", 309], ["plain", 50]]);
+    expect(values).toEqual([
+      ["before", 200],
+      ["before", 201],
+      ["before", 202],
+      ["before", 203],
+      ["before", 204],
+      ["after", 305],
+      ["after", 306],
+      ["after", 307],
+      ["after", 308],
+      ["after", 309],
+      ["plain", 50],
+    ]);
 
     const csv = parse((await exportRunsCsv(db, { projectSlug: project.slug }, SLUG)).text, { columns: true }) as Record<string, string>[];
     expect(csv.map((r) => [r.mean, r.value, r.compared_value])).toContainEqual(["101", "201", "201"]);
@@ -71,10 +97,20 @@ describe("a run's explicit value", () => {
     const history = await getCommitSeries(db, { experimentId: experiment.id, metric: "throughput", variant: "after" });
     expect(history.map((p) => p.runValues)).toEqual([[305], [306], [307], [308], [309]]);
 
-    const check = await checkCommit(db, { projectId: project.id, projectSlug: project.slug, baseUrl: "" }, SLUG, ZCheckQuery.parse({ commit: commit(9), branch: "main", window: 4, variant: "after" }));
+    const check = await checkCommit(
+      db,
+      { projectId: project.id, projectSlug: project.slug, baseUrl: "" },
+      SLUG,
+      ZCheckQuery.parse({ commit: commit(9), branch: "main", window: 4, variant: "after" }),
+    );
     expect(check.metrics[0]).toMatchObject({ median: 309, baselineMedian: 306.5 });
 
-    const cross = await compareRunSets(db, { projectSlug: project.slug }, { experimentSlug: SLUG, variant: "before" }, { experimentSlug: SLUG, variant: "after" });
+    const cross = await compareRunSets(
+      db,
+      { projectSlug: project.slug },
+      { experimentSlug: SLUG, variant: "before" },
+      { experimentSlug: SLUG, variant: "after" },
+    );
     expect(cross.metrics[0]?.comparison?.variants.map((v) => v.median)).toEqual([202, 307]);
   });
 

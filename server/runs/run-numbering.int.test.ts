@@ -29,7 +29,11 @@ beforeAll(async () => {
 
 async function post(body: object) {
   const response = await POST(
-    new Request("http://test.local/api/v1/results", { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${key}` }, body: JSON.stringify(body) }),
+    new Request("http://test.local/api/v1/results", {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+      body: JSON.stringify(body),
+    }),
   );
   return { status: response.status, body: (await response.json()) as UploadBody & ErrorBody };
 }
@@ -39,7 +43,10 @@ const run = (variant: string, extra: object = {}) => ({ variant, metrics: [laten
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 
 async function repetitionsOf(experiment: string, variant: string): Promise<number[]> {
-  const runs = await db.run.findMany({ where: { experiment: { slug: experiment, project: { slug: projectSlug } }, variant: { name: variant } }, select: { repetition: true } });
+  const runs = await db.run.findMany({
+    where: { experiment: { slug: experiment, project: { slug: projectSlug } }, variant: { name: variant } },
+    select: { repetition: true },
+  });
   return runs.map((r) => r.repetition).sort((a, b) => a - b);
 }
 
@@ -62,7 +69,12 @@ describe("repetition numbers", () => {
   it("numbers the unnumbered runs of one upload after every number it gives itself", async () => {
     const answer = await post({ experiment: "mixed", create: true, runs: [run("plain"), run("plain", { repetition: 0 }), run("gzip"), run("plain")] });
     expect(answer.status, JSON.stringify(answer.body)).toBe(201);
-    expect(answer.body.runs.map((r) => [r.variant, r.repetition])).toEqual([["plain", 1], ["plain", 0], ["gzip", 0], ["plain", 2]]);
+    expect(answer.body.runs.map((r) => [r.variant, r.repetition])).toEqual([
+      ["plain", 1],
+      ["plain", 0],
+      ["gzip", 0],
+      ["plain", 2],
+    ]);
   });
 
   it("an explicit repetition that is taken → 409 naming the run's repetition, nothing stored", async () => {
@@ -77,7 +89,11 @@ describe("repetition numbers", () => {
 
   it("the same repetition twice for one variant in one upload → 400 naming the second", async () => {
     const before = await rowCounts(db);
-    const answer = await post({ experiment: "twice", create: true, runs: [run("plain", { repetition: 3 }), run("gzip", { repetition: 3 }), run("plain", { repetition: 3 })] });
+    const answer = await post({
+      experiment: "twice",
+      create: true,
+      runs: [run("plain", { repetition: 3 }), run("gzip", { repetition: 3 }), run("plain", { repetition: 3 })],
+    });
     expect({ status: answer.status, code: answer.body.error?.code }).toEqual({ status: 400, code: "BAD_REQUEST" });
     expect(fieldPaths(answer.body)).toEqual(["runs.2.repetition"]);
     expect(await rowCounts(db)).toEqual(before);
@@ -87,10 +103,19 @@ describe("repetition numbers", () => {
 describe("positions", () => {
   it("30 concurrent uploads creating one experiment, each with its own variant and metric, give distinct positions", async () => {
     const answers = await Promise.all(
-      range(30).map((i) => post({ experiment: "matrix", create: true, runs: [{ variant: `job-${i}`, metrics: [{ key: `m${i}`, unit: "ms", direction: "lower_is_better", samples: [1, 2] }] }] })),
+      range(30).map((i) =>
+        post({
+          experiment: "matrix",
+          create: true,
+          runs: [{ variant: `job-${i}`, metrics: [{ key: `m${i}`, unit: "ms", direction: "lower_is_better", samples: [1, 2] }] }],
+        }),
+      ),
     );
     expect(answers.map((a) => a.status)).toEqual(range(30).map(() => 201));
-    const experiment = await db.experiment.findFirstOrThrow({ where: { slug: "matrix", project: { slug: projectSlug } }, include: { variants: true, metrics: true } });
+    const experiment = await db.experiment.findFirstOrThrow({
+      where: { slug: "matrix", project: { slug: projectSlug } },
+      include: { variants: true, metrics: true },
+    });
     expect(experiment.variants.map((v) => v.position).sort((a, b) => a - b)).toEqual(range(30));
     expect(experiment.metrics.map((m) => m.position).sort((a, b) => a - b)).toEqual(range(30));
     expect(experiment.variants.filter((v) => v.isBaseline)).toHaveLength(1);
@@ -101,15 +126,29 @@ describe("positions", () => {
       title: "Concurrent",
       warmupRuns: 0,
       measuredRuns: 5,
-      variants: [{ name: "a", isBaseline: true }, { name: "b", isBaseline: false }, { name: "c", isBaseline: false }],
-      metrics: [{ key: "x", unit: "ms", direction: "lower_is_better" as const }, { key: "y", unit: "ms", direction: "lower_is_better" as const }],
+      variants: [
+        { name: "a", isBaseline: true },
+        { name: "b", isBaseline: false },
+        { name: "c", isBaseline: false },
+      ],
+      metrics: [
+        { key: "x", unit: "ms", direction: "lower_is_better" as const },
+        { key: "y", unit: "ms", direction: "lower_is_better" as const },
+      ],
     };
     const created = await Promise.all(range(30).map(() => owner.caller.experiment.create({ projectSlug, experiment: input })));
     expect(new Set(created.map((c) => c.slug)).size).toBe(30);
     const experiments = await db.experiment.findMany({ where: { slug: { in: created.map((c) => c.slug) } }, include: { variants: true, metrics: true } });
     for (const experiment of experiments) {
-      expect(experiment.variants.map((v) => [v.name, v.position]).sort()).toEqual([["a", 0], ["b", 1], ["c", 2]]);
-      expect(experiment.metrics.map((m) => [m.key, m.position]).sort()).toEqual([["x", 0], ["y", 1]]);
+      expect(experiment.variants.map((v) => [v.name, v.position]).sort()).toEqual([
+        ["a", 0],
+        ["b", 1],
+        ["c", 2],
+      ]);
+      expect(experiment.metrics.map((m) => [m.key, m.position]).sort()).toEqual([
+        ["x", 0],
+        ["y", 1],
+      ]);
     }
   });
 });
@@ -127,14 +166,23 @@ describe("the database refuses duplicates itself", () => {
   const refused = (statement: Promise<unknown>, constraint: string) => expect(statement).rejects.toThrow(new RegExp(`23505.*${constraint}`));
 
   it("a second run with a repetition the variant has", async () => {
-    await refused(db.$executeRaw`INSERT INTO "Run" (id, "experimentId", "variantId", source, repetition) VALUES (${`dup-${suffix()}`}, ${experimentId}, ${variantId}, 'upload', 0)`, "Run_variantId_repetition_key");
+    await refused(
+      db.$executeRaw`INSERT INTO "Run" (id, "experimentId", "variantId", source, repetition) VALUES (${`dup-${suffix()}`}, ${experimentId}, ${variantId}, 'upload', 0)`,
+      "Run_variantId_repetition_key",
+    );
   });
 
   it("a second variant at a position the experiment has", async () => {
-    await refused(db.$executeRaw`INSERT INTO "Variant" (id, "experimentId", name, position) VALUES (${`dup-${suffix()}`}, ${experimentId}, 'another', ${0})`, "Variant_experimentId_position_key");
+    await refused(
+      db.$executeRaw`INSERT INTO "Variant" (id, "experimentId", name, position) VALUES (${`dup-${suffix()}`}, ${experimentId}, 'another', ${0})`,
+      "Variant_experimentId_position_key",
+    );
   });
 
   it("a second metric at a position the experiment has", async () => {
-    await refused(db.$executeRaw`INSERT INTO "Metric" (id, "experimentId", key, unit, direction, position) VALUES (${`dup-${suffix()}`}, ${experimentId}, 'another', 'ms', 'lower_is_better', ${0})`, "Metric_experimentId_position_key");
+    await refused(
+      db.$executeRaw`INSERT INTO "Metric" (id, "experimentId", key, unit, direction, position) VALUES (${`dup-${suffix()}`}, ${experimentId}, 'another', 'ms', 'lower_is_better', ${0})`,
+      "Metric_experimentId_position_key",
+    );
   });
 });

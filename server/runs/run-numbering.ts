@@ -110,7 +110,11 @@ export function repeatedRepetitions(runs: { variant: string; repetition?: number
     const key = JSON.stringify([run.variant, run.repetition]);
     const first = seen.get(key);
     if (first === undefined) seen.set(key, index);
-    else issues.push({ path: ["runs", index, "repetition"], message: `run ${first} of this upload is already repetition ${run.repetition} of variant "${run.variant}"` });
+    else
+      issues.push({
+        path: ["runs", index, "repetition"],
+        message: `run ${first} of this upload is already repetition ${run.repetition} of variant "${run.variant}"`,
+      });
   });
   return issues;
 }

@@ -37,7 +37,10 @@ export function decodeSamples(blob: Uint8Array): Float64Array {
   if (format !== FLOAT64 && format !== FLOAT32) throw new Error(`unknown sample encoding ${String(format)}`);
   const width = format === FLOAT64 ? 8 : 4;
   const bytes = unshuffle(zlib.inflateRawSync(blob.subarray(1)), width);
-  const view = format === FLOAT64 ? new Float64Array(bytes.buffer, bytes.byteOffset, bytes.length / 8) : new Float32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4);
+  const view =
+    format === FLOAT64
+      ? new Float64Array(bytes.buffer, bytes.byteOffset, bytes.length / 8)
+      : new Float32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4);
   return Float64Array.from(view);
 }
 

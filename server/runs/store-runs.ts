@@ -29,7 +29,10 @@ import type { TRunInput } from "../schemas/results";
 import type { PreparedMetric } from "./prepare-metric";
 import { MAX_REPETITION, takeRepetitionsSql } from "./run-numbering";
 
-export type RunToStore = Pick<TRunInput, "status" | "startedAt" | "finishedAt" | "environment" | "gitCommit" | "gitBranch" | "gitCommitMessage" | "gitCommitTime" | "tags" | "sourceDetail">;
+export type RunToStore = Pick<
+  TRunInput,
+  "status" | "startedAt" | "finishedAt" | "environment" | "gitCommit" | "gitBranch" | "gitCommitMessage" | "gitCommitTime" | "tags" | "sourceDetail"
+>;
 
 export interface RunOfRequest {
   run: RunToStore;
@@ -61,19 +64,41 @@ function runRows(runs: RunOfRequest[], context: RunContext) {
     const finishedAt = run.finishedAt ? new Date(run.finishedAt) : startedAt ? null : context.now;
     runRows.push({
       // The columns' own defaults where a caller built a run without the schema's (status, environment, tags).
-      id, variantId, repetition, status: run.status ?? "succeeded", source: context.source, sourceDetail: run.sourceDetail ?? context.sourceDetail,
-      startedAt: iso(startedAt), finishedAt: iso(finishedAt), environment: run.environment ?? {}, gitCommit: run.gitCommit ?? null, gitBranch: run.gitBranch ?? null,
-      gitCommitMessage: run.gitCommitMessage ?? null, gitCommitTime: iso(run.gitCommitTime ? new Date(run.gitCommitTime) : null), tags: run.tags ?? [],
+      id,
+      variantId,
+      repetition,
+      status: run.status ?? "succeeded",
+      source: context.source,
+      sourceDetail: run.sourceDetail ?? context.sourceDetail,
+      startedAt: iso(startedAt),
+      finishedAt: iso(finishedAt),
+      environment: run.environment ?? {},
+      gitCommit: run.gitCommit ?? null,
+      gitBranch: run.gitBranch ?? null,
+      gitCommitMessage: run.gitCommitMessage ?? null,
+      gitCommitTime: iso(run.gitCommitTime ? new Date(run.gitCommitTime) : null),
+      tags: run.tags ?? [],
       ingestRequestId: context.ingestRequestId ?? null,
     });
     for (const { metricId, prepared } of metrics) {
       results.push({
-        id: uuidv7(), runId: id, metricId, ...prepared.result, n: prepared.result.n.toString(),
+        id: uuidv7(),
+        runId: id,
+        metricId,
+        ...prepared.result,
+        n: prepared.result.n.toString(),
         histogram: prepared.result.histogram && Buffer.from(prepared.result.histogram).toString("base64"),
         samples: prepared.result.samples && Buffer.from(prepared.result.samples).toString("base64"),
       });
       if (prepared.timeSeries) {
-        series.push({ id: uuidv7(), runId: id, metricId, startedAt: prepared.timeSeries.startedAt.toISOString(), offsetsMs: prepared.timeSeries.offsetsMs, values: prepared.timeSeries.values });
+        series.push({
+          id: uuidv7(),
+          runId: id,
+          metricId,
+          startedAt: prepared.timeSeries.startedAt.toISOString(),
+          offsetsMs: prepared.timeSeries.offsetsMs,
+          values: prepared.timeSeries.values,
+        });
       }
     }
   }
@@ -167,9 +192,16 @@ export async function storeJobRun(
   metrics: { metricId: string; prepared: PreparedMetric }[],
   options: { sourceDetail: string; now: Date },
 ): Promise<{ id: string; repetition: number } | null> {
-  const rows = runRows([{ run, variantId: job.variantId, repetition: null, metrics }], { experimentId: job.experimentId, source: "agent", sourceDetail: options.sourceDetail, now: options.now });
+  const rows = runRows([{ run, variantId: job.variantId, repetition: null, metrics }], {
+    experimentId: job.experimentId,
+    source: "agent",
+    sourceDetail: options.sourceDetail,
+    now: options.now,
+  });
   const runId = (rows.runs[0] as { id: string }).id;
-  const stored = await preparedQuery<{ id: string; repetition: number; touchDue: boolean | null }>(db, Prisma.sql`
+  const stored = await preparedQuery<{ id: string; repetition: number; touchDue: boolean | null }>(
+    db,
+    Prisma.sql`
     WITH done AS (
       UPDATE "Job" SET "status" = 'succeeded', "runId" = ${runId}, "error" = NULL, "leaseExpiresAt" = NULL,
         "finishedAt" = ${utcNow}, "updatedAt" = ${utcNow}
@@ -183,7 +215,8 @@ export async function storeJobRun(
     -- Whether the experiment's last change is a second old (see touchExperiment).
     SELECT "id", "repetition",
       (SELECT e."updatedAt" < ${utcNow} - interval '1 second' FROM "Experiment" e WHERE e."id" = ${job.experimentId}) AS "touchDue"
-    FROM run`);
+    FROM run`,
+  );
   const row = stored[0];
   if (!row) return null;
   if (row.touchDue) await touchExperiment(db, job.experimentId);
@@ -198,7 +231,10 @@ export async function storeJobRun(
  * holds nothing else, and a row locked by an upload (which touches it itself) is skipped.
  */
 async function touchExperiment(db: Db, experimentId: string): Promise<void> {
-  await preparedQuery(db, Prisma.sql`
+  await preparedQuery(
+    db,
+    Prisma.sql`
     UPDATE "Experiment" SET "updatedAt" = ${utcNow}
-    WHERE "id" = (SELECT "id" FROM "Experiment" WHERE "id" = ${experimentId} AND "updatedAt" < ${utcNow} - interval '1 second' FOR NO KEY UPDATE SKIP LOCKED)`);
+    WHERE "id" = (SELECT "id" FROM "Experiment" WHERE "id" = ${experimentId} AND "updatedAt" < ${utcNow} - interval '1 second' FOR NO KEY UPDATE SKIP LOCKED)`,
+  );
 }

@@ -8,7 +8,10 @@ import { encodeHistogram, newHistogram } from "./histogram";
 import { prepareMetric } from "./prepare-metric";
 import { summarizeSamples } from "./summarize-samples";
 
-const measurements = fc.array(fc.oneof(fc.double({ min: 0, max: 1e9, noNaN: true }), fc.integer({ min: 0, max: 100_000 }), fc.constantFrom(0, 1, 2049, 2050, 4097, 1e6 + 3)), { minLength: 1, maxLength: 300 });
+const measurements = fc.array(
+  fc.oneof(fc.double({ min: 0, max: 1e9, noNaN: true }), fc.integer({ min: 0, max: 100_000 }), fc.constantFrom(0, 1, 2049, 2050, 4097, 1e6 + 3)),
+  { minLength: 1, maxLength: 300 },
+);
 const signed = fc.array(fc.double({ min: -1e6, max: 1e6, noNaN: true }), { minLength: 1, maxLength: 300 });
 
 const figures = (s: Omit<SummaryFigures, "n"> & { n: number | bigint }): SummaryFigures => ({ ...s, n: Number(s.n) });

@@ -45,15 +45,25 @@ describe("summarizeSamples near the largest doubles", () => {
 
 describe("summarizeSamples of tiny values", () => {
   it("terminates on subnormal samples and gives finite figures", () => {
-    for (const samples of [[5e-324, 1e-300], [1e-310, 2e-310], [1e-306, 1]]) {
+    for (const samples of [
+      [5e-324, 1e-300],
+      [1e-310, 2e-310],
+      [1e-306, 1],
+    ]) {
       const s = summarizeSamples(samples);
-      for (const [figure, value] of Object.entries(s)) if (typeof value === "number") expect(Number.isFinite(value), `${figure} of ${samples.join(", ")}`).toBe(true);
+      for (const [figure, value] of Object.entries(s))
+        if (typeof value === "number") expect(Number.isFinite(value), `${figure} of ${samples.join(", ")}`).toBe(true);
       expect(s.histogramScale === undefined || s.histogramScale > 0).toBe(true);
     }
   });
 
   it("scaleFor is a finite positive power of ten for any positive range", () => {
-    for (const [minPositive, max] of [[5e-324, 1e-300], [1e-310, 1e308], [1e-306, 1e-306], [1e300, 1.7e308]] as const) {
+    for (const [minPositive, max] of [
+      [5e-324, 1e-300],
+      [1e-310, 1e308],
+      [1e-306, 1e-306],
+      [1e300, 1.7e308],
+    ] as const) {
       const scale = scaleFor(minPositive, max);
       expect(Number.isFinite(scale) && scale > 0, `${minPositive}..${max}: ${scale}`).toBe(true);
       expect(max * scale).toBeLessThanOrEqual(Number.MAX_SAFE_INTEGER / 2);

@@ -6,11 +6,7 @@ import { ZWorkloadAdvert } from "./workload";
 
 export const agentKinds = ["go", "jvm", "other"] as const;
 
-export const ZAgentName = z
-  .string({ error: "name is required" })
-  .trim()
-  .min(1, "name is required")
-  .max(100, "name must be at most 100 characters");
+export const ZAgentName = z.string({ error: "name is required" }).trim().min(1, "name is required").max(100, "name must be at most 100 characters");
 
 /** Capability names, deduplicated: what an agent can run, or what a job needs. */
 export const ZCapabilities = z
@@ -20,7 +16,10 @@ export const ZCapabilities = z
 
 /** key → value strings used to pin work to machines, e.g. {"pool": "lab"}. */
 export const ZLabels = z
-  .record(z.string().trim().min(1, "a label key cannot be blank").max(64, "a label key must be at most 64 characters"), z.string().max(200, "a label value must be at most 200 characters"))
+  .record(
+    z.string().trim().min(1, "a label key cannot be blank").max(64, "a label key must be at most 64 characters"),
+    z.string().max(200, "a label value must be at most 200 characters"),
+  )
   .refine((labels) => Object.keys(labels).length <= 50, "at most 50 labels");
 export type TLabels = z.output<typeof ZLabels>;
 

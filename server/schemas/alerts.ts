@@ -35,10 +35,21 @@ export const ZAlertRuleInput = z
     kind: ZAlertRuleKind,
     alpha: numberField("the significance level").gt(0, "the significance level must be above 0").lt(1, "the significance level must be below 1").optional(),
     thresholdPercent: numberField("the bound").gt(0, "the bound must be above 0%").max(10_000, "the bound must be at most 10000%").optional(),
-    recentRuns: numberField("the number of recent runs").int("the number of recent runs must be a whole number").min(1).max(1000, "at most 1000 recent runs").optional(),
-    windowSize: numberField("the window").int("the window must be a whole number").min(1, "the window must be at least 1").max(10_000, "the window must be at most 10000").optional(),
+    recentRuns: numberField("the number of recent runs")
+      .int("the number of recent runs must be a whole number")
+      .min(1)
+      .max(1000, "at most 1000 recent runs")
+      .optional(),
+    windowSize: numberField("the window")
+      .int("the window must be a whole number")
+      .min(1, "the window must be at least 1")
+      .max(10_000, "the window must be at most 10000")
+      .optional(),
     webhookUrl: z
-      .union([z.literal(""), z.url({ protocol: /^https?$/, error: "the webhook must be an http:// or https:// URL" }).max(2000, "the webhook URL is at most 2000 characters")])
+      .union([
+        z.literal(""),
+        z.url({ protocol: /^https?$/, error: "the webhook must be an http:// or https:// URL" }).max(2000, "the webhook URL is at most 2000 characters"),
+      ])
       .default(""),
   })
   .superRefine((rule, ctx) => {
@@ -59,7 +70,8 @@ export const ZAlertRuleInput = z
         const least = minReplicates(rule.alpha);
         for (const field of ["recentRuns", "windowSize"] as const) {
           const value = rule[field];
-          if (value !== undefined && value < least) ctx.addIssue({ code: "custom", path: [field], message: `needs ≥ ${least} runs for the test to reach α = ${rule.alpha}` });
+          if (value !== undefined && value < least)
+            ctx.addIssue({ code: "custom", path: [field], message: `needs ≥ ${least} runs for the test to reach α = ${rule.alpha}` });
         }
       }
     }

@@ -47,7 +47,9 @@ const minChangeParam = z.preprocess(
 export const ZCheckQuery = z.object({
   commit: ZCommitRef.meta({ description: "the commit to check (full hash or a unique prefix of ≥ 7 hex digits)" }),
   branch: ZBranch.meta({ description: "the branch whose earlier commits are the baseline" }),
-  window: windowParam.default(DEFAULT_CHECK_WINDOW).meta({ description: `how many earlier commits on the branch make the baseline (default ${DEFAULT_CHECK_WINDOW})` }),
+  window: windowParam
+    .default(DEFAULT_CHECK_WINDOW)
+    .meta({ description: `how many earlier commits on the branch make the baseline (default ${DEFAULT_CHECK_WINDOW})` }),
   variant: z.string().trim().min(1).max(100).optional().meta({ description: "check only this variant (default: every variant with runs at the commit)" }),
   minChange: minChangeParam.default(DEFAULT_MIN_CHANGE_PERCENT).meta({
     description: `the smallest change, in % either way, that counts: a metric is worse or better only when its change is significant AND at least this large, else no change (default ${DEFAULT_MIN_CHANGE_PERCENT}; 0: significance alone decides)`,
@@ -83,7 +85,9 @@ export const ZCheckResult = z
     branch: z.string(),
     window: z.object({
       requested: z.number().int(),
-      commits: z.array(z.object({ commit: z.string(), runs: z.number().int() })).describe("the earlier commits on the branch that make the baseline, newest first"),
+      commits: z
+        .array(z.object({ commit: z.string(), runs: z.number().int() }))
+        .describe("the earlier commits on the branch that make the baseline, newest first"),
     }),
     verdict: ZCheckVerdict,
     minChangePercent: z.number().describe("the minimum change the verdicts used (minChange)"),
@@ -108,7 +112,9 @@ export const ZBadgeQuery = z.object({
   branch: ZBranch.optional().meta({ description: "the branch (default: the branch of the latest run with a commit)" }),
   variant: z.string().trim().min(1).max(100).optional().meta({ description: "the variant (default: the experiment's baseline variant)" }),
   window: windowParam.default(DEFAULT_CHECK_WINDOW).meta({ description: "how many earlier commits the latest one is compared with" }),
-  minChange: minChangeParam.default(DEFAULT_MIN_CHANGE_PERCENT).meta({ description: `the smallest change, in %, shown as worse or better (default ${DEFAULT_MIN_CHANGE_PERCENT})` }),
+  minChange: minChangeParam
+    .default(DEFAULT_MIN_CHANGE_PERCENT)
+    .meta({ description: `the smallest change, in %, shown as worse or better (default ${DEFAULT_MIN_CHANGE_PERCENT})` }),
   share: z.string().max(100).optional().meta({ description: "a live share link's token (vsh_…): lets a README show the badge without an API key" }),
 });
 

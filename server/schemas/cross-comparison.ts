@@ -29,7 +29,8 @@ export const ZCrossComparisonRequest = z.object({
 export type TCrossComparisonRequest = z.output<typeof ZCrossComparisonRequest>;
 
 /** An empty form field ("any variant") arrives as "" in the URL: treat it as absent. */
-const optionalParam = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (typeof value === "string" && value.trim() === "" ? undefined : value), schema.optional());
+const optionalParam = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (typeof value === "string" && value.trim() === "" ? undefined : value), schema.optional());
 
 /** The compare page's query string, so a comparison is a link. */
 export const ZCrossComparisonQuery = z.object({

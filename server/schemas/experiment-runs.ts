@@ -7,7 +7,12 @@ export const RUNS_PAGE_SIZE = 20;
 export const MAX_RUNS_PAGE_SIZE = 100;
 
 export const ZRunPage = z.object({
-  offset: z.number({ error: "offset must be a whole number" }).int("offset must be a whole number").min(0, "offset cannot be negative").max(2_147_483_647, "offset is too large").default(0),
+  offset: z
+    .number({ error: "offset must be a whole number" })
+    .int("offset must be a whole number")
+    .min(0, "offset cannot be negative")
+    .max(2_147_483_647, "offset is too large")
+    .default(0),
   limit: z
     .number({ error: "limit must be a whole number" })
     .int("limit must be a whole number")

@@ -130,7 +130,9 @@ describe("ZExperimentInput", () => {
       ["a blank workload name", { workload: "  " }, ["variants", 1, "config", "workload"], "workload name is required"],
       ["settings that are not an object", { workload: "gzip", settings: [1] }, ["variants", 1, "config", "settings"], /object|record/i],
     ])("a variant config with %s", (_, config, path, message) => {
-      const input = buildExperimentValues({ variants: [buildVariant({ name: "Plain", isBaseline: true }), buildVariant({ name: "Gzip", config: config as VariantValues["config"] })] });
+      const input = buildExperimentValues({
+        variants: [buildVariant({ name: "Plain", isBaseline: true }), buildVariant({ name: "Gzip", config: config as VariantValues["config"] })],
+      });
       expectSingleIssue(input, path, message);
     });
 
@@ -233,7 +235,10 @@ describe("ZExperimentInput", () => {
 
     it("more runs per agent-run variant than one batch holds", () => {
       // Two variants with a workload: Run queues 2 × (warm-up + measured) jobs, 20,000 at most.
-      const agentRun = [buildVariant({ name: "Plain", isBaseline: true, config: { workload: "gzip" } }), buildVariant({ name: "Gzip", config: { workload: "gzip" } })];
+      const agentRun = [
+        buildVariant({ name: "Plain", isBaseline: true, config: { workload: "gzip" } }),
+        buildVariant({ name: "Gzip", config: { workload: "gzip" } }),
+      ];
       expectSingleIssue(
         buildExperimentValues({ variants: agentRun, warmupRuns: 1, measuredRuns: 1_000_000 }),
         ["measuredRuns"],
@@ -245,7 +250,14 @@ describe("ZExperimentInput", () => {
     });
 
     it("the batch cap is reported with the other problems, not after them", () => {
-      const issues = issuesOf(buildExperimentValues({ title: "", variants: [buildVariant({ name: "A", isBaseline: true, config: { workload: "sleep" } })], warmupRuns: 0, measuredRuns: 30_000 }));
+      const issues = issuesOf(
+        buildExperimentValues({
+          title: "",
+          variants: [buildVariant({ name: "A", isBaseline: true, config: { workload: "sleep" } })],
+          warmupRuns: 0,
+          measuredRuns: 30_000,
+        }),
+      );
       expect(issues.map((issue) => issue.path)).toEqual([["title"], ["measuredRuns"]]);
     });
 
@@ -271,7 +283,12 @@ describe("ZExperimentInput", () => {
     });
 
     it("duplicate parameter names", () => {
-      const input = buildExperimentValues({ parameters: [{ name: "payload", value: "50 KB" }, { name: "Payload", value: "80 B" }] });
+      const input = buildExperimentValues({
+        parameters: [
+          { name: "payload", value: "50 KB" },
+          { name: "Payload", value: "80 B" },
+        ],
+      });
       expectSingleIssue(input, ["parameters", 1, "name"], 'duplicate parameter name "Payload"');
     });
 
@@ -296,9 +313,7 @@ describe("ZExperimentInput", () => {
         }),
       );
 
-      expect(issues.map((issue) => issue.path)).toEqual(
-        expect.arrayContaining([["title"], ["warmupRuns"], ["variants"], ["variants", 1, "name"]]),
-      );
+      expect(issues.map((issue) => issue.path)).toEqual(expect.arrayContaining([["title"], ["warmupRuns"], ["variants"], ["variants", 1, "name"]]));
     });
   });
 });

@@ -72,7 +72,9 @@ describe("withExpiry", () => {
 
   it("puts a day that cannot be the end on expiresOn, and an unknown preset on expiry", () => {
     const past = ZForm.safeParse({ expiry: "date", expiresOn: "2001-01-01" });
-    expect(past.error?.issues.map((issue) => [issue.path.join("."), issue.message])).toEqual([["expiresOn", "that day is already over; pick today or a later day"]]);
+    expect(past.error?.issues.map((issue) => [issue.path.join("."), issue.message])).toEqual([
+      ["expiresOn", "that day is already over; pick today or a later day"],
+    ]);
     const unknown = ZForm.safeParse({ expiry: "90d", expiresOn: "" });
     expect(unknown.error?.issues.map((issue) => [issue.path.join("."), issue.message])).toEqual([["expiry", "choose when it expires"]]);
   });

@@ -7,9 +7,21 @@ const ZIsoTime = z.iso.datetime({ offset: true, error: "must be an ISO 8601 date
 
 /** GET /api/v1/experiments/{slugOrId}/history and the page's query (defaults: first metric, baseline variant, all branches). */
 export const ZHistoryQuery = z.object({
-  metric: z.string().trim().min(1, "metric must not be empty").max(100).optional().meta({ description: "metric key; the experiment's first metric when omitted" }),
+  metric: z
+    .string()
+    .trim()
+    .min(1, "metric must not be empty")
+    .max(100)
+    .optional()
+    .meta({ description: "metric key; the experiment's first metric when omitted" }),
   variant: z.string().trim().min(1, "variant must not be empty").max(100).optional().meta({ description: "variant name; the baseline when omitted" }),
-  branch: z.string().trim().min(1, "branch must not be empty").max(200).optional().meta({ description: "only runs on this git branch; all branches when omitted" }),
+  branch: z
+    .string()
+    .trim()
+    .min(1, "branch must not be empty")
+    .max(200)
+    .optional()
+    .meta({ description: "only runs on this git branch; all branches when omitted" }),
   from: ZIsoTime.optional().meta({ description: "only commits at or after this time (zoom)" }),
   to: ZIsoTime.optional().meta({ description: "only commits at or before this time (zoom)" }),
   maxPoints: z.coerce
@@ -18,7 +30,10 @@ export const ZHistoryQuery = z.object({
     .min(50, "maxPoints is at least 50")
     .max(5000, "maxPoints is at most 5000")
     .default(800)
-    .meta({ description: "at most this many commits are returned; longer windows are thinned keeping each slice's lowest and highest median and the commits around change points" }),
+    .meta({
+      description:
+        "at most this many commits are returned; longer windows are thinned keeping each slice's lowest and highest median and the commits around change points",
+    }),
 });
 export type THistoryQuery = z.output<typeof ZHistoryQuery>;
 
@@ -57,7 +72,13 @@ export const ZHistoryChangePoint = z.object({
 export const ZHistory = z
   .object({
     experiment: z.object({ slug: z.string(), title: z.string() }),
-    metric: z.object({ key: z.string(), label: z.string(), unit: z.string(), direction: z.enum(["lower_is_better", "higher_is_better"]), aggregation: z.string() }),
+    metric: z.object({
+      key: z.string(),
+      label: z.string(),
+      unit: z.string(),
+      direction: z.enum(["lower_is_better", "higher_is_better"]),
+      aggregation: z.string(),
+    }),
     variant: z.string(),
     branch: z.string().nullable().describe("null: all branches"),
     metrics: z.array(z.object({ key: z.string(), label: z.string(), unit: z.string() })),
@@ -66,7 +87,9 @@ export const ZHistory = z
     repositoryUrl: z.string().nullable().describe("the project's repository; a commit's page is <repositoryUrl>/commit/<sha>"),
     commits: z.number().int().describe("commits in the whole series"),
     range: z.object({ from: z.string(), to: z.string() }).nullable().describe("time of the first and last commit of the series"),
-    window: z.object({ from: z.string().nullable(), to: z.string().nullable(), commits: z.number().int() }).describe("the requested window and how many commits fall in it"),
+    window: z
+      .object({ from: z.string().nullable(), to: z.string().nullable(), commits: z.number().int() })
+      .describe("the requested window and how many commits fall in it"),
     downsampled: z.boolean().describe("true when the window held more commits than maxPoints and was thinned"),
     points: z.array(ZHistoryPoint),
     changePoints: z.array(ZHistoryChangePoint),

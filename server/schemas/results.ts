@@ -48,7 +48,10 @@ export const ZTimeSeriesInput = z
     values: z.array(finite("value")).min(1, "a time series needs at least one value"),
   })
   .refine((t) => t.offsetsMs !== undefined || t.intervalMs !== undefined, { message: "give offsetsMs or intervalMs", path: ["intervalMs"] })
-  .refine((t) => t.offsetsMs === undefined || t.offsetsMs.length === t.values.length, { message: "offsetsMs and values must have the same length", path: ["offsetsMs"] })
+  .refine((t) => t.offsetsMs === undefined || t.offsetsMs.length === t.values.length, {
+    message: "offsetsMs and values must have the same length",
+    path: ["offsetsMs"],
+  })
   // The refinements above, as far as JSON Schema can say them (the OpenAPI document shows these).
   .meta({
     description: "Give offsetsMs (as many as values) or intervalMs.",

@@ -7,7 +7,11 @@ const DAY = 24 * 60 * 60 * 1000;
 
 describe("ZShareLinkForm", () => {
   it("never → no expiry; a preset → that many days from now; the baseline is optional", () => {
-    expect(ZShareLinkForm.parse({ mode: "live", baseline: "", expiry: "never", expiresOn: "" })).toEqual({ mode: "live", baseline: undefined, expiresAt: null });
+    expect(ZShareLinkForm.parse({ mode: "live", baseline: "", expiry: "never", expiresOn: "" })).toEqual({
+      mode: "live",
+      baseline: undefined,
+      expiresAt: null,
+    });
     const before = Date.now();
     const { expiresAt, baseline } = ZShareLinkForm.parse({ mode: "snapshot", baseline: "gzip", expiry: "7d", expiresOn: "" });
     const after = Date.now();

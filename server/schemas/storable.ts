@@ -37,7 +37,8 @@ export function refuseDeepJson(text: string): void {
   for (let match = structural.exec(text); match; match = structural.exec(text)) {
     const char = match[0];
     if (inString) {
-      if (char === "\\") structural.lastIndex++; // the escaped character, whatever it is
+      if (char === "\\")
+        structural.lastIndex++; // the escaped character, whatever it is
       else if (char === '"') inString = false;
     } else if (char === '"') inString = true;
     else if (char === "[" || char === "{") {

@@ -75,7 +75,8 @@ export function summaryContradictions(s: SummaryFigures): SummaryContradiction[]
     if (!present(value)) continue;
     if (min !== undefined && above(min, value)) out.push({ field, message: `${NAMES[field]} ${show(value)} cannot be below min ${show(min)}` });
     else if (max !== undefined && above(value, max)) out.push({ field, message: `${NAMES[field]} ${show(value)} cannot be above max ${show(max)}` });
-    else if (previous && above(previous.value, value)) out.push({ field, message: `${NAMES[field]} ${show(value)} cannot be below ${NAMES[previous.field]} ${show(previous.value)}` });
+    else if (previous && above(previous.value, value))
+      out.push({ field, message: `${NAMES[field]} ${show(value)} cannot be below ${NAMES[previous.field]} ${show(previous.value)}` });
     previous = { field, value };
   }
 
@@ -85,7 +86,10 @@ export function summaryContradictions(s: SummaryFigures): SummaryContradiction[]
     for (const field of ["min", "max", ...PERCENTILES] as const) {
       const value = s[field];
       if (present(value) && (above(value, mean) || above(mean, value))) {
-        out.push({ field, message: `n = 1: the one value is the mean ${show(mean)}, so ${field === "p999" ? "p99.9" : field} must be it too, not ${show(value)}` });
+        out.push({
+          field,
+          message: `n = 1: the one value is the mean ${show(mean)}, so ${field === "p999" ? "p99.9" : field} must be it too, not ${show(value)}`,
+        });
       }
     }
   } else if (min !== undefined && max !== undefined && !above(min, max)) {
@@ -93,15 +97,26 @@ export function summaryContradictions(s: SummaryFigures): SummaryContradiction[]
     const lowest = ((n - 1) * min + max) / n;
     const highest = (min + (n - 1) * max) / n;
     if (above(lowest, mean, PRINTED) || above(mean, highest, PRINTED)) {
-      out.push({ field: "mean", message: `mean ${show(mean)} is not possible for ${n} values from min ${show(min)} to max ${show(max)}: it must lie between ${show(lowest)} and ${show(highest)}` });
+      out.push({
+        field: "mean",
+        message: `mean ${show(mean)} is not possible for ${n} values from min ${show(min)} to max ${show(max)}: it must lie between ${show(lowest)} and ${show(highest)}`,
+      });
     } else if (present(s.sd) && s.sd >= 0) {
       // Bhatia–Davis bound on the variance (× n/(n−1) for the sample sd) and, at the other end,
       // the least spread n values reaching both extremes can have (population sd, the smaller).
       // (Square roots first: the product of the two distances underflows or overflows at the ends of the float64 range.)
       const largest = Math.sqrt(n / (n - 1)) * Math.sqrt(Math.max(0, max - mean)) * Math.sqrt(Math.max(0, mean - min));
       const smallest = (max - min) / Math.sqrt(2 * n);
-      if (above(s.sd, largest, PRINTED)) out.push({ field: "sd", message: `sd ${show(s.sd)} is not possible for ${n} values from min ${show(min)} to max ${show(max)} with mean ${show(mean)}: it is at most ${show(largest)}` });
-      else if (above(smallest, s.sd, PRINTED)) out.push({ field: "sd", message: `sd ${show(s.sd)} is not possible for ${n} values reaching both min ${show(min)} and max ${show(max)}: it is at least ${show(smallest)}` });
+      if (above(s.sd, largest, PRINTED))
+        out.push({
+          field: "sd",
+          message: `sd ${show(s.sd)} is not possible for ${n} values from min ${show(min)} to max ${show(max)} with mean ${show(mean)}: it is at most ${show(largest)}`,
+        });
+      else if (above(smallest, s.sd, PRINTED))
+        out.push({
+          field: "sd",
+          message: `sd ${show(s.sd)} is not possible for ${n} values reaching both min ${show(min)} and max ${show(max)}: it is at least ${show(smallest)}`,
+        });
     }
   }
 

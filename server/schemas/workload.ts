@@ -45,7 +45,9 @@ export const ZWorkloadMetric = z
     key: ZMetricKey,
     unit: ZMetricUnit,
     direction: ZMetricDirection,
-    aggregation: ZMetricAggregation.default("mean").meta({ description: "how one run is summarised into one number when this metric is compared (the experiment may choose another)" }),
+    aggregation: ZMetricAggregation.default("mean").meta({
+      description: "how one run is summarised into one number when this metric is compared (the experiment may choose another)",
+    }),
     description: z.string().trim().max(500, "a metric's description must be at most 500 characters").default(""),
   })
   .meta({ id: "WorkloadMetric" });

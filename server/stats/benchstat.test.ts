@@ -13,14 +13,24 @@ function check(oldFile: string, newFile: string, benchstatFile: string) {
   return { oldRuns, newRuns, rows };
 }
 
-function compareRow(oldRuns: Map<string, Map<string, number[]>>, newRuns: Map<string, Map<string, number[]>>, name: string, unit: string, method: MannWhitneyMethod = "auto") {
+function compareRow(
+  oldRuns: Map<string, Map<string, number[]>>,
+  newRuns: Map<string, Map<string, number[]>>,
+  name: string,
+  unit: string,
+  method: MannWhitneyMethod = "auto",
+) {
   const before = oldRuns.get(name)?.get(unit);
   const after = newRuns.get(name)?.get(unit);
   if (!before || !after) throw new Error(`no ${name} ${unit} in the go test output`);
-  return compareMetric({ key: unit, unit, direction: "lower_is_better" }, [
-    { name: "old", isBaseline: true, replicates: before },
-    { name: "new", isBaseline: false, replicates: after },
-  ], { mannWhitneyMethod: method });
+  return compareMetric(
+    { key: unit, unit, direction: "lower_is_better" },
+    [
+      { name: "old", isBaseline: true, replicates: before },
+      { name: "new", isBaseline: false, replicates: after },
+    ],
+    { mannWhitneyMethod: method },
+  );
 }
 
 // p-values printed by benchstat that the default (scipy) rule does not reproduce; listed so the

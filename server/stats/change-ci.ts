@@ -32,7 +32,7 @@ export interface CriticalOrder {
 function tieTermOf(x: readonly number[], y: readonly number[]): number {
   const all = [...x, ...y].sort((a, b) => a - b);
   let term = 0;
-  for (let i = 0; i < all.length; ) {
+  for (let i = 0; i < all.length;) {
     let j = i;
     while (j < all.length && all[j] === all[i]) j++;
     const t = j - i;
@@ -112,7 +112,12 @@ export function estimateChange(baseline: readonly number[], candidate: readonly 
     const s = hodgesLehmannShift(candidate, baseline, confidence);
     [lowR, highR, hl, conf] = [1 + s.low / medB, 1 + s.high / medB, 1 + s.estimate / medB, s.confidence];
   } else {
-    return { ...emptyChange, ratio, percent: ratio === null ? null : pct(ratio), reason: reason ?? "values are not all positive and the baseline median is not positive: no interval for a ratio" };
+    return {
+      ...emptyChange,
+      ratio,
+      percent: ratio === null ? null : pct(ratio),
+      reason: reason ?? "values are not all positive and the baseline median is not positive: no interval for a ratio",
+    };
   }
   return {
     ratio,

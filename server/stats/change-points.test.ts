@@ -73,7 +73,10 @@ describe("E-Divisive change points", () => {
   it("splits a 0/1 step at its middle for every size from minSegment up (MongoDB's sanity case)", () => {
     for (let cp = 5; cp <= 40; cp++) {
       const series = [...Array<number>(cp).fill(0), ...Array<number>(cp).fill(1)];
-      expect(detectChangePoints(series).changePoints.map((c) => c.index), `cp = ${cp}`).toEqual([cp]);
+      expect(
+        detectChangePoints(series).changePoints.map((c) => c.index),
+        `cp = ${cp}`,
+      ).toEqual([cp]);
     }
   });
 
@@ -98,11 +101,19 @@ describe("E-Divisive change points", () => {
       c.t.forEach((expected, tau) => {
         const m = tau;
         const k = n - tau;
-        const e = m > 0 && k > 0 ? (2 * (across[tau] as number)) / (m * k) - (m > 0 ? (2 * (within[tau] as number)) / (m * m) : 0) - (k > 0 ? (2 * (withinAfter[tau] as number)) / (k * k) : 0) : 0;
+        const e =
+          m > 0 && k > 0
+            ? (2 * (across[tau] as number)) / (m * k) -
+              (m > 0 ? (2 * (within[tau] as number)) / (m * m) : 0) -
+              (k > 0 ? (2 * (withinAfter[tau] as number)) / (k * k) : 0)
+            : 0;
         const t = m > 0 && k > 0 ? ((m * k) / n) * e : 0;
         expect(close(t, expected, 1e-9, 1e-9), `${c.name}: τ = ${tau}: ${t} vs ${expected}`).toBe(true);
       });
-      expect(detectChangePoints(c.values).changePoints.map((p) => p.index), c.name).toEqual(c.change_points);
+      expect(
+        detectChangePoints(c.values).changePoints.map((p) => p.index),
+        c.name,
+      ).toEqual(c.change_points);
     }
   });
 
@@ -148,7 +159,9 @@ describe("E-Divisive change points", () => {
     const series = noisy(1000, (i) => (i < 400 ? 100 : i < 700 ? 105 : 98), 0.015, 11);
     const started = performance.now();
     const result = detectChangePoints(series);
-    console.log(`change points on 1,000 points: ${(performance.now() - started).toFixed(0)} ms, found at ${result.changePoints.map((c) => c.index).join(", ")}`);
+    console.log(
+      `change points on 1,000 points: ${(performance.now() - started).toFixed(0)} ms, found at ${result.changePoints.map((c) => c.index).join(", ")}`,
+    );
     expect(result.changePoints.length).toBeGreaterThanOrEqual(2);
   });
 });

@@ -151,7 +151,14 @@ function divisive(series: readonly number[], start: number, end: number, opts: R
     if (p > opts.significance) return found;
     found.push({ index: best.tau, p, qHat: best.qHat });
     const hit = best.segment;
-    segments = segments.flatMap((s) => (s === hit ? [{ start: s.start, end: best.tau }, { start: best.tau, end: s.end }] : [s]));
+    segments = segments.flatMap((s) =>
+      s === hit
+        ? [
+            { start: s.start, end: best.tau },
+            { start: best.tau, end: s.end },
+          ]
+        : [s],
+    );
   }
 }
 

@@ -76,7 +76,9 @@ describe("docs/examples.md case 5: Kafka serializers, 5 runs each, send time (lo
   });
 
   it("matches R's Hodges–Lehmann interval for the ratio", () => {
-    const r = fixtureJson<{ cases: { name: string; low: number; high: number }[] }>("r/hodges_lehmann.json").cases.find((c) => c.name === "serializer_kotlinx_vs_spring");
+    const r = fixtureJson<{ cases: { name: string; low: number; high: number }[] }>("r/hodges_lehmann.json").cases.find(
+      (c) => c.name === "serializer_kotlinx_vs_spring",
+    );
     expect(byName("KOTLINX")?.change.ratioCi?.low).toBeCloseTo(Math.exp(r?.low as number), 12);
     expect(byName("KOTLINX")?.change.ratioCi?.high).toBeCloseTo(Math.exp(r?.high as number), 12);
   });
@@ -132,7 +134,10 @@ describe("insufficient data", () => {
       ],
       { minimumRuns: "attainable" },
     );
-    expect(tooFew.comparisons[0]).toMatchObject({ verdict: "insufficient_data", reason: "with 2 and 2 runs the U-test's smallest p is 0.333 > α = 0.05: more runs are needed" });
+    expect(tooFew.comparisons[0]).toMatchObject({
+      verdict: "insufficient_data",
+      reason: "with 2 and 2 runs the U-test's smallest p is 0.333 > α = 0.05: more runs are needed",
+    });
   });
 
   it("a single run without within-run samples", () => {
@@ -282,10 +287,14 @@ describe("A/A noise", () => {
   });
 
   it("estimates the exact test's real size for 5 vs 5 halves (8/252 ≈ 0.032)", () => {
-    const r = compareMetric(sendTime, [
-      { name: "a", isBaseline: true, replicates: normalSamples(9, 10, 50, 2) },
-      { name: "b", isBaseline: false, replicates: normalSamples(10, 10, 50, 2) },
-    ], { noiseSplits: 2000 });
+    const r = compareMetric(
+      sendTime,
+      [
+        { name: "a", isBaseline: true, replicates: normalSamples(9, 10, 50, 2) },
+        { name: "b", isBaseline: false, replicates: normalSamples(10, 10, 50, 2) },
+      ],
+      { noiseSplits: 2000 },
+    );
     expect(Math.abs((r.noise.falsePositiveRate as number) - 8 / 252)).toBeLessThan(0.015);
   });
 
@@ -322,9 +331,17 @@ describe("describeMetric: each variant's own figures, nothing to compare against
       { name: "JACKSON", isBaseline: false, replicates: [3, 4] },
       { name: "KOTLINX", isBaseline: false, replicates: [2] },
     ]);
-    expect(r.variants.map((v) => [v.variant, v.isBaseline, v.n, v.median])).toEqual([["JACKSON", false, 2, 3.5], ["KOTLINX", false, 1, 2]]);
+    expect(r.variants.map((v) => [v.variant, v.isBaseline, v.n, v.median])).toEqual([
+      ["JACKSON", false, 2, 3.5],
+      ["KOTLINX", false, 1, 2],
+    ]);
     expect(r.comparisons).toEqual([]);
-    expect(() => describeMetric(sendTime, [{ name: "a", isBaseline: true, replicates: [1] }, { name: "b", isBaseline: true, replicates: [1] }])).toThrow(/at most one variant can be the baseline/);
+    expect(() =>
+      describeMetric(sendTime, [
+        { name: "a", isBaseline: true, replicates: [1] },
+        { name: "b", isBaseline: true, replicates: [1] },
+      ]),
+    ).toThrow(/at most one variant can be the baseline/);
   });
 });
 

@@ -20,7 +20,17 @@ import { mannWhitneyU, type MannWhitneyMethod, type MannWhitneyResult } from "./
 import { medianCi } from "./median-ci";
 import { aaNoise, DEFAULT_SPLITS } from "./noise";
 import { rankVariants } from "./ranking";
-import type { CandidateComparison, Change, Direction, MannWhitneySummary, MergedPercentiles, MetricComparison, VariantStats, WeakEvidence, WelchSummary } from "./schemas";
+import type {
+  CandidateComparison,
+  Change,
+  Direction,
+  MannWhitneySummary,
+  MergedPercentiles,
+  MetricComparison,
+  VariantStats,
+  WeakEvidence,
+  WelchSummary,
+} from "./schemas";
 import { decideVerdict, minReplicates } from "./verdict";
 import { compareWithinRuns, WEAK_REASON } from "./weak-evidence";
 import { welchTTest } from "./welch";
@@ -163,7 +173,14 @@ function withinRunWelch(candidate: VariantData, baseline: VariantData): WelchSum
   return { ...w, reason: w.reason ?? "on within-run samples (weak evidence: samples within a run are not independent)" };
 }
 
-function test(baseline: VariantData, candidate: VariantData, sortedB: readonly number[], sortedC: readonly number[], alpha: number, method: MannWhitneyMethod): Tested {
+function test(
+  baseline: VariantData,
+  candidate: VariantData,
+  sortedB: readonly number[],
+  sortedC: readonly number[],
+  alpha: number,
+  method: MannWhitneyMethod,
+): Tested {
   const nb = sortedB.length;
   const nc = sortedC.length;
   const singleRun = (nb === 1 || nc === 1) && hasSamples(baseline) && hasSamples(candidate);
@@ -221,7 +238,16 @@ export function describeMetric(metric: MetricSpec, variants: VariantData[], opti
     variants.map((v) => ({ name: v.name, replicates: v.replicates })),
     { alpha, seed: options.seed ?? 1, splits: options.noiseSplits ?? DEFAULT_SPLITS, method: options.mannWhitneyMethod ?? "auto" },
   );
-  return { metric: { key: metric.key, unit: metric.unit, direction: metric.direction }, alpha, confidence, variants: stats, comparisons: [], ranking, noise, notes: [] };
+  return {
+    metric: { key: metric.key, unit: metric.unit, direction: metric.direction },
+    alpha,
+    confidence,
+    variants: stats,
+    comparisons: [],
+    ranking,
+    noise,
+    notes: [],
+  };
 }
 
 /** describeMetric plus each candidate tested against the one baseline. */

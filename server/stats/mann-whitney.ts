@@ -65,7 +65,7 @@ export function rankPooled(values: ArrayLike<number>): PooledRanks {
   let tieTerm = 0;
   let ties = false;
   const groups: number[] = [];
-  for (let i = 0; i < order.length; ) {
+  for (let i = 0; i < order.length;) {
     const v = all[order[i] as number] as number;
     let j = i;
     while (j < order.length && all[order[j] as number] === v) j++;
@@ -98,7 +98,13 @@ export function mannWhitneyU(x: readonly number[], y: readonly number[], method:
  * The test from x's rank sum in a pool ranked by rankPooled (x: n1 of its values, y: the other
  * n2), for callers that rank one pool once and test many splits of it.
  */
-export function mannWhitneyFromRanks(r1: number, n1: number, n2: number, pooled: Omit<PooledRanks, "ranks">, method: MannWhitneyMethod = "auto"): MannWhitneyResult {
+export function mannWhitneyFromRanks(
+  r1: number,
+  n1: number,
+  n2: number,
+  pooled: Omit<PooledRanks, "ranks">,
+  method: MannWhitneyMethod = "auto",
+): MannWhitneyResult {
   const { tieTerm, ties, groups } = pooled;
   const u1 = r1 - (n1 * (n1 + 1)) / 2;
   const u2 = n1 * n2 - u1;

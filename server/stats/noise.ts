@@ -56,7 +56,15 @@ export function aaNoise(variants: readonly { name: string; replicates: readonly 
     "A/A: each variant's runs split at random into halves and compared with the same test; with a rank test this estimates the test's actual false-positive rate at these run counts (≤ α without ties), not drift between runs.";
   if (tried === 0) {
     const most = Math.max(0, ...variants.map((v) => v.replicates.length));
-    return { falsePositiveRate: null, alpha, splitsPerVariant: splits, seed, variants: perVariant, reason: `not enough runs: an A/A split needs ≥ ${need} runs of one variant (most has ${most})`, note };
+    return {
+      falsePositiveRate: null,
+      alpha,
+      splitsPerVariant: splits,
+      seed,
+      variants: perVariant,
+      reason: `not enough runs: an A/A split needs ≥ ${need} runs of one variant (most has ${most})`,
+      note,
+    };
   }
   return { falsePositiveRate: hits / tried, alpha, splitsPerVariant: splits, seed, variants: perVariant, reason: null, note };
 }

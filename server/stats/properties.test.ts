@@ -25,8 +25,24 @@ describe("verdict properties", () => {
   it("swapping baseline and candidate swaps better and worse (no_change and insufficient_data stay)", () => {
     fc.assert(
       fc.property(runs, runs, direction, alpha, (a, b, dir, al) => {
-        const ab = verdicts(dir, [{ name: "A", values: a }, { name: "B", values: b }], "A", al).B;
-        const ba = verdicts(dir, [{ name: "A", values: a }, { name: "B", values: b }], "B", al).A;
+        const ab = verdicts(
+          dir,
+          [
+            { name: "A", values: a },
+            { name: "B", values: b },
+          ],
+          "A",
+          al,
+        ).B;
+        const ba = verdicts(
+          dir,
+          [
+            { name: "A", values: a },
+            { name: "B", values: b },
+          ],
+          "B",
+          al,
+        ).A;
         expect(ba).toBe(flipVerdict(ab as Verdict));
       }),
       { numRuns: 300 },
@@ -36,7 +52,11 @@ describe("verdict properties", () => {
   it("scaling every value by a positive constant changes no verdict", () => {
     fc.assert(
       fc.property(runs, runs, runs, direction, fc.constantFrom(1e-3, 0.37, 2, 1000, 86400), (a, b, c, dir, k) => {
-        const variants = [{ name: "A", values: a }, { name: "B", values: b }, { name: "C", values: c }];
+        const variants = [
+          { name: "A", values: a },
+          { name: "B", values: b },
+          { name: "C", values: c },
+        ];
         const scaled = variants.map((v) => ({ ...v, values: v.values.map((x) => x * k) }));
         expect(verdicts(dir, scaled, "A", 0.05)).toEqual(verdicts(dir, variants, "A", 0.05));
       }),
@@ -47,7 +67,10 @@ describe("verdict properties", () => {
   it("flipping the metric's direction swaps better and worse", () => {
     fc.assert(
       fc.property(runs, runs, alpha, (a, b, al) => {
-        const variants = [{ name: "A", values: a }, { name: "B", values: b }];
+        const variants = [
+          { name: "A", values: a },
+          { name: "B", values: b },
+        ];
         const low = verdicts("lower_is_better", variants, "A", al).B;
         const high = verdicts("higher_is_better", variants, "A", al).B;
         expect(high).toBe(flipVerdict(low as Verdict));
@@ -60,7 +83,15 @@ describe("verdict properties", () => {
     fc.assert(
       fc.property(fc.array(value, { minLength: 6, maxLength: 10 }), direction, (a, dir) => {
         const shifted = a.map((x) => x + 1000);
-        const v = verdicts(dir, [{ name: "A", values: a }, { name: "B", values: shifted }], "A", 0.05).B;
+        const v = verdicts(
+          dir,
+          [
+            { name: "A", values: a },
+            { name: "B", values: shifted },
+          ],
+          "A",
+          0.05,
+        ).B;
         expect(v).toBe(dir === "lower_is_better" ? "worse" : "better");
       }),
       { numRuns: 100 },

@@ -28,8 +28,5 @@ export function rankVariants(items: readonly RankInput[], direction: Direction):
     median: item.median,
     tiedWith: ordered.filter((other) => other !== item && overlaps(item, other)).map((o) => o.variant),
   }));
-  return [
-    ...ranked,
-    ...without.map((item, index) => ({ variant: item.variant, position: ranked.length + index + 1, rank: null, median: null, tiedWith: [] })),
-  ];
+  return [...ranked, ...without.map((item, index) => ({ variant: item.variant, position: ranked.length + index + 1, rank: null, median: null, tiedWith: [] }))];
 }

@@ -128,7 +128,11 @@ export const ZCandidateComparison = z.object({
    * metric. null when the verdict is insufficient_data (the test cannot decide with so few runs;
    * its own figure stays in mannWhitney.p) or no test could be run.
    */
-  pAdjusted: num.nullable().describe("the p the verdict rests on (Mann-Whitney, Holm-adjusted over the metric's candidates); null when the verdict is insufficient_data, where the test cannot decide with so few runs (mannWhitney.p keeps the test's own figure)"),
+  pAdjusted: num
+    .nullable()
+    .describe(
+      "the p the verdict rests on (Mann-Whitney, Holm-adjusted over the metric's candidates); null when the verdict is insufficient_data, where the test cannot decide with so few runs (mannWhitney.p keeps the test's own figure)",
+    ),
   adjustment: z.enum(["holm", "none"]),
   verdict: ZVerdict,
   reason: z.string(),

@@ -51,7 +51,10 @@ export function decideVerdict(input: VerdictInput): { verdict: Verdict; reason: 
   if (!input.skipMinimum && input.attainable) {
     const smallest = minTwoSidedP(nBaseline, nCandidate);
     if (smallest > alpha / family) {
-      return { verdict: "insufficient_data", reason: `with ${nBaseline} and ${nCandidate} runs the U-test's smallest p is ${formatP(smallest)} > α = ${alpha / family}: more runs are needed` };
+      return {
+        verdict: "insufficient_data",
+        reason: `with ${nBaseline} and ${nCandidate} runs the U-test's smallest p is ${formatP(smallest)} > α = ${alpha / family}: more runs are needed`,
+      };
     }
   } else if (!input.skipMinimum && (nBaseline < need || nCandidate < need)) {
     const why = family > 1 ? ` to resolve ${family} candidates at α = ${alpha} with Holm's correction` : ` for the U-test to reach α = ${alpha}`;

@@ -15,18 +15,26 @@ beforeAll(async () => {
   ({ project, jobs } = await projectForAgents(db, "workload-adverts"));
 });
 
-const settingsSchema = (keys: string[]) => ({ type: "object", properties: Object.fromEntries(keys.map((key) => [key, { type: "integer" }])), additionalProperties: false });
+const settingsSchema = (keys: string[]) => ({
+  type: "object",
+  properties: Object.fromEntries(keys.map((key) => [key, { type: "integer" }])),
+  additionalProperties: false,
+});
 const propertyOrder = async () => {
   const [gzip] = await project.owner.caller.agent.workloads({ projectSlug: project.slug });
   return gzip?.settingsSchema;
 };
 
 it("keeps the order of a workload's settings from register and from a heartbeat, and nothing else changes", async () => {
-  const agent = await registeredAgent(jobs, { workloads: [{ name: "gzip", settingsSchema: settingsSchema(["sizeBytes", "compress", "level", "iterations", "seed"]) }] });
+  const agent = await registeredAgent(jobs, {
+    workloads: [{ name: "gzip", settingsSchema: settingsSchema(["sizeBytes", "compress", "level", "iterations", "seed"]) }],
+  });
   expect(await propertyOrder()).toEqual(settingsSchema(["sizeBytes", "compress", "level", "iterations", "seed"]));
   expect(Object.keys((await propertyOrder())?.properties as object)).toEqual(["sizeBytes", "compress", "level", "iterations", "seed"]);
 
-  const reply = await agentApi.heartbeat(agent.credential, { workloads: [{ name: "gzip", settingsSchema: settingsSchema(["warmupIterations", "seed", "level"]) }] });
+  const reply = await agentApi.heartbeat(agent.credential, {
+    workloads: [{ name: "gzip", settingsSchema: settingsSchema(["warmupIterations", "seed", "level"]) }],
+  });
   expect(reply.status, JSON.stringify(reply.body)).toBe(200);
   expect(Object.keys((await propertyOrder())?.properties as object)).toEqual(["warmupIterations", "seed", "level"]);
   expect(await propertyOrder()).toEqual(settingsSchema(["warmupIterations", "seed", "level"]));

@@ -18,7 +18,11 @@ export async function workloadOffers(db: Db, projectId: string): Promise<Map<str
   const offers = new Map<string, WorkloadOffer[]>();
   for (const agent of agents) {
     for (const advert of (agent.workloads as TWorkloadAdvert[]).map(readAdvert)) {
-      const offer: WorkloadOffer = { agent: { name: agent.name, kind: agent.kind }, settingsSchema: advert.settingsSchema, ...(advert.metrics ? { metrics: advert.metrics } : {}) };
+      const offer: WorkloadOffer = {
+        agent: { name: agent.name, kind: agent.kind },
+        settingsSchema: advert.settingsSchema,
+        ...(advert.metrics ? { metrics: advert.metrics } : {}),
+      };
       offers.set(advert.name, [...(offers.get(advert.name) ?? []), offer]);
     }
   }

@@ -55,7 +55,9 @@ function metricIssues(experiment: FitExperiment, offersOf: (workload: string) =>
       const offers = offersOf(workload);
       const keys = reportedKeys(offers);
       if (!keys || keys.includes(metric.key)) continue;
-      const perAgent = disagree(offers) ? ` (${offers.map((offer) => `${agentLabel(offer)}: ${(offer.metrics ?? []).map((m) => m.key).join(", ") || "none"}`).join("; ")})` : "";
+      const perAgent = disagree(offers)
+        ? ` (${offers.map((offer) => `${agentLabel(offer)}: ${(offer.metrics ?? []).map((m) => m.key).join(", ") || "none"}`).join("; ")})`
+        : "";
       problems.push(
         `the "${workload}" workload of ${variants.length === 1 ? "variant" : "variants"} ${quoted(variants)} never reports "${metric.key}": valid keys are ${keys.join(", ") || "none"}${perAgent}`,
       );

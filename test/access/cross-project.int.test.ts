@@ -89,7 +89,13 @@ describe("REST: A's API key against B", () => {
   it("cannot upload into B's experiment: without create it is unknown, with create it lands in A", async () => {
     const { POST } = await import("~/app/api/v1/results/route");
     const post = (body: object) =>
-      POST(new Request("http://test.local/api/v1/results", { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${a.key}` }, body: JSON.stringify(body) }));
+      POST(
+        new Request("http://test.local/api/v1/results", {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${a.key}` },
+          body: JSON.stringify(body),
+        }),
+      );
     await expectRefused(db, () => post(upload("b-secret", false)), 404, "NOT_FOUND");
     const runsOfB = await db.run.count({ where: { experimentId: b.experimentId } });
     await uploadStored(a.key, upload("b-secret"));
@@ -100,7 +106,9 @@ describe("REST: A's API key against B", () => {
 
 describe("download routes", () => {
   const download = (project: string, headers: Headers) =>
-    runsCsvRoute(new Request(`http://test.local/p/${project}/e/b-secret/export/runs.csv`, { headers }), { params: Promise.resolve({ project, experiment: "b-secret" }) });
+    runsCsvRoute(new Request(`http://test.local/p/${project}/e/b-secret/export/runs.csv`, { headers }), {
+      params: Promise.resolve({ project, experiment: "b-secret" }),
+    });
 
   it("answer 401 signed out, 404 to a stranger, the file to a member", async () => {
     expect((await download(b.slug, new Headers())).status).toBe(401);
@@ -184,7 +192,10 @@ describe("sessions", () => {
     expect(locked.status).toBe(429);
     expect(((await locked.json()) as { message: string }).message).toMatch(/Too many failed sign-ins for this account\. Try again in 15 minutes/);
     // Once the lock has passed, the right password works and the count starts again.
-    await db.signInFailure.update({ where: { email: victim.email }, data: { lockedUntil: new Date(Date.now() - 1000), firstAt: new Date(Date.now() - 20 * 60_000) } });
+    await db.signInFailure.update({
+      where: { email: victim.email },
+      data: { lockedUntil: new Date(Date.now() - 1000), firstAt: new Date(Date.now() - 20 * 60_000) },
+    });
     expect((await attempt(victim.password, 201)).status).toBe(200);
     expect(await db.signInFailure.findUnique({ where: { email: victim.email } })).toBeNull();
   });

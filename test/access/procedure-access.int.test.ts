@@ -90,13 +90,17 @@ describe("access matrix", () => {
     }
   });
 
-  const signedIn = Object.entries(procedureAccess).filter(([, access]) => access === "signed-in").map(([path]) => path);
+  const signedIn = Object.entries(procedureAccess)
+    .filter(([, access]) => access === "signed-in")
+    .map(([path]) => path);
   it.each(signedIn)("%s needs a session", async (path) => {
     expect((await outcome(anonymousCaller(db), path, {})).code).toBe("UNAUTHORIZED");
     expect((await outcome(stranger.caller, path, {})).code).not.toBe("UNAUTHORIZED");
   });
 
-  const open = Object.entries(procedureAccess).filter(([, access]) => access === "public").map(([path]) => path);
+  const open = Object.entries(procedureAccess)
+    .filter(([, access]) => access === "public")
+    .map(([path]) => path);
   it.each(open)("%s is open to the signed-out", async (path) => {
     expect((await outcome(anonymousCaller(db), path, { token: "x" })).code).not.toBe("UNAUTHORIZED");
   });

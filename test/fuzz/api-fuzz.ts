@@ -74,7 +74,7 @@ export function fuzzConfig(targets: FuzzTargets, options: Pick<FuzzOptions, "max
     // mismatch"), with one never (3 of 3); on 2 cores it is no slower, the server being the bottleneck.
     `workers = ${options.workers ?? 1}`,
     // A slow answer on a busy 2-core machine is not a failure.
-    "suppress-health-check = [\"too_slow\"]",
+    'suppress-health-check = ["too_slow"]',
     "request-timeout = 45",
     // Nothing carried over from earlier runs: a seed alone says what a run sent.
     "[cache]",
@@ -84,10 +84,14 @@ export function fuzzConfig(targets: FuzzTargets, options: Pick<FuzzOptions, "max
     `database = "none"`,
     // NUL in generated text: the API must refuse it with a 400, so it is worth sending.
     "allow-x00 = true",
-    ...Object.entries({ apiKey: targets.apiKey, enrollmentToken: targets.enrollmentToken, agentCredential: targets.agentCredential }).flatMap(([scheme, secret]) => [`[auth.openapi.${scheme}]`, `bearer = ${toml(secret)}`]),
+    ...Object.entries({ apiKey: targets.apiKey, enrollmentToken: targets.enrollmentToken, agentCredential: targets.agentCredential }).flatMap(
+      ([scheme, secret]) => [`[auth.openapi.${scheme}]`, `bearer = ${toml(secret)}`],
+    ),
     ...Object.entries(dictionaries).flatMap(([name, values]) => [`[dictionaries.${name}]`, `values = ${toml(values)}`]),
     "[parameters]",
-    ...Object.entries(parameters).map(([parameter, [dictionary, probability]]) => `${toml(parameter)} = { dictionary = ${toml(dictionary)}, probability = ${probability} }`),
+    ...Object.entries(parameters).map(
+      ([parameter, [dictionary, probability]]) => `${toml(parameter)} = { dictionary = ${toml(dictionary)}, probability = ${probability} }`,
+    ),
     "",
   ].join("\n");
 }
@@ -120,14 +124,21 @@ export async function runApiFuzz(options: FuzzOptions): Promise<FuzzResult> {
     const passDir = path.join(reportDir, pass.name);
     fs.mkdirSync(passDir, { recursive: true });
     const args = [
-      "--config-file", configFile,
-      "run", `${options.baseUrl}/api/v1/openapi.json`,
-      "--url", options.baseUrl,
+      "--config-file",
+      configFile,
+      "run",
+      `${options.baseUrl}/api/v1/openapi.json`,
+      "--url",
+      options.baseUrl,
       ...pass.filter,
-      "--checks", FUZZ_CHECKS.join(","),
-      "--phases", "examples,coverage,fuzzing",
-      "--report", "junit,ndjson",
-      "--report-dir", passDir,
+      "--checks",
+      FUZZ_CHECKS.join(","),
+      "--phases",
+      "examples,coverage,fuzzing",
+      "--report",
+      "junit,ndjson",
+      "--report-dir",
+      passDir,
       "--continue-on-failure",
     ];
     let { exitCode, output } = await run(schemathesis, args, passDir);
@@ -178,7 +189,7 @@ export function readNdjsonReport(reportDir: string): Pick<FuzzResult, "operation
   let testCases = 0;
   for (const line of fs.readFileSync(path.join(reportDir, file), "utf8").split("\n")) {
     if (!line.trim()) continue;
-    const recorder = ((JSON.parse(line) as { ScenarioFinished?: Scenario }).ScenarioFinished)?.recorder;
+    const recorder = (JSON.parse(line) as { ScenarioFinished?: Scenario }).ScenarioFinished?.recorder;
     const cases = Object.keys(recorder?.cases ?? {}).length;
     if (!recorder?.label || cases === 0) continue; // a phase that had nothing to run for it
     operations.add(recorder.label);

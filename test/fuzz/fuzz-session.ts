@@ -15,7 +15,10 @@ export interface FuzzSession {
   serverLog: string;
 }
 
-export async function fuzzSession(databaseUrl: string, options: { maxExamples: number; seed: number; workers?: number; reportDir?: string; log?: (line: string) => void }): Promise<FuzzSession> {
+export async function fuzzSession(
+  databaseUrl: string,
+  options: { maxExamples: number; seed: number; workers?: number; reportDir?: string; log?: (line: string) => void },
+): Promise<FuzzSession> {
   const server = await startServer({ databaseUrl });
   const db = createPrismaClient(databaseUrl);
   try {

@@ -41,14 +41,24 @@ export async function prepareFuzzTargets(db: Db, baseUrl: string): Promise<FuzzT
   const apiKey = (await createApiKey(db, project.slug, "api fuzz")).secret;
   // A name the fuzzer will not hit by chance: registering it again would rotate the credential.
   const agentName = `fuzz-agent-${crypto.randomBytes(6).toString("hex")}`;
-  const registered = (await call(baseUrl, "/api/v1/agents/register", project.token, { name: agentName, kind: "other", version: "1.0.0", capabilities: ["sleep"] })) as { credential: string };
+  const registered = (await call(baseUrl, "/api/v1/agents/register", project.token, {
+    name: agentName,
+    kind: "other",
+    version: "1.0.0",
+    capabilities: ["sleep"],
+  })) as { credential: string };
 
   const metric = "slept_ms";
   const commits = ["c0ffee01", "c0ffee02", "c0ffee03", "c0ffee04"];
   const branch = "main";
   const runs = commits.flatMap((gitCommit, c) =>
     ["A", "B"].flatMap((variant, v) =>
-      [0, 1, 2].map((r) => ({ variant, gitCommit, gitBranch: branch, metrics: [{ key: metric, unit: "ms", samples: [10 + c + v + r / 10, 11 + c + v, 12 + c + r] }] })),
+      [0, 1, 2].map((r) => ({
+        variant,
+        gitCommit,
+        gitBranch: branch,
+        metrics: [{ key: metric, unit: "ms", samples: [10 + c + v + r / 10, 11 + c + v, 12 + c + r] }],
+      })),
     ),
   );
   await call(baseUrl, "/api/v1/results", apiKey, { experiment: project.experimentSlug, runs });

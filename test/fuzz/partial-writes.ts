@@ -48,7 +48,13 @@ export async function partialWrites(db: Pick<Db, "$queryRawUnsafe">): Promise<st
   const problems: string[] = [];
   for (const { rule, sql } of rules) {
     const rows = await db.$queryRawUnsafe<{ id: string }[]>(sql);
-    if (rows.length > 0) problems.push(`${rule}: broken by ${rows.length} row(s), e.g. ${rows.slice(0, 3).map((row) => row.id).join(", ")}`);
+    if (rows.length > 0)
+      problems.push(
+        `${rule}: broken by ${rows.length} row(s), e.g. ${rows
+          .slice(0, 3)
+          .map((row) => row.id)
+          .join(", ")}`,
+      );
   }
   return problems;
 }

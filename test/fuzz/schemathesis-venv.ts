@@ -24,11 +24,15 @@ export class PythonMissingError extends Error {}
  * Hypothesis (cpython#106905), which schemathesis then reports as an error of its own.
  */
 function findPython(): { command: string; version: number[] } {
-  const candidates = process.env.VERSUS_PYTHON ? [process.env.VERSUS_PYTHON] : [...Array.from({ length: 6 }, (_, i) => `python3.${14 - i}`), "python3", "python", ...pyenvPythons()];
+  const candidates = process.env.VERSUS_PYTHON
+    ? [process.env.VERSUS_PYTHON]
+    : [...Array.from({ length: 6 }, (_, i) => `python3.${14 - i}`), "python3", "python", ...pyenvPythons()];
   const tried: string[] = [];
   let best: { command: string; version: number[] } | undefined;
   for (const candidate of candidates) {
-    const probe = spawnSync(candidate, ["-c", "import sys, venv, ensurepip; assert sys.version_info >= (3, 9), sys.version; print(*sys.version_info[:3])"], { encoding: "utf8" });
+    const probe = spawnSync(candidate, ["-c", "import sys, venv, ensurepip; assert sys.version_info >= (3, 9), sys.version; print(*sys.version_info[:3])"], {
+      encoding: "utf8",
+    });
     if (probe.status !== 0) {
       tried.push(`${candidate}: ${probe.error ? "not found" : (probe.stderr.trim().split("\n").at(-1) ?? `exit ${probe.status}`)}`);
       continue;
@@ -38,8 +42,10 @@ function findPython(): { command: string; version: number[] } {
   }
   if (best) return best;
   throw new PythonMissingError(
-    `The API fuzz test runs schemathesis, which needs Python 3.9 or later with its venv module; none found (tried ${process.env.VERSUS_PYTHON ?? "python3.N, python3, python and pyenv's versions"}${tried.filter((line) => !line.endsWith("not found")).map((line) => `; ${line}`).join("")}). ` +
-      "Install it (Debian/Ubuntu: apt-get install python3 python3-venv), or point VERSUS_PYTHON at an interpreter.",
+    `The API fuzz test runs schemathesis, which needs Python 3.9 or later with its venv module; none found (tried ${process.env.VERSUS_PYTHON ?? "python3.N, python3, python and pyenv's versions"}${tried
+      .filter((line) => !line.endsWith("not found"))
+      .map((line) => `; ${line}`)
+      .join("")}). ` + "Install it (Debian/Ubuntu: apt-get install python3 python3-venv), or point VERSUS_PYTHON at an interpreter.",
   );
 }
 
@@ -49,7 +55,10 @@ function pyenvPythons(): string[] {
   const root = asked.status === 0 ? asked.stdout.trim() : (process.env.PYENV_ROOT ?? path.join(os.homedir(), ".pyenv"));
   const versions = path.join(root, "versions");
   if (!fs.existsSync(versions)) return [];
-  return fs.readdirSync(versions).map((version) => path.join(versions, version, "bin", "python3")).filter((file) => fs.existsSync(file));
+  return fs
+    .readdirSync(versions)
+    .map((version) => path.join(versions, version, "bin", "python3"))
+    .filter((file) => fs.existsSync(file));
 }
 
 function compareVersions(a: number[], b: number[]): number {
@@ -59,7 +68,8 @@ function compareVersions(a: number[], b: number[]): number {
 
 /** The schemathesis executable, installing it into the virtualenv first when needed (needs PyPI). */
 export function ensureSchemathesis(log: (line: string) => void = console.log): string {
-  if (fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8").startsWith(`${SCHEMATHESIS} on Python `) && fs.existsSync(bin("schemathesis"))) return bin("schemathesis");
+  if (fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8").startsWith(`${SCHEMATHESIS} on Python `) && fs.existsSync(bin("schemathesis")))
+    return bin("schemathesis");
   const python = findPython();
   log(`installing ${SCHEMATHESIS} with Python ${python.version.join(".")} into ${path.relative(root, venvDir)} (once; about a minute)…`);
   fs.rmSync(venvDir, { recursive: true, force: true });
@@ -72,7 +82,9 @@ export function ensureSchemathesis(log: (line: string) => void = console.log): s
     const run = spawnSync(command, args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
     if (run.status !== 0) {
       fs.rmSync(venvDir, { recursive: true, force: true });
-      throw new PythonMissingError(`\`${path.basename(command)} ${args.join(" ")}\` failed (exit ${run.status ?? run.signal}):\n${`${run.stdout}\n${run.stderr}`.trim().split("\n").slice(-15).join("\n")}`);
+      throw new PythonMissingError(
+        `\`${path.basename(command)} ${args.join(" ")}\` failed (exit ${run.status ?? run.signal}):\n${`${run.stdout}\n${run.stderr}`.trim().split("\n").slice(-15).join("\n")}`,
+      );
     }
   }
   // Written last: a half-made virtualenv is made again next time.

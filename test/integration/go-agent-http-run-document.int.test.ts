@@ -35,7 +35,12 @@ describe.skipIf(!hasGo)("the Go agent's http run document on the real server", (
     const agent = path.join(dir, "versus-agent");
     execFileSync("go", ["build", "-o", agent, "./cmd/versus-agent"], { cwd: path.resolve(import.meta.dirname, "../../agents/go"), stdio: "inherit" });
     const run = (settings: object) =>
-      JSON.parse(execFileSync(agent, ["run", "--workload", "http", "--json", "--settings", JSON.stringify(settings)], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] })) as RunDocument;
+      JSON.parse(
+        execFileSync(agent, ["run", "--workload", "http", "--json", "--settings", JSON.stringify(settings)], {
+          encoding: "utf8",
+          stdio: ["ignore", "pipe", "ignore"],
+        }),
+      ) as RunDocument;
     const closed = run({ selfTarget: { responseBytes: 256 }, connections: 2, duration: 1.5 });
     const open = run({ selfTarget: { responseBytes: 256 }, rate: 500, duration: 1.5 });
 
@@ -43,14 +48,24 @@ describe.skipIf(!hasGo)("the Go agent's http run document on the real server", (
     const slug = `go-http-${crypto.randomBytes(4).toString("hex")}`;
     await createProject(db, { name: slug, slug, description: "" }, owner.id);
     const key = await createApiKey(db, slug, "go agent http");
-    await uploadStored(key.secret, { experiment: "http", create: true, runs: [{ variant: "closed", ...closed }, { variant: "open", ...open }] });
+    await uploadStored(key.secret, {
+      experiment: "http",
+      create: true,
+      runs: [
+        { variant: "closed", ...closed },
+        { variant: "open", ...open },
+      ],
+    });
 
     const { comparison, charts } = await getExperimentResults(db, { projectSlug: slug }, "http");
     expect(comparison.metrics.map((m) => m.key).sort()).toEqual(["bytes_in", "bytes_out", "errors", "latency", "latency_p50", "latency_p99", "throughput"]);
     if (!charts) throw new Error("no charts");
     const latency = charts.metrics.find((m) => m.key === "latency");
     expect(latency?.unit).toBe("ms");
-    for (const [variant, document] of [["closed", closed], ["open", open]] as const) {
+    for (const [variant, document] of [
+      ["closed", closed],
+      ["open", open],
+    ] as const) {
       const sent = document.metrics.find((m) => m.key === "latency");
       const figure = latency?.percentiles.find((p) => p.variant === variant);
       expect(figure?.source, variant).toBe("histograms");
@@ -61,14 +76,20 @@ describe.skipIf(!hasGo)("the Go agent's http run document on the real server", (
     for (const keyWithSeries of ["throughput", "latency_p99", "errors", "bytes_in"]) {
       const series = charts.metrics.find((m) => m.key === keyWithSeries)?.timeSeries ?? [];
       expect(series.map((s) => s.variant).sort(), keyWithSeries).toEqual(["closed", "open"]);
-      expect(series.every((s) => s.storedPoints > 0), keyWithSeries).toBe(true);
+      expect(
+        series.every((s) => s.storedPoints > 0),
+        keyWithSeries,
+      ).toBe(true);
     }
     const throughput = charts.metrics.find((m) => m.key === "throughput")?.timeSeries.find((s) => s.variant === "closed");
     expect(throughput?.storedPoints).toBe(closed.metrics.find((m) => m.key === "throughput")?.timeSeries?.values.length);
     // Each run contributes its value — the whole run's rate, the run's own p99 — not the mean of its seconds.
     for (const key of ["throughput", "latency_p99", "errors", "bytes_in"]) {
       const runValues = charts.metrics.find((m) => m.key === key)?.runs ?? [];
-      for (const [variant, document] of [["closed", closed], ["open", open]] as const) {
+      for (const [variant, document] of [
+        ["closed", closed],
+        ["open", open],
+      ] as const) {
         const sent = document.metrics.find((m) => m.key === key)?.value;
         expect(sent, `${variant} ${key}`).toBeTypeOf("number");
         expect(runValues.find((r) => r.variant === variant)?.value, `${variant} ${key}`).toBe(sent);

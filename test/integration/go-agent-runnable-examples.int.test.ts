@@ -27,7 +27,7 @@ describe.skipIf(!hasGo)("runnable examples on the Go agent", () => {
   }, 300_000);
 
   const runnable = exampleExperiments.filter((example) => example.results === undefined);
-  const workloadOf = (variant: { config: unknown }) => (variant.config as { workload: string; settings?: unknown });
+  const workloadOf = (variant: { config: unknown }) => variant.config as { workload: string; settings?: unknown };
 
   it("covers the gzip and http examples", () => {
     const goNames = new Set(adverts.map((advert) => advert.name));
@@ -42,9 +42,12 @@ describe.skipIf(!hasGo)("runnable examples on the Go agent", () => {
         const advert = adverts.find((candidate) => candidate.name === workload);
         if (!advert) continue;
         const check = spawnSync(binary, ["run", "--workload", workload, "--check", "--settings", JSON.stringify(settings ?? {})], { encoding: "utf8" });
-        expect(`${example.definition.slug} ${variant.name}: ${check.status === 0 ? "ok" : check.stderr.trim()}`).toBe(`${example.definition.slug} ${variant.name}: ok`);
+        expect(`${example.definition.slug} ${variant.name}: ${check.status === 0 ? "ok" : check.stderr.trim()}`).toBe(
+          `${example.definition.slug} ${variant.name}: ok`,
+        );
         const units = new Map(advert.metrics.map((metric) => [metric.key, metric.unit]));
-        for (const metric of example.definition.metrics) expect([example.definition.slug, metric.key, units.get(metric.key)]).toEqual([example.definition.slug, metric.key, metric.unit]);
+        for (const metric of example.definition.metrics)
+          expect([example.definition.slug, metric.key, units.get(metric.key)]).toEqual([example.definition.slug, metric.key, metric.unit]);
       }
     }
   });

@@ -52,10 +52,14 @@ describe("job dispatch with real servers and agents", () => {
     const first = track(startAgent({ url: server.url, enrollmentToken: project.token, name: "first" }));
     await ready(first);
     await runBatch(db, project, ["A"]);
-    const [job] = await eventually("the first agent to start the job", async () => {
-      const jobs = await jobsOf(db, project);
-      return jobs.length === 1 && startedJob(first, jobs[0]!.id) === 1 && jobs;
-    }, { context });
+    const [job] = await eventually(
+      "the first agent to start the job",
+      async () => {
+        const jobs = await jobsOf(db, project);
+        return jobs.length === 1 && startedJob(first, jobs[0]!.id) === 1 && jobs;
+      },
+      { context },
+    );
 
     expect(await first.stop("SIGKILL")).toBe("SIGKILL");
     const second = track(startAgent({ url: server.url, enrollmentToken: project.token, name: "second" }));
@@ -73,14 +77,22 @@ describe("job dispatch with real servers and agents", () => {
     const agent = track(startAgent({ url: server.url, enrollmentToken: project.token, name: "steady" }));
     await ready(agent);
     await runBatch(db, project);
-    const first = await eventually("the agent to start a job", async () => {
-      const jobs = await jobsOf(db, project);
-      return jobs.find((job) => startedJob(agent, job.id) === 1);
-    }, { context });
+    const first = await eventually(
+      "the agent to start a job",
+      async () => {
+        const jobs = await jobsOf(db, project);
+        return jobs.find((job) => startedJob(agent, job.id) === 1);
+      },
+      { context },
+    );
 
     expect(await server.stop("SIGKILL")).toBe("SIGKILL");
     // The job ends while no server answers: its result waits on disk and complete is retried.
-    await eventually("the agent to retry complete while the server is down", () => agent.lines.some((line) => line.includes("event=api.retry") && line.includes("call=complete")), { context });
+    await eventually(
+      "the agent to retry complete while the server is down",
+      () => agent.lines.some((line) => line.includes("event=api.retry") && line.includes("call=complete")),
+      { context },
+    );
     track(await startServer({ databaseUrl, port: server.port }));
 
     const jobs = await allSucceeded(project, 4);
@@ -104,7 +116,10 @@ describe("job dispatch with real servers and agents", () => {
 
     // Each job started once, on one agent, on its first attempt.
     for (const job of jobs) {
-      expect(agents.map((agent) => startedJob(agent, job.id)).reduce((a, b) => a + b), job.id).toBe(1);
+      expect(
+        agents.map((agent) => startedJob(agent, job.id)).reduce((a, b) => a + b),
+        job.id,
+      ).toBe(1);
       expect(job.attempts).toBe(1);
     }
     // One run per measured job; warm-ups store none.
@@ -128,7 +143,9 @@ describe("job dispatch with real servers and agents", () => {
     await allSucceeded(project, 12);
 
     const key = await createApiKey(db, project.slug, "reliability");
-    const response = await fetch(`${server.url}/api/v1/experiments/${project.experimentSlug}/comparison`, { headers: { authorization: `Bearer ${key.secret}` } });
+    const response = await fetch(`${server.url}/api/v1/experiments/${project.experimentSlug}/comparison`, {
+      headers: { authorization: `Bearer ${key.secret}` },
+    });
     expect(response.status).toBe(200);
     const comparison = (await response.json()) as TComparison;
     expect(comparison.variants).toEqual([

@@ -24,7 +24,9 @@ it("schemathesis: no 5xx, no answer the document does not describe, no partial w
       throw error;
     });
     const { result, partialWrites, serverLog } = session;
-    console.log(`API fuzz: ${result.operations} operations, ${result.testCases} test cases in ${Math.round(result.seconds)} s (seed ${SEED}), ${result.failures.length} failures`);
+    console.log(
+      `API fuzz: ${result.operations} operations, ${result.testCases} test cases in ${Math.round(result.seconds)} s (seed ${SEED}), ${result.failures.length} failures`,
+    );
     const context = `${result.output}\n${serverLog}`;
 
     // Every operation of the document was exercised (the document's own GET is the one schemathesis reads).

@@ -79,7 +79,11 @@ describe("the work after an upload", () => {
     expect(await db.alert.count({ where: { ruleId } })).toBe(0);
 
     const second = track(await startServer({ databaseUrl }));
-    const alert = await eventually("the alert of the upload the killed server took", async () => (await db.alert.findFirst({ where: { ruleId } })) ?? undefined, { context, timeoutMs: 60_000 });
+    const alert = await eventually(
+      "the alert of the upload the killed server took",
+      async () => (await db.alert.findFirst({ where: { ruleId } })) ?? undefined,
+      { context, timeoutMs: 60_000 },
+    );
     expect(alert).toMatchObject({ commit: sha(3) });
     expect(alert.message).toContain("worse than the 5% bound");
     await eventually("the mark is gone", async () => (await db.runsStoredTask.count({ where: { experimentId } })) === 0, { context });

@@ -31,7 +31,12 @@ beforeAll(async () => {
   const registered = await fetch(`${server.url}/api/v1/agents/register`, {
     method: "POST",
     headers: { authorization: `Bearer ${project.token}`, "content-type": "application/json" },
-    body: JSON.stringify({ name: "body-limit", kind: "other", version: "1", workloads: [{ name: "sleep", description: "", settingsSchema: { type: "object" } }] }),
+    body: JSON.stringify({
+      name: "body-limit",
+      kind: "other",
+      version: "1",
+      workloads: [{ name: "sleep", description: "", settingsSchema: { type: "object" } }],
+    }),
   });
   agentCredential = ((await registered.json()) as { credential: string }).credential;
   await runBatch(db, project, ["A"]);
@@ -64,9 +69,21 @@ function expect413(answer: RawAnswer) {
 }
 
 const routes = [
-  { name: "an upload (POST /api/v1/results)", path: (experiment: string) => `/api/v1/results?e=${experiment}`, headers: () => ({ authorization: `Bearer ${apiKey}`, "content-type": "application/json" }) },
-  { name: "an import (POST /api/v1/imports)", path: (experiment: string) => `/api/v1/imports?format=csv&experiment=${experiment}&create=true`, headers: () => ({ authorization: `Bearer ${apiKey}`, "content-type": "text/csv" }) },
-  { name: "an agent's complete (POST /api/v1/jobs/{id}/complete)", path: () => `/api/v1/jobs/${job.id}/complete`, headers: () => ({ authorization: `Bearer ${agentCredential}`, "content-type": "application/json" }) },
+  {
+    name: "an upload (POST /api/v1/results)",
+    path: (experiment: string) => `/api/v1/results?e=${experiment}`,
+    headers: () => ({ authorization: `Bearer ${apiKey}`, "content-type": "application/json" }),
+  },
+  {
+    name: "an import (POST /api/v1/imports)",
+    path: (experiment: string) => `/api/v1/imports?format=csv&experiment=${experiment}&create=true`,
+    headers: () => ({ authorization: `Bearer ${apiKey}`, "content-type": "text/csv" }),
+  },
+  {
+    name: "an agent's complete (POST /api/v1/jobs/{id}/complete)",
+    path: () => `/api/v1/jobs/${job.id}/complete`,
+    headers: () => ({ authorization: `Bearer ${agentCredential}`, "content-type": "application/json" }),
+  },
 ];
 
 describe("a body over VERSUS_MAX_BODY_BYTES sent to a real server", () => {
@@ -80,10 +97,12 @@ describe("a body over VERSUS_MAX_BODY_BYTES sent to a real server", () => {
           expect413(await postOversized(route.path(experiment), route.headers(), sending, agent));
           // The same client goes on: a small call answers as usual.
           const next = await new Promise<number>((resolve, reject) => {
-            http.get(`${server.url}/api/health`, { agent }, (response) => {
-              response.resume();
-              resolve(response.statusCode ?? 0);
-            }).on("error", reject);
+            http
+              .get(`${server.url}/api/health`, { agent }, (response) => {
+                response.resume();
+                resolve(response.statusCode ?? 0);
+              })
+              .on("error", reject);
           });
           expect(next).toBe(200);
         } finally {

@@ -59,16 +59,28 @@ function post(path: string, bearer: string, body?: unknown): Promise<Response> {
   });
 }
 const signIn = () =>
-  fetch(`${server.url}/api/auth/sign-in/email`, { method: "POST", headers: { "content-type": "application/json", origin: server.url }, body: JSON.stringify(account) });
-const complete = () => post(`/api/v1/jobs/${job.id}/complete`, credential, { leaseToken: job.leaseToken, run: { metrics: [{ key: "slept_ms", unit: "ms", direction: "lower_is_better", samples: [10, 11, 12] }] } });
+  fetch(`${server.url}/api/auth/sign-in/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: server.url },
+    body: JSON.stringify(account),
+  });
+const complete = () =>
+  post(`/api/v1/jobs/${job.id}/complete`, credential, {
+    leaseToken: job.leaseToken,
+    run: { metrics: [{ key: "slept_ms", unit: "ms", direction: "lower_is_better", samples: [10, 11, 12] }] },
+  });
 const heartbeat = () => post("/api/v1/agents/heartbeat", credential, { runningJobIds: [job.id] });
-const trpcQuery = () => fetch(`${server.url}/api/trpc/agent.list?input=${encodeURIComponent(JSON.stringify({ json: { projectSlug: project.slug } }))}`, { headers: { cookie } });
+const trpcQuery = () =>
+  fetch(`${server.url}/api/trpc/agent.list?input=${encodeURIComponent(JSON.stringify({ json: { projectSlug: project.slug } }))}`, { headers: { cookie } });
 const page = (path: string, headers: Record<string, string> = {}) => fetch(`${server.url}${path}`, { headers: { cookie, ...headers } });
 
 /** Every kind of route, while the database refuses: 503, Retry-After, and each one's own error shape. */
 async function expectEveryRouteUnavailable(state: string) {
   const context = () => `${state}\n${server.tail(40)}`;
-  for (const [name, call] of [["complete", complete], ["heartbeat", heartbeat]] as const) {
+  for (const [name, call] of [
+    ["complete", complete],
+    ["heartbeat", heartbeat],
+  ] as const) {
     const response = await call();
     expect(response.status, `${name}: ${await response.clone().text()}\n${context()}`).toBe(503);
     expect(response.headers.get("retry-after"), name).toBe("5");
@@ -105,7 +117,10 @@ async function expectEveryRouteUnavailable(state: string) {
 
 /** The same routes once the database is back, without restarting the server. */
 async function expectEveryRouteWorks() {
-  await eventually("the server to reach the database again", async () => (await heartbeat()).status === 200, { timeoutMs: 60_000, context: () => server.tail() });
+  await eventually("the server to reach the database again", async () => (await heartbeat()).status === 200, {
+    timeoutMs: 60_000,
+    context: () => server.tail(),
+  });
   expect((await trpcQuery()).status).toBe(200);
   const home = await page("/");
   expect(home.status).toBe(200);
@@ -145,6 +160,9 @@ describe("PostgreSQL refusing new connections, or stopped", () => {
     expect(completed.status, await completed.clone().text()).toBe(201);
     expect(await db.run.count({ where: { experiment: { projectId: project.id } } })).toBe(1);
     expect(server.running).toBe(true);
-    expect(server.lines.filter((line) => /REST request failed|failed:/.test(line)), server.tail()).toEqual([]);
+    expect(
+      server.lines.filter((line) => /REST request failed|failed:/.test(line)),
+      server.tail(),
+    ).toEqual([]);
   });
 });

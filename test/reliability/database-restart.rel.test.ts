@@ -69,12 +69,26 @@ function startUploaders(server: { url: string }, key: string, experiment: string
   let next = 0;
   const abort = new AbortController();
   async function uploadOnce(id: string) {
-    const body = JSON.stringify({ experiment, create: true, runs: [{ variant: "uploaded", tags: [id], metrics: [{ key: "latency_ms", unit: "ms", direction: "lower_is_better", samples: [1, 2, 3, 4, 5] }] }] });
+    const body = JSON.stringify({
+      experiment,
+      create: true,
+      runs: [{ variant: "uploaded", tags: [id], metrics: [{ key: "latency_ms", unit: "ms", direction: "lower_is_better", samples: [1, 2, 3, 4, 5] }] }],
+    });
     while (!abort.signal.aborted) {
       let answer: Answer;
       try {
-        const response = await fetch(`${server.url}/api/v1/results`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "idempotency-key": id }, body, signal: abort.signal });
-        answer = { status: response.status, retryAfter: response.headers.get("retry-after"), contentType: response.headers.get("content-type"), body: await response.text() };
+        const response = await fetch(`${server.url}/api/v1/results`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "idempotency-key": id },
+          body,
+          signal: abort.signal,
+        });
+        answer = {
+          status: response.status,
+          retryAfter: response.headers.get("retry-after"),
+          contentType: response.headers.get("content-type"),
+          body: await response.text(),
+        };
       } catch (error) {
         if (abort.signal.aborted) return;
         unexpected.push(`${id}: ${String((error as Error).cause ?? error)}`);
@@ -135,10 +149,14 @@ async function expectUploadsExactlyOnce(project: TestProject, acknowledged: Map<
 
 /** Every job succeeded on its first attempt with one run of its own, and there are no other runs. */
 async function expectJobsExactlyOnce(project: TestProject, count: number) {
-  const jobs = await eventually(`all ${count} jobs to succeed`, async () => {
-    const all = await jobsOf(db, project);
-    return all.length === count && all.every((job) => job.status === "succeeded") && all;
-  }, { timeoutMs: 180_000, context });
+  const jobs = await eventually(
+    `all ${count} jobs to succeed`,
+    async () => {
+      const all = await jobsOf(db, project);
+      return all.length === count && all.every((job) => job.status === "succeeded") && all;
+    },
+    { timeoutMs: 180_000, context },
+  );
   const runs = await db.run.findMany({ where: { experiment: { projectId: project.id, slug: project.experimentSlug } }, select: { id: true } });
   expect(runs.map((run) => run.id).sort()).toEqual(jobs.map((job) => job.runId).sort());
   expect(new Set(jobs.map((job) => job.runId)).size).toBe(count);
@@ -146,7 +164,14 @@ async function expectJobsExactlyOnce(project: TestProject, count: number) {
 
 function writeUpload(tag: string): string {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "versus-faults-cli-")), "results.json");
-  fs.writeFileSync(file, JSON.stringify({ experiment: "uploads", create: true, runs: [{ variant: "cli", tags: [tag], metrics: [{ key: "latency_ms", unit: "ms", direction: "lower_is_better", samples: [7, 8, 9] }] }] }));
+  fs.writeFileSync(
+    file,
+    JSON.stringify({
+      experiment: "uploads",
+      create: true,
+      runs: [{ variant: "cli", tags: [tag], metrics: [{ key: "latency_ms", unit: "ms", direction: "lower_is_better", samples: [7, 8, 9] }] }],
+    }),
+  );
   return file;
 }
 
@@ -169,11 +194,30 @@ describe("PostgreSQL restarted under uploads and job claims", () => {
       else await database.kill();
       // The CLI uploads while the database is away: it must wait and retry, not fail.
       const cliTag = `cli-${crypto.randomBytes(3).toString("hex")}`;
-      const cli = track(new Child("versus upload", spawn(process.execPath, ["scripts/cli/bin.mjs", "upload", writeUpload(cliTag)], { cwd: path.resolve(import.meta.dirname, "../.."), stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, VERSUS_URL: server.url, VERSUS_API_KEY: key } })));
-      await eventually("uploads, the CLI and the agents to be told 503 while the database is away", async () => {
-        const answers = unavailable.length;
-        return answers >= 6 && cli.lines.some((line) => line.includes("503")) && agents.every((agent) => retried503(agent) > 0);
-      }, { context: () => `${unexpected.slice(0, 5).map((answer) => JSON.stringify(answer)).join("\n")}\n${context()}` });
+      const cli = track(
+        new Child(
+          "versus upload",
+          spawn(process.execPath, ["scripts/cli/bin.mjs", "upload", writeUpload(cliTag)], {
+            cwd: path.resolve(import.meta.dirname, "../.."),
+            stdio: ["ignore", "pipe", "pipe"],
+            env: { ...process.env, VERSUS_URL: server.url, VERSUS_API_KEY: key },
+          }),
+        ),
+      );
+      await eventually(
+        "uploads, the CLI and the agents to be told 503 while the database is away",
+        async () => {
+          const answers = unavailable.length;
+          return answers >= 6 && cli.lines.some((line) => line.includes("503")) && agents.every((agent) => retried503(agent) > 0);
+        },
+        {
+          context: () =>
+            `${unexpected
+              .slice(0, 5)
+              .map((answer) => JSON.stringify(answer))
+              .join("\n")}\n${context()}`,
+        },
+      );
       expect(await health(server.url)).toMatchObject({ status: 503, body: { database: { status: "unreachable" } } });
 
       await database.start();
@@ -192,18 +236,28 @@ describe("PostgreSQL restarted under uploads and job claims", () => {
         expect(JSON.parse(answer.body)).toEqual({ error: { code: "UNAVAILABLE", message: expect.stringContaining("database") } });
       }
       expect(cliExit, cli.tail()).toBe(0);
-      expect(cli.lines.filter((line) => line.includes("503")).every((line) => /^versus: 503 Service Unavailable: The database is unavailable.*; retrying in \d+ s$/.test(line)), cli.tail()).toBe(true);
+      expect(
+        cli.lines
+          .filter((line) => line.includes("503"))
+          .every((line) => /^versus: 503 Service Unavailable: The database is unavailable.*; retrying in \d+ s$/.test(line)),
+        cli.tail(),
+      ).toBe(true);
       const cliRuns = await db.run.findMany({ where: { tags: { has: cliTag } }, select: { id: true } });
       expect(cliRuns).toHaveLength(1);
 
       // For the figures in docs/reliability.md ("Faults").
       const outageSeconds = (Date.now() - downAt) / 1000;
-      console.log(`faults: PostgreSQL ${fault}: ${unavailable.length} uploads answered 503 (Retry-After ${unavailable[0]?.retryAfter} s), ${acknowledged.size} acknowledged and stored once, ${batch.jobs} jobs done once by ${agents.length} agents (${agents.map((agent) => `${agent.label}: ${retried503(agent)} retries after 503`).join(", ")}); ${Math.round(outageSeconds)} s from the fault to the end`);
+      console.log(
+        `faults: PostgreSQL ${fault}: ${unavailable.length} uploads answered 503 (Retry-After ${unavailable[0]?.retryAfter} s), ${acknowledged.size} acknowledged and stored once, ${batch.jobs} jobs done once by ${agents.length} agents (${agents.map((agent) => `${agent.label}: ${retried503(agent)} retries after 503`).join(", ")}); ${Math.round(outageSeconds)} s from the fault to the end`,
+      );
       await expectJobsExactlyOnce(project, batch.jobs);
       await expectUploadsExactlyOnce(project, new Map([...acknowledged, [cliTag, cliRuns[0]!.id]]));
       for (const agent of agents) expect(agent.running, agent.tail()).toBe(true);
       // Nothing the server logged was an unexplained failure.
-      expect(server.lines.filter((line) => /REST request failed|failed:/.test(line)), server.tail()).toEqual([]);
+      expect(
+        server.lines.filter((line) => /REST request failed|failed:/.test(line)),
+        server.tail(),
+      ).toEqual([]);
     });
   }
 });

@@ -42,10 +42,14 @@ afterAll(async () => {
 
 const ready = (agent: Child) => eventually(`${agent.label} to be ready`, () => agent.lines.some((line) => line.includes("event=agent.ready")), { context });
 const allSucceeded = (project: TestProject, count: number) =>
-  eventually(`all ${count} jobs to succeed`, async () => {
-    const jobs = await jobsOf(db, project);
-    return jobs.length === count && jobs.every((job) => job.status === "succeeded") && jobs;
-  }, { timeoutMs: 180_000, context });
+  eventually(
+    `all ${count} jobs to succeed`,
+    async () => {
+      const jobs = await jobsOf(db, project);
+      return jobs.length === count && jobs.every((job) => job.status === "succeeded") && jobs;
+    },
+    { timeoutMs: 180_000, context },
+  );
 
 describe.skipIf(!hasGo)("the Go agent with a real server", () => {
   it("enroll, claim, run an http workload against a local target: the comparison has its histogram and per-second series", async () => {
@@ -72,12 +76,18 @@ describe.skipIf(!hasGo)("the Go agent with a real server", () => {
     const server = track(await startServer({ databaseUrl }));
     const agent = track(startAgent({ url: server.url, enrollmentToken: project.token, name: "go-runner", goBinary }));
     await ready(agent);
-    expect(await db.agent.findFirstOrThrow({ where: { projectId: project.id } })).toMatchObject({ kind: "go", capabilities: expect.arrayContaining(["http", "gzip", "exec"]) });
+    expect(await db.agent.findFirstOrThrow({ where: { projectId: project.id } })).toMatchObject({
+      kind: "go",
+      capabilities: expect.arrayContaining(["http", "gzip", "exec"]),
+    });
     await runBatch(db, project);
     await allSucceeded(project, 4);
 
     const { comparison, charts } = await getExperimentResults(db, { projectSlug: project.slug }, project.experimentSlug);
-    expect(comparison.variants.map((variant) => [variant.name, variant.runs])).toEqual([["Keep-alive", 2], ["New connection", 2]]);
+    expect(comparison.variants.map((variant) => [variant.name, variant.runs])).toEqual([
+      ["Keep-alive", 2],
+      ["New connection", 2],
+    ]);
     const latency = charts?.metrics.find((metric) => metric.key === "latency");
     for (const variant of ["Keep-alive", "New connection"]) {
       const figure = latency?.percentiles.find((p) => p.variant === variant);
@@ -85,7 +95,10 @@ describe.skipIf(!hasGo)("the Go agent with a real server", () => {
       expect(figure?.count, variant).toBeGreaterThan(0);
       const series = charts?.metrics.find((metric) => metric.key === "throughput")?.timeSeries.filter((s) => s.variant === variant) ?? [];
       expect(series.length, variant).toBe(2);
-      expect(series.every((s) => s.storedPoints > 0), variant).toBe(true);
+      expect(
+        series.every((s) => s.storedPoints > 0),
+        variant,
+      ).toBe(true);
     }
     const run = await db.run.findFirstOrThrow({ where: { experiment: { projectId: project.id } } });
     expect(run).toMatchObject({ source: "agent", sourceDetail: "agent go-runner" });
@@ -100,7 +113,10 @@ describe.skipIf(!hasGo)("the Go agent with a real server", () => {
     await runBatch(db, project);
     await allSucceeded(project, 12);
     const { comparison } = await getExperimentResults(db, { projectSlug: project.slug }, project.experimentSlug);
-    expect(comparison.variants.map((variant) => [variant.name, variant.runs])).toEqual([["Plain", 5], ["Gzip", 5]]);
+    expect(comparison.variants.map((variant) => [variant.name, variant.runs])).toEqual([
+      ["Plain", 5],
+      ["Gzip", 5],
+    ]);
     const bytes = comparison.metrics.find((metric) => metric.key === "payload_bytes");
     expect(bytes?.comparison?.comparisons.map((c) => [c.candidate, c.verdict])).toEqual([["Gzip", "better"]]);
   });

@@ -33,7 +33,10 @@ const quick = {
   measuredRuns: 2,
   variants: serializerRunnable.definition.variants.map((variant) => {
     const config = variant.config as { workload: string; settings: Record<string, unknown> };
-    return { ...variant, config: { workload: config.workload, settings: { ...config.settings, warmupIterations: 1, iterations: 3, operationsPerIteration: 200 } } };
+    return {
+      ...variant,
+      config: { workload: config.workload, settings: { ...config.settings, warmupIterations: 1, iterations: 3, operationsPerIteration: 200 } },
+    };
   }),
 };
 
@@ -62,7 +65,9 @@ describe.skipIf(!tools)("the JVM agent with a real server", () => {
     expect(jobs.every((job) => job.agent?.name === "jvm-1")).toBe(true);
 
     const key = await createApiKey(db, project.slug, "reliability");
-    const response = await fetch(`${server.url}/api/v1/experiments/${project.experimentSlug}/comparison`, { headers: { authorization: `Bearer ${key.secret}` } });
+    const response = await fetch(`${server.url}/api/v1/experiments/${project.experimentSlug}/comparison`, {
+      headers: { authorization: `Bearer ${key.secret}` },
+    });
     expect(response.status).toBe(200);
     const comparison = (await response.json()) as TComparison;
     expect(comparison.variants).toEqual([
@@ -71,7 +76,10 @@ describe.skipIf(!tools)("the JVM agent with a real server", () => {
     ]);
     for (const key of ["serialize_time", "alloc_per_op", "message_bytes"]) {
       const metric = comparison.metrics.find((candidate) => candidate.key === key);
-      expect(metric?.comparison?.comparisons.map((c) => c.candidate), key).toEqual(["New ObjectMapper per call"]);
+      expect(
+        metric?.comparison?.comparisons.map((c) => c.candidate),
+        key,
+      ).toEqual(["New ObjectMapper per call"]);
     }
     const run = await db.run.findFirstOrThrow({ where: { experiment: { projectId: project.id } } });
     expect(run.environment).toMatchObject({ agent: { kind: "jvm", name: "jvm-1" } });

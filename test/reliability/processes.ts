@@ -100,7 +100,11 @@ export interface AgentOptions {
 /** An agent process (the reference agent, or the Go agent). `stateDir` keeps its credential and buffer across restarts. */
 export function startAgent(options: AgentOptions): Child & { stateDir: string } {
   const stateDir = options.stateDir ?? fs.mkdtempSync(path.join(os.tmpdir(), `versus-rel-${options.name}-`));
-  const [command, args] = options.goBinary ? [options.goBinary, ["agent"]] : options.jvm ? ["java", ["-jar", jvmAgentJar]] : [process.execPath, ["--import", "tsx", agentMain]];
+  const [command, args] = options.goBinary
+    ? [options.goBinary, ["agent"]]
+    : options.jvm
+      ? ["java", ["-jar", jvmAgentJar]]
+      : [process.execPath, ["--import", "tsx", agentMain]];
   const child = new Child(
     `agent ${options.name}${options.jvm ? " (jvm)" : ""}`,
     spawn(command, args, {
@@ -123,7 +127,11 @@ export function startAgent(options: AgentOptions): Child & { stateDir: string } 
 }
 
 /** Polls `check` until it returns a value other than undefined/false. No fixed sleeps in tests. */
-export async function eventually<T>(what: string, check: () => Promise<T | undefined | false> | T | undefined | false, options: { timeoutMs?: number; context?: () => string } = {}): Promise<T> {
+export async function eventually<T>(
+  what: string,
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  options: { timeoutMs?: number; context?: () => string } = {},
+): Promise<T> {
   const deadline = Date.now() + (options.timeoutMs ?? 120_000);
   for (;;) {
     const value = await check();

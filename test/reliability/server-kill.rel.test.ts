@@ -48,7 +48,10 @@ function largeUpload(experiment: string): Buffer {
 
 /** A generic CSV of RUNS rows (one run each) with three metrics. */
 function largeCsv(): Buffer {
-  const rows = Array.from({ length: RUNS }, (_, r) => `${r % 2 === 0 ? "A" : "B"},${r + 1},${(200 + (r % 37)).toFixed(3)},${(800 + (r % 53)).toFixed(3)},${(4 + (r % 7) / 10).toFixed(3)}`);
+  const rows = Array.from(
+    { length: RUNS },
+    (_, r) => `${r % 2 === 0 ? "A" : "B"},${r + 1},${(200 + (r % 37)).toFixed(3)},${(800 + (r % 53)).toFixed(3)},${(4 + (r % 7) / 10).toFixed(3)}`,
+  );
   return Buffer.from(`variant,repetition,time [ms],throughput [ops/s],heap_used (MB):lower\n${rows.join("\n")}\n`);
 }
 
@@ -60,13 +63,22 @@ interface Request {
 }
 
 /** POSTs `request`; `afterBytes` pauses the body after that many bytes (until the connection ends). */
-function post(url: string, request: Request, afterBytes = request.body.length): { answer: Promise<{ status: number; body: string } | Error>; sent: Promise<void> } {
+function post(
+  url: string,
+  request: Request,
+  afterBytes = request.body.length,
+): { answer: Promise<{ status: number; body: string } | Error>; sent: Promise<void> } {
   let sentAll!: () => void;
   const sent = new Promise<void>((resolve) => (sentAll = resolve));
   const answer = new Promise<{ status: number; body: string } | Error>((resolve) => {
     const req = http.request(`${url}${request.path}`, {
       method: "POST",
-      headers: { authorization: `Bearer ${project.key}`, "content-type": request.contentType, "content-length": request.body.length, "idempotency-key": request.key },
+      headers: {
+        authorization: `Bearer ${project.key}`,
+        "content-type": request.contentType,
+        "content-length": request.body.length,
+        "idempotency-key": request.key,
+      },
     });
     req.on("response", (response) => {
       const chunks: Buffer[] = [];
@@ -170,7 +182,12 @@ describe("the server killed with SIGKILL during a large upload", () => {
 
   it("an import (a CSV of 1,000 runs) killed while it writes: all or nothing is stored; the retry stores every run", async () => {
     const experiment = `kill-import-${crypto.randomBytes(3).toString("hex")}`;
-    const request = { path: `/api/v1/imports?format=csv&experiment=${experiment}&create=true`, body: largeCsv(), contentType: "text/csv", key: `key-${experiment}` };
+    const request = {
+      path: `/api/v1/imports?format=csv&experiment=${experiment}&create=true`,
+      body: largeCsv(),
+      contentType: "text/csv",
+      key: `key-${experiment}`,
+    };
     await killWhileWriting(request, experiment, 3, "import");
   });
 });

@@ -65,10 +65,13 @@ describe("an unexpected failure answers a generic message", () => {
 
   it("over REST: 500 with the generic message, the details in the log", async () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
-    const route = authenticatedRoute(async () => ({}), async () => {
-      await broken.project.count();
-      return Response.json({});
-    });
+    const route = authenticatedRoute(
+      async () => ({}),
+      async () => {
+        await broken.project.count();
+        return Response.json({});
+      },
+    );
     const response = await route(new Request("http://localhost:3000/api/v1/results"));
     expect(logged).toHaveBeenCalled();
     logged.mockRestore();
@@ -81,13 +84,17 @@ describe("an unexpected failure answers a generic message", () => {
   it("a download: 500 with the generic message as its text, while a refusal keeps its own", async () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
     // What an in-process tRPC call throws when its procedure fails unexpectedly.
-    const failed = await download(new Request("http://localhost:3000/p/x/e/y/export/runs.csv"), () => Promise.reject(new TRPCError({ code: "INTERNAL_SERVER_ERROR", cause: new Error(SECRET_DETAIL) })));
+    const failed = await download(new Request("http://localhost:3000/p/x/e/y/export/runs.csv"), () =>
+      Promise.reject(new TRPCError({ code: "INTERNAL_SERVER_ERROR", cause: new Error(SECRET_DETAIL) })),
+    );
     expect(logged).toHaveBeenCalled();
     logged.mockRestore();
     expect(failed.status).toBe(500);
     const text = await failed.text();
     expect(text).toBe(`${INTERNAL_ERROR_MESSAGE}\n`);
-    const refused = await download(new Request("http://localhost:3000/p/x/e/y/export/runs.csv"), () => Promise.reject(new TRPCError({ code: "NOT_FOUND", message: 'No project "x"' })));
+    const refused = await download(new Request("http://localhost:3000/p/x/e/y/export/runs.csv"), () =>
+      Promise.reject(new TRPCError({ code: "NOT_FOUND", message: 'No project "x"' })),
+    );
     expect(refused.status).toBe(404);
     expect(await refused.text()).toBe('No project "x"\n');
   });

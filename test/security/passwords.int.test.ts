@@ -43,10 +43,11 @@ describe("password rules", () => {
   it("changing one's password needs the current one, and holds the new one to the same rules", async () => {
     const email = await account("the first password");
     const headers = new Headers({ cookie: await signIn(email, "the first password") });
-    const change = (currentPassword: string, newPassword: string) => auth.api.changePassword({ headers, body: { currentPassword, newPassword } }).then(
-      () => "changed",
-      (error: { body?: { code?: string } }) => error.body?.code,
-    );
+    const change = (currentPassword: string, newPassword: string) =>
+      auth.api.changePassword({ headers, body: { currentPassword, newPassword } }).then(
+        () => "changed",
+        (error: { body?: { code?: string } }) => error.body?.code,
+      );
     expect(await change("not the password", "a new password here")).toBe("INVALID_PASSWORD");
     expect(await change("the first password", "elevenchars")).toBe("PASSWORD_TOO_SHORT");
     expect(await change("the first password", "password1234")).toBe("PASSWORD_TOO_WEAK");

@@ -45,7 +45,11 @@ async function signIn(origin: string, credentials: { email: string; password: st
   if (!session) throw new Error(`no session cookie in ${response.headers.getSetCookie().join(" | ")}`);
   const [pair, ...attributes] = session.split(";").map((part) => part.trim());
   const [name, value] = pair!.split(/=(.*)/s) as [string, string];
-  return { name, value: decodeURIComponent(value), attributes: new Map(attributes.map((part) => [part.split("=")[0]!.toLowerCase(), part.split("=")[1] ?? ""])) };
+  return {
+    name,
+    value: decodeURIComponent(value),
+    attributes: new Map(attributes.map((part) => [part.split("=")[0]!.toLowerCase(), part.split("=")[1] ?? ""])),
+  };
 }
 
 const tokenOf = (cookie: SetCookie) => cookie.value.split(".")[0]!;

@@ -47,7 +47,12 @@ function startAgent(overrides: Partial<AgentConfig> = {}) {
     claimJitterMs: 10,
     ...overrides,
   };
-  const agent = new Agent(config, builtInWorkloads(), createLogger((line) => lines.push(line)), quickRetries);
+  const agent = new Agent(
+    config,
+    builtInWorkloads(),
+    createLogger((line) => lines.push(line)),
+    quickRetries,
+  );
   const exit = agent.run();
   agents.push({ agent, exit });
   return { agent, exit, lines };
@@ -63,7 +68,12 @@ describe("reference agent", () => {
     startAgent();
     const id = api.enqueue(
       { name: "gzip", settings: { sizeBytes: 4096, iterations: 5, warmupIterations: 1 } },
-      { metrics: [{ key: "compress_time", unit: "ms", direction: "lower_is_better" }, { key: "payload_bytes", unit: "B", direction: "lower_is_better" }] },
+      {
+        metrics: [
+          { key: "compress_time", unit: "ms", direction: "lower_is_better" },
+          { key: "payload_bytes", unit: "B", direction: "lower_is_better" },
+        ],
+      },
     );
     await vi.waitFor(() => expect(api.runs.has(id)).toBe(true), eventually);
 
@@ -75,7 +85,11 @@ describe("reference agent", () => {
     const bytes = run.metrics[1]!;
     expect(bytes.summary?.mean).toBeGreaterThan(0);
     expect(bytes.summary?.mean).toBeLessThan(4096);
-    expect(run.environment).toMatchObject({ node: process.version, agent: { name: "test-agent" }, workload: { name: "gzip", settings: { level: 6, compress: true } } });
+    expect(run.environment).toMatchObject({
+      node: process.version,
+      agent: { name: "test-agent" },
+      workload: { name: "gzip", settings: { level: 6, compress: true } },
+    });
     expect(run.environment.cpuModel).toEqual(expect.any(String));
     expect(Date.parse(run.finishedAt)).toBeGreaterThanOrEqual(Date.parse(run.startedAt));
 
@@ -83,7 +97,9 @@ describe("reference agent", () => {
     const register = api.callsTo("/agents/register");
     expect(register).toHaveLength(1);
     expect(register[0]!.body).toMatchObject({ name: "test-agent", kind: "other", capabilities: ["gzip", "sleep"], labels: { pool: "test" } });
-    const gzipAdvert = (register[0]!.body.workloads as { name: string; settingsSchema: { properties: Record<string, unknown> } }[]).find((w) => w.name === "gzip");
+    const gzipAdvert = (register[0]!.body.workloads as { name: string; settingsSchema: { properties: Record<string, unknown> } }[]).find(
+      (w) => w.name === "gzip",
+    );
     expect(Object.keys(gzipAdvert!.settingsSchema.properties)).toEqual(expect.arrayContaining(["sizeBytes", "level", "compress", "iterations"]));
     expect(fs.statSync(path.join(dir, "credential.json")).mode & 0o777).toBe(0o600);
     // Removed from the buffer once the server's answer arrived.
@@ -91,7 +107,12 @@ describe("reference agent", () => {
   });
 
   it("sends the commit it was told with every run: hash, branch, subject line and commit time", async () => {
-    const commit = { gitCommit: "0123456789abcdef0123456789abcdef01234567", gitBranch: "main", gitCommitMessage: "Reuse the deflate state", gitCommitTime: "2026-11-24T15:00:00+01:00" };
+    const commit = {
+      gitCommit: "0123456789abcdef0123456789abcdef01234567",
+      gitBranch: "main",
+      gitCommitMessage: "Reuse the deflate state",
+      gitCommitTime: "2026-11-24T15:00:00+01:00",
+    };
     startAgent({ git: { kind: "fixed", commit } });
     const id = api.enqueue({ name: "sleep", settings: { ms: 1 } }, { metrics: [{ key: "slept_ms", unit: "ms", direction: "lower_is_better" }] });
     await vi.waitFor(() => expect(api.runs.has(id)).toBe(true), eventually);

@@ -224,7 +224,10 @@ export class Agent {
         return;
       case "fail":
         this.log.warn("job.failed", { job: job.id, error: outcome.error, retryable: outcome.retryable });
-        await this.uploader.submit({ ...base, kind: "fail", fail: { error: outcome.error, logTail: outcome.logTail, retryable: outcome.retryable, cancelled: false } }, this.halt.signal);
+        await this.uploader.submit(
+          { ...base, kind: "fail", fail: { error: outcome.error, logTail: outcome.logTail, retryable: outcome.retryable, cancelled: false } },
+          this.halt.signal,
+        );
         return;
       case "stopped":
         return this.reportStopped(running, outcome.reason);
@@ -246,7 +249,11 @@ export class Agent {
         await this.client.release(job.id, job.leaseToken);
         this.log.info("job.released", { job: job.id });
       } catch (error) {
-        this.log.warn("job.release_failed", { job: job.id, error: error instanceof Error ? error.message : String(error), effect: "the job runs elsewhere once its lease expires" });
+        this.log.warn("job.release_failed", {
+          job: job.id,
+          error: error instanceof Error ? error.message : String(error),
+          effect: "the job runs elsewhere once its lease expires",
+        });
       }
     } else if (reason === "lease-lost") {
       this.log.warn("job.dropped", { job: job.id, reason: "its lease is not ours any more; the result is not sent" });

@@ -21,7 +21,13 @@ export interface AgentIdentity {
   version: string;
 }
 
-export async function executeJob(job: Job, registry: WorkloadRegistry, signal: AbortSignal, agent: AgentIdentity, git: GitSource = { kind: "none" }): Promise<JobOutcome> {
+export async function executeJob(
+  job: Job,
+  registry: WorkloadRegistry,
+  signal: AbortSignal,
+  agent: AgentIdentity,
+  git: GitSource = { kind: "none" },
+): Promise<JobOutcome> {
   const prepared = registry.prepare(job.workload.name, job.workload.settings);
   // A setting the workload refuses will be refused on every agent: no point retrying.
   if ("problem" in prepared) return { kind: "fail", error: prepared.problem, retryable: false, logTail: "" };

@@ -6,8 +6,7 @@ import path from "node:path";
 import type { FailRequest, RunReport } from "../api/protocol";
 
 export type Report = { jobId: string; leaseToken: string; savedAt: string } & (
-  | { kind: "complete"; run: RunReport }
-  | { kind: "fail"; fail: Omit<FailRequest, "leaseToken"> }
+  { kind: "complete"; run: RunReport } | { kind: "fail"; fail: Omit<FailRequest, "leaseToken"> }
 );
 
 export class ResultBuffer {

@@ -48,7 +48,14 @@ describe("runMetrics", () => {
     const recorder = recorded();
     recorder.value("compress_time", 2000);
     recorder.value("rate", 4096);
-    const result = runMetrics([{ key: "compress_time", unit: "ms" }, { key: "rate", unit: "KiB/s" }], [...specs, { key: "rate", unit: "KiB/s", direction: "higher_is_better", aggregation: "mean", description: "" }], recorder);
+    const result = runMetrics(
+      [
+        { key: "compress_time", unit: "ms" },
+        { key: "rate", unit: "KiB/s" },
+      ],
+      [...specs, { key: "rate", unit: "KiB/s", direction: "higher_is_better", aggregation: "mean", description: "" }],
+      recorder,
+    );
     expect(result).toEqual({
       metrics: [
         { key: "compress_time", unit: "ms", direction: "lower_is_better", samples: [1.5, 2.5], value: 2 },

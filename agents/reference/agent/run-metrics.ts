@@ -7,7 +7,7 @@ import type { MemoryRecorder } from "../workloads/recorder";
 import type { MetricSpec } from "../workloads/workload";
 
 const UNIT_FAMILIES: Record<string, Record<string, number>> = {
-  time: { ns: 1e-9, us: 1e-6, "µs": 1e-6, ms: 1e-3, s: 1 },
+  time: { ns: 1e-9, us: 1e-6, µs: 1e-6, ms: 1e-3, s: 1 },
   bytes: { B: 1, KB: 1e3, kB: 1e3, KiB: 1024, MB: 1e6, MiB: 1024 ** 2, GB: 1e9, GiB: 1024 ** 3 },
 };
 

@@ -53,7 +53,13 @@ export class Uploader {
         this.log.warn("job.run_refused", { job, reason: error.message });
         const refusal = error.body?.message ?? error.message;
         return this.submit(
-          { jobId: job, leaseToken: report.leaseToken, savedAt: new Date().toISOString(), kind: "fail", fail: { error: `the server refused the run: ${refusal}`.slice(0, 2000), retryable: false, cancelled: false } },
+          {
+            jobId: job,
+            leaseToken: report.leaseToken,
+            savedAt: new Date().toISOString(),
+            kind: "fail",
+            fail: { error: `the server refused the run: ${refusal}`.slice(0, 2000), retryable: false, cancelled: false },
+          },
           signal,
         );
       }

@@ -14,7 +14,12 @@ afterEach(() => api.close());
 
 function client(lines: string[]) {
   const quick = { attempts: 2, baseDelayMs: 1, maxDelayMs: 2 };
-  return new ApiClient({ baseUrl: api.url, userAgent: "test", log: createLogger((line) => lines.push(line)), retryPolicies: { ...defaultRetryPolicies, register: quick } });
+  return new ApiClient({
+    baseUrl: api.url,
+    userAgent: "test",
+    log: createLogger((line) => lines.push(line)),
+    retryPolicies: { ...defaultRetryPolicies, register: quick },
+  });
 }
 
 describe("ApiClient on 503", () => {
@@ -22,7 +27,9 @@ describe("ApiClient on 503", () => {
     api.down = true;
     api.retryAfter = "1";
     const lines: string[] = [];
-    const error = await client(lines).register(api.enrollmentToken, { name: "a", kind: "other", capabilities: [], labels: {}, version: "test", workloads: [], environment: {} }).catch((e: unknown) => e);
+    const error = await client(lines)
+      .register(api.enrollmentToken, { name: "a", kind: "other", capabilities: [], labels: {}, version: "test", workloads: [], environment: {} })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnavailableError);
     expect((error as UnavailableError).retryAfterMs).toBe(1000);
     expect(api.callsTo("/agents/register").map((call) => call.status)).toEqual([503, 503]);
@@ -34,7 +41,9 @@ describe("ApiClient on 503", () => {
   it("without Retry-After, backs off as its policy says", async () => {
     api.down = true;
     const lines: string[] = [];
-    await client(lines).register(api.enrollmentToken, { name: "a", kind: "other", capabilities: [], labels: {}, version: "test", workloads: [], environment: {} }).catch(() => undefined);
+    await client(lines)
+      .register(api.enrollmentToken, { name: "a", kind: "other", capabilities: [], labels: {}, version: "test", workloads: [], environment: {} })
+      .catch(() => undefined);
     expect(Number(/delay_ms=(\d+)/.exec(lines.find((line) => line.includes("event=api.retry")) ?? "")?.[1])).toBeLessThanOrEqual(2);
   });
 });

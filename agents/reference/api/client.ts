@@ -112,7 +112,12 @@ export class ApiClient {
     return withRetry(this.policies[name], () => this.send(name, path, request), {
       signal: request.signal,
       onRetry: (error, attempt, delayMs) =>
-        this.options.log.warn("api.retry", { call: name, attempt, delay_ms: Math.round(delayMs), error: error instanceof Error ? error.message : String(error) }),
+        this.options.log.warn("api.retry", {
+          call: name,
+          attempt,
+          delay_ms: Math.round(delayMs),
+          error: error instanceof Error ? error.message : String(error),
+        }),
     });
   }
 

@@ -49,8 +49,17 @@ async function readsOf<T>(template: string, status: string, code: (client: ApiCl
     res.writeHead(Number(status), { "content-type": "application/json" }).end(text);
   });
   await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
-  const once = Object.fromEntries(Object.keys(defaultRetryPolicies).map((call) => [call, { attempts: 1, baseDelayMs: 1, maxDelayMs: 1 }])) as Record<CallName, { attempts: number; baseDelayMs: number; maxDelayMs: number }>;
-  const client = new ApiClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, credential: "vsag_test", userAgent: "conformance", log: createLogger(() => {}), retryPolicies: once });
+  const once = Object.fromEntries(Object.keys(defaultRetryPolicies).map((call) => [call, { attempts: 1, baseDelayMs: 1, maxDelayMs: 1 }])) as Record<
+    CallName,
+    { attempts: number; baseDelayMs: number; maxDelayMs: number }
+  >;
+  const client = new ApiClient({
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    credential: "vsag_test",
+    userAgent: "conformance",
+    log: createLogger(() => {}),
+    retryPolicies: once,
+  });
   const reads: string[][] = [];
   const parse = JSON.parse;
   vi.spyOn(JSON, "parse").mockImplementation((source: string, reviver?: (this: unknown, key: string, value: unknown) => unknown) => {
@@ -63,7 +72,14 @@ async function readsOf<T>(template: string, status: string, code: (client: ApiCl
   );
   vi.restoreAllMocks();
   const schema = responseSchema(template, status);
-  const problems = [...new Set(reads.map((steps) => [steps.join("."), missing(schema, steps)] as const).filter(([, problem]) => problem).map(([read, problem]) => `${read}: ${problem}`))];
+  const problems = [
+    ...new Set(
+      reads
+        .map((steps) => [steps.join("."), missing(schema, steps)] as const)
+        .filter(([, problem]) => problem)
+        .map(([read, problem]) => `${read}: ${problem}`),
+    ),
+  ];
   expect(reads.length, `the client read nothing of the answer to POST ${template}: is the recorder on its parsing?`).toBeGreaterThan(0);
   expect(problems, `the client reads properties the ${status} answer to POST ${template} does not have (${documentFile})`).toEqual([]);
   return { answer, ...outcome };
@@ -104,7 +120,9 @@ describe("the reference agent's client reads only what docs/openapi.json answers
   });
 
   it("fail", async () => {
-    const { answer, value, error } = await readsOf("/api/v1/jobs/{id}/fail", "200", (client) => client.fail("job1", { leaseToken: "vlease_1", error: "it broke", retryable: true, cancelled: false }));
+    const { answer, value, error } = await readsOf("/api/v1/jobs/{id}/fail", "200", (client) =>
+      client.fail("job1", { leaseToken: "vlease_1", error: "it broke", retryable: true, cancelled: false }),
+    );
     expect(error).toBeUndefined();
     expect(value?.status).toBe(at(answer, "status"));
   });

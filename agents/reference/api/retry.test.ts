@@ -59,10 +59,14 @@ describe("withRetry", () => {
   it("gives up when its signal aborts", async () => {
     const controller = new AbortController();
     let calls = 0;
-    const attempt = withRetry({ attempts: Infinity, baseDelayMs: 60_000, maxDelayMs: 60_000 }, () => {
-      calls++;
-      return Promise.reject(new UnavailableError("x", 503, "down"));
-    }, { signal: controller.signal });
+    const attempt = withRetry(
+      { attempts: Infinity, baseDelayMs: 60_000, maxDelayMs: 60_000 },
+      () => {
+        calls++;
+        return Promise.reject(new UnavailableError("x", 503, "down"));
+      },
+      { signal: controller.signal },
+    );
     controller.abort();
     await expect(attempt).rejects.toBeInstanceOf(UnavailableError);
     expect(calls).toBe(1);
@@ -91,10 +95,14 @@ describe("Retry-After", () => {
   it("withRetry reports and waits the Retry-After of the error it retries", async () => {
     const delays: number[] = [];
     let calls = 0;
-    const answer = await withRetry({ attempts: Infinity, baseDelayMs: 1, maxDelayMs: 2 }, async () => {
-      if (++calls === 1) throw Object.assign(new UnavailableError("x", 503, "down"), { retryAfterMs: 40 });
-      return "ok";
-    }, { onRetry: (_error, _attempt, delayMs) => delays.push(delayMs) });
+    const answer = await withRetry(
+      { attempts: Infinity, baseDelayMs: 1, maxDelayMs: 2 },
+      async () => {
+        if (++calls === 1) throw Object.assign(new UnavailableError("x", 503, "down"), { retryAfterMs: 40 });
+        return "ok";
+      },
+      { onRetry: (_error, _attempt, delayMs) => delays.push(delayMs) },
+    );
     expect(answer).toBe("ok");
     expect(delays).toEqual([40]);
   });

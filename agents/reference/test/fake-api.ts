@@ -106,7 +106,10 @@ export class FakeApi {
     const url = new URL(req.url ?? "/", this.url);
     const send = (status: number, payload?: unknown) => {
       this.calls.push({ path: url.pathname, search: url.search, status, body });
-      res.writeHead(status, { "content-type": "application/json", ...(status === 503 && this.retryAfter !== undefined ? { "retry-after": this.retryAfter } : {}) });
+      res.writeHead(status, {
+        "content-type": "application/json",
+        ...(status === 503 && this.retryAfter !== undefined ? { "retry-after": this.retryAfter } : {}),
+      });
       res.end(payload === undefined ? undefined : JSON.stringify(payload));
     };
     const error = (status: number, code: string, message: string) => send(status, { error: { code, message } });
@@ -117,7 +120,13 @@ export class FakeApi {
       if (bearer !== this.enrollmentToken) return error(401, "UNAUTHORIZED", "Unknown enrollment token");
       const agent = { id: `agent${this.agents.length + 1}`, name: String(body.name), credential: `vsag_secret_${this.agents.length + 1}`, revoked: false };
       this.agents.push(agent);
-      return send(201, { agent: { id: agent.id, name: agent.name, project: "examples" }, credential: agent.credential, heartbeatIntervalSeconds: this.heartbeatIntervalSeconds, claimWaitSeconds: 1, leaseSeconds: 30 });
+      return send(201, {
+        agent: { id: agent.id, name: agent.name, project: "examples" },
+        credential: agent.credential,
+        heartbeatIntervalSeconds: this.heartbeatIntervalSeconds,
+        claimWaitSeconds: 1,
+        leaseSeconds: 30,
+      });
     }
     const agent = this.agents.find((candidate) => candidate.credential === bearer);
     if (!agent || agent.revoked) return error(401, "UNAUTHORIZED", agent ? "This agent was revoked" : "Unknown agent credential");
@@ -155,7 +164,8 @@ export class FakeApi {
     if (!match || !entry) return error(404, "NOT_FOUND", "No such job in this project");
     const action = match[2];
     const ours = entry.job.leaseToken === body.leaseToken && entry.agentId === agent.id;
-    if (action === "complete" && ours && entry.status === "succeeded") return send(200, { run: { id: `run_${entry.job.id}`, repetition: 1, url: "" }, replayed: true });
+    if (action === "complete" && ours && entry.status === "succeeded")
+      return send(200, { run: { id: `run_${entry.job.id}`, repetition: 1, url: "" }, replayed: true });
     if (!ours || entry.status !== "leased") return error(409, "CONFLICT", "The lease is not yours any more");
     if (action === "lease") {
       if (this.stolenLeases.has(entry.job.id)) return error(409, "CONFLICT", "The lease expired and another agent took the job");

@@ -47,13 +47,16 @@ function operation(template: string): Operation {
 
 /** The document's path that a URL path matches ("/api/v1/jobs/job1/lease" → "/api/v1/jobs/{id}/lease"). */
 export function pathOf(urlPath: string): string | undefined {
-  return Object.keys(document.paths).find((template) => new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+")}$`).test(urlPath));
+  return Object.keys(document.paths).find((template) =>
+    new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+")}$`).test(urlPath),
+  );
 }
 
 export function responseSchema(template: string, status: string): Schema {
   const response = operation(template).responses[status];
   const schema = response?.content?.["application/json"]?.schema;
-  if (!schema) throw new Error(`POST ${template} does not answer ${status} with a JSON body (it answers ${Object.keys(operation(template).responses).join(", ")})`);
+  if (!schema)
+    throw new Error(`POST ${template} does not answer ${status} with a JSON body (it answers ${Object.keys(operation(template).responses).join(", ")})`);
   return schema;
 }
 
@@ -90,7 +93,8 @@ export function requestProblems(urlPath: string, search: string, body: unknown):
   if (!template) return [`POST ${urlPath}: ${documentFile} has no such path`];
   const problems: string[] = [];
   const known = (operation(template).parameters ?? []).filter((parameter) => parameter.in === "query").map((parameter) => parameter.name);
-  for (const name of new URLSearchParams(search).keys()) if (!known.includes(name)) problems.push(`POST ${urlPath}: no query parameter "${name}" (the document has ${known.join(", ") || "none"})`);
+  for (const name of new URLSearchParams(search).keys())
+    if (!known.includes(name)) problems.push(`POST ${urlPath}: no query parameter "${name}" (the document has ${known.join(", ") || "none"})`);
   const validate = requestValidator(template);
   if (!validate) {
     const empty = body === undefined || (typeof body === "object" && body !== null && Object.keys(body).length === 0);
@@ -143,7 +147,10 @@ export function missing(schema: Schema, steps: readonly string[]): string | unde
     if (at.items && /^\d+$/.test(step)) at = resolve(at.items);
     else if (at.properties?.[step]) at = resolve(at.properties[step]);
     else if (typeof at.additionalProperties === "object") at = resolve(at.additionalProperties);
-    else return `${walked.join(".") || "the answer"} has no "${step}" (it has ${Object.keys(at.properties ?? {}).sort().join(", ")})`;
+    else
+      return `${walked.join(".") || "the answer"} has no "${step}" (it has ${Object.keys(at.properties ?? {})
+        .sort()
+        .join(", ")})`;
     walked.push(step);
   }
   return undefined;

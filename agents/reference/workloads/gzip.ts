@@ -10,7 +10,13 @@ import { checkpoint, type Workload } from "./workload";
 const MiB = 1024 * 1024;
 
 const settings = z.strictObject({
-  sizeBytes: z.int().min(1).max(64 * MiB).default(51_200).describe("Size of the generated text payload, in bytes").meta({ "x-unit": "B" }),
+  sizeBytes: z
+    .int()
+    .min(1)
+    .max(64 * MiB)
+    .default(51_200)
+    .describe("Size of the generated text payload, in bytes")
+    .meta({ "x-unit": "B" }),
   compress: z.boolean().default(true).describe("false: the payload is sent as it is (the Plain variant)"),
   level: z.int().min(0).max(9).default(6).describe("gzip level: 1 fastest … 9 smallest; 0 stores without compressing"),
   iterations: z.int().min(1).max(100_000).default(100).describe("Measured operations"),
@@ -24,7 +30,13 @@ export const gzipWorkload: Workload<GzipSettings> = {
   description: "Compress a generated text payload with gzip (or not, for the Plain side): time per operation and bytes",
   settings,
   metrics: [
-    { key: "compress_time", unit: "us", direction: "lower_is_better", aggregation: "median", description: "Time to prepare the payload for sending, per operation" },
+    {
+      key: "compress_time",
+      unit: "us",
+      direction: "lower_is_better",
+      aggregation: "median",
+      description: "Time to prepare the payload for sending, per operation",
+    },
     { key: "payload_bytes", unit: "B", direction: "lower_is_better", aggregation: "mean", description: "Bytes sent: the payload after compression" },
     { key: "input_bytes", unit: "B", direction: "lower_is_better", aggregation: "mean", description: "Bytes of the payload before compression" },
   ],

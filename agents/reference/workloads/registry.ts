@@ -45,7 +45,10 @@ export class WorkloadRegistry {
     if (!workload) return { problem: `this agent has no workload "${name}" (it has ${this.names().join(", ")})` };
     const parsed = workload.settings.safeParse(rawSettings ?? {});
     if (!parsed.success) {
-      const issues = parsed.error.issues.map((issue) => `${issue.path.length ? issue.path.join(".") : "settings"}: ${issue.code === "unrecognized_keys" ? unknownSettings(issue.keys, workload.settings) : issue.message}`);
+      const issues = parsed.error.issues.map(
+        (issue) =>
+          `${issue.path.length ? issue.path.join(".") : "settings"}: ${issue.code === "unrecognized_keys" ? unknownSettings(issue.keys, workload.settings) : issue.message}`,
+      );
       return { problem: `bad settings for workload "${name}": ${issues.join("; ")}` };
     }
     const settings = parsed.data;

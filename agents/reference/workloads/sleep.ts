@@ -5,7 +5,13 @@ import { sleep } from "../timing";
 import { StoppedError, type Workload } from "./workload";
 
 const settings = z.strictObject({
-  ms: z.int().min(0).max(24 * 60 * 60 * 1000).default(1000).describe("How long to sleep, in milliseconds").meta({ "x-unit": "ms" }),
+  ms: z
+    .int()
+    .min(0)
+    .max(24 * 60 * 60 * 1000)
+    .default(1000)
+    .describe("How long to sleep, in milliseconds")
+    .meta({ "x-unit": "ms" }),
 });
 
 export const sleepWorkload: Workload<z.output<typeof settings>> = {

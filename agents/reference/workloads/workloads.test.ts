@@ -69,14 +69,20 @@ describe("sleep workload", () => {
 
 describe("workload registry", () => {
   it("advertises what the repository says it does (server/workloads/built-in/reference-workloads.json, which the dashboard reads)", () => {
-    const stored = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, "../../../server/workloads/built-in/reference-workloads.json"), "utf8")) as unknown;
+    const stored = JSON.parse(
+      fs.readFileSync(path.resolve(import.meta.dirname, "../../../server/workloads/built-in/reference-workloads.json"), "utf8"),
+    ) as unknown;
     expect(JSON.parse(JSON.stringify(builtInWorkloads().adverts())), "run server/workloads/built-in/produce.sh from the repository root").toEqual(stored);
   });
 
   it("advertises each workload's settings as JSON Schema, defaults included", () => {
     const adverts = builtInWorkloads().adverts();
     expect(adverts.map((advert) => advert.name)).toEqual(["gzip", "sleep"]);
-    const gzip = adverts[0]!.settingsSchema as { type: string; properties: Record<string, { type: string; default?: unknown; minimum?: number; maximum?: number }>; additionalProperties?: boolean };
+    const gzip = adverts[0]!.settingsSchema as {
+      type: string;
+      properties: Record<string, { type: string; default?: unknown; minimum?: number; maximum?: number }>;
+      additionalProperties?: boolean;
+    };
     expect(gzip.type).toBe("object");
     expect(gzip.properties.level).toMatchObject({ type: "integer", minimum: 0, maximum: 9, default: 6 });
     expect(gzip.properties.compress).toMatchObject({ type: "boolean", default: true });
@@ -86,11 +92,19 @@ describe("workload registry", () => {
   it("advertises each workload's metrics with their aggregation, and each setting's unit", () => {
     const [gzip, sleep] = builtInWorkloads().adverts();
     expect(gzip?.metrics).toEqual([
-      { key: "compress_time", unit: "us", direction: "lower_is_better", aggregation: "median", description: "Time to prepare the payload for sending, per operation" },
+      {
+        key: "compress_time",
+        unit: "us",
+        direction: "lower_is_better",
+        aggregation: "median",
+        description: "Time to prepare the payload for sending, per operation",
+      },
       { key: "payload_bytes", unit: "B", direction: "lower_is_better", aggregation: "mean", description: "Bytes sent: the payload after compression" },
       { key: "input_bytes", unit: "B", direction: "lower_is_better", aggregation: "mean", description: "Bytes of the payload before compression" },
     ]);
-    expect(sleep?.metrics).toEqual([{ key: "slept_ms", unit: "ms", direction: "lower_is_better", aggregation: "mean", description: "How long the sleep took" }]);
+    expect(sleep?.metrics).toEqual([
+      { key: "slept_ms", unit: "ms", direction: "lower_is_better", aggregation: "mean", description: "How long the sleep took" },
+    ]);
     const properties = (gzip?.settingsSchema as { properties: Record<string, Record<string, unknown>> }).properties;
     expect(properties.sizeBytes).toMatchObject({ "x-unit": "B", description: "Size of the generated text payload, in bytes" });
     expect((sleep?.settingsSchema as { properties: Record<string, Record<string, unknown>> }).properties.ms).toMatchObject({ "x-unit": "ms" });
@@ -101,7 +115,9 @@ describe("workload registry", () => {
     const ok = registry.prepare("gzip", {});
     expect("problem" in ok ? ok.problem : ok.settings).toEqual({ sizeBytes: 51_200, compress: true, level: 6, iterations: 100, warmupIterations: 10, seed: 1 });
     const foreign = registry.prepare("sleep", { target: "x", vus: 10 });
-    expect("problem" in foreign && foreign.problem).toBe(`bad settings for workload "sleep": settings: unknown settings 'target', 'vus'; valid settings are ms`);
+    expect("problem" in foreign && foreign.problem).toBe(
+      `bad settings for workload "sleep": settings: unknown settings 'target', 'vus'; valid settings are ms`,
+    );
     const bad = registry.prepare("gzip", { compress: "yes", iterations: 1.5 });
     expect("problem" in bad && bad.problem).toBe(
       'bad settings for workload "gzip": compress: Invalid input: expected boolean, received string; iterations: Invalid input: expected int, received number',

@@ -67,7 +67,11 @@ function Unusable({ invitation }: { invitation: InvitationView }) {
         <div className="card" role="status">
           <p style={{ margin: 0 }}>
             This invitation has already been accepted.{" "}
-            {invitation.signedInEmail ? <Link href={`/p/${projectSlug}`}>Open {projectName}</Link> : <Link href={`/sign-in?next=${encodeURIComponent(`/p/${projectSlug}`)}`}>Sign in</Link>}
+            {invitation.signedInEmail ? (
+              <Link href={`/p/${projectSlug}`}>Open {projectName}</Link>
+            ) : (
+              <Link href={`/sign-in?next=${encodeURIComponent(`/p/${projectSlug}`)}`}>Sign in</Link>
+            )}
           </p>
         </div>
       </Shell>

@@ -93,7 +93,9 @@ export default async function ProjectHomePage({ params }: ProjectPageParams) {
               <tr>
                 <th>Experiment</th>
                 <th>Variants</th>
-                <th className="num" data-narrow="hide">Metrics</th>
+                <th className="num" data-narrow="hide">
+                  Metrics
+                </th>
                 <th className="num">Runs</th>
                 <th data-narrow="hide">Status</th>
                 <th data-narrow="hide">Updated</th>
@@ -115,7 +117,9 @@ export default async function ProjectHomePage({ params }: ProjectPageParams) {
                       </span>
                     ))}
                   </td>
-                  <td className="num" data-narrow="hide">{experiment.metricCount}</td>
+                  <td className="num" data-narrow="hide">
+                    {experiment.metricCount}
+                  </td>
                   <td className="num">{experiment.runCount}</td>
                   <td data-narrow="hide">
                     <span className="badge">{experiment.status}</span>

@@ -30,27 +30,47 @@ export default async function Image({ params }: { params: Promise<{ token: strin
   const more = headlines.length - MAX_HEADLINES;
 
   return new ImageResponse(
-    (
-      <div style={{ width: "100%", height: "100%", display: "flex", flexDirection: "column", background: colour.bg, color: colour.text, padding: "56px 64px", borderTop: `12px solid ${colour.accent}` }}>
-        <div style={{ display: "flex", justifyContent: "space-between", alignItems: "center", fontSize: 30, color: colour.muted }}>
-          <div style={{ display: "flex", color: colour.text }}>
-            <span>Ver</span>
-            <span style={{ color: colour.accent }}>sus</span>
-          </div>
-          <div style={{ display: "flex" }}>{mode === "live" ? "Live comparison" : `Snapshot ${formatDateTime(snapshotTakenAt)}`}</div>
+    <div
+      style={{
+        width: "100%",
+        height: "100%",
+        display: "flex",
+        flexDirection: "column",
+        background: colour.bg,
+        color: colour.text,
+        padding: "56px 64px",
+        borderTop: `12px solid ${colour.accent}`,
+      }}
+    >
+      <div style={{ display: "flex", justifyContent: "space-between", alignItems: "center", fontSize: 30, color: colour.muted }}>
+        <div style={{ display: "flex", color: colour.text }}>
+          <span>Ver</span>
+          <span style={{ color: colour.accent }}>sus</span>
         </div>
-        <div style={{ display: "flex", fontSize: title.length > 50 ? 54 : 66, lineHeight: 1.15, marginTop: 40 }}>{title}</div>
-        <div style={{ display: "flex", flexDirection: "column", marginTop: 36, gap: 14 }}>
-          {headlines.slice(0, MAX_HEADLINES).map((headline, index) => (
-            <div key={index} style={{ display: "flex", alignItems: "flex-start", fontSize: 28, lineHeight: 1.3 }}>
-              <div style={{ display: "flex", width: 18, height: 18, borderRadius: 9, marginTop: 9, marginRight: 18, flexShrink: 0, background: headline.verdict ? verdictColour[headline.verdict] : colour.border }} />
-              <div style={{ display: "flex" }}>{drawableText(headline.text, 140)}</div>
-            </div>
-          ))}
-          {more > 0 ? <div style={{ display: "flex", fontSize: 26, color: colour.muted, marginLeft: 36 }}>and {more} more</div> : null}
-        </div>
+        <div style={{ display: "flex" }}>{mode === "live" ? "Live comparison" : `Snapshot ${formatDateTime(snapshotTakenAt)}`}</div>
       </div>
-    ),
+      <div style={{ display: "flex", fontSize: title.length > 50 ? 54 : 66, lineHeight: 1.15, marginTop: 40 }}>{title}</div>
+      <div style={{ display: "flex", flexDirection: "column", marginTop: 36, gap: 14 }}>
+        {headlines.slice(0, MAX_HEADLINES).map((headline, index) => (
+          <div key={index} style={{ display: "flex", alignItems: "flex-start", fontSize: 28, lineHeight: 1.3 }}>
+            <div
+              style={{
+                display: "flex",
+                width: 18,
+                height: 18,
+                borderRadius: 9,
+                marginTop: 9,
+                marginRight: 18,
+                flexShrink: 0,
+                background: headline.verdict ? verdictColour[headline.verdict] : colour.border,
+              }}
+            />
+            <div style={{ display: "flex" }}>{drawableText(headline.text, 140)}</div>
+          </div>
+        ))}
+        {more > 0 ? <div style={{ display: "flex", fontSize: 26, color: colour.muted, marginLeft: 36 }}>and {more} more</div> : null}
+      </div>
+    </div>,
     { ...size, headers: { "Cache-Control": "private, no-store" } },
   );
 }

@@ -26,7 +26,12 @@ describe("POST /api/v1/agents/register", () => {
       environment: { cores: 8 },
     });
     expect(reply.status, JSON.stringify(reply.body)).toBe(201);
-    expect(reply.body).toMatchObject({ agent: { name: "bench-box-1", project: project.slug }, heartbeatIntervalSeconds: 10, claimWaitSeconds: 30, leaseSeconds: 60 });
+    expect(reply.body).toMatchObject({
+      agent: { name: "bench-box-1", project: project.slug },
+      heartbeatIntervalSeconds: 10,
+      claimWaitSeconds: 30,
+      leaseSeconds: 60,
+    });
     expect(reply.body.credential).toMatch(/^vsag_[A-Za-z0-9_-]{43}$/);
 
     const agent = await db.agent.findUniqueOrThrow({ where: { id: reply.body.agent.id }, include: { enrollmentToken: true } });
@@ -146,7 +151,11 @@ describe("POST /api/v1/agents/heartbeat", () => {
     const reply = await agentApi.heartbeat(agent.credential, { version: "1.1.0", labels: { pool: "b" } });
     expect(reply).toEqual({ status: 200, body: { cancelJobIds: [], stop: false, heartbeatIntervalSeconds: 10 } });
     const row = await db.agent.findUniqueOrThrow({ where: { id: agent.id } });
-    expect({ version: row.version, labels: row.labels, capabilities: row.capabilities.sort() }).toEqual({ version: "1.1.0", labels: { pool: "b" }, capabilities: ["http", "noop"] });
+    expect({ version: row.version, labels: row.labels, capabilities: row.capabilities.sort() }).toEqual({
+      version: "1.1.0",
+      labels: { pool: "b" },
+      capabilities: ["http", "noop"],
+    });
   });
 
   it("accepts an empty body as a bare heartbeat", async () => {
@@ -179,7 +188,13 @@ describe("the agent protocol refuses what it cannot read", () => {
   it("a body that is not application/json gets 415, and nothing is written", async () => {
     const project = await jobsProject(db, "media-type");
     const body = JSON.stringify({ name: "png-box", kind: "go", version: "1", capabilities: [] });
-    const reply = await registerRoute(new Request("http://localhost/api/v1/agents/register", { method: "POST", headers: { authorization: `Bearer ${project.token}`, "content-type": "image/png" }, body }));
+    const reply = await registerRoute(
+      new Request("http://localhost/api/v1/agents/register", {
+        method: "POST",
+        headers: { authorization: `Bearer ${project.token}`, "content-type": "image/png" },
+        body,
+      }),
+    );
     expect(reply.status).toBe(415);
     expect(((await reply.json()) as ErrorReply).error.code).toBe("UNSUPPORTED_MEDIA_TYPE");
     expect(await agentRows(project.id)).toEqual([]);

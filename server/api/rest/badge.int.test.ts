@@ -46,7 +46,10 @@ afterAll(async () => {
 describe("GET /api/v1/experiments/{slugOrId}/badge/{metric}.svg", () => {
   it("with an API key: valid SVG of the latest commit's median and its verdict against the commits before it", async () => {
     const experiment = `worse-${suffix()}`;
-    await uploadCommits(db, project, experiment, [...Array.from({ length: 5 }, () => ({ sha: sha(), branch: "main", values: around(100) })), { sha: sha(), branch: "main", values: around(112) }]);
+    await uploadCommits(db, project, experiment, [
+      ...Array.from({ length: 5 }, () => ({ sha: sha(), branch: "main", values: around(100) })),
+      { sha: sha(), branch: "main", values: around(112) },
+    ]);
     const response = await badge(experiment, `${METRIC}.svg`, { key: apiKey });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("image/svg+xml; charset=utf-8");
@@ -74,14 +77,27 @@ describe("GET /api/v1/experiments/{slugOrId}/badge/{metric}.svg", () => {
   it("no runs with a commit yet: a grey badge saying so", async () => {
     const experiment = `empty-${suffix()}`;
     await uploadCommits(db, project, experiment, []);
-    await db.experiment.create({ data: { projectId: project.id, slug: experiment, title: experiment, metrics: { create: [{ key: METRIC, unit: "ms", direction: "lower_is_better" }] }, variants: { create: [{ name: "main", isBaseline: true }] } } });
+    await db.experiment.create({
+      data: {
+        projectId: project.id,
+        slug: experiment,
+        title: experiment,
+        metrics: { create: [{ key: METRIC, unit: "ms", direction: "lower_is_better" }] },
+        variants: { create: [{ name: "main", isBaseline: true }] },
+      },
+    });
     const { title } = await svgOf(await badge(experiment, `${METRIC}.svg`, { key: apiKey }));
     expect(title).toBe("latency_ms: no runs with a commit");
   });
 
   it("through a live share link's token, without a key: public, cached 5 minutes", async () => {
     const experiment = `shared-${suffix()}`;
-    await uploadCommits(db, project, experiment, Array.from({ length: 6 }, () => ({ sha: sha(), branch: "main", values: around(50) })));
+    await uploadCommits(
+      db,
+      project,
+      experiment,
+      Array.from({ length: 6 }, () => ({ sha: sha(), branch: "main", values: around(50) })),
+    );
     const link = await createShareLink(db, { projectId: project.id }, userId, { experimentSlug: experiment, mode: "live", expiresAt: null });
     const response = await badge(experiment, `${METRIC}.svg`, { query: `share=${link.token}` });
     expect(response.status).toBe(200);
@@ -110,7 +126,9 @@ describe("GET /api/v1/experiments/{slugOrId}/badge/{metric}.svg", () => {
     expect(anonymous.status).toBe(401);
     const unknown = await badge(experiment, "nope.svg", { key: apiKey });
     expect(unknown.status).toBe(404);
-    expect(((await unknown.json()) as { error: { message: string } }).error.message).toContain(`No metric "nope" in experiment "${experiment}"; its metrics are "${METRIC}"`);
+    expect(((await unknown.json()) as { error: { message: string } }).error.message).toContain(
+      `No metric "nope" in experiment "${experiment}"; its metrics are "${METRIC}"`,
+    );
     const png = await badge(experiment, `${METRIC}.png`, { key: apiKey });
     expect(png.status).toBe(400);
     expect(((await png.json()) as { error: { details: { fields: { path: string[] }[] } } }).error.details.fields[0]?.path).toEqual(["metric"]);

@@ -33,7 +33,8 @@ export async function getBadge(req: Request, params: { slugOrId: string; metric:
       scope = await authenticateApiKey(db, req.headers.get("authorization"));
     }
     const experiment = await experimentForCheck(db, scope.projectId, slugOrId);
-    if (sharedExperimentId !== undefined && experiment.id !== sharedExperimentId) throw new AppError("NOT_FOUND", `No experiment "${slugOrId}" behind this share link`);
+    if (sharedExperimentId !== undefined && experiment.id !== sharedExperimentId)
+      throw new AppError("NOT_FOUND", `No experiment "${slugOrId}" behind this share link`);
     const badge = await badgeFor(db, { ...scope, baseUrl: publicOrigin(req.headers, req.url) }, experiment, { ...query, metric });
     return new Response(badgeSvg(badge), {
       headers: {

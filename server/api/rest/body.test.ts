@@ -8,16 +8,19 @@ import { formatBytes, parseJson, readBody } from "./body";
 /** A body stream of `chunks` chunks of `size` bytes; records how many chunks were pulled. */
 function chunkedStream(chunks: number, size: number) {
   const state = { pulled: 0, cancelled: false };
-  const stream = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (state.pulled === chunks) return controller.close();
-      state.pulled++;
-      controller.enqueue(new Uint8Array(size).fill(0x61));
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (state.pulled === chunks) return controller.close();
+        state.pulled++;
+        controller.enqueue(new Uint8Array(size).fill(0x61));
+      },
+      cancel() {
+        state.cancelled = true;
+      },
     },
-    cancel() {
-      state.cancelled = true;
-    },
-  }, { highWaterMark: 0 });
+    { highWaterMark: 0 },
+  );
   return { stream, state };
 }
 
@@ -25,7 +28,10 @@ const streamed = (stream: ReadableStream<Uint8Array>, headers: Record<string, st
   new Request("http://test.local/api/v1/results", { method: "POST", headers, body: stream, duplex: "half" } as RequestInit);
 
 async function refusal(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(AppError);
   return error as AppError;
 }
@@ -42,7 +48,7 @@ describe("readBody", () => {
     const aborted = Object.assign(new Error("aborted"), { code: "ECONNRESET" });
     const stream = new ReadableStream<Uint8Array>({
       start(controller) {
-        controller.enqueue(new TextEncoder().encode("{\"runs\": ["));
+        controller.enqueue(new TextEncoder().encode('{"runs": ['));
         controller.error(aborted);
       },
     });

@@ -10,8 +10,7 @@ import { refuseDeepJson } from "../../schemas/storable";
 import { parseInput } from "../../schemas/validation";
 
 export async function readBody(req: Request, limitBytes: number): Promise<Buffer> {
-  const tooLarge = () =>
-    new AppError("PAYLOAD_TOO_LARGE", `Request body is larger than the limit of ${formatBytes(limitBytes)} (VERSUS_MAX_BODY_BYTES)`);
+  const tooLarge = () => new AppError("PAYLOAD_TOO_LARGE", `Request body is larger than the limit of ${formatBytes(limitBytes)} (VERSUS_MAX_BODY_BYTES)`);
   const declared = Number(req.headers.get("content-length"));
   if (Number.isFinite(declared) && declared > limitBytes) throw tooLarge();
   if (!req.body) return Buffer.alloc(0);

@@ -39,7 +39,6 @@ async function newProject() {
   return { project, slug, key: key.secret };
 }
 
-
 async function getComparison<T = TComparison>(slugOrId: string, options: { key?: string | null; baseline?: string } = {}) {
   const url = new URL(`http://test.local/api/v1/experiments/${encodeURIComponent(slugOrId)}/comparison`);
   if (options.baseline !== undefined) url.searchParams.set("baseline", options.baseline);
@@ -137,7 +136,10 @@ describe("GET /api/v1/experiments/{slugOrId}/comparison — Kafka serializers (d
     await uploadStored(ctx.key, { experiment: slug, runs: runs.slice(0, 6) });
     await uploadStored(ctx.key, { experiment: slug, runs: runs.slice(6) });
     // A failed run is stored but never compared (its outlier would otherwise turn KOTLINX's lead into a tie).
-    await uploadStored(ctx.key, { experiment: slug, runs: [{ variant: "KOTLINX_JSON", status: "failed", metrics: [{ key: "send_time_ms", summary: { n: 10, mean: 40 } }] }] });
+    await uploadStored(ctx.key, {
+      experiment: slug,
+      runs: [{ variant: "KOTLINX_JSON", status: "failed", metrics: [{ key: "send_time_ms", summary: { n: 10, mean: 40 } }] }],
+    });
   });
 
   it("KOTLINX_JSON is better than SPRING_JSON (Holm p = 2 · 4/252); JACKSON_OBJECT_MAPPER shows no change", async () => {
@@ -156,7 +158,16 @@ describe("GET /api/v1/experiments/{slugOrId}/comparison — Kafka serializers (d
     // KOTLINX: one of 25 pairs above SPRING (2.950 > 2.947), U = 1: exact two-sided p = 2·2/252,
     // the smaller of two p-values, so Holm multiplies it by 2.
     const kotlinx = candidate(comparison, "KOTLINX_JSON");
-    expect(kotlinx).toMatchObject({ baseline: "SPRING_JSON", nBaseline: 5, nCandidate: 5, verdict: "better", evidence: "strong", adjustment: "holm", minReplicates: 5, weak: null });
+    expect(kotlinx).toMatchObject({
+      baseline: "SPRING_JSON",
+      nBaseline: 5,
+      nCandidate: 5,
+      verdict: "better",
+      evidence: "strong",
+      adjustment: "holm",
+      minReplicates: 5,
+      weak: null,
+    });
     expect(kotlinx.mannWhitney).toMatchObject({ u: 1, method: "exact", ties: false });
     expect(kotlinx.mannWhitney!.p).toBeCloseTo(4 / SEED_COUNT, 10);
     expect(kotlinx.pAdjusted).toBeCloseTo((4 / SEED_COUNT) * 2, 10);
@@ -322,7 +333,10 @@ describe("GET /api/v1/experiments/{slugOrId}/comparison — run counts and sampl
 
   it("3 runs per variant: insufficient data, and the reason says how many runs are needed", async () => {
     const runs = [0, 1, 2].flatMap((i) =>
-      KAFKA_VARIANTS.map((variant) => ({ variant, metrics: [{ key: "send_time_ms", unit: "ms", direction: "lower_is_better", summary: { n: MESSAGES, mean: SEND_TIME_MS[variant][i] } }] })),
+      KAFKA_VARIANTS.map((variant) => ({
+        variant,
+        metrics: [{ key: "send_time_ms", unit: "ms", direction: "lower_is_better", summary: { n: MESSAGES, mean: SEND_TIME_MS[variant][i] } }],
+      })),
     );
     await uploadStored(ctx.key, { experiment: "three-runs", create: true, runs });
     const { status, body } = await getComparison("three-runs", { key: ctx.key });
@@ -405,7 +419,10 @@ describe("GET /api/v1/experiments/{slugOrId}/comparison — run counts and sampl
     const perVariant = { a: [] as number[], b: [] as number[] };
     const runs = [];
     for (let i = 0; i < 5; i++) {
-      for (const [variant, median] of [["a", 12], ["b", 15]] as const) {
+      for (const [variant, median] of [
+        ["a", 12],
+        ["b", 15],
+      ] as const) {
         const samples = latencies(2000, 100 + i * 2 + (variant === "a" ? 0 : 1), median);
         perVariant[variant].push(...samples);
         runs.push({ variant, metrics: [{ key: "latency_ms", unit: "ms", direction: "lower_is_better", aggregation: "median", samples }] });
@@ -424,7 +441,11 @@ describe("GET /api/v1/experiments/{slugOrId}/comparison — run counts and sampl
       const merged = stats(comparison, variant).percentiles;
       expect(merged, `${variant} has merged percentiles`).not.toBeNull();
       expect(merged!.count).toBe(10_000);
-      for (const [key, p] of [["p50", 50], ["p90", 90], ["p99", 99]] as const) {
+      for (const [key, p] of [
+        ["p50", 50],
+        ["p90", 90],
+        ["p99", 99],
+      ] as const) {
         const exact = exactPercentile(pooled, p);
         expect(relDiff(merged![key], exact), `${variant} ${key}: merged ${merged![key]} vs pooled ${exact}`).toBeLessThan(0.002);
       }

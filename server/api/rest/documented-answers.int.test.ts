@@ -38,7 +38,10 @@ const answers: [string, Route, string, z.ZodType][] = [
 
 describe("answers list only documented fields", () => {
   it.each(answers)("GET …/%s", async (name, route, query, schema) => {
-    const response = await route(new Request(`http://test.local/api/v1/experiments/${experiment}/${name}${query}`, { headers: { authorization: `Bearer ${key}` } }), { params: Promise.resolve({ slugOrId: experiment }) });
+    const response = await route(
+      new Request(`http://test.local/api/v1/experiments/${experiment}/${name}${query}`, { headers: { authorization: `Bearer ${key}` } }),
+      { params: Promise.resolve({ slugOrId: experiment }) },
+    );
     const body: unknown = await response.json();
     expect(response.status, JSON.stringify(body)).toBe(200);
     expect(undocumentedFields(schema, body)).toEqual([]);

@@ -36,7 +36,11 @@ async function returnedUrls(headers: Record<string, string>): Promise<string[]> 
     new Request("http://0.0.0.0:3000/api/v1/results", {
       method: "POST",
       headers: { ...auth, ...headers, "content-type": "application/json" },
-      body: JSON.stringify({ experiment: slug, create: true, runs: [{ variant: "a", metrics: [{ key: "latency", unit: "ms", direction: "lower_is_better", samples: [1, 2, 3] }] }] }),
+      body: JSON.stringify({
+        experiment: slug,
+        create: true,
+        runs: [{ variant: "a", metrics: [{ key: "latency", unit: "ms", direction: "lower_is_better", samples: [1, 2, 3] }] }],
+      }),
     }),
   );
   const imported = await postImportRoute(

@@ -138,7 +138,15 @@ describe("GET /api/v1/experiments/{slugOrId}/history", () => {
     expect(before.body.commits).toBe(COMMITS);
     await uploadStored(key, {
       experiment: "svc",
-      runs: [{ variant: "plain", gitCommit: "late", gitBranch: "main", gitCommitTime: timeOf(COMMITS), metrics: [{ key: "latency", summary: { n: 10, mean: 111 } }] }],
+      runs: [
+        {
+          variant: "plain",
+          gitCommit: "late",
+          gitBranch: "main",
+          gitCommitTime: timeOf(COMMITS),
+          metrics: [{ key: "latency", summary: { n: 10, mean: 111 } }],
+        },
+      ],
     });
     const after = await getHistory("svc");
     expect(after.body.commits).toBe(COMMITS + 1);

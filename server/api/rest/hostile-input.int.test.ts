@@ -43,9 +43,12 @@ function postImport(query: Record<string, string>, body: string | Uint8Array<Arr
 
 function getComparison(rawSlugOrId: string, query = "") {
   const slugOrId = decodeURIComponent(rawSlugOrId);
-  return getComparisonRoute(new Request(`http://test.local/api/v1/experiments/${rawSlugOrId}/comparison${query}`, { headers: { authorization: `Bearer ${apiKey}` } }), {
-    params: Promise.resolve({ slugOrId }),
-  });
+  return getComparisonRoute(
+    new Request(`http://test.local/api/v1/experiments/${rawSlugOrId}/comparison${query}`, { headers: { authorization: `Bearer ${apiKey}` } }),
+    {
+      params: Promise.resolve({ slugOrId }),
+    },
+  );
 }
 
 /** An upload that fills every text field the format has, so each can be spoiled in turn. */
@@ -79,7 +82,10 @@ function textLeaves(value: unknown, at: Path = []): { path: Path; key: boolean }
   if (typeof value === "string") return [{ path: at, key: false }];
   if (Array.isArray(value)) return value.flatMap((item, i) => textLeaves(item, [...at, i]));
   if (value && typeof value === "object") {
-    return Object.entries(value).flatMap(([key, item]) => [...(at.some((p) => p === "environment") ? [{ path: [...at, key], key: true }] : []), ...textLeaves(item, [...at, key])]);
+    return Object.entries(value).flatMap(([key, item]) => [
+      ...(at.some((p) => p === "environment") ? [{ path: [...at, key], key: true }] : []),
+      ...textLeaves(item, [...at, key]),
+    ]);
   }
   return [];
 }
@@ -149,9 +155,17 @@ describe("values PostgreSQL cannot hold are refused with 400 naming the field, n
   });
 
   it("imports: a NUL in a query parameter, or inside the tool's output", async () => {
-    const query = await refused(() => postImport({ format: "csv", experiment: "nul-import", create: "true", variant: "a\u0000b" }, "time [ms]\n1\n2\n"), 400, "BAD_REQUEST");
+    const query = await refused(
+      () => postImport({ format: "csv", experiment: "nul-import", create: "true", variant: "a\u0000b" }, "time [ms]\n1\n2\n"),
+      400,
+      "BAD_REQUEST",
+    );
     expect(fieldPaths(query.body)).toEqual(["variant"]);
-    const inBody = await refused(() => postImport({ format: "csv", experiment: "nul-import", create: "true" }, "variant,time [ms]\nfa\u0000st,1\nslow,2\n"), 400, "BAD_REQUEST");
+    const inBody = await refused(
+      () => postImport({ format: "csv", experiment: "nul-import", create: "true" }, "variant,time [ms]\nfa\u0000st,1\nslow,2\n"),
+      400,
+      "BAD_REQUEST",
+    );
     // Refused before parsing, naming where in the file (no tool prints U+0000).
     expect(inBody.body.error.message).toMatch(/NUL character \(U\+0000\) at line 2, column 3/);
   });
@@ -166,7 +180,13 @@ describe("values PostgreSQL cannot hold are refused with 400 naming the field, n
 
 describe("sign-in (better-auth's own route and error shape): unstorable text is a 400, not a 500", () => {
   const signIn = (body: object) =>
-    postAuthRoute(new Request("http://test.local/api/auth/sign-in/email", { method: "POST", headers: { "content-type": "application/json", origin: "http://test.local" }, body: JSON.stringify(body) }));
+    postAuthRoute(
+      new Request("http://test.local/api/auth/sign-in/email", {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: "http://test.local" },
+        body: JSON.stringify(body),
+      }),
+    );
 
   it.each([
     ["a NUL in the email", { email: "a\u0000b@example.test", password: "a long enough password" }],
@@ -211,7 +231,11 @@ describe("bodies are read as the media type and encoding they declare", () => {
       expect(response.status, `${type}: ${await response.clone().text()}`).toBe(201);
     }
     for (const type of ["image/png", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "text/plain; charset=utf-16"]) {
-      const { body } = await refused(() => postImport({ format: "csv", experiment: `media-${suffix()}`, create: "true" }, csv, { "content-type": type }), 415, "UNSUPPORTED_MEDIA_TYPE");
+      const { body } = await refused(
+        () => postImport({ format: "csv", experiment: `media-${suffix()}`, create: "true" }, csv, { "content-type": type }),
+        415,
+        "UNSUPPORTED_MEDIA_TYPE",
+      );
       expect(body.error.message).toContain("text/plain");
     }
   });
@@ -229,7 +253,9 @@ describe("bodies are read as the media type and encoding they declare", () => {
 // ---------------------------------------------------------------------------------------------
 
 const NEXT_METHODS = ["GET", "HEAD", "OPTIONS", "POST", "PUT", "DELETE", "PATCH"] as const;
-type RouteModule = Partial<Record<(typeof NEXT_METHODS)[number], (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Response | Promise<Response>>>;
+type RouteModule = Partial<
+  Record<(typeof NEXT_METHODS)[number], (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Response | Promise<Response>>
+>;
 
 function routeFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

@@ -39,16 +39,46 @@ interface Subject {
 
 const subjects: Subject[] = [
   { format: "jmh", file: "jmh/params-gc.json", value: new RegExp(String.raw`"rawData" : \[\s*\[\s*(${NUMBER})`) },
-  { format: "jmh", file: "jmh/sample-ss.json", value: new RegExp(String.raw`"rawDataHistogram" : \[\s*\[\s*\[\s*\[\s*(${NUMBER})`), count: new RegExp(String.raw`"rawDataHistogram" : \[\s*\[\s*\[\s*\[\s*${NUMBER},\s*(${NUMBER})`) },
-  { format: "gobench", file: "gobench/go-test-bench.txt", value: new RegExp(String.raw`^Benchmark\S+\s+\d+\s+(${NUMBER}) ns/op`, "m"), count: /^Benchmark\S+\s+(\d+)/m },
+  {
+    format: "jmh",
+    file: "jmh/sample-ss.json",
+    value: new RegExp(String.raw`"rawDataHistogram" : \[\s*\[\s*\[\s*\[\s*(${NUMBER})`),
+    count: new RegExp(String.raw`"rawDataHistogram" : \[\s*\[\s*\[\s*\[\s*${NUMBER},\s*(${NUMBER})`),
+  },
+  {
+    format: "gobench",
+    file: "gobench/go-test-bench.txt",
+    value: new RegExp(String.raw`^Benchmark\S+\s+\d+\s+(${NUMBER}) ns/op`, "m"),
+    count: /^Benchmark\S+\s+(\d+)/m,
+  },
   { format: "hyperfine", file: "hyperfine/two-commands.json", value: new RegExp(String.raw`"times": \[\s*(${NUMBER})`) },
   { format: "pytest-benchmark", file: "pytest-benchmark/with-data.json", value: new RegExp(String.raw`"data": \[\s*(${NUMBER})`), count: /"rounds": (\d+)/ },
-  { format: "google-benchmark", file: "google-benchmark/repetitions.json", value: new RegExp(String.raw`"real_time": (${NUMBER})`), count: /"iterations": (\d+)/ },
-  { format: "criterion", file: "criterion/bundle.json", value: new RegExp(String.raw`"times": \[\s*(${NUMBER})`), count: new RegExp(String.raw`"iters": \[\s*(${NUMBER})`) },
-  { format: "k6", file: "k6/summary.json", value: new RegExp(String.raw`"http_req_duration": \{\s*"max": (${NUMBER})`), count: /"http_reqs": \{\s*"count": (\d+)/ },
+  {
+    format: "google-benchmark",
+    file: "google-benchmark/repetitions.json",
+    value: new RegExp(String.raw`"real_time": (${NUMBER})`),
+    count: /"iterations": (\d+)/,
+  },
+  {
+    format: "criterion",
+    file: "criterion/bundle.json",
+    value: new RegExp(String.raw`"times": \[\s*(${NUMBER})`),
+    count: new RegExp(String.raw`"iters": \[\s*(${NUMBER})`),
+  },
+  {
+    format: "k6",
+    file: "k6/summary.json",
+    value: new RegExp(String.raw`"http_req_duration": \{\s*"max": (${NUMBER})`),
+    count: /"http_reqs": \{\s*"count": (\d+)/,
+  },
   { format: "k6", file: "k6/out.csv", value: new RegExp(String.raw`^http_req_duration,\d+,(${NUMBER})`, "m") },
   { format: "wrk", file: "wrk/wrk-latency.txt", value: new RegExp(String.raw`^Requests/sec:\s+(${NUMBER})`, "m"), count: /^\s+(\d+) requests in/m },
-  { format: "ngrinder", file: "ngrinder/output.csv", value: new RegExp(String.raw`^\d{4}-[^,\n]*,\d+,\d+,\d+,(${NUMBER})`, "m"), count: /^\d{4}-[^,\n]*,\d+,(\d+)/m },
+  {
+    format: "ngrinder",
+    file: "ngrinder/output.csv",
+    value: new RegExp(String.raw`^\d{4}-[^,\n]*,\d+,\d+,\d+,(${NUMBER})`, "m"),
+    count: /^\d{4}-[^,\n]*,\d+,(\d+)/m,
+  },
   { format: "csv", file: "csv/plain.csv", value: new RegExp(String.raw`^(${NUMBER}),`, "m") },
 ];
 
@@ -95,19 +125,41 @@ const kinds: Kind[] = [
   { name: "a 0-byte file", body: () => "", status: 400, says: /empty/i },
   { name: "binary garbage", body: () => noise(2048), status: 400, says: /not valid UTF-8.*byte/i },
   { name: "the file gzipped", body: (_, text) => zlib.gzipSync(text), status: 400, says: /not valid UTF-8.*byte/i },
-  { name: "NUL bytes inside the text", body: (_, text) => `${text.slice(0, 40)}\u0000\u0000${text.slice(40)}`, status: 400, says: /NUL character \(U\+0000\) at line \d+, column \d+: a binary file/ },
+  {
+    name: "NUL bytes inside the text",
+    body: (_, text) => `${text.slice(0, 40)}\u0000\u0000${text.slice(40)}`,
+    status: 400,
+    says: /NUL character \(U\+0000\) at line \d+, column \d+: a binary file/,
+  },
   // JSON and CSV say so; a line-based printout names the line it could not read, or what is missing.
   { name: "the file truncated mid-value", body: (_, text) => truncated(text), status: 422, says: /truncated|at line \d+: "|no "N requests in/ },
-  { name: "a value of 1e400", body: (subject, text) => replaceAt(text, subject.value, "1e400"), status: 422, says: /1e400.*(not a finite number|is beyond)|beyond the range of a 64-bit float/ },
+  {
+    name: "a value of 1e400",
+    body: (subject, text) => replaceAt(text, subject.value, "1e400"),
+    status: 422,
+    says: /1e400.*(not a finite number|is beyond)|beyond the range of a 64-bit float/,
+  },
   { name: "a value of NaN", body: (subject, text) => replaceAt(text, subject.value, "NaN"), status: 422, says: /NaN/ },
   { name: "a value of Infinity", body: (subject, text) => replaceAt(text, subject.value, "Infinity"), status: 422, says: /Infinity/ },
   { name: "a value of -Infinity", body: (subject, text) => replaceAt(text, subject.value, "-Infinity"), status: 422, says: /Infinity/ },
-  { name: "a count of 2^64+1", body: (subject, text) => replaceAt(text, subject.count as RegExp, TWO_TO_64_PLUS_ONE), status: 422, says: /at most 9007199254740991|<=9007199254740991/, needsCount: true },
+  {
+    name: "a count of 2^64+1",
+    body: (subject, text) => replaceAt(text, subject.count as RegExp, TWO_TO_64_PLUS_ONE),
+    status: 422,
+    says: /at most 9007199254740991|<=9007199254740991/,
+    needsCount: true,
+  },
 ];
 
 function postImport(format: string, body: string | Buffer) {
   const query = new URLSearchParams({ format, experiment: `hostile-${crypto.randomBytes(4).toString("hex")}`, create: "true" });
-  return POST(new Request(`http://test.local/api/v1/imports?${query}`, { method: "POST", headers: { authorization: `Bearer ${apiKey}`, "content-type": "text/plain" }, body: new Uint8Array(body instanceof Buffer ? body : Buffer.from(body)) }));
+  return POST(
+    new Request(`http://test.local/api/v1/imports?${query}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${apiKey}`, "content-type": "text/plain" },
+      body: new Uint8Array(body instanceof Buffer ? body : Buffer.from(body)),
+    }),
+  );
 }
 
 it("covers every importer", () => {

@@ -21,7 +21,12 @@ import type { UploadBody } from "~/test/rest-assertions";
 afterAll(() => db.$disconnect());
 
 const suffix = () => crypto.randomBytes(4).toString("hex");
-const slugFor = (what: string) => `${what.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 40)}-${suffix()}`;
+const slugFor = (what: string) =>
+  `${what
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "")
+    .slice(0, 40)}-${suffix()}`;
 
 let project: { id: string; slug: string };
 let apiKey: string;
@@ -34,14 +39,22 @@ beforeAll(async () => {
 
 async function importFile(format: string, text: string, query: Record<string, string>): Promise<UploadBody> {
   const params = new URLSearchParams({ format, create: "true", ...query });
-  const response = await POST(new Request(`http://test.local/api/v1/imports?${params}`, { method: "POST", headers: { authorization: `Bearer ${apiKey}`, "content-type": "text/plain" }, body: text }));
+  const response = await POST(
+    new Request(`http://test.local/api/v1/imports?${params}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${apiKey}`, "content-type": "text/plain" },
+      body: text,
+    }),
+  );
   const body = (await response.json()) as UploadBody;
   expect(response.status, JSON.stringify(body)).toBe(201);
   return body;
 }
 
 async function readComparison(slug: string): Promise<TComparison> {
-  const response = await GET(new Request(`http://test.local/api/v1/experiments/${slug}/comparison`, { headers: { authorization: `Bearer ${apiKey}` } }), { params: Promise.resolve({ slugOrId: slug }) });
+  const response = await GET(new Request(`http://test.local/api/v1/experiments/${slug}/comparison`, { headers: { authorization: `Bearer ${apiKey}` } }), {
+    params: Promise.resolve({ slugOrId: slug }),
+  });
   const body = (await response.json()) as TComparison;
   expect(response.status, JSON.stringify(body)).toBe(200);
   return body;
@@ -90,7 +103,12 @@ async function checkReadBack(format: string, file: string) {
 
   const experiment = await db.experiment.findUniqueOrThrow({ where: { projectId_slug: { projectId: project.id, slug } }, select: { id: true } });
   const withHistogram = new Set(
-    (await db.runMetricResult.findMany({ where: { run: { experimentId: experiment.id }, histogram: { not: null } }, select: { metric: { select: { key: true } } } })).map((r) => r.metric.key),
+    (
+      await db.runMetricResult.findMany({
+        where: { run: { experimentId: experiment.id }, histogram: { not: null } },
+        select: { metric: { select: { key: true } } },
+      })
+    ).map((r) => r.metric.key),
   );
 
   let checked = 0;
@@ -109,7 +127,10 @@ async function checkReadBack(format: string, file: string) {
       expect(metric.reason, what).toBe("no other variant has runs with this metric");
       const result = metric.comparison!;
       expect(result.comparisons, what).toEqual([]);
-      expect(result.variants.map((v) => [v.variant, v.isBaseline]), what).toEqual([["base", true]]);
+      expect(
+        result.variants.map((v) => [v.variant, v.isBaseline]),
+        what,
+      ).toEqual([["base", true]]);
       const stats = result.variants[0]!;
 
       expect(stats.n, `${what}: runs`).toBe(printed.length);
@@ -149,7 +170,18 @@ async function checkReadBack(format: string, file: string) {
 
 describe("one-variant import, read back through the comparison: each variant's own figures", () => {
   it("covers every format with fixtures", () => {
-    expect(formatsWithFixtures.sort()).toEqual(["criterion", "csv", "gobench", "google-benchmark", "hyperfine", "jmh", "k6", "ngrinder", "pytest-benchmark", "wrk"]);
+    expect(formatsWithFixtures.sort()).toEqual([
+      "criterion",
+      "csv",
+      "gobench",
+      "google-benchmark",
+      "hyperfine",
+      "jmh",
+      "k6",
+      "ngrinder",
+      "pytest-benchmark",
+      "wrk",
+    ]);
   });
 
   for (const format of formatsWithFixtures) {

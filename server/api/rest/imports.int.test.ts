@@ -18,7 +18,18 @@ import { importFormats } from "~/server/schemas/import-formats";
 import { metricKey } from "~/server/importers/to-upload";
 import { createApiKey } from "~/server/projects/api-keys";
 import { createProject } from "~/server/projects/projects";
-import { expectations, expectGobench, expectHyperfine, fixtureFiles, FIXTURES, formatsWithFixtures, readFixture, variantNameOf, type ExpectedBenchmark, type Figure } from "~/test/importer-expectations";
+import {
+  expectations,
+  expectGobench,
+  expectHyperfine,
+  fixtureFiles,
+  FIXTURES,
+  formatsWithFixtures,
+  readFixture,
+  variantNameOf,
+  type ExpectedBenchmark,
+  type Figure,
+} from "~/test/importer-expectations";
 import { expectRefused, fieldPaths, rowCounts } from "~/test/rest-assertions";
 
 const refusedBody = async (request: () => Promise<Response>, status: number, code: string) => (await expectRefused(db, request, status, code)).body;
@@ -31,7 +42,12 @@ afterAll(() => db.$disconnect());
 // ---------------------------------------------------------------------------------------------
 
 const suffix = () => crypto.randomBytes(4).toString("hex");
-const slugFor = (what: string) => `${what.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 40)}-${suffix()}`;
+const slugFor = (what: string) =>
+  `${what
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "")
+    .slice(0, 40)}-${suffix()}`;
 
 interface UploadBody {
   experiment: { slug: string; url: string };
@@ -52,11 +68,13 @@ beforeAll(async () => {
 function postImport(query: Record<string, string | undefined>, body: string, headers: Record<string, string> = {}) {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, value);
-  return POST(new Request(`http://test.local/api/v1/imports?${params}`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${apiKey}`, "content-type": "text/plain", ...headers },
-    body,
-  }));
+  return POST(
+    new Request(`http://test.local/api/v1/imports?${params}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${apiKey}`, "content-type": "text/plain", ...headers },
+      body,
+    }),
+  );
 }
 
 async function importJson<T = UploadBody>(query: Record<string, string | undefined>, body: string, headers: Record<string, string> = {}) {
@@ -82,18 +100,26 @@ function expectClose(actual: number | null | undefined, expected: number, what: 
   expect(actual, what).not.toBeNull();
   expect(actual, what).toBeDefined();
   const scale = Math.max(Math.abs(expected), 1e-300);
-  expect(Math.abs((actual as number) - expected) / scale <= tolerance || Math.abs((actual as number) - expected) < 1e-12, `${what}: stored ${actual}, expected ${expected}`).toBe(true);
+  expect(
+    Math.abs((actual as number) - expected) / scale <= tolerance || Math.abs((actual as number) - expected) < 1e-12,
+    `${what}: stored ${actual}, expected ${expected}`,
+  ).toBe(true);
 }
 
 /** The stored variant of an expected benchmark. */
 function variantOf(experiment: StoredExperiment, benchmark: ExpectedBenchmark) {
-  const name = variantNameOf(experiment.variants.map((v) => v.name), benchmark);
+  const name = variantNameOf(
+    experiment.variants.map((v) => v.name),
+    benchmark,
+  );
   return experiment.variants.find((v) => v.name === name) as StoredExperiment["variants"][number];
 }
 
 function resultOf(run: StoredRun, key: string) {
   // A key whose benchmarks disagree on the unit is stored once per unit ("score:ops/ms").
-  const result = run.results.find((r) => r.metric.key === key) ?? run.results.find((r) => r.metric.key.startsWith(`${key}:`) && r.metric.unit === r.metric.key.slice(key.length + 1));
+  const result =
+    run.results.find((r) => r.metric.key === key) ??
+    run.results.find((r) => r.metric.key.startsWith(`${key}:`) && r.metric.unit === r.metric.key.slice(key.length + 1));
   expect(result, `metric "${key}" in run ${run.repetition} of "${run.variant.name}" (has ${run.results.map((r) => r.metric.key).join(", ")})`).toBeDefined();
   return result as StoredRun["results"][number];
 }
@@ -119,7 +145,10 @@ async function checkImport(format: string, file: string) {
   for (const benchmark of expected) {
     const variant = variantOf(experiment, benchmark);
     const runs = experiment.runs.filter((run) => run.variantId === variant.id);
-    expect(runs.map((run) => run.repetition), `repetitions of "${variant.name}"`).toEqual(benchmark.runs.map((_, i) => i));
+    expect(
+      runs.map((run) => run.repetition),
+      `repetitions of "${variant.name}"`,
+    ).toEqual(benchmark.runs.map((_, i) => i));
     benchmark.runs.forEach((figures, r) => {
       for (const [key, values] of Object.entries(figures)) {
         const result = resultOf(runs[r] as StoredRun, metricKey(key));
@@ -205,8 +234,16 @@ describe("POST /api/v1/imports refuses bad requests", () => {
 
   it("a body over the limit → 413", async () => {
     const body = await refusedBody(
-      () => POST(new Request("http://test.local/api/v1/imports?format=wrk&experiment=x&create=true", { method: "POST", headers: { authorization: `Bearer ${apiKey}`, "content-length": "100000000" }, body: wrk() })),
-      413, "PAYLOAD_TOO_LARGE",
+      () =>
+        POST(
+          new Request("http://test.local/api/v1/imports?format=wrk&experiment=x&create=true", {
+            method: "POST",
+            headers: { authorization: `Bearer ${apiKey}`, "content-length": "100000000" },
+            body: wrk(),
+          }),
+        ),
+      413,
+      "PAYLOAD_TOO_LARGE",
     );
     expect(body.error.message).toContain("VERSUS_MAX_BODY_BYTES");
   });
@@ -239,7 +276,11 @@ describe("imports every fixture with create=true and stores the tool's numbers",
     await checkImport("criterion", `criterion/${dir}/sample.json`);
     const estimates = path.join(FIXTURES, "criterion", dir, "estimates.json");
     if (fs.existsSync(estimates)) {
-      const body = await refusedBody(() => postImport({ format: "criterion", experiment: slugFor("estimates"), create: "true" }, fs.readFileSync(estimates, "utf8")), 422, "UNPROCESSABLE");
+      const body = await refusedBody(
+        () => postImport({ format: "criterion", experiment: slugFor("estimates"), create: "true" }, fs.readFileSync(estimates, "utf8")),
+        422,
+        "UNPROCESSABLE",
+      );
       expect(body.error.message).toContain("estimates.json");
     }
   });
@@ -307,7 +348,10 @@ describe("mapping onto an experiment", () => {
         const raw = m.label || m.key;
         return raw.endsWith(":ns/op") && (raw === `${benchmark.name}:ns/op` || raw.startsWith(`${benchmark.name} [`));
       });
-      expect(candidates.map((m) => m.label || m.key), `ns/op metric of ${benchmark.name}`).toHaveLength(1);
+      expect(
+        candidates.map((m) => m.label || m.key),
+        `ns/op metric of ${benchmark.name}`,
+      ).toHaveLength(1);
       const chosen = candidates[0];
       benchmark.runs.forEach((figures, round) => {
         const result = (experiment.runs[round] as StoredRun).results.find((r) => r.metricId === chosen?.id);
@@ -338,12 +382,20 @@ describe("mapping onto an experiment", () => {
   });
 
   it("split=metric without a variant → 400", async () => {
-    const body = await refusedBody(() => postImport({ format: "gobench", experiment: slugFor("no-variant"), create: "true", split: "metric" }, gobenchText()), 400, "BAD_REQUEST");
+    const body = await refusedBody(
+      () => postImport({ format: "gobench", experiment: slugFor("no-variant"), create: "true", split: "metric" }, gobenchText()),
+      400,
+      "BAD_REQUEST",
+    );
     expect(fieldPaths(body)).toEqual(["variant"]);
   });
 
   it("one variant for a file of several benchmarks with split=variant → 400 explaining the options", async () => {
-    const body = await refusedBody(() => postImport({ format: "gobench", experiment: slugFor("one-variant"), create: "true", split: "variant", variant: "go" }, gobenchText()), 400, "BAD_REQUEST");
+    const body = await refusedBody(
+      () => postImport({ format: "gobench", experiment: slugFor("one-variant"), create: "true", split: "variant", variant: "go" }, gobenchText()),
+      400,
+      "BAD_REQUEST",
+    );
     expect(body.error.message).toContain("split=metric");
   });
 
@@ -372,7 +424,11 @@ describe("mapping onto an experiment", () => {
     expect(again.status).toBe(200);
     expect(again.body.replayed).toBe(true);
     expect(again.body.runs).toEqual(first.body.runs);
-    const body = await refusedBody(() => postImport({ format: "wrk", experiment: experimentSlug, create: "true", variant: "other" }, text, { "idempotency-key": key }), 409, "CONFLICT");
+    const body = await refusedBody(
+      () => postImport({ format: "wrk", experiment: experimentSlug, create: "true", variant: "other" }, text, { "idempotency-key": key }),
+      409,
+      "CONFLICT",
+    );
     expect(body.error.message).toContain(key);
     expect((await storedRuns(experimentSlug)).runs).toHaveLength(1);
   });
@@ -389,7 +445,11 @@ describe("a tool's file sent as another format → 422 naming the format, nothin
   it("hyperfine JSON as jmh", async () => {
     const file = fixtureFiles("hyperfine")[0];
     expect(file).toBeDefined();
-    const body = await refusedBody(() => postImport({ format: "jmh", experiment: slugFor("wrong"), create: "true" }, readFixture(file as string)), 422, "UNPROCESSABLE");
+    const body = await refusedBody(
+      () => postImport({ format: "jmh", experiment: slugFor("wrong"), create: "true" }, readFixture(file as string)),
+      422,
+      "UNPROCESSABLE",
+    );
     expect(body.error.message).toMatch(/^Not valid jmh output: /);
     expect(body.error.message).toContain("this looks like hyperfine JSON");
   });
@@ -397,7 +457,11 @@ describe("a tool's file sent as another format → 422 naming the format, nothin
   it("wrk text as gobench", async () => {
     const file = fixtureFiles("wrk")[0];
     expect(file).toBeDefined();
-    const body = await refusedBody(() => postImport({ format: "gobench", experiment: slugFor("wrong"), create: "true" }, readFixture(file as string)), 422, "UNPROCESSABLE");
+    const body = await refusedBody(
+      () => postImport({ format: "gobench", experiment: slugFor("wrong"), create: "true" }, readFixture(file as string)),
+      422,
+      "UNPROCESSABLE",
+    );
     expect(body.error.message).toMatch(/^Not valid gobench output: /);
   });
 

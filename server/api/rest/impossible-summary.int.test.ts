@@ -27,11 +27,23 @@ const post = (handler: (req: Request) => Promise<Response>, url: string, body: s
   handler(new Request(url, { method: "POST", headers: { authorization: `Bearer ${apiKey}`, "content-type": contentType }, body }));
 
 const upload = (summary: object) =>
-  post(postResults, "http://test.local/api/v1/results", JSON.stringify({
-    experiment: "summaries",
-    create: true,
-    runs: [{ variant: "a", metrics: [{ key: "latency", unit: "ms", direction: "lower_is_better", samples: [1, 2, 3] }, { key: "throughput", unit: "req/s", direction: "higher_is_better", summary }] }],
-  }));
+  post(
+    postResults,
+    "http://test.local/api/v1/results",
+    JSON.stringify({
+      experiment: "summaries",
+      create: true,
+      runs: [
+        {
+          variant: "a",
+          metrics: [
+            { key: "latency", unit: "ms", direction: "lower_is_better", samples: [1, 2, 3] },
+            { key: "throughput", unit: "req/s", direction: "higher_is_better", summary },
+          ],
+        },
+      ],
+    }),
+  );
 
 describe("an impossible summary", () => {
   it("is refused over POST /api/v1/results with 400 naming the field, and nothing is stored", async () => {
@@ -56,9 +68,19 @@ describe("an impossible summary", () => {
 
   it("is refused over POST /api/v1/imports with 400 naming the field, and nothing is stored", async () => {
     // pytest-benchmark's stats without raw rounds: the importer passes them on as the summary.
-    const bench = { name: "test_parse", fullname: "tests/test_parse.py::test_parse", params: null, stats: { min: 0.001, max: 0.002, mean: 0.005, stddev: 0.0001, rounds: 20, median: 0.0015, iterations: 1 } };
+    const bench = {
+      name: "test_parse",
+      fullname: "tests/test_parse.py::test_parse",
+      params: null,
+      stats: { min: 0.001, max: 0.002, mean: 0.005, stddev: 0.0001, rounds: 20, median: 0.0015, iterations: 1 },
+    };
     const file = JSON.stringify({ machine_info: {}, commit_info: {}, benchmarks: [bench], datetime: "2026-11-28T10:00:00", version: "4.0.0" });
-    const { body } = await expectRefused(db, () => post(postImports, "http://test.local/api/v1/imports?format=pytest-benchmark&experiment=imported&create=true", file), 400, "BAD_REQUEST");
+    const { body } = await expectRefused(
+      db,
+      () => post(postImports, "http://test.local/api/v1/imports?format=pytest-benchmark&experiment=imported&create=true", file),
+      400,
+      "BAD_REQUEST",
+    );
     expect(fieldPaths(body)).toContain("runs.0.metrics.0.summary.mean");
   });
 

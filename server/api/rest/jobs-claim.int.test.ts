@@ -241,11 +241,14 @@ describe("long-poll", () => {
     const reasons: WakeReason[] = [];
     const spy = vi.spyOn(wakeups, "subscribe").mockImplementation((projectId) => {
       const subscription = subscribe(projectId);
-      return { ...subscription, wait: async (ms, signal) => {
-        const reason = await subscription.wait(ms, signal);
-        reasons.push(reason);
-        return reason;
-      } };
+      return {
+        ...subscription,
+        wait: async (ms, signal) => {
+          const reason = await subscription.wait(ms, signal);
+          reasons.push(reason);
+          return reason;
+        },
+      };
     });
     return { reasons, restore: () => spy.mockRestore() };
   }

@@ -44,7 +44,13 @@ async function expectConflictEverywhere(agent: TestAgent, jobId: string, leaseTo
 describe("a lease that is not the job's current one", () => {
   it("a token never issued for this job (made up): says so, not that a lease expired", async () => {
     const { agent, job } = await leasedJob("made-up");
-    await expectConflictEverywhere(agent, job.id, "vlease_not-mine", "lease_unknown", new RegExp(`^Job ${job.id} never had this lease: it is not a lease token Versus issued for this job`));
+    await expectConflictEverywhere(
+      agent,
+      job.id,
+      "vlease_not-mine",
+      "lease_unknown",
+      new RegExp(`^Job ${job.id} never had this lease: it is not a lease token Versus issued for this job`),
+    );
   });
 
   it("another job's lease token: says whose it is", async () => {
@@ -53,7 +59,13 @@ describe("a lease that is not the job's current one", () => {
     const agent = await registeredAgent(project);
     const first = await claimed(agent);
     const second = await claimed(agent);
-    await expectConflictEverywhere(agent, second.id, first.leaseToken, "lease_unknown", new RegExp(`^Job ${second.id} never had this lease: it is the lease of job ${first.id}`));
+    await expectConflictEverywhere(
+      agent,
+      second.id,
+      first.leaseToken,
+      "lease_unknown",
+      new RegExp(`^Job ${second.id} never had this lease: it is the lease of job ${first.id}`),
+    );
   });
 
   it("expired, and another attempt holds the job now: says which attempt on which agent", async () => {
@@ -61,14 +73,27 @@ describe("a lease that is not the job's current one", () => {
     const other = await registeredAgent(project, { name: "taken-second" });
     await expireLease(db, job.id);
     expect(await claimed(other)).toMatchObject({ id: job.id, attempt: 2 });
-    await expectConflictEverywhere(agent, job.id, job.leaseToken, "lease_taken", /^This lease on job \S+ is no longer yours: it expired, and attempt 2 of 3 holds the job now \(agent "taken-second"\)\. Stop working on it and drop its result\.$/);
+    await expectConflictEverywhere(
+      agent,
+      job.id,
+      job.leaseToken,
+      "lease_taken",
+      /^This lease on job \S+ is no longer yours: it expired, and attempt 2 of 3 holds the job now \(agent "taken-second"\)\. Stop working on it and drop its result\.$/,
+    );
   });
 
   it("ended, and the job is queued again (given back): says so", async () => {
     const { agent, job } = await leasedJob("ended");
     expect((await agentApi.release(agent.credential, job.id, { leaseToken: job.leaseToken })).status).toBe(200);
     // (A release or fail after it, under the lease that ended it, answers as the release did.)
-    await expectConflictEverywhere(agent, job.id, job.leaseToken, "lease_ended", /^This lease on job \S+ is no longer yours: it ended and the job is queued again\. Stop working on it and drop its result\.$/, ["lease", "complete"]);
+    await expectConflictEverywhere(
+      agent,
+      job.id,
+      job.leaseToken,
+      "lease_ended",
+      /^This lease on job \S+ is no longer yours: it ended and the job is queued again\. Stop working on it and drop its result\.$/,
+      ["lease", "complete"],
+    );
   });
 
   it("a job already finished — succeeded, failed, cancelled: says which", async () => {
@@ -76,23 +101,51 @@ describe("a lease that is not the job's current one", () => {
     expect((await agentApi.complete(succeeded.agent.credential, succeeded.job.id, { leaseToken: succeeded.job.leaseToken, run: goodRun() })).status).toBe(201);
     const renew = await agentApi.lease(succeeded.agent.credential, succeeded.job.id, { leaseToken: succeeded.job.leaseToken });
     expect(renew.status).toBe(409);
-    expect(renew.body as unknown).toMatchObject({ error: { code: "CONFLICT", message: `Job ${succeeded.job.id} has already succeeded: nothing more to do with it. Stop working on it and drop its result.`, details: { reason: "job_finished" } } });
+    expect(renew.body as unknown).toMatchObject({
+      error: {
+        code: "CONFLICT",
+        message: `Job ${succeeded.job.id} has already succeeded: nothing more to do with it. Stop working on it and drop its result.`,
+        details: { reason: "job_finished" },
+      },
+    });
 
     const failed = await leasedJob("finished-failed");
-    expect((await agentApi.fail(failed.agent.credential, failed.job.id, { leaseToken: failed.job.leaseToken, error: "no", retryable: false })).body).toEqual({ status: "failed" });
+    expect((await agentApi.fail(failed.agent.credential, failed.job.id, { leaseToken: failed.job.leaseToken, error: "no", retryable: false })).body).toEqual({
+      status: "failed",
+    });
     const late = await agentApi.complete(failed.agent.credential, failed.job.id, { leaseToken: failed.job.leaseToken, run: goodRun() });
-    expect(late.body as unknown).toMatchObject({ error: { message: `Job ${failed.job.id} has already failed: nothing more to do with it. Stop working on it and drop its result.`, details: { reason: "job_finished" } } });
+    expect(late.body as unknown).toMatchObject({
+      error: {
+        message: `Job ${failed.job.id} has already failed: nothing more to do with it. Stop working on it and drop its result.`,
+        details: { reason: "job_finished" },
+      },
+    });
 
     const cancelled = await leasedJob("finished-cancelled");
     await cancelJob(db, cancelled.project.id, cancelled.job.id);
-    expect((await agentApi.fail(cancelled.agent.credential, cancelled.job.id, { leaseToken: cancelled.job.leaseToken, error: "cancelled", cancelled: true })).body).toEqual({ status: "cancelled" });
+    expect(
+      (await agentApi.fail(cancelled.agent.credential, cancelled.job.id, { leaseToken: cancelled.job.leaseToken, error: "cancelled", cancelled: true })).body,
+    ).toEqual({ status: "cancelled" });
     // (A fail or release repeated under the lease that ended it answers as the first did.)
-    await expectConflictEverywhere(cancelled.agent, cancelled.job.id, cancelled.job.leaseToken, "job_finished", new RegExp(`^Job ${cancelled.job.id} was cancelled: nothing more to do with it\\.`), ["lease", "complete"]);
+    await expectConflictEverywhere(
+      cancelled.agent,
+      cancelled.job.id,
+      cancelled.job.leaseToken,
+      "job_finished",
+      new RegExp(`^Job ${cancelled.job.id} was cancelled: nothing more to do with it\\.`),
+      ["lease", "complete"],
+    );
   });
 
   it("the job's current lease, presented by another agent: says it is another agent's", async () => {
     const { project, job } = await leasedJob("stolen");
     const thief = await registeredAgent(project, { name: "stolen-thief" });
-    await expectConflictEverywhere(thief, job.id, job.leaseToken, "lease_of_another_agent", /^This lease on job \S+ is agent "stolen-first"'s, not this agent's: only the agent that claimed a job may use its lease\.$/);
+    await expectConflictEverywhere(
+      thief,
+      job.id,
+      job.leaseToken,
+      "lease_of_another_agent",
+      /^This lease on job \S+ is agent "stolen-first"'s, not this agent's: only the agent that claimed a job may use its lease\.$/,
+    );
   });
 });

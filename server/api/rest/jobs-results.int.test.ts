@@ -31,7 +31,12 @@ describe("complete", () => {
     const { project, agent, job } = await leasedJob("complete");
     const reply = await agentApi.complete(agent.credential, job.id, {
       leaseToken: job.leaseToken,
-      run: { startedAt: "2026-11-24T15:00:01Z", finishedAt: "2026-11-24T15:00:09Z", environment: { cores: 8 }, metrics: [{ key: "latency", samples: [41.2, 40.9, 42] }] },
+      run: {
+        startedAt: "2026-11-24T15:00:01Z",
+        finishedAt: "2026-11-24T15:00:09Z",
+        environment: { cores: 8 },
+        metrics: [{ key: "latency", samples: [41.2, 40.9, 42] }],
+      },
     });
     expect(reply.status, JSON.stringify(reply.body)).toBe(201);
     expect(reply.body.replayed).toBe(false);
@@ -40,24 +45,45 @@ describe("complete", () => {
     const stored = await db.job.findUniqueOrThrow({ where: { id: job.id }, include: { run: { include: { variant: true, results: true } } } });
     expect(stored).toMatchObject({ status: "succeeded", runId: reply.body.run?.id, leaseExpiresAt: null });
     expect(stored.finishedAt).not.toBeNull();
-    expect(stored.run).toMatchObject({ source: "agent", sourceDetail: `agent ${agent.name}`, repetition: reply.body.run?.repetition, environment: { cores: 8 } });
+    expect(stored.run).toMatchObject({
+      source: "agent",
+      sourceDetail: `agent ${agent.name}`,
+      repetition: reply.body.run?.repetition,
+      environment: { cores: 8 },
+    });
     expect(stored.run?.variant.name).toBe("A");
     expect(stored.run?.results[0]).toMatchObject({ n: 3n });
   });
 
   it("stores the commit the agent measured: hash, branch, subject line and commit time; the time is checked like an upload's", async () => {
     const { agent, job } = await leasedJob("complete-commit");
-    const run = { environment: {}, metrics: [{ key: "latency", samples: [41.2, 40.9, 42] }], gitCommit: "0123456789abcdef0123456789abcdef01234567", gitBranch: "main" };
+    const run = {
+      environment: {},
+      metrics: [{ key: "latency", samples: [41.2, 40.9, 42] }],
+      gitCommit: "0123456789abcdef0123456789abcdef01234567",
+      gitBranch: "main",
+    };
     const bad = await agentApi.complete(agent.credential, job.id, { leaseToken: job.leaseToken, run: { ...run, gitCommitTime: "last Tuesday" } });
     expect(bad.status).toBe(400);
     expect(JSON.stringify(bad.body)).toContain("gitCommitTime");
     const variantBefore = await db.variant.findFirstOrThrow({ where: { jobs: { some: { id: job.id } } }, select: { id: true, runsVersion: true } });
-    const reply = await agentApi.complete(agent.credential, job.id, { leaseToken: job.leaseToken, run: { ...run, gitCommitMessage: "Reuse the deflate state", gitCommitTime: "2026-11-24T16:00:00+01:00" } });
+    const reply = await agentApi.complete(agent.credential, job.id, {
+      leaseToken: job.leaseToken,
+      run: { ...run, gitCommitMessage: "Reuse the deflate state", gitCommitTime: "2026-11-24T16:00:00+01:00" },
+    });
     expect(reply.status, JSON.stringify(reply.body)).toBe(201);
     // The variant's runs changed: stored histories of it are stale (server/history/stored-series.ts).
     expect((await db.variant.findUniqueOrThrow({ where: { id: variantBefore.id } })).runsVersion).not.toBe(variantBefore.runsVersion);
-    const stored = await db.run.findUniqueOrThrow({ where: { id: reply.body.run!.id }, select: { gitCommit: true, gitBranch: true, gitCommitMessage: true, gitCommitTime: true } });
-    expect(stored).toEqual({ gitCommit: run.gitCommit, gitBranch: "main", gitCommitMessage: "Reuse the deflate state", gitCommitTime: new Date("2026-11-24T15:00:00Z") });
+    const stored = await db.run.findUniqueOrThrow({
+      where: { id: reply.body.run!.id },
+      select: { gitCommit: true, gitBranch: true, gitCommitMessage: true, gitCommitTime: true },
+    });
+    expect(stored).toEqual({
+      gitCommit: run.gitCommit,
+      gitBranch: "main",
+      gitCommitMessage: "Reuse the deflate state",
+      gitCommitTime: new Date("2026-11-24T15:00:00Z"),
+    });
   });
 
   it("stores one run however often it is repeated: the repeat answers 200 with the same run", async () => {
@@ -74,7 +100,9 @@ describe("complete", () => {
   it("stores one run when the same complete arrives several times at once", async () => {
     const { agent, job } = await leasedJob("complete-race");
     const before = await rowCounts(db);
-    const replies = await Promise.all(Array.from({ length: 6 }, () => agentApi.complete(agent.credential, job.id, { leaseToken: job.leaseToken, run: goodRun() })));
+    const replies = await Promise.all(
+      Array.from({ length: 6 }, () => agentApi.complete(agent.credential, job.id, { leaseToken: job.leaseToken, run: goodRun() })),
+    );
     expect(replies.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 201]);
     expect(new Set(replies.map((r) => r.body.run?.id)).size).toBe(1);
     expect((await rowCounts(db)).runs).toBe(before.runs + 1);
@@ -100,7 +128,7 @@ describe("complete", () => {
   });
 
   it.each([
-    ["no run at all", { }, ["run"]],
+    ["no run at all", {}, ["run"]],
     ["a run without metrics", { run: { metrics: [] } }, ["run.metrics"]],
     ["a sample that is not a number", { run: { metrics: [{ key: "latency", samples: [1, "fast"] }] } }, ["run.metrics.0.samples.1"]],
     ["a metric with neither samples nor a summary", { run: { metrics: [{ key: "latency" }] } }, ["run.metrics.0"]],
@@ -127,10 +155,16 @@ describe("complete", () => {
     const before = await snapshot(job.id);
     const malformed = await agentApi.complete(agent.credential, job.id, "{not json");
     expect(malformed.status).toBe(400);
-    const unknownMetric = await agentApi.complete(agent.credential, job.id, { leaseToken: job.leaseToken, run: { metrics: [{ key: "throughput", samples: [1] }] } });
+    const unknownMetric = await agentApi.complete(agent.credential, job.id, {
+      leaseToken: job.leaseToken,
+      run: { metrics: [{ key: "throughput", samples: [1] }] },
+    });
     expect(unknownMetric.status).toBe(422);
     expect((unknownMetric.body as unknown as ErrorReply).error.details?.fields.map((f) => f.path.join("."))).toEqual(["run.metrics.0.key"]);
-    const wrongUnit = await agentApi.complete(agent.credential, job.id, { leaseToken: job.leaseToken, run: { metrics: [{ key: "latency", unit: "s", samples: [1] }] } });
+    const wrongUnit = await agentApi.complete(agent.credential, job.id, {
+      leaseToken: job.leaseToken,
+      run: { metrics: [{ key: "latency", unit: "s", samples: [1] }] },
+    });
     expect(wrongUnit.status).toBe(422);
     expect((wrongUnit.body as unknown as ErrorReply).error.details?.fields.map((f) => f.path.join("."))).toEqual(["run.metrics.0.unit"]);
     expect(await snapshot(job.id)).toEqual(before);
@@ -148,7 +182,10 @@ describe("complete", () => {
     expect(reply).toEqual({ status: 201, body: { run: null, replayed: false } });
     expect(await rowCounts(db)).toEqual(before);
     expect(await db.job.findUniqueOrThrow({ where: { id: job.id } })).toMatchObject({ status: "succeeded", runId: null });
-    expect(await agentApi.complete(agent.credential, job.id, { leaseToken: job.leaseToken, run: goodRun() })).toEqual({ status: 200, body: { run: null, replayed: true } });
+    expect(await agentApi.complete(agent.credential, job.id, { leaseToken: job.leaseToken, run: goodRun() })).toEqual({
+      status: 200,
+      body: { run: null, replayed: true },
+    });
   });
 
   it("lets ingest number the runs: each variant's repetitions count up", async () => {
@@ -168,19 +205,42 @@ describe("complete", () => {
     const project = await jobsProject(db, "repetitions-race", { measuredRuns: 12 });
     await batchOf(db, project);
     const agents = await Promise.all(Array.from({ length: 4 }, () => registeredAgent(project)));
-    const jobs = await Promise.all(Array.from({ length: 24 }, (_, i) => claimed(agents[i % 4] as (typeof agents)[number]).then((job) => ({ job, agent: agents[i % 4] as (typeof agents)[number] }))));
+    const jobs = await Promise.all(
+      Array.from({ length: 24 }, (_, i) =>
+        claimed(agents[i % 4] as (typeof agents)[number]).then((job) => ({ job, agent: agents[i % 4] as (typeof agents)[number] })),
+      ),
+    );
     const experiment = await db.experiment.findFirstOrThrow({ where: { project: { slug: project.slug } }, select: { slug: true, projectId: true } });
     const upload = (i: number) =>
-      ingestResults(db, { experiment: experiment.slug, create: false, runs: [{ variant: "A", status: "succeeded", environment: {}, tags: [], metrics: [{ key: "latency", samples: [i] }] }] }, {
-        projectId: experiment.projectId, projectSlug: project.slug, source: "upload", bodySha256: `race-${i}`, baseUrl: "http://test.local",
-      });
+      ingestResults(
+        db,
+        {
+          experiment: experiment.slug,
+          create: false,
+          runs: [{ variant: "A", status: "succeeded", environment: {}, tags: [], metrics: [{ key: "latency", samples: [i] }] }],
+        },
+        {
+          projectId: experiment.projectId,
+          projectSlug: project.slug,
+          source: "upload",
+          bodySha256: `race-${i}`,
+          baseUrl: "http://test.local",
+        },
+      );
     const replies = await Promise.all([
       ...jobs.map(({ job, agent }) => agentApi.complete(agent.credential, job.id, { leaseToken: job.leaseToken, run: goodRun() })),
       ...Array.from({ length: 6 }, (_, i) => upload(i)),
     ]);
     expect(replies.slice(0, 24).map((r) => (r as { status: number }).status)).toEqual(Array(24).fill(201));
-    const runs = await db.run.findMany({ where: { experiment: { project: { slug: project.slug } } }, select: { repetition: true, variant: { select: { name: true } } } });
-    const numbers = (name: string) => runs.filter((run) => run.variant.name === name).map((run) => run.repetition).sort((a, b) => a - b);
+    const runs = await db.run.findMany({
+      where: { experiment: { project: { slug: project.slug } } },
+      select: { repetition: true, variant: { select: { name: true } } },
+    });
+    const numbers = (name: string) =>
+      runs
+        .filter((run) => run.variant.name === name)
+        .map((run) => run.repetition)
+        .sort((a, b) => a - b);
     expect(numbers("A")).toEqual(Array.from({ length: 18 }, (_, i) => i));
     expect(numbers("B")).toEqual(Array.from({ length: 12 }, (_, i) => i));
   });
@@ -188,9 +248,21 @@ describe("complete", () => {
   it("refuses a run whose variant has no repetition numbers left with 422, writing nothing and keeping the lease", async () => {
     const { project, agent, job } = await leasedJob("repetitions-exhausted");
     const experiment = await db.experiment.findFirstOrThrow({ where: { project: { slug: project.slug } }, select: { slug: true, projectId: true } });
-    await ingestResults(db, { experiment: experiment.slug, create: false, runs: [{ variant: "A", status: "succeeded", repetition: 2_147_483_647, environment: {}, tags: [], metrics: [{ key: "latency", samples: [1] }] }] }, {
-      projectId: experiment.projectId, projectSlug: project.slug, source: "upload", bodySha256: "last", baseUrl: "http://test.local",
-    });
+    await ingestResults(
+      db,
+      {
+        experiment: experiment.slug,
+        create: false,
+        runs: [{ variant: "A", status: "succeeded", repetition: 2_147_483_647, environment: {}, tags: [], metrics: [{ key: "latency", samples: [1] }] }],
+      },
+      {
+        projectId: experiment.projectId,
+        projectSlug: project.slug,
+        source: "upload",
+        bodySha256: "last",
+        baseUrl: "http://test.local",
+      },
+    );
     const before = await snapshot(job.id);
     const reply = await agentApi.complete(agent.credential, job.id, { leaseToken: job.leaseToken, run: goodRun() });
     expect(reply.status).toBe(422);
@@ -202,9 +274,14 @@ describe("complete", () => {
     const project = await jobsProject(db, "scales", { measuredRuns: 2 });
     await batchOf(db, project, { variants: ["A"] });
     const agent = await registeredAgent(project);
-    for (const samples of [[10.5, 11.25, 12.125], [0.001, 0.002, 0.0035]]) {
+    for (const samples of [
+      [10.5, 11.25, 12.125],
+      [0.001, 0.002, 0.0035],
+    ]) {
       const job = await claimed(agent);
-      expect((await agentApi.complete(agent.credential, job.id, { leaseToken: job.leaseToken, run: { metrics: [{ key: "latency", samples }] } })).status).toBe(201);
+      expect((await agentApi.complete(agent.credential, job.id, { leaseToken: job.leaseToken, run: { metrics: [{ key: "latency", samples }] } })).status).toBe(
+        201,
+      );
     }
     const scales = await db.runMetricResult.findMany({ where: { run: { experiment: { project: { slug: project.slug } } } }, select: { histogramScale: true } });
     expect(scales).toHaveLength(2);
@@ -242,7 +319,12 @@ describe("fail", () => {
 
     const last = await agentApi.fail(agent.credential, job.id, { leaseToken: second.leaseToken, error: "connection refused again", logTail: "the end" });
     expect(last).toEqual({ status: 200, body: { status: "failed" } });
-    expect(await db.job.findUniqueOrThrow({ where: { id: job.id } })).toMatchObject({ status: "failed", error: "connection refused again", logTail: "the end", attempts: 2 });
+    expect(await db.job.findUniqueOrThrow({ where: { id: job.id } })).toMatchObject({
+      status: "failed",
+      error: "connection refused again",
+      logTail: "the end",
+      attempts: 2,
+    });
     expect((await agentApi.claim(agent.credential, 0)).status).toBe(204);
 
     // A member retries it: a fresh set of attempts.

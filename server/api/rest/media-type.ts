@@ -35,8 +35,14 @@ export function requireMediaType(req: Request, accepted: readonly string[]): voi
   const matches = accepted.some((pattern) => (pattern.endsWith("/*") ? type.type === pattern.slice(0, -2) : type.essence === pattern));
   if (!matches) {
     // curl's --data-binary labels a file as a form unless told otherwise; say how to fix it.
-    const curlHint = type.essence === "application/x-www-form-urlencoded" ? ` (curl --data-binary sends a file as a form unless given -H "Content-Type: ${accepted[0] === "text/*" ? "text/plain" : accepted[0]}")` : "";
-    throw new AppError("UNSUPPORTED_MEDIA_TYPE", header ? `Content-Type ${type.essence} is not accepted here; ${expected}${curlHint}` : `The request has no Content-Type; ${expected}`);
+    const curlHint =
+      type.essence === "application/x-www-form-urlencoded"
+        ? ` (curl --data-binary sends a file as a form unless given -H "Content-Type: ${accepted[0] === "text/*" ? "text/plain" : accepted[0]}")`
+        : "";
+    throw new AppError(
+      "UNSUPPORTED_MEDIA_TYPE",
+      header ? `Content-Type ${type.essence} is not accepted here; ${expected}${curlHint}` : `The request has no Content-Type; ${expected}`,
+    );
   }
   const charset = type.params.get("charset");
   if (charset !== null && !/^utf-?8$/i.test(charset)) {

@@ -22,7 +22,7 @@ export const ZError = z
             .optional()
             .meta({
               description:
-                "Bad input: each field's location in the request (keys and array indices, e.g. [\"run\", \"metrics\", 0, \"unit\"]) and what is wrong with it",
+                'Bad input: each field\'s location in the request (keys and array indices, e.g. ["run", "metrics", 0, "unit"]) and what is wrong with it',
             }),
           reason: z
             .string()

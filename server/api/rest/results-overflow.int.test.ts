@@ -23,10 +23,20 @@ beforeAll(async () => {
 });
 
 function post(body: object) {
-  return POST(new Request("http://test.local/api/v1/results", { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${key}` }, body: JSON.stringify(body) }));
+  return POST(
+    new Request("http://test.local/api/v1/results", {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+      body: JSON.stringify(body),
+    }),
+  );
 }
 
-const upload = (experiment: string, metric: object, variant = "a") => ({ experiment, create: true, runs: [{ variant, metrics: [{ key: "latency", unit: "ms", direction: "lower_is_better", ...metric }] }] });
+const upload = (experiment: string, metric: object, variant = "a") => ({
+  experiment,
+  create: true,
+  runs: [{ variant, metrics: [{ key: "latency", unit: "ms", direction: "lower_is_better", ...metric }] }],
+});
 const base64 = (values: number[]) => Buffer.from(Float64Array.from(values).buffer).toString("base64");
 
 function histogramOf(values: number[]): string {
@@ -53,22 +63,42 @@ describe("figures beyond the float64 range are refused, naming the field", () =>
   });
 
   it("the same in samplesBase64 → 400 on samplesBase64", async () => {
-    const { body } = await expectRefused(db, () => post(upload("overflow-base64", { samplesBase64: base64([1.7e308, 1.7e308, -1.7e308]) })), 400, "BAD_REQUEST");
+    const { body } = await expectRefused(
+      db,
+      () => post(upload("overflow-base64", { samplesBase64: base64([1.7e308, 1.7e308, -1.7e308]) })),
+      400,
+      "BAD_REQUEST",
+    );
     expect(fieldPaths(body)).toEqual(["runs.0.metrics.0.samplesBase64"]);
   });
 
   it("a time series whose figures overflow → 400 on its values", async () => {
-    const { body } = await expectRefused(db, () => post(upload("overflow-series", { timeSeries: { intervalMs: 1000, values: [1e308, 1e308] } })), 400, "BAD_REQUEST");
+    const { body } = await expectRefused(
+      db,
+      () => post(upload("overflow-series", { timeSeries: { intervalMs: 1000, values: [1e308, 1e308] } })),
+      400,
+      "BAD_REQUEST",
+    );
     expect(fieldPaths(body)).toEqual(["runs.0.metrics.0.timeSeries.values"]);
   });
 
   it("an intervalMs whose offsets overflow → 400 on intervalMs", async () => {
-    const { body } = await expectRefused(db, () => post(upload("overflow-interval", { timeSeries: { intervalMs: 1e308, values: [1, 2, 3] } })), 400, "BAD_REQUEST");
+    const { body } = await expectRefused(
+      db,
+      () => post(upload("overflow-interval", { timeSeries: { intervalMs: 1e308, values: [1, 2, 3] } })),
+      400,
+      "BAD_REQUEST",
+    );
     expect(fieldPaths(body)).toEqual(["runs.0.metrics.0.timeSeries.intervalMs"]);
   });
 
   it("a histogramScale that puts the recorded values beyond the range → 400 on histogramScale", async () => {
-    const { body } = await expectRefused(db, () => post(upload("overflow-histogram", { histogram: histogramOf([1000, 2000, 1e9]), histogramScale: 1e-305 })), 400, "BAD_REQUEST");
+    const { body } = await expectRefused(
+      db,
+      () => post(upload("overflow-histogram", { histogram: histogramOf([1000, 2000, 1e9]), histogramScale: 1e-305 })),
+      400,
+      "BAD_REQUEST",
+    );
     expect(fieldPaths(body)).toEqual(["runs.0.metrics.0.histogramScale"]);
   });
 });
@@ -95,7 +125,9 @@ describe("huge but representable figures", () => {
     expect(stored.sum).toBe(1e300);
     expect(Math.abs(stored.sd! / (2e300 / Math.sqrt(3)) - 1)).toBeLessThan(1e-15);
 
-    const response = await GET(new Request("http://test.local/api/v1/experiments/huge/comparison", { headers: { authorization: `Bearer ${key}` } }), { params: Promise.resolve({ slugOrId: "huge" }) });
+    const response = await GET(new Request("http://test.local/api/v1/experiments/huge/comparison", { headers: { authorization: `Bearer ${key}` } }), {
+      params: Promise.resolve({ slugOrId: "huge" }),
+    });
     expect(response.status, await response.clone().text()).toBe(200);
   });
 });

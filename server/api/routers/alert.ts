@@ -11,10 +11,16 @@ export const alertRouter = createTRPCRouter({
   createRule: projectProcedure("member")
     .input(ZCreateAlertRule)
     .mutation(({ ctx, input }) => createAlertRule(ctx.db, ctx.access, input.experimentSlug, input.rule, ctx.user.id)),
-  setRuleEnabled: projectProcedure("member").input(ZSetAlertRuleEnabled).mutation(({ ctx, input }) => setAlertRuleEnabled(ctx.db, ctx.access, input.ruleId, input.enabled)),
-  deleteRule: projectProcedure("member").input(ZAlertRuleRef).mutation(({ ctx, input }) => deleteAlertRule(ctx.db, ctx.access, input.ruleId)),
+  setRuleEnabled: projectProcedure("member")
+    .input(ZSetAlertRuleEnabled)
+    .mutation(({ ctx, input }) => setAlertRuleEnabled(ctx.db, ctx.access, input.ruleId, input.enabled)),
+  deleteRule: projectProcedure("member")
+    .input(ZAlertRuleRef)
+    .mutation(({ ctx, input }) => deleteAlertRule(ctx.db, ctx.access, input.ruleId)),
   list: projectProcedure("viewer")
     .input(ZListAlerts)
     .query(async ({ ctx, input }) => ({ ...(await listAlerts(ctx.db, ctx.access, input)), role: ctx.access.role })),
-  review: projectProcedure("member").input(ZReviewAlert).mutation(({ ctx, input }) => reviewAlert(ctx.db, ctx.access, input.alertId, input.status, ctx.user.id)),
+  review: projectProcedure("member")
+    .input(ZReviewAlert)
+    .mutation(({ ctx, input }) => reviewAlert(ctx.db, ctx.access, input.alertId, input.status, ctx.user.id)),
 });

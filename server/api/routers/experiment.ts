@@ -37,5 +37,7 @@ export const experimentRouter = createTRPCRouter({
   results: projectProcedure("viewer")
     .input(ZComparisonRef)
     .query(({ ctx, input }) => getExperimentResults(ctx.db, { projectSlug: input.projectSlug }, input.experimentSlug, input.baseline)),
-  delete: projectProcedure("member").input(ZExperimentRef).mutation(({ ctx, input }) => deleteExperiment(ctx.db, input.projectSlug, input.experimentSlug)),
+  delete: projectProcedure("member")
+    .input(ZExperimentRef)
+    .mutation(({ ctx, input }) => deleteExperiment(ctx.db, input.projectSlug, input.experimentSlug)),
 });

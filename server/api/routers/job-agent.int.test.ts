@@ -26,7 +26,15 @@ const variants: TExperimentFormValues["variants"] = [
 async function experiment(slug: string, overrides: Partial<TExperimentFormValues> = {}) {
   await member.caller.experiment.create({
     projectSlug: project.slug,
-    experiment: ZExperimentInput.parse({ title: slug, slug, warmupRuns: 1, measuredRuns: 2, variants, metrics: [{ key: "latency", unit: "ms", direction: "lower_is_better" }], ...overrides }),
+    experiment: ZExperimentInput.parse({
+      title: slug,
+      slug,
+      warmupRuns: 1,
+      measuredRuns: 2,
+      variants,
+      metrics: [{ key: "latency", unit: "ms", direction: "lower_is_better" }],
+      ...overrides,
+    }),
   });
   return slug;
 }
@@ -48,8 +56,21 @@ describe("job.startBatch", () => {
     const batch = await member.caller.job.startBatch({ projectSlug: project.slug, experimentSlug: slug, variants: ["Plain", "Gzip"] });
     expect(batch).toMatchObject({ order: "interleaved", seed: null, jobs: 6, eligibleAgents: 1 });
     const rows = await db.job.findMany({ where: { batchId: batch.id }, orderBy: { position: "asc" }, include: { variant: true } });
-    expect(rows.map((job) => `${job.warmup ? "w" : ""}${job.variant.name}${job.repetition}`)).toEqual(["wPlain0", "wGzip0", "Plain0", "Gzip0", "Plain1", "Gzip1"]);
-    expect(rows[1]).toMatchObject({ capabilities: ["gzip"], payload: { workload: "gzip", settings: { level: 6 } }, status: "queued", attempts: 0, maxAttempts: 3 });
+    expect(rows.map((job) => `${job.warmup ? "w" : ""}${job.variant.name}${job.repetition}`)).toEqual([
+      "wPlain0",
+      "wGzip0",
+      "Plain0",
+      "Gzip0",
+      "Plain1",
+      "Gzip1",
+    ]);
+    expect(rows[1]).toMatchObject({
+      capabilities: ["gzip"],
+      payload: { workload: "gzip", settings: { level: 6 } },
+      status: "queued",
+      attempts: 0,
+      maxAttempts: 3,
+    });
     const stored = await db.jobBatch.findUniqueOrThrow({ where: { id: batch.id } });
     expect(stored.createdById).toBe(member.id);
   });
@@ -70,11 +91,20 @@ describe("job.startBatch", () => {
     await db.experiment.update({ where: { projectId_slug: { projectId: project.id, slug: huge } }, data: { measuredRuns: 100_000 } });
     const noGzip = await registeredAgent(jobs, { capabilities: ["noop"] });
     const before = await queueSize();
-    const unknown = await expectTRPCError(member.caller.job.startBatch({ projectSlug: project.slug, experimentSlug: slug, variants: ["Plain", "Brotli"] }), "BAD_REQUEST");
+    const unknown = await expectTRPCError(
+      member.caller.job.startBatch({ projectSlug: project.slug, experimentSlug: slug, variants: ["Plain", "Brotli"] }),
+      "BAD_REQUEST",
+    );
     expect(fieldIssuesOfError(unknown)).toEqual([{ path: ["variants", 1], message: 'no variant "Brotli" in this experiment' }]);
-    const lacking = await expectTRPCError(member.caller.job.startBatch({ projectSlug: project.slug, experimentSlug: slug, variants: ["Plain"], agentId: noGzip.id }), "UNPROCESSABLE_CONTENT");
+    const lacking = await expectTRPCError(
+      member.caller.job.startBatch({ projectSlug: project.slug, experimentSlug: slug, variants: ["Plain"], agentId: noGzip.id }),
+      "UNPROCESSABLE_CONTENT",
+    );
     expect(lacking.message).toMatch(/cannot run "gzip"/);
-    await expectTRPCError(member.caller.job.startBatch({ projectSlug: project.slug, experimentSlug: slug, variants: ["Plain"], agentId: "someone-elses" }), "NOT_FOUND");
+    await expectTRPCError(
+      member.caller.job.startBatch({ projectSlug: project.slug, experimentSlug: slug, variants: ["Plain"], agentId: "someone-elses" }),
+      "NOT_FOUND",
+    );
     const tooLarge = await expectTRPCError(member.caller.job.startBatch({ projectSlug: project.slug, experimentSlug: huge }), "UNPROCESSABLE_CONTENT");
     expect(tooLarge.message).toMatch(/200,002 jobs; one batch holds at most 20,000/);
     await expectTRPCError(member.caller.job.startBatch({ projectSlug: project.slug, experimentSlug: "no-such" }), "NOT_FOUND");
@@ -93,7 +123,13 @@ describe("job.batches, job.get, job.retryFailed, job.cancel", () => {
     const own = variants.slice(0, 2).map((variant) => ({ ...variant, config: { workload: "zstd" } }));
     const slug = await experiment("progress", { warmupRuns: 0, measuredRuns: 1, variants: own });
     const agent = await registeredAgent(jobs, { capabilities: [], workloads: [{ name: "zstd" }] });
-    const batch = await member.caller.job.startBatch({ projectSlug: project.slug, experimentSlug: slug, variants: ["Plain", "Gzip"], order: "random", seed: 5 });
+    const batch = await member.caller.job.startBatch({
+      projectSlug: project.slug,
+      experimentSlug: slug,
+      variants: ["Plain", "Gzip"],
+      order: "random",
+      seed: 5,
+    });
     const first = await claimed(agent);
     const done = await agentApi.complete(agent.credential, first.id, { leaseToken: first.leaseToken, run: goodRun() });
     const second = await claimed(agent);
@@ -102,11 +138,17 @@ describe("job.batches, job.get, job.retryFailed, job.cancel", () => {
     const [listed] = await viewer.caller.job.batches({ projectSlug: project.slug, experimentSlug: slug });
     expect(listed).toMatchObject({ id: batch.id, order: "random", seed: 5, createdBy: { name: "member" }, cancelledAt: null, jobsTruncated: false });
     expect(listed?.counts).toEqual({ queued: 0, leased: 0, succeeded: 1, failed: 1, cancelled: 0 });
-    expect(listed?.jobs.map((job) => ({ id: job.id, status: job.status, agent: job.agent?.name, attempts: job.attempts, error: job.error, runId: job.runId }))).toEqual([
+    expect(
+      listed?.jobs.map((job) => ({ id: job.id, status: job.status, agent: job.agent?.name, attempts: job.attempts, error: job.error, runId: job.runId })),
+    ).toEqual([
       { id: first.id, status: "succeeded", agent: agent.name, attempts: 1, error: null, runId: done.body.run?.id },
       { id: second.id, status: "failed", agent: agent.name, attempts: 1, error: "boom", runId: null },
     ]);
-    expect(await viewer.caller.job.get({ projectSlug: project.slug, jobId: second.id })).toMatchObject({ logTail: "stack trace", payload: { workload: "zstd" }, experiment: { slug } });
+    expect(await viewer.caller.job.get({ projectSlug: project.slug, jobId: second.id })).toMatchObject({
+      logTail: "stack trace",
+      payload: { workload: "zstd" },
+      experiment: { slug },
+    });
 
     expect(await member.caller.job.retryFailed({ projectSlug: project.slug, batchId: batch.id, jobId: second.id })).toEqual({ retried: 1 });
     expect((await claimed(agent)).id).toBe(second.id);
@@ -131,10 +173,20 @@ describe("agent.requestStop and agent.resume", () => {
   it("a stopped agent resumed works again with the credential it has: its heartbeat says go on and its claims get jobs", async () => {
     const fresh = await projectWithOwner(db, "agents-resume");
     const token = await fresh.owner.caller.enrollmentToken.create({ projectSlug: fresh.slug, name: "rack 5", expiresAt: null });
-    const agent = await registeredAgent({ id: fresh.id, slug: fresh.slug, token: token.secret, experimentSlug: "" }, { name: "resumed", capabilities: ["gzip"] });
+    const agent = await registeredAgent(
+      { id: fresh.id, slug: fresh.slug, token: token.secret, experimentSlug: "" },
+      { name: "resumed", capabilities: ["gzip"] },
+    );
     await fresh.owner.caller.experiment.create({
       projectSlug: fresh.slug,
-      experiment: ZExperimentInput.parse({ title: "E", slug: "e", warmupRuns: 0, measuredRuns: 1, variants: [{ name: "A", isBaseline: true, config: { workload: "gzip" } }], metrics: [{ key: "latency", unit: "ms", direction: "lower_is_better" }] }),
+      experiment: ZExperimentInput.parse({
+        title: "E",
+        slug: "e",
+        warmupRuns: 0,
+        measuredRuns: 1,
+        variants: [{ name: "A", isBaseline: true, config: { workload: "gzip" } }],
+        metrics: [{ key: "latency", unit: "ms", direction: "lower_is_better" }],
+      }),
     });
 
     await fresh.owner.caller.agent.requestStop({ projectSlug: fresh.slug, agentId: agent.id });
@@ -161,19 +213,42 @@ describe("agent.list, agent.workloads, agent.revoke, agent.requestStop", () => {
     const fresh = await projectWithOwner(db, "agents-page");
     const token = await fresh.owner.caller.enrollmentToken.create({ projectSlug: fresh.slug, name: "rack 4", expiresAt: null });
     const where: JobsProject = { id: fresh.id, slug: fresh.slug, token: token.secret, experimentSlug: "" };
-    const busy = await registeredAgent(where, { name: "busy", kind: "go", labels: { pool: "lab" }, workloads: [{ name: "gzip", description: "old", settingsSchema: { type: "object" } }] });
-    const idle = await registeredAgent(where, { name: "idle", workloads: [{ name: "gzip", description: "new", settingsSchema: { type: "object", properties: { level: { type: "integer" } } } }, { name: "http" }] });
+    const busy = await registeredAgent(where, {
+      name: "busy",
+      kind: "go",
+      labels: { pool: "lab" },
+      workloads: [{ name: "gzip", description: "old", settingsSchema: { type: "object" } }],
+    });
+    const idle = await registeredAgent(where, {
+      name: "idle",
+      workloads: [{ name: "gzip", description: "new", settingsSchema: { type: "object", properties: { level: { type: "integer" } } } }, { name: "http" }],
+    });
     // "idle" was seen long ago: offline.
     await db.agent.update({ where: { id: idle.id }, data: { lastSeenAt: new Date(Date.now() - 60_000) } });
     await fresh.owner.caller.experiment.create({
       projectSlug: fresh.slug,
-      experiment: ZExperimentInput.parse({ title: "E", slug: "e", warmupRuns: 0, measuredRuns: 1, variants: [{ name: "A", isBaseline: true, config: { workload: "gzip" } }], metrics: [{ key: "latency", unit: "ms", direction: "lower_is_better" }] }),
+      experiment: ZExperimentInput.parse({
+        title: "E",
+        slug: "e",
+        warmupRuns: 0,
+        measuredRuns: 1,
+        variants: [{ name: "A", isBaseline: true, config: { workload: "gzip" } }],
+        metrics: [{ key: "latency", unit: "ms", direction: "lower_is_better" }],
+      }),
     });
     await fresh.owner.caller.job.startBatch({ projectSlug: fresh.slug, experimentSlug: "e" });
     const job = await claimed(busy);
 
     const list = await fresh.owner.caller.agent.list({ projectSlug: fresh.slug });
-    expect(list.map((a) => ({ name: a.name, online: a.online, kind: a.kind, token: a.enrollmentToken?.name, current: a.currentJobs.map((j) => `${j.experiment.slug}/${j.variant}`) }))).toEqual([
+    expect(
+      list.map((a) => ({
+        name: a.name,
+        online: a.online,
+        kind: a.kind,
+        token: a.enrollmentToken?.name,
+        current: a.currentJobs.map((j) => `${j.experiment.slug}/${j.variant}`),
+      })),
+    ).toEqual([
       { name: "busy", online: true, kind: "go", token: "rack 4", current: ["e/A"] },
       { name: "idle", online: false, kind: "other", token: "rack 4", current: [] },
     ]);

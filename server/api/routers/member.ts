@@ -11,16 +11,22 @@ export const memberRouter = createTRPCRouter({
   list: projectProcedure("viewer")
     .input(ZProjectRef)
     .query(async ({ ctx }) => ({ members: await listMembers(ctx.db, ctx.access.projectId), role: ctx.access.role, currentUserId: ctx.user.id })),
-  invitations: projectProcedure("owner").input(ZProjectRef).query(({ ctx }) => listPendingInvitations(ctx.db, ctx.access.projectId)),
+  invitations: projectProcedure("owner")
+    .input(ZProjectRef)
+    .query(({ ctx }) => listPendingInvitations(ctx.db, ctx.access.projectId)),
   invite: projectProcedure("owner")
     .input(ZInviteMember)
     .mutation(({ ctx, input }) => inviteToProject(ctx.db, ctx.access.projectId, ctx.user.id, { email: input.email, role: input.role })),
   changeRole: projectProcedure("owner")
     .input(ZChangeMemberRole)
     .mutation(({ ctx, input }) => changeMemberRole(ctx.db, ctx.access.projectId, input.memberId, input.role)),
-  remove: projectProcedure("owner").input(ZRemoveMember).mutation(({ ctx, input }) => removeMember(ctx.db, ctx.access.projectId, input.memberId)),
+  remove: projectProcedure("owner")
+    .input(ZRemoveMember)
+    .mutation(({ ctx, input }) => removeMember(ctx.db, ctx.access.projectId, input.memberId)),
   revokeInvitation: projectProcedure("owner")
     .input(ZRevokeInvitation)
     .mutation(({ ctx, input }) => revokeInvitation(ctx.db, ctx.access.projectId, input.invitationId)),
-  leave: projectProcedure("viewer").input(ZProjectRef).mutation(({ ctx }) => leaveProject(ctx.db, ctx.access.projectId, ctx.user.id)),
+  leave: projectProcedure("viewer")
+    .input(ZProjectRef)
+    .mutation(({ ctx }) => leaveProject(ctx.db, ctx.access.projectId, ctx.user.id)),
 });

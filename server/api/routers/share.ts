@@ -9,8 +9,12 @@ export const shareRouter = createTRPCRouter({
   create: projectProcedure("member")
     .input(ZCreateShareLink)
     .mutation(({ ctx, input }) => createShareLink(ctx.db, ctx.access, ctx.user.id, input)),
-  list: projectProcedure("member").input(ZListShareLinks).query(({ ctx, input }) => listShareLinks(ctx.db, ctx.access, input.experimentSlug)),
-  revoke: projectProcedure("member").input(ZShareLinkRef).mutation(({ ctx, input }) => revokeShareLink(ctx.db, ctx.access, input.linkId)),
+  list: projectProcedure("member")
+    .input(ZListShareLinks)
+    .query(({ ctx, input }) => listShareLinks(ctx.db, ctx.access, input.experimentSlug)),
+  revoke: projectProcedure("member")
+    .input(ZShareLinkRef)
+    .mutation(({ ctx, input }) => revokeShareLink(ctx.db, ctx.access, input.linkId)),
   setExpiry: projectProcedure("member")
     .input(ZSetShareLinkExpiry)
     .mutation(({ ctx, input }) => setShareLinkExpiry(ctx.db, ctx.access, input.linkId, input.expiresAt)),

@@ -30,7 +30,12 @@ const COUPON_CPU = { "One server": 70, "Two servers + nginx": 35 } as const;
 
 const tpsMetric = { key: "tps", label: "TPS (per second; max = peak)", unit: "ops/s", direction: "higher_is_better", aggregation: "mean" } as const;
 const peakMetric = { key: "peak_tps", label: "Peak TPS", unit: "ops/s", direction: "higher_is_better", aggregation: "max" } as const;
-const environment = (extra: Record<string, unknown>) => ({ loadTool: "nGrinder", durationS: SECONDS, ...extra, syntheticSeries: `mulberry32 seed ${CACHE_SCALE_OUT_SEED}` });
+const environment = (extra: Record<string, unknown>) => ({
+  loadTool: "nGrinder",
+  durationS: SECONDS,
+  ...extra,
+  syntheticSeries: `mulberry32 seed ${CACHE_SCALE_OUT_SEED}`,
+});
 
 const productList = defineExperiment({
   title: "Product list: Redis cache",
@@ -79,9 +84,7 @@ const coupon = defineExperiment({
   hypothesis: "Running the coupon API on two servers behind nginx raises TPS and halves the CPU load per server.",
   description: [
     "The same nGrinder load test against the coupon API, on one application server and then on two behind an nginx load balancer.",
-    "| | TPS range | CPU per server |\n|---|---|---|\n" +
-      "| One server | ~400–538 | — |\n" +
-      "| Two servers + nginx | ~450–667 | roughly halved |",
+    "| | TPS range | CPU per server |\n|---|---|---|\n" + "| One server | ~400–538 | — |\n" + "| Two servers + nginx | ~450–667 | roughly halved |",
     "**What the authors concluded:** the second server raised TPS and roughly halved the CPU of each server. The errors " +
       "that remained were legitimate 400 responses (unknown or duplicate coupons), not failures — so the error count is " +
       "not compared here.",
@@ -118,7 +121,8 @@ function buildResults() {
   const productRuns = (["No cache", "Redis cache"] as const).map((variant) => {
     const p = productListPublished[variant];
     const tps = seriesWithMeanAndMax(random, { n: SECONDS, mean: p.tpsAvg, max: p.tpsPeak, floor: p.tpsAvg / 3, sigma: 0.12, phi: 0.7, decimals: 0 });
-    const cpu = "cpuPercent" in p ? [{ key: "cpu_percent", timeSeries: { intervalMs: 1000, values: Array.from({ length: SECONDS }, () => p.cpuPercent) } }] : [];
+    const cpu =
+      "cpuPercent" in p ? [{ key: "cpu_percent", timeSeries: { intervalMs: 1000, values: Array.from({ length: SECONDS }, () => p.cpuPercent) } }] : [];
     return {
       variant,
       sourceDetail: `${SYNTHETIC} (seed ${CACHE_SCALE_OUT_SEED}): per-second TPS${cpu.length ? " and CPU" : ""}; peak TPS and errors ${PUBLISHED}`,

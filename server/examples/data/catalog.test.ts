@@ -59,9 +59,12 @@ const offersOf = (workload: string): WorkloadOffer[] =>
       .filter((advert) => advert.name === workload)
       .map((advert) => ({ agent: { name: agent, kind: agent }, settingsSchema: advert.settingsSchema, metrics: advert.metrics })),
   );
-const forJvm = (example: ExampleExperiment) => example.definition.variants.every((variant) => builtInAgentsWith((variant.config as { workload: string }).workload).join() === "jvm");
+const forJvm = (example: ExampleExperiment) =>
+  example.definition.variants.every((variant) => builtInAgentsWith((variant.config as { workload: string }).workload).join() === "jvm");
 const registry = builtInWorkloads();
-const forReferenceAgent = runnable.filter((example) => !forJvm(example) && example.definition.variants.every((variant) => registry.names().includes((variant.config as { workload: string }).workload)));
+const forReferenceAgent = runnable.filter(
+  (example) => !forJvm(example) && example.definition.variants.every((variant) => registry.names().includes((variant.config as { workload: string }).workload)),
+);
 
 describe.each(runnable.map((example) => [example.definition.slug, example] as const))("runnable example %s", (_slug, { definition }) => {
   it("asks the built-in agents that have its workloads only for metrics and settings they take", () => {
@@ -87,15 +90,18 @@ it("checks here the runnable examples of the reference and JVM agents, elsewhere
   expect(runnable.map((example) => example.definition.slug)).toEqual(["gzip-payloads-runnable", "http-keepalive-runnable", "serializer-objectmapper-runnable"]);
 });
 
-describe.each(forReferenceAgent.map((example) => [example.definition.slug, example] as const))("runnable example %s on the reference agent", (_slug, { definition }) => {
-  it("gives every variant a workload and settings the reference agent accepts (its own checks, cross-field rules included)", () => {
-    for (const variant of definition.variants) {
-      const config = variant.config as { workload: string; settings: unknown };
-      const prepared = registry.prepare(config.workload, config.settings);
-      expect("problem" in prepared ? prepared.problem : "ok").toBe("ok");
-    }
-  });
-});
+describe.each(forReferenceAgent.map((example) => [example.definition.slug, example] as const))(
+  "runnable example %s on the reference agent",
+  (_slug, { definition }) => {
+    it("gives every variant a workload and settings the reference agent accepts (its own checks, cross-field rules included)", () => {
+      for (const variant of definition.variants) {
+        const config = variant.config as { workload: string; settings: unknown };
+        const prepared = registry.prepare(config.workload, config.settings);
+        expect("problem" in prepared ? prepared.problem : "ok").toBe("ok");
+      }
+    });
+  },
+);
 
 it("has the runnable examples, then the five write-ups of docs/examples.md (the cache one as two experiments)", () => {
   expect(exampleExperiments.map((e) => e.definition.slug)).toEqual([

@@ -12,7 +12,17 @@ import { s3Upload } from "./s3-upload";
 import { serializerRunnable } from "./serializer-runnable";
 import { uploadCpu } from "./upload-cpu";
 
-export const exampleExperiments: readonly ExampleExperiment[] = [gzipRunnable, httpRunnable, serializerRunnable, s3Upload, httpVsGrpc, uploadCpu, productListCache, couponScaleOut, kafkaSerializers];
+export const exampleExperiments: readonly ExampleExperiment[] = [
+  gzipRunnable,
+  httpRunnable,
+  serializerRunnable,
+  s3Upload,
+  httpVsGrpc,
+  uploadCpu,
+  productListCache,
+  couponScaleOut,
+  kafkaSerializers,
+];
 
 /** Histories over commits (the history page and its change points), loaded after the experiments. */
 export const exampleHistories: readonly ExampleExperiment[] = [gzipHistory];

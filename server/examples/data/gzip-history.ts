@@ -76,7 +76,10 @@ const definition = defineExperiment({
 /** A SHA-1-looking hex id from the seeded stream (40 hex digits). */
 function fakeSha(next: () => number): string {
   let sha = "";
-  for (let i = 0; i < 5; i++) sha += Math.floor(next() * 2 ** 32).toString(16).padStart(8, "0");
+  for (let i = 0; i < 5; i++)
+    sha += Math.floor(next() * 2 ** 32)
+      .toString(16)
+      .padStart(8, "0");
   return sha;
 }
 

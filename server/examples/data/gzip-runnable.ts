@@ -27,7 +27,8 @@ const definition = defineExperiment({
       "settings it ran with and the machine it ran on in its environment. Versus created this experiment on first start; " +
       "delete it (or the *Examples* project) any time, it does not come back.",
   ].join("\n\n"),
-  environmentNotes: "Whatever machine the agent runs on: each run records its CPU model, cores, memory, OS, kernel, runtime (Node or Go) version and container limits.",
+  environmentNotes:
+    "Whatever machine the agent runs on: each run records its CPU model, cores, memory, OS, kernel, runtime (Node or Go) version and container limits.",
   status: "active",
   parameters: [
     { name: "payload", value: "50 KB generated HTML-like text (seed 1)" },
@@ -37,7 +38,12 @@ const definition = defineExperiment({
   measuredRuns: 5,
   tags: ["gzip", "runnable", "example"],
   variants: [
-    { name: "Plain", description: "The payload as it is (copied, as any send would)", isBaseline: true, config: { workload: "gzip", settings: { ...PAYLOAD, compress: false } } },
+    {
+      name: "Plain",
+      description: "The payload as it is (copied, as any send would)",
+      isBaseline: true,
+      config: { workload: "gzip", settings: { ...PAYLOAD, compress: false } },
+    },
     { name: "Gzip", description: "gzip at level 6", isBaseline: false, config: { workload: "gzip", settings: { ...PAYLOAD, compress: true, level: 6 } } },
   ],
   metrics: [

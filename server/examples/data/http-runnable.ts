@@ -37,12 +37,23 @@ const definition = defineExperiment({
   tags: ["http", "runnable", "example"],
   variants: [
     { name: "Keep-alive", description: "Connections are reused", isBaseline: true, config: { workload: "http", settings: { ...LOAD, keepAlive: true } } },
-    { name: "New connection", description: "A new TCP connection per request", isBaseline: false, config: { workload: "http", settings: { ...LOAD, keepAlive: false } } },
+    {
+      name: "New connection",
+      description: "A new TCP connection per request",
+      isBaseline: false,
+      config: { workload: "http", settings: { ...LOAD, keepAlive: false } },
+    },
   ],
   metrics: [
     { key: "throughput", label: "Requests per second", unit: "req/s", direction: "higher_is_better", aggregation: "mean" },
     { key: "latency", label: "Latency per request", unit: "ms", direction: "lower_is_better", aggregation: "median" },
-    { key: "latency_p99", label: "Latency, 99th percentile of the run (per second in its series)", unit: "ms", direction: "lower_is_better", aggregation: "mean" },
+    {
+      key: "latency_p99",
+      label: "Latency, 99th percentile of the run (per second in its series)",
+      unit: "ms",
+      direction: "lower_is_better",
+      aggregation: "mean",
+    },
   ],
 });
 

@@ -23,7 +23,13 @@ interface Published {
 }
 
 export const httpGrpcPublished: Record<"HTTP/Binary" | "gRPC/Unary" | "HTTP/JSON" | "gRPC/Stream", Published> = {
-  "HTTP/Binary": { throughputRps: 2506.24, latencyMs: { avg: 2.7, p50: 2, p95: 4, p99: 6 }, requests: 77_711, dataGb: 81.5, server: { heapPeakMb: 794.71, gcCount: 134, gcTimeMs: 278 } },
+  "HTTP/Binary": {
+    throughputRps: 2506.24,
+    latencyMs: { avg: 2.7, p50: 2, p95: 4, p99: 6 },
+    requests: 77_711,
+    dataGb: 81.5,
+    server: { heapPeakMb: 794.71, gcCount: 134, gcTimeMs: 278 },
+  },
   "gRPC/Unary": { throughputRps: 1186.64, latencyMs: { avg: 6.87, p50: 6, p95: 11.23, p99: 15 }, requests: 36_806, dataGb: 38.6 },
   "HTTP/JSON": { throughputRps: 514.54, latencyMs: { avg: 17.42, p50: 16, p95: 23.81, p99: 30 }, requests: 15_964, dataGb: 16.7 },
   "gRPC/Stream": { throughputRps: 210.72, latencyMs: { avg: 44.53, p50: 42, p95: 67.08, p99: 85 }, requests: 6_540, dataGb: 6.9 },
@@ -72,7 +78,13 @@ const definition = defineExperiment({
     { name: "gRPC/Stream", description: "server streaming in 64 KB chunks", isBaseline: false },
   ],
   metrics: [
-    { key: "throughput_rps", label: "Throughput (the run's rate; per-second counts as its series)", unit: "req/s", direction: "higher_is_better", aggregation: "rate" },
+    {
+      key: "throughput_rps",
+      label: "Throughput (the run's rate; per-second counts as its series)",
+      unit: "req/s",
+      direction: "higher_is_better",
+      aggregation: "rate",
+    },
     { key: "latency_ms", label: "Latency (avg, p50, p95, p99)", unit: "ms", direction: "lower_is_better", aggregation: "mean" },
     { key: "requests", label: "Requests (total)", unit: "count", direction: "higher_is_better", aggregation: "sum" },
     { key: "data_transferred_bytes", label: "Data transferred (requests × 1 MiB)", unit: "B", direction: "higher_is_better", aggregation: "sum" },

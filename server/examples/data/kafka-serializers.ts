@@ -87,7 +87,12 @@ function results() {
             ? `${PUBLISHED} (the write-up's per-run figures)`
             : `${SYNTHETIC} (seed ${KAFKA_SEED}): the per-run message size; send time as published`,
         tags: [EXAMPLE_TAG],
-        environment: { runtime: "JVM (Kotlin)", serializer: variant, messages: MESSAGES, ...("totalBytes" in size ? {} : { syntheticSamples: `message size, mulberry32 seed ${KAFKA_SEED}` }) },
+        environment: {
+          runtime: "JVM (Kotlin)",
+          serializer: variant,
+          messages: MESSAGES,
+          ...("totalBytes" in size ? {} : { syntheticSamples: `message size, mulberry32 seed ${KAFKA_SEED}` }),
+        },
         metrics: [
           { key: "send_time_ms", summary: { n: MESSAGES, mean: sendTime } },
           { key: "message_size_bytes", summary: { n: MESSAGES, mean: average, sum: Math.round(average * MESSAGES) } },

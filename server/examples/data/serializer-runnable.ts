@@ -28,7 +28,8 @@ const definition = defineExperiment({
       "settings it ran with and the JVM and machine it ran on in its environment. Versus created this experiment on first " +
       "start; delete it (or the *Examples* project) any time, it does not come back.",
   ].join("\n\n"),
-  environmentNotes: "Whatever machine the JVM agent runs on: each run records the JVM's vendor, version, flags and collector, and the machine's CPU, cores and memory.",
+  environmentNotes:
+    "Whatever machine the JVM agent runs on: each run records the JVM's vendor, version, flags and collector, and the machine's CPU, cores and memory.",
   status: "active",
   parameters: [
     { name: "message", value: "an order with 10 lines (seed 1), about 1 KB of JSON" },
@@ -38,8 +39,18 @@ const definition = defineExperiment({
   measuredRuns: 5,
   tags: ["jvm", "jackson", "runnable", "example"],
   variants: [
-    { name: "Shared ObjectMapper", description: "One ObjectMapper for every call", isBaseline: true, config: { workload: "json", settings: { ...ORDER, mapper: "shared" } } },
-    { name: "New ObjectMapper per call", description: "new ObjectMapper() for each message", isBaseline: false, config: { workload: "json", settings: { ...ORDER, mapper: "new-per-call" } } },
+    {
+      name: "Shared ObjectMapper",
+      description: "One ObjectMapper for every call",
+      isBaseline: true,
+      config: { workload: "json", settings: { ...ORDER, mapper: "shared" } },
+    },
+    {
+      name: "New ObjectMapper per call",
+      description: "new ObjectMapper() for each message",
+      isBaseline: false,
+      config: { workload: "json", settings: { ...ORDER, mapper: "new-per-call" } },
+    },
   ],
   metrics: [
     { key: "serialize_time", label: "Time to serialise one message", unit: "us", direction: "lower_is_better", aggregation: "median" },

@@ -166,7 +166,12 @@ export function seriesWithSum(random: SeededRandom, options: SeriesShape & { tot
   const { total, decimals } = options;
   const shape = ar1Shape(random, options);
   const shapeSum = sum(shape);
-  const rounded = roundKeepingSum(shape.map((s) => (s * total) / shapeSum), decimals, Math.round(total * 10 ** decimals), { floor: 0 });
+  const rounded = roundKeepingSum(
+    shape.map((s) => (s * total) / shapeSum),
+    decimals,
+    Math.round(total * 10 ** decimals),
+    { floor: 0 },
+  );
   requireAbove(rounded, 0, `series adding up to ${total}`);
   return rounded;
 }

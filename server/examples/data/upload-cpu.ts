@@ -30,9 +30,19 @@ interface Profile {
 
 /** Published: Template 4–6 s, CPU avg 50%, up to 80%; SDK ~2 s, ~50%; provider ~2 s, avg 20% (10–30%). */
 export const uploadCpuProfiles: Record<Variant, Profile> = {
-  Template: { timeS: { mean: 5, sd: 0.6, within: [4, 6] }, cpuAvg: { mean: 50, sd: 2, within: [45, 55] }, cpuPeak: { low: 70, high: 80, top: 80 }, cpuFloor: 20 },
+  Template: {
+    timeS: { mean: 5, sd: 0.6, within: [4, 6] },
+    cpuAvg: { mean: 50, sd: 2, within: [45, 55] },
+    cpuPeak: { low: 70, high: 80, top: 80 },
+    cpuFloor: 20,
+  },
   SDK: { timeS: { mean: 2, sd: 0.12, within: [1.75, 2.25] }, cpuAvg: { mean: 50, sd: 2, within: [45, 55] }, cpuPeak: { low: 65, high: 78 }, cpuFloor: 20 },
-  "SDK + provider": { timeS: { mean: 2, sd: 0.12, within: [1.75, 2.25] }, cpuAvg: { mean: 20, sd: 1.5, within: [16, 24] }, cpuPeak: { low: 26, high: 30, top: 30 }, cpuFloor: 10 },
+  "SDK + provider": {
+    timeS: { mean: 2, sd: 0.12, within: [1.75, 2.25] },
+    cpuAvg: { mean: 20, sd: 1.5, within: [16, 24] },
+    cpuPeak: { low: 26, high: 30, top: 30 },
+    cpuFloor: 10,
+  },
 };
 
 const definition = defineExperiment({

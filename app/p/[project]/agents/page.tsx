@@ -12,7 +12,11 @@ export const metadata: Metadata = { title: "Agents" };
 export default async function AgentsPage(props: ProjectPageParams) {
   const project = await openProject(props);
   return (
-    <ProjectPage project={project} title="Agents" intro="Agents are workers on your own machines that run this project's experiments and report the results. They join with an enrollment token.">
+    <ProjectPage
+      project={project}
+      title="Agents"
+      intro="Agents are workers on your own machines that run this project's experiments and report the results. They join with an enrollment token."
+    >
       <AgentsTable projectSlug={project.slug} canWrite={roleAtLeast(project.role, "member")} />
       <HowEnrollmentWorks />
       <RoleGate project={project} role={project.role} needs="member" action="see, create and revoke enrollment tokens">

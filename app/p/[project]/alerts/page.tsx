@@ -25,7 +25,12 @@ export default async function AlertsPage({ params, searchParams }: Params) {
     <ProjectPage
       project={project}
       title="Alerts"
-      intro={<>Breaches of the alert rules set on experiments (each experiment&apos;s page, under “Alert rules and badges”), one alert per rule and commit; and the change points the history found that are still open.</>}
+      intro={
+        <>
+          Breaches of the alert rules set on experiments (each experiment&apos;s page, under “Alert rules and badges”), one alert per rule and commit; and the
+          change points the history found that are still open.
+        </>
+      }
     >
       <section className="card" aria-labelledby="alerts-heading">
         <h2 id="alerts-heading">Alerts</h2>
@@ -49,8 +54,8 @@ export default async function AlertsPage({ params, searchParams }: Params) {
           Open change points <span className="muted small">({changePoints.length})</span>
         </h2>
         <p className="muted small">
-          Shifts the history of commits found that nobody has acknowledged or dismissed yet, with or without an alert rule. Review them on each metric&apos;s history
-          (the <Link href={`/p/${project.slug}/history`}>History</Link> page lists every experiment&apos;s).
+          Shifts the history of commits found that nobody has acknowledged or dismissed yet, with or without an alert rule. Review them on each metric&apos;s
+          history (the <Link href={`/p/${project.slug}/history`}>History</Link> page lists every experiment&apos;s).
         </p>
         {changePoints.length === 0 ? (
           <p className="empty">None open: no history shifted, or every shift was acknowledged or dismissed.</p>

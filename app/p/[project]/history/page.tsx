@@ -12,7 +12,11 @@ export default async function ProjectHistoryPage(props: ProjectPageParams) {
   const overview = await (await api()).history.overview({ projectSlug: project.slug });
   const base = `/p/${project.slug}`;
   return (
-    <ProjectPage project={project} title="History" intro={<>Every experiment whose runs name git commits, each metric over those commits, and the change points still open.</>}>
+    <ProjectPage
+      project={project}
+      title="History"
+      intro={<>Every experiment whose runs name git commits, each metric over those commits, and the change points still open.</>}
+    >
       <section className="card" aria-labelledby="open-heading">
         <h2 id="open-heading">
           Open change points <span className="muted small">({overview.openChangePoints.length})</span>
@@ -27,8 +31,8 @@ export default async function ProjectHistoryPage(props: ProjectPageParams) {
         <h2 id="histories-heading">Histories</h2>
         {overview.experiments.length === 0 ? (
           <p className="empty">
-            No run names a git commit yet. Upload runs with <code>gitCommit</code> (and <code>gitBranch</code>, <code>gitCommitTime</code>, <code>gitCommitMessage</code>) to POST /api/v1/results, e.g. from CI on every
-            commit.
+            No run names a git commit yet. Upload runs with <code>gitCommit</code> (and <code>gitBranch</code>, <code>gitCommitTime</code>,{" "}
+            <code>gitCommitMessage</code>) to POST /api/v1/results, e.g. from CI on every commit.
           </p>
         ) : (
           <div className="table-wrap">

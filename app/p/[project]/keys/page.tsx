@@ -10,7 +10,15 @@ export const metadata: Metadata = { title: "API keys" };
 export default async function ApiKeysPage(props: ProjectPageParams) {
   const project = await openProject(props);
   return (
-    <ProjectPage project={project} title="API keys" intro={<>Keys let scripts, CI and agents upload results to this project through the <Link href="/api-docs">REST API</Link>. A key reaches only this project.</>}>
+    <ProjectPage
+      project={project}
+      title="API keys"
+      intro={
+        <>
+          Keys let scripts, CI and agents upload results to this project through the <Link href="/api-docs">REST API</Link>. A key reaches only this project.
+        </>
+      }
+    >
       <RoleGate project={project} role={project.role} needs="member" action="see and create API keys">
         <ApiKeysPanel projectSlug={project.slug} origin={await publicOrigin()} />
       </RoleGate>

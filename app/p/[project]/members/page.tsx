@@ -9,8 +9,8 @@ export default async function MembersPage(props: ProjectPageParams) {
   const project = await openProject(props);
   const intro = (
     <>
-      Who can see and change {project.name}. Viewers read; members also create experiments, upload runs and make API keys; owners also manage members and the project. Your
-      role: <RoleBadge role={project.role} />
+      Who can see and change {project.name}. Viewers read; members also create experiments, upload runs and make API keys; owners also manage members and the
+      project. Your role: <RoleBadge role={project.role} />
     </>
   );
   return (

@@ -10,7 +10,15 @@ export const metadata: Metadata = { title: "Settings" };
 export default async function ProjectSettingsPage(props: ProjectPageParams) {
   const project = await openProject(props);
   return (
-    <ProjectPage project={project} title="Settings" intro={<>The project&apos;s name and description. Its slug, <code>{project.slug}</code>, stays the same: links, API paths and CI scripts use it.</>}>
+    <ProjectPage
+      project={project}
+      title="Settings"
+      intro={
+        <>
+          The project&apos;s name and description. Its slug, <code>{project.slug}</code>, stays the same: links, API paths and CI scripts use it.
+        </>
+      }
+    >
       <RoleGate project={project} role={project.role} needs="owner" action="change the project's settings">
         <section className="card" aria-labelledby="details-heading">
           <h2 id="details-heading">Details</h2>

@@ -52,7 +52,11 @@ export default async function ExperimentPage({ params, searchParams }: Params) {
     Promise.all(experiment.metrics.map((metric) => caller.experiment.metricResults({ ...ref, metricKey: metric.key }))),
   ]);
   const comparison = results?.comparison ?? null;
-  const charts: ChartsResult | null = results ? (results.charts ? { data: results.charts } : { error: results.chartsError ?? "the charts could not be drawn" }) : null;
+  const charts: ChartsResult | null = results
+    ? results.charts
+      ? { data: results.charts }
+      : { error: results.chartsError ?? "the charts could not be drawn" }
+    : null;
   const base = `/p/${project.slug}/e/${experiment.slug}`;
   const origin = await publicOrigin();
   // What agents run for it: the Runs section says Run, and who runs each workload, until its first run.
@@ -161,7 +165,12 @@ export default async function ExperimentPage({ params, searchParams }: Params) {
       {charts ? <ChartsSection charts={charts} /> : null}
 
       <AlertRulesPanel
-        target={{ projectSlug: project.slug, experimentSlug: experiment.slug, metrics: experiment.metrics.map((metric) => metric.key), variants: experiment.variants.map((variant) => variant.name) }}
+        target={{
+          projectSlug: project.slug,
+          experimentSlug: experiment.slug,
+          metrics: experiment.metrics.map((metric) => metric.key),
+          variants: experiment.variants.map((variant) => variant.name),
+        }}
         canWrite={canWrite}
         origin={origin}
       />
@@ -182,12 +191,16 @@ export default async function ExperimentPage({ params, searchParams }: Params) {
       ))}
 
       <section className="card" aria-labelledby="runs-heading">
-        <h2 id="runs-heading">Runs <span className="muted small">({plural(experiment.runCount, "run")})</span></h2>
+        <h2 id="runs-heading">
+          Runs <span className="muted small">({plural(experiment.runCount, "run")})</span>
+        </h2>
         <RunsTable
           key={experiment.runCount}
           {...ref}
           first={firstRuns}
-          uploadHint={canWrite ? { projectSlug: project.slug, experimentSlug: experiment.slug, variant: experiment.variants[0]?.name ?? "baseline" } : undefined}
+          uploadHint={
+            canWrite ? { projectSlug: project.slug, experimentSlug: experiment.slug, variant: experiment.variants[0]?.name ?? "baseline" } : undefined
+          }
           empty={
             agentRun.length ? (
               <RunnableEmptyState

@@ -27,8 +27,8 @@ export default async function ExperimentHistoryPage({ params, searchParams }: Pa
       trail={[{ label: experiment.title, href: base }, { label: "History" }]}
       intro={
         <>
-          Each metric over commits: one point per commit (the median of its runs), with its confidence interval, every run, and the change points where the level shifted.{" "}
-          <Link href={`/p/${project.slug}/history`}>All histories of the project</Link>
+          Each metric over commits: one point per commit (the median of its runs), with its confidence interval, every run, and the change points where the
+          level shifted. <Link href={`/p/${project.slug}/history`}>All histories of the project</Link>
         </>
       }
       actions={
@@ -37,7 +37,12 @@ export default async function ExperimentHistoryPage({ params, searchParams }: Pa
         </Link>
       }
     >
-      <HistoryExplorer key={`${history.metric.key}/${history.variant}/${history.branch ?? ""}`} projectSlug={project.slug} experimentSlug={experiment.slug} initial={history} />
+      <HistoryExplorer
+        key={`${history.metric.key}/${history.variant}/${history.branch ?? ""}`}
+        projectSlug={project.slug}
+        experimentSlug={experiment.slug}
+        initial={history}
+      />
     </ProjectPage>
   );
 }
