@@ -38,17 +38,6 @@ func withHTTP(cfg Config) Config {
 	return cfg
 }
 
-func TestTheAgentAdvertisesProbes(t *testing.T) {
-	fake := fakeapi.Start(t)
-	a := start(t, testConfig(t, fake, t.TempDir()))
-	fake.Await(t, "registered", func() bool { return len(fake.Agents()) == 1 })
-	caps := fmt.Sprint(fake.Agents()[0].Register["capabilities"])
-	if !strings.Contains(caps, "probe:prometheus") || !strings.Contains(caps, "probe:process") {
-		t.Errorf("capabilities %s", caps)
-	}
-	a.stop(t)
-}
-
 // A probe that does not answer when the job starts fails the job, not retryably, with the probe's
 // name and error, before the workload sends a single request to its target.
 func TestAProbeUnreachableAtStartFailsTheJobBeforeAnyLoad(t *testing.T) {
