@@ -1,3 +1,5 @@
+//go:build linux
+
 package probe
 
 import (
@@ -369,5 +371,39 @@ func TestAWindowShorterThanAnIntervalSaysSo(t *testing.T) {
 	r := sample(probes, 100*time.Millisecond)
 	if len(r.Metrics) != 0 || len(r.Warnings) != 1 || !strings.HasPrefix(r.Warnings[0], `probe "app-1": the measured window (0.1`) {
 		t.Errorf("metrics %v warnings %q", r.Metrics, r.Warnings)
+	}
+}
+
+// OpenMetrics the classic text parser refuses (an unknown-typed family, timestamps in seconds) is
+// read by expfmt's OpenMetrics parser.
+func TestOpenMetricsTheTextParserRefusesGoesToTheOpenMetricsParser(t *testing.T) {
+	var scrapes atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := scrapes.Add(1)
+		w.Header().Set("Content-Type", "application/openmetrics-text; version=1.0.0; charset=utf-8")
+		fmt.Fprintf(w, `# TYPE app_build unknown
+app_build{version="1.2"} 1
+# TYPE process_cpu_seconds counter
+# UNIT process_cpu_seconds seconds
+process_cpu_seconds_total %d.5 1700000000.123
+# TYPE process_resident_memory_bytes gauge
+process_resident_memory_bytes 1.0e7
+# EOF
+`, n)
+	}))
+	defer srv.Close()
+	probes := openAll(t, Spec{Name: "app-1", Kind: KindPrometheus, URL: srv.URL, IntervalSeconds: 0.1})
+	r := sample(probes, 250*time.Millisecond)
+	if rss := metricNamed(t, r, "app-1.rss"); rss[0] != 1e7 {
+		t.Errorf("rss %v", rss)
+	}
+	// One CPU second per 0.1 s interval: 1000 %.
+	for _, v := range metricNamed(t, r, "app-1.cpu_percent") {
+		if v < 500 || v > 1500 {
+			t.Errorf("cpu_percent %v", v)
+		}
+	}
+	if !probes[0].src.(*promSource).openMetricsParser.Load() {
+		t.Error("the text parser read a page with an unknown-typed family")
 	}
 }

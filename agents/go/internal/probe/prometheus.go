@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -8,11 +9,13 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"sync/atomic"
 	"syscall"
 	"time"
 
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
 )
 
 // acceptHeader asks for the Prometheus text format first (the cheaper parser) and takes
@@ -30,6 +33,8 @@ type promSource struct {
 	origins    []string // per quantity: "preset jvm", "series queue_depth" (for errors)
 	defs       []metricDef
 	wanted     map[string]bool // the sample names the quantities read
+	// openMetricsParser: the target's OpenMetrics needs expfmt's OpenMetrics parser (see decode).
+	openMetricsParser atomic.Bool
 }
 
 func newPromSource(s Spec) *promSource {
@@ -150,25 +155,55 @@ func (p *promSource) scrape(ctx context.Context) (map[string][]labeled, error) {
 		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 		return nil, fmt.Errorf("GET %s: %s", p.url, resp.Status)
 	}
-	format := expfmt.ResponseFormat(resp.Header)
-	if format.FormatType() == expfmt.TypeUnknown {
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxScrapeBytes))
+	if err != nil {
+		return nil, fmt.Errorf("GET %s: reading the answer: %s", p.url, describeHTTPError(err))
+	}
+	out := map[string][]labeled{}
+	if err := p.decode(resp.Header, body, out); err != nil {
+		return nil, fmt.Errorf("GET %s: not Prometheus text or OpenMetrics (%s): %v", p.url, resp.Header.Get("Content-Type"), err)
+	}
+	return out, nil
+}
+
+// decode parses a page into out. OpenMetrics goes through the classic text parser first: it
+// reads the pages exporters write (counters come as untyped `<name>_total` samples, the sample
+// names the quantities look for) in about 0.3 ms, where expfmt's OpenMetrics parser, built on a
+// generic ABNF grammar, takes over half a second of CPU for the same page. A page the text parser
+// refuses (timestamps in seconds, exemplars, the unknown type) goes to the OpenMetrics parser,
+// and so do the target's later pages.
+func (p *promSource) decode(header http.Header, body []byte, out map[string][]labeled) error {
+	format := expfmt.ResponseFormat(header)
+	switch format.FormatType() {
+	case expfmt.TypeOpenMetrics:
+		if !p.openMetricsParser.Load() {
+			parser := expfmt.NewTextParser(model.UTF8Validation)
+			families, err := parser.TextToMetricFamilies(bytes.NewReader(body))
+			if err == nil {
+				for _, mf := range families {
+					p.collect(mf, out)
+				}
+				return nil
+			}
+			p.openMetricsParser.Store(true)
+			clear(out)
+		}
+	case expfmt.TypeUnknown:
 		// text/plain without a version, or no Content-Type: the classic text format.
 		format = expfmt.NewFormat(expfmt.TypeTextPlain)
 	}
-	dec := expfmt.NewDecoder(io.LimitReader(resp.Body, maxScrapeBytes), format)
-	out := map[string][]labeled{}
+	dec := expfmt.NewDecoder(bytes.NewReader(body), format)
 	for {
 		var mf dto.MetricFamily
 		err := dec.Decode(&mf)
 		if errors.Is(err, io.EOF) {
-			break
+			return nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("GET %s: not Prometheus text or OpenMetrics (%s): %v", p.url, resp.Header.Get("Content-Type"), err)
+			return err
 		}
 		p.collect(&mf, out)
 	}
-	return out, nil
 }
 
 // collect keeps the samples of one family that a quantity reads, by sample name: a counter's
