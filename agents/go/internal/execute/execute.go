@@ -98,7 +98,7 @@ func RunProbed(ctx context.Context, w workload.Workload, settings json.RawMessag
 		return Outcome{Recorder: rec, Err: fmt.Errorf("%s recorded no metrics", info.Name)}
 	}
 	run.Metrics = append(run.Metrics, probed.Metrics...)
-	run.AddWarnings(probed.Warnings...)
+	run.SetWarnings(probed.Warnings)
 	return Outcome{Run: run, Recorder: rec}
 }
 

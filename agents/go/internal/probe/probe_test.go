@@ -407,3 +407,18 @@ process_resident_memory_bytes 1.0e7
 		t.Error("the text parser read a page with an unknown-typed family")
 	}
 }
+
+// A process that exits mid-run leaves a gap whose warning says so.
+func TestAProcessThatExitsMidRunIsAGap(t *testing.T) {
+	tg := startTarget(t, uniqueName("vtexit"))
+	probes := openAll(t, Spec{Name: "db", Kind: KindProcess, Match: &Match{PID: tg.pid}, IntervalSeconds: 0.1})
+	s := StartSampler(probes)
+	time.Sleep(350 * time.Millisecond)
+	tg.kill()
+	time.Sleep(350 * time.Millisecond)
+	r := s.Stop()
+	want := regexp.MustCompile(fmt.Sprintf(`^probe "db" did not answer for \d of \d intervals \(0\.[34] s – 0\.[67] s\): process %d: gone \(it exited\)$`, tg.pid))
+	if len(r.Warnings) != 1 || !want.MatchString(r.Warnings[0]) {
+		t.Errorf("warnings %q, want %s", r.Warnings, want)
+	}
+}

@@ -62,10 +62,10 @@ func (r *Run) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// AddWarnings appends warnings, keeping at most MaxWarnings: past that the last one says how
-// many more there were.
-func (r *Run) AddWarnings(warnings ...string) {
-	all := append(append([]string(nil), r.Warnings...), warnings...)
+// SetWarnings sets the run's warnings, keeping at most MaxWarnings: past that the last one says
+// how many more there were.
+func (r *Run) SetWarnings(warnings []string) {
+	all := append([]string(nil), warnings...)
 	if len(all) > MaxWarnings {
 		more := len(all) - (MaxWarnings - 1)
 		all = append(all[:MaxWarnings-1], fmt.Sprintf("%d more warnings (in the agent's log)", more))
