@@ -36,7 +36,7 @@ func TestRunPrintsTheProbesFigures(t *testing.T) {
 	text := stdout.String()
 	for _, want := range []string{
 		`(?m)^probes \(the system under test, per interval\):$`,
-		`(?m)^  app-1\.cpu_percent +mean [\d.e+]+ % over [34] intervals of 0\.1 s \(min .*, max .*\)$`,
+		`(?m)^  app-1\.cpu_percent +mean [\d.e+]+ % over [45] intervals of 0\.1 s \(min .*, max .*\)$`,
 		`(?m)^  app-1\.gc_count +sum \d+ count over`,
 		`(?m)^  custom\.goroutines +max \d+ count over`,
 		`(?m)^  me\.threads +mean [\d.]+ count over`,

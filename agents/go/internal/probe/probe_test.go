@@ -244,7 +244,8 @@ func TestAnEndpointThatStopsMidRunLeavesAGapAndAWarning(t *testing.T) {
 			if missed, all := atoi(m[1]), atoi(m[2]); missed < 4 || all < 9 || len(rss) != all-missed {
 				t.Errorf("%s: %d values", r.Warnings[0], len(rss))
 			}
-			if from := m[3]; from != "0.4" && from != "0.5" {
+			// Killed at 0.45 s: the reading due at 0.5 s fails (0.4 s if the one due at 0.4 s ran late).
+			if from := m[3]; from != "0.3" && from != "0.4" && from != "0.5" {
 				t.Errorf("the gap starts at %s s", from)
 			}
 			for _, metric := range r.Metrics {
@@ -417,8 +418,33 @@ func TestAProcessThatExitsMidRunIsAGap(t *testing.T) {
 	tg.kill()
 	time.Sleep(350 * time.Millisecond)
 	r := s.Stop()
-	want := regexp.MustCompile(fmt.Sprintf(`^probe "db" did not answer for \d of \d intervals \(0\.[34] s – 0\.[67] s\): process %d: gone \(it exited\)$`, tg.pid))
+	want := regexp.MustCompile(fmt.Sprintf(`^probe "db" did not answer for \d of \d intervals \(0\.[2-4] s – 0\.[6-9] s\): process %d: gone \(it exited\)$`, tg.pid))
 	if len(r.Warnings) != 1 || !want.MatchString(r.Warnings[0]) {
 		t.Errorf("warnings %q, want %s", r.Warnings, want)
+	}
+}
+
+// A target slower than the interval: the intervals whose reading would start more than an
+// interval late are missed, and counted among the window's intervals.
+func TestATargetSlowerThanTheIntervalMissesIntervals(t *testing.T) {
+	var slow atomic.Bool
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if slow.Load() {
+			time.Sleep(250 * time.Millisecond)
+		}
+		w.Header().Set("Content-Type", "text/plain; version=0.0.4")
+		fmt.Fprint(w, processPage(1))
+	}))
+	defer srv.Close()
+	probes := openAll(t, Spec{Name: "app-1", Kind: KindPrometheus, URL: srv.URL, IntervalSeconds: 0.1})
+	slow.Store(true)
+	r := sample(probes, 1050*time.Millisecond)
+	want := regexp.MustCompile(`^probe "app-1" did not answer for (\d+) of 10 intervals \(0(\.1)? s – (0\.9|1) s\): too slow: the reading before ended 0\.\d+ s after this one was due$`)
+	if len(r.Warnings) != 1 || !want.MatchString(r.Warnings[0]) {
+		t.Fatalf("warnings %q, want %s", r.Warnings, want)
+	}
+	missed := atoi(want.FindStringSubmatch(r.Warnings[0])[1])
+	if rss := metricNamed(t, r, "app-1.rss"); missed < 3 || len(rss)+missed != 10 {
+		t.Errorf("%d missed, %d values: %s", missed, len(rss), r.Warnings[0])
 	}
 }

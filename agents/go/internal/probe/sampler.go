@@ -2,6 +2,7 @@ package probe
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -14,17 +15,23 @@ import (
 // maxWarningChars bounds one warning (the run document takes 500 characters).
 const maxWarningChars = 500
 
+// stopGrace is how long the end of the window waits for readings under way: each ends an
+// interval that lies inside the window. Past it they are abandoned (a target that hangs).
+const stopGrace = 2 * time.Second
+
 // Sampler reads every probe at its interval over the measured window: a first reading at the
 // window's start (the baseline for counters), then one per interval until Stop. A window of k
 // whole intervals gives k values per metric; a last, partial interval is left out.
 type Sampler struct {
 	probes []*Probe
 
-	mu     sync.Mutex
-	start  time.Time
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
-	loops  []*loop
+	mu       sync.Mutex
+	start    time.Time
+	stopping chan struct{} // closed at the end of the window: no new readings
+	stopAt   time.Time     // when; set before stopping is closed
+	cancel   context.CancelFunc
+	wg       sync.WaitGroup
+	loops    []*loop
 }
 
 // Report is what the probes measured: metrics to append to the run, warnings for the run, and
@@ -57,11 +64,10 @@ func (s *Sampler) Restart() {
 func (s *Sampler) Stop() Report {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	end := time.Now()
 	s.haltLocked()
 	var r Report
 	for _, l := range s.loops {
-		metrics, warnings, gap := l.report(s.start, end)
+		metrics, warnings, gap := l.report(s.start, s.stopAt)
 		r.Metrics = append(r.Metrics, metrics...)
 		r.Warnings = append(r.Warnings, warnings...)
 		if gap != "" && l.p.spec.Required && r.Failure == nil {
@@ -75,21 +81,35 @@ func (s *Sampler) beginLocked() {
 	ctx, cancel := context.WithCancel(context.Background())
 	s.cancel = cancel
 	s.start = time.Now()
+	s.stopping = make(chan struct{})
 	s.loops = s.loops[:0]
 	for _, p := range s.probes {
 		l := &loop{p: p}
 		s.loops = append(s.loops, l)
 		s.wg.Add(1)
-		go func() {
+		go func(stopping <-chan struct{}, stopAt *time.Time) {
 			defer s.wg.Done()
-			l.run(ctx, s.start)
-		}()
+			l.run(ctx, s.start, stopping, stopAt)
+		}(s.stopping, &s.stopAt)
 	}
 }
 
+// haltLocked ends the window: no new readings; those under way may finish within stopGrace.
 func (s *Sampler) haltLocked() {
+	s.stopAt = time.Now()
+	close(s.stopping)
+	done := make(chan struct{})
+	go func() {
+		s.wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(stopGrace):
+		s.cancel()
+		<-done
+	}
 	s.cancel()
-	s.wg.Wait()
 }
 
 // scrape is one reading, or why there is none, and when it was taken.
@@ -105,7 +125,12 @@ type loop struct {
 	scrapes []scrape
 }
 
-func (l *loop) run(ctx context.Context, start time.Time) {
+// run takes the baseline at start, then a reading as each interval ends, until stopping is
+// closed: every interval that ended by stopAt (set before stopping was closed) gets its reading,
+// and one under way then is kept. A reading that would start more than an interval late (the one
+// before took that long) is not taken: its interval is missed, and the next one is on time. What
+// ctx abandoned is not kept.
+func (l *loop) run(ctx context.Context, start time.Time, stopping <-chan struct{}, stopAt *time.Time) {
 	interval := l.p.spec.Interval()
 	first := l.take(ctx)
 	if ctx.Err() != nil {
@@ -115,17 +140,28 @@ func (l *loop) run(ctx context.Context, start time.Time) {
 	timer := time.NewTimer(time.Until(start.Add(interval)))
 	defer timer.Stop()
 	for i := 1; ; i++ {
+		due := start.Add(time.Duration(i) * interval)
 		if i > 1 {
-			timer.Reset(time.Until(start.Add(time.Duration(i) * interval)))
+			timer.Reset(time.Until(due))
 		}
 		select {
-		case <-ctx.Done():
-			return
+		case <-stopping:
+			if due.After(*stopAt) {
+				return // its interval ends after the window
+			}
 		case <-timer.C:
+		}
+		if late := time.Since(due); late > interval {
+			prev := l.scrapes[len(l.scrapes)-1]
+			err := prev.err
+			if err == nil {
+				err = fmt.Errorf("too slow: the reading before ended %s after this one was due", seconds(late))
+			}
+			l.scrapes = append(l.scrapes, scrape{at: due, err: err})
+			continue
 		}
 		sc := l.take(ctx)
 		if ctx.Err() != nil {
-			// The window ended while this reading was under way: the interval is not whole.
 			return
 		}
 		l.scrapes = append(l.scrapes, sc)
@@ -143,7 +179,7 @@ func (l *loop) take(ctx context.Context) scrape {
 func (l *loop) report(start, end time.Time) (metrics []result.Metric, warnings []string, gap string) {
 	name := l.p.spec.Name
 	interval := l.p.spec.Interval()
-	k := len(l.scrapes) - 1
+	k := int(end.Sub(start) / interval)
 	if k < 1 {
 		return nil, []string{fmt.Sprintf("probe %q: the measured window (%s) was shorter than one interval (%s): it has no values",
 			name, seconds(end.Sub(start)), seconds(interval))}, ""
@@ -152,6 +188,11 @@ func (l *loop) report(start, end time.Time) (metrics []result.Metric, warnings [
 	counters := l.p.src.counters()
 	values := make([][]float64, len(defs))
 	at := make([][]int, len(defs))
+	// Readings abandoned at the end (a target that hangs) are missed intervals too.
+	abandoned := errors.New("no answer before the window ended")
+	for len(l.scrapes) < k+1 {
+		l.scrapes = append(l.scrapes, scrape{err: abandoned})
+	}
 	var prev *scrape
 	if l.scrapes[0].err == nil {
 		prev = &l.scrapes[0]
