@@ -61,6 +61,7 @@ func newPromSource(s Spec) *promSource {
 	// A scrape that takes longer than the interval is late, not lost: its interval still gets a
 	// value from the times the readings were taken. Past the timeout it is a gap.
 	timeout := min(max(s.Interval(), 2*time.Second), 10*time.Second)
+	// No proxy from the environment: a probe's target is on the machines under test.
 	p.client = &http.Client{Timeout: timeout, Transport: &http.Transport{
 		Proxy: nil, MaxIdleConns: 1, IdleConnTimeout: time.Minute, ResponseHeaderTimeout: timeout,
 		DialContext: (&net.Dialer{Timeout: timeout}).DialContext,

@@ -47,6 +47,9 @@ const (
 	KindProcess    = "process"
 )
 
+// maxMetricKey is the longest metric key a run document takes.
+const maxMetricKey = 64
+
 var (
 	probeName  = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
 	seriesKey  = regexp.MustCompile(`^[a-z0-9_]+$`)
@@ -132,6 +135,9 @@ func (s *Spec) checkPrometheus() error {
 		}
 		seen[p] = true
 	}
+	if len(s.Presets) == 0 && len(s.Series) == 0 {
+		return fmt.Errorf("presets: none, and no series: the probe would measure nothing")
+	}
 	if len(s.Series) > 20 {
 		return fmt.Errorf("series: %d series, at most 20", len(s.Series))
 	}
@@ -143,6 +149,8 @@ func (s *Spec) checkPrometheus() error {
 		switch {
 		case len(c.Key) > 40 || !seriesKey.MatchString(c.Key):
 			return fmt.Errorf("series[%d].key: %q is not a key (1–40 of a-z, 0-9 and _)", i, c.Key)
+		case len(s.Name)+1+len(c.Key) > maxMetricKey:
+			return fmt.Errorf("series[%d].key: the metric key %q is %d characters; at most %d", i, s.Name+"."+c.Key, len(s.Name)+1+len(c.Key), maxMetricKey)
 		case keys[c.Key]:
 			return fmt.Errorf("series[%d].key: %q is already a metric of this probe", i, c.Key)
 		case c.Metric == "":

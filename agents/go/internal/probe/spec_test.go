@@ -42,6 +42,8 @@ func TestDecodeRefusesBadProbesNamingTheField(t *testing.T) {
 		prom(`, "series": [{"key": "rss", "metric": "q", "aggregation": "mean", "unit": "B", "direction": "lower_is_better"}]`):   `probes[0].series[0].key: "rss" is already a metric of this probe`,
 		prom(`, "series": [{"key": "q", "metric": "q", "aggregation": "p99", "unit": "ms", "direction": "lower_is_better"}]`):     `probes[0].series[0].aggregation: "p99" is not one of rate, delta, mean, max, min, last`,
 		prom(`, "series": [{"key": "q", "metric": "q", "aggregation": "max", "unit": "ms", "direction": "down"}]`):                `probes[0].series[0].direction: "down" is not one of lower_is_better, higher_is_better`,
+		prom(`, "presets": []`): `probes[0].presets: none, and no series: the probe would measure nothing`,
+		`[{"name": "` + strings.Repeat("a", 40) + `", "kind": "prometheus", "url": "http://x/", "series": [{"key": "` + strings.Repeat("b", 30) + `", "metric": "q", "aggregation": "max", "unit": "ms", "direction": "lower_is_better"}]}]`: `probes[0].series[0].key: the metric key "aaaa`,
 		prom(`, "match": {"pid": 1}`):                                                                                    `probes[0].match: only a process probe has one`,
 		`[{"name": "db", "kind": "process"}]`:                                                                            `probes[0].match: missing`,
 		`[{"name": "db", "kind": "process", "match": {"name": "a", "pid": 2}}]`:                                          `probes[0].match: give exactly one of pid, name and pattern`,
