@@ -22,21 +22,21 @@ func TestRunPrintsTheProbesFigures(t *testing.T) {
 	srv := httptest.NewServer(promhttp.HandlerFor(registry, promhttp.HandlerOpts{}))
 	defer srv.Close()
 	file := filepath.Join(t.TempDir(), "probes.json")
-	if err := os.WriteFile(file, []byte(`[{"name": "custom", "kind": "prometheus", "url": "`+srv.URL+`", "presets": [], "intervalSeconds": 0.1,
+	if err := os.WriteFile(file, []byte(`[{"name": "custom", "kind": "prometheus", "url": "`+srv.URL+`", "presets": [], "intervalSeconds": 0.2,
 		"series": [{"key": "goroutines", "metric": "go_goroutines", "aggregation": "max", "unit": "count", "direction": "lower_is_better"}]}]`), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	var stdout, stderr bytes.Buffer
-	code := runCommand([]string{"--workload", "sleep", "--settings", `{"ms": 450}`, "--probes", file,
-		"--probe", "name=app-1,url=" + srv.URL + "/metrics,presets=process+go,interval=0.1",
-		"--probe", "name=me,pid=" + strconv.Itoa(os.Getpid()) + ",interval=0.1"}, &stdout, &stderr)
+	code := runCommand([]string{"--workload", "sleep", "--settings", `{"ms": 900}`, "--probes", file,
+		"--probe", "name=app-1,url=" + srv.URL + "/metrics,presets=process+go,interval=0.2",
+		"--probe", "name=me,pid=" + strconv.Itoa(os.Getpid()) + ",interval=0.2"}, &stdout, &stderr)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	text := stdout.String()
 	for _, want := range []string{
 		`(?m)^probes \(the system under test, per interval\):$`,
-		`(?m)^  app-1\.cpu_percent +mean [\d.e+]+ % over [45] intervals of 0\.1 s \(min .*, max .*\)$`,
+		`(?m)^  app-1\.cpu_percent +mean [\d.e+]+ % over \d intervals( of 0\.2 s)? \(min .*, max .*\)$`,
 		`(?m)^  app-1\.gc_count +sum \d+ count over`,
 		`(?m)^  custom\.goroutines +max \d+ count over`,
 		`(?m)^  me\.threads +mean [\d.]+ count over`,

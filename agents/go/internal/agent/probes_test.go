@@ -72,8 +72,8 @@ func TestAProbedJobCompletesWithTheProbesMetrics(t *testing.T) {
 	metrics := metricsServer(t)
 	fake := fakeapi.Start(t)
 	a := start(t, testConfig(t, fake, t.TempDir()))
-	probes := []map[string]any{{"name": "app-1", "kind": "prometheus", "url": metrics.URL + "/metrics", "intervalSeconds": 0.1}}
-	all := fake.Enqueue("sleep", map[string]any{"ms": 550}, fakeapi.JobOptions{Probes: probes})
+	probes := []map[string]any{{"name": "app-1", "kind": "prometheus", "url": metrics.URL + "/metrics", "intervalSeconds": 0.2}}
+	all := fake.Enqueue("sleep", map[string]any{"ms": 1000}, fakeapi.JobOptions{Probes: probes})
 	asked := fake.Enqueue("sleep", map[string]any{"ms": 350}, fakeapi.JobOptions{Probes: probes, Metrics: []map[string]any{
 		{"key": "slept_ms", "unit": "ms"}, {"key": "app-1.rss_peak", "unit": "MiB", "direction": "lower_is_better", "aggregation": "max"}}})
 	fake.Await(t, "both jobs done", func() bool { return fake.Job(all).Status == "succeeded" && fake.Job(asked).Status == "succeeded" })
@@ -88,8 +88,8 @@ func TestAProbedJobCompletesWithTheProbesMetrics(t *testing.T) {
 	}
 	cpu := byKey["app-1.cpu_percent"]
 	series := cpu["timeSeries"].(map[string]any)
-	// 550 ms of sleep (and the job's own start and end) at 0.1 s: 5 intervals, 6 on a slow day.
-	if n := len(cpu["samples"].([]any)); n < 5 || n > 6 || cpu["unit"] != "%" || cpu["aggregation"] != "mean" || series["intervalMs"] != 100.0 || len(series["values"].([]any)) != n {
+	// 1 s of sleep (and the job's own start and end) at 0.2 s: 5 intervals, 6 on a slow day.
+	if n := len(cpu["samples"].([]any)); n < 5 || n > 6 || cpu["unit"] != "%" || cpu["aggregation"] != "mean" || series["intervalMs"] != 200.0 || len(series["values"].([]any)) != n {
 		t.Errorf("cpu_percent %v", cpu)
 	}
 	var keys []string
