@@ -25,6 +25,9 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 	settingsFlag := fs.String("settings", "", "the workload's settings as inline JSON (instead of --config)")
 	asJSON := fs.Bool("json", false, "print the run document (the `run` of a job's complete call) instead of a summary")
 	check := fs.Bool("check", false, "only check the settings (as an agent does before running a job) and exit")
+	var probeList probeFlags
+	fs.Var(&probeList, "probe", "a probe of the system under test, e.g. name=app-1,url=http://127.0.0.1:8081/metrics,presets=process+go or name=db,process=postgres (repeatable; keys: "+probeFlagKeys+")")
+	probesFile := fs.String("probes", "", "file with probes as a JSON array, as a job's probes (custom series need this form)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -35,6 +38,11 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	settings, err := readSettings(*config, *settingsFlag)
+	if err != nil {
+		fmt.Fprintf(stderr, "versus-agent run: %v\n", err)
+		return 2
+	}
+	probes, err := readProbes(*probesFile, probeList)
 	if err != nil {
 		fmt.Fprintf(stderr, "versus-agent run: %v\n", err)
 		return 2
@@ -59,7 +67,7 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	outcome := execute.Run(ctx, w, settings, env.CaptureFor(version), func(line string) { fmt.Fprintln(stderr, line) })
+	outcome := execute.RunProbed(ctx, w, settings, probes, env.CaptureFor(version), func(line string) { fmt.Fprintln(stderr, line) })
 	if outcome.Err != nil {
 		fmt.Fprintf(stderr, "versus-agent run: %s: %v\n", *name, outcome.Err)
 		return 1
@@ -74,7 +82,11 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	printSummary(stdout, *name, outcome.Run)
+	names := make([]string, len(probes))
+	for i, p := range probes {
+		names[i] = p.Name
+	}
+	printSummary(stdout, *name, outcome.Run, names...)
 	return 0
 }
 

@@ -17,8 +17,9 @@ import (
 
 // printSummary prints a run for a person, from the run document alone: warnings first (they
 // change how to read everything else), then a wrk-like block for http runs, then each metric's
-// count, mean and percentiles. Simple statistics: this is a printout, not the server's verdict.
-func printSummary(w io.Writer, workload string, run result.Run) {
+// count, mean and percentiles, then the figures of the named probes. Simple statistics: this is
+// a printout, not the server's verdict.
+func printSummary(w io.Writer, workload string, run result.Run, probes ...string) {
 	fmt.Fprintf(w, "%s: %s\n", workload, run.FinishedAt.Sub(run.StartedAt).Round(1e6))
 	warnings := warningsOf(run)
 	for _, warning := range warnings {
@@ -28,8 +29,19 @@ func printSummary(w io.Writer, workload string, run result.Run) {
 		printHTTP(w, run, facts)
 	}
 	fmt.Fprintln(w, "metrics:")
+	var probed []result.Metric
 	for _, m := range run.Metrics {
+		if isProbeMetric(m.Key, probes) {
+			probed = append(probed, m)
+			continue
+		}
 		fmt.Fprintf(w, "  %-14s %s\n", m.Key, describeMetric(m))
+	}
+	if len(probed) > 0 {
+		fmt.Fprintln(w, "probes (the system under test, per interval):")
+		for _, m := range probed {
+			fmt.Fprintf(w, "  %-24s %s\n", m.Key, describeProbeMetric(m))
+		}
 	}
 	if len(warnings) > 0 {
 		fmt.Fprintf(w, "%d warning(s) above.\n", len(warnings))
@@ -42,10 +54,39 @@ func asJSON(value any, out any) bool {
 	return err == nil && json.Unmarshal(raw, out) == nil
 }
 
+// warningsOf is the workload's warnings (in the environment) and the run's own (probes).
 func warningsOf(run result.Run) []string {
 	var out []string
 	asJSON(run.Environment["warnings"], &out)
-	return out
+	return append(out, run.Warnings...)
+}
+
+func isProbeMetric(key string, probes []string) bool {
+	for _, p := range probes {
+		if strings.HasPrefix(key, p+".") {
+			return true
+		}
+	}
+	return false
+}
+
+// describeProbeMetric is a probe metric's run figure (its aggregation over the intervals) and
+// the range of the intervals' values.
+func describeProbeMetric(m result.Metric) string {
+	values := samplesOf(m)
+	if len(values) == 0 {
+		return "(no data)"
+	}
+	lo, hi, sum := values[0], values[0], 0.0
+	for _, v := range values {
+		lo, hi, sum = math.Min(lo, v), math.Max(hi, v), sum+v
+	}
+	figure := map[string]float64{"mean": sum / float64(len(values)), "max": hi, "min": lo, "sum": sum, "last": values[len(values)-1]}[m.Aggregation]
+	every := ""
+	if m.TimeSeries != nil && m.TimeSeries.IntervalMs > 0 {
+		every = fmt.Sprintf(" of %g s", m.TimeSeries.IntervalMs/1000)
+	}
+	return fmt.Sprintf("%s %.4g %s over %d intervals%s (min %.4g, max %.4g)", m.Aggregation, figure, m.Unit, len(values), every, lo, hi)
 }
 
 func httpFactsOf(run result.Run) (httpworkload.Facts, bool) {

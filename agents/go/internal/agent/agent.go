@@ -23,6 +23,7 @@ import (
 
 	"github.com/versus/agents/go/internal/api"
 	"github.com/versus/agents/go/internal/env"
+	"github.com/versus/agents/go/internal/probe"
 	"github.com/versus/agents/go/internal/workload"
 )
 
@@ -208,7 +209,9 @@ func (a *Agent) announcement() api.HeartbeatRequest {
 		}
 		adverts = append(adverts, api.WorkloadAdvert{Name: info.Name, Description: info.Description, SettingsSchema: info.SettingsSchema, Metrics: metrics})
 	}
-	return api.HeartbeatRequest{Version: a.cfg.Version, Capabilities: a.cfg.Registry.Capabilities(), Labels: a.cfg.Labels, Workloads: adverts}
+	// Probes come with every workload: a job that uses a kind of probe requires its capability.
+	capabilities := append(a.cfg.Registry.Capabilities(), probe.Capabilities()...)
+	return api.HeartbeatRequest{Version: a.cfg.Version, Capabilities: capabilities, Labels: a.cfg.Labels, Workloads: adverts}
 }
 
 // authenticate loads the saved credential, or registers with the enrollment token and saves it.

@@ -153,7 +153,8 @@ func TestRegistersOnceThenReusesTheCredentialFile(t *testing.T) {
 	if reg["kind"] != "go" || reg["version"] != "0.0.1-test" || reg["name"] != "test-agent" {
 		t.Errorf("register body %v", reg)
 	}
-	if caps, _ := json.Marshal(reg["capabilities"]); string(caps) != `["sleep"]` {
+	// The workload, and the probes every job may use (process probes on Linux, where this runs).
+	if caps, _ := json.Marshal(reg["capabilities"]); string(caps) != `["sleep","probe:prometheus","probe:process"]` {
 		t.Errorf("capabilities %s", caps)
 	}
 	workloads, _ := reg["workloads"].([]any)

@@ -10,6 +10,7 @@ import (
 	"github.com/versus/agents/go/internal/api"
 	"github.com/versus/agents/go/internal/env"
 	"github.com/versus/agents/go/internal/execute"
+	"github.com/versus/agents/go/internal/probe"
 	"github.com/versus/agents/go/internal/result"
 	"github.com/versus/agents/go/internal/workload"
 )
@@ -57,10 +58,16 @@ func executeJob(ctx context.Context, job *api.Job, registry *workload.Registry, 
 		return jobOutcome{kind: outcomeFail, retryable: false,
 			err: fmt.Sprintf("this agent has no workload %q (it has %s)", job.Workload.Name, strings.Join(registryNames(registry), ", "))}
 	}
+	probes, err := probe.Decode(job.Probes)
+	if err != nil {
+		// The server checks probes as it stores them; one it sent that this agent cannot read
+		// would be refused on every agent like it.
+		return jobOutcome{kind: outcomeFail, retryable: false, err: truncate(fmt.Sprintf("bad probes: %v", err), maxErrorChars)}
+	}
 	environment := env.Capture()
 	environment["agent"] = who
 	environment["workload"] = map[string]any{"name": job.Workload.Name, "settings": settingsForEnv(job.Workload.Settings)}
-	outcome := execute.Run(ctx, w, job.Workload.Settings, environment, onLog)
+	outcome := execute.RunProbed(ctx, w, job.Workload.Settings, probes, environment, onLog)
 	if errors.Is(outcome.Err, execute.ErrStopped) {
 		return jobOutcome{kind: outcomeStopped, reason: context.Cause(ctx)}
 	}
@@ -70,6 +77,13 @@ func executeJob(ctx context.Context, job *api.Job, registry *workload.Registry, 
 			// A setting the workload refuses is refused on every agent: no point retrying.
 			return jobOutcome{kind: outcomeFail, retryable: false, logTail: outcome.Recorder.LogTail(),
 				err: truncate(fmt.Sprintf("bad settings for workload %q: %v", job.Workload.Name, outcome.Err), maxErrorChars)}
+		}
+		var started *probe.StartError
+		var gap *probe.GapError
+		if errors.As(outcome.Err, &started) || errors.As(outcome.Err, &gap) {
+			// The probe's own words: `probe "app-1": …`.
+			return jobOutcome{kind: outcomeFail, retryable: outcome.Retryable(), logTail: outcome.Recorder.LogTail(),
+				err: truncate(outcome.Err.Error(), maxErrorChars)}
 		}
 		return jobOutcome{kind: outcomeFail, retryable: outcome.Retryable(), logTail: outcome.Recorder.LogTail(),
 			err: truncate(fmt.Sprintf("workload %s failed: %v", job.Workload.Name, outcome.Err), maxErrorChars)}

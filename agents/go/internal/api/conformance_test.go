@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/versus/agents/go/internal/probe"
 	"github.com/versus/agents/go/internal/protocoltest"
 )
 
@@ -94,4 +95,29 @@ func report(t *testing.T, verb, path string, problems []string) {
 	if len(problems) > 0 {
 		t.Errorf("what the client %s at %s does not match docs/openapi.json (the server's schemas):\n  %s", verb, path, strings.Join(problems, "\n  "))
 	}
+}
+
+// The fields probes add (job.probes, run.warnings) are carried outside the protocol structs'
+// tags (Job.UnmarshalJSON, Run.MarshalJSON), so the checks above hold against a document from
+// before probes; this one checks them as soon as docs/openapi.json lists them.
+func TestProbesAndWarningsAreTheServersSchemas(t *testing.T) {
+	doc := protocoltest.Load(t)
+	claim, err := doc.ResponseSchema("POST", "/api/v1/jobs/claim", "200")
+	if err != nil {
+		t.Fatal(err)
+	}
+	complete, err := doc.RequestSchema("POST", "/api/v1/jobs/{id}/complete")
+	if err != nil {
+		t.Fatal(err)
+	}
+	probes := doc.Property(claim, "job", "probes")
+	warnings := doc.Property(complete, "run", "warnings")
+	if probes == nil && warnings == nil {
+		t.Skip("docs/openapi.json has neither job.probes nor run.warnings yet (the server's side of probes)")
+	}
+	if probes == nil || warnings == nil {
+		t.Fatalf("docs/openapi.json has one of job.probes (%v) and run.warnings (%v) without the other", probes != nil, warnings != nil)
+	}
+	report(t, "reads", "/api/v1/jobs/claim job.probes", doc.CheckType(reflect.TypeOf([]probe.Spec{}), doc.Merged(probes), protocoltest.Reads))
+	report(t, "sends", "/api/v1/jobs/{id}/complete run.warnings", doc.CheckType(reflect.TypeOf([]string{}), warnings, protocoltest.Sends))
 }

@@ -103,6 +103,25 @@ type Job struct {
 		Settings json.RawMessage `json:"settings"`
 	} `json:"workload"`
 	Metrics []JobMetric `json:"metrics"`
+	// Probes is the claim's job.probes as sent (absent: none), for internal/probe to decode and
+	// check. Read by UnmarshalJSON beside the fields above, so the claim's other fields decode
+	// the same whether or not a server sends probes.
+	Probes json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON reads a claimed job with its probes.
+func (j *Job) UnmarshalJSON(data []byte) error {
+	type plain Job
+	var v struct {
+		plain
+		Probes json.RawMessage `json:"probes"`
+	}
+	if err := json.Unmarshal(data, &v); err != nil {
+		return err
+	}
+	*j = Job(v.plain)
+	j.Probes = v.Probes
+	return nil
 }
 
 // LeaseRequest is the body of lease and release: the lease the call is made under.

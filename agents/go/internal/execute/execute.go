@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/versus/agents/go/internal/probe"
 	"github.com/versus/agents/go/internal/result"
 	"github.com/versus/agents/go/internal/workload"
 )
@@ -26,15 +27,26 @@ type Outcome struct {
 	Err error
 }
 
-// Retryable says whether another attempt could succeed: bad settings never will.
+// Retryable says whether another attempt could succeed: bad settings never will, nor will a
+// probe whose target did not answer before the load began.
 func (o Outcome) Retryable() bool {
 	var se workload.SettingsErrors
-	return !errors.As(o.Err, &se)
+	var pe *probe.StartError
+	return !errors.As(o.Err, &se) && !errors.As(o.Err, &pe)
 }
 
 // Run prepares and runs one workload. env is the base environment (machine facts); onLog sees
 // every line the workload logs.
 func Run(ctx context.Context, w workload.Workload, settings json.RawMessage, env map[string]any, onLog func(string)) Outcome {
+	return RunProbed(ctx, w, settings, nil, env, onLog)
+}
+
+// RunProbed is Run with probes of the system under test: each is read once after the settings
+// are checked and before the workload starts (a *probe.StartError if one cannot be: no load is
+// sent), then sampled over the measured window. Their metrics follow the workload's in the run,
+// their warnings go to the run's warnings, and a required probe that missed intervals fails the
+// run with a *probe.GapError.
+func RunProbed(ctx context.Context, w workload.Workload, settings json.RawMessage, probes []probe.Spec, env map[string]any, onLog func(string)) Outcome {
 	info := w.Info()
 	specs := make(map[string]result.Spec, len(info.Metrics))
 	for _, m := range info.Metrics {
@@ -46,9 +58,31 @@ func Run(ctx context.Context, w workload.Workload, settings json.RawMessage, env
 		rec.Logf("%v", err)
 		return Outcome{Recorder: rec, Err: err}
 	}
+	opened, err := probe.Open(ctx, probes)
+	if err != nil {
+		if ctx.Err() != nil {
+			return Outcome{Recorder: rec, Err: ErrStopped}
+		}
+		rec.Logf("%v", err)
+		return Outcome{Recorder: rec, Err: err}
+	}
+	defer probe.Close(opened)
+	var sampler *probe.Sampler
+	var workloadRec workload.Recorder = rec
+	if len(opened) > 0 {
+		sampler = probe.StartSampler(opened)
+		workloadRec = probedRecorder{rec, sampler}
+	}
 	started := time.Now()
-	err = runWithRecover(ctx, runner, rec)
+	err = runWithRecover(ctx, runner, workloadRec)
 	finished := time.Now()
+	var probed probe.Report
+	if sampler != nil {
+		probed = sampler.Stop()
+		for _, warning := range probed.Warnings {
+			rec.Logf("warning: %s", warning)
+		}
+	}
 	if ctx.Err() != nil && (err == nil || errors.Is(err, ctx.Err())) {
 		return Outcome{Recorder: rec, Err: ErrStopped}
 	}
@@ -56,12 +90,26 @@ func Run(ctx context.Context, w workload.Workload, settings json.RawMessage, env
 		rec.Logf("%s failed: %v", info.Name, err)
 		return Outcome{Recorder: rec, Err: err}
 	}
+	if probed.Failure != nil {
+		return Outcome{Recorder: rec, Err: probed.Failure}
+	}
 	run := rec.Build(started, finished, env)
 	if len(run.Metrics) == 0 {
 		return Outcome{Recorder: rec, Err: fmt.Errorf("%s recorded no metrics", info.Name)}
 	}
+	run.Metrics = append(run.Metrics, probed.Metrics...)
+	run.SetWarnings(probed.Warnings)
 	return Outcome{Run: run, Recorder: rec}
 }
+
+// probedRecorder is the run's recorder that also restarts the probes' window when the workload's
+// warm-up ends.
+type probedRecorder struct {
+	*result.Builder
+	sampler *probe.Sampler
+}
+
+func (r probedRecorder) MeasuringStarts() { r.sampler.Restart() }
 
 // runWithRecover turns a workload's panic into a failed job instead of a dead agent.
 func runWithRecover(ctx context.Context, runner workload.Runner, rec workload.Recorder) (err error) {

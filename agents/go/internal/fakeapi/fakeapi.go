@@ -43,6 +43,7 @@ type Job struct {
 	Warmup          bool
 	Workload        map[string]any
 	Metrics         []map[string]any
+	Probes          []map[string]any
 	CancelRequested bool
 }
 
@@ -65,7 +66,9 @@ type Call struct {
 type JobOptions struct {
 	LeaseSeconds float64
 	Metrics      []map[string]any
-	Warmup       bool
+	// Probes are the job's probes (job.probes), sent as [] when none.
+	Probes []map[string]any
+	Warmup bool
 }
 
 // Server is the fake; make it with Start.
@@ -184,7 +187,7 @@ func (s *Server) Enqueue(workload string, settings map[string]any, opts JobOptio
 		settings = map[string]any{}
 	}
 	job := &Job{ID: fmt.Sprintf("job%d", s.nextID), Status: "queued", LeaseSeconds: opts.LeaseSeconds, Warmup: opts.Warmup,
-		Workload: map[string]any{"name": workload, "settings": settings}, Metrics: opts.Metrics}
+		Workload: map[string]any{"name": workload, "settings": settings}, Metrics: opts.Metrics, Probes: opts.Probes}
 	s.jobs = append(s.jobs, job)
 	s.notifyLocked()
 	return job.ID
@@ -483,6 +486,10 @@ func (s *Server) claim(w http.ResponseWriter, r *http.Request, body map[string]a
 				}
 				if j.Metrics == nil {
 					job["metrics"] = []any{}
+				}
+				job["probes"] = j.Probes
+				if j.Probes == nil {
+					job["probes"] = []any{}
 				}
 				s.send(w, r, body, 200, map[string]any{"job": job})
 				return

@@ -3,7 +3,11 @@
 // which come from the job.
 package result
 
-import "time"
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+)
 
 // Direction says which way a metric improves.
 type Direction string
@@ -24,6 +28,49 @@ type Run struct {
 	GitCommitMessage string   `json:"gitCommitMessage,omitempty"` // the subject line, at most 500 characters
 	GitCommitTime    string   `json:"gitCommitTime,omitempty"`    // ISO 8601 with an offset
 	Metrics          []Metric `json:"metrics"`
+	// Warnings are caveats a reader of the run must see (a probe's gaps, a restarted target):
+	// at most MaxWarnings, each at most 500 characters. Written by MarshalJSON, and only when
+	// there are some, so a run without any is what servers before probes take.
+	Warnings []string `json:"-"`
+}
+
+// MaxWarnings is how many warnings a run document holds.
+const MaxWarnings = 20
+
+// runJSON is Run without its methods, for MarshalJSON and UnmarshalJSON.
+type runJSON Run
+
+// MarshalJSON adds "warnings" when there are some.
+func (r Run) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		runJSON
+		Warnings []string `json:"warnings,omitempty"`
+	}{runJSON(r), r.Warnings})
+}
+
+// UnmarshalJSON reads a run written by MarshalJSON (a buffered report read back).
+func (r *Run) UnmarshalJSON(data []byte) error {
+	var v struct {
+		runJSON
+		Warnings []string `json:"warnings"`
+	}
+	if err := json.Unmarshal(data, &v); err != nil {
+		return err
+	}
+	*r = Run(v.runJSON)
+	r.Warnings = v.Warnings
+	return nil
+}
+
+// SetWarnings sets the run's warnings, keeping at most MaxWarnings: past that the last one says
+// how many more there were.
+func (r *Run) SetWarnings(warnings []string) {
+	all := append([]string(nil), warnings...)
+	if len(all) > MaxWarnings {
+		more := len(all) - (MaxWarnings - 1)
+		all = append(all[:MaxWarnings-1], fmt.Sprintf("%d more warnings (in the agent's log)", more))
+	}
+	r.Warnings = all
 }
 
 // WithCommit is the run with the commit's fields set.

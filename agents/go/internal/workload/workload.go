@@ -19,9 +19,9 @@ import (
 // advertises every spec of every workload (register and heartbeat), so the dashboard offers them
 // when a user picks the workload, and the server refuses an experiment metric it never reports.
 type MetricSpec struct {
-	Key         string           `json:"key"`
-	Unit        string           `json:"unit"`
-	Direction   result.Direction `json:"direction"`
+	Key       string           `json:"key"`
+	Unit      string           `json:"unit"`
+	Direction result.Direction `json:"direction"`
 	// Aggregation is how one run is summarised when the metric is compared (mean, median, p99, …);
 	// empty is DefaultAggregation.
 	Aggregation string `json:"aggregation,omitempty"`
@@ -100,3 +100,18 @@ type Capabilities interface {
 
 // The run builder is the recorder the agent and `versus-agent run` hand to workloads.
 var _ Recorder = (*result.Builder)(nil)
+
+// MeasuringMarker is optional on a Recorder: it wants to know when the measured part of a run
+// begins (the warm-up is over), e.g. so probes of the system under test sample the same window.
+type MeasuringMarker interface {
+	MeasuringStarts()
+}
+
+// MeasuringStarts tells the recorder, if it wants to know, that the warm-up is over. A workload
+// with a warm-up calls it once, as its measured part begins; without a call the whole run is
+// measured.
+func MeasuringStarts(rec Recorder) {
+	if m, ok := rec.(MeasuringMarker); ok {
+		m.MeasuringStarts()
+	}
+}

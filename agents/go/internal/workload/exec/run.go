@@ -57,6 +57,9 @@ func (r *runner) Run(ctx context.Context, rec workload.Recorder) error {
 	var last measured
 	for i := 0; i < s.WarmupRuns+s.Runs; i++ {
 		warmup := i < s.WarmupRuns
+		if i == s.WarmupRuns && i > 0 {
+			workload.MeasuringStarts(rec)
+		}
 		m, err := r.once(ctx)
 		if err != nil {
 			return fmt.Errorf("%s: %w", runName(i, s.WarmupRuns), err)

@@ -176,6 +176,9 @@ func (r *runner) Run(ctx context.Context, rec workload.Recorder) error {
 			return err
 		}
 	}
+	if s.WarmupIterations > 0 {
+		workload.MeasuringStarts(rec)
+	}
 	output := r.payload
 	for i := 0; i < s.Iterations; i++ {
 		start := time.Now()

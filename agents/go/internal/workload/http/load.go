@@ -24,7 +24,8 @@ type load struct {
 	stats   []*stats
 	workers int
 
-	measuring          bool // the ticker reached the end of the warm-up
+	measuring          bool   // the ticker reached the end of the warm-up
+	onMeasuring        func() // told when it does (probes begin their window)
 	secs               *secondLog
 	bytesIn, bytesOut  []int64 // per second of the measured window
 	inAtMeasure, outAt int64   // wire counters when the measured window began
@@ -184,6 +185,9 @@ func (l *load) tick(stop <-chan struct{}) {
 		return
 	}
 	l.measuring = true
+	if l.onMeasuring != nil {
+		l.onMeasuring()
+	}
 	l.inAtMeasure, l.outAt = l.wire.in.Load(), l.wire.out.Load()
 	l.lastIn, l.lastOut = l.inAtMeasure, l.outAt
 	for k := int64(1); ; k++ {

@@ -81,6 +81,9 @@ func (r *runner) Run(ctx context.Context, rec workload.Recorder) error {
 	wire := &wireCounter{}
 	tr := newTransport(p, u, maxConns, wire)
 	l := newLoad(p, tr, wire)
+	if p.warmup > 0 {
+		l.onMeasuring = func() { workload.MeasuringStarts(rec) }
+	}
 	rec.Logf("http: %s %s, %s model, %s", p.Method, target, p.Model, describeLength(p))
 
 	// Cancellation closes every connection so requests in flight return at once.

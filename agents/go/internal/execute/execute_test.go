@@ -1,0 +1,50 @@
+package execute
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"strconv"
+	"testing"
+
+	"github.com/versus/agents/go/internal/probe"
+	httpworkload "github.com/versus/agents/go/internal/workload/http"
+)
+
+// Probes sample the measured window only: the workload's warm-up restarts their window.
+func TestProbesSampleTheMeasuredWindowAfterTheWarmUp(t *testing.T) {
+	probes, err := probe.Decode([]byte(`[{"name": "me", "kind": "process", "match": {"pid": ` + strconv.Itoa(os.Getpid()) + `}, "intervalSeconds": 0.1}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	settings := json.RawMessage(`{"selfTarget": {"responseBytes": 10}, "rate": 200, "duration": 1, "warmupSeconds": 0.7}`)
+	outcome := RunProbed(context.Background(), httpworkload.Workload{}, settings, probes, nil, nil)
+	if outcome.Err != nil {
+		t.Fatal(outcome.Err)
+	}
+	for _, m := range outcome.Run.Metrics {
+		if m.Key == "me.cpu_percent" {
+			// 1 s measured at 0.1 s, and the workload's own end (the last answers, closing): 9 to
+			// 12 intervals on a loaded machine; with the warm-up it would be 16 or more.
+			if n := len(m.Samples); n < 9 || n > 12 {
+				t.Errorf("%d intervals for a 1 s measured window after 0.7 s of warm-up", n)
+			}
+			return
+		}
+	}
+	t.Errorf("no me.cpu_percent among %d metrics", len(outcome.Run.Metrics))
+}
+
+// A probe that cannot be read stops the run before the workload starts, and is not retryable.
+func TestAProbeThatCannotBeReadIsNotRetryable(t *testing.T) {
+	probes, err := probe.Decode([]byte(`[{"name": "db", "kind": "process", "match": {"pid": 1073741824}}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	outcome := RunProbed(context.Background(), httpworkload.Workload{}, json.RawMessage(`{"selfTarget": {}, "requests": 5}`), probes, nil, nil)
+	var start *probe.StartError
+	if !errors.As(outcome.Err, &start) || outcome.Retryable() || outcome.Recorder.LogTail() != `probe "db": no process with pid 1073741824` {
+		t.Errorf("outcome %v, retryable %v, log %q", outcome.Err, outcome.Retryable(), outcome.Recorder.LogTail())
+	}
+}
