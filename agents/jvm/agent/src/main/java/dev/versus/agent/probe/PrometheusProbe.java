@@ -1,0 +1,70 @@
+package dev.versus.agent.probe;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.time.Duration;
+import java.util.List;
+
+/** Scrapes a Prometheus / OpenMetrics text endpoint (Micrometer, client_golang, node_exporter …). */
+public final class PrometheusProbe implements Probe {
+  /** The text formats, OpenMetrics first: never the protobuf one. */
+  private static final String ACCEPT = "application/openmetrics-text;version=1.0.0;q=0.9,text/plain;version=0.0.4;q=0.5";
+
+  private final ProbeSpec spec;
+  private final List<Presets.Named> series;
+  private final HttpClient client;
+  private final Duration timeout;
+
+  public PrometheusProbe(ProbeSpec spec) {
+    this.spec = spec;
+    this.series = Presets.of(spec.presets(), spec.series());
+    // A scrape may take up to one interval (at least 1 s: a loaded target still answers in time).
+    this.timeout = Duration.ofMillis(Math.round(Math.min(10, Math.max(1, spec.intervalSeconds())) * 1000));
+    this.client = HttpClient.newBuilder().connectTimeout(timeout).version(HttpClient.Version.HTTP_1_1).build();
+  }
+
+  @Override
+  public ProbeSpec spec() {
+    return spec;
+  }
+
+  @Override
+  public List<Presets.Named> series() {
+    return series;
+  }
+
+  @Override
+  public Exposition read() throws ProbeException {
+    String at = "GET " + spec.url() + ": ";
+    HttpResponse<String> response;
+    try {
+      HttpRequest request = HttpRequest.newBuilder(URI.create(spec.url())).timeout(timeout).header("accept", ACCEPT).GET().build();
+      response = client.send(request, HttpResponse.BodyHandlers.ofString());
+    } catch (ConnectException refused) {
+      throw new ProbeException(at + "connection refused");
+    } catch (HttpTimeoutException slow) {
+      throw new ProbeException(at + "no answer within " + timeout.toMillis() + " ms");
+    } catch (IOException broken) {
+      throw new ProbeException(at + (broken.getMessage() == null ? broken.getClass().getSimpleName() : broken.getMessage()));
+    } catch (InterruptedException interrupted) {
+      Thread.currentThread().interrupt();
+      throw new ProbeException(at + "interrupted");
+    }
+    if (response.statusCode() / 100 != 2) throw new ProbeException(at + "HTTP " + response.statusCode());
+    try {
+      return ExpositionParser.parse(response.body());
+    } catch (ExpositionParser.ParseException bad) {
+      throw new ProbeException(at + "not the Prometheus text format: " + bad.getMessage());
+    }
+  }
+
+  @Override
+  public void close() {
+    // java.net.http's client frees its connections when it is collected (close() needs Java 21).
+  }
+}
