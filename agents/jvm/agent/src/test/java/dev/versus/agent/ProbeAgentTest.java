@@ -82,7 +82,7 @@ class ProbeAgentTest extends AgainstFakeJobApi {
   /**
    * The JVM target's GC count over the run is what its own GarbageCollectorMXBeans counted
    * between the window's first and last scrape, and the heap peak lies within what it read of
-   * its own heap at those scrapes. The workload runs in a forked JVM, as jobs do.
+   * its own heap at those scrapes (the least it held, the most its pools held while scraped). The workload runs in a forked JVM, as jobs do.
    */
   @Test
   void measuresAJvmTargetsGcCountAndHeapAsItsOwnMxBeansSeeThem() throws Exception {
@@ -110,7 +110,7 @@ class ProbeAgentTest extends AgainstFakeJobApi {
       JsonNode heap = metric(run, "app.heap_used_peak");
       double peak = samples(heap).stream().mapToDouble(Double::doubleValue).max().orElseThrow();
       long heapMin = window.stream().mapToLong(s -> Math.min(s.heapBefore(), s.heapAfter())).min().orElseThrow();
-      long heapMax = window.stream().mapToLong(s -> Math.max(s.heapBefore(), s.heapAfter())).max().orElseThrow();
+      long heapMax = window.stream().mapToLong(TargetJvm.Scrape::heapHigh).max().orElseThrow();
       System.out.printf("probe jvm: %d intervals of 200 ms; gc_count %.0f, target's MXBean delta %d; heap_used_peak %.0f B, target's heap %d..%d B; gc_time %.1f ms; threads_live %s%n",
           intervals, probed, mxbeanDelta, peak, heapMin, heapMax, samples(metric(run, "app.gc_time")).stream().mapToDouble(Double::doubleValue).sum(), samples(metric(run, "app.threads_live")));
       assertTrue(mxbeanDelta > 0, "the load made the target collect: " + window);

@@ -17,9 +17,6 @@ public interface Probe {
    */
   Exposition read() throws ProbeException;
 
-  /** Anything the probe holds open. */
-  default void close() {}
-
   /** A reading that failed; its message names the target and what went wrong. */
   final class ProbeException extends Exception {
     private static final long serialVersionUID = 1L;

@@ -62,7 +62,6 @@ public final class Probes {
         }
         checked.add(probe);
       } catch (Probe.ProbeException failed) {
-        checked.forEach(Probe::close);
         throw new ProbeCheckException("probe \"" + spec.name() + "\": " + failed.getMessage());
       }
     }

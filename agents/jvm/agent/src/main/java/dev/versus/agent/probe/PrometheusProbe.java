@@ -14,10 +14,11 @@ import java.util.List;
 public final class PrometheusProbe implements Probe {
   /** The text formats, OpenMetrics first: never the protobuf one. */
   private static final String ACCEPT = "application/openmetrics-text;version=1.0.0;q=0.9,text/plain;version=0.0.4;q=0.5";
+  /** One client for every probe of every job: java.net.http's clients cannot be closed before Java 21. */
+  private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).version(HttpClient.Version.HTTP_1_1).build();
 
   private final ProbeSpec spec;
   private final List<Presets.Named> series;
-  private final HttpClient client;
   private final Duration timeout;
 
   public PrometheusProbe(ProbeSpec spec) {
@@ -25,7 +26,6 @@ public final class PrometheusProbe implements Probe {
     this.series = Presets.of(spec.presets(), spec.series());
     // A scrape may take up to one interval (at least 1 s: a loaded target still answers in time).
     this.timeout = Duration.ofMillis(Math.round(Math.min(10, Math.max(1, spec.intervalSeconds())) * 1000));
-    this.client = HttpClient.newBuilder().connectTimeout(timeout).version(HttpClient.Version.HTTP_1_1).build();
   }
 
   @Override
@@ -44,7 +44,7 @@ public final class PrometheusProbe implements Probe {
     HttpResponse<String> response;
     try {
       HttpRequest request = HttpRequest.newBuilder(URI.create(spec.url())).timeout(timeout).header("accept", ACCEPT).GET().build();
-      response = client.send(request, HttpResponse.BodyHandlers.ofString());
+      response = CLIENT.send(request, HttpResponse.BodyHandlers.ofString());
     } catch (ConnectException refused) {
       throw new ProbeException(at + "connection refused");
     } catch (HttpTimeoutException slow) {
@@ -61,10 +61,5 @@ public final class PrometheusProbe implements Probe {
     } catch (ExpositionParser.ParseException bad) {
       throw new ProbeException(at + "not the Prometheus text format: " + bad.getMessage());
     }
-  }
-
-  @Override
-  public void close() {
-    // java.net.http's client frees its connections when it is collected (close() needs Java 21).
   }
 }

@@ -116,7 +116,6 @@ public final class Sampler implements MeasuredWindow {
         break;
       }
     }
-    probes.forEach(Probe::close);
     ArrayNode metrics = JsonNodeFactory.instance.arrayNode();
     List<String> warnings = new ArrayList<>();
     String failure = null;

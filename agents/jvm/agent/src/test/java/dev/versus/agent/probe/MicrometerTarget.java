@@ -24,8 +24,9 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * A JVM under test, run by the probe tests in a process of its own: Micrometer's Prometheus
  * registry with the JVM's GC, memory, thread and processor metrics, served at /metrics; /work
  * allocates (so the collector runs while load comes in). Its side channel is stdout: for each
- * scrape, a line with its own GarbageCollectorMXBean count and heap use read just before and just
- * after the scrape was written, which the test compares with what the probe reported.
+ * scrape, a line with its own GarbageCollectorMXBean count, its heap use read just before and just
+ * after the scrape was written, and the most the heap held meanwhile (the pools' peaks), which the
+ * test compares with what the probe reported.
  *
  * <p>A scrape holds off the allocating requests and first waits until Micrometer has heard of
  * every collection the MXBeans count (its GC metrics learn of them from asynchronous
@@ -65,10 +66,15 @@ public final class MicrometerTarget {
     LOCK.writeLock().lock();
     try {
       long collections = settle(registry);
+      for (MemoryPoolMXBean pool : heapPools()) pool.resetPeakUsage();
       long heapBefore = heapUsed();
       body = registry.scrape().getBytes(StandardCharsets.UTF_8);
       long heapAfter = heapUsed();
-      System.out.println("scrape gc=" + collections + " heapBefore=" + heapBefore + " heapAfter=" + heapAfter);
+      // The most any pool can have held while Micrometer read it: its peak (the JVM records a
+      // pool's use when a collection starts) or, after the last collection, its use now.
+      long heapHigh = 0;
+      for (MemoryPoolMXBean pool : heapPools()) heapHigh += Math.max(pool.getPeakUsage().getUsed(), pool.getUsage().getUsed());
+      System.out.println("scrape gc=" + collections + " heapBefore=" + heapBefore + " heapAfter=" + heapAfter + " heapHigh=" + heapHigh);
       System.out.flush();
     } finally {
       LOCK.writeLock().unlock();
@@ -109,10 +115,12 @@ public final class MicrometerTarget {
 
   private static long heapUsed() {
     long used = 0;
-    for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-      if (pool.getType() == MemoryType.HEAP) used += pool.getUsage().getUsed();
-    }
+    for (MemoryPoolMXBean pool : heapPools()) used += pool.getUsage().getUsed();
     return used;
+  }
+
+  private static java.util.List<MemoryPoolMXBean> heapPools() {
+    return ManagementFactory.getMemoryPoolMXBeans().stream().filter(pool -> pool.getType() == MemoryType.HEAP).toList();
   }
 
   /** Allocates 1 MiB in small arrays, keeping the last so it is not optimised away. */

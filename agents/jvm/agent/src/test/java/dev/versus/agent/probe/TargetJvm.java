@@ -17,10 +17,10 @@ import java.util.regex.Pattern;
  * one {@link Scrape} per scrape it served.
  */
 public final class TargetJvm implements AutoCloseable {
-  private static final Pattern SCRAPE = Pattern.compile("scrape gc=(\\d+) heapBefore=(\\d+) heapAfter=(\\d+)");
+  private static final Pattern SCRAPE = Pattern.compile("scrape gc=(\\d+) heapBefore=(\\d+) heapAfter=(\\d+) heapHigh=(\\d+)");
 
   /** What the target read of itself around one scrape. */
-  public record Scrape(long gcCount, long heapBefore, long heapAfter) {}
+  public record Scrape(long gcCount, long heapBefore, long heapAfter, long heapHigh) {}
 
   private final Process process;
   private final List<Scrape> scrapes = new ArrayList<>();
@@ -42,7 +42,7 @@ public final class TargetJvm implements AutoCloseable {
           Matcher m = SCRAPE.matcher(line);
           if (!m.matches()) continue;
           synchronized (scrapes) {
-            scrapes.add(new Scrape(Long.parseLong(m.group(1)), Long.parseLong(m.group(2)), Long.parseLong(m.group(3))));
+            scrapes.add(new Scrape(Long.parseLong(m.group(1)), Long.parseLong(m.group(2)), Long.parseLong(m.group(3)), Long.parseLong(m.group(4))));
           }
         }
       } catch (IOException ended) {
