@@ -73,7 +73,8 @@ public final class Presets {
     return "{" + String.join(",", pairs) + "}";
   }
 
-  private static Series.Reader one(String name, boolean absentIsZero) {
+  /** The sum of a metric's samples (absent: null, or 0 when absentIsZero). */
+  static Series.Reader one(String name, boolean absentIsZero) {
     return exposition -> single(exposition.sum(name), absentIsZero);
   }
 

@@ -2,12 +2,24 @@ package dev.versus.agent.probe;
 
 import java.util.List;
 
-/** A target a probe samples: one reading at a time, and the series it is read for. */
-public interface Probe {
-  ProbeSpec spec();
+/** A target a probe samples: its spec, the series it is read for, and one reading at a time. */
+public abstract class Probe {
+  private final ProbeSpec spec;
+  private final List<Presets.Named> series;
+
+  Probe(ProbeSpec spec, List<Presets.Named> series) {
+    this.spec = spec;
+    this.series = List.copyOf(series);
+  }
+
+  public final ProbeSpec spec() {
+    return spec;
+  }
 
   /** The series whose metrics this probe reports. */
-  List<Presets.Named> series();
+  public final List<Presets.Named> series() {
+    return series;
+  }
 
   /**
    * One reading now.
@@ -15,10 +27,10 @@ public interface Probe {
    * @throws ProbeException the target did not answer or answered what cannot be read; the message
    *     says what was wrong ({@code GET http://…/metrics: connection refused})
    */
-  Exposition read() throws ProbeException;
+  public abstract Exposition read() throws ProbeException;
 
   /** A reading that failed; its message names the target and what went wrong. */
-  final class ProbeException extends Exception {
+  public static final class ProbeException extends Exception {
     private static final long serialVersionUID = 1L;
 
     public ProbeException(String message) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -112,7 +113,7 @@ public final class ProbeTrack {
    */
   public ArrayNode metrics(Instant windowStart) {
     ArrayNode metrics = JsonNodeFactory.instance.arrayNode();
-    double intervalMs = new BigDecimal(spec.intervalSeconds() * 1000).setScale(3, java.math.RoundingMode.HALF_UP).doubleValue();
+    double intervalMs = new BigDecimal(spec.intervalSeconds() * 1000).setScale(3, RoundingMode.HALF_UP).doubleValue();
     for (int s = 0; s < series.size(); s++) {
       List<Double> list = values.get(s);
       ArrayNode samples = JsonNodeFactory.instance.arrayNode();
@@ -144,7 +145,7 @@ public final class ProbeTrack {
     private Seconds() {}
 
     static String format(double seconds) {
-      return new BigDecimal(seconds).setScale(3, java.math.RoundingMode.HALF_UP).stripTrailingZeros().toPlainString();
+      return new BigDecimal(seconds).setScale(3, RoundingMode.HALF_UP).stripTrailingZeros().toPlainString();
     }
   }
 }

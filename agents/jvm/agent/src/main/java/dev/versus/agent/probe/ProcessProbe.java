@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
@@ -15,30 +16,31 @@ import java.util.regex.Pattern;
  * resident memory (VmRSS) and threads (Threads of /proc/PID/status). The process is found once,
  * when the job starts; a name or pattern that matches several is refused, never one picked.
  */
-public final class ProcessProbe implements Probe {
+public final class ProcessProbe extends Probe {
   static final String CPU_SECONDS = "cpu_seconds";
   static final String RSS_BYTES = "rss_bytes";
   static final String THREADS = "threads";
   private static final int COMM_LENGTH = 15; // the kernel keeps 15 characters of a process name
 
-  private final ProbeSpec spec;
   private final Path proc;
   private final long pid;
   private final double ticksPerSecond;
-  private final List<Presets.Named> series;
 
   private ProcessProbe(ProbeSpec spec, Path proc, long pid, double ticksPerSecond) {
-    this.spec = spec;
+    super(spec, series(pid));
     this.proc = proc;
     this.pid = pid;
     this.ticksPerSecond = ticksPerSecond;
+  }
+
+  private static List<Presets.Named> series(long pid) {
     String stat = "utime+stime of /proc/" + pid + "/stat";
     String status = "/proc/" + pid + "/status";
-    this.series = List.of(
-        new Presets.Named("process", Series.counter(stat, true, one(CPU_SECONDS), Presets::cpuPercent,
+    return List.of(
+        new Presets.Named("process", Series.counter(stat, true, Presets.one(CPU_SECONDS, false), Presets::cpuPercent,
             Series.lower("cpu_percent", "%", "mean"), Series.lower("cpu_percent_max", "%", "max"))),
-        new Presets.Named("process", Series.gauge("VmRSS of " + status, one(RSS_BYTES), Series.lower("rss", "B", "mean"), Series.lower("rss_peak", "B", "max"))),
-        new Presets.Named("process", Series.gauge("Threads of " + status, one(THREADS), Series.lower("threads", "count", "mean"))));
+        new Presets.Named("process", Series.gauge("VmRSS of " + status, Presets.one(RSS_BYTES, false), Series.lower("rss", "B", "mean"), Series.lower("rss_peak", "B", "max"))),
+        new Presets.Named("process", Series.gauge("Threads of " + status, Presets.one(THREADS, false), Series.lower("threads", "count", "mean"))));
   }
 
   /** Whether this host has /proc to read (Linux). */
@@ -100,16 +102,6 @@ public final class ProcessProbe implements Probe {
   }
 
   @Override
-  public ProbeSpec spec() {
-    return spec;
-  }
-
-  @Override
-  public List<Presets.Named> series() {
-    return series;
-  }
-
-  @Override
   public Exposition read() throws ProbeException {
     Path dir = proc.resolve(Long.toString(pid));
     String stat;
@@ -125,10 +117,10 @@ public final class ProcessProbe implements Probe {
     // utime and stime are fields 14 and 15 of stat, so 11 and 12 after the name and the state.
     double cpuSeconds = (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / ticksPerSecond;
     List<Exposition.Sample> samples = new ArrayList<>();
-    samples.add(new Exposition.Sample(CPU_SECONDS, java.util.Map.of(), cpuSeconds));
+    samples.add(new Exposition.Sample(CPU_SECONDS, Map.of(), cpuSeconds));
     for (String line : status) {
-      if (line.startsWith("VmRSS:")) samples.add(new Exposition.Sample(RSS_BYTES, java.util.Map.of(), Double.parseDouble(line.substring(6).trim().split("\\s+")[0]) * 1024));
-      if (line.startsWith("Threads:")) samples.add(new Exposition.Sample(THREADS, java.util.Map.of(), Double.parseDouble(line.substring(8).trim())));
+      if (line.startsWith("VmRSS:")) samples.add(new Exposition.Sample(RSS_BYTES, Map.of(), Double.parseDouble(line.substring(6).trim().split("\\s+")[0]) * 1024));
+      if (line.startsWith("Threads:")) samples.add(new Exposition.Sample(THREADS, Map.of(), Double.parseDouble(line.substring(8).trim())));
     }
     return new Exposition(samples);
   }
@@ -145,12 +137,5 @@ public final class ProcessProbe implements Probe {
       Thread.currentThread().interrupt();
     }
     return 100;
-  }
-
-  private static Series.Reader one(String name) {
-    return exposition -> {
-      var value = exposition.sum(name);
-      return value.isPresent() ? new double[] {value.getAsDouble()} : null;
-    };
   }
 }
