@@ -4,9 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.versus.workload.Benchmark;
+import dev.versus.workload.Workload;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /** The measured window is told to whoever asks (the agent's probes), in this JVM and from a fork. */
@@ -40,6 +44,52 @@ class MeasuredWindowTest {
     assertEquals("opened", window.events.get(window.events.indexOf("log") + 1), window.events.toString());
     assertEquals(List.of("opened", "closed"), window.events.stream().filter(e -> !e.equals("log")).toList());
     assertTrue(window.events.lastIndexOf("closed") < window.events.lastIndexOf("log"), window.events.toString());
+  }
+
+  /** Counts its operations, so a test can see how many ran when the window opened and closed. */
+  private static final class Counting implements Workload {
+    final AtomicLong operations = new AtomicLong();
+
+    @Override
+    public String name() {
+      return "test-counting";
+    }
+
+    @Override
+    public String description() {
+      return "counts its operations";
+    }
+
+    @Override
+    public String settingsSchema() {
+      return "{\"type\": \"object\", \"properties\": {}}";
+    }
+
+    @Override
+    public Benchmark prepare(JsonNode settings) {
+      return blackhole -> blackhole.consume(operations.incrementAndGet());
+    }
+  }
+
+  @Test
+  void theWindowIsExactlyTheMeasuredOperations() throws Exception {
+    Counting counting = new Counting();
+    List<Long> seen = Collections.synchronizedList(new ArrayList<>());
+    MeasuredWindow window = new MeasuredWindow() {
+      @Override
+      public void opened() {
+        seen.add(counting.operations.get());
+      }
+
+      @Override
+      public void closed() {
+        seen.add(counting.operations.get());
+      }
+    };
+    // 2 threads × (3 warm-up + 4 measured iterations) × 1000 operations.
+    Harness.run(counting, HarnessTest.settings("{\"threads\": 2, \"warmupIterations\": 3, \"iterations\": 4, \"operationsPerIteration\": 1000, \"batchSize\": 1}"),
+        RunOptions.inProcess().withMeasuredWindow(window));
+    assertEquals(List.of(6000L, 14000L), seen, "opened after every warm-up operation, closed after every measured one");
   }
 
   @Test
