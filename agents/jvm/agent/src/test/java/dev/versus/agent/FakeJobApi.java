@@ -67,7 +67,8 @@ final class FakeJobApi implements AutoCloseable {
 
   /** Queues a job with probes ({@code job.probes}) the agent can claim; returns its id. */
   String enqueueProbed(String id, String workload, JsonNode settings, JsonNode probes, String... metricsKeyUnit) {
-    ObjectNode job = job(id, workload, settings, 60, metricsKeyUnit);
+    // A short lease: renewed every second, so a test that answers a renewal with a cancel waits little.
+    ObjectNode job = job(id, workload, settings, 3, metricsKeyUnit);
     job.set("probes", probes);
     queue.add(job);
     return id;

@@ -301,6 +301,25 @@ class ProbeAgentTest extends AgainstFakeJobApi {
   }
 
   @Test
+  void aCancelledJobStopsItsProbes() throws Exception {
+    try (ScriptedTarget metrics = new ScriptedTarget(n -> processText(n * 0.01)); ScriptedTarget load = new ScriptedTarget(n -> "")) {
+      ArrayNode probes = ApiClient.JSON.createArrayNode();
+      probes.addObject().put("name", "app").put("kind", "prometheus").put("url", metrics.metricsUrl()).put("intervalSeconds", 0.1);
+      // Long enough that only the cancel ends it; the cancel comes once the probe is sampling.
+      api.enqueueProbed("job1", "http", json("{\"url\":\"" + load.workUrl() + "\",\"warmupIterations\":0,\"iterations\":600,\"iterationTime\":100}"), probes);
+      api.answer(call -> call.action().equals("lease") && metrics.scrapes() > 5 ? new FakeJobApi.Answer(200, "{\"cancelRequested\":true}") : null);
+      try (TestAgent agent = agent(false)) {
+        JsonNode fail = api.await("fail").body();
+        assertTrue(fail.path("cancelled").asBoolean(), fail.toString());
+        int after = metrics.scrapes();
+        Thread.sleep(500);
+        assertEquals(after, metrics.scrapes(), "no reading after the job ended");
+        assertEquals(0, agent.stop());
+      }
+    }
+  }
+
+  @Test
   void aJobWithoutProbesHasNoProbeMetricsNorWarnings() throws Exception {
     try (ScriptedTarget load = new ScriptedTarget(n -> "")) {
       api.enqueueProbed("job1", "http", json("{\"url\":\"" + load.workUrl() + "\",\"iterations\":2,\"iterationTime\":100}"), ApiClient.JSON.createArrayNode());
