@@ -8,6 +8,7 @@ import dev.versus.agent.api.Job;
 import dev.versus.agent.api.Registration;
 import dev.versus.agent.api.RetryPolicy;
 import dev.versus.agent.plugins.WorkloadFactory;
+import dev.versus.agent.probe.Probes;
 import dev.versus.agent.run.JobRunner;
 import java.io.IOException;
 import java.util.Map;
@@ -128,6 +129,7 @@ public final class Agent {
     ObjectNode body = ApiClient.JSON.createObjectNode().put("version", VERSION);
     ArrayNode capabilities = body.putArray("capabilities");
     workloads.names().forEach(capabilities::add);
+    Probes.capabilities().forEach(capabilities::add);
     ObjectNode labels = body.putObject("labels");
     config.labels().forEach(labels::put);
     body.set("workloads", Adverts.of(workloads, runner, log));

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.versus.agent.api.Job;
 import dev.versus.agent.plugins.WorkloadFactory;
+import dev.versus.agent.probe.Probes;
+import dev.versus.agent.probe.Sampler;
 import dev.versus.agent.run.JobRunner;
 import dev.versus.agent.run.RunContext;
 import dev.versus.agent.run.RunMetrics;
@@ -62,10 +64,17 @@ public final class JobExecutor {
       // The server offers a job only to agents that advertise its workload: this will not change.
       return new Fail(unknown.getMessage(), false, "");
     }
+    // Probes first: a target that cannot be measured fails the job before any load is sent.
+    Sampler sampler;
+    try {
+      sampler = Probes.check(job.probes(), log, job.id());
+    } catch (Probes.ProbeCheckException unusable) {
+      return new Fail(unusable.getMessage(), false, "");
+    }
     // The commit as it is when the run starts (a checkout may move between jobs).
     GitSource.Captured commit = git.capture(runGit);
     if (commit.problem() != null) log.atWarn().setMessage("git.unreadable").addKeyValue("job", job.id()).addKeyValue("reason", commit.problem()).log();
-    RunContext context = new RunContext(running.stopped()::fired, workloads.plugins().classLoader(), workloads.plugins().jars());
+    RunContext context = new RunContext(running.stopped()::fired, workloads.plugins().classLoader(), workloads.plugins().jars(), sampler);
     CompletableFuture<RunResult> result = new CompletableFuture<>();
     Thread worker = new Thread(() -> {
       try {
@@ -89,16 +98,20 @@ public final class JobExecutor {
         } catch (ExecutionException | TimeoutException | InterruptedException ignored) {
           // stopped either way; a run that does not wind down in time is left behind
         }
+        sampler.finish();
         return new Stopped(running.stopped().reason());
       }
-      return finish(job, workload, result.get(), commit.commit(), log);
+      RunResult run = result.get();
+      return finish(job, workload, run, sampler.finish(), commit.commit(), log);
     } catch (ExecutionException failed) {
+      sampler.finish();
       return failure(workload, failed.getCause());
     } catch (InterruptedException interrupted) {
       Thread.currentThread().interrupt();
       return new Stopped(RunningJob.SHUTDOWN);
     } finally {
       unsubscribe.run();
+      sampler.closed();
     }
   }
 
@@ -119,9 +132,14 @@ public final class JobExecutor {
     return new Fail(message.length() > 2000 ? message.substring(0, 2000) : message, true, logTail);
   }
 
-  private Outcome finish(Job job, Workload workload, RunResult result, GitSource.Commit commit, Logger log) {
+  private Outcome finish(Job job, Workload workload, RunResult result, Sampler.Result probed, GitSource.Commit commit, Logger log) {
     ObjectNode run = result.run().deepCopy();
     for (String warning : result.warnings()) log.atWarn().setMessage("job.run_warning").addKeyValue("job", job.id()).addKeyValue("warning", warning).log();
+    for (String warning : probed.warnings()) log.atWarn().setMessage("job.probe_warning").addKeyValue("job", job.id()).addKeyValue("warning", warning).log();
+    // A required probe that missed intervals makes the run's server figures incomplete.
+    if (probed.failure() != null) return new Fail(probed.failure(), false, result.logTail());
+    JsonNode recorded = run.path("metrics");
+    if (recorded.isArray()) ((ArrayNode) recorded).addAll(probed.metrics());
     RunMetrics.Mapped mapped;
     try {
       mapped = RunMetrics.select(job.metrics(), run.path("metrics"));
@@ -131,6 +149,7 @@ public final class JobExecutor {
     run.set("metrics", mapped.metrics());
     // Fields the run document may carry that are not part of a run of POST /api/v1/results.
     run.remove(List.of("variant", "repetition", "warnings", "logTail"));
+    if (!probed.warnings().isEmpty()) run.set("warnings", RunWarnings.of(probed.warnings()));
     JsonNode environment = run.path("environment");
     ObjectNode env = environment.isObject() ? (ObjectNode) environment : run.putObject("environment");
     env.set("agent", agentIdentity);

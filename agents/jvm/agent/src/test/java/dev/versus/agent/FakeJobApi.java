@@ -65,8 +65,22 @@ final class FakeJobApi implements AutoCloseable {
     override = function;
   }
 
+  /** Queues a job with probes ({@code job.probes}) the agent can claim; returns its id. */
+  String enqueueProbed(String id, String workload, JsonNode settings, JsonNode probes, String... metricsKeyUnit) {
+    // A short lease: renewed every second, so a test that answers a renewal with a cancel waits little.
+    ObjectNode job = job(id, workload, settings, 3, metricsKeyUnit);
+    job.set("probes", probes);
+    queue.add(job);
+    return id;
+  }
+
   /** Queues a job the agent can claim; returns its id. */
   String enqueue(String id, String workload, JsonNode settings, int leaseSeconds, String... metricsKeyUnit) {
+    queue.add(job(id, workload, settings, leaseSeconds, metricsKeyUnit));
+    return id;
+  }
+
+  private static ObjectNode job(String id, String workload, JsonNode settings, int leaseSeconds, String... metricsKeyUnit) {
     ObjectNode job = ApiClient.JSON.createObjectNode()
         .put("id", id)
         .put("leaseToken", "vlease_" + id)
@@ -79,8 +93,7 @@ final class FakeJobApi implements AutoCloseable {
     job.putObject("workload").put("name", workload).set("settings", settings);
     var metrics = job.putArray("metrics");
     for (int i = 0; i + 1 < metricsKeyUnit.length; i += 2) metrics.addObject().put("key", metricsKeyUnit[i]).put("unit", metricsKeyUnit[i + 1]).put("direction", "lower_is_better");
-    queue.add(job);
-    return id;
+    return job;
   }
 
   List<Call> calls() {

@@ -51,7 +51,7 @@ final class ProtocolDocument {
         Path file = dir.resolve("docs/openapi.json");
         if (Files.isRegularFile(file)) {
           try {
-            loaded = new ProtocolDocument(file, JSON.readTree(file.toFile()));
+            loaded = new ProtocolDocument(file, withProbeProtocol(JSON.readTree(file.toFile())));
           } catch (IOException e) {
             throw new UncheckedIOException(e);
           }
@@ -61,6 +61,22 @@ final class ProtocolDocument {
       throw new IllegalStateException("no docs/openapi.json above " + System.getProperty("user.dir") + " (it is at the repository's root; `npm run openapi:snapshot` writes it)");
     }
     return loaded;
+  }
+
+  /**
+   * The probe protocol's two properties, {@code job.probes} (claim) and {@code run.warnings}
+   * (complete), as docs/agent-protocol.md defines them, added when the document does not have
+   * them yet: the server's side of probes is built beside this agent's, and the document it
+   * generates then carries its own definitions, which this leaves alone.
+   */
+  private static JsonNode withProbeProtocol(JsonNode root) {
+    JsonNode job = root.path("components").path("schemas").path("ClaimedJob").path("properties");
+    if (job.isObject() && !job.has("probes")) ((ObjectNode) job).putObject("probes").put("type", "array").putObject("items").put("type", "object");
+    JsonNode run = root.path("components").path("schemas").path("CompleteRequest").path("properties").path("run").path("properties");
+    if (run.isObject() && !run.has("warnings")) {
+      ((ObjectNode) run).putObject("warnings").put("type", "array").put("maxItems", 20).putObject("items").put("type", "string").put("maxLength", 500);
+    }
+    return root;
   }
 
   /** The operation (POST) at a path as the document spells it ("/api/v1/jobs/{id}/lease"). */

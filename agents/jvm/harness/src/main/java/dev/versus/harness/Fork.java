@@ -17,6 +17,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
@@ -40,16 +41,19 @@ final class Fork {
       throw new RunFailedException("cannot create the fork's result file: " + e.getMessage(), "", e);
     }
     Deque<String> tail = new ArrayDeque<>();
+    // Random, so no line a workload logs can be taken for one of the window's moments.
+    String marker = "versus-window-" + UUID.randomUUID();
     try {
       List<String> command = command(options, harness, resultFile);
       Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-      Thread reader = new Thread(() -> readLog(process, tail, options), "versus-fork-log");
+      Thread reader = new Thread(() -> readLog(process, tail, options, marker), "versus-fork-log");
       reader.setDaemon(true);
       reader.start();
       try (OutputStream stdin = process.getOutputStream()) {
         ObjectNode request = Harness.MAPPER.createObjectNode();
         request.put("workload", workload.name());
         request.set("settings", settings);
+        request.put("windowMarker", marker);
         stdin.write(Harness.MAPPER.writeValueAsBytes(request));
       } catch (IOException e) {
         // the fork died at once: its log says why
@@ -104,10 +108,38 @@ final class Fork {
     }
   }
 
-  private static void readLog(Process process, Deque<String> tail, RunOptions options) {
+  /** What the fork prints at the measured window's two moments (read back by {@link #readLog}). */
+  static MeasuredWindow markerWindow(String marker) {
+    return new MeasuredWindow() {
+      @Override
+      public void opened() {
+        System.err.println(marker + " opened");
+        System.err.flush();
+      }
+
+      @Override
+      public void closed() {
+        System.err.println(marker + " closed");
+        System.err.flush();
+      }
+    };
+  }
+
+  private static void readLog(Process process, Deque<String> tail, RunOptions options, String marker) {
+    boolean open = false;
     try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
       String line;
       while ((line = lines.readLine()) != null) {
+        if (line.equals(marker + " opened")) {
+          open = true;
+          options.window().opened();
+          continue;
+        }
+        if (line.equals(marker + " closed")) {
+          open = false;
+          options.window().closed();
+          continue;
+        }
         synchronized (tail) {
           tail.addLast(line);
           while (tail.size() > RunRecorder.LOG_TAIL_LINES) tail.removeFirst();
@@ -116,6 +148,9 @@ final class Fork {
       }
     } catch (IOException e) {
       // the fork was destroyed
+    } finally {
+      // A fork that died or was destroyed inside the window still closes it.
+      if (open) options.window().closed();
     }
   }
 

@@ -10,7 +10,8 @@ import java.nio.file.Path;
  * The forked JVM's entry point (see {@link Fork}): reads {"workload", "settings"} from stdin,
  * finds the workload on its class path, runs it in this JVM and writes {"run", "warnings"},
  * {"settingsError": {field, message}} or {"error"} to the file named by its argument. Log lines
- * go to stderr, where the parent reads them.
+ * go to stderr, where the parent reads them, and so do the measured window's two moments (a line
+ * of the parent's random marker and "opened" or "closed").
  */
 public final class ForkMain {
   private ForkMain() {}
@@ -24,6 +25,8 @@ public final class ForkMain {
       Workload workload = Workloads.find(name, ClassLoader.getSystemClassLoader())
           .orElseThrow(() -> new IllegalStateException("no workload named " + name + " on the forked JVM's class path"));
       RunOptions options = RunOptions.inProcess().withLog(System.err::println);
+      String marker = request.path("windowMarker").asText("");
+      if (!marker.isEmpty()) options = options.withMeasuredWindow(Fork.markerWindow(marker));
       RunResult result = InProcess.run(workload, request.get("settings"), options.withFork(false));
       ((ObjectNode) result.run().get("environment").get("harness")).put("forked", true);
       answer.set("run", result.run());

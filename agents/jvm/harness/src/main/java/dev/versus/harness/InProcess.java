@@ -29,7 +29,7 @@ final class InProcess {
           harness.warmupIterations(), harness.iterations(),
           harness.operationsPerIteration() > 0 ? harness.operationsPerIteration() + " operations" : harness.iterationTimeMs() + " ms",
           harness.threads()));
-      Measurement.Result result = new Measurement(benchmark, harness, options.cancelled()).run();
+      Measurement.Result result = new Measurement(benchmark, harness, options.cancelled(), options.window()).run();
       batchSize = result.batchSize();
       record(workload, harness, result, recorder);
       long bytes = benchmark.bytesPerOperation();

@@ -52,13 +52,15 @@ final class Measurement {
   private final Benchmark benchmark;
   private final HarnessSettings settings;
   private final BooleanSupplier cancelled;
+  private final MeasuredWindow window;
   private volatile boolean stop;
   private final AtomicReference<Throwable> failure = new AtomicReference<>();
 
-  Measurement(Benchmark benchmark, HarnessSettings settings, BooleanSupplier cancelled) {
+  Measurement(Benchmark benchmark, HarnessSettings settings, BooleanSupplier cancelled, MeasuredWindow window) {
     this.benchmark = benchmark;
     this.settings = settings;
     this.cancelled = cancelled;
+    this.window = window;
   }
 
   /** Runs it all; the threads take the caller's context class loader. */
@@ -76,17 +78,23 @@ final class Measurement {
       workers.add(worker);
     }
     workers.forEach(w -> w.thread.start());
+    boolean open = false;
     try {
       await(phaser); // warm-up done everywhere
+      window.opened();
+      open = true;
       JvmCounters.Snapshot before = JvmCounters.start();
       long wallStart = System.nanoTime();
       await(phaser); // measuring starts
       await(phaser); // measuring done everywhere
       long wallNs = System.nanoTime() - wallStart;
+      open = false;
+      window.closed();
       JvmCounters.Delta counters = JvmCounters.since(before, wallNs);
       await(phaser); // threads have handed in their figures
       return combine(workers, wallNs, counters);
     } finally {
+      if (open) window.closed();
       // Frees threads waiting at a phase after a failure or cancellation.
       stop = true;
       phaser.forceTermination();

@@ -21,6 +21,7 @@ import java.util.function.Consumer;
  *     throws {@link RunCancelledException}
  * @param onLog sees each log line as it comes (the fork's stderr too); may be null
  * @param java the java executable of the fork; null means this JVM's own
+ * @param window told when the measured iterations start and end
  */
 public record RunOptions(
     boolean fork,
@@ -29,17 +30,19 @@ public record RunOptions(
     ClassLoader classLoader,
     BooleanSupplier cancelled,
     Consumer<String> onLog,
-    Path java) {
+    Path java,
+    MeasuredWindow window) {
 
   public RunOptions {
     classpath = List.copyOf(Objects.requireNonNullElse(classpath, List.of()));
     jvmArgs = List.copyOf(Objects.requireNonNullElse(jvmArgs, List.of()));
     cancelled = Objects.requireNonNullElse(cancelled, () -> false);
+    window = Objects.requireNonNullElse(window, MeasuredWindow.NONE);
   }
 
   /** Forked, with this JVM's class path, never cancelled. */
   public static RunOptions defaults() {
-    return new RunOptions(true, List.of(), List.of(), null, null, null, null);
+    return new RunOptions(true, List.of(), List.of(), null, null, null, null, null);
   }
 
   /** In this JVM, never cancelled. */
@@ -48,30 +51,34 @@ public record RunOptions(
   }
 
   public RunOptions withFork(boolean value) {
-    return new RunOptions(value, classpath, jvmArgs, classLoader, cancelled, onLog, java);
+    return new RunOptions(value, classpath, jvmArgs, classLoader, cancelled, onLog, java, window);
   }
 
   public RunOptions withClasspath(List<Path> value) {
-    return new RunOptions(fork, value, jvmArgs, classLoader, cancelled, onLog, java);
+    return new RunOptions(fork, value, jvmArgs, classLoader, cancelled, onLog, java, window);
   }
 
   public RunOptions withJvmArgs(List<String> value) {
-    return new RunOptions(fork, classpath, value, classLoader, cancelled, onLog, java);
+    return new RunOptions(fork, classpath, value, classLoader, cancelled, onLog, java, window);
   }
 
   public RunOptions withClassLoader(ClassLoader value) {
-    return new RunOptions(fork, classpath, jvmArgs, value, cancelled, onLog, java);
+    return new RunOptions(fork, classpath, jvmArgs, value, cancelled, onLog, java, window);
   }
 
   public RunOptions withCancellation(BooleanSupplier value) {
-    return new RunOptions(fork, classpath, jvmArgs, classLoader, value, onLog, java);
+    return new RunOptions(fork, classpath, jvmArgs, classLoader, value, onLog, java, window);
   }
 
   public RunOptions withLog(Consumer<String> value) {
-    return new RunOptions(fork, classpath, jvmArgs, classLoader, cancelled, value, java);
+    return new RunOptions(fork, classpath, jvmArgs, classLoader, cancelled, value, java, window);
+  }
+
+  public RunOptions withMeasuredWindow(MeasuredWindow value) {
+    return new RunOptions(fork, classpath, jvmArgs, classLoader, cancelled, onLog, java, value);
   }
 
   public RunOptions withJava(Path value) {
-    return new RunOptions(fork, classpath, jvmArgs, classLoader, cancelled, onLog, value);
+    return new RunOptions(fork, classpath, jvmArgs, classLoader, cancelled, onLog, value, window);
   }
 }

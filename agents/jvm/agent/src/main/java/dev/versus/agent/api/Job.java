@@ -20,7 +20,8 @@ public record Job(
     boolean warmup,
     String workloadName,
     JsonNode settings,
-    List<JobMetric> metrics) {
+    List<JobMetric> metrics,
+    JsonNode probes) {
 
   /** A metric the experiment asks for; unit and direction may be absent. */
   public record JobMetric(String key, String unit, String direction) {}
@@ -47,7 +48,16 @@ public record Job(
         job.path("warmup").asBoolean(false),
         text(job.path("workload"), "name", "job.workload.name"),
         settings,
-        List.copyOf(metrics));
+        List.copyOf(metrics),
+        // The variant's probes (docs/agent-protocol.md); read and checked when the job runs.
+        probes(job));
+  }
+
+  private static JsonNode probes(JsonNode job) {
+    JsonNode probes = job.path("probes");
+    if (probes.isMissingNode() || probes.isNull()) return JsonNodeFactory.instance.arrayNode();
+    if (!probes.isArray()) throw new IllegalArgumentException("job.probes: expected an array");
+    return probes;
   }
 
   private static String text(JsonNode node, String field, String path) {

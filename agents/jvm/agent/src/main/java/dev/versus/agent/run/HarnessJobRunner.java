@@ -53,6 +53,7 @@ public final class HarnessJobRunner implements JobRunner {
         .withClasspath(classpath)
         .withClassLoader(context.pluginClassLoader())
         .withCancellation(context.cancelled())
+        .withMeasuredWindow(context.window())
         .withLog(line -> log.atInfo().setMessage("workload.log").addKeyValue("workload", workload.name()).addKeyValue("line", line).log());
     // A failure (or cancellation) is the harness's RunFailedException, with the run's log tail.
     return Harness.run(workload, settings, options);
