@@ -5,6 +5,7 @@ import type { Db, Prisma } from "../db/client";
 import { AppError, type FieldIssue } from "../core/errors";
 import type { TLabels } from "../schemas/agents";
 import { MAX_BATCH_JOBS, type TJobOrder, type TJobStatus, type TStartBatch } from "../schemas/jobs";
+import { probeCapability } from "../schemas/probe";
 import { workloadOf, type TVariantWorkload } from "../schemas/workload";
 import { requireWorkloadFit } from "../workloads/workload-checks";
 import { isOnline } from "./agent-admin";
@@ -56,7 +57,7 @@ export async function startBatch(db: Db, projectId: string, createdById: string 
       { fieldIssues: [{ path: ["variants"], message: `no workload configured for ${missing.join(", ")}` }] },
     );
   }
-  const needed = [...new Set([...workloads.values()].map((w) => w.workload))];
+  const needed = [...new Set([...workloads.values()].flatMap(capabilitiesOf))];
   // The same check as saving: agents' adverts may have changed since (or the experiment was
   // saved before they said what they report).
   await requireWorkloadFit(
@@ -69,18 +70,28 @@ export async function startBatch(db: Db, projectId: string, createdById: string 
   let pinned: { id: string; capabilities: string[] } | null = null;
   if (input.agentId) {
     pinned = await db.agent.findFirst({ where: { id: input.agentId, projectId, revokedAt: null }, select: { id: true, name: true, capabilities: true } });
-    if (!pinned) throw new AppError("NOT_FOUND", "No active agent with that id in this project", { fieldIssues: [{ path: ["agentId"], message: "no active agent with this id" }] });
+    if (!pinned)
+      throw new AppError("NOT_FOUND", "No active agent with that id in this project", {
+        fieldIssues: [{ path: ["agentId"], message: "no active agent with this id" }],
+      });
     const lacking = needed.filter((name) => !pinned?.capabilities.includes(name));
     if (lacking.length) {
-      throw new AppError("UNPROCESSABLE", `The chosen agent cannot run ${lacking.map((name) => `"${name}"`).join(", ")}: it does not advertise ${lacking.length === 1 ? "that workload" : "those workloads"}`, {
-        fieldIssues: [{ path: ["agentId"], message: `does not run ${lacking.join(", ")}` }],
-      });
+      throw new AppError(
+        "UNPROCESSABLE",
+        `The chosen agent cannot run ${lacking.map((name) => `"${name}"`).join(", ")}: it does not advertise ${lacking.length === 1 ? "that capability" : "those capabilities"}`,
+        {
+          fieldIssues: [{ path: ["agentId"], message: `does not run ${lacking.join(", ")}` }],
+        },
+      );
     }
   }
 
   const total = chosen.length * (experiment.warmupRuns + experiment.measuredRuns);
   if (total > MAX_BATCH_JOBS) {
-    throw new AppError("UNPROCESSABLE", `That batch would be ${total.toLocaleString("en-US")} jobs; one batch holds at most ${MAX_BATCH_JOBS.toLocaleString("en-US")}. Lower the experiment's run counts or run fewer variants at a time.`);
+    throw new AppError(
+      "UNPROCESSABLE",
+      `That batch would be ${total.toLocaleString("en-US")} jobs; one batch holds at most ${MAX_BATCH_JOBS.toLocaleString("en-US")}. Lower the experiment's run counts or run fewer variants at a time.`,
+    );
   }
 
   const seed = input.order === "random" ? (input.seed ?? newSeed()) : null;
@@ -90,7 +101,16 @@ export async function startBatch(db: Db, projectId: string, createdById: string 
   const batchId = await db.$transaction(
     async (tx) => {
       const batch = await tx.jobBatch.create({
-        data: { projectId, experimentId: experiment.id, createdById, order: input.order, seed, pinnedAgentId: pinned?.id, requiredLabels: input.labels, createdAt },
+        data: {
+          projectId,
+          experimentId: experiment.id,
+          createdById,
+          order: input.order,
+          seed,
+          pinnedAgentId: pinned?.id,
+          requiredLabels: input.labels,
+          createdAt,
+        },
       });
       for (let start = 0; start < plan.length; start += 1000) {
         await tx.job.createMany({
@@ -104,7 +124,7 @@ export async function startBatch(db: Db, projectId: string, createdById: string 
               position: job.position,
               repetition: job.repetition,
               warmup: job.warmup,
-              capabilities: [workload.workload],
+              capabilities: capabilitiesOf(workload),
               requiredLabels: input.labels,
               payload: workload as Prisma.InputJsonObject,
               pinnedAgentId: pinned?.id,
@@ -120,7 +140,18 @@ export async function startBatch(db: Db, projectId: string, createdById: string 
     },
     { timeout: 60_000 },
   );
-  return { id: batchId, order: input.order, seed, jobs: plan.length, eligibleAgents: await countEligibleAgents(db, projectId, needed, input.labels, pinned?.id) };
+  return {
+    id: batchId,
+    order: input.order,
+    seed,
+    jobs: plan.length,
+    eligibleAgents: await countEligibleAgents(db, projectId, needed, input.labels, pinned?.id),
+  };
+}
+
+/** What a job of this workload needs from its agent: the workload, and `probe:<kind>` for each kind of probe it samples. */
+function capabilitiesOf(workload: TVariantWorkload): string[] {
+  return [...new Set([workload.workload, ...workload.probes.map((probe) => probeCapability(probe.kind))])];
 }
 
 async function countEligibleAgents(db: Db, projectId: string, capabilities: string[], labels: TLabels, pinnedAgentId: string | undefined): Promise<number> {
@@ -174,8 +205,20 @@ export interface BatchRow {
 const JOBS_PER_BATCH = 1000;
 
 const jobRowSelect = {
-  id: true, position: true, repetition: true, warmup: true, status: true, attempts: true, maxAttempts: true, error: true, runId: true,
-  runAfter: true, leaseExpiresAt: true, cancelRequested: true, startedAt: true, finishedAt: true,
+  id: true,
+  position: true,
+  repetition: true,
+  warmup: true,
+  status: true,
+  attempts: true,
+  maxAttempts: true,
+  error: true,
+  runId: true,
+  runAfter: true,
+  leaseExpiresAt: true,
+  cancelRequested: true,
+  startedAt: true,
+  finishedAt: true,
   variant: { select: { id: true, name: true } },
   agent: { select: { id: true, name: true } },
 } satisfies Prisma.JobSelect;
@@ -218,7 +261,12 @@ export async function listBatches(db: Db, projectId: string, experimentSlug: str
 }
 
 /** Why each batch with queued jobs waits, by batch id (none: an agent could take them now). */
-async function waitReasons(db: Db, projectId: string, batches: { id: string; pinnedAgentId: string | null; requiredLabels: Prisma.JsonValue }[], now = new Date()): Promise<Map<string, string[]>> {
+async function waitReasons(
+  db: Db,
+  projectId: string,
+  batches: { id: string; pinnedAgentId: string | null; requiredLabels: Prisma.JsonValue }[],
+  now = new Date(),
+): Promise<Map<string, string[]>> {
   const queued = await db.job.findMany({
     where: { batchId: { in: batches.map((batch) => batch.id) }, status: "queued" },
     distinct: ["batchId", "variantId"],
@@ -227,7 +275,10 @@ async function waitReasons(db: Db, projectId: string, batches: { id: string; pin
   const reasons = new Map<string, string[]>();
   if (queued.length === 0) return reasons;
   const agents = (
-    await db.agent.findMany({ where: { projectId }, select: { id: true, name: true, capabilities: true, labels: true, lastSeenAt: true, revokedAt: true, stopRequested: true } })
+    await db.agent.findMany({
+      where: { projectId },
+      select: { id: true, name: true, capabilities: true, labels: true, lastSeenAt: true, revokedAt: true, stopRequested: true },
+    })
   ).map((agent) => ({ ...agent, labels: agent.labels as TLabels, online: isOnline(agent, now) }));
   for (const batch of batches) {
     const needs = [...new Map(queued.filter((job) => job.batchId === batch.id).map((job) => [job.capabilities.join("\u0000"), job.capabilities])).values()];
@@ -240,7 +291,15 @@ async function waitReasons(db: Db, projectId: string, batches: { id: string; pin
 export async function getJob(db: Db, projectId: string, jobId: string) {
   const job = await db.job.findFirst({
     where: { id: jobId, projectId },
-    select: { ...jobRowSelect, batchId: true, logTail: true, payload: true, capabilities: true, requiredLabels: true, experiment: { select: { slug: true, title: true } } },
+    select: {
+      ...jobRowSelect,
+      batchId: true,
+      logTail: true,
+      payload: true,
+      capabilities: true,
+      requiredLabels: true,
+      experiment: { select: { slug: true, title: true } },
+    },
   });
   if (!job) throw new AppError("NOT_FOUND", "No job with that id in this project");
   return { ...job, payload: job.payload as TVariantWorkload, requiredLabels: job.requiredLabels as TLabels };
@@ -251,7 +310,12 @@ export async function getJob(db: Db, projectId: string, jobId: string) {
  * its next lease renewal or heartbeat and acknowledges with fail + cancelled). A finished job
  * stays as it is. Answers the job's status afterwards.
  */
-export async function cancelJob(db: Db, projectId: string, jobId: string, now = new Date()): Promise<{ id: string; status: TJobStatus; cancelRequested: boolean }> {
+export async function cancelJob(
+  db: Db,
+  projectId: string,
+  jobId: string,
+  now = new Date(),
+): Promise<{ id: string; status: TJobStatus; cancelRequested: boolean }> {
   return db.$transaction(async (tx) => {
     const job = await tx.job.findFirst({ where: { id: jobId, projectId }, select: { id: true } });
     if (!job) throw new AppError("NOT_FOUND", "No job with that id in this project");
@@ -291,7 +355,18 @@ export async function retryFailed(db: Db, projectId: string, batchId: string, jo
     }
     const { count } = await tx.job.updateMany({
       where: { batchId, status: "failed", ...(jobId ? { id: jobId } : {}) },
-      data: { status: "queued", attempts: 0, runAfter: now, error: null, logTail: null, leaseToken: null, leaseExpiresAt: null, cancelRequested: false, startedAt: null, finishedAt: null },
+      data: {
+        status: "queued",
+        attempts: 0,
+        runAfter: now,
+        error: null,
+        logTail: null,
+        leaseToken: null,
+        leaseExpiresAt: null,
+        cancelRequested: false,
+        startedAt: null,
+        finishedAt: null,
+      },
     });
     if (count) await notifyWork(tx, projectId);
     return { retried: count };

@@ -56,9 +56,12 @@ function newLeaseSecret(): string {
  */
 export async function claimJob(db: Db, claimant: Claimant, leaseSeconds = LEASE_SECONDS): Promise<TClaimedJob | null> {
   const leaseSecret = newLeaseSecret();
-  const rows = await preparedQuery<ClaimedRow>(db, Prisma.sql`
+  const rows = await preparedQuery<ClaimedRow>(
+    db,
+    Prisma.sql`
     WITH ${claimSql({ agentId: Prisma.sql`${claimant.agentId}`, projectId: Prisma.sql`${claimant.projectId}` }, leaseSecret, leaseSeconds)}
-    SELECT * FROM claimed`);
+    SELECT * FROM claimed`,
+  );
   return rows[0] ? claimedJob(rows[0], leaseSeconds) : null;
 }
 
@@ -70,11 +73,14 @@ export async function claimJob(db: Db, claimant: Claimant, leaseSeconds = LEASE_
 export async function claimJobAs(db: Db, tokenHash: string, leaseSeconds = LEASE_SECONDS): Promise<{ agent: AgentRow | undefined; job: TClaimedJob | null }> {
   const leaseSecret = newLeaseSecret();
   // A revoked or stopping caller's project is NULL: the statement then touches nothing.
-  const rows = await preparedQuery<AgentRow & { [K in keyof ClaimedRow as `job_${K}`]: ClaimedRow[K] | null }>(db, Prisma.sql`
+  const rows = await preparedQuery<AgentRow & { [K in keyof ClaimedRow as `job_${K}`]: ClaimedRow[K] | null }>(
+    db,
+    Prisma.sql`
     WITH caller AS (${agentRowSql(tokenHash)}),
     ${claimSql({ agentId: Prisma.sql`(SELECT "id" FROM caller)`, projectId: Prisma.sql`(SELECT "projectId" FROM caller WHERE "revokedAt" IS NULL AND NOT "stopRequested")` }, leaseSecret, leaseSeconds)}
     SELECT caller.*, ${Prisma.join(CLAIMED_COLUMNS.map((column) => Prisma.sql`claimed.${Prisma.raw(`"${column}" AS "job_${column}"`)}`))}
-    FROM caller LEFT JOIN claimed ON true`);
+    FROM caller LEFT JOIN claimed ON true`,
+  );
   const row = rows[0];
   if (!row) return { agent: undefined, job: null };
   const claimed = Object.fromEntries(CLAIMED_COLUMNS.map((column) => [column, row[`job_${column}`]])) as unknown as ClaimedRow;
@@ -82,7 +88,19 @@ export async function claimJobAs(db: Db, tokenHash: string, leaseSeconds = LEASE
 }
 
 const CLAIMED_COLUMNS = [
-  "id", "leaseToken", "leaseExpiresAt", "attempts", "maxAttempts", "batchId", "repetition", "warmup", "payload", "experimentSlug", "experimentTitle", "variantName", "metrics",
+  "id",
+  "leaseToken",
+  "leaseExpiresAt",
+  "attempts",
+  "maxAttempts",
+  "batchId",
+  "repetition",
+  "warmup",
+  "payload",
+  "experimentSlug",
+  "experimentTitle",
+  "variantName",
+  "metrics",
 ] as const satisfies readonly (keyof ClaimedRow)[];
 
 /**
@@ -167,6 +185,8 @@ function claimedJob(row: ClaimedRow, leaseSeconds: number): TClaimedJob {
     repetition: row.repetition,
     warmup: row.warmup,
     workload: { name: row.payload.workload, settings: row.payload.settings ?? {} },
+    // Jobs queued before probes existed have none in their payload.
+    probes: row.payload.probes ?? [],
     metrics: row.metrics,
   };
 }

@@ -11,7 +11,20 @@ import { utcNow } from "../db/utc-now";
 import type { TRunInput } from "../schemas/results";
 import type { PreparedMetric } from "./prepare-metric";
 
-export type RunToStore = Pick<TRunInput, "status" | "startedAt" | "finishedAt" | "environment" | "gitCommit" | "gitBranch" | "gitCommitMessage" | "gitCommitTime" | "tags" | "sourceDetail">;
+export type RunToStore = Pick<
+  TRunInput,
+  | "status"
+  | "startedAt"
+  | "finishedAt"
+  | "environment"
+  | "gitCommit"
+  | "gitBranch"
+  | "gitCommitMessage"
+  | "gitCommitTime"
+  | "tags"
+  | "sourceDetail"
+  | "warnings"
+>;
 
 export interface RunOfRequest {
   run: RunToStore;
@@ -43,19 +56,42 @@ export function runRows(runs: RunOfRequest[], context: RunContext) {
     const finishedAt = run.finishedAt ? new Date(run.finishedAt) : startedAt ? null : context.now;
     runRows.push({
       // The columns' own defaults where a caller built a run without the schema's (status, environment, tags).
-      id, variantId, repetition, status: run.status ?? "succeeded", source: context.source, sourceDetail: run.sourceDetail ?? context.sourceDetail,
-      startedAt: iso(startedAt), finishedAt: iso(finishedAt), environment: run.environment ?? {}, gitCommit: run.gitCommit ?? null, gitBranch: run.gitBranch ?? null,
-      gitCommitMessage: run.gitCommitMessage ?? null, gitCommitTime: iso(run.gitCommitTime ? new Date(run.gitCommitTime) : null), tags: run.tags ?? [],
+      id,
+      variantId,
+      repetition,
+      status: run.status ?? "succeeded",
+      source: context.source,
+      sourceDetail: run.sourceDetail ?? context.sourceDetail,
+      startedAt: iso(startedAt),
+      finishedAt: iso(finishedAt),
+      environment: run.environment ?? {},
+      gitCommit: run.gitCommit ?? null,
+      gitBranch: run.gitBranch ?? null,
+      gitCommitMessage: run.gitCommitMessage ?? null,
+      gitCommitTime: iso(run.gitCommitTime ? new Date(run.gitCommitTime) : null),
+      tags: run.tags ?? [],
+      warnings: run.warnings ?? [],
       ingestRequestId: context.ingestRequestId ?? null,
     });
     for (const { metricId, prepared } of metrics) {
       results.push({
-        id: uuidv7(), runId: id, metricId, ...prepared.result, n: prepared.result.n.toString(),
+        id: uuidv7(),
+        runId: id,
+        metricId,
+        ...prepared.result,
+        n: prepared.result.n.toString(),
         histogram: prepared.result.histogram && Buffer.from(prepared.result.histogram).toString("base64"),
         samples: prepared.result.samples && Buffer.from(prepared.result.samples).toString("base64"),
       });
       if (prepared.timeSeries) {
-        series.push({ id: uuidv7(), runId: id, metricId, startedAt: prepared.timeSeries.startedAt.toISOString(), offsetsMs: prepared.timeSeries.offsetsMs, values: prepared.timeSeries.values });
+        series.push({
+          id: uuidv7(),
+          runId: id,
+          metricId,
+          startedAt: prepared.timeSeries.startedAt.toISOString(),
+          offsetsMs: prepared.timeSeries.offsetsMs,
+          values: prepared.timeSeries.values,
+        });
       }
     }
   }
@@ -75,12 +111,12 @@ export function insertRunsSql(rows: RunRows, options: { numbered?: string } = {}
   const repetition = numbered ? Prisma.sql`COALESCE(r."repetition", ${numbered}."nextRepetition" - 1)` : Prisma.sql`r."repetition"`;
   return Prisma.sql`
     run AS (
-      INSERT INTO "Run" ("id", "experimentId", "variantId", "status", "source", "sourceDetail", "repetition", "startedAt", "finishedAt", "environment", "gitCommit", "gitBranch", "gitCommitMessage", "gitCommitTime", "tags", "ingestRequestId", "createdAt")
+      INSERT INTO "Run" ("id", "experimentId", "variantId", "status", "source", "sourceDetail", "repetition", "startedAt", "finishedAt", "environment", "gitCommit", "gitBranch", "gitCommitMessage", "gitCommitTime", "tags", "warnings", "ingestRequestId", "createdAt")
       SELECT r."id", ${rows.experimentId}, r."variantId", r."status"::"RunStatus", r."source"::"RunSource", r."sourceDetail", ${repetition}, r."startedAt", r."finishedAt",
-        r."environment", r."gitCommit", r."gitBranch", r."gitCommitMessage", r."gitCommitTime", r."tags", r."ingestRequestId", ${utcNow}
+        r."environment", r."gitCommit", r."gitBranch", r."gitCommitMessage", r."gitCommitTime", r."tags", r."warnings", r."ingestRequestId", ${utcNow}
       FROM json_to_recordset(${JSON.stringify(rows.runs)}::json) AS r(
         "id" text, "variantId" text, "repetition" int, "status" text, "source" text, "sourceDetail" text, "startedAt" timestamp, "finishedAt" timestamp,
-        "environment" jsonb, "gitCommit" text, "gitBranch" text, "gitCommitMessage" text, "gitCommitTime" timestamp, "tags" text[], "ingestRequestId" text)
+        "environment" jsonb, "gitCommit" text, "gitBranch" text, "gitCommitMessage" text, "gitCommitTime" timestamp, "tags" text[], "warnings" text[], "ingestRequestId" text)
       ${numbered ? Prisma.sql`CROSS JOIN ${numbered}` : Prisma.empty}
       RETURNING "id", "repetition"
     ),

@@ -5,6 +5,7 @@ import { ZLabels } from "./agents";
 import { ZSlug } from "./common";
 import { ZMetricAggregation, ZMetricDirection } from "./experiment";
 import { ZRunInput } from "./results";
+import { ZProbe } from "./probe";
 import { ZWorkloadName, ZWorkloadSettings } from "./workload";
 
 export const jobStatuses = ["queued", "leased", "succeeded", "failed", "cancelled"] as const;
@@ -44,7 +45,9 @@ export const ZClaimQuery = z.object({
 const ZLeaseToken = z.string({ error: "leaseToken is required" }).min(1, "leaseToken is required").max(200);
 
 /** The {id} of /api/v1/jobs/{id}/…: a job id as claim returned it (a cuid). */
-export const ZJobPath = z.object({ id: z.string().min(1).max(64, "a job id is at most 64 characters").meta({ description: "the job's id, as claim returned it" }) });
+export const ZJobPath = z.object({
+  id: z.string().min(1).max(64, "a job id is at most 64 characters").meta({ description: "the job's id, as claim returned it" }),
+});
 
 export const ZLeaseRequest = z.object({ leaseToken: ZLeaseToken }).meta({ id: "LeaseRequest" });
 
@@ -64,7 +67,10 @@ export type TLeaseConflictReason = keyof typeof leaseConflictReasons;
 const ZTimestamp = z.iso.datetime();
 
 export const ZLeaseReply = z
-  .object({ leaseExpiresAt: ZTimestamp, cancelRequested: z.boolean().meta({ description: "a user cancelled the job: stop it and call fail with cancelled: true" }) })
+  .object({
+    leaseExpiresAt: ZTimestamp,
+    cancelRequested: z.boolean().meta({ description: "a user cancelled the job: stop it and call fail with cancelled: true" }),
+  })
   .meta({ id: "LeaseReply" });
 export type TLeaseReply = z.input<typeof ZLeaseReply>;
 
@@ -81,7 +87,13 @@ export const ZClaimedJob = z
     variant: z.object({ name: z.string() }),
     repetition: z.number().int().meta({ description: "the job's index among its variant's jobs in the batch (display only)" }),
     warmup: z.boolean().meta({ description: "a warm-up's result is checked, then discarded" }),
-    workload: z.object({ name: ZWorkloadName, settings: ZWorkloadSettings }).meta({ description: "the workload to run and its settings, as the variant had them when the batch started" }),
+    workload: z
+      .object({ name: ZWorkloadName, settings: ZWorkloadSettings })
+      .meta({ description: "the workload to run and its settings, as the variant had them when the batch started" }),
+    probes: z.array(ZProbe).optional().meta({
+      description:
+        "what to sample on the system under test during the measured window, as the variant had them when the batch started ([] when none); each probe's metrics are reported as `<name>.<suffix>` (docs/agent-protocol.md, Probes)",
+    }),
     metrics: z.array(z.object({ key: z.string(), unit: z.string(), direction: ZMetricDirection, aggregation: ZMetricAggregation })),
   })
   .meta({ id: "ClaimedJob" });
@@ -149,7 +161,12 @@ export const ZStartBatch = z.object({
   experimentSlug: ZSlug,
   order: ZJobOrder.default("interleaved"),
   /** For a random order; the server picks one (and returns it) when left out. */
-  seed: z.number({ error: "seed must be a whole number" }).int("seed must be a whole number").min(0, "seed cannot be negative").max(2_147_483_647, "seed must be below 2³¹").optional(),
+  seed: z
+    .number({ error: "seed must be a whole number" })
+    .int("seed must be a whole number")
+    .min(0, "seed cannot be negative")
+    .max(2_147_483_647, "seed must be below 2³¹")
+    .optional(),
   /** Run every job on this one agent. */
   agentId: z.string().min(1).optional(),
   /** Run only on agents with all of these labels. */

@@ -51,8 +51,6 @@ async function postJson<T = UploadBody>(body: string | object, options: Paramete
   return { status: response.status, headers: response.headers, body: (await response.json()) as T };
 }
 
-
-
 /** Lognormal latencies in ms: median ≈ 12 ms, long right tail. */
 const latencies = (n: number, seed: number) => lognormalSamples(n, { median: 12, sigma: 0.45, seed });
 
@@ -91,11 +89,14 @@ describe("POST /api/v1/results stores runs", () => {
   it("stores 10,000 raw samples as exact summary figures, an HdrHistogram and one compact blob", async () => {
     const samples = latencies(10_000, 42);
     const exact = exactStats(samples);
-    const response = await postJson({
-      experiment: "big-upload",
-      create: true,
-      runs: [{ variant: "plain", metrics: [metric("latency_ms", { samples })] }],
-    }, { key: ctx.key });
+    const response = await postJson(
+      {
+        experiment: "big-upload",
+        create: true,
+        runs: [{ variant: "plain", metrics: [metric("latency_ms", { samples })] }],
+      },
+      { key: ctx.key },
+    );
     expect(response.status, JSON.stringify(response.body)).toBe(201);
     expect(response.body.replayed).toBe(false);
     expect(response.body.experiment).toEqual({ slug: "big-upload", url: `http://test.local/p/${ctx.slug}/e/big-upload` });
@@ -136,21 +137,32 @@ describe("POST /api/v1/results stores runs", () => {
 
   it("stores a summary-only metric as given, without histogram or samples", async () => {
     const summary = { n: 50, mean: 3.25, sd: 0.4, min: 2.5, max: 4.1, p50: 3.2, p90: 3.8, p95: 3.9, p99: 4.05, p999: 4.1, sum: 162.5 };
-    const response = await postJson({ experiment: "summary-only", create: true, runs: [{ variant: "a", metrics: [metric("latency", { summary })] }] }, { key: ctx.key });
+    const response = await postJson(
+      { experiment: "summary-only", create: true, runs: [{ variant: "a", metrics: [metric("latency", { summary })] }] },
+      { key: ctx.key },
+    );
     expect(response.status, JSON.stringify(response.body)).toBe(201);
     const stored = await db.runMetricResult.findFirstOrThrow({ where: { runId: response.body.runs[0]?.id } });
     expect({ ...stored, n: Number(stored.n) }).toMatchObject({ ...summary, histogram: null, histogramScale: null, samples: null });
   });
 
   it("a summary without min/max stores them as unknown, never as a number the tool did not print (wrk prints no minimum)", async () => {
-    const response = await postJson({
-      experiment: "partial-summary",
-      create: true,
-      runs: [{ variant: "a", metrics: [
-        metric("latency", { summary: { n: 5296, mean: 6.16, sd: 8.8, max: 76.44, p50: 2.75, p90: 15.68, p99: 41.11 } }),
-        metric("connect", { summary: { n: 10, mean: 4 } }),
-      ] }],
-    }, { key: ctx.key });
+    const response = await postJson(
+      {
+        experiment: "partial-summary",
+        create: true,
+        runs: [
+          {
+            variant: "a",
+            metrics: [
+              metric("latency", { summary: { n: 5296, mean: 6.16, sd: 8.8, max: 76.44, p50: 2.75, p90: 15.68, p99: 41.11 } }),
+              metric("connect", { summary: { n: 10, mean: 4 } }),
+            ],
+          },
+        ],
+      },
+      { key: ctx.key },
+    );
     expect(response.status, JSON.stringify(response.body)).toBe(201);
     const results = await db.runMetricResult.findMany({ where: { runId: response.body.runs[0]?.id }, include: { metric: true } });
     const latency = results.find((r) => r.metric.key === "latency")!;
@@ -162,7 +174,10 @@ describe("POST /api/v1/results stores runs", () => {
   it("accepts samplesBase64 (little-endian float64) like a samples array", async () => {
     const samples = latencies(1000, 7);
     const samplesBase64 = Buffer.from(Float64Array.from(samples).buffer).toString("base64");
-    const response = await postJson({ experiment: "base64", create: true, runs: [{ variant: "a", metrics: [metric("latency", { samplesBase64 })] }] }, { key: ctx.key });
+    const response = await postJson(
+      { experiment: "base64", create: true, runs: [{ variant: "a", metrics: [metric("latency", { samplesBase64 })] }] },
+      { key: ctx.key },
+    );
     expect(response.status, JSON.stringify(response.body)).toBe(201);
     const stored = await db.runMetricResult.findFirstOrThrow({ where: { runId: response.body.runs[0]?.id } });
     const exact = exactStats(samples);
@@ -174,18 +189,23 @@ describe("POST /api/v1/results stores runs", () => {
 
   it("stores a time series given with intervalMs, and one with offsetsMs", async () => {
     const startedAt = "2026-03-01T10:00:00.000Z";
-    const response = await postJson({
-      experiment: "series",
-      create: true,
-      runs: [{
-        variant: "a",
-        startedAt,
-        metrics: [
-          { key: "tps", unit: "req/s", direction: "higher_is_better", timeSeries: { intervalMs: 1000, values: [100, 120, 110, 130] } },
-          metric("latency", { samples: [5, 6, 7], timeSeries: { startedAt: "2026-03-01T10:00:05.000Z", offsetsMs: [0, 250, 900], values: [5, 6, 7] } }),
+    const response = await postJson(
+      {
+        experiment: "series",
+        create: true,
+        runs: [
+          {
+            variant: "a",
+            startedAt,
+            metrics: [
+              { key: "tps", unit: "req/s", direction: "higher_is_better", timeSeries: { intervalMs: 1000, values: [100, 120, 110, 130] } },
+              metric("latency", { samples: [5, 6, 7], timeSeries: { startedAt: "2026-03-01T10:00:05.000Z", offsetsMs: [0, 250, 900], values: [5, 6, 7] } }),
+            ],
+          },
         ],
-      }],
-    }, { key: ctx.key });
+      },
+      { key: ctx.key },
+    );
     expect(response.status, JSON.stringify(response.body)).toBe(201);
     const runId = response.body.runs[0]!.id;
     const series = await db.runTimeSeries.findMany({ where: { runId }, include: { metric: true } });
@@ -203,56 +223,83 @@ describe("POST /api/v1/results stores runs", () => {
 
   it("persists environment, commit, branch, tags, status, repetition and timestamps", async () => {
     const environment = { cpu: "AMD EPYC 7763", cores: 8, memoryGb: 32, os: "linux", runtime: { node: "20.19" } };
-    const response = await postJson({
-      experiment: "metadata",
-      create: true,
-      runs: [{
-        variant: "a",
-        status: "failed",
-        repetition: 7,
-        startedAt: "2026-03-01T10:00:00Z",
-        finishedAt: "2026-03-01T10:05:00Z",
-        environment,
-        gitCommit: "0123456789abcdef0123456789abcdef01234567",
-        gitBranch: "feature/gzip",
-        tags: ["ci", "nightly"],
-        sourceDetail: "my harness 1.2",
-        metrics: [metric("latency", { samples: [1, 2] })],
-      }],
-    }, { key: ctx.key });
+    const response = await postJson(
+      {
+        experiment: "metadata",
+        create: true,
+        runs: [
+          {
+            variant: "a",
+            status: "failed",
+            repetition: 7,
+            startedAt: "2026-03-01T10:00:00Z",
+            finishedAt: "2026-03-01T10:05:00Z",
+            environment,
+            gitCommit: "0123456789abcdef0123456789abcdef01234567",
+            gitBranch: "feature/gzip",
+            tags: ["ci", "nightly"],
+            sourceDetail: "my harness 1.2",
+            metrics: [metric("latency", { samples: [1, 2] })],
+          },
+        ],
+      },
+      { key: ctx.key },
+    );
     expect(response.status, JSON.stringify(response.body)).toBe(201);
     expect(response.body.runs[0]?.repetition).toBe(7);
     const run = await db.run.findUniqueOrThrow({ where: { id: response.body.runs[0]?.id } });
     expect(run).toMatchObject({
-      status: "failed", repetition: 7, environment, gitCommit: "0123456789abcdef0123456789abcdef01234567",
-      gitBranch: "feature/gzip", tags: ["ci", "nightly"], sourceDetail: "my harness 1.2", source: "upload",
+      status: "failed",
+      repetition: 7,
+      environment,
+      gitCommit: "0123456789abcdef0123456789abcdef01234567",
+      gitBranch: "feature/gzip",
+      tags: ["ci", "nightly"],
+      sourceDetail: "my harness 1.2",
+      source: "upload",
     });
     expect(run.startedAt?.toISOString()).toBe("2026-03-01T10:00:00.000Z");
     expect(run.finishedAt?.toISOString()).toBe("2026-03-01T10:05:00.000Z");
   });
 
   it('creates the experiment (first variant is the baseline), variants and metrics with "create": true', async () => {
-    const response = await postJson({
-      experiment: "created",
-      experimentTitle: "Created by CI",
-      create: true,
-      runs: [
-        { variant: "plain", metrics: [metric("latency", { samples: [1, 2, 3] }), { key: "size", unit: "B", direction: "lower_is_better", aggregation: "median", label: "Payload", summary: { n: 1, mean: 1000 } }] },
-        { variant: "gzip", metrics: [metric("latency", { samples: [1, 2] })] },
-        { variant: "plain", metrics: [metric("latency", { samples: [4] })] },
-      ],
-    }, { key: ctx.key });
+    const response = await postJson(
+      {
+        experiment: "created",
+        experimentTitle: "Created by CI",
+        create: true,
+        runs: [
+          {
+            variant: "plain",
+            metrics: [
+              metric("latency", { samples: [1, 2, 3] }),
+              { key: "size", unit: "B", direction: "lower_is_better", aggregation: "median", label: "Payload", summary: { n: 1, mean: 1000 } },
+            ],
+          },
+          { variant: "gzip", metrics: [metric("latency", { samples: [1, 2] })] },
+          { variant: "plain", metrics: [metric("latency", { samples: [4] })] },
+        ],
+      },
+      { key: ctx.key },
+    );
     expect(response.status, JSON.stringify(response.body)).toBe(201);
     expect(response.body.created).toEqual({ experiment: true, variants: ["plain", "gzip"], metrics: ["latency", "size"] });
     // Repetitions number each variant's runs.
-    expect(response.body.runs.map((r) => [r.variant, r.repetition])).toEqual([["plain", 0], ["gzip", 0], ["plain", 1]]);
+    expect(response.body.runs.map((r) => [r.variant, r.repetition])).toEqual([
+      ["plain", 0],
+      ["gzip", 0],
+      ["plain", 1],
+    ]);
 
     const experiment = await db.experiment.findUniqueOrThrow({
       where: { projectId_slug: { projectId: ctx.project.id, slug: "created" } },
       include: { variants: { orderBy: { position: "asc" } }, metrics: { orderBy: { position: "asc" } }, runs: true },
     });
     expect(experiment.title).toBe("Created by CI");
-    expect(experiment.variants.map((v) => [v.name, v.isBaseline])).toEqual([["plain", true], ["gzip", false]]);
+    expect(experiment.variants.map((v) => [v.name, v.isBaseline])).toEqual([
+      ["plain", true],
+      ["gzip", false],
+    ]);
     expect(experiment.metrics.map((m) => [m.key, m.unit, m.direction, m.aggregation, m.label])).toEqual([
       ["latency", "ms", "lower_is_better", "mean", ""],
       ["size", "B", "lower_is_better", "median", "Payload"],
@@ -260,10 +307,23 @@ describe("POST /api/v1/results stores runs", () => {
     expect(experiment.runs).toHaveLength(3);
 
     // A later upload adds a variant (not a baseline: the experiment has one) and continues numbering.
-    const later = await postJson({ experiment: "created", create: true, runs: [{ variant: "zstd", metrics: [metric("latency", { samples: [1] })] }, { variant: "plain", metrics: [metric("latency", { samples: [2] })] }] }, { key: ctx.key });
+    const later = await postJson(
+      {
+        experiment: "created",
+        create: true,
+        runs: [
+          { variant: "zstd", metrics: [metric("latency", { samples: [1] })] },
+          { variant: "plain", metrics: [metric("latency", { samples: [2] })] },
+        ],
+      },
+      { key: ctx.key },
+    );
     expect(later.status, JSON.stringify(later.body)).toBe(201);
     expect(later.body.created).toEqual({ experiment: false, variants: ["zstd"], metrics: [] });
-    expect(later.body.runs.map((r) => [r.variant, r.repetition])).toEqual([["zstd", 0], ["plain", 2]]);
+    expect(later.body.runs.map((r) => [r.variant, r.repetition])).toEqual([
+      ["zstd", 0],
+      ["plain", 2],
+    ]);
     const zstd = await db.variant.findFirstOrThrow({ where: { experimentId: experiment.id, name: "zstd" } });
     expect(zstd.isBaseline).toBe(false);
   });
@@ -290,61 +350,120 @@ describe("POST /api/v1/results without create", () => {
   });
 
   it("answers 404 for an unknown experiment", async () => {
-    const { body } = await expectRefused(db, () => post({ experiment: "no-such-experiment", runs: [{ variant: "baseline", metrics: [metric("latency", { samples: [1] })] }] }, { key: ctx.key }), 404, "NOT_FOUND");
+    const { body } = await expectRefused(
+      db,
+      () => post({ experiment: "no-such-experiment", runs: [{ variant: "baseline", metrics: [metric("latency", { samples: [1] })] }] }, { key: ctx.key }),
+      404,
+      "NOT_FOUND",
+    );
     expect(body.error.message).toContain('No experiment "no-such-experiment"');
     expect(body.error.message).toContain('"create": true');
   });
 
   it("answers 422 for an unknown variant, naming it", async () => {
-    const { body } = await expectRefused(db, () => post({ experiment: "existing", runs: [{ variant: "turbo", metrics: [metric("latency", { samples: [1] })] }] }, { key: ctx.key }), 422, "UNPROCESSABLE");
+    const { body } = await expectRefused(
+      db,
+      () => post({ experiment: "existing", runs: [{ variant: "turbo", metrics: [metric("latency", { samples: [1] })] }] }, { key: ctx.key }),
+      422,
+      "UNPROCESSABLE",
+    );
     expect(body.error.message).toContain('no variant "turbo"');
   });
 
   it("answers 422 for an unknown metric, naming the metric and the field", async () => {
-    const { body } = await expectRefused(db, () => post({ experiment: "existing", runs: [{ variant: "baseline", metrics: [metric("latency", { samples: [1] }), metric("throughput_rps", { samples: [1] })] }] }, { key: ctx.key }), 422, "UNPROCESSABLE");
+    const { body } = await expectRefused(
+      db,
+      () =>
+        post(
+          {
+            experiment: "existing",
+            runs: [{ variant: "baseline", metrics: [metric("latency", { samples: [1] }), metric("throughput_rps", { samples: [1] })] }],
+          },
+          { key: ctx.key },
+        ),
+      422,
+      "UNPROCESSABLE",
+    );
     expect(body.error.message).toContain('no metric "throughput_rps"');
     expect(fieldPaths(body)).toEqual(["runs.0.metrics.1.key"]);
   });
 
   it("answers 422 when a new metric has no unit or direction, even with create", async () => {
-    const { body } = await expectRefused(db, () => post({ experiment: "existing", create: true, runs: [{ variant: "baseline", metrics: [{ key: "new_metric", samples: [1] }] }] }, { key: ctx.key }), 422, "UNPROCESSABLE");
+    const { body } = await expectRefused(
+      db,
+      () => post({ experiment: "existing", create: true, runs: [{ variant: "baseline", metrics: [{ key: "new_metric", samples: [1] }] }] }, { key: ctx.key }),
+      422,
+      "UNPROCESSABLE",
+    );
     expect(body.error.message).toContain('metric "new_metric" is new');
     expect(fieldPaths(body)).toEqual(["runs.0.metrics.0.unit"]);
   });
 
   it("creates a new metric from the one run that defines it; other runs may leave unit and direction out, not contradict them", async () => {
     const defined = { unit: "ms", direction: "lower_is_better" };
-    const created = await postJson({
-      experiment: "defined-once", create: true,
-      runs: [
-        { variant: "a", metrics: [{ key: "p_once", samples: [1, 2] }] },
-        { variant: "a", metrics: [{ key: "p_once", ...defined, samples: [3] }] },
-      ],
-    }, { key: ctx.key });
+    const created = await postJson(
+      {
+        experiment: "defined-once",
+        create: true,
+        runs: [
+          { variant: "a", metrics: [{ key: "p_once", samples: [1, 2] }] },
+          { variant: "a", metrics: [{ key: "p_once", ...defined, samples: [3] }] },
+        ],
+      },
+      { key: ctx.key },
+    );
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect(created.body.created.metrics).toEqual(["p_once"]);
 
-    const { body } = await expectRefused(db, () => post({
-      experiment: "defined-twice", create: true,
-      runs: [
-        { variant: "a", metrics: [{ key: "p_twice", ...defined, samples: [1] }] },
-        { variant: "a", metrics: [{ key: "p_twice", unit: "s", samples: [2] }] },
-      ],
-    }, { key: ctx.key }), 422, "UNPROCESSABLE");
+    const { body } = await expectRefused(
+      db,
+      () =>
+        post(
+          {
+            experiment: "defined-twice",
+            create: true,
+            runs: [
+              { variant: "a", metrics: [{ key: "p_twice", ...defined, samples: [1] }] },
+              { variant: "a", metrics: [{ key: "p_twice", unit: "s", samples: [2] }] },
+            ],
+          },
+          { key: ctx.key },
+        ),
+      422,
+      "UNPROCESSABLE",
+    );
     expect(body.error.message).toContain('metric "p_twice" is measured in ms, not s');
     expect(fieldPaths(body)).toEqual(["runs.1.metrics.0.unit"]);
   });
 
   it("answers 422 when the unit contradicts the stored metric (with or without create)", async () => {
     for (const create of [false, true]) {
-      const { body } = await expectRefused(db, () => post({ experiment: "existing", create, runs: [{ variant: "baseline", metrics: [metric("latency", { unit: "s", samples: [1] })] }] }, { key: ctx.key }), 422, "UNPROCESSABLE");
+      const { body } = await expectRefused(
+        db,
+        () =>
+          post(
+            { experiment: "existing", create, runs: [{ variant: "baseline", metrics: [metric("latency", { unit: "s", samples: [1] })] }] },
+            { key: ctx.key },
+          ),
+        422,
+        "UNPROCESSABLE",
+      );
       expect(body.error.message).toContain('metric "latency" is measured in ms, not s');
       expect(fieldPaths(body)).toEqual(["runs.0.metrics.0.unit"]);
     }
   });
 
   it("answers 422 when the direction contradicts the stored metric", async () => {
-    const { body } = await expectRefused(db, () => post({ experiment: "existing", runs: [{ variant: "baseline", metrics: [metric("latency", { direction: "higher_is_better", samples: [1] })] }] }, { key: ctx.key }), 422, "UNPROCESSABLE");
+    const { body } = await expectRefused(
+      db,
+      () =>
+        post(
+          { experiment: "existing", runs: [{ variant: "baseline", metrics: [metric("latency", { direction: "higher_is_better", samples: [1] })] }] },
+          { key: ctx.key },
+        ),
+      422,
+      "UNPROCESSABLE",
+    );
     expect(fieldPaths(body)).toEqual(["runs.0.metrics.0.direction"]);
   });
 });
@@ -363,7 +482,14 @@ describe("Idempotency-Key", () => {
     experiment,
     create: true,
     runs: [
-      { variant: "a", metrics: [metric("latency", { samples: latencies(200, 1) }), metric("connect", { samples: latencies(50, 4) }), metric("queue", { summary: { n: 3, mean: 1 } })] },
+      {
+        variant: "a",
+        metrics: [
+          metric("latency", { samples: latencies(200, 1) }),
+          metric("connect", { samples: latencies(50, 4) }),
+          metric("queue", { summary: { n: 3, mean: 1 } }),
+        ],
+      },
       { variant: "b", metrics: [metric("latency", { samples: latencies(200, 2) })] },
       { variant: "a", metrics: [metric("latency", { samples: latencies(200, 3) })] },
     ],
@@ -385,7 +511,10 @@ describe("Idempotency-Key", () => {
     expect(second.body.experiment).toEqual(first.body.experiment);
     expect(await counts()).toEqual(before);
 
-    const experiment = await db.experiment.findUniqueOrThrow({ where: { projectId_slug: { projectId: ctx.project.id, slug: "retried" } }, include: { runs: true } });
+    const experiment = await db.experiment.findUniqueOrThrow({
+      where: { projectId_slug: { projectId: ctx.project.id, slug: "retried" } },
+      include: { runs: true },
+    });
     expect(experiment.runs).toHaveLength(3);
     expect(await db.ingestRequest.count({ where: { projectId: ctx.project.id, idempotencyKey } })).toBe(1);
   });
@@ -396,8 +525,13 @@ describe("Idempotency-Key", () => {
     expect(first.status).toBe(201);
     const { body } = await expectRefused(
       db,
-      () => post(simpleUpload("conflicting", { runs: [{ variant: "baseline", metrics: [metric("latency", { samples: [4, 5, 6] })] }] }), { key: ctx.key, headers: { "idempotency-key": idempotencyKey } }),
-      409, "CONFLICT",
+      () =>
+        post(simpleUpload("conflicting", { runs: [{ variant: "baseline", metrics: [metric("latency", { samples: [4, 5, 6] })] }] }), {
+          key: ctx.key,
+          headers: { "idempotency-key": idempotencyKey },
+        }),
+      409,
+      "CONFLICT",
     );
     expect(body.error.message).toContain(idempotencyKey);
     expect(body.error.message).toContain("different request body");
@@ -423,7 +557,10 @@ describe("Idempotency-Key", () => {
     expect(runIds).toHaveLength(3);
     for (const response of responses) expect(response.body.runs.map((r) => r.id)).toEqual(runIds);
 
-    const experiment = await db.experiment.findUniqueOrThrow({ where: { projectId_slug: { projectId: ctx.project.id, slug: "raced" } }, include: { runs: true } });
+    const experiment = await db.experiment.findUniqueOrThrow({
+      where: { projectId_slug: { projectId: ctx.project.id, slug: "raced" } },
+      include: { runs: true },
+    });
     expect(experiment.runs.map((r) => r.id).sort()).toEqual([...runIds].sort());
     const after = await counts();
     expect(after.runs - before.runs).toBe(3);
@@ -433,10 +570,27 @@ describe("Idempotency-Key", () => {
   });
 
   it("concurrent uploads creating the same new experiment all succeed (CI matrix jobs)", async () => {
-    const body = (i: number) => ({ experiment: "matrix", create: true, runs: [{ variant: `job-${i % 2}`, metrics: [metric("latency", { samples: [i + 1, i + 2] }), { key: `extra_${i % 2}`, unit: "count", direction: "lower_is_better", summary: { n: 1, mean: i } }] }] });
-    const responses = await Promise.all(Array.from({ length: 6 }, (_, i) => postJson(body(i), { key: ctx.key, headers: i % 2 ? { "idempotency-key": `matrix-${suffix()}` } : {} })));
+    const body = (i: number) => ({
+      experiment: "matrix",
+      create: true,
+      runs: [
+        {
+          variant: `job-${i % 2}`,
+          metrics: [
+            metric("latency", { samples: [i + 1, i + 2] }),
+            { key: `extra_${i % 2}`, unit: "count", direction: "lower_is_better", summary: { n: 1, mean: i } },
+          ],
+        },
+      ],
+    });
+    const responses = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => postJson(body(i), { key: ctx.key, headers: i % 2 ? { "idempotency-key": `matrix-${suffix()}` } : {} })),
+    );
     for (const response of responses) expect(response.status, JSON.stringify(response.body)).toBe(201);
-    const experiment = await db.experiment.findUniqueOrThrow({ where: { projectId_slug: { projectId: ctx.project.id, slug: "matrix" } }, include: { runs: true, variants: true, metrics: true } });
+    const experiment = await db.experiment.findUniqueOrThrow({
+      where: { projectId_slug: { projectId: ctx.project.id, slug: "matrix" } },
+      include: { runs: true, variants: true, metrics: true },
+    });
     expect(experiment.runs).toHaveLength(6);
     expect(experiment.variants.map((v) => v.name).sort()).toEqual(["job-0", "job-1"]);
     expect(experiment.variants.filter((v) => v.isBaseline)).toHaveLength(1);
@@ -444,7 +598,12 @@ describe("Idempotency-Key", () => {
   });
 
   it("refuses an Idempotency-Key with invalid characters", async () => {
-    const { body } = await expectRefused(db, () => post(simpleUpload("bad-key"), { key: ctx.key, headers: { "idempotency-key": "x".repeat(201) } }), 400, "BAD_REQUEST");
+    const { body } = await expectRefused(
+      db,
+      () => post(simpleUpload("bad-key"), { key: ctx.key, headers: { "idempotency-key": "x".repeat(201) } }),
+      400,
+      "BAD_REQUEST",
+    );
     expect(body.error.message).toContain("Idempotency-Key");
   });
 });
@@ -478,14 +637,20 @@ describe("bad input", () => {
     const { body } = await expectRefused(
       db,
       () => post({ experiment: "wrong-types", create: "yes", runs: [{ variant: "a", metrics: [metric("latency", { samples: "abc" })] }] }, { key: ctx.key }),
-      400, "BAD_REQUEST",
+      400,
+      "BAD_REQUEST",
     );
     expect(fieldPaths(body)).toEqual(expect.arrayContaining(["runs.0.metrics.0.samples", "create"]));
     expect(body.error.message).toContain("runs.0.metrics.0.samples");
   });
 
   it("a string where a sample number belongs → 400 naming the sample", async () => {
-    const { body } = await expectRefused(db, () => post(simpleUpload("wrong-sample", { runs: [{ variant: "a", metrics: [metric("latency", { samples: [1, "2", 3] })] }] }), { key: ctx.key }), 400, "BAD_REQUEST");
+    const { body } = await expectRefused(
+      db,
+      () => post(simpleUpload("wrong-sample", { runs: [{ variant: "a", metrics: [metric("latency", { samples: [1, "2", 3] })] }] }), { key: ctx.key }),
+      400,
+      "BAD_REQUEST",
+    );
     expect(fieldPaths(body)).toEqual(["runs.0.metrics.0.samples.1"]);
     expect(body.error.message).toContain("sample must be a number");
   });
@@ -506,50 +671,92 @@ describe("bad input", () => {
 
   it("NaN inside samplesBase64 → 400", async () => {
     const samplesBase64 = Buffer.from(Float64Array.from([1.5, NaN, 2.5]).buffer).toString("base64");
-    const { body } = await expectRefused(db, () => post(simpleUpload("nan-base64", { runs: [{ variant: "a", metrics: [metric("latency", { samplesBase64 })] }] }), { key: ctx.key }), 400, "BAD_REQUEST");
+    const { body } = await expectRefused(
+      db,
+      () => post(simpleUpload("nan-base64", { runs: [{ variant: "a", metrics: [metric("latency", { samplesBase64 })] }] }), { key: ctx.key }),
+      400,
+      "BAD_REQUEST",
+    );
     expect(fieldPaths(body)).toEqual(["runs.0.metrics.0.samplesBase64"]);
     expect(body.error.message).toContain("NaN");
   });
 
   it("samplesBase64 that is not whole float64 values → 400", async () => {
     const samplesBase64 = Buffer.from([1, 2, 3, 4, 5]).toString("base64");
-    const { body } = await expectRefused(db, () => post(simpleUpload("short-base64", { runs: [{ variant: "a", metrics: [metric("latency", { samplesBase64 })] }] }), { key: ctx.key }), 400, "BAD_REQUEST");
+    const { body } = await expectRefused(
+      db,
+      () => post(simpleUpload("short-base64", { runs: [{ variant: "a", metrics: [metric("latency", { samplesBase64 })] }] }), { key: ctx.key }),
+      400,
+      "BAD_REQUEST",
+    );
     expect(fieldPaths(body)).toEqual(["runs.0.metrics.0.samplesBase64"]);
     expect(body.error.message).toContain("float64");
   });
 
   it("a negative summary n → 400", async () => {
-    const { body } = await expectRefused(db, () => post(simpleUpload("negative-n", { runs: [{ variant: "a", metrics: [metric("latency", { summary: { n: -5, mean: 3 } })] }] }), { key: ctx.key }), 400, "BAD_REQUEST");
+    const { body } = await expectRefused(
+      db,
+      () => post(simpleUpload("negative-n", { runs: [{ variant: "a", metrics: [metric("latency", { summary: { n: -5, mean: 3 } })] }] }), { key: ctx.key }),
+      400,
+      "BAD_REQUEST",
+    );
     expect(fieldPaths(body)).toContain("runs.0.metrics.0.summary.n");
     expect(body.error.message).toContain("n cannot be negative");
   });
 
   it("a negative repetition → 400", async () => {
-    const { body } = await expectRefused(db, () => post(simpleUpload("negative-repetition", { runs: [{ variant: "a", repetition: -1, metrics: [metric("latency", { samples: [1] })] }] }), { key: ctx.key }), 400, "BAD_REQUEST");
+    const { body } = await expectRefused(
+      db,
+      () =>
+        post(simpleUpload("negative-repetition", { runs: [{ variant: "a", repetition: -1, metrics: [metric("latency", { samples: [1] })] }] }), {
+          key: ctx.key,
+        }),
+      400,
+      "BAD_REQUEST",
+    );
     expect(fieldPaths(body)).toEqual(["runs.0.repetition"]);
     expect(body.error.message).toContain("repetition cannot be negative");
   });
 
   it("a fractional count → 400", async () => {
-    const { body } = await expectRefused(db, () => post(simpleUpload("fractional-n", { runs: [{ variant: "a", metrics: [metric("latency", { summary: { n: 2.5, mean: 3 } })] }] }), { key: ctx.key }), 400, "BAD_REQUEST");
+    const { body } = await expectRefused(
+      db,
+      () => post(simpleUpload("fractional-n", { runs: [{ variant: "a", metrics: [metric("latency", { summary: { n: 2.5, mean: 3 } })] }] }), { key: ctx.key }),
+      400,
+      "BAD_REQUEST",
+    );
     expect(fieldPaths(body)).toEqual(["runs.0.metrics.0.summary.n"]);
     expect(body.error.message).toContain("n must be a whole number");
   });
 
   it("a count of 2^64+1 → 400 giving the largest count, not 'not a whole number'", async () => {
-    const text = JSON.stringify(simpleUpload("huge-n", { runs: [{ variant: "a", metrics: [metric("latency", { summary: { n: 1, mean: 3 } })] }] })).replace('"n":1', '"n":18446744073709551617');
+    const text = JSON.stringify(simpleUpload("huge-n", { runs: [{ variant: "a", metrics: [metric("latency", { summary: { n: 1, mean: 3 } })] }] })).replace(
+      '"n":1',
+      '"n":18446744073709551617',
+    );
     const { body } = await expectRefused(db, () => post(text, { key: ctx.key }), 400, "BAD_REQUEST");
     expect(fieldPaths(body)).toEqual(["runs.0.metrics.0.summary.n"]);
     expect(body.error.message).toContain("n must be at most 9007199254740991 (2^53 − 1)");
   });
 
   it("a negative sd → 400", async () => {
-    const { body } = await expectRefused(db, () => post(simpleUpload("negative-sd", { runs: [{ variant: "a", metrics: [metric("latency", { summary: { n: 5, mean: 3, sd: -1 } })] }] }), { key: ctx.key }), 400, "BAD_REQUEST");
+    const { body } = await expectRefused(
+      db,
+      () =>
+        post(simpleUpload("negative-sd", { runs: [{ variant: "a", metrics: [metric("latency", { summary: { n: 5, mean: 3, sd: -1 } })] }] }), { key: ctx.key }),
+      400,
+      "BAD_REQUEST",
+    );
     expect(fieldPaths(body)).toEqual(["runs.0.metrics.0.summary.sd"]);
   });
 
   it("an empty samples array → 400", async () => {
-    const { body } = await expectRefused(db, () => post(simpleUpload("empty-samples", { runs: [{ variant: "a", metrics: [metric("latency", { samples: [] })] }] }), { key: ctx.key }), 400, "BAD_REQUEST");
+    const { body } = await expectRefused(
+      db,
+      () => post(simpleUpload("empty-samples", { runs: [{ variant: "a", metrics: [metric("latency", { samples: [] })] }] }), { key: ctx.key }),
+      400,
+      "BAD_REQUEST",
+    );
     expect(fieldPaths(body)).toEqual(["runs.0.metrics.0.samples"]);
     expect(body.error.message).toContain("samples cannot be empty");
   });
@@ -557,15 +764,25 @@ describe("bad input", () => {
   it("the same metric twice in one run → 400 naming it", async () => {
     const { body } = await expectRefused(
       db,
-      () => post(simpleUpload("duplicate-metric", { runs: [{ variant: "a", metrics: [metric("latency", { samples: [1] }), metric("latency", { samples: [2] })] }] }), { key: ctx.key, headers: { "idempotency-key": `dup-${suffix()}` } }),
-      400, "BAD_REQUEST",
+      () =>
+        post(
+          simpleUpload("duplicate-metric", { runs: [{ variant: "a", metrics: [metric("latency", { samples: [1] }), metric("latency", { samples: [2] })] }] }),
+          { key: ctx.key, headers: { "idempotency-key": `dup-${suffix()}` } },
+        ),
+      400,
+      "BAD_REQUEST",
     );
     expect(fieldPaths(body)).toEqual(["runs.0.metrics.1.key"]);
     expect(body.error.message).toContain('"latency"');
   });
 
   it("a metric with no data → 400", async () => {
-    const { body } = await expectRefused(db, () => post(simpleUpload("no-data", { runs: [{ variant: "a", metrics: [metric("latency")] }] }), { key: ctx.key }), 400, "BAD_REQUEST");
+    const { body } = await expectRefused(
+      db,
+      () => post(simpleUpload("no-data", { runs: [{ variant: "a", metrics: [metric("latency")] }] }), { key: ctx.key }),
+      400,
+      "BAD_REQUEST",
+    );
     expect(body.error.message).toContain("give samples, samplesBase64, summary, histogram, timeSeries or value");
   });
 
@@ -585,8 +802,20 @@ describe("bad input", () => {
     // metric in the second run must roll everything back, including the new experiment.
     const { body } = await expectRefused(
       db,
-      () => post({ experiment: "half", create: true, runs: [{ variant: "a", metrics: [metric("latency", { samples: [1] })] }, { variant: "b", metrics: [{ key: "nounit", samples: [1] }] }] }, { key: ctx.key }),
-      422, "UNPROCESSABLE",
+      () =>
+        post(
+          {
+            experiment: "half",
+            create: true,
+            runs: [
+              { variant: "a", metrics: [metric("latency", { samples: [1] })] },
+              { variant: "b", metrics: [{ key: "nounit", samples: [1] }] },
+            ],
+          },
+          { key: ctx.key },
+        ),
+      422,
+      "UNPROCESSABLE",
     );
     expect(fieldPaths(body)).toEqual(["runs.1.metrics.0.unit"]);
   });
@@ -606,7 +835,12 @@ describe("bad input", () => {
   });
 
   it("an unknown key → 401", async () => {
-    const { body } = await expectRefused(db, () => post(simpleUpload("unknown-key"), { key: `vs_${crypto.randomBytes(32).toString("base64url")}` }), 401, "UNAUTHORIZED");
+    const { body } = await expectRefused(
+      db,
+      () => post(simpleUpload("unknown-key"), { key: `vs_${crypto.randomBytes(32).toString("base64url")}` }),
+      401,
+      "UNAUTHORIZED",
+    );
     expect(body.error.message).toBe("Unknown API key");
   });
 
@@ -620,8 +854,16 @@ describe("bad input", () => {
   it("a body over the limit → 413 from Content-Length, before reading it", async () => {
     const { body } = await expectRefused(
       db,
-      () => POST(new Request(URL_, { method: "POST", headers: { authorization: `Bearer ${ctx.key}`, "content-type": "application/json", "content-length": "100000000" }, body: JSON.stringify(simpleUpload("too-large")) })),
-      413, "PAYLOAD_TOO_LARGE",
+      () =>
+        POST(
+          new Request(URL_, {
+            method: "POST",
+            headers: { authorization: `Bearer ${ctx.key}`, "content-type": "application/json", "content-length": "100000000" },
+            body: JSON.stringify(simpleUpload("too-large")),
+          }),
+        ),
+      413,
+      "PAYLOAD_TOO_LARGE",
     );
     expect(body.error.message).toContain("larger than the limit of 64 MB");
     expect(body.error.message).toContain("VERSUS_MAX_BODY_BYTES");
@@ -633,21 +875,65 @@ describe("bad input", () => {
     const slug = `shared-${suffix()}`;
     const experimentB = await db.experiment.create({
       data: {
-        projectId: b.project.id, slug, title: "B's experiment",
+        projectId: b.project.id,
+        slug,
+        title: "B's experiment",
         variants: { create: [{ name: "baseline", isBaseline: true }] },
         metrics: { create: [{ key: "latency", unit: "ms", direction: "lower_is_better" }] },
       },
     });
     // Without create: A has no such experiment.
-    const { body } = await expectRefused(db, () => post({ experiment: slug, runs: [{ variant: "baseline", metrics: [{ key: "latency", samples: [1] }] }] }, { key: a.key }), 404, "NOT_FOUND");
+    const { body } = await expectRefused(
+      db,
+      () => post({ experiment: slug, runs: [{ variant: "baseline", metrics: [{ key: "latency", samples: [1] }] }] }, { key: a.key }),
+      404,
+      "NOT_FOUND",
+    );
     expect(body.error.message).toContain(`in project "${a.slug}"`);
     // With create: the runs land in A's own new experiment.
-    const created = await postJson({ experiment: slug, create: true, runs: [{ variant: "baseline", metrics: [metric("latency", { samples: [1] })] }] }, { key: a.key });
+    const created = await postJson(
+      { experiment: slug, create: true, runs: [{ variant: "baseline", metrics: [metric("latency", { samples: [1] })] }] },
+      { key: a.key },
+    );
     expect(created.status).toBe(201);
     expect(created.body.created.experiment).toBe(true);
     expect(created.body.experiment.url).toContain(`/p/${a.slug}/e/${slug}`);
     const run = await db.run.findUniqueOrThrow({ where: { id: created.body.runs[0]?.id }, include: { experiment: true } });
     expect(run.experiment.projectId).toBe(a.project.id);
     expect(await db.run.count({ where: { experimentId: experimentB.id } })).toBe(0);
+  });
+});
+
+describe("POST /api/v1/results: run warnings", () => {
+  it("stores a run's warnings as sent, and none when it gives none", async () => {
+    const { key } = await newProject();
+    const warnings = ['probe "app-1": process_cpu_seconds_total went down at 6 s (target restarted?); the interval was skipped'];
+    const reply = await postJson(
+      {
+        experiment: "warned",
+        create: true,
+        runs: [
+          { variant: "baseline", warnings, metrics: [metric("latency", { samples: [1, 2, 3] })] },
+          { variant: "baseline", metrics: [metric("latency", { samples: [2] })] },
+        ],
+      },
+      { key },
+    );
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+    const stored = await db.run.findMany({ where: { id: { in: reply.body.runs.map((run) => run.id) } }, select: { id: true, warnings: true } });
+    const byId = new Map(stored.map((run) => [run.id, run.warnings]));
+    expect(reply.body.runs.map((run) => byId.get(run.id))).toEqual([warnings, []]);
+  });
+
+  it("refuses a blank warning, naming the field; nothing is written", async () => {
+    const { key } = await newProject();
+    const before = await counts();
+    const reply = await postJson<{ error: { details: { fields: { path: unknown[]; message: string }[] } } }>(
+      { experiment: "warned", create: true, runs: [{ variant: "baseline", warnings: ["  "], metrics: [metric("latency", { samples: [1] })] }] },
+      { key },
+    );
+    expect(reply.status).toBe(400);
+    expect(reply.body.error.details.fields).toEqual([{ path: ["runs", 0, "warnings", 0], message: "warnings: a warning cannot be blank" }]);
+    expect(await counts()).toEqual(before);
   });
 });
