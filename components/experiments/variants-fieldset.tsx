@@ -4,6 +4,7 @@ import { Controller, useFieldArray, useFormContext } from "react-hook-form";
 import { RemoveRowButton } from "~/components/forms/remove-row-button";
 import { Field, FieldError, invalidProps } from "~/components/forms/field";
 import { useTRPC } from "~/components/trpc/react";
+import type { ProbeErrors } from "~/components/workloads/probes-editor";
 import { WorkloadEditor } from "~/components/workloads/workload-editor";
 import type { TExperimentFormValues } from "~/server/schemas/experiment";
 import type { TWorkloadMetric } from "~/server/schemas/workload";
@@ -34,7 +35,8 @@ export function VariantsFieldset({ projectSlug, metricKeys, onAddMetrics }: Prop
     <fieldset>
       <legend>Variants</legend>
       <p className="muted small" style={{ marginTop: 0 }}>
-        The arms you compare, e.g. &quot;Plain&quot; and &quot;Gzip&quot;. Exactly one is the baseline the others are measured against. A variant with a workload can be run by the project&apos;s agents.
+        The arms you compare, e.g. &quot;Plain&quot; and &quot;Gzip&quot;. Exactly one is the baseline the others are measured against. A variant with a
+        workload can be run by the project&apos;s agents.
       </p>
       <FieldError id="variants-error" message={errors?.message ?? errors?.root?.message} />
       {fields.map((field, index) => {
@@ -57,7 +59,8 @@ export function VariantsFieldset({ projectSlug, metricKeys, onAddMetrics }: Prop
               control={control}
               name={`variants.${index}.config`}
               render={({ field: config }) => {
-                const configErrors = errors?.[index]?.config as { message?: string; workload?: { message?: string }; settings?: { message?: string } } | undefined;
+                const configErrors = errors?.[index]?.config as
+                  { message?: string; workload?: { message?: string }; settings?: { message?: string }; probes?: ProbeErrors } | undefined;
                 return (
                   <WorkloadEditor
                     name={`variants.${index}.config`}
@@ -66,7 +69,12 @@ export function VariantsFieldset({ projectSlug, metricKeys, onAddMetrics }: Prop
                     onChange={config.onChange}
                     workloads={workloads.data}
                     workloadsError={workloads.error?.message}
-                    errors={{ workload: configErrors?.workload?.message, config: configErrors?.message, settings: configErrors?.settings?.message }}
+                    errors={{
+                      workload: configErrors?.workload?.message,
+                      config: configErrors?.message,
+                      settings: configErrors?.settings?.message,
+                      probes: configErrors?.probes,
+                    }}
                     submitted={formState.isSubmitted}
                     agentsHref={`/p/${projectSlug}/agents`}
                     metricKeys={metricKeys}
@@ -78,11 +86,7 @@ export function VariantsFieldset({ projectSlug, metricKeys, onAddMetrics }: Prop
           </div>
         );
       })}
-      <button
-        type="button"
-        className="button small"
-        onClick={() => append({ name: "", description: "", isBaseline: fields.length === 0, config: {} })}
-      >
+      <button type="button" className="button small" onClick={() => append({ name: "", description: "", isBaseline: fields.length === 0, config: {} })}>
         Add variant
       </button>
     </fieldset>

@@ -11,6 +11,7 @@ import type { TWorkloadMetric } from "~/server/schemas/workload";
 import { settingsProblems } from "~/server/workloads/settings-problems";
 import { SchemaForm } from "./schema-form";
 import { jsonExample, settingsForm } from "./settings-fields";
+import { ProbesEditor, type ProbeDraft, type ProbeErrors } from "./probes-editor";
 import { WorkloadMetrics } from "./workload-metrics";
 import { useWorkloadProblems } from "./workload-problems";
 
@@ -18,6 +19,7 @@ type Settings = Record<string, unknown>;
 export interface WorkloadConfig {
   workload?: string;
   settings?: Settings;
+  probes?: ProbeDraft[];
 }
 
 interface Props {
@@ -31,7 +33,7 @@ interface Props {
   workloads: AdvertisedWorkload[] | undefined;
   workloadsError?: string;
   /** Problems the form's own schema or the server found (the workload name, the config). */
-  errors: { workload?: string; config?: string; settings?: string };
+  errors: { workload?: string; config?: string; settings?: string; probes?: ProbeErrors };
   /** After a submit attempt, missing required settings are shown too. */
   submitted: boolean;
   agentsHref: string;
@@ -70,7 +72,9 @@ export function WorkloadEditor({ name, variant, value, onChange, workloads, work
   const typed = form !== null && "fields" in form ? form : null;
   const effectiveMode: Mode = typed ? mode : "json";
   const schemaProblems = advert && !jsonProblem ? settingsProblems(advert.settingsSchema, settings) : {};
-  const problemNow = value.workload ? summary(effectiveMode === "form" ? textProblems : {}, effectiveMode === "json" ? jsonProblem : null, schemaProblems) : null;
+  const problemNow = value.workload
+    ? summary(effectiveMode === "form" ? textProblems : {}, effectiveMode === "json" ? jsonProblem : null, schemaProblems)
+    : null;
   // Missing required settings wait for a submit; everything else shows as it is typed.
   const shownProblems = Object.fromEntries(Object.entries(schemaProblems).filter(([, message]) => submitted || message !== "required"));
 
@@ -97,8 +101,8 @@ export function WorkloadEditor({ name, variant, value, onChange, workloads, work
       commit({ workload: "", settings: {} }, {}, null);
     } else {
       setCustom(false);
-      // Another workload's settings mean nothing to this one.
-      commit(choice ? { workload: choice, settings: {} } : {}, {}, null);
+      // Another workload's settings mean nothing to this one; its probes watch the same target.
+      commit(choice ? { workload: choice, settings: {}, ...(value.probes ? { probes: value.probes } : {}) } : {}, {}, null);
     }
   };
 
@@ -139,8 +143,18 @@ export function WorkloadEditor({ name, variant, value, onChange, workloads, work
   return (
     <div className="workload-editor" data-testid="workload-editor">
       <div className="row">
-        <Field id={kindId} label="Workload" error={custom ? undefined : errors.workload} hint={advert?.description || "What agents run for this variant when you press Run"}>
-          <select id={kindId} value={selected} onChange={(event) => chooseKind(event.target.value)} {...invalidProps(kindId, custom ? undefined : errors.workload)}>
+        <Field
+          id={kindId}
+          label="Workload"
+          error={custom ? undefined : errors.workload}
+          hint={advert?.description || "What agents run for this variant when you press Run"}
+        >
+          <select
+            id={kindId}
+            value={selected}
+            onChange={(event) => chooseKind(event.target.value)}
+            {...invalidProps(kindId, custom ? undefined : errors.workload)}
+          >
             <option value="">None (results are uploaded)</option>
             {advertised.map((workload) => (
               <option key={workload.name} value={workload.name}>
@@ -176,16 +190,23 @@ export function WorkloadEditor({ name, variant, value, onChange, workloads, work
                 <>Offered by {advert.agents.map((agent) => `${agent.name}${agent.online ? "" : " (offline)"}`).join(", ")}.</>
               ) : (
                 <>
-                  No agent that offers it is online ({advert.agents.map((agent) => agent.name).join(", ")}): its jobs wait until one is. See <Link href={agentsHref}>Agents</Link>.
+                  No agent that offers it is online ({advert.agents.map((agent) => agent.name).join(", ")}): its jobs wait until one is. See{" "}
+                  <Link href={agentsHref}>Agents</Link>.
                 </>
               )
             ) : (
               <>
                 No agent of this project offers “{value.workload}”, so its settings are edited as JSON and checked by the agent when it runs them.{" "}
-                {advertised.length === 0 ? <>Enroll one on the <Link href={agentsHref}>Agents</Link> page to get a typed form.</> : null}
+                {advertised.length === 0 ? (
+                  <>
+                    Enroll one on the <Link href={agentsHref}>Agents</Link> page to get a typed form.
+                  </>
+                ) : null}
               </>
             )}
-            {otherSettings.length ? ` ${otherSettings.map((agent) => `${agent.name} (${agent.kind})`).join(", ")} take${otherSettings.length === 1 ? "s" : ""} other settings for it; this form is ${advert?.agents[0]?.name ?? "the first agent"}'s, and settings any of them takes are accepted.` : null}
+            {otherSettings.length
+              ? ` ${otherSettings.map((agent) => `${agent.name} (${agent.kind})`).join(", ")} take${otherSettings.length === 1 ? "s" : ""} other settings for it; this form is ${advert?.agents[0]?.name ?? "the first agent"}'s, and settings any of them takes are accepted.`
+              : null}
             {form && "unsupported" in form ? ` The settings are edited as JSON: ${form.unsupported}.` : null}
           </p>
           {advert ? <WorkloadMetrics workload={advert} metricKeys={metricKeys} onAdd={onAddMetrics} /> : null}
@@ -230,11 +251,28 @@ export function WorkloadEditor({ name, variant, value, onChange, workloads, work
                 {...invalidProps(jsonId, jsonError)}
               />
               <span className="hint">
-                A JSON object{advert ? <>, e.g. <code>{jsonExample(advert.settingsSchema)}</code></> : null}; settings left out take the agent&apos;s defaults.
+                A JSON object
+                {advert ? (
+                  <>
+                    , e.g. <code>{jsonExample(advert.settingsSchema)}</code>
+                  </>
+                ) : null}
+                ; settings left out take the agent&apos;s defaults.
               </span>
               <FieldError id={`${jsonId}-error`} message={jsonError} />
             </div>
           )}
+          <ProbesEditor
+            name={name}
+            variant={variant}
+            probes={value.probes ?? []}
+            onChange={(probes) =>
+              commit({ ...value, ...(probes.length ? { probes } : { probes: undefined }) }, effectiveMode === "form" ? textProblems : {}, jsonProblem)
+            }
+            errors={errors.probes}
+            metricKeys={metricKeys}
+            onAddMetrics={onAddMetrics}
+          />
         </>
       ) : null}
     </div>

@@ -11,6 +11,7 @@ import { hasFiniteFigures, storedFigures } from "../runs/finite-figures";
 import { runFigure, type RunFigureSource } from "../runs/run-figure";
 import { mergedPercentiles, type HistogramGroup } from "./merged-percentiles";
 import type { TComparison } from "../schemas/comparison";
+import { probeNamesOf, probeOfMetric } from "../workloads/probe-metrics";
 
 type StoredResult = RunFigureSource;
 
@@ -45,7 +46,12 @@ export function histogramGroup(rows: { id: string; histogramScale: number | null
   return { resultIds: rows.map((r) => r.id), scale: rows[0].histogramScale };
 }
 
-export async function getComparison(db: Db, where: { projectId: string } | { projectSlug: string }, experimentRef: string, baselineName?: string): Promise<TComparison> {
+export async function getComparison(
+  db: Db,
+  where: { projectId: string } | { projectSlug: string },
+  experimentRef: string,
+  baselineName?: string,
+): Promise<TComparison> {
   const projectFilter = "projectId" in where ? { projectId: where.projectId } : { project: { slug: where.projectSlug } };
   const experiment = await db.experiment.findFirst({
     where: { ...projectFilter, OR: [{ slug: experimentRef }, { id: experimentRef }] },
@@ -55,9 +61,13 @@ export async function getComparison(db: Db, where: { projectId: string } | { pro
 
   const baseline = baselineName ? experiment.variants.find((v) => v.name === baselineName) : experiment.variants.find((v) => v.isBaseline);
   if (!baseline) {
-    throw new AppError("UNPROCESSABLE", `No variant "${baselineName}" to use as the baseline; the variants are ${experiment.variants.map((v) => `"${v.name}"`).join(", ")}`, {
-      fieldIssues: [{ path: ["baseline"], message: `not a variant of this experiment` }],
-    });
+    throw new AppError(
+      "UNPROCESSABLE",
+      `No variant "${baselineName}" to use as the baseline; the variants are ${experiment.variants.map((v) => `"${v.name}"`).join(", ")}`,
+      {
+        fieldIssues: [{ path: ["baseline"], message: `not a variant of this experiment` }],
+      },
+    );
   }
 
   const stored = await db.runMetricResult.findMany({
@@ -81,7 +91,10 @@ export async function getComparison(db: Db, where: { projectId: string } | { pro
       .map((variant) => ({ variant, own: rows.filter((r) => r.run.variantId === variant.id) }))
       .filter(({ variant, own }) => own.length > 0 || variant.id === baseline.id);
     const groups = present.map(({ own }) => histogramGroup(own));
-    const merged = await mergedPercentiles(db, groups.filter((g): g is HistogramGroup => g !== undefined));
+    const merged = await mergedPercentiles(
+      db,
+      groups.filter((g): g is HistogramGroup => g !== undefined),
+    );
     let next = 0;
     const variants: VariantData[] = present.map(({ variant, own }, index) =>
       variantData(variant.name, variant.id === baseline.id, own, metric.aggregation, groups[index] ? (merged[next++] ?? null) : null),
@@ -103,11 +116,14 @@ export async function getComparison(db: Db, where: { projectId: string } | { pro
     metrics.push({ ...describe(metric), comparison: compareMetric(spec, variants, { alpha: experiment.alpha }), reason: null });
   }
 
+  // The client side's metrics first, then the system under test's (its probes'), each in the experiment's order.
+  const probes = probeNamesOf(experiment.variants.map((v) => v.config));
+  const grouped = metrics.map((metric) => ({ ...metric, probe: probeOfMetric(metric.key, probes) }));
   return {
     experiment: { slug: experiment.slug, title: experiment.title, alpha: experiment.alpha },
     baseline: baseline.name,
     variants: experiment.variants.map((v) => ({ name: v.name, isBaseline: v.id === baseline.id, runs: runsPerVariant.get(v.id)?.size ?? 0 })),
-    metrics,
+    metrics: [...grouped.filter((metric) => !metric.probe), ...grouped.filter((metric) => metric.probe)],
   };
 }
 

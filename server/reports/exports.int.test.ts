@@ -27,10 +27,23 @@ describe("CSV exports — Kafka serializers (docs/examples.md case 5)", () => {
   beforeAll(async () => {
     project = await createKafkaProject(db, owner.id);
     // A failed run: exported, never compared.
-    await upload(db, { id: project.projectId, slug: project.projectSlug }, {
-      experiment: KAFKA_SLUG,
-      runs: [{ variant: "SPRING_JSON", status: "failed", repetition: 6, sourceDetail: 'broker "down", restarted', metrics: [{ key: "send_time_ms", summary: { n: 1, mean: 40 } }] }],
-    });
+    await upload(
+      db,
+      { id: project.projectId, slug: project.projectSlug },
+      {
+        experiment: KAFKA_SLUG,
+        runs: [
+          {
+            variant: "SPRING_JSON",
+            status: "failed",
+            repetition: 6,
+            sourceDetail: 'broker "down", restarted',
+            warnings: ['probe "app-1" did not answer for 3 of 10 intervals (4 s – 7 s): connection refused', "second, with a comma"],
+            metrics: [{ key: "send_time_ms", summary: { n: 1, mean: 40 } }],
+          },
+        ],
+      },
+    );
   });
 
   it("runs.csv: one row per run and metric with the stored numbers, read back exactly", async () => {
@@ -39,8 +52,33 @@ describe("CSV exports — Kafka serializers (docs/examples.md case 5)", () => {
     expect(file.contentType).toBe("text/csv; charset=utf-8");
     const rows = parseCsv(file.text);
     expect(Object.keys(rows[0]!)).toEqual([
-      "variant", "repetition", "run_id", "status", "source", "source_detail", "started_at", "finished_at", "git_commit", "git_branch",
-      "metric", "unit", "n", "mean", "sd", "min", "max", "p50", "p90", "p95", "p99", "p99_9", "sum", "value", "compared_value", "summary_note",
+      "variant",
+      "repetition",
+      "run_id",
+      "status",
+      "source",
+      "source_detail",
+      "started_at",
+      "finished_at",
+      "git_commit",
+      "git_branch",
+      "metric",
+      "unit",
+      "n",
+      "mean",
+      "sd",
+      "min",
+      "max",
+      "p50",
+      "p90",
+      "p95",
+      "p99",
+      "p99_9",
+      "sum",
+      "value",
+      "compared_value",
+      "summary_note",
+      "warnings",
     ]);
     // 15 runs × 2 metrics and the failed run's one metric.
     expect(rows).toHaveLength(31);
@@ -59,7 +97,18 @@ describe("CSV exports — Kafka serializers (docs/examples.md case 5)", () => {
       expect(Number(row!.repetition)).toBe(result.run.repetition);
       expect(row!.n).toBe(result.n.toString());
       expect(num(row!.mean)).toBe(result.mean);
-      for (const [column, value] of Object.entries({ sd: result.sd, min: result.min, max: result.max, p50: result.p50, p90: result.p90, p95: result.p95, p99: result.p99, p99_9: result.p999, sum: result.sum, value: result.value })) {
+      for (const [column, value] of Object.entries({
+        sd: result.sd,
+        min: result.min,
+        max: result.max,
+        p50: result.p50,
+        p90: result.p90,
+        p95: result.p95,
+        p99: result.p99,
+        p99_9: result.p999,
+        sum: result.sum,
+        value: result.value,
+      })) {
         expect(num(row![column]), `${column} of ${result.runId}`).toBe(value);
       }
       expect(row!.started_at).toBe(result.run.startedAt?.toISOString() ?? "");
@@ -71,22 +120,37 @@ describe("CSV exports — Kafka serializers (docs/examples.md case 5)", () => {
     expect(kotlinx[0]).toMatchObject({ repetition: "0", git_commit: "4f2a9c1e", git_branch: "main", n: String(MESSAGES), sd: "", p99_9: "" });
     // Quotes and commas in free text survive the round trip.
     expect(rows.find((r) => r.status === "failed")).toMatchObject({ variant: "SPRING_JSON", source_detail: 'broker "down", restarted', mean: "40" });
+    // A run's warnings, one a line in its cell; a run without any has an empty cell.
+    expect(rows.find((r) => r.status === "failed")?.warnings).toBe(
+      'probe "app-1" did not answer for 3 of 10 intervals (4 s – 7 s): connection refused\nsecond, with a comma',
+    );
+    expect(kotlinx[0]?.warnings).toBe("");
   });
 
   it("runs.csv: a run with raw samples has every summary column, computed at ingest", async () => {
     const slug = "sampled-run";
     const samples = [2.5, 2.75, 3.1, 2.9, 4.25, 2.81];
-    await upload(db, { id: project.projectId, slug: project.projectSlug }, {
-      experiment: slug,
-      create: true,
-      runs: [{ variant: "A", gitCommit: "b7e1d2", metrics: [{ key: "send_time_ms", unit: "ms", direction: "lower_is_better", samples }] }],
-    });
+    await upload(
+      db,
+      { id: project.projectId, slug: project.projectSlug },
+      {
+        experiment: slug,
+        create: true,
+        runs: [{ variant: "A", gitCommit: "b7e1d2", metrics: [{ key: "send_time_ms", unit: "ms", direction: "lower_is_better", samples }] }],
+      },
+    );
     const [row, ...rest] = parseCsv((await exportRunsCsv(db, { projectSlug: project.projectSlug }, slug)).text);
     expect(rest).toHaveLength(0);
     const stored = await db.runMetricResult.findFirstOrThrow({ where: { run: { id: row!.run_id } } });
     expect(row).toMatchObject({ variant: "A", git_commit: "b7e1d2", n: "6", min: "2.5", max: "4.25" });
     expect(num(row!.mean)).toBeCloseTo(samples.reduce((a, b) => a + b, 0) / 6, 12);
-    expect([num(row!.mean), num(row!.sd), num(row!.p50), num(row!.p90), num(row!.p99_9)]).toEqual([stored.mean, stored.sd, stored.p50, stored.p90, stored.p999]);
+    expect([num(row!.mean), num(row!.sd), num(row!.p50), num(row!.p90), num(row!.p99_9)]).toEqual([
+      stored.mean,
+      stored.sd,
+      stored.p50,
+      stored.p90,
+      stored.p999,
+    ]);
     expect(num(row!.p99_9)).toBe(4.25);
   });
 
@@ -99,9 +163,23 @@ describe("CSV exports — Kafka serializers (docs/examples.md case 5)", () => {
     for (const metric of comparison.metrics) {
       for (const stats of metric.comparison!.variants) {
         const row = rows.find((r) => r.metric === metric.key && r.variant === stats.variant)!;
-        expect(row).toMatchObject({ unit: metric.unit, direction: metric.direction, aggregation: "mean", baseline: "SPRING_JSON", is_baseline: String(stats.isBaseline) });
+        expect(row).toMatchObject({
+          unit: metric.unit,
+          direction: metric.direction,
+          aggregation: "mean",
+          baseline: "SPRING_JSON",
+          is_baseline: String(stats.isBaseline),
+        });
         expect(Number(row.runs)).toBe(stats.n);
-        expect([num(row.median), num(row.median_ci_low), num(row.median_ci_high), num(row.mean), num(row.sd), num(row.min), num(row.max)]).toEqual([stats.median, stats.medianCi!.low, stats.medianCi!.high, stats.mean, stats.sd, stats.min, stats.max]);
+        expect([num(row.median), num(row.median_ci_low), num(row.median_ci_high), num(row.mean), num(row.sd), num(row.min), num(row.max)]).toEqual([
+          stats.median,
+          stats.medianCi!.low,
+          stats.medianCi!.high,
+          stats.mean,
+          stats.sd,
+          stats.min,
+          stats.max,
+        ]);
         // Summaries only: no histograms, so no merged percentiles.
         expect([row.merged_count, row.merged_p50, row.merged_p99]).toEqual(["", "", ""]);
         const candidate = metric.comparison!.comparisons.find((c) => c.candidate === stats.variant);
@@ -110,7 +188,10 @@ describe("CSV exports — Kafka serializers (docs/examples.md case 5)", () => {
           continue;
         }
         expect([num(row.change_percent), num(row.change_ci_low_percent), num(row.change_ci_high_percent), num(row.p)]).toEqual([
-          candidate.change.percent, candidate.change.percentCi!.low, candidate.change.percentCi!.high, candidate.pAdjusted,
+          candidate.change.percent,
+          candidate.change.percentCi!.low,
+          candidate.change.percentCi!.high,
+          candidate.pAdjusted,
         ]);
         expect(row).toMatchObject({ verdict: candidate.verdict, evidence: candidate.evidence, p_adjustment: "holm", reason: candidate.reason });
       }
@@ -123,17 +204,39 @@ describe("CSV exports — Kafka serializers (docs/examples.md case 5)", () => {
   it("summary.csv follows ?baseline= and, with one variant, gives its own figures and says why nothing is compared", async () => {
     const otherSlug = "one-metric-unused";
     const samples = [2.5, 2.75, 3.1, 2.9, 4.25, 2.81];
-    await upload(db, { id: project.projectId, slug: project.projectSlug }, {
-      experiment: otherSlug,
-      create: true,
-      runs: [
-        { variant: "A", metrics: [{ key: "t", unit: "ms", direction: "lower_is_better", summary: { n: 1, mean: 1 } }] },
-        { variant: "A", metrics: [{ key: "t", summary: { n: 1, mean: 3 } }, { key: "latency", unit: "ms", direction: "lower_is_better", samples }] },
-      ],
-    });
+    await upload(
+      db,
+      { id: project.projectId, slug: project.projectSlug },
+      {
+        experiment: otherSlug,
+        create: true,
+        runs: [
+          { variant: "A", metrics: [{ key: "t", unit: "ms", direction: "lower_is_better", summary: { n: 1, mean: 1 } }] },
+          {
+            variant: "A",
+            metrics: [
+              { key: "t", summary: { n: 1, mean: 3 } },
+              { key: "latency", unit: "ms", direction: "lower_is_better", samples },
+            ],
+          },
+        ],
+      },
+    );
     const rows = parseCsv((await exportSummaryCsv(db, { projectSlug: project.projectSlug }, otherSlug)).text);
     expect(rows).toEqual([
-      expect.objectContaining({ metric: "t", variant: "A", is_baseline: "true", runs: "2", median: "2", mean: "2", min: "1", max: "3", change_percent: "", verdict: "", reason: "no other variant has runs with this metric" }),
+      expect.objectContaining({
+        metric: "t",
+        variant: "A",
+        is_baseline: "true",
+        runs: "2",
+        median: "2",
+        mean: "2",
+        min: "1",
+        max: "3",
+        change_percent: "",
+        verdict: "",
+        reason: "no other variant has runs with this metric",
+      }),
       expect.objectContaining({ metric: "latency", variant: "A", runs: "1", merged_count: "6", reason: "no other variant has runs with this metric" }),
     ]);
     expect(num(rows[1]!.merged_max)).toBeCloseTo(4.25, 2);
@@ -145,14 +248,18 @@ describe("CSV exports — Kafka serializers (docs/examples.md case 5)", () => {
 
   it("summary.csv: no p beside insufficient_data, and the change columns name their unit", async () => {
     const slug = "three-against-three";
-    await upload(db, { id: project.projectId, slug: project.projectSlug }, {
-      experiment: slug,
-      create: true,
-      runs: [1, 2, 3].flatMap((i) => [
-        { variant: "A", metrics: [{ key: "t", unit: "ms", direction: "lower_is_better", summary: { n: 1, mean: i } }] },
-        { variant: "B", metrics: [{ key: "t", summary: { n: 1, mean: i + 3 } }] },
-      ]),
-    });
+    await upload(
+      db,
+      { id: project.projectId, slug: project.projectSlug },
+      {
+        experiment: slug,
+        create: true,
+        runs: [1, 2, 3].flatMap((i) => [
+          { variant: "A", metrics: [{ key: "t", unit: "ms", direction: "lower_is_better", summary: { n: 1, mean: i } }] },
+          { variant: "B", metrics: [{ key: "t", summary: { n: 1, mean: i + 3 } }] },
+        ]),
+      },
+    );
     const file = await exportSummaryCsv(db, { projectSlug: project.projectSlug }, slug);
     expect(file.text.split("\n")[0]).toContain(",change_percent,change_ci_low_percent,change_ci_high_percent,change_ci_confidence,p,");
     const b = parseCsv(file.text).find((r) => r.variant === "B")!;

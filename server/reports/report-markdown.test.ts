@@ -9,7 +9,6 @@ import { summariseEnvironment } from "./report-environment";
 import { renderMarkdownReport, type ReportExperiment } from "./report-markdown";
 import { SEND_TIME_MS } from "~/test/fixtures/kafka-published-figures";
 
-
 const experiment: ReportExperiment = {
   slug: "kafka-serializers",
   title: "Kafka producer serializers",
@@ -42,8 +41,24 @@ function kafkaComparison(): TComparison {
     baseline: "SPRING_JSON",
     variants: variants.map((v) => ({ name: v.name, isBaseline: v.isBaseline, runs: 5 })),
     metrics: [
-      { key: "send_time_ms", label: "Average send time", unit: "ms", direction: "lower_is_better", aggregation: "mean", reason: null, comparison: compareMetric({ key: "send_time_ms", unit: "ms", direction: "lower_is_better" }, variants) },
-      { key: "gc_pause_ms", label: "", unit: "ms", direction: "lower_is_better", aggregation: "mean", comparison: null, reason: 'the baseline "SPRING_JSON" has no runs with this metric' },
+      {
+        key: "send_time_ms",
+        label: "Average send time",
+        unit: "ms",
+        direction: "lower_is_better",
+        aggregation: "mean",
+        reason: null,
+        comparison: compareMetric({ key: "send_time_ms", unit: "ms", direction: "lower_is_better" }, variants),
+      },
+      {
+        key: "gc_pause_ms",
+        label: "",
+        unit: "ms",
+        direction: "lower_is_better",
+        aggregation: "mean",
+        comparison: null,
+        reason: 'the baseline "SPRING_JSON" has no runs with this metric',
+      },
     ],
   };
 }
@@ -63,11 +78,43 @@ describe("renderMarkdownReport", () => {
 
   it("has the write-ups' sections in order", () => {
     const headings = markdown.split("\n").filter((l) => l.startsWith("#"));
-    expect(headings).toEqual(["# Kafka producer serializers", "## Hypothesis", "## Environment", "## Method", "## Results", "### Average send time (`send_time_ms`)", "### `gc_pause_ms`"]);
+    expect(headings).toEqual([
+      "# Kafka producer serializers",
+      "## Hypothesis",
+      "## Environment",
+      "## Method",
+      "## Results",
+      "### Average send time (`send_time_ms`)",
+      "### `gc_pause_ms`",
+    ]);
     expect(markdown).toContain("`kafka-serializers` · completed · #kafka · generated 2026-11-02 10:20 UTC by Versus");
     expect(markdown).toContain("kotlinx.serialization sends faster");
     expect(markdown).toContain("One broker on the same host.");
     expect(markdown).not.toContain("Example data");
+  });
+
+  it("groups a probe's metrics under Server after the client's, and lists the runs' warnings", () => {
+    const comparison = kafkaComparison();
+    comparison.metrics = [comparison.metrics[0]!, { ...comparison.metrics[1]!, key: "app-1.cpu_percent", unit: "%", probe: "app-1" }];
+    const warned = renderMarkdownReport({
+      experiment,
+      comparison,
+      environment: noEnvironment,
+      warnings: [{ variant: "KOTLINX_JSON", repetition: 3, warnings: ['probe "app-1" did not answer for 3 of 10 intervals (4 s – 7 s): connection refused'] }],
+      chartFiles: [],
+      generatedAt,
+    });
+    const lines = warned.split("\n");
+    const at = (text: string) => lines.findIndex((line) => line.startsWith(text));
+    expect(at("**Client**")).toBeGreaterThan(at("## Results"));
+    expect(at("### Average send time")).toBeGreaterThan(at("**Client**"));
+    expect(lines[at("**Server**")]).toBe("**Server**: the system under test, from the variants' probes (`app-1`).");
+    expect(at("### `app-1.cpu_percent`")).toBeGreaterThan(at("**Server**"));
+    expect(warned).toContain(
+      '## Run warnings\n\n1 run carried warnings from its producer:\n\n- **KOTLINX_JSON** run 3: probe "app-1" did not answer for 3 of 10 intervals (4 s – 7 s): connection refused\n',
+    );
+    expect(markdown).not.toContain("**Server**");
+    expect(markdown).not.toContain("Run warnings");
   });
 
   it("states the method: warm-up, runs, parameters, α and the tests used", () => {
@@ -112,7 +159,9 @@ describe("renderMarkdownReport", () => {
   });
 
   it("says why a verdict is missing and why a metric was not compared", () => {
-    expect(markdown).toMatch(/- JACKSON_OBJECT_MAPPER: no significant change — median −3\.31% vs SPRING_JSON; Mann-Whitney p = 0\.222 \(Holm-adjusted over 2 candidates\) > α = 0\.05: no significant difference/);
+    expect(markdown).toMatch(
+      /- JACKSON_OBJECT_MAPPER: no significant change — median −3\.31% vs SPRING_JSON; Mann-Whitney p = 0\.222 \(Holm-adjusted over 2 candidates\) > α = 0\.05: no significant difference/,
+    );
     expect(markdown).toContain("- 2 candidates against SPRING_JSON: Mann-Whitney p-values adjusted with Holm's method");
     // Said once for all three variants.
     expect(markdown.match(/too few runs for a 95% interval of the median/g)).toHaveLength(1);
@@ -128,7 +177,17 @@ describe("renderMarkdownReport", () => {
     const comparison: TComparison = {
       ...kafkaComparison(),
       baseline: "A",
-      metrics: [{ key: "t", label: "", unit: "s", direction: "lower_is_better", aggregation: "mean", reason: null, comparison: compareMetric({ key: "t", unit: "s", direction: "lower_is_better" }, variants) }],
+      metrics: [
+        {
+          key: "t",
+          label: "",
+          unit: "s",
+          direction: "lower_is_better",
+          aggregation: "mean",
+          reason: null,
+          comparison: compareMetric({ key: "t", unit: "s", direction: "lower_is_better" }, variants),
+        },
+      ],
     };
     const text = renderMarkdownReport({ experiment, comparison, environment: noEnvironment, chartFiles: [], generatedAt });
     expect(row(text, "B")[7]).toBe("not enough data");
@@ -147,7 +206,17 @@ describe("renderMarkdownReport", () => {
     const comparison: TComparison = {
       ...kafkaComparison(),
       baseline: "A",
-      metrics: [{ key: "t", label: "", unit: "s", direction: "lower_is_better", aggregation: "mean", reason: null, comparison: compareMetric({ key: "t", unit: "s", direction: "lower_is_better" }, variants) }],
+      metrics: [
+        {
+          key: "t",
+          label: "",
+          unit: "s",
+          direction: "lower_is_better",
+          aggregation: "mean",
+          reason: null,
+          comparison: compareMetric({ key: "t", unit: "s", direction: "lower_is_better" }, variants),
+        },
+      ],
     };
     const text = renderMarkdownReport({ experiment, comparison, environment: noEnvironment, chartFiles: [], generatedAt });
     expect(row(text, "B")[7]).toBe("worse (weak evidence)");
@@ -161,36 +230,68 @@ describe("renderMarkdownReport", () => {
       ...kafkaComparison(),
       baseline: "nginx",
       variants: [{ name: "nginx", isBaseline: true, runs: 3 }],
-      metrics: [{
-        key: "latency", label: "", unit: "ms", direction: "lower_is_better", aggregation: "mean", reason: "no other variant has runs with this metric",
-        comparison: describeMetric({ key: "latency", unit: "ms", direction: "lower_is_better" }, [{ name: "nginx", isBaseline: true, replicates: [6.16, 5.9, 6.42], mergedPercentiles: merged }]),
-      }],
+      metrics: [
+        {
+          key: "latency",
+          label: "",
+          unit: "ms",
+          direction: "lower_is_better",
+          aggregation: "mean",
+          reason: "no other variant has runs with this metric",
+          comparison: describeMetric({ key: "latency", unit: "ms", direction: "lower_is_better" }, [
+            { name: "nginx", isBaseline: true, replicates: [6.16, 5.9, 6.42], mergedPercentiles: merged },
+          ]),
+        },
+      ],
     };
     const text = renderMarkdownReport({ experiment, comparison, environment: noEnvironment, chartFiles: [], generatedAt });
     expect(text).toContain("| Variant | Runs | Median [95% CI] | Mean ± sd | Min … max | Merged p50 / p90 / p99 |");
-    expect(row(text, "nginx (baseline)")).toEqual(["nginx (baseline)", "3", "6.16 ms [5.90, 6.42]", "6.16 ± 0.26 ms", "5.90 … 6.42 ms", "2.75 / 15.7 / 41.1 ms"]);
+    expect(row(text, "nginx (baseline)")).toEqual([
+      "nginx (baseline)",
+      "3",
+      "6.16 ms [5.90, 6.42]",
+      "6.16 ± 0.26 ms",
+      "5.90 … 6.42 ms",
+      "2.75 / 15.7 / 41.1 ms",
+    ]);
     expect(text).toContain("_Not compared: no other variant has runs with this metric._");
     expect(text).not.toContain("Verdict");
   });
 
   it("calls an example example data only while its runs are the seeded ones", () => {
     const banner = (isExample: boolean, example: number, own: number) =>
-      renderMarkdownReport({ experiment: { ...experiment, isExample, runOrigins: { example, own } }, comparison: null, environment: noEnvironment, chartFiles: [], generatedAt })
+      renderMarkdownReport({
+        experiment: { ...experiment, isExample, runOrigins: { example, own } },
+        comparison: null,
+        environment: noEnvironment,
+        chartFiles: [],
+        generatedAt,
+      })
         .split("\n")
         .filter((line) => line.startsWith("> "));
-    expect(banner(true, 20, 0)).toEqual(["> **Example data.** This experiment ships with Versus to show how a write-up reads in it; its runs reproduce a published write-up, not measurements of your systems."]);
+    expect(banner(true, 20, 0)).toEqual([
+      "> **Example data.** This experiment ships with Versus to show how a write-up reads in it; its runs reproduce a published write-up, not measurements of your systems.",
+    ]);
     expect(banner(true, 20, 3)).toEqual([
       "> **Example data and your own runs.** 20 runs shipped with Versus and reproduce a published write-up (tagged *example data*); the other 3 runs are yours. They were not measured on the same machines: compare them with care.",
     ]);
     // The runnable gzip example after the user pressed Run: measurements of their own machines.
     expect(banner(true, 0, 10)).toEqual([]);
-    expect(banner(true, 0, 0)).toEqual(["> **Runnable example, no runs yet.** Versus created this experiment to be run on your machines: press Run and the project's agents measure it."]);
+    expect(banner(true, 0, 0)).toEqual([
+      "> **Runnable example, no runs yet.** Versus created this experiment to be run on your machines: press Run and the project's agents measure it.",
+    ]);
     expect(banner(false, 0, 10)).toEqual([]);
   });
 
   it("marks example data, escapes table cells and reports an experiment without runs", () => {
     const text = renderMarkdownReport({
-      experiment: { ...experiment, isExample: true, runOrigins: { example: 6, own: 0 }, hypothesis: "", variants: [{ name: "a|b", description: "", isBaseline: true }] },
+      experiment: {
+        ...experiment,
+        isExample: true,
+        runOrigins: { example: 6, own: 0 },
+        hypothesis: "",
+        variants: [{ name: "a|b", description: "", isBaseline: true }],
+      },
       comparison: null,
       environment: noEnvironment,
       chartFiles: [],
@@ -239,17 +340,34 @@ describe("renderMarkdownReport", () => {
 describe("summariseEnvironment", () => {
   it("reads the common spellings of CPU, cores, OS and runtime and counts distinct values", () => {
     const summary = summariseEnvironment([
-      { environment: { cpu: "AMD EPYC 7B13", num_cpus: 8, goos: "linux", goarch: "amd64", goVersion: "go1.26", pkg: "x" }, gitCommit: "abc1234def", gitBranch: "main" },
-      { environment: { cpu: { model: "AMD EPYC 7B13", cores: 8 }, os: "linux", jdkVersion: "17.0.2", vmName: "OpenJDK 64-Bit Server VM" }, gitCommit: "abc1234def", gitBranch: "main" },
+      {
+        environment: { cpu: "AMD EPYC 7B13", num_cpus: 8, goos: "linux", goarch: "amd64", goVersion: "go1.26", pkg: "x" },
+        gitCommit: "abc1234def",
+        gitBranch: "main",
+      },
+      {
+        environment: { cpu: { model: "AMD EPYC 7B13", cores: 8 }, os: "linux", jdkVersion: "17.0.2", vmName: "OpenJDK 64-Bit Server VM" },
+        gitCommit: "abc1234def",
+        gitBranch: "main",
+      },
       { environment: { cpu_model: "Intel Xeon", cores: 4, caches: [1, 2] }, gitCommit: null, gitBranch: null },
     ]);
     expect(summary.runs).toBe(3);
     expect(Object.fromEntries(summary.lines.map((l) => [l.label, l.values]))).toEqual({
-      CPU: [{ value: "AMD EPYC 7B13", runs: 2 }, { value: "Intel Xeon", runs: 1 }],
-      Cores: [{ value: "8", runs: 2 }, { value: "4", runs: 1 }],
+      CPU: [
+        { value: "AMD EPYC 7B13", runs: 2 },
+        { value: "Intel Xeon", runs: 1 },
+      ],
+      Cores: [
+        { value: "8", runs: 2 },
+        { value: "4", runs: 1 },
+      ],
       OS: [{ value: "linux", runs: 2 }],
       Architecture: [{ value: "amd64", runs: 1 }],
-      Runtime: [{ value: "17.0.2 · OpenJDK 64-Bit Server VM", runs: 1 }, { value: "go1.26", runs: 1 }],
+      Runtime: [
+        { value: "17.0.2 · OpenJDK 64-Bit Server VM", runs: 1 },
+        { value: "go1.26", runs: 1 },
+      ],
     });
     expect(summary.otherFields).toEqual(["pkg"]);
     expect(summary.commits).toEqual([{ gitCommit: "abc1234def", gitBranch: "main", runs: 2 }]);
@@ -293,7 +411,8 @@ describe("chart file names", () => {
     expect(chartFileName("send_time_ms", "bars")).toBe("send_time_ms-bars.png");
     expect(chartFileName("BenchmarkEncode/codec=hex/size=16", "distribution")).toBe("BenchmarkEncode_codec_hex_size_16-distribution.png");
     expect(chartFileName(".hidden:key", "")).toBe("_hidden_key-_.png");
-    for (const name of ["send_time_ms-bars.png", "BenchmarkEncode_codec_hex_size_16-distribution.png", "_hidden_key-_.png"]) expect(ZChartFileName.safeParse(name).success, name).toBe(true);
+    for (const name of ["send_time_ms-bars.png", "BenchmarkEncode_codec_hex_size_16-distribution.png", "_hidden_key-_.png"])
+      expect(ZChartFileName.safeParse(name).success, name).toBe(true);
     for (const name of ["../x.png", "charts/x.png", ".x.png", "x.svg", "a b.png"]) expect(ZChartFileName.safeParse(name).success, name).toBe(false);
   });
 });

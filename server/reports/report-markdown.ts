@@ -9,7 +9,20 @@ import type { TComparison } from "../schemas/comparison";
 import { safeFilePart } from "../schemas/report";
 import { exampleNotice, type RunOrigins } from "../experiments/example-notice";
 import type { EnvironmentSummary } from "./report-environment";
-import { changeCiText, directionLabel, formatChange, formatP, formatPercentiles, meanSdText, medianText, perRunLabel, rangeText, verdictP, verdictText, type CandidateComparison } from "../display/display";
+import {
+  changeCiText,
+  directionLabel,
+  formatChange,
+  formatP,
+  formatPercentiles,
+  meanSdText,
+  medianText,
+  perRunLabel,
+  rangeText,
+  verdictP,
+  verdictText,
+  type CandidateComparison,
+} from "../display/display";
 
 export interface ReportExperiment {
   slug: string;
@@ -35,6 +48,8 @@ export interface ReportInput {
   /** Null when the experiment has no runs yet. */
   comparison: TComparison | null;
   environment: EnvironmentSummary;
+  /** The runs that carry warnings (a probe that missed intervals…); absent or [] when none do. */
+  warnings?: RunWarnings[];
   /** Chart images beside the report, linked as charts/<file>. */
   chartFiles: string[];
   generatedAt: Date;
@@ -42,9 +57,18 @@ export interface ReportInput {
 
 type MetricEntry = TComparison["metrics"][number];
 
+export interface RunWarnings {
+  variant: string;
+  repetition: number;
+  warnings: string[];
+}
+
 /** Table cells and headings are one line; a "|" would end the cell. */
 export function cell(text: string): string {
-  return text.replace(/\r?\n+/g, " ").replace(/\|/g, "\\|").trim();
+  return text
+    .replace(/\r?\n+/g, " ")
+    .replace(/\|/g, "\\|")
+    .trim();
 }
 
 function table(header: string[], rows: string[][], align: ("l" | "r")[]): string[] {
@@ -60,7 +84,12 @@ const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
 export function renderMarkdownReport(input: ReportInput): string {
   const { experiment } = input;
   const lines: string[] = [`# ${cell(experiment.title)}`, ""];
-  const meta = [`\`${experiment.slug}\``, experiment.status, ...experiment.tags.map((tag) => `#${tag}`), `generated ${input.generatedAt.toISOString().replace("T", " ").slice(0, 16)} UTC by Versus`];
+  const meta = [
+    `\`${experiment.slug}\``,
+    experiment.status,
+    ...experiment.tags.map((tag) => `#${tag}`),
+    `generated ${input.generatedAt.toISOString().replace("T", " ").slice(0, 16)} UTC by Versus`,
+  ];
   lines.push(meta.join(" · "), "");
   const notice = exampleNotice(experiment.isExample, experiment.runOrigins);
   if (notice?.text) lines.push(`> ${notice.text}`, "");
@@ -70,8 +99,12 @@ export function renderMarkdownReport(input: ReportInput): string {
   lines.push(...environmentSection(experiment, input.environment));
   lines.push(...methodSection(experiment, input.comparison));
   lines.push(...resultsSection(experiment, input.comparison));
+  lines.push(...warningsSection(input.warnings ?? []));
   lines.push(...chartsSection(experiment, input.chartFiles));
-  return `${lines.join("\n").replace(/\n{3,}/g, "\n\n").trimEnd()}\n`;
+  return `${lines
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trimEnd()}\n`;
 }
 
 function environmentSection(experiment: ReportExperiment, environment: EnvironmentSummary): string[] {
@@ -86,7 +119,10 @@ function environmentSection(experiment: ReportExperiment, environment: Environme
     values.length === 1 && values[0]!.runs === environment.runs ? values[0]!.value : values.map((v) => `${v.value} (${plural(v.runs, "run")})`).join("; ");
   const rows = environment.lines.map((line) => [line.label, valuesText(line.values)]);
   if (environment.commits.length > 0) {
-    rows.push(["Git commit", environment.commits.map((c) => `${c.gitCommit.slice(0, 12)}${c.gitBranch ? ` (${c.gitBranch})` : ""}: ${plural(c.runs, "run")}`).join("; ")]);
+    rows.push([
+      "Git commit",
+      environment.commits.map((c) => `${c.gitCommit.slice(0, 12)}${c.gitBranch ? ` (${c.gitBranch})` : ""}: ${plural(c.runs, "run")}`).join("; "),
+    ]);
   }
   lines.push(...table(["Captured", "Value"], rows, ["l", "l"]), "");
   if (environment.otherFields.length > 0) {
@@ -110,7 +146,9 @@ function methodSection(experiment: ReportExperiment, comparison: TComparison | n
   lines.push(`- Warm-up: ${plural(experiment.warmupRuns, "run")} before measuring, not recorded.`);
   lines.push(`- Measured: ${plural(experiment.measuredRuns, "run")} per variant planned.`);
   for (const parameter of experiment.parameters) lines.push(`- ${parameter.name}: ${parameter.value || "—"}`);
-  lines.push(`- Each run contributes one value per metric: the value its producer sent (e.g. the whole run's rate), else its mean, median, p95… as the metric says; the comparison is computed on these per-run values.`);
+  lines.push(
+    `- Each run contributes one value per metric: the value its producer sent (e.g. the whole run's rate), else its mean, median, p95… as the metric says; the comparison is computed on these per-run values.`,
+  );
   const need = comparison?.metrics.flatMap((m) => m.comparison?.comparisons ?? []).map((c) => c.minReplicates)[0];
   lines.push(
     `- Significance level α = ${experiment.alpha}. Each candidate is tested against the baseline with a two-sided Mann-Whitney U test (exact for small samples); with several candidates the p-values are adjusted with Holm's method. The change is the ratio of medians with a Hodges–Lehmann confidence interval of at least ${formatLevel(1 - experiment.alpha)} (the U distribution is discrete, so the achieved level can be a little higher; summary.csv gives it per change); medians carry a distribution-free 95% interval from order statistics.`,
@@ -129,12 +167,33 @@ function resultsSection(experiment: ReportExperiment, comparison: TComparison | 
   const lines = ["## Results", ""];
   if (!comparison) return [...lines, "_No runs yet: nothing to compare._", ""];
   lines.push(`Against **${cell(comparison.baseline)}** (baseline), α = ${comparison.experiment.alpha}.`, "");
-  for (const metric of comparison.metrics) lines.push(...metricResults(metric, comparison.baseline));
+  const probes = [...new Set(comparison.metrics.flatMap((metric) => metric.probe ?? []))];
+  // With probes, the client side's metrics come first, then the system under test's (the comparison orders them so).
+  comparison.metrics.forEach((metric, index) => {
+    const previous = comparison.metrics[index - 1];
+    if (probes.length && index === 0 && !metric.probe) lines.push("**Client**: what the load generator measured.", "");
+    if (metric.probe && (!previous || !previous.probe))
+      lines.push(`**Server**: the system under test, from the variants' probes (${probes.map((name) => `\`${name}\``).join(", ")}).`, "");
+    lines.push(...metricResults(metric, comparison.baseline));
+  });
   return lines;
 }
 
+/** Each warned run's warnings, said where the figures are read, not only on the run's page. */
+function warningsSection(runs: RunWarnings[]): string[] {
+  if (runs.length === 0) return [];
+  const lines = ["## Run warnings", "", `${plural(runs.length, "run")} carried warnings from ${runs.length === 1 ? "its" : "their"} producer:`, ""];
+  for (const run of runs) for (const warning of run.warnings) lines.push(`- **${cell(run.variant)}** run ${run.repetition}: ${cell(warning)}`);
+  return [...lines, ""];
+}
+
 function metricHeading(metric: { key: string; label: string; unit: string; direction: keyof typeof directionLabel; aggregation: string }): string[] {
-  return [`### ${metric.label ? `${cell(metric.label)} (\`${metric.key}\`)` : `\`${metric.key}\``}`, "", `${metric.unit}, ${directionLabel[metric.direction]}; ${perRunLabel(metric.aggregation)}.`, ""];
+  return [
+    `### ${metric.label ? `${cell(metric.label)} (\`${metric.key}\`)` : `\`${metric.key}\``}`,
+    "",
+    `${metric.unit}, ${directionLabel[metric.direction]}; ${perRunLabel(metric.aggregation)}.`,
+    "",
+  ];
 }
 
 /** One metric's results table and notes (also the CI gate's summary: server/regressions/check-markdown.ts). */
@@ -155,10 +214,20 @@ export function metricResults(metric: MetricEntry, baseline: string): string[] {
       meanSdText(stats.mean, stats.sd, metric.unit),
       rangeText(stats, metric.unit),
       ...(merged ? [p ? formatPercentiles([p.p50, p.p90, p.p99], metric.unit) : "—"] : []),
-      ...(tested ? [candidate ? changeWithVerdict(candidate) : "—", candidate ? formatP(verdictP(candidate)) : "—", candidate ? verdictText(candidate) : "—"] : []),
+      ...(tested
+        ? [candidate ? changeWithVerdict(candidate) : "—", candidate ? formatP(verdictP(candidate)) : "—", candidate ? verdictText(candidate) : "—"]
+        : []),
     ];
   });
-  const header = ["Variant", "Runs", "Median [95% CI]", "Mean ± sd", "Min … max", ...(merged ? ["Merged p50 / p90 / p99"] : []), ...(tested ? [`Change vs ${baseline} [CI]`, "p", "Verdict"] : [])];
+  const header = [
+    "Variant",
+    "Runs",
+    "Median [95% CI]",
+    "Mean ± sd",
+    "Min … max",
+    ...(merged ? ["Merged p50 / p90 / p99"] : []),
+    ...(tested ? [`Change vs ${baseline} [CI]`, "p", "Verdict"] : []),
+  ];
   const align: ("l" | "r")[] = ["l", "r", "r", "r", "r", ...(merged ? ["r" as const] : []), ...(tested ? (["r", "r", "l"] as const) : [])];
   lines.push(...table(header, rows, align), "");
   if (!tested && metric.reason) lines.push(`_Not compared: ${metric.reason}._`, "");

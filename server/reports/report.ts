@@ -14,15 +14,31 @@ export interface ReportOptions {
   generatedAt?: Date;
 }
 
-export async function buildMarkdownReport(db: Db, where: { projectSlug: string }, experimentSlug: string, baseline: string | undefined, options: ReportOptions): Promise<string> {
+export async function buildMarkdownReport(
+  db: Db,
+  where: { projectSlug: string },
+  experimentSlug: string,
+  baseline: string | undefined,
+  options: ReportOptions,
+): Promise<string> {
   const { experiment } = await getExperiment(db, where.projectSlug, experimentSlug);
   const comparison = experiment.runCount > 0 ? await getComparison(db, { projectSlug: where.projectSlug }, experimentSlug, baseline) : null;
   // The environment of every compared run (getExperiment lists only the most recent runs).
-  const runs = await db.run.findMany({ where: { experimentId: experiment.id, status: "succeeded" }, select: { environment: true, gitCommit: true, gitBranch: true } });
+  const runs = await db.run.findMany({
+    where: { experimentId: experiment.id, status: "succeeded" },
+    select: { environment: true, gitCommit: true, gitBranch: true },
+  });
+  // What producers noticed about the runs (a probe's gaps…), oldest run first.
+  const warned = await db.run.findMany({
+    where: { experimentId: experiment.id, NOT: { warnings: { isEmpty: true } } },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    select: { repetition: true, warnings: true, variant: { select: { name: true } } },
+  });
   return renderMarkdownReport({
     experiment,
     comparison,
     environment: summariseEnvironment(runs),
+    warnings: warned.map((run) => ({ variant: run.variant.name, repetition: run.repetition, warnings: run.warnings })),
     chartFiles: options.chartFiles,
     generatedAt: options.generatedAt ?? new Date(),
   });

@@ -25,8 +25,18 @@ export async function listRuns(db: Db, projectId: string, experimentSlug: string
       skip: page.offset,
       take: page.limit,
       select: {
-        id: true, status: true, source: true, sourceDetail: true, repetition: true, createdAt: true, finishedAt: true,
-        gitCommit: true, gitBranch: true, environment: true, variant: { select: { name: true } },
+        id: true,
+        status: true,
+        source: true,
+        sourceDetail: true,
+        repetition: true,
+        createdAt: true,
+        finishedAt: true,
+        gitCommit: true,
+        gitBranch: true,
+        environment: true,
+        warnings: true,
+        variant: { select: { name: true } },
       },
     }),
     db.run.count({ where: { experimentId: experiment.id } }),
@@ -44,7 +54,10 @@ export type RunsPage = Awaited<ReturnType<typeof listRuns>>;
 /** A page of one metric's stored results, by variant (the experiment's order), then repetition. */
 export async function listMetricResults(db: Db, projectId: string, experimentSlug: string, metricKey: string, page: TRunPage) {
   const experiment = await experimentOf(db, projectId, experimentSlug);
-  const metric = await db.metric.findUnique({ where: { experimentId_key: { experimentId: experiment.id, key: metricKey } }, select: { id: true, aggregation: true } });
+  const metric = await db.metric.findUnique({
+    where: { experimentId_key: { experimentId: experiment.id, key: metricKey } },
+    select: { id: true, aggregation: true },
+  });
   if (!metric) throw new AppError("NOT_FOUND", `No metric "${metricKey}" in experiment "${experimentSlug}"`);
   const [results, total] = await Promise.all([
     db.runMetricResult.findMany({
@@ -57,7 +70,10 @@ export async function listMetricResults(db: Db, projectId: string, experimentSlu
     db.runMetricResult.count({ where: { metricId: metric.id } }),
   ]);
   return {
-    rows: results.map(({ run, ...result }) => ({ run: { id: run.id, repetition: run.repetition, variant: run.variant.name }, result: shownResult(result, metric.aggregation) })),
+    rows: results.map(({ run, ...result }) => ({
+      run: { id: run.id, repetition: run.repetition, variant: run.variant.name },
+      result: shownResult(result, metric.aggregation),
+    })),
     total,
     offset: page.offset,
     limit: page.limit,

@@ -5,7 +5,7 @@
 // its variants (workload-fit.ts). Pure: no database, so the form may import it.
 import type { metricAggregations } from "../schemas/metric";
 import type { TProbe, TProbePreset, TProbeSeries, TProbeSeriesAggregation } from "../schemas/probe";
-import type { TWorkloadMetric } from "../schemas/workload";
+import { workloadOf, type TWorkloadMetric } from "../schemas/workload";
 
 type TMetricAggregation = (typeof metricAggregations)[number];
 
@@ -210,4 +210,14 @@ export function seriesKeyClashes(probe: TProbe): { index: number; key: string }[
   if (probe.kind !== "prometheus") return [];
   const presetSuffixes = new Set(probeMetricCatalog.filter((spec) => probe.presets.some((name) => yields(spec, preset(name)))).map((spec) => spec.suffix));
   return (probe.series ?? []).flatMap((series, index) => (presetSuffixes.has(series.key) ? [{ index, key: series.key }] : []));
+}
+
+/** The names of the probes the variants' configs list, each once, in order. */
+export function probeNamesOf(configs: unknown[]): string[] {
+  return [...new Set(configs.flatMap((config) => (workloadOf(config)?.probes ?? []).map((probe) => probe.name)))];
+}
+
+/** The probe whose metric `key` is (`<probe>.<suffix>`), or null for a metric of the client side (the workload's own). */
+export function probeOfMetric(key: string, probeNames: string[]): string | null {
+  return probeNames.find((name) => key.startsWith(`${name}.`)) ?? null;
 }

@@ -5,6 +5,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { db } from "~/server/db/client";
 import { listBatches } from "~/server/agents/batches";
+import { getComparison } from "~/server/comparison/comparison";
 import type { TProbeInput } from "~/server/schemas/probe";
 import { agentApi, batchOf, claimed, jobsProject, registeredAgent, type ErrorReply } from "~/test/agent-protocol";
 import { rowCounts } from "~/test/rest-assertions";
@@ -24,8 +25,8 @@ function probedProject(label: string) {
       { name: "B", isBaseline: false, config: { workload: "noop", settings: { size: 2 } } },
     ],
     metrics: [
-      { key: "latency", unit: "ms", direction: "lower_is_better" },
       { key: "app-1.cpu_percent", unit: "%", direction: "lower_is_better" },
+      { key: "latency", unit: "ms", direction: "lower_is_better" },
       { key: "db.rss_peak", unit: "B", direction: "lower_is_better", aggregation: "max" },
     ],
   });
@@ -94,6 +95,14 @@ describe("a complete with probe metrics and warnings", () => {
     const series = Object.fromEntries(run.timeSeries.map((entry) => [entry.metric.key, entry]));
     expect(series["app-1.cpu_percent"]).toEqual({ offsetsMs: [0, 1000, 2000], values: cpu, metric: { key: "app-1.cpu_percent" } });
     expect(series["db.rss_peak"]?.offsetsMs).toEqual([0, 2000]);
+
+    // The comparison puts the client side's metrics first and names the probe of each server metric.
+    const comparison = await getComparison(db, { projectId: project.id }, project.experimentSlug);
+    expect(comparison.metrics.map((metric) => [metric.key, metric.probe])).toEqual([
+      ["latency", null],
+      ["app-1.cpu_percent", "app-1"],
+      ["db.rss_peak", "db"],
+    ]);
   });
 
   it("refuses more than 20 warnings or one longer than 500 characters, naming the field; nothing is written", async () => {
