@@ -42,7 +42,7 @@ export function ComparisonTables({ comparison, basePath }: { comparison: TCompar
             Client <span className="muted small">what the load generator measured</span>
           </h3>
           {client.map((metric) => (
-            <MetricComparison key={metric.key} metric={metric} />
+            <MetricComparison key={metric.key} metric={metric} level={4} />
           ))}
           <h3 className="metric-group" id="comparison-server" data-testid="server-group">
             Server{" "}
@@ -51,7 +51,7 @@ export function ComparisonTables({ comparison, basePath }: { comparison: TCompar
             </span>
           </h3>
           {server.map((metric) => (
-            <MetricComparison key={metric.key} metric={metric} />
+            <MetricComparison key={metric.key} metric={metric} level={4} />
           ))}
         </>
       ) : (

@@ -16,63 +16,63 @@ export function DefinitionTables({ experiment }: { experiment: Definition }) {
   const anyWorkload = workloads.some(Boolean);
   return (
     <>
-        <section className="card" aria-labelledby="variants-heading">
-          <h2 id="variants-heading">Variants</h2>
-          <div className="table-wrap">
-            <table aria-label="Variants">
-              <thead>
-                <tr>
-                  <th>Name</th>
-                  <th>Description</th>
-                  {anyWorkload ? <th>Workload</th> : null}
-                  <th className="num">Runs</th>
+      <section className="card" aria-labelledby="variants-heading">
+        <h2 id="variants-heading">Variants</h2>
+        <div className="table-wrap">
+          <table aria-label="Variants">
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Description</th>
+                {anyWorkload ? <th>Workload</th> : null}
+                <th className="num">Runs</th>
+              </tr>
+            </thead>
+            <tbody>
+              {experiment.variants.map((variant, index) => (
+                <tr key={variant.name}>
+                  <td>
+                    {variant.name} {variant.isBaseline ? <span className="badge good">baseline</span> : null}
+                  </td>
+                  <td className="muted">{variant.description || "—"}</td>
+                  {anyWorkload ? <td data-testid="variant-workload">{workloadCell(workloads[index] ?? null)}</td> : null}
+                  <td className="num">{variant.runCount}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {experiment.variants.map((variant, index) => (
-                  <tr key={variant.name}>
-                    <td>
-                      {variant.name} {variant.isBaseline ? <span className="badge good">baseline</span> : null}
-                    </td>
-                    <td className="muted">{variant.description || "—"}</td>
-                    {anyWorkload ? <td data-testid="variant-workload">{workloadCell(workloads[index] ?? null)}</td> : null}
-                    <td className="num">{variant.runCount}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        </section>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
 
-        <section className="card" aria-labelledby="metrics-heading">
-          <h2 id="metrics-heading">Metrics</h2>
-          <div className="table-wrap">
-            <table aria-label="Metrics">
-              <thead>
-                <tr>
-                  <th>Key</th>
-                  <th>Label</th>
-                  <th>Unit</th>
-                  <th>Better when</th>
-                  <th>Per run</th>
+      <section className="card" aria-labelledby="metrics-heading">
+        <h2 id="metrics-heading">Metrics</h2>
+        <div className="table-wrap">
+          <table aria-label="Metrics">
+            <thead>
+              <tr>
+                <th>Key</th>
+                <th>Label</th>
+                <th>Unit</th>
+                <th>Better when</th>
+                <th>Per run</th>
+              </tr>
+            </thead>
+            <tbody>
+              {experiment.metrics.map((metric) => (
+                <tr key={metric.key}>
+                  <td>
+                    <code>{metric.key}</code>
+                  </td>
+                  <td>{metric.label || "—"}</td>
+                  <td>{metric.unit}</td>
+                  <td>{directionLabel[metric.direction]}</td>
+                  <td>{metric.aggregation}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {experiment.metrics.map((metric) => (
-                  <tr key={metric.key}>
-                    <td>
-                      <code>{metric.key}</code>
-                    </td>
-                    <td>{metric.label || "—"}</td>
-                    <td>{metric.unit}</td>
-                    <td>{directionLabel[metric.direction]}</td>
-                    <td>{metric.aggregation}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        </section>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
     </>
   );
 }

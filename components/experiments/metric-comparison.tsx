@@ -10,7 +10,19 @@
 // nothing is hidden, each cell says which figure it holds (data-label). The explicit roles keep
 // the table a table for assistive technology once its display is no longer a table's.
 import type { ReactNode } from "react";
-import { changeCiText, directionLabel, formatChange, formatMeanSd, formatMedianFigures, formatP, formatPercentiles, perRunLabel, verdictP, verdictText, withUnit } from "~/server/display/display";
+import {
+  changeCiText,
+  directionLabel,
+  formatChange,
+  formatMeanSd,
+  formatMedianFigures,
+  formatP,
+  formatPercentiles,
+  perRunLabel,
+  verdictP,
+  verdictText,
+  withUnit,
+} from "~/server/display/display";
 import type { TComparison } from "~/server/schemas/comparison";
 import { VariantName } from "./variant-name";
 
@@ -33,7 +45,12 @@ function MedianCell({ stats, unit, label }: { stats: VariantStats; unit: string;
   const figures = formatMedianFigures(stats, unit);
   return (
     <Cell label={label} className="num" title={ci ? `${(ci.confidence * 100).toFixed(1)}% interval from order statistics` : undefined}>
-      <span className="figure">{withUnit(figures.median, figures)}</span> {figures.low !== null ? <span className="figure muted small">[{figures.low}, {figures.high}]</span> : null}
+      <span className="figure">{withUnit(figures.median, figures)}</span>{" "}
+      {figures.low !== null ? (
+        <span className="figure muted small">
+          [{figures.low}, {figures.high}]
+        </span>
+      ) : null}
     </Cell>
   );
 }
@@ -81,7 +98,11 @@ function ChangeCells({ candidate }: { candidate: Candidate | undefined }) {
       <Cell
         label="p"
         className="num"
-        title={p !== null && candidate.mannWhitney ? `Mann-Whitney U (${candidate.mannWhitney.method}${candidate.adjustment === "holm" ? ", Holm-adjusted" : ""}); Welch p = ${formatP(candidate.welch.p)}` : "no test decides with so few runs"}
+        title={
+          p !== null && candidate.mannWhitney
+            ? `Mann-Whitney U (${candidate.mannWhitney.method}${candidate.adjustment === "holm" ? ", Holm-adjusted" : ""}); Welch p = ${formatP(candidate.welch.p)}`
+            : "no test decides with so few runs"
+        }
       >
         <span className="figure">{formatP(p)}</span>
       </Cell>
@@ -95,28 +116,38 @@ function ChangeCells({ candidate }: { candidate: Candidate | undefined }) {
   );
 }
 
-export function MetricComparison({ metric }: { metric: MetricEntry }) {
+/** `level`: 4 when the metric sits under a group heading (Client, Server). */
+export function MetricComparison({ metric, level = 3 }: { metric: MetricEntry; level?: 3 | 4 }) {
+  const Heading = level === 4 ? "h4" : "h3";
   const result = metric.comparison;
   const tested = (result?.comparisons.length ?? 0) > 0;
   const merged = result?.variants.some((v) => v.percentiles !== null) ?? false;
   return (
     <div style={{ marginTop: "1rem" }}>
-      <h3>
+      <Heading className="metric-heading">
         <code>{metric.key}</code>{" "}
         <span className="muted small">
           {metric.unit} · {directionLabel[metric.direction]} · {perRunLabel(metric.aggregation)}
         </span>
-      </h3>
+      </Heading>
       {!result ? null : (
         <div className="table-wrap">
           <table role="table" className="comparison-cards" aria-label={`Comparison of ${metric.key}`}>
             <thead role="rowgroup">
               <tr role="row">
                 <th role="columnheader">Variant</th>
-                <th role="columnheader" className="num">Runs</th>
-                <th role="columnheader" className="num">Median [95% CI]</th>
-                <th role="columnheader" className="num">Mean ± sd</th>
-                <th role="columnheader" className="num">Min … max</th>
+                <th role="columnheader" className="num">
+                  Runs
+                </th>
+                <th role="columnheader" className="num">
+                  Median [95% CI]
+                </th>
+                <th role="columnheader" className="num">
+                  Mean ± sd
+                </th>
+                <th role="columnheader" className="num">
+                  Min … max
+                </th>
                 {merged ? (
                   <th role="columnheader" className="num" title="percentiles of all runs' samples, merged from their histograms">
                     p50 / p90 / p99
@@ -124,8 +155,12 @@ export function MetricComparison({ metric }: { metric: MetricEntry }) {
                 ) : null}
                 {tested ? (
                   <>
-                    <th role="columnheader" className="num">Change [CI]</th>
-                    <th role="columnheader" className="num">p</th>
+                    <th role="columnheader" className="num">
+                      Change [CI]
+                    </th>
+                    <th role="columnheader" className="num">
+                      p
+                    </th>
                     <th role="columnheader">Verdict</th>
                   </>
                 ) : null}
@@ -150,7 +185,11 @@ export function MetricComparison({ metric }: { metric: MetricEntry }) {
                       <span className="figure">{withUnit(figures.range, figures)}</span>
                     </Cell>
                     {merged ? (
-                      <Cell label="p50 / p90 / p99" className="num" title={p ? `merged from ${p.count.toLocaleString("en-US")} recorded values` : "no histograms"}>
+                      <Cell
+                        label="p50 / p90 / p99"
+                        className="num"
+                        title={p ? `merged from ${p.count.toLocaleString("en-US")} recorded values` : "no histograms"}
+                      >
                         {p ? <span className="figure">{formatPercentiles([p.p50, p.p90, p.p99], metric.unit)}</span> : "—"}
                       </Cell>
                     ) : null}

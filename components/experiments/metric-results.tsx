@@ -13,7 +13,14 @@ import { usePagedList } from "./use-paged-list";
 type Metric = ExperimentDetail["experiment"]["metrics"][number];
 
 const FIGURE_NAMES: Record<Metric["summaryFigure"], string> = {
-  mean: "mean", p50: "median", p90: "p90", p95: "p95", p99: "p99", min: "min", max: "max", sum: "sum",
+  mean: "mean",
+  p50: "median",
+  p90: "p90",
+  p95: "p95",
+  p99: "p99",
+  min: "min",
+  max: "max",
+  sum: "sum",
 };
 
 interface MetricResultsProps {
@@ -34,12 +41,16 @@ export function MetricResults({ projectSlug, experimentSlug, metric, first }: Me
   return (
     <section className="card" aria-label={`Results: ${metric.key}`}>
       <h2>
-        <code>{metric.key}</code> <span className="muted small">{metric.label ? `${metric.label} · ` : ""}{metric.unit} · {directionLabel[metric.direction]} · per run: {metric.aggregation}</span>
+        <code>{metric.key}</code>{" "}
+        <span className="muted small">
+          {metric.label ? `${metric.label} · ` : ""}
+          {metric.unit} · {directionLabel[metric.direction]} · per run: {metric.aggregation}
+        </span>
       </h2>
       <p className="muted small">
         <strong>Run value</strong>: what each run contributes to comparisons — the value the run&apos;s producer sent (marked <em>sent</em>, e.g. the whole
-        run&apos;s rate), else its summary&apos;s {FIGURE_NAMES[metric.summaryFigure]}. The summary columns describe the run&apos;s own values: its operations, or its seconds when
-        it sent a per-second series (then n counts seconds).
+        run&apos;s rate), else its summary&apos;s {FIGURE_NAMES[metric.summaryFigure]}. The summary columns describe the run&apos;s own values: its operations,
+        or its seconds when it sent a per-second series (then n counts seconds).
       </p>
       <div className="table-wrap">
         <table aria-label={`Runs of ${metric.key}`}>
@@ -96,7 +107,10 @@ type ShownResult = MetricResultsPage["rows"][number]["result"];
 
 /** The stored summary's figures; those of a summary that contradicts itself are struck through. */
 function SummaryCells({ result }: { result: ShownResult }) {
-  const figures = [result.n.toLocaleString("en-US"), ...[result.mean, result.sd, result.min, result.p50, result.p90, result.p99, result.max].map((figure) => formatMeasure(figure))];
+  const figures = [
+    result.n.toLocaleString("en-US"),
+    ...[result.mean, result.sd, result.min, result.p50, result.p90, result.p99, result.max].map((figure) => formatMeasure(figure)),
+  ];
   return (
     <>
       {figures.map((text, i) => (

@@ -16,8 +16,8 @@ export function MetricsFieldset({ metrics }: { metrics: MetricsArray }) {
     <fieldset>
       <legend>Metrics</legend>
       <p className="muted small" style={{ marginTop: 0 }}>
-        What you measure, its unit, which direction is better, and how one run is summarised into one number. For a variant agents run, pick
-        them from what its workload reports (under the variant&apos;s workload): the keys must be ones the agent sends.
+        What you measure, its unit, which direction is better, and how one run is summarised into one number. For a variant agents run, pick them from what its
+        workload reports (under the variant&apos;s workload): the keys must be ones the agent sends.
       </p>
       <FieldError id="metrics-error" message={errors?.message ?? errors?.root?.message} />
       {fields.map((field, index) => {
@@ -26,7 +26,13 @@ export function MetricsFieldset({ metrics }: { metrics: MetricsArray }) {
         return (
           <div key={field.id} className="list-row metric-row" data-testid="metric-row">
             <Field id={id("key")} label="Key" error={error?.key?.message}>
-              <input id={id("key")} type="text" placeholder="latency_ms" {...register(`metrics.${index}.key`)} {...invalidProps(id("key"), error?.key?.message)} />
+              <input
+                id={id("key")}
+                type="text"
+                placeholder="latency_ms"
+                {...register(`metrics.${index}.key`)}
+                {...invalidProps(id("key"), error?.key?.message)}
+              />
             </Field>
             <Field id={id("label")} label="Label" error={error?.label?.message}>
               <input id={id("label")} type="text" placeholder="Mean latency" {...register(`metrics.${index}.label`)} />

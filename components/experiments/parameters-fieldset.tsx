@@ -20,7 +20,13 @@ export function ParametersFieldset() {
         return (
           <div key={field.id} className="list-row param-row">
             <Field id={nameId} label="Name" error={errors?.[index]?.name?.message}>
-              <input id={nameId} type="text" placeholder="payload" {...register(`parameters.${index}.name`)} {...invalidProps(nameId, errors?.[index]?.name?.message)} />
+              <input
+                id={nameId}
+                type="text"
+                placeholder="payload"
+                {...register(`parameters.${index}.name`)}
+                {...invalidProps(nameId, errors?.[index]?.name?.message)}
+              />
             </Field>
             <Field id={valueId} label="Value" error={errors?.[index]?.value?.message}>
               <input id={valueId} type="text" placeholder="1 MB" {...register(`parameters.${index}.value`)} />

@@ -30,7 +30,11 @@ const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 const kindLabel = { go: "Go agent", jvm: "JVM agent", other: "agent" } as const;
 
-const builtInLabel: Record<BuiltInAgent, string> = { go: "the Go agent (agents/go)", reference: "the TypeScript reference agent (agents/reference)", jvm: "the JVM agent (agents/jvm)" };
+const builtInLabel: Record<BuiltInAgent, string> = {
+  go: "the Go agent (agents/go)",
+  reference: "the TypeScript reference agent (agents/reference)",
+  jvm: "the JVM agent (agents/jvm)",
+};
 
 /** How to start a built-in agent against this server, with a token from the Agents page. */
 function startCommand(agent: BuiltInAgent, origin: string): string {
@@ -56,8 +60,8 @@ function WorkloadLine({ workload, agentsHref, origin }: { workload: RunnableWork
   if (workload.offers.length) {
     return (
       <li>
-        “{workload.name}” is offered by {workload.offers.map((offer) => `${offer.name} (${kindLabel[offer.kind]})`).join(", ")}, offline now: its jobs wait until one is back (see{" "}
-        <Link href={agentsHref}>Agents</Link>).
+        “{workload.name}” is offered by {workload.offers.map((offer) => `${offer.name} (${kindLabel[offer.kind]})`).join(", ")}, offline now: its jobs wait
+        until one is back (see <Link href={agentsHref}>Agents</Link>).
       </li>
     );
   }
@@ -67,9 +71,8 @@ function WorkloadLine({ workload, agentsHref, origin }: { workload: RunnableWork
       No agent of this project offers “{workload.name}” yet.{" "}
       {first ? (
         <>
-          {sentence(workload.builtIn.map((agent) => builtInLabel[agent]).join(" and "))} {workload.builtIn.length === 1 ? "has" : "have"} it: start one with an enrollment token from{" "}
-          <Link href={agentsHref}>Agents</Link>:
-          <pre className="block">{startCommand(first, origin)}</pre>
+          {sentence(workload.builtIn.map((agent) => builtInLabel[agent]).join(" and "))} {workload.builtIn.length === 1 ? "has" : "have"} it: start one with an
+          enrollment token from <Link href={agentsHref}>Agents</Link>:<pre className="block">{startCommand(first, origin)}</pre>
         </>
       ) : (
         <>
@@ -88,11 +91,13 @@ export function RunnableEmptyState({ canRun, jobs, workloads, batchStarted, agen
           <>No runs yet: they land here as the agents finish the jobs above.</>
         ) : canRun ? (
           <>
-            No runs yet. Press <strong>Run</strong> above: it queues {plural(jobs, "job")} for the project&apos;s agents, and the comparison fills in as their runs land.
+            No runs yet. Press <strong>Run</strong> above: it queues {plural(jobs, "job")} for the project&apos;s agents, and the comparison fills in as their
+            runs land.
           </>
         ) : (
           <>
-            No runs yet. A member or owner of this project can press <strong>Run</strong>: the project&apos;s agents then measure it, and the comparison fills in as their runs land.
+            No runs yet. A member or owner of this project can press <strong>Run</strong>: the project&apos;s agents then measure it, and the comparison fills
+            in as their runs land.
           </>
         )}
       </p>

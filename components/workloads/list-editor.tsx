@@ -37,7 +37,12 @@ export function ListEditor({ id, field, value, error, onChange }: Props) {
 
   const publish = (next: Row[]) => {
     setRows(next);
-    onChange(listValue(field, next.map((row) => row.text)));
+    onChange(
+      listValue(
+        field,
+        next.map((row) => row.text),
+      ),
+    );
   };
 
   return (

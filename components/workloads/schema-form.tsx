@@ -42,7 +42,11 @@ export function SchemaForm({ idPrefix, fields, settings, problems, onChange }: P
   const anyRequired = fields.some((field) => field.required);
   return (
     <div className="stack-tight">
-      {anyRequired ? <p className="muted small" style={{ margin: 0 }}>* required</p> : null}
+      {anyRequired ? (
+        <p className="muted small" style={{ margin: 0 }}>
+          * required
+        </p>
+      ) : null}
       <Fields idPrefix={idPrefix} path={[]} fields={fields} value={settings} problems={{ ...problems, ...textProblems }} onChange={change} />
     </div>
   );
@@ -61,7 +65,15 @@ function Fields({ idPrefix, path, fields, value, problems, onChange }: FieldsPro
   return (
     <div className="row settings-fields">
       {fields.map((field) => (
-        <SettingInput key={field.key} idPrefix={idPrefix} path={[...path, field.key]} field={field} value={value[field.key]} problems={problems} onChange={onChange} />
+        <SettingInput
+          key={field.key}
+          idPrefix={idPrefix}
+          path={[...path, field.key]}
+          field={field}
+          value={value[field.key]}
+          problems={problems}
+          onChange={onChange}
+        />
       ))}
     </div>
   );
@@ -108,7 +120,11 @@ function SettingInput({ idPrefix, path, field, value, problems, onChange }: Sett
     return (
       <fieldset className="settings-group settings-wide" aria-describedby={error ? `${id}-error` : hint ? `${id}-hint` : undefined}>
         <legend>{label}</legend>
-        {field.kind === "map" ? <MapEditor id={id} field={field} value={value} error={error} onChange={change} /> : <ListEditor id={id} field={field} value={value} error={error} onChange={change} />}
+        {field.kind === "map" ? (
+          <MapEditor id={id} field={field} value={value} error={error} onChange={change} />
+        ) : (
+          <ListEditor id={id} field={field} value={value} error={error} onChange={change} />
+        )}
         {hint && !error ? (
           <span className="hint" id={`${id}-hint`}>
             {hint}
