@@ -42,7 +42,9 @@ interface Props {
   onAddMetrics: (metrics: TWorkloadMetric[]) => void;
 }
 
-const OTHER = "\u0000other";
+// Never a workload name (those start with a letter or digit). Not a NUL-prefixed string: the HTML
+// parser turns a NUL in the server-rendered <option value> into U+FFFD, so it never matched.
+const OTHER = "(other)";
 type Mode = "form" | "json";
 
 function isSettings(value: unknown): value is Settings {

@@ -5,6 +5,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { db } from "~/server/db/client";
 import { listBatches } from "~/server/agents/batches";
+import { chartsFor } from "~/server/comparison/charts";
 import { getComparison } from "~/server/comparison/comparison";
 import type { TProbeInput } from "~/server/schemas/probe";
 import { agentApi, batchOf, claimed, jobsProject, registeredAgent, type ErrorReply } from "~/test/agent-protocol";
@@ -102,6 +103,13 @@ describe("a complete with probe metrics and warnings", () => {
       ["latency", null],
       ["app-1.cpu_percent", "app-1"],
       ["db.rss_peak", "db"],
+    ]);
+    // The charts follow it, each probe metric with its over-time series.
+    const charts = await chartsFor(db, { projectSlug: project.slug }, comparison);
+    expect(charts.metrics.map((metric) => [metric.key, metric.timeSeries.length])).toEqual([
+      ["latency", 0],
+      ["app-1.cpu_percent", 1],
+      ["db.rss_peak", 1],
     ]);
   });
 
