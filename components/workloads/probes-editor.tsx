@@ -23,6 +23,18 @@ const messageAt = (tree: unknown, ...path: (string | number)[]): string | undefi
   return (node as { message?: string } | undefined)?.message;
 };
 
+/** The first message anywhere under `tree` (a custom series' problems, whose fields the form does not draw). */
+function firstMessage(tree: unknown): string | undefined {
+  if (!tree || typeof tree !== "object") return undefined;
+  const own = (tree as { message?: unknown }).message;
+  if (typeof own === "string") return own;
+  for (const value of Object.values(tree)) {
+    const found = firstMessage(value);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 const presetHints: Record<TProbePreset, string> = {
   process: "CPU % and resident memory (process_cpu_seconds_total, process_resident_memory_bytes)",
   jvm: "heap used and its peak, GC count and time, live threads (Micrometer's jvm_* series)",
@@ -154,6 +166,7 @@ function ProbeRow({ id, index, probe, errors, onChange, onRemove, metricKeys, on
       ) : (
         <PrometheusFields id={id} ids={ids} probe={probe} set={set} error={error} label={label} />
       )}
+      <FieldError message={firstMessage((errors as { series?: unknown } | undefined)?.series)} />
       <label className="checkbox">
         <input type="checkbox" checked={Boolean(probe.required)} onChange={(event) => set("required", event.target.checked)} />
         Required: fail the run when a reading fails mid-run (otherwise the interval is a gap and the run carries a warning)
