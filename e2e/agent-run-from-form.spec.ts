@@ -10,24 +10,10 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
-import { createProjectViaUi, openForm, uniqueSuffix } from "./helpers";
+import { expect, test } from "@playwright/test";
+import { createProjectViaUi, openForm, shot, uniqueSuffix } from "./helpers";
 
 const GO_AGENT = path.resolve(import.meta.dirname, "../agents/go/bin/versus-agent");
-/** Screenshots for a person to look at, when SHOTS_DIR is set (not part of what is asserted). */
-const SHOTS = process.env.SHOTS_DIR;
-
-async function shot(page: Page, name: string) {
-  if (!SHOTS) return;
-  fs.mkdirSync(SHOTS, { recursive: true });
-  const size = page.viewportSize();
-  for (const width of [1280, 390]) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: true });
-  }
-  if (size) await page.setViewportSize(size);
-}
-
 let target: http.Server;
 let targetUrl = "";
 const headersSeen = new Set<string>();

@@ -1,4 +1,6 @@
 // Typed helpers for browser tests: unique names per test so runs never collide (documenso style).
+import fs from "node:fs";
+import path from "node:path";
 import { expect, type Page } from "@playwright/test";
 
 export function uniqueSuffix(): string {
@@ -44,4 +46,17 @@ export async function addMetric(page: Page, index: number, metric: MetricRow) {
   await page.locator(`[id="metrics.${index}.key"]`).fill(metric.key);
   await page.locator(`[id="metrics.${index}.unit"]`).fill(metric.unit);
   if (metric.direction) await page.locator(`[id="metrics.${index}.direction"]`).selectOption({ label: metric.direction });
+}
+
+/** Full-page screenshots at 1280 and 390 px for a person to look at, when SHOTS_DIR is set (not part of what a test asserts). */
+export async function shot(page: Page, name: string) {
+  const dir = process.env.SHOTS_DIR;
+  if (!dir) return;
+  fs.mkdirSync(dir, { recursive: true });
+  const size = page.viewportSize();
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: path.join(dir, `${name}-${width}.png`), fullPage: true });
+  }
+  if (size) await page.setViewportSize(size);
 }

@@ -116,18 +116,20 @@ function ChangeCells({ candidate }: { candidate: Candidate | undefined }) {
   );
 }
 
-export function MetricComparison({ metric }: { metric: MetricEntry }) {
+/** `level`: 4 when the metric sits under a group heading (Client, Server). */
+export function MetricComparison({ metric, level = 3 }: { metric: MetricEntry; level?: 3 | 4 }) {
+  const Heading = level === 4 ? "h4" : "h3";
   const result = metric.comparison;
   const tested = (result?.comparisons.length ?? 0) > 0;
   const merged = result?.variants.some((v) => v.percentiles !== null) ?? false;
   return (
     <div style={{ marginTop: "1rem" }}>
-      <h3>
+      <Heading className="metric-heading">
         <code>{metric.key}</code>{" "}
         <span className="muted small">
           {metric.unit} · {directionLabel[metric.direction]} · {perRunLabel(metric.aggregation)}
         </span>
-      </h3>
+      </Heading>
       {!result ? null : (
         <div className="table-wrap">
           <table role="table" className="comparison-cards" aria-label={`Comparison of ${metric.key}`}>

@@ -1,7 +1,7 @@
 "use client";
 // The experiment's runs, newest first, a page at a time (the first page comes with the page).
 import Link from "next/link";
-import type { ReactNode } from "react";
+import { Fragment, type ReactNode } from "react";
 import { formatDateTime } from "~/components/format";
 import { useTRPC } from "~/components/trpc/react";
 import { importFormats } from "~/server/schemas/import-formats";
@@ -66,23 +66,44 @@ export function RunsTable({ projectSlug, experimentSlug, first, uploadHint, empt
           </thead>
           <tbody>
             {runs.map((run) => (
-              <tr key={run.id} id={`run-${run.id}`}>
-                <td>{run.variant}</td>
-                <td>
-                  <span className={run.status === "succeeded" ? "badge good" : "badge"}>{run.status}</span>
-                </td>
-                <td>
-                  {run.source}
-                  {run.sourceDetail ? <div className="muted small">{run.sourceDetail}</div> : null}
-                </td>
-                <td className="num">{run.repetition}</td>
-                <td className="small">
-                  {run.gitCommit ? <code>{run.gitCommit.slice(0, 10)}</code> : "—"}
-                  {run.gitBranch ? <div className="muted">{run.gitBranch}</div> : null}
-                </td>
-                <td className="small">{environmentSummary(run.environment)}</td>
-                <td className="small muted">{formatDateTime(run.finishedAt ?? run.createdAt)}</td>
-              </tr>
+              <Fragment key={run.id}>
+                <tr id={`run-${run.id}`}>
+                  <td>{run.variant}</td>
+                  <td>
+                    <span className={run.status === "succeeded" ? "badge good" : "badge"}>{run.status}</span>
+                    {run.warnings.length ? (
+                      <div>
+                        <span className="badge warn">{run.warnings.length === 1 ? "1 warning" : `${run.warnings.length} warnings`}</span>
+                      </div>
+                    ) : null}
+                  </td>
+                  <td>
+                    {run.source}
+                    {run.sourceDetail ? <div className="muted small">{run.sourceDetail}</div> : null}
+                  </td>
+                  <td className="num">{run.repetition}</td>
+                  <td className="small">
+                    {run.gitCommit ? <code>{run.gitCommit.slice(0, 10)}</code> : "—"}
+                    {run.gitBranch ? <div className="muted">{run.gitBranch}</div> : null}
+                  </td>
+                  <td className="small">{environmentSummary(run.environment)}</td>
+                  <td className="small muted">{formatDateTime(run.finishedAt ?? run.createdAt)}</td>
+                </tr>
+                {run.warnings.length ? (
+                  // What the run's producer noticed that its figures do not say (a probe's gaps…), right under the run.
+                  <tr className="run-warnings" data-testid="run-warnings">
+                    <td colSpan={7}>
+                      <ul aria-label={`Warnings of ${run.variant} run ${run.repetition}`}>
+                        {run.warnings.map((warning, index) => (
+                          <li key={index} className="small">
+                            {warning}
+                          </li>
+                        ))}
+                      </ul>
+                    </td>
+                  </tr>
+                ) : null}
+              </Fragment>
             ))}
           </tbody>
         </table>

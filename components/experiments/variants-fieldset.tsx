@@ -4,6 +4,7 @@ import { Controller, useFieldArray, useFormContext } from "react-hook-form";
 import { RemoveRowButton } from "~/components/forms/remove-row-button";
 import { Field, FieldError, invalidProps } from "~/components/forms/field";
 import { useTRPC } from "~/components/trpc/react";
+import type { ProbeErrors } from "~/components/workloads/probes-editor";
 import { WorkloadEditor } from "~/components/workloads/workload-editor";
 import type { TExperimentFormValues } from "~/server/schemas/experiment";
 import type { TWorkloadMetric } from "~/server/schemas/workload";
@@ -59,7 +60,7 @@ export function VariantsFieldset({ projectSlug, metricKeys, onAddMetrics }: Prop
               name={`variants.${index}.config`}
               render={({ field: config }) => {
                 const configErrors = errors?.[index]?.config as
-                  { message?: string; workload?: { message?: string }; settings?: { message?: string } } | undefined;
+                  { message?: string; workload?: { message?: string }; settings?: { message?: string }; probes?: ProbeErrors } | undefined;
                 return (
                   <WorkloadEditor
                     name={`variants.${index}.config`}
@@ -68,7 +69,12 @@ export function VariantsFieldset({ projectSlug, metricKeys, onAddMetrics }: Prop
                     onChange={config.onChange}
                     workloads={workloads.data}
                     workloadsError={workloads.error?.message}
-                    errors={{ workload: configErrors?.workload?.message, config: configErrors?.message, settings: configErrors?.settings?.message }}
+                    errors={{
+                      workload: configErrors?.workload?.message,
+                      config: configErrors?.message,
+                      settings: configErrors?.settings?.message,
+                      probes: configErrors?.probes,
+                    }}
                     submitted={formState.isSubmitted}
                     agentsHref={`/p/${projectSlug}/agents`}
                     metricKeys={metricKeys}

@@ -11,6 +11,7 @@ import type { TWorkloadMetric } from "~/server/schemas/workload";
 import { settingsProblems } from "~/server/workloads/settings-problems";
 import { SchemaForm } from "./schema-form";
 import { jsonExample, settingsForm } from "./settings-fields";
+import { ProbesEditor, type ProbeDraft, type ProbeErrors } from "./probes-editor";
 import { WorkloadMetrics } from "./workload-metrics";
 import { useWorkloadProblems } from "./workload-problems";
 
@@ -18,6 +19,7 @@ type Settings = Record<string, unknown>;
 export interface WorkloadConfig {
   workload?: string;
   settings?: Settings;
+  probes?: ProbeDraft[];
 }
 
 interface Props {
@@ -31,7 +33,7 @@ interface Props {
   workloads: AdvertisedWorkload[] | undefined;
   workloadsError?: string;
   /** Problems the form's own schema or the server found (the workload name, the config). */
-  errors: { workload?: string; config?: string; settings?: string };
+  errors: { workload?: string; config?: string; settings?: string; probes?: ProbeErrors };
   /** After a submit attempt, missing required settings are shown too. */
   submitted: boolean;
   agentsHref: string;
@@ -40,7 +42,9 @@ interface Props {
   onAddMetrics: (metrics: TWorkloadMetric[]) => void;
 }
 
-const OTHER = "\u0000other";
+// Never a workload name (those start with a letter or digit). Not a NUL-prefixed string: the HTML
+// parser turns a NUL in the server-rendered <option value> into U+FFFD, so it never matched.
+const OTHER = "(other)";
 type Mode = "form" | "json";
 
 function isSettings(value: unknown): value is Settings {
@@ -99,8 +103,8 @@ export function WorkloadEditor({ name, variant, value, onChange, workloads, work
       commit({ workload: "", settings: {} }, {}, null);
     } else {
       setCustom(false);
-      // Another workload's settings mean nothing to this one.
-      commit(choice ? { workload: choice, settings: {} } : {}, {}, null);
+      // Another workload's settings mean nothing to this one; its probes watch the same target.
+      commit(choice ? { workload: choice, settings: {}, ...(value.probes ? { probes: value.probes } : {}) } : {}, {}, null);
     }
   };
 
@@ -260,6 +264,17 @@ export function WorkloadEditor({ name, variant, value, onChange, workloads, work
               <FieldError id={`${jsonId}-error`} message={jsonError} />
             </div>
           )}
+          <ProbesEditor
+            name={name}
+            variant={variant}
+            probes={value.probes ?? []}
+            onChange={(probes) =>
+              commit({ ...value, ...(probes.length ? { probes } : { probes: undefined }) }, effectiveMode === "form" ? textProblems : {}, jsonProblem)
+            }
+            errors={errors.probes}
+            metricKeys={metricKeys}
+            onAddMetrics={onAddMetrics}
+          />
         </>
       ) : null}
     </div>

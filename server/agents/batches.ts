@@ -5,6 +5,7 @@ import type { Db, Prisma } from "../db/client";
 import { AppError, type FieldIssue } from "../core/errors";
 import type { TLabels } from "../schemas/agents";
 import { MAX_BATCH_JOBS, type TJobOrder, type TJobStatus, type TStartBatch } from "../schemas/jobs";
+import { probeCapability } from "../schemas/probe";
 import { workloadOf, type TVariantWorkload } from "../schemas/workload";
 import { requireWorkloadFit } from "../workloads/workload-checks";
 import { isOnline } from "./agent-admin";
@@ -56,7 +57,7 @@ export async function startBatch(db: Db, projectId: string, createdById: string 
       { fieldIssues: [{ path: ["variants"], message: `no workload configured for ${missing.join(", ")}` }] },
     );
   }
-  const needed = [...new Set([...workloads.values()].map((w) => w.workload))];
+  const needed = [...new Set([...workloads.values()].flatMap(capabilitiesOf))];
   // The same check as saving: agents' adverts may have changed since (or the experiment was
   // saved before they said what they report).
   await requireWorkloadFit(
@@ -77,7 +78,7 @@ export async function startBatch(db: Db, projectId: string, createdById: string 
     if (lacking.length) {
       throw new AppError(
         "UNPROCESSABLE",
-        `The chosen agent cannot run ${lacking.map((name) => `"${name}"`).join(", ")}: it does not advertise ${lacking.length === 1 ? "that workload" : "those workloads"}`,
+        `The chosen agent cannot run ${lacking.map((name) => `"${name}"`).join(", ")}: it does not advertise ${lacking.length === 1 ? "that capability" : "those capabilities"}`,
         {
           fieldIssues: [{ path: ["agentId"], message: `does not run ${lacking.join(", ")}` }],
         },
@@ -123,7 +124,7 @@ export async function startBatch(db: Db, projectId: string, createdById: string 
               position: job.position,
               repetition: job.repetition,
               warmup: job.warmup,
-              capabilities: [workload.workload],
+              capabilities: capabilitiesOf(workload),
               requiredLabels: input.labels,
               payload: workload as Prisma.InputJsonObject,
               pinnedAgentId: pinned?.id,
@@ -146,6 +147,11 @@ export async function startBatch(db: Db, projectId: string, createdById: string 
     jobs: plan.length,
     eligibleAgents: await countEligibleAgents(db, projectId, needed, input.labels, pinned?.id),
   };
+}
+
+/** What a job of this workload needs from its agent: the workload, and `probe:<kind>` for each kind of probe it samples. */
+function capabilitiesOf(workload: TVariantWorkload): string[] {
+  return [...new Set([workload.workload, ...workload.probes.map((probe) => probeCapability(probe.kind))])];
 }
 
 async function countEligibleAgents(db: Db, projectId: string, capabilities: string[], labels: TLabels, pinnedAgentId: string | undefined): Promise<number> {

@@ -187,6 +187,8 @@ function claimedJob(row: ClaimedRow, leaseSeconds: number): TClaimedJob {
     repetition: row.repetition,
     warmup: row.warmup,
     workload: { name: row.payload.workload, settings: row.payload.settings ?? {} },
+    // Jobs queued before probes existed have none in their payload.
+    probes: row.payload.probes ?? [],
     metrics: row.metrics,
   };
 }

@@ -57,8 +57,10 @@ export async function estimateJobSeconds(db: Db, projectId: string, experimentSl
       FROM "Job" j JOIN "Variant" v ON v."id" = j."variantId"
       WHERE j."experimentId" = ${experiment.id} AND j."status" = 'succeeded'
         AND j."startedAt" IS NOT NULL AND j."finishedAt" IS NOT NULL
-        -- Only jobs that ran the variant's settings as they are now.
-        AND j."payload" = jsonb_build_object('workload', v."config"->'workload', 'settings', COALESCE(v."config"->'settings', '{}'::jsonb))
+        -- Only jobs that ran the variant's workload and settings as they are now (its probes do not
+        -- change how long a job takes, and jobs queued before probes existed have none).
+        AND j."payload"->'workload' = v."config"->'workload'
+        AND COALESCE(j."payload"->'settings', '{}'::jsonb) = COALESCE(v."config"->'settings', '{}'::jsonb)
     ) timed
     WHERE recent <= ${RECENT_JOBS}
     GROUP BY "variantId"`);

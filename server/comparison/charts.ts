@@ -69,6 +69,9 @@ export async function chartsFor(db: Db, where: { projectSlug: string }, comparis
     },
   });
   const [results, series] = await Promise.all([loadResults(db, experiment.id), loadTimeSeries(db, experiment.id)]);
+  // In the comparison's order: the client side's metrics, then its probes' (the system under test's).
+  const rank = new Map(comparison.metrics.map((metric, index) => [metric.key, index]));
+  const metrics = [...experiment.metrics].sort((a, b) => (rank.get(a.key) ?? 0) - (rank.get(b.key) ?? 0));
   const order = new Map(experiment.variants.map((v, i) => [v.id, i]));
   const byPosition = <T extends { run: { variantId: string; repetition: number } }>(a: T, b: T) =>
     (order.get(a.run.variantId) ?? 0) - (order.get(b.run.variantId) ?? 0) || a.run.repetition - b.run.repetition;
@@ -77,7 +80,7 @@ export async function chartsFor(db: Db, where: { projectSlug: string }, comparis
     experiment: { slug: comparison.experiment.slug, title: comparison.experiment.title },
     baseline: comparison.baseline,
     variants: experiment.variants.map((v, i) => ({ name: v.name, isBaseline: v.name === comparison.baseline, color: i % PALETTE_SIZE })),
-    metrics: experiment.metrics.map((metric) => {
+    metrics: metrics.map((metric) => {
       const described = comparison.metrics.find((m) => m.key === metric.key);
       const rows = results.filter((r) => r.metricId === metric.id).sort(byPosition);
       // Every variant with runs has its figures there, also when nothing could be compared.

@@ -11,6 +11,7 @@ import { hasFiniteFigures, storedFigures } from "../runs/finite-figures";
 import { runFigure, type RunFigureSource } from "../runs/run-figure";
 import { mergedPercentiles, type HistogramGroup } from "./merged-percentiles";
 import type { TComparison } from "../schemas/comparison";
+import { probeNamesOf, probeOfMetric } from "../workloads/probe-metrics";
 
 type StoredResult = RunFigureSource;
 
@@ -115,11 +116,14 @@ export async function getComparison(
     metrics.push({ ...describe(metric), comparison: compareMetric(spec, variants, { alpha: experiment.alpha }), reason: null });
   }
 
+  // The client side's metrics first, then the system under test's (its probes'), each in the experiment's order.
+  const probes = probeNamesOf(experiment.variants.map((v) => v.config));
+  const grouped = metrics.map((metric) => ({ ...metric, probe: probeOfMetric(metric.key, probes) }));
   return {
     experiment: { slug: experiment.slug, title: experiment.title, alpha: experiment.alpha },
     baseline: baseline.name,
     variants: experiment.variants.map((v) => ({ name: v.name, isBaseline: v.id === baseline.id, runs: runsPerVariant.get(v.id)?.size ?? 0 })),
-    metrics,
+    metrics: [...grouped.filter((metric) => !metric.probe), ...grouped.filter((metric) => metric.probe)],
   };
 }
 

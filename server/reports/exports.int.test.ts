@@ -38,6 +38,7 @@ describe("CSV exports — Kafka serializers (docs/examples.md case 5)", () => {
             status: "failed",
             repetition: 6,
             sourceDetail: 'broker "down", restarted',
+            warnings: ['probe "app-1" did not answer for 3 of 10 intervals (4 s – 7 s): connection refused', "second, with a comma"],
             metrics: [{ key: "send_time_ms", summary: { n: 1, mean: 40 } }],
           },
         ],
@@ -77,6 +78,7 @@ describe("CSV exports — Kafka serializers (docs/examples.md case 5)", () => {
       "value",
       "compared_value",
       "summary_note",
+      "warnings",
     ]);
     // 15 runs × 2 metrics and the failed run's one metric.
     expect(rows).toHaveLength(31);
@@ -118,6 +120,11 @@ describe("CSV exports — Kafka serializers (docs/examples.md case 5)", () => {
     expect(kotlinx[0]).toMatchObject({ repetition: "0", git_commit: "4f2a9c1e", git_branch: "main", n: String(MESSAGES), sd: "", p99_9: "" });
     // Quotes and commas in free text survive the round trip.
     expect(rows.find((r) => r.status === "failed")).toMatchObject({ variant: "SPRING_JSON", source_detail: 'broker "down", restarted', mean: "40" });
+    // A run's warnings, one a line in its cell; a run without any has an empty cell.
+    expect(rows.find((r) => r.status === "failed")?.warnings).toBe(
+      'probe "app-1" did not answer for 3 of 10 intervals (4 s – 7 s): connection refused\nsecond, with a comma',
+    );
+    expect(kotlinx[0]?.warnings).toBe("");
   });
 
   it("runs.csv: a run with raw samples has every summary column, computed at ingest", async () => {

@@ -45,6 +45,7 @@ const RUN_COLUMNS = [
   "value",
   "compared_value",
   "summary_note",
+  "warnings",
 ] as const;
 
 const SUMMARY_COLUMNS = [
@@ -116,6 +117,7 @@ export async function exportRunsCsv(db: Db, where: { projectSlug: string }, expe
       finishedAt: true,
       gitCommit: true,
       gitBranch: true,
+      warnings: true,
       variant: { select: { name: true } },
       results: {
         orderBy: { metric: { position: "asc" } },
@@ -135,6 +137,8 @@ export async function exportRunsCsv(db: Db, where: { projectSlug: string }, expe
       finished_at: iso(run.finishedAt),
       git_commit: run.gitCommit,
       git_branch: run.gitBranch,
+      // The run's warnings (a probe's gaps…), one a line in the cell; on each of the run's rows.
+      warnings: run.warnings.join("\n"),
     };
     if (run.results.length === 0) return [common];
     return run.results.map((r) => ({

@@ -93,6 +93,30 @@ describe("renderMarkdownReport", () => {
     expect(markdown).not.toContain("Example data");
   });
 
+  it("groups a probe's metrics under Server after the client's, and lists the runs' warnings", () => {
+    const comparison = kafkaComparison();
+    comparison.metrics = [comparison.metrics[0]!, { ...comparison.metrics[1]!, key: "app-1.cpu_percent", unit: "%", probe: "app-1" }];
+    const warned = renderMarkdownReport({
+      experiment,
+      comparison,
+      environment: noEnvironment,
+      warnings: [{ variant: "KOTLINX_JSON", repetition: 3, warnings: ['probe "app-1" did not answer for 3 of 10 intervals (4 s – 7 s): connection refused'] }],
+      chartFiles: [],
+      generatedAt,
+    });
+    const lines = warned.split("\n");
+    const at = (text: string) => lines.findIndex((line) => line.startsWith(text));
+    expect(at("**Client**")).toBeGreaterThan(at("## Results"));
+    expect(at("### Average send time")).toBeGreaterThan(at("**Client**"));
+    expect(lines[at("**Server**")]).toBe("**Server**: the system under test, from the variants' probes (`app-1`).");
+    expect(at("### `app-1.cpu_percent`")).toBeGreaterThan(at("**Server**"));
+    expect(warned).toContain(
+      '## Run warnings\n\n1 run carried warnings from its producer:\n\n- **KOTLINX_JSON** run 3: probe "app-1" did not answer for 3 of 10 intervals (4 s – 7 s): connection refused\n',
+    );
+    expect(markdown).not.toContain("**Server**");
+    expect(markdown).not.toContain("Run warnings");
+  });
+
   it("states the method: warm-up, runs, parameters, α and the tests used", () => {
     expect(markdown).toContain("- Warm-up: 1 run before measuring");
     expect(markdown).toContain("- Measured: 5 runs per variant planned.");

@@ -48,12 +48,20 @@ export interface ReportInput {
   /** Null when the experiment has no runs yet. */
   comparison: TComparison | null;
   environment: EnvironmentSummary;
+  /** The runs that carry warnings (a probe that missed intervals…); absent or [] when none do. */
+  warnings?: RunWarnings[];
   /** Chart images beside the report, linked as charts/<file>. */
   chartFiles: string[];
   generatedAt: Date;
 }
 
 type MetricEntry = TComparison["metrics"][number];
+
+export interface RunWarnings {
+  variant: string;
+  repetition: number;
+  warnings: string[];
+}
 
 /** Table cells and headings are one line; a "|" would end the cell. */
 export function cell(text: string): string {
@@ -91,6 +99,7 @@ export function renderMarkdownReport(input: ReportInput): string {
   lines.push(...environmentSection(experiment, input.environment));
   lines.push(...methodSection(experiment, input.comparison));
   lines.push(...resultsSection(experiment, input.comparison));
+  lines.push(...warningsSection(input.warnings ?? []));
   lines.push(...chartsSection(experiment, input.chartFiles));
   return `${lines
     .join("\n")
@@ -158,8 +167,24 @@ function resultsSection(experiment: ReportExperiment, comparison: TComparison | 
   const lines = ["## Results", ""];
   if (!comparison) return [...lines, "_No runs yet: nothing to compare._", ""];
   lines.push(`Against **${cell(comparison.baseline)}** (baseline), α = ${comparison.experiment.alpha}.`, "");
-  for (const metric of comparison.metrics) lines.push(...metricResults(metric, comparison.baseline));
+  const probes = [...new Set(comparison.metrics.flatMap((metric) => metric.probe ?? []))];
+  // With probes, the client side's metrics come first, then the system under test's (the comparison orders them so).
+  comparison.metrics.forEach((metric, index) => {
+    const previous = comparison.metrics[index - 1];
+    if (probes.length && index === 0 && !metric.probe) lines.push("**Client**: what the load generator measured.", "");
+    if (metric.probe && (!previous || !previous.probe))
+      lines.push(`**Server**: the system under test, from the variants' probes (${probes.map((name) => `\`${name}\``).join(", ")}).`, "");
+    lines.push(...metricResults(metric, comparison.baseline));
+  });
   return lines;
+}
+
+/** Each warned run's warnings, said where the figures are read, not only on the run's page. */
+function warningsSection(runs: RunWarnings[]): string[] {
+  if (runs.length === 0) return [];
+  const lines = ["## Run warnings", "", `${plural(runs.length, "run")} carried warnings from ${runs.length === 1 ? "its" : "their"} producer:`, ""];
+  for (const run of runs) for (const warning of run.warnings) lines.push(`- **${cell(run.variant)}** run ${run.repetition}: ${cell(warning)}`);
+  return [...lines, ""];
 }
 
 function metricHeading(metric: { key: string; label: string; unit: string; direction: keyof typeof directionLabel; aggregation: string }): string[] {

@@ -28,10 +28,17 @@ export async function buildMarkdownReport(
     where: { experimentId: experiment.id, status: "succeeded" },
     select: { environment: true, gitCommit: true, gitBranch: true },
   });
+  // What producers noticed about the runs (a probe's gaps…), oldest run first.
+  const warned = await db.run.findMany({
+    where: { experimentId: experiment.id, NOT: { warnings: { isEmpty: true } } },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    select: { repetition: true, warnings: true, variant: { select: { name: true } } },
+  });
   return renderMarkdownReport({
     experiment,
     comparison,
     environment: summariseEnvironment(runs),
+    warnings: warned.map((run) => ({ variant: run.variant.name, repetition: run.repetition, warnings: run.warnings })),
     chartFiles: options.chartFiles,
     generatedAt: options.generatedAt ?? new Date(),
   });

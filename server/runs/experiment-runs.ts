@@ -35,6 +35,7 @@ export async function listRuns(db: Db, projectId: string, experimentSlug: string
         gitCommit: true,
         gitBranch: true,
         environment: true,
+        warnings: true,
         variant: { select: { name: true } },
       },
     }),

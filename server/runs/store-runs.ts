@@ -31,7 +31,17 @@ import { MAX_REPETITION, takeRepetitionsSql } from "./run-numbering";
 
 export type RunToStore = Pick<
   TRunInput,
-  "status" | "startedAt" | "finishedAt" | "environment" | "gitCommit" | "gitBranch" | "gitCommitMessage" | "gitCommitTime" | "tags" | "sourceDetail"
+  | "status"
+  | "startedAt"
+  | "finishedAt"
+  | "environment"
+  | "gitCommit"
+  | "gitBranch"
+  | "gitCommitMessage"
+  | "gitCommitTime"
+  | "tags"
+  | "sourceDetail"
+  | "warnings"
 >;
 
 export interface RunOfRequest {
@@ -78,6 +88,7 @@ function runRows(runs: RunOfRequest[], context: RunContext) {
       gitCommitMessage: run.gitCommitMessage ?? null,
       gitCommitTime: iso(run.gitCommitTime ? new Date(run.gitCommitTime) : null),
       tags: run.tags ?? [],
+      warnings: run.warnings ?? [],
       ingestRequestId: context.ingestRequestId ?? null,
     });
     for (const { metricId, prepared } of metrics) {
@@ -118,12 +129,12 @@ export function insertRunsSql(rows: RunRows, options: { numbered?: string } = {}
   const repetition = numbered ? Prisma.sql`COALESCE(r."repetition", ${numbered}."nextRepetition" - 1)` : Prisma.sql`r."repetition"`;
   return Prisma.sql`
     run AS (
-      INSERT INTO "Run" ("id", "experimentId", "variantId", "status", "source", "sourceDetail", "repetition", "startedAt", "finishedAt", "environment", "gitCommit", "gitBranch", "gitCommitMessage", "gitCommitTime", "tags", "ingestRequestId", "createdAt")
+      INSERT INTO "Run" ("id", "experimentId", "variantId", "status", "source", "sourceDetail", "repetition", "startedAt", "finishedAt", "environment", "gitCommit", "gitBranch", "gitCommitMessage", "gitCommitTime", "tags", "warnings", "ingestRequestId", "createdAt")
       SELECT r."id", ${rows.experimentId}, r."variantId", r."status"::"RunStatus", r."source"::"RunSource", r."sourceDetail", ${repetition}, r."startedAt", r."finishedAt",
-        r."environment", r."gitCommit", r."gitBranch", r."gitCommitMessage", r."gitCommitTime", r."tags", r."ingestRequestId", ${utcNow}
+        r."environment", r."gitCommit", r."gitBranch", r."gitCommitMessage", r."gitCommitTime", r."tags", r."warnings", r."ingestRequestId", ${utcNow}
       FROM json_to_recordset(${JSON.stringify(rows.runs)}::json) AS r(
         "id" text, "variantId" text, "repetition" int, "status" text, "source" text, "sourceDetail" text, "startedAt" timestamp, "finishedAt" timestamp,
-        "environment" jsonb, "gitCommit" text, "gitBranch" text, "gitCommitMessage" text, "gitCommitTime" timestamp, "tags" text[], "ingestRequestId" text)
+        "environment" jsonb, "gitCommit" text, "gitBranch" text, "gitCommitMessage" text, "gitCommitTime" timestamp, "tags" text[], "warnings" text[], "ingestRequestId" text)
       ${numbered ? Prisma.sql`CROSS JOIN ${numbered}` : Prisma.empty}
       RETURNING "id", "repetition"
     ),

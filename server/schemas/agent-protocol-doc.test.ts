@@ -8,6 +8,7 @@ import type { z } from "zod";
 import { ZAgentRegister, ZAgentRegistered, ZHeartbeat, ZHeartbeatReply } from "./agents";
 import { ZClaimReply, ZCompleteRequest, ZFailRequest, ZLeaseRequest } from "./jobs";
 import { ZRunMetricInput } from "./results";
+import { ZVariantConfig } from "./workload";
 
 const doc = fs.readFileSync(path.resolve(import.meta.dirname, "../../docs/agent-protocol.md"), "utf8");
 
@@ -38,5 +39,16 @@ describe("docs/agent-protocol.md", () => {
       const parsed = (schemas[index] as z.ZodType).safeParse(example);
       expect(parsed.success, `example ${index + 1}: ${parsed.error?.message}`).toBe(true);
     });
+  });
+
+  it("Probes: the variant config example parses with the server's schema", () => {
+    const start = doc.indexOf("\n## Probes\n");
+    expect(start).toBeGreaterThan(0);
+    const section = doc.slice(start, doc.indexOf("\n## ", start + 1));
+    const examples = [...section.matchAll(/```json\n([\s\S]*?)\n```/g)].map((match) => JSON.parse(match[1] as string));
+    expect(examples).toHaveLength(1);
+    const parsed = ZVariantConfig.safeParse(examples[0]);
+    expect(parsed.success, parsed.error?.message).toBe(true);
+    expect(parsed.data?.probes).toHaveLength(2);
   });
 });

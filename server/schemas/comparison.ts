@@ -32,6 +32,13 @@ export const ZComparison = z
         unit: z.string(),
         direction: z.enum(["lower_is_better", "higher_is_better"]),
         aggregation: z.string().describe("how each run is reduced to the one value compared across runs"),
+        probe: z
+          .string()
+          .nullable()
+          .optional()
+          .describe(
+            "the probe of the experiment's variants that reports this metric (its key is `<probe>.<suffix>`): a figure of the system under test; null or absent for the client side's own metrics, which come first",
+          ),
         comparison: ZMetricComparison.nullable().describe(
           "every variant with runs of this metric: its own figures (n, median with CI, mean ± sd, min/max, merged percentiles), and each candidate tested against the baseline. comparisons is empty when there is nothing to test (one variant has runs, or the baseline has none); null only when no variant has runs with this metric",
         ),

@@ -5,6 +5,7 @@ import { ZLabels } from "./agents";
 import { ZSlug } from "./common";
 import { ZMetricAggregation, ZMetricDirection } from "./experiment";
 import { ZRunInput } from "./results";
+import { ZProbe } from "./probe";
 import { ZWorkloadName, ZWorkloadSettings } from "./workload";
 
 export const jobStatuses = ["queued", "leased", "succeeded", "failed", "cancelled"] as const;
@@ -89,6 +90,10 @@ export const ZClaimedJob = z
     workload: z
       .object({ name: ZWorkloadName, settings: ZWorkloadSettings })
       .meta({ description: "the workload to run and its settings, as the variant had them when the batch started" }),
+    probes: z.array(ZProbe).optional().meta({
+      description:
+        "what to sample on the system under test during the measured window, as the variant had them when the batch started ([] when none); each probe's metrics are reported as `<name>.<suffix>` (docs/agent-protocol.md, Probes)",
+    }),
     metrics: z.array(z.object({ key: z.string(), unit: z.string(), direction: ZMetricDirection, aggregation: ZMetricAggregation })),
   })
   .meta({ id: "ClaimedJob" });

@@ -101,6 +101,9 @@ export const ZRunMetricInput = z
     dependentRequired: { histogram: ["histogramScale"] },
   });
 
+export const MAX_RUN_WARNINGS = 20;
+export const MAX_WARNING_CHARS = 500;
+
 export const ZRunInput = z.object({
   variant: z.string().trim().min(1, "variant is required").max(100),
   status: z.enum(["succeeded", "failed"]).default("succeeded"),
@@ -121,6 +124,19 @@ export const ZRunInput = z.object({
   tags: z.array(z.string().trim().min(1).max(40)).max(20).default([]),
   /** Where the numbers came from, e.g. "jmh 1.37" or "synthetic samples from a published summary". */
   sourceDetail: z.string().trim().max(200).optional(),
+  warnings: z
+    .array(
+      z
+        .string({ error: "warnings: each warning must be text" })
+        .trim()
+        .min(1, "warnings: a warning cannot be blank")
+        .max(MAX_WARNING_CHARS, `warnings: a warning must be at most ${MAX_WARNING_CHARS} characters`),
+    )
+    .max(MAX_RUN_WARNINGS, `warnings: at most ${MAX_RUN_WARNINGS} warnings per run`)
+    .optional()
+    .meta({
+      description: `What the producer noticed that the figures alone do not say, e.g. a probe that did not answer for some intervals; shown with the run. At most ${MAX_RUN_WARNINGS}, each at most ${MAX_WARNING_CHARS} characters.`,
+    }),
   metrics: z.array(ZRunMetricInput).min(1, "a run needs at least one metric").max(200),
 });
 

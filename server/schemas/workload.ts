@@ -2,6 +2,7 @@
 // which one a variant runs, stored in Variant.config as {"workload": name, "settings": {...}}.
 import { z } from "zod";
 import { ZMetricAggregation, ZMetricDirection, ZMetricKey, ZMetricUnit } from "./metric";
+import { ZProbes } from "./probe";
 
 export const ZWorkloadName = z
   .string({ error: "workload name is required" })
@@ -13,8 +14,8 @@ export const ZWorkloadName = z
 /** A workload's settings: whatever its JSON Schema describes; the agent checks them when it runs. */
 export const ZWorkloadSettings = z.record(z.string(), z.unknown());
 
-/** The workload a variant runs. */
-export const ZVariantWorkload = z.object({ workload: ZWorkloadName, settings: ZWorkloadSettings.default({}) });
+/** The workload a variant runs, and the probes its agent samples on the system under test meanwhile (./probe.ts). */
+export const ZVariantWorkload = z.object({ workload: ZWorkloadName, settings: ZWorkloadSettings.default({}), probes: ZProbes.default([]) });
 export type TVariantWorkload = z.output<typeof ZVariantWorkload>;
 
 /**
@@ -22,10 +23,14 @@ export type TVariantWorkload = z.output<typeof ZVariantWorkload>;
  * only "Run" needs a workload). Unknown keys are refused so a misspelt "workload" is not lost.
  */
 export const ZVariantConfig = z
-  .strictObject({ workload: ZWorkloadName.optional(), settings: ZWorkloadSettings.optional() })
+  .strictObject({ workload: ZWorkloadName.optional(), settings: ZWorkloadSettings.optional(), probes: ZProbes.optional() })
   .refine((config) => config.workload !== undefined || config.settings === undefined, {
     message: "choose a workload for these settings",
     path: ["workload"],
+  })
+  .refine((config) => config.workload !== undefined || !config.probes?.length, {
+    message: "probes: probes sample the system under test while a workload runs; choose a workload first",
+    path: ["probes"],
   });
 export type TVariantConfig = z.output<typeof ZVariantConfig>;
 

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/server/db/client";
 import { startBatch } from "~/server/agents/batches";
+import type { TProbeInput } from "~/server/schemas/probe";
 import { ZExperimentInput, type TExperimentFormValues } from "~/server/schemas/experiment";
 import goWorkloads from "~/server/workloads/built-in/go-workloads.json";
 import jvmWorkloads from "~/server/workloads/built-in/jvm-workloads.json";
@@ -51,6 +52,33 @@ const create = (experiment: TExperimentFormValues) =>
 const experimentCount = () => db.experiment.count({ where: { projectId: project.id } });
 
 describe("saving an agent-run experiment", () => {
+  it("accepts the metrics of its variants' probes beside the workload's, and still refuses a key neither reports", async () => {
+    const probes: TProbeInput[] = [{ name: "app-1", kind: "prometheus", url: "http://127.0.0.1:8081/actuator/prometheus", presets: ["process", "jvm"] }];
+    const probed = httpExperiment({
+      variants: [
+        { name: "Keep-alive", isBaseline: true, config: { workload: "http", settings: { duration: 1 }, probes } },
+        { name: "New connection", isBaseline: false, config: { workload: "http", settings: { duration: 1, keepAlive: false }, probes } },
+      ],
+    });
+    const probeMetrics = [
+      { key: "app-1.cpu_percent", unit: "%", direction: "lower_is_better" as const },
+      { key: "app-1.gc_count", unit: "count", direction: "lower_is_better" as const, aggregation: "sum" as const },
+    ];
+    await create({ ...probed, metrics: [...(probed.metrics ?? []), ...probeMetrics] });
+    const error = await expectTRPCError(
+      create({ ...probed, metrics: [...probeMetrics, { key: "app-1.heap_inuse", unit: "B", direction: "lower_is_better" }] }),
+      "UNPROCESSABLE_CONTENT",
+    );
+    expect(fieldIssuesOfError(error)).toEqual([
+      {
+        path: ["metrics", 2, "key"],
+        message: expect.stringMatching(
+          /^the "http" workload of variants "Keep-alive", "New connection" never reports "app-1.heap_inuse": valid keys are latency.*; the variants. probes report app-1.cpu_percent, app-1.cpu_percent_max, app-1.rss, app-1.rss_peak, app-1.heap_used, /,
+        ),
+      },
+    ]);
+  });
+
   it("accepts metrics the workload reports, and one only the JVM agent's http reports (the union)", async () => {
     await create(httpExperiment());
     await create(httpExperiment({ metrics: [{ key: "error_count", unit: "count", direction: "lower_is_better" }] }));

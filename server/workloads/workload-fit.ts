@@ -9,8 +9,14 @@
 // agents' schemas accepts them, since any of them may take the job. Nothing is checked for a
 // workload no agent of the project advertises (its settings go to whichever agent runs it), and a
 // workload's metrics are not checked while an agent that advertises it does not list them.
+//
+// A variant's probes report metrics of their own (`<probe>.<suffix>`, probe-metrics.ts), whatever
+// the workload: a metric one of the variants' probes reports is reported. Variants may probe
+// different targets (one server, or two behind nginx), so a probe metric need not come from all.
 import type { FieldIssue } from "../core/errors";
+import type { TProbe } from "../schemas/probe";
 import type { TWorkloadMetric } from "../schemas/workload";
+import { probeMetrics, seriesKeyClashes } from "./probe-metrics";
 import { problemLines, settingsProblems } from "./settings-problems";
 
 /** One agent's advert of one workload. */
@@ -22,7 +28,7 @@ export interface WorkloadOffer {
 }
 
 export interface FitExperiment {
-  variants: { name: string; config: { workload?: string; settings?: Record<string, unknown> } }[];
+  variants: { name: string; config: { workload?: string; settings?: Record<string, unknown>; probes?: TProbe[] } }[];
   metrics: { key: string }[];
 }
 
@@ -48,8 +54,10 @@ function metricIssues(experiment: FitExperiment, offersOf: (workload: string) =>
     const workload = variant.config.workload;
     if (workload) byWorkload.set(workload, [...(byWorkload.get(workload) ?? []), variant.name]);
   }
+  const fromProbes = new Set(experiment.variants.flatMap((variant) => (variant.config.probes ?? []).flatMap(probeMetrics).map((metric) => metric.key)));
   const issues: FieldIssue[] = [];
   experiment.metrics.forEach((metric, index) => {
+    if (fromProbes.has(metric.key)) return;
     const problems: string[] = [];
     for (const [workload, variants] of byWorkload) {
       const offers = offersOf(workload);
@@ -62,7 +70,8 @@ function metricIssues(experiment: FitExperiment, offersOf: (workload: string) =>
         `the "${workload}" workload of ${variants.length === 1 ? "variant" : "variants"} ${quoted(variants)} never reports "${metric.key}": valid keys are ${keys.join(", ") || "none"}${perAgent}`,
       );
     }
-    if (problems.length) issues.push({ path: ["metrics", index, "key"], message: problems.join("; ") });
+    const probeKeys = fromProbes.size ? `; the variants' probes report ${[...fromProbes].join(", ")}` : "";
+    if (problems.length) issues.push({ path: ["metrics", index, "key"], message: problems.join("; ") + probeKeys });
   });
   return issues;
 }
@@ -94,7 +103,19 @@ function settingsIssues(experiment: FitExperiment, offersOf: (workload: string) 
   return issues;
 }
 
-/** Every metric the workloads never report and every variant whose settings no offering agent takes. */
+/** A custom probe series whose key its probe's presets already report. */
+function probeIssues(experiment: FitExperiment): FieldIssue[] {
+  return experiment.variants.flatMap((variant, index) =>
+    (variant.config.probes ?? []).flatMap((probe, at) =>
+      seriesKeyClashes(probe).map((clash) => ({
+        path: ["variants", index, "config", "probes", at, "series", clash.index, "key"],
+        message: `key: "${probe.name}.${clash.key}" is already reported by this probe's presets; choose another key`,
+      })),
+    ),
+  );
+}
+
+/** Every metric the workloads and probes never report, every variant whose settings no offering agent takes, every probe series that clashes with a preset. */
 export function workloadFitIssues(experiment: FitExperiment, offersOf: (workload: string) => WorkloadOffer[]): FieldIssue[] {
-  return [...settingsIssues(experiment, offersOf), ...metricIssues(experiment, offersOf)];
+  return [...settingsIssues(experiment, offersOf), ...probeIssues(experiment), ...metricIssues(experiment, offersOf)];
 }

@@ -903,3 +903,37 @@ describe("bad input", () => {
     expect(await db.run.count({ where: { experimentId: experimentB.id } })).toBe(0);
   });
 });
+
+describe("POST /api/v1/results: run warnings", () => {
+  it("stores a run's warnings as sent, and none when it gives none", async () => {
+    const { key } = await newProject();
+    const warnings = ['probe "app-1": process_cpu_seconds_total went down at 6 s (target restarted?); the interval was skipped'];
+    const reply = await postJson(
+      {
+        experiment: "warned",
+        create: true,
+        runs: [
+          { variant: "baseline", warnings, metrics: [metric("latency", { samples: [1, 2, 3] })] },
+          { variant: "baseline", metrics: [metric("latency", { samples: [2] })] },
+        ],
+      },
+      { key },
+    );
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+    const stored = await db.run.findMany({ where: { id: { in: reply.body.runs.map((run) => run.id) } }, select: { id: true, warnings: true } });
+    const byId = new Map(stored.map((run) => [run.id, run.warnings]));
+    expect(reply.body.runs.map((run) => byId.get(run.id))).toEqual([warnings, []]);
+  });
+
+  it("refuses a blank warning, naming the field; nothing is written", async () => {
+    const { key } = await newProject();
+    const before = await counts();
+    const reply = await postJson<{ error: { details: { fields: { path: unknown[]; message: string }[] } } }>(
+      { experiment: "warned", create: true, runs: [{ variant: "baseline", warnings: ["  "], metrics: [metric("latency", { samples: [1] })] }] },
+      { key },
+    );
+    expect(reply.status).toBe(400);
+    expect(reply.body.error.details.fields).toEqual([{ path: ["runs", 0, "warnings", 0], message: "warnings: a warning cannot be blank" }]);
+    expect(await counts()).toEqual(before);
+  });
+});
