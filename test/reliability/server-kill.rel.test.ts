@@ -118,12 +118,16 @@ async function allOrNothing(answer: { status: number; body: string } | Error, ex
   return now.runs === 0 ? "nothing" : "all";
 }
 
-/** The server is inside the upload's transaction, writing runs (seen from PostgreSQL's side). */
+/**
+ * The server is inside the upload's transaction, writing runs (seen from PostgreSQL's side): the
+ * one statement that inserts an upload's runs, results and series (server/runs/store-runs.ts, a
+ * WITH of INSERTs) is running, or has run and the transaction is still open.
+ */
 async function writingRuns(): Promise<boolean> {
   const [row] = await db.$queryRaw<{ writing: bigint }[]>`
     SELECT count(*) AS writing FROM pg_stat_activity
     WHERE datname = current_database() AND pid <> pg_backend_pid() AND xact_start IS NOT NULL
-      AND (query LIKE 'INSERT INTO "public"."RunMetricResult"%' OR query LIKE 'INSERT INTO "public"."Run"%')`;
+      AND query LIKE '%INSERT INTO "Run" (%'`;
   return Number(row?.writing) > 0;
 }
 
