@@ -19,9 +19,9 @@ import (
 // advertises every spec of every workload (register and heartbeat), so the dashboard offers them
 // when a user picks the workload, and the server refuses an experiment metric it never reports.
 type MetricSpec struct {
-	Key         string           `json:"key"`
-	Unit        string           `json:"unit"`
-	Direction   result.Direction `json:"direction"`
+	Key       string           `json:"key"`
+	Unit      string           `json:"unit"`
+	Direction result.Direction `json:"direction"`
 	// Aggregation is how one run is summarised when the metric is compared (mean, median, p99, …);
 	// empty is DefaultAggregation.
 	Aggregation string `json:"aggregation,omitempty"`
