@@ -134,10 +134,14 @@ func fromValidation(ve *jsonschema.ValidationError, schema json.RawMessage) Sett
 	return out
 }
 
-// unknownSettings is "unknown settings 'a', 'b'; valid settings are x, y, z".
+// unknownSettings is "unknown settings 'a', 'b'; valid settings are x, y, z". The unknown names
+// are sorted: the validator lists them in a map's order, and the same mistake should read the
+// same way every time.
 func unknownSettings(unknown, valid []string) string {
-	quoted := make([]string, len(unknown))
-	for i, name := range unknown {
+	names := append([]string(nil), unknown...)
+	sort.Strings(names)
+	quoted := make([]string, len(names))
+	for i, name := range names {
 		quoted[i] = "'" + name + "'"
 	}
 	msg := "unknown setting " + quoted[0]
