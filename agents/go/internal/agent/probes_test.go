@@ -122,6 +122,11 @@ func TestARequiredProbeThatStopsAnsweringFailsTheJob(t *testing.T) {
 	if !regexp.MustCompile(`^probe "app-1" did not answer for \d+ of \d+ intervals \(.+ s – .+ s\): GET .+: connection refused$`).MatchString(f["error"].(string)) {
 		t.Errorf("fail body %v", f)
 	}
+	// The probe answered at the start, so the target can answer: another attempt may get a whole
+	// window (docs/agent-protocol.md, Probes). The JVM agent says the same.
+	if f["retryable"] != true {
+		t.Errorf("a required probe's gap should fail the job retryable: %v", f)
+	}
 	a.stop(t)
 }
 
