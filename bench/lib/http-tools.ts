@@ -38,6 +38,8 @@ export function requireWrk() {
 
 export interface Target {
   url: string;
+  /** Its process id (for a `process` probe on it). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -55,6 +57,7 @@ export async function startTarget(binary: string, args: string[] = []): Promise<
   });
   return {
     url,
+    pid: child.pid!,
     stop: async () => {
       if (child.exitCode !== null) return;
       child.kill("SIGTERM");
@@ -72,27 +75,46 @@ export interface LoadFigures {
 export function runWrk(url: string, connections: number, seconds: number): LoadFigures {
   const out = execFileSync("wrk", ["-t2", `-c${connections}`, `-d${seconds}s`, "--latency", url], { encoding: "utf8" });
   const metrics = importWrk(out).benchmarks[0]?.repetitions[0]?.metrics ?? [];
-  const rps = metrics.find((m) => m.key === "requests_per_sec")?.summary?.mean;
+  // wrk's Requests/sec is the run's value (one figure, no values to summarise).
+  const requests = metrics.find((m) => m.key === "requests_per_sec");
+  const rps = requests?.value ?? requests?.summary?.mean;
   if (rps === undefined) throw new Error(`no Requests/sec in wrk's printout:\n${out}`);
   return { requestsPerSec: rps, p99Ms: metrics.find((m) => m.key === "latency")?.summary?.p99 };
 }
 
 interface RunDocument {
   environment: Record<string, unknown>;
-  metrics: { key: string; summary?: { mean: number; p99?: number } }[];
+  warnings?: string[];
+  metrics: { key: string; value?: number; summary?: { mean: number; p99?: number }; samples?: number[] }[];
 }
 
-/** `versus-agent run --workload http --json`: the run document's throughput and latency p99. */
-export function runAgentJson(agent: string, settings: Record<string, unknown>): LoadFigures & { warnings: string[] } {
-  const out = execFileSync(agent, ["run", "--workload", "http", "--json", "--settings", JSON.stringify(settings)], {
+/**
+ * `versus-agent run --workload http --json`: the run document's throughput and latency p99, and
+ * the mean of every metric (a probe's among them). `args`: more flags, e.g. `--probe name=…,pid=…`.
+ */
+export function runAgentJson(
+  agent: string,
+  settings: Record<string, unknown>,
+  args: string[] = [],
+): LoadFigures & { warnings: string[]; runWarnings: string[]; means: Record<string, number | undefined> } {
+  const out = execFileSync(agent, ["run", "--workload", "http", "--json", "--settings", JSON.stringify(settings), ...args], {
     encoding: "utf8",
     stdio: ["ignore", "pipe", "ignore"],
   });
   const run = JSON.parse(out) as RunDocument;
   const metric = (key: string) => run.metrics.find((m) => m.key === key)?.summary;
-  const throughput = metric("throughput")?.mean;
+  // The run's figure: its value when the workload gives one (the http workload's throughput), else
+  // its mean (a probe's metric carries only its values, one per interval).
+  const figure = (key: string) => {
+    const found = run.metrics.find((m) => m.key === key);
+    const samples = found?.samples ?? [];
+    return found?.value ?? found?.summary?.mean ?? (samples.length > 0 ? samples.reduce((a, b) => a + b, 0) / samples.length : undefined);
+  };
+  const throughput = figure("throughput");
   if (throughput === undefined) throw new Error("no throughput in the run document");
-  return { requestsPerSec: throughput, p99Ms: metric("latency")?.p99, warnings: (run.environment.warnings as string[] | undefined) ?? [] };
+  const means = Object.fromEntries(run.metrics.map((m) => [m.key, figure(m.key)]));
+  const warnings = (run.environment.warnings as string[] | undefined) ?? [];
+  return { requestsPerSec: throughput, p99Ms: metric("latency")?.p99, warnings, runWarnings: run.warnings ?? [], means };
 }
 
 /** `versus-agent run --workload http` with its human summary. */

@@ -229,6 +229,19 @@ describe("reference agent", () => {
     });
   });
 
+  it("fails a job with probes (it has none) before running it, naming the probes, without retries", async () => {
+    // The server never offers it such a job (it advertises no probe:* capability); as if one were added by hand.
+    api.claimTransform = (job) => ({ ...job, probes: [{ name: "app-1", kind: "prometheus", url: "http://127.0.0.1:8081/metrics" }] });
+    startAgent();
+    const id = api.enqueue({ name: "sleep", settings: { ms: 1 } });
+    await vi.waitFor(() => expect(statusOf(id)).toBe("failed"), eventually);
+    expect(api.failures.get(id)).toMatchObject({
+      error: 'the reference agent has no probes; job.probes lists "app-1" (prometheus): run the job on the Go or JVM agent',
+      retryable: false,
+    });
+    expect(api.callsTo("/complete")).toHaveLength(0);
+  });
+
   it("fails a job for a workload it does not have", async () => {
     startAgent();
     const id = api.enqueue({ name: "http", settings: {} });

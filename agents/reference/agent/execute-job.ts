@@ -28,6 +28,10 @@ export async function executeJob(
   agent: AgentIdentity,
   git: GitSource = { kind: "none" },
 ): Promise<JobOutcome> {
+  // This agent advertises no probe:* capability, so the server never offers it a job with probes;
+  // one that reaches it anyway (a capability added by hand) fails rather than running without
+  // the figures it asks for, and no other agent like it would do better.
+  if (job.probes.length > 0) return { kind: "fail", error: noProbes(job.probes), retryable: false, logTail: "" };
   const prepared = registry.prepare(job.workload.name, job.workload.settings);
   // A setting the workload refuses will be refused on every agent: no point retrying.
   if ("problem" in prepared) return { kind: "fail", error: prepared.problem, retryable: false, logTail: "" };
@@ -56,4 +60,9 @@ export async function executeJob(
     run: { startedAt: startedAt.toISOString(), finishedAt: finishedAt.toISOString(), environment, ...commit, metrics: mapped.metrics },
     missingMetrics: mapped.missing,
   };
+}
+
+function noProbes(probes: Job["probes"]): string {
+  const listed = probes.map((probe) => `"${String(probe.name)}" (${String(probe.kind)})`).join(", ");
+  return `the reference agent has no probes; job.probes lists ${listed}: run the job on the Go or JVM agent`.slice(0, 2000);
 }

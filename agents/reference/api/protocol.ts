@@ -65,6 +65,8 @@ export const ZJob = z.object({
   warmup: z.boolean().default(false),
   workload: z.object({ name: z.string(), settings: z.record(z.string(), z.unknown()).default({}) }),
   metrics: z.array(ZJobMetric).default([]),
+  // Read only to refuse them: this agent has no probes (see executeJob).
+  probes: z.array(z.record(z.string(), z.unknown())).default([]),
 });
 export type Job = z.output<typeof ZJob>;
 

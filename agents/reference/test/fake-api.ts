@@ -89,6 +89,7 @@ export class FakeApi {
         warmup: false,
         workload,
         metrics: options.metrics ?? [],
+        probes: [],
       },
     });
     for (const wake of this.waiting.splice(0)) wake();

@@ -42,6 +42,17 @@ type quantity struct {
 	minus  string
 	// optional: absent is 0, not an error (GC series appear with the first collection).
 	optional bool
+	// fallback: the series read instead, times fallbackScale, when the first reading has no
+	// sample: Micrometer exports process_cpu_time_ns_total, not process_cpu_seconds_total.
+	fallback      string
+	fallbackScale float64
+	// scale multiplies what is read (1 when 0): set when the fallback is taken.
+	scale float64
+	// droppable: a target without this series at the first reading still has a probe: the
+	// quantity's metrics are left out of the run, which carries a warning naming the series and
+	// dropHint (what reads it instead). Micrometer exports no resident memory.
+	droppable bool
+	dropHint  string
 }
 
 // preset is a set of well-known series and the metrics they give.
@@ -85,8 +96,10 @@ func join(lists ...[]metricDef) []metricDef {
 var presets = map[string]preset{
 	"process": {
 		quantities: []quantity{
-			{name: "process_cpu_seconds_total", counter: true, sample: "process_cpu_seconds_total"},
-			{name: "process_resident_memory_bytes", sample: "process_resident_memory_bytes"},
+			{name: "process_cpu_seconds_total", counter: true, sample: "process_cpu_seconds_total",
+				fallback: "process_cpu_time_ns_total", fallbackScale: 1e-9},
+			{name: "process_resident_memory_bytes", sample: "process_resident_memory_bytes",
+				droppable: true, dropHint: "a process probe reads its RSS from /proc on the target's host"},
 		},
 		metrics: join(cpuMetrics("process_cpu_seconds_total"), gaugePair("rss", "B", "process_resident_memory_bytes")),
 	},

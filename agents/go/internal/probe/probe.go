@@ -29,6 +29,9 @@ type source interface {
 type Probe struct {
 	spec Spec
 	src  source
+	// notes: what the first reading found that the run should say (a preset's series the target
+	// lacks, whose metrics are left out), each `probe "<name>": …`.
+	notes []string
 }
 
 // Name is the probe's name, the prefix of its metrics.
@@ -85,13 +88,22 @@ func Open(ctx context.Context, specs []Spec) ([]*Probe, error) {
 			return fail(s.Name, fmt.Errorf("kind %q is not a probe kind", s.Kind))
 		}
 		readCtx, cancel := context.WithTimeout(ctx, checkTimeout)
-		_, err := src.read(readCtx)
+		var notes []string
+		var err error
+		if prom, ok := src.(*promSource); ok {
+			notes, err = prom.settle(readCtx)
+		} else {
+			_, err = src.read(readCtx)
+		}
 		cancel()
 		if err != nil {
 			src.close()
 			return fail(s.Name, err)
 		}
-		opened = append(opened, &Probe{spec: s, src: src})
+		for i, n := range notes {
+			notes[i] = fmt.Sprintf("probe %q: %s", s.Name, n)
+		}
+		opened = append(opened, &Probe{spec: s, src: src, notes: notes})
 	}
 	return opened, nil
 }

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -57,6 +58,9 @@ func newPromSource(s Spec) *promSource {
 		if q.minus != "" {
 			p.wanted[q.minus] = true
 		}
+		if q.fallback != "" {
+			p.wanted[q.fallback] = true
+		}
 	}
 	// A scrape that takes longer than the interval is late, not lost: its interval still gets a
 	// value from the times the readings were taken. Past the timeout it is a gap.
@@ -89,6 +93,11 @@ func (p *promSource) read(ctx context.Context) (reading, error) {
 	if err != nil {
 		return nil, err
 	}
+	return p.values(samples)
+}
+
+// values sums each quantity's samples of one scrape.
+func (p *promSource) values(samples map[string][]labeled) (reading, error) {
 	r := make(reading, len(p.quantities))
 	for i, q := range p.quantities {
 		v, found := sum(samples[q.sample], q.labels)
@@ -102,9 +111,68 @@ func (p *promSource) read(ctx context.Context) (reading, error) {
 			}
 			v -= m
 		}
+		if q.scale != 0 {
+			v *= q.scale
+		}
 		r[q.name] = v
 	}
 	return r, nil
+}
+
+// settle is the first reading, before the run: a quantity the target lacks takes its fallback
+// series (the metrics read it under its own name, so a reset warning names what the target
+// exports), or, if droppable, is left out with its metrics and a note for the run. What neither
+// saves is an error, naming the series (and its fallback).
+func (p *promSource) settle(ctx context.Context) (notes []string, err error) {
+	samples, err := p.scrape(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var kept []quantity
+	var origins []string
+	for i, q := range p.quantities {
+		if _, found := sum(samples[q.sample], q.labels); !found && q.fallback != "" {
+			if _, found := sum(samples[q.fallback], q.labels); !found {
+				return nil, fmt.Errorf("%s: no %s or %s series", p.origins[i], seriesName(q.sample, q.labels), seriesName(q.fallback, q.labels))
+			}
+			p.renameQuantity(q.name, q.fallback)
+			q.name, q.sample, q.scale = q.fallback, q.fallback, q.fallbackScale
+		} else if !found && q.droppable {
+			dropped := strings.Join(p.dropMetrics(q.name), " and ")
+			notes = append(notes, fmt.Sprintf("%s: the target has no %s series, so %s are not reported; %s",
+				p.origins[i], q.name, dropped, q.dropHint))
+			continue
+		}
+		kept = append(kept, q)
+		origins = append(origins, p.origins[i])
+	}
+	p.quantities, p.origins = kept, origins
+	_, err = p.values(samples)
+	return notes, err
+}
+
+// renameQuantity points the metrics read from quantity from at to.
+func (p *promSource) renameQuantity(from, to string) {
+	for i := range p.defs {
+		if p.defs[i].q == from {
+			p.defs[i].q = to
+		}
+	}
+}
+
+// dropMetrics removes the metrics read from quantity q and returns their suffixes.
+func (p *promSource) dropMetrics(q string) []string {
+	var kept []metricDef
+	var dropped []string
+	for _, d := range p.defs {
+		if d.q == q || d.all == q {
+			dropped = append(dropped, d.suffix)
+			continue
+		}
+		kept = append(kept, d)
+	}
+	p.defs = kept
+	return dropped
 }
 
 // labeled is one sample: its labels and value.

@@ -69,6 +69,7 @@ func (s *Sampler) Stop() Report {
 	for _, l := range s.loops {
 		metrics, warnings, gap := l.report(s.start, s.stopAt)
 		r.Metrics = append(r.Metrics, metrics...)
+		r.Warnings = append(r.Warnings, l.p.notes...)
 		r.Warnings = append(r.Warnings, warnings...)
 		if gap != "" && l.p.spec.Required && r.Failure == nil {
 			r.Failure = &GapError{Message: gap}

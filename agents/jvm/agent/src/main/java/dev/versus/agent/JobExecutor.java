@@ -136,8 +136,10 @@ public final class JobExecutor {
     ObjectNode run = result.run().deepCopy();
     for (String warning : result.warnings()) log.atWarn().setMessage("job.run_warning").addKeyValue("job", job.id()).addKeyValue("warning", warning).log();
     for (String warning : probed.warnings()) log.atWarn().setMessage("job.probe_warning").addKeyValue("job", job.id()).addKeyValue("warning", warning).log();
-    // A required probe that missed intervals makes the run's server figures incomplete.
-    if (probed.failure() != null) return new Fail(probed.failure(), false, result.logTail());
+    // A required probe that missed intervals makes the run's server figures incomplete. It answered
+    // at the start, so its target can answer: another attempt may get a whole window (retryable,
+    // as in the Go agent; docs/agent-protocol.md, Probes).
+    if (probed.failure() != null) return new Fail(probed.failure(), true, result.logTail());
     JsonNode recorded = run.path("metrics");
     if (recorded.isArray()) ((ArrayNode) recorded).addAll(probed.metrics());
     RunMetrics.Mapped mapped;

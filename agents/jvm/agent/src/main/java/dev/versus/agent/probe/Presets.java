@@ -30,9 +30,14 @@ public final class Presets {
     return switch (preset) {
       case "process" -> List.of(
           Series.counter("process_cpu_seconds_total", true, one("process_cpu_seconds_total", false), Presets::cpuPercent,
-              Series.lower("cpu_percent", "%", "mean"), Series.lower("cpu_percent_max", "%", "max")),
+              Series.lower("cpu_percent", "%", "mean"), Series.lower("cpu_percent_max", "%", "max"))
+              // Micrometer (Spring Boot Actuator) counts the JVM's CPU time in nanoseconds.
+              .orElse(Series.counter("process_cpu_time_ns_total", true, scaled("process_cpu_time_ns_total", 1e-9), Presets::cpuPercent,
+                  Series.lower("cpu_percent", "%", "mean"), Series.lower("cpu_percent_max", "%", "max"))),
+          // Micrometer exports no resident memory: the probe still reports CPU, and the run says why rss is missing.
           Series.gauge("process_resident_memory_bytes", one("process_resident_memory_bytes", false),
-              Series.lower("rss", "B", "mean"), Series.lower("rss_peak", "B", "max")));
+              Series.lower("rss", "B", "mean"), Series.lower("rss_peak", "B", "max"))
+              .droppable("a process probe reads its RSS from /proc on the target's host"));
       case "jvm" -> List.of(
           Series.gauge("jvm_memory_used_bytes{area=\"heap\"}", exposition -> single(exposition.sum("jvm_memory_used_bytes", Map.of("area", "heap")), false),
               Series.lower("heap_used", "B", "mean"), Series.lower("heap_used_peak", "B", "max")),
@@ -42,8 +47,9 @@ public final class Presets {
       case "go" -> List.of(
           Series.gauge("go_memstats_heap_inuse_bytes", one("go_memstats_heap_inuse_bytes", false),
               Series.lower("heap_inuse", "B", "mean"), Series.lower("heap_inuse_peak", "B", "max")),
-          Series.counter("go_gc_duration_seconds_count", true, one("go_gc_duration_seconds_count", false), Presets::increase, Series.lower("gc_count", "count", "sum")),
-          Series.counter("go_gc_duration_seconds_sum", true, one("go_gc_duration_seconds_sum", false), Presets::increaseMs, Series.lower("gc_time", "ms", "sum")));
+          // Absent is none yet, read as 0, as the Go agent does.
+          Series.counter("go_gc_duration_seconds_count", false, one("go_gc_duration_seconds_count", true), Presets::increase, Series.lower("gc_count", "count", "sum")),
+          Series.counter("go_gc_duration_seconds_sum", false, one("go_gc_duration_seconds_sum", true), Presets::increaseMs, Series.lower("gc_time", "ms", "sum")));
       case "node" -> List.of(
           Series.counter("node_cpu_seconds_total", true, Presets::idleAndAll, Presets::hostCpuPercent,
               Series.lower("host_cpu_percent", "%", "mean"), Series.lower("host_cpu_percent_max", "%", "max")),
@@ -71,6 +77,14 @@ public final class Presets {
     labels.forEach((name, value) -> pairs.add(name + "=\"" + value + "\""));
     pairs.sort(null);
     return "{" + String.join(",", pairs) + "}";
+  }
+
+  /** The sum of a metric's samples times factor (absent: null). */
+  static Series.Reader scaled(String name, double factor) {
+    return exposition -> {
+      OptionalDouble value = exposition.sum(name);
+      return value.isPresent() ? new double[] {value.getAsDouble() * factor} : null;
+    };
   }
 
   /** The sum of a metric's samples (absent: null, or 0 when absentIsZero). */

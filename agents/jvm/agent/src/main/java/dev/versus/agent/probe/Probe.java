@@ -5,7 +5,7 @@ import java.util.List;
 /** A target a probe samples: its spec, the series it is read for, and one reading at a time. */
 public abstract class Probe {
   private final ProbeSpec spec;
-  private final List<Presets.Named> series;
+  private List<Presets.Named> series;
 
   Probe(ProbeSpec spec, List<Presets.Named> series) {
     this.spec = spec;
@@ -19,6 +19,11 @@ public abstract class Probe {
   /** The series whose metrics this probe reports. */
   public final List<Presets.Named> series() {
     return series;
+  }
+
+  /** The series the target turned out to have at the start (fallbacks taken, absent optional ones left out). */
+  final void settle(List<Presets.Named> settled) {
+    series = List.copyOf(settled);
   }
 
   /**

@@ -44,6 +44,7 @@ public final class Probes {
       throw new ProbeCheckException(bad.getMessage());
     }
     List<Probe> checked = new ArrayList<>();
+    List<String> notes = new ArrayList<>();
     double ticks = 0;
     for (ProbeSpec spec : specs) {
       try {
@@ -55,16 +56,40 @@ public final class Probes {
           probe = new PrometheusProbe(spec);
         }
         Exposition first = probe.read();
-        for (Presets.Named named : probe.series()) {
-          if (named.series().required() && named.series().reader().read(first) == null) {
-            throw new Probe.ProbeException(named.origin() + ": no " + named.series().source() + " series");
-          }
-        }
+        probe.settle(settle(spec, probe.series(), first, notes));
         checked.add(probe);
       } catch (Probe.ProbeException failed) {
         throw new ProbeCheckException("probe \"" + spec.name() + "\": " + failed.getMessage());
       }
     }
-    return new Sampler(checked, log, jobId);
+    return new Sampler(checked, notes, log, jobId);
+  }
+
+  /**
+   * The series a probe reads, as its first reading found the target: a series it lacks takes its
+   * fallback (read under the fallback's name, so a reset warning names what the target exports),
+   * or, when not required, is left out with its metrics and a note for the run (notes); a
+   * required one fails the probe naming it (and its fallback).
+   */
+  static List<Presets.Named> settle(ProbeSpec spec, List<Presets.Named> series, Exposition first, List<String> notes) throws Probe.ProbeException {
+    List<Presets.Named> settled = new ArrayList<>();
+    for (Presets.Named named : series) {
+      Series one = named.series();
+      if (one.reader().read(first) == null && one.fallback() != null) {
+        if (one.fallback().reader().read(first) == null) {
+          throw new Probe.ProbeException(named.origin() + ": no " + one.source() + " or " + one.fallback().source() + " series");
+        }
+        one = one.fallback();
+      } else if (one.reader().read(first) == null) {
+        if (one.required()) throw new Probe.ProbeException(named.origin() + ": no " + one.source() + " series");
+        if (one.dropHint() != null) {
+          notes.add("probe \"" + spec.name() + "\": " + named.origin() + ": the target has no " + one.source() + " series, so "
+              + String.join(" and ", one.outputs().stream().map(Series.Output::suffix).toList()) + " are not reported; " + one.dropHint());
+          continue;
+        }
+      }
+      settled.add(new Presets.Named(named.origin(), one));
+    }
+    return settled;
   }
 }

@@ -20,6 +20,8 @@ public final class Sampler implements MeasuredWindow {
   public record Result(ArrayNode metrics, List<String> warnings, String failure) {}
 
   private final List<Probe> probes;
+  /** What the probes' first readings found that the run should say (a series left out). */
+  private final List<String> notes;
   private final List<ProbeTrack> tracks = new ArrayList<>();
   private final List<Thread> threads = new ArrayList<>();
   private final Logger log;
@@ -30,8 +32,9 @@ public final class Sampler implements MeasuredWindow {
   private volatile long openedNs;
   private volatile long closedNs;
 
-  public Sampler(List<Probe> probes, Logger log, String jobId) {
+  public Sampler(List<Probe> probes, List<String> notes, Logger log, String jobId) {
     this.probes = List.copyOf(probes);
+    this.notes = List.copyOf(notes);
     this.log = log;
     this.jobId = jobId;
     for (Probe probe : probes) tracks.add(new ProbeTrack(probe.spec(), probe.series()));
@@ -117,7 +120,7 @@ public final class Sampler implements MeasuredWindow {
       }
     }
     ArrayNode metrics = JsonNodeFactory.instance.arrayNode();
-    List<String> warnings = new ArrayList<>();
+    List<String> warnings = new ArrayList<>(notes);
     String failure = null;
     for (int i = 0; i < probes.size(); i++) {
       ProbeSpec spec = probes.get(i).spec();

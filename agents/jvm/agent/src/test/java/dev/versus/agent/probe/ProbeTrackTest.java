@@ -2,11 +2,13 @@ package dev.versus.agent.probe;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -25,6 +27,28 @@ class ProbeTrackTest {
   private static JsonNode metric(ArrayNode metrics, String key) {
     for (JsonNode metric : metrics) if (metric.path("key").asText().equals(key)) return metric;
     throw new AssertionError("no " + key + " in " + metrics);
+  }
+
+  /** Micrometer's CPU time in ns is read as CPU seconds, under its own name (a reset warning names it). */
+  @Test
+  void theProcessPresetFallsBackToCpuTimeInNanoseconds() throws Exception {
+    ProbeSpec app = spec("{\"name\":\"app\",\"kind\":\"prometheus\",\"url\":\"http://h/metrics\",\"presets\":[\"process\"],\"intervalSeconds\":2}");
+    List<String> notes = new ArrayList<>();
+    String page = "# TYPE process_cpu_time_ns_total counter\nprocess_cpu_time_ns_total 1.19E9\n";
+    List<Presets.Named> settled = Probes.settle(app, Presets.of(app.presets(), app.series()), text(page), notes);
+    assertEquals(List.of("process_cpu_time_ns_total"), settled.stream().map(named -> named.series().source()).toList());
+    ProbeTrack track = new ProbeTrack(app, settled);
+    track.baseline(0, text(page), null);
+    track.interval(2, text("process_cpu_time_ns_total 2.19E9\n"), null);
+    assertEquals(50.0, metric(track.metrics(Instant.EPOCH), "app.cpu_percent").path("samples").get(0).asDouble(), 1e-9);
+    assertEquals(List.of("probe \"app\": preset process: the target has no process_resident_memory_bytes series, so rss and rss_peak are not reported; a process probe reads its RSS from /proc on the target's host"), notes);
+  }
+
+  @Test
+  void aProcessPresetWithNoCpuSeriesNamesBoth() throws Exception {
+    ProbeSpec app = spec("{\"name\":\"app\",\"kind\":\"prometheus\",\"url\":\"http://h/metrics\",\"presets\":[\"process\"]}");
+    Probe.ProbeException refused = assertThrows(Probe.ProbeException.class, () -> Probes.settle(app, Presets.of(app.presets(), app.series()), text("up 1\n"), new ArrayList<>()));
+    assertEquals("preset process: no process_cpu_seconds_total or process_cpu_time_ns_total series", refused.getMessage());
   }
 
   @Test
