@@ -36,7 +36,8 @@ function firstMessage(tree: unknown): string | undefined {
 }
 
 const presetHints: Record<TProbePreset, string> = {
-  process: "CPU % and resident memory (process_cpu_seconds_total, process_resident_memory_bytes)",
+  process:
+    "CPU % and resident memory (process_cpu_seconds_total, or Micrometer's process_cpu_time_ns_total; process_resident_memory_bytes when the target has it)",
   jvm: "heap used and its peak, GC count and time, live threads (Micrometer's jvm_* series)",
   go: "heap in use and its peak, GC count and time (client_golang's go_* series)",
   node: "host CPU % and memory used (node_exporter)",
