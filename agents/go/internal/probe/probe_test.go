@@ -448,3 +448,28 @@ func TestATargetSlowerThanTheIntervalMissesIntervals(t *testing.T) {
 		t.Errorf("%d missed, %d values: %s", missed, len(rss), r.Warnings[0])
 	}
 }
+
+// The workload's warm-up ends (Restart) while the first window's baseline reading is under way
+// at a target that takes a while to answer: the measured window still begins when Restart is
+// called, so a measured part of five whole intervals gives five values, not four.
+func TestTheWindowBeginsWhenTheMeasuredPartDoes(t *testing.T) {
+	var slow atomic.Bool
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if slow.Load() {
+			time.Sleep(60 * time.Millisecond)
+		}
+		w.Header().Set("Content-Type", "text/plain; version=0.0.4")
+		fmt.Fprint(w, processPage(1))
+	}))
+	defer srv.Close()
+	probes := openAll(t, Spec{Name: "app-1", Kind: KindPrometheus, URL: srv.URL, IntervalSeconds: 0.2})
+	slow.Store(true)
+	s := StartSampler(probes)
+	measured := time.Now()
+	s.Restart()
+	time.Sleep(time.Second - time.Since(measured) + 5*time.Millisecond)
+	r := s.Stop()
+	if rss := metricNamed(t, r, "app-1.rss"); len(rss) != 5 {
+		t.Errorf("%d values over a measured part of 5 intervals, want 5 (warnings %q)", len(rss), r.Warnings)
+	}
+}

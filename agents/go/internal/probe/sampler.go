@@ -46,18 +46,21 @@ type Report struct {
 func StartSampler(probes []*Probe) *Sampler {
 	s := &Sampler{probes: probes}
 	s.mu.Lock()
-	s.beginLocked()
+	s.beginLocked(time.Now())
 	s.mu.Unlock()
 	return s
 }
 
 // Restart begins the window again now, forgetting what was read: the workload's warm-up is over
-// and its measured part begins.
+// and its measured part begins. The window begins when Restart is called: readings under way are
+// abandoned, not waited for, since waiting would start the window late and lose its last interval.
 func (s *Sampler) Restart() {
+	at := time.Now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.cancel()
 	s.haltLocked()
-	s.beginLocked()
+	s.beginLocked(at)
 }
 
 // Stop ends the window and turns the readings into metrics and warnings.
@@ -77,10 +80,10 @@ func (s *Sampler) Stop() Report {
 	return r
 }
 
-func (s *Sampler) beginLocked() {
+func (s *Sampler) beginLocked(start time.Time) {
 	ctx, cancel := context.WithCancel(context.Background())
 	s.cancel = cancel
-	s.start = time.Now()
+	s.start = start
 	s.stopping = make(chan struct{})
 	s.loops = s.loops[:0]
 	for _, p := range s.probes {
