@@ -473,3 +473,16 @@ func TestTheWindowBeginsWhenTheMeasuredPartDoes(t *testing.T) {
 		t.Errorf("%d values over a measured part of 5 intervals, want 5 (warnings %q)", len(rss), r.Warnings)
 	}
 }
+
+// The workload and the probes keep their own clocks: a workload whose measured part of five
+// intervals ends a few milliseconds before the probes' fifth interval does still gets five values.
+func TestAWindowEndingJustShortOfAnIntervalKeepsIt(t *testing.T) {
+	text := &metricsText{pages: []string{processPage(1)}}
+	srv := httptest.NewServer(text)
+	defer srv.Close()
+	probes := openAll(t, Spec{Name: "app-1", Kind: KindPrometheus, URL: srv.URL, IntervalSeconds: 0.2})
+	r := sample(probes, time.Second-3*time.Millisecond)
+	if rss := metricNamed(t, r, "app-1.rss"); len(rss) != 5 {
+		t.Errorf("%d values over a window 3 ms short of 5 intervals, want 5 (warnings %q)", len(rss), r.Warnings)
+	}
+}
