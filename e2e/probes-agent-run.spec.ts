@@ -158,6 +158,11 @@ test("a probe on each variant's server, added in the form and run by a Go agent:
     for (const variant of VARIANTS) await expect(table.locator(`tr[data-variant="${variant.name}"]`)).toContainText("MiB");
   }
 
+  // Each run's CPU is one value per interval of its measured part: 2 s at 0.5 s gives 4.
+  const runsOfCpu = page.getByRole("table", { name: "Runs of app.cpu_percent", exact: true }).locator("tbody tr");
+  await expect(runsOfCpu).toHaveCount(RUNS * 2);
+  await expect(runsOfCpu.locator("td:nth-child(4)")).toHaveText(Array.from({ length: RUNS * 2 }, () => "4"));
+
   // The CPU of every run over time: one line per run, both variants.
   await page.getByRole("group", { name: "Chart of app.cpu_percent", exact: true }).getByRole("button", { name: "Over time" }).click();
   const chart = page.locator('figure[data-chart="app.cpu_percent/time"]');
