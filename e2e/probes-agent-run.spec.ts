@@ -137,6 +137,11 @@ test("a probe on each variant's server, added in the form and run by a Go agent:
   await shot(page, "probes-walk-form");
   await page.getByRole("button", { name: "Create experiment" }).click();
   await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
+  // The experiment says what each variant probes.
+  await expect(page.getByTestId("variant-probe")).toHaveText([
+    `probe app prometheus ${targets[0]}/metrics (process, go) every 0.5 s`,
+    `probe app prometheus ${targets[1]}/metrics (process, go) every 0.5 s`,
+  ]);
 
   // Run: the agent takes the jobs, since it offers http and probe:prometheus.
   await page.getByRole("button", { name: "Run", exact: true }).click();
