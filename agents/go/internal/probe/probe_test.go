@@ -427,15 +427,7 @@ func TestAProcessThatExitsMidRunIsAGap(t *testing.T) {
 // A target slower than the interval: the intervals whose reading would start more than an
 // interval late are missed, and counted among the window's intervals.
 func TestATargetSlowerThanTheIntervalMissesIntervals(t *testing.T) {
-	var slow atomic.Bool
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if slow.Load() {
-			time.Sleep(250 * time.Millisecond)
-		}
-		w.Header().Set("Content-Type", "text/plain; version=0.0.4")
-		fmt.Fprint(w, processPage(1))
-	}))
-	defer srv.Close()
+	srv, slow := slowTarget(t, 250*time.Millisecond)
 	probes := openAll(t, Spec{Name: "app-1", Kind: KindPrometheus, URL: srv.URL, IntervalSeconds: 0.1})
 	slow.Store(true)
 	r := sample(probes, 1050*time.Millisecond)
@@ -453,15 +445,7 @@ func TestATargetSlowerThanTheIntervalMissesIntervals(t *testing.T) {
 // at a target that takes a while to answer: the measured window still begins when Restart is
 // called, so a measured part of five whole intervals gives five values, not four.
 func TestTheWindowBeginsWhenTheMeasuredPartDoes(t *testing.T) {
-	var slow atomic.Bool
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if slow.Load() {
-			time.Sleep(60 * time.Millisecond)
-		}
-		w.Header().Set("Content-Type", "text/plain; version=0.0.4")
-		fmt.Fprint(w, processPage(1))
-	}))
-	defer srv.Close()
+	srv, slow := slowTarget(t, 60*time.Millisecond)
 	probes := openAll(t, Spec{Name: "app-1", Kind: KindPrometheus, URL: srv.URL, IntervalSeconds: 0.2})
 	slow.Store(true)
 	s := StartSampler(probes)
@@ -485,4 +469,18 @@ func TestAWindowEndingJustShortOfAnIntervalKeepsIt(t *testing.T) {
 	if rss := metricNamed(t, r, "app-1.rss"); len(rss) != 5 {
 		t.Errorf("%d values over a window 3 ms short of 5 intervals, want 5 (warnings %q)", len(rss), r.Warnings)
 	}
+}
+
+// slowTarget serves a process page, taking `delay` to answer once slow is set (Open reads it fast).
+func slowTarget(t *testing.T, delay time.Duration) (*httptest.Server, *atomic.Bool) {
+	slow := &atomic.Bool{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if slow.Load() {
+			time.Sleep(delay)
+		}
+		w.Header().Set("Content-Type", "text/plain; version=0.0.4")
+		fmt.Fprint(w, processPage(1))
+	}))
+	t.Cleanup(srv.Close)
+	return srv, slow
 }
