@@ -1,6 +1,7 @@
 // The experiment's definition as tables: its variants (baseline marked) and metrics. Takes only
 // what it shows, so the experiment page and a share page (which has no ids) both use it.
 import { directionLabel } from "~/components/format";
+import type { TProbe } from "~/server/schemas/probe";
 import { workloadOf } from "~/server/schemas/workload";
 import type { ExperimentDetail } from "~/server/experiments/experiments";
 
@@ -83,6 +84,26 @@ function workloadCell(workload: ReturnType<typeof workloadOf>) {
   return (
     <>
       <span className="badge">{workload.workload}</span> {settings ? <code className="small workload-settings">{settings}</code> : null}
+      {workload.probes.length ? (
+        <ul className="small variant-probes" aria-label="Probes">
+          {workload.probes.map((probe) => (
+            <li key={probe.name} data-testid="variant-probe">
+              probe <code>{probe.name}</code> <span className="muted">{probeTarget(probe)}</span>
+            </li>
+          ))}
+        </ul>
+      ) : null}
     </>
   );
+}
+
+/** What a probe samples, in a few words: "prometheus http://…/metrics (process, go) every 0.5 s". */
+function probeTarget(probe: TProbe): string {
+  const every = `every ${probe.intervalSeconds} s${probe.required ? ", required" : ""}`;
+  if (probe.kind === "process") {
+    const [by, value] = Object.entries(probe.match).find(([, given]) => given !== undefined) ?? ["", ""];
+    return `process by ${by} ${String(value)} ${every}`;
+  }
+  const series = probe.series?.length ? ` + ${probe.series.length} custom series` : "";
+  return `prometheus ${probe.url} (${probe.presets.join(", ")}${series}) ${every}`;
 }

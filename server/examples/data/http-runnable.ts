@@ -22,8 +22,9 @@ const definition = defineExperiment({
     "The load generator and the target share the machine's CPU, so the absolute figures are lower than against a separate " +
       "server; the comparison between the two variants is what this example shows. This is the *closed model* (each user " +
       "waits for its answer before the next request): its runs carry a warning that it cannot see a stalled server. For a " +
-      "target of your own, edit a variant's workload: set `url`, and `rate` for the open model, which measures latency from " +
-      "each request's intended send time.",
+      "target of your own, edit a variant's workload: set `url` and empty `selfTarget`'s responseBytes (the agent refuses " +
+      "a loopback server's settings beside a url), and `rate` for the open model, which measures latency from each " +
+      "request's intended send time. **Add probe** on the target's metrics endpoint shows its CPU and memory under Server.",
     "Versus created this experiment on first start; delete it (or the *Examples* project) any time, it does not come back.",
   ].join("\n\n"),
   environmentNotes: "Whatever machine the Go agent runs on: each run records its CPU model, cores, memory, OS, kernel, Go version and cgroup limits.",

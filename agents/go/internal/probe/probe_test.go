@@ -423,15 +423,7 @@ func TestAProcessThatExitsMidRunIsAGap(t *testing.T) {
 // A target slower than the interval: the intervals whose reading would start more than an
 // interval late are missed, and counted among the window's intervals.
 func TestATargetSlowerThanTheIntervalMissesIntervals(t *testing.T) {
-	var slow atomic.Bool
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if slow.Load() {
-			time.Sleep(250 * time.Millisecond)
-		}
-		w.Header().Set("Content-Type", "text/plain; version=0.0.4")
-		fmt.Fprint(w, processPage(1))
-	}))
-	defer srv.Close()
+	srv, slow := slowTarget(t, 250*time.Millisecond)
 	probes := openAll(t, Spec{Name: "app-1", Kind: KindPrometheus, URL: srv.URL, IntervalSeconds: 0.1})
 	slow.Store(true)
 	r := sample(probes, 1050*time.Millisecond)
@@ -443,4 +435,48 @@ func TestATargetSlowerThanTheIntervalMissesIntervals(t *testing.T) {
 	if rss := metricNamed(t, r, "app-1.rss"); missed < 3 || len(rss)+missed != 10 {
 		t.Errorf("%d missed, %d values: %s", missed, len(rss), r.Warnings[0])
 	}
+}
+
+// The workload's warm-up ends (Restart) while the first window's baseline reading is under way
+// at a target that takes a while to answer: the measured window still begins when Restart is
+// called, so a measured part of five whole intervals gives five values, not four.
+func TestTheWindowBeginsWhenTheMeasuredPartDoes(t *testing.T) {
+	srv, slow := slowTarget(t, 60*time.Millisecond)
+	probes := openAll(t, Spec{Name: "app-1", Kind: KindPrometheus, URL: srv.URL, IntervalSeconds: 0.2})
+	slow.Store(true)
+	s := StartSampler(probes)
+	measured := time.Now()
+	s.Restart()
+	time.Sleep(time.Second - time.Since(measured) + 5*time.Millisecond)
+	r := s.Stop()
+	if rss := metricNamed(t, r, "app-1.rss"); len(rss) != 5 {
+		t.Errorf("%d values over a measured part of 5 intervals, want 5 (warnings %q)", len(rss), r.Warnings)
+	}
+}
+
+// The workload and the probes keep their own clocks: a workload whose measured part of five
+// intervals ends a few milliseconds before the probes' fifth interval does still gets five values.
+func TestAWindowEndingJustShortOfAnIntervalKeepsIt(t *testing.T) {
+	text := &metricsText{pages: []string{processPage(1)}}
+	srv := httptest.NewServer(text)
+	defer srv.Close()
+	probes := openAll(t, Spec{Name: "app-1", Kind: KindPrometheus, URL: srv.URL, IntervalSeconds: 0.2})
+	r := sample(probes, time.Second-3*time.Millisecond)
+	if rss := metricNamed(t, r, "app-1.rss"); len(rss) != 5 {
+		t.Errorf("%d values over a window 3 ms short of 5 intervals, want 5 (warnings %q)", len(rss), r.Warnings)
+	}
+}
+
+// slowTarget serves a process page, taking `delay` to answer once slow is set (Open reads it fast).
+func slowTarget(t *testing.T, delay time.Duration) (*httptest.Server, *atomic.Bool) {
+	slow := &atomic.Bool{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if slow.Load() {
+			time.Sleep(delay)
+		}
+		w.Header().Set("Content-Type", "text/plain; version=0.0.4")
+		fmt.Fprint(w, processPage(1))
+	}))
+	t.Cleanup(srv.Close)
+	return srv, slow
 }

@@ -19,9 +19,18 @@ const maxWarningChars = 500
 // interval that lies inside the window. Past it they are abandoned (a target that hangs).
 const stopGrace = 2 * time.Second
 
+// endSlack is how long after the end of the window an interval may end and still count: 5 % of
+// the interval, at most 50 ms (idle time after the workload, a small share of that interval).
+func endSlack(interval time.Duration) time.Duration {
+	return min(interval/20, 50*time.Millisecond)
+}
+
 // Sampler reads every probe at its interval over the measured window: a first reading at the
 // window's start (the baseline for counters), then one per interval until Stop. A window of k
 // whole intervals gives k values per metric; a last, partial interval is left out.
+// An interval that ends at most endSlack after Stop still counts: the workload times its
+// measured part on its own clock, so a part of k whole intervals may end a millisecond before
+// the probes' k-th interval does, and that interval would otherwise be lost.
 type Sampler struct {
 	probes []*Probe
 
@@ -46,18 +55,21 @@ type Report struct {
 func StartSampler(probes []*Probe) *Sampler {
 	s := &Sampler{probes: probes}
 	s.mu.Lock()
-	s.beginLocked()
+	s.beginLocked(time.Now())
 	s.mu.Unlock()
 	return s
 }
 
 // Restart begins the window again now, forgetting what was read: the workload's warm-up is over
-// and its measured part begins.
+// and its measured part begins. The window begins when Restart is called: readings under way are
+// abandoned, not waited for, since waiting would start the window late and lose its last interval.
 func (s *Sampler) Restart() {
+	at := time.Now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.cancel()
 	s.haltLocked()
-	s.beginLocked()
+	s.beginLocked(at)
 }
 
 // Stop ends the window and turns the readings into metrics and warnings.
@@ -78,10 +90,10 @@ func (s *Sampler) Stop() Report {
 	return r
 }
 
-func (s *Sampler) beginLocked() {
+func (s *Sampler) beginLocked(start time.Time) {
 	ctx, cancel := context.WithCancel(context.Background())
 	s.cancel = cancel
-	s.start = time.Now()
+	s.start = start
 	s.stopping = make(chan struct{})
 	s.loops = s.loops[:0]
 	for _, p := range s.probes {
@@ -127,7 +139,7 @@ type loop struct {
 }
 
 // run takes the baseline at start, then a reading as each interval ends, until stopping is
-// closed: every interval that ended by stopAt (set before stopping was closed) gets its reading,
+// closed: every interval that ends by stopAt (set before stopping was closed) plus endSlack gets its reading,
 // and one under way then is kept. A reading that would start more than an interval late (the one
 // before took that long) is not taken: its interval is missed, and the next one is on time. What
 // ctx abandoned is not kept.
@@ -147,8 +159,16 @@ func (l *loop) run(ctx context.Context, start time.Time, stopping <-chan struct{
 		}
 		select {
 		case <-stopping:
-			if due.After(*stopAt) {
+			if due.After(stopAt.Add(endSlack(interval))) {
 				return // its interval ends after the window
+			}
+			// Its interval ends with the window (within endSlack): read it when it does.
+			if time.Until(due) > 0 {
+				select {
+				case <-timer.C:
+				case <-ctx.Done():
+					return
+				}
 			}
 		case <-timer.C:
 		}
@@ -180,7 +200,7 @@ func (l *loop) take(ctx context.Context) scrape {
 func (l *loop) report(start, end time.Time) (metrics []result.Metric, warnings []string, gap string) {
 	name := l.p.spec.Name
 	interval := l.p.spec.Interval()
-	k := int(end.Sub(start) / interval)
+	k := int(end.Add(endSlack(interval)).Sub(start) / interval)
 	if k < 1 {
 		return nil, []string{fmt.Sprintf("probe %q: the measured window (%s) was shorter than one interval (%s): it has no values",
 			name, seconds(end.Sub(start)), seconds(interval))}, ""
