@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"regexp"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -268,16 +269,28 @@ func atoi(s string) int {
 func TestOpenMetricsAndCustomSeries(t *testing.T) {
 	registry := prometheus.NewRegistry()
 	requests := prometheus.NewCounterVec(prometheus.CounterOpts{Name: "app_requests_total"}, []string{"path", "code"})
+	sent := prometheus.NewCounterVec(prometheus.CounterOpts{Name: "app_sent_bytes_total"}, []string{"path"})
 	depth := prometheus.NewGauge(prometheus.GaugeOpts{Name: "app_queue_depth"})
-	registry.MustRegister(requests, depth)
+	registry.MustRegister(requests, sent, depth)
 	depth.Set(7)
-	var scrapes atomic.Int64
+	// The bytes grow with time (1,000 a second on /a, 5,000 on /b), so their rate does not depend on
+	// how evenly a loaded machine spaces the scrapes; the requests grow per scrape, so their
+	// increase per interval is exact.
+	start := time.Now()
+	var mu sync.Mutex
+	counted := 0.0
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// Each scrape finds 10 more /a requests (5 of them 500s) and one /b.
-		scrapes.Add(1)
 		requests.WithLabelValues("/a", "200").Add(5)
 		requests.WithLabelValues("/a", "500").Add(5)
 		requests.WithLabelValues("/b", "200").Add(1)
+		mu.Lock()
+		if elapsed := time.Since(start).Seconds(); elapsed > counted {
+			sent.WithLabelValues("/a").Add(1000 * (elapsed - counted))
+			sent.WithLabelValues("/b").Add(5000 * (elapsed - counted))
+			counted = elapsed
+		}
+		mu.Unlock()
 		families, err := registry.Gather()
 		if err != nil {
 			t.Error(err)
@@ -296,7 +309,7 @@ func TestOpenMetricsAndCustomSeries(t *testing.T) {
 	defer srv.Close()
 	series := []Series{
 		{Key: "a_requests", Metric: "app_requests_total", Labels: map[string]string{"path": "/a"}, Aggregation: "delta", Unit: "count", Direction: "higher_is_better"},
-		{Key: "a_rate", Metric: "app_requests_total", Labels: map[string]string{"path": "/a"}, Aggregation: "rate", Unit: "req/s", Direction: "higher_is_better"},
+		{Key: "a_sent", Metric: "app_sent_bytes_total", Labels: map[string]string{"path": "/a"}, Aggregation: "rate", Unit: "B/s", Direction: "higher_is_better"},
 		{Key: "depth", Metric: "app_queue_depth", Aggregation: "max", Unit: "count", Direction: "lower_is_better"},
 	}
 	probes := openAll(t, Spec{Name: "app", Kind: KindPrometheus, URL: srv.URL, Presets: []string{}, Series: series, IntervalSeconds: 0.1})
@@ -309,16 +322,26 @@ func TestOpenMetricsAndCustomSeries(t *testing.T) {
 			t.Errorf("a_requests: %v, want 10 an interval", v)
 		}
 	}
-	for _, v := range metricNamed(t, r, "app.a_rate") {
-		if v < 50 || v > 150 {
-			t.Errorf("a_rate: %v, want about 10 per 0.1 s", v)
+	// Each interval's rate is its increase over the time between its two readings, which the
+	// agent stamps and the target does not see: a late reading shifts a little of one interval's
+	// bytes into the next, so the intervals' mean is checked closely, and each one only for its
+	// label (/b's 5,000 B/s, or both summed, would be far above 3,000).
+	rates := metricNamed(t, r, "app.a_sent")
+	mean := 0.0
+	for _, v := range rates {
+		if v < 300 || v > 3000 {
+			t.Errorf("a_sent: %v, want /a's 1,000 B/s, not /b's 5,000 or both", v)
 		}
+		mean += v / float64(len(rates))
+	}
+	if mean < 800 || mean > 1250 {
+		t.Errorf("a_sent: mean %.0f over %v, want about 1,000 B/s", mean, rates)
 	}
 	if d := metricNamed(t, r, "app.depth"); d[0] != 7 {
 		t.Errorf("depth %v", d)
 	}
 	for _, m := range r.Metrics {
-		want := map[string]string{"app.a_requests": "sum", "app.a_rate": "mean", "app.depth": "max"}[m.Key]
+		want := map[string]string{"app.a_requests": "sum", "app.a_sent": "mean", "app.depth": "max"}[m.Key]
 		if m.Aggregation != want {
 			t.Errorf("%s: aggregation %s, want %s", m.Key, m.Aggregation, want)
 		}
