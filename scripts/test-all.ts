@@ -36,7 +36,7 @@ const steps: Step[] = [
     command: "go",
     args: ["test", "-race", "-count=1", "./..."],
     cwd: "agents/go",
-    needs: "Install Go 1.23 or later (and a C compiler, which -race needs).",
+    needs: "Install Go 1.26 or later (and a C compiler, which -race needs).",
     when: () => fs.existsSync(path.join(root, "agents/go/go.mod")),
   },
   {
