@@ -29,7 +29,7 @@
 // better as a factor.
 import type { z } from "zod";
 import type { ZMetricComparison } from "../stats/schemas";
-import { formatChange, formatP } from "../stats/stat-text";
+import { formatChange, formatP, missing } from "../stats/stat-text";
 
 // The statistics write changes and p-values into their own notes, so those two live beside them.
 export { formatChange, formatP };
@@ -44,8 +44,6 @@ export const directionLabel = { lower_is_better: "lower is better", higher_is_be
 
 /** What each run contributes to comparisons under a metric's aggregation (server/runs/run-figure.ts's rule). */
 export const perRunLabel = (aggregation: string) => `each run's value, else its ${aggregation}`;
-
-const missing = (value: number | null | undefined): value is null | undefined => value === null || value === undefined || !Number.isFinite(value);
 
 // ---------------------------------------------------------------------------------------------
 // Units

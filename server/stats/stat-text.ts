@@ -4,7 +4,8 @@
 // outside it ("410×" rather than "+40,914.41%"); a p-value has three decimals, or two significant
 // digits below 0.001.
 
-const missing = (value: number | null | undefined): value is null | undefined => value === null || value === undefined || !Number.isFinite(value);
+/** No figure to print: absent, or not a finite number (NaN, ±Infinity). */
+export const missing = (value: number | null | undefined): value is null | undefined => value === null || value === undefined || !Number.isFinite(value);
 
 /** "−4.37%", "+12.00%", or a factor of the baseline outside −50% … +100%: "410×", "0.0024×". */
 export function formatChange(percent: number | null | undefined): string {
