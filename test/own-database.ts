@@ -23,8 +23,9 @@ export interface OwnDatabase {
   /**
    * Asks the postmaster for a smart shutdown (SIGTERM, `pg_ctl stop -m smart`) while a session of
    * the test's own stays open: until `finish` ends that session, the server runs on and refuses
-   * every new connection with 57P03 "the database system is shutting down". `finish` waits for it
-   * to stop (start() brings it back).
+   * every new connection with 57P03 "the database system is shutting down". The database's other
+   * sessions are ended once new ones are refused: they would go on working through the shutdown,
+   * and keep it from finishing. `finish` waits for it to stop (start() brings it back).
    */
   shutDownSmartly(): Promise<{ finish(): Promise<void> }>;
   /** Starts it again on the same port and data (nothing when it runs). */
@@ -39,8 +40,9 @@ export async function startOwnDatabase(): Promise<OwnDatabase> {
   fs.chmodSync(dataDir, 0o755);
   const port = await freePort();
   let server: EmbeddedServer | undefined = await startEmbeddedPostgres({ dataDir, port });
-  await server.ensureDatabase("versus_faults");
-  const url = server.urlFor("versus_faults");
+  const name = "versus_faults";
+  await server.ensureDatabase(name);
+  const url = server.urlFor(name);
   const adminUrl = server.urlFor("postgres");
   await migrate(url);
 
@@ -59,7 +61,7 @@ export async function startOwnDatabase(): Promise<OwnDatabase> {
   return {
     url,
     adminUrl,
-    name: "versus_faults",
+    name,
     async stop() {
       await server?.stop();
       server = undefined;
@@ -88,6 +90,9 @@ export async function startOwnDatabase(): Promise<OwnDatabase> {
         if (refused) break;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
+      // Only now: a pool that reconnected between an earlier ending and the signal would keep its
+      // session (and the shutdown waiting for it) for as long as it kept it busy.
+      await endSessionsOf(holder, name);
       return {
         async finish() {
           await holder.end();
@@ -104,4 +109,17 @@ export async function startOwnDatabase(): Promise<OwnDatabase> {
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Ends every session open to the database (a pool's idle connections too) but the caller's own, as an administrator would. */
+export async function endSessionsOf(admin: pg.Client, databaseName: string): Promise<void> {
+  await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [databaseName]);
+  // pg_terminate_backend only signals: wait until they are gone.
+  for (;;) {
+    const { rows } = await admin.query<{ count: string }>("SELECT count(*) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [
+      databaseName,
+    ]);
+    if (Number(rows[0]?.count) === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }

@@ -3,7 +3,7 @@
 // (53300). Each ends the sessions already open to the database, as an administrator doing this
 // would, so the application's pools must connect anew and meet the refusal.
 import pg from "pg";
-import type { OwnDatabase } from "./own-database";
+import { endSessionsOf, type OwnDatabase } from "./own-database";
 
 /** `ALTER DATABASE … ALLOW_CONNECTIONS false`, and the database's sessions ended; the returned function opens it again. */
 export async function closeToConnections(database: OwnDatabase): Promise<() => Promise<void>> {
@@ -47,33 +47,15 @@ export async function fillConnectionSlots(database: OwnDatabase): Promise<() => 
 
 /**
  * A smart shutdown under way (57P03 "the database system is shutting down"), the database's
- * sessions ended first: they would go on working through it. The returned function lets the
- * shutdown finish and starts PostgreSQL again.
+ * sessions ended (OwnDatabase.shutDownSmartly). The returned function lets the shutdown finish and
+ * starts PostgreSQL again.
  */
 export async function shutDownSmartly(database: OwnDatabase): Promise<() => Promise<void>> {
-  await endDatabaseSessions(database);
   const shutdown = await database.shutDownSmartly();
   return async () => {
     await shutdown.finish();
     await database.start();
   };
-}
-
-/** Ends every session open to the database (a pool's idle connections too), as an administrator would. */
-export function endDatabaseSessions(database: OwnDatabase): Promise<void> {
-  return asAdmin(database, (admin) => endSessionsOf(admin, database.name));
-}
-
-async function endSessionsOf(admin: pg.Client, databaseName: string) {
-  await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [databaseName]);
-  // pg_terminate_backend only signals: wait until they are gone.
-  for (;;) {
-    const { rows } = await admin.query<{ count: string }>("SELECT count(*) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [
-      databaseName,
-    ]);
-    if (Number(rows[0]?.count) === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 async function asAdmin<T>(database: OwnDatabase, work: (admin: pg.Client) => Promise<T>): Promise<T> {
