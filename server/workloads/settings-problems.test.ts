@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { builtInWorkloads } from "~/agents/reference/workloads/registry";
+import goWorkloads from "./built-in/go-workloads.json";
 import { settingsProblems } from "./settings-problems";
 
 const gzipSchema = builtInWorkloads()
@@ -45,5 +46,20 @@ describe("settingsProblems", () => {
 
   it("leaves settings unchecked when the schema cannot be read here", () => {
     expect(settingsProblems({ type: "object", properties: { x: { $ref: "#/$defs/missing" } } }, { x: 1 })).toEqual({});
+  });
+});
+
+describe("settings that must not be given together (the top level's not/required)", () => {
+  const httpSchema = (goWorkloads as { name: string; settingsSchema: Record<string, unknown> }[]).find((advert) => advert.name === "http")?.settingsSchema;
+
+  it("names the one to take out, as the Go agent does, and checks the rest as before", () => {
+    expect(httpSchema).toBeDefined();
+    const schema = httpSchema as Record<string, unknown>;
+    expect(settingsProblems(schema, { url: "http://127.0.0.1:8080/", selfTarget: { responseBytes: 10 } })).toEqual({
+      selfTarget: "cannot be given together with url (give one or the other)",
+    });
+    expect(settingsProblems(schema, { url: "http://127.0.0.1:8080/" })).toEqual({});
+    expect(settingsProblems(schema, { selfTarget: { responseBytes: 10 } })).toEqual({});
+    expect(settingsProblems(schema, { selfTarget: { responseBytes: -1 } })).toEqual({ "selfTarget.responseBytes": "must be at least 0" });
   });
 });

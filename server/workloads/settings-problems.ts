@@ -11,7 +11,11 @@ import { z } from "zod";
  */
 export type SettingsProblems = Record<string, string>;
 
-type Converted = { schema: z.ZodType } | { unchecked: string };
+type JsonObject = Record<string, unknown>;
+const isObject = (value: unknown): value is JsonObject => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** `notTogether`: the top level's `"not": {"required": [a, b]}` ("a or b, never both"), which Zod cannot convert: checked here. */
+type Converted = { schema: z.ZodType; notTogether: string[] } | { unchecked: string };
 
 const converted = new WeakMap<object, Converted>();
 
@@ -19,7 +23,12 @@ function convert(schema: Record<string, unknown>): Converted {
   let entry = converted.get(schema);
   if (!entry) {
     try {
-      entry = { schema: z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]) };
+      const { not, ...rest } = schema;
+      const notTogether = isObject(not) && Array.isArray(not.required) && Object.keys(not).every((key) => key === "required" || key === "description");
+      entry = {
+        schema: z.fromJSONSchema((notTogether ? rest : schema) as Parameters<typeof z.fromJSONSchema>[0]),
+        notTogether: notTogether ? (not.required as unknown[]).map(String) : [],
+      };
     } catch (error) {
       // A schema Zod cannot read (an unknown $ref, say): the agent still checks the settings.
       entry = { unchecked: error instanceof Error ? error.message : String(error) };
@@ -41,9 +50,6 @@ const typeNames: Record<string, string> = {
 function quantity(count: number, what: string): string {
   return `${count} ${what}${count === 1 ? "" : "s"}`;
 }
-
-type JsonObject = Record<string, unknown>;
-const isObject = (value: unknown): value is JsonObject => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The properties the schema names for the object at `path` (in its order); [] where it names none. */
 export function propertiesAt(schema: unknown, path: PropertyKey[]): string[] {
@@ -112,6 +118,11 @@ export function settingsProblems(schema: Record<string, unknown>, settings: unkn
     const key = path.map(String).join(".");
     const message = item < 0 ? issue.message : `item ${(issue.path[item] as number) + 1}: ${issue.message}`;
     problems[key] ??= message;
+  }
+  const { notTogether } = entry;
+  if (notTogether.length > 1 && isObject(settings) && notTogether.every((name) => settings[name] !== undefined)) {
+    // The last one named is the setting to take out (the agents word it the same way).
+    problems[notTogether.at(-1) as string] ??= `cannot be given together with ${notTogether.slice(0, -1).join(", ")} (give one or the other)`;
   }
   return problems;
 }

@@ -124,6 +124,14 @@ func fromValidation(ve *jsonschema.ValidationError, schema json.RawMessage) Sett
 		if extra, ok := e.ErrorKind.(*kind.AdditionalProperties); ok {
 			msg = unknownSettings(extra.Properties, propertyNamesAt(schema, e.InstanceLocation))
 		}
+		if _, ok := e.ErrorKind.(*kind.Not); ok {
+			// "not": {"required": [a, b]} is how a schema says "a or b, never both": the last
+			// one named is the setting to take out, and its message names the others.
+			if names := notTogetherAt(schema, e.InstanceLocation); len(names) > 1 {
+				field = strings.Join(append(append([]string(nil), e.InstanceLocation...), names[len(names)-1]), ".")
+				msg = "cannot be given together with " + strings.Join(names[:len(names)-1], ", ") + " (give one or the other)"
+			}
+		}
 		if key := field + "\x00" + msg; !seen[key] {
 			seen[key] = true
 			out = append(out, &SettingsError{Field: field, Message: msg})
@@ -154,10 +162,23 @@ func unknownSettings(unknown, valid []string) string {
 	return msg
 }
 
-// propertyNamesAt lists, in the schema's own order, the properties the schema defines for the
-// object at an instance location (e.g. ["selfTarget"]): the top level's properties, then each
-// step's "properties" member. Nil where the schema does not say (e.g. inside an array).
-func propertyNamesAt(schema json.RawMessage, location []string) []string {
+// notTogetherAt is the "required" list of the "not" of the object the schema defines at an
+// instance location: the settings that must not all be given.
+func notTogetherAt(schema json.RawMessage, location []string) []string {
+	var node struct {
+		Not struct {
+			Required []string `json:"required"`
+		} `json:"not"`
+	}
+	if json.Unmarshal(schemaAt(schema, location), &node) != nil {
+		return nil
+	}
+	return node.Not.Required
+}
+
+// schemaAt is the schema of the object at an instance location (the top level's, then each
+// step's "properties" member); nil where the schema does not say (e.g. inside an array).
+func schemaAt(schema json.RawMessage, location []string) json.RawMessage {
 	current := schema
 	for _, step := range location {
 		var node map[string]json.RawMessage
@@ -170,8 +191,15 @@ func propertyNamesAt(schema json.RawMessage, location []string) []string {
 		}
 		current = properties[step]
 	}
+	return current
+}
+
+// propertyNamesAt lists, in the schema's own order, the properties the schema defines for the
+// object at an instance location (e.g. ["selfTarget"]): the top level's properties, then each
+// step's "properties" member. Nil where the schema does not say (e.g. inside an array).
+func propertyNamesAt(schema json.RawMessage, location []string) []string {
 	var node map[string]json.RawMessage
-	if json.Unmarshal(current, &node) != nil || node["properties"] == nil {
+	if json.Unmarshal(schemaAt(schema, location), &node) != nil || node["properties"] == nil {
 		return nil
 	}
 	return orderedKeys(node["properties"])

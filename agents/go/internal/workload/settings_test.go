@@ -84,3 +84,21 @@ func TestUnknownSettingsNameTheValidOnes(t *testing.T) {
 		t.Errorf("got  %v\nwant %q", err, want)
 	}
 }
+
+func TestSettingsNotGivenTogetherNameTheOneToTakeOut(t *testing.T) {
+	s := MustCompileSchema("test", []byte(`{
+  "type": "object",
+  "properties": {"url": {"type": "string"}, "target": {"type": "object"}},
+  "not": {"required": ["url", "target"]}
+}`))
+	var got map[string]any
+	err := s.Decode(json.RawMessage(`{"url": "http://x/", "target": {}}`), &got)
+	if err == nil || err.Error() != "settings.target: cannot be given together with url (give one or the other)" {
+		t.Fatalf("got %v", err)
+	}
+	for _, alone := range []string{`{"url": "http://x/"}`, `{"target": {}}`} {
+		if err := s.Decode(json.RawMessage(alone), &got); err != nil {
+			t.Fatalf("%s: %v", alone, err)
+		}
+	}
+}

@@ -91,9 +91,6 @@ func parseSettings(raw json.RawMessage) (*plan, error) {
 			}
 		}
 	} else {
-		if s.SelfTarget != nil {
-			bad("selfTarget", "is used only when url is left out (give one or the other)")
-		}
 		u, err := url.Parse(s.URL)
 		switch {
 		case err != nil:
