@@ -2,8 +2,8 @@
 // (app-1, app-2) built with the form alone (typed probe fields, presets as checkboxes, the probes'
 // metrics added with one click, a bad URL refused on its field), then runs with those probe
 // metrics uploaded through POST /api/v1/results: the comparison shows the client's metrics, then
-// a "Server" group with both probes' CPU, each CPU metric has its over-time chart, and a run's
-// warning shows on the runs list. (The walk with real agents sampling a real target comes with them.)
+// a "Server" group with both probes' CPU, each CPU metric has its over-time chart, both probes'
+// CPU share one chart across variants, and a run's warning shows on the runs list. (The walk with real agents sampling a real target comes with them.)
 import { expect, test } from "@playwright/test";
 import { createApiKeyViaUi, createProjectViaUi, openForm, shot, uniqueSuffix } from "./helpers";
 
@@ -53,6 +53,17 @@ test("probes built in the form show as a Server group with both probes' CPU and 
   await page.locator(`[id="${first}.url"]`).fill("ftp://127.0.0.1:8081/metrics");
   await editors.nth(0).getByRole("checkbox", { name: /^jvm/ }).check();
   await expect(editors.nth(0).getByText("heap used and its peak, GC count and time")).toBeVisible();
+  // A custom series beside the presets, as typed fields; labels as Prometheus writes them.
+  await editors.nth(0).getByRole("button", { name: "Add a custom series to app-1" }).click();
+  const custom = `${first}.series.0`;
+  await page.locator(`[id="${custom}.key"]`).fill("queue_depth");
+  await page.locator(`[id="${custom}.metric"]`).fill("executor_queued_tasks");
+  await page.locator(`[id="${custom}.labels"]`).fill("name=io");
+  await expect(page.locator(`[id="${custom}.labels-error"]`)).toContainText('write them as Prometheus does, name="value" separated by commas');
+  await page.locator(`[id="${custom}.labels"]`).fill('name="io"');
+  await expect(page.locator(`[id="${custom}.labels-error"]`)).toHaveCount(0);
+  await page.locator(`[id="${custom}.aggregation"]`).selectOption("max");
+  await page.locator(`[id="${custom}.unit"]`).fill("count");
 
   // Variant 2 probes two servers behind nginx.
   await editors.nth(1).getByRole("button", { name: "Add probe" }).click();
@@ -87,6 +98,7 @@ test("probes built in the form show as a Server group with both probes' CPU and 
   await expect(page.locator(`[id="${first}.url-error"]`)).toContainText("url must be an http:// or https:// URL");
   await page.locator(`[id="${first}.url"]`).fill("http://127.0.0.1:8081/actuator/prometheus");
   await expect(page.locator(`[id="${first}.url-error"]`)).toHaveCount(0);
+  await expect(editors.nth(0).getByTestId("probe-metric").filter({ hasText: "app-1.queue_depth" })).toContainText('max of executor_queued_tasks{name="io"}');
   await shot(page, "probes-form");
   await page.getByRole("button", { name: "Create experiment" }).click();
   await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
@@ -113,12 +125,10 @@ test("probes built in the form show as a Server group with both probes' CPU and 
   await expect(tables.nth(1).getByRole("row", { name: /Behind nginx/ })).toContainText("better");
 
   // The charts in the same order: the client's, then the server's.
-  await expect(page.locator("section.metric-charts")).toHaveCount(3);
-  expect(await page.locator("section.metric-charts").evaluateAll((sections) => sections.map((section) => section.getAttribute("data-metric")))).toEqual([
-    "latency",
-    "app-1.cpu_percent",
-    "app-2.cpu_percent",
-  ]);
+  await expect(page.locator("section.metric-charts[data-metric]")).toHaveCount(3);
+  expect(
+    await page.locator("section.metric-charts[data-metric]").evaluateAll((sections) => sections.map((section) => section.getAttribute("data-metric"))),
+  ).toEqual(["latency", "app-1.cpu_percent", "app-2.cpu_percent"]);
   // Each probe's CPU over time, drawn from the runs' time series.
   // Each probe's CPU over time: one line per run, both variants on app-1, the nginx variant's on app-2.
   for (const [metric, lines, legend] of [
@@ -134,6 +144,16 @@ test("probes built in the form show as a Server group with both probes' CPU and 
     await expect(chart.locator(".recharts-line-curve")).toHaveCount(lines);
     await expect(chart.locator("[data-legend-item]")).toHaveText([...legend]);
   }
+
+  // Both probes' CPU on one axis: a line per variant and probe, colour the variant, dash the probe.
+  const overlay = page.locator('section[data-targets="cpu_percent"]');
+  await expect(overlay.getByRole("heading", { level: 3 })).toHaveText("cpu_percent across app-1, app-2 · %");
+  const overlayChart = overlay.locator('figure[data-chart="targets/cpu_percent"]');
+  await expect(overlayChart.locator(".recharts-line-curve")).toHaveCount(3);
+  await expect(overlayChart.locator("[data-legend-item]")).toHaveText(["One server · app-1", "Behind nginx · app-1", "Behind nginx · app-2"]);
+  await expect(overlayChart.locator('.recharts-line-curve[stroke-dasharray="7 4"]')).toHaveCount(1);
+  await overlay.scrollIntoViewIfNeeded();
+  await shot(page, "probes-targets-overlay");
 
   // The run's warning, under the run it belongs to.
   const warnings = page.getByTestId("run-warnings");

@@ -69,13 +69,7 @@ function drawLegend(svg: SVGSVGElement, copy: SVGSVGElement) {
     if (!swatch || !label) continue;
     const s = swatch.getBoundingClientRect();
     const l = label.getBoundingClientRect();
-    const rect = document.createElementNS(SVG_NS, "rect");
-    rect.setAttribute("x", String(s.left - origin.left));
-    rect.setAttribute("y", String(s.top - origin.top));
-    rect.setAttribute("width", String(s.width));
-    rect.setAttribute("height", String(s.height));
-    rect.setAttribute("rx", "2");
-    rect.setAttribute("fill", getComputedStyle(swatch).backgroundColor);
+    const rect = swatchShape(swatch, s.left - origin.left, s.top - origin.top, s.width, s.height);
     const text = document.createElementNS(SVG_NS, "text");
     const style = getComputedStyle(label);
     text.setAttribute("x", String(l.left - origin.left));
@@ -87,6 +81,31 @@ function drawLegend(svg: SVGSVGElement, copy: SVGSVGElement) {
     text.textContent = label.textContent;
     copy.append(rect, text);
   }
+}
+
+/** A swatch as drawn: a filled square, or a dashed line (a probe's, target-overlay-chart.tsx) with its dashes. */
+function swatchShape(swatch: Element, x: number, y: number, width: number, height: number): SVGElement {
+  const line = swatch.querySelector("line");
+  if (line) {
+    const shape = document.createElementNS(SVG_NS, "line");
+    const style = getComputedStyle(line);
+    shape.setAttribute("x1", String(x));
+    shape.setAttribute("x2", String(x + width));
+    shape.setAttribute("y1", String(y + height / 2));
+    shape.setAttribute("y2", String(y + height / 2));
+    shape.setAttribute("stroke", style.stroke);
+    shape.setAttribute("stroke-width", style.strokeWidth);
+    shape.setAttribute("stroke-dasharray", line.getAttribute("stroke-dasharray") ?? "");
+    return shape;
+  }
+  const rect = document.createElementNS(SVG_NS, "rect");
+  rect.setAttribute("x", String(x));
+  rect.setAttribute("y", String(y));
+  rect.setAttribute("width", String(width));
+  rect.setAttribute("height", String(height));
+  rect.setAttribute("rx", "2");
+  rect.setAttribute("fill", getComputedStyle(swatch).backgroundColor);
+  return rect;
 }
 
 /** A standalone SVG document of a chart, as text. */

@@ -1,6 +1,6 @@
 "use client";
 // A variant's probes: what its agent samples on the system under test while the workload runs
-// (a Prometheus endpoint with presets, or a process on the agent's host), each as typed fields,
+// (a Prometheus endpoint with presets and custom series, or a process on the agent's host), each as typed fields,
 // and each probe's metrics offered with one click like the workload's. The schema (ZProbe) checks
 // the values; its problems and the server's land on the field they name.
 import { Field, FieldError, invalidProps } from "~/components/forms/field";
@@ -9,6 +9,7 @@ import { ZProbe, probePresets, type TProbePreset } from "~/server/schemas/probe"
 import type { TWorkloadMetric } from "~/server/schemas/workload";
 import { probeMetrics } from "~/server/workloads/probe-metrics";
 import { MetricOffers } from "./metric-offers";
+import { ProbeSeriesEditor } from "./probe-series-editor";
 
 /** A probe as the form holds it: numbers may still be the text typed (the schema then says what is wrong). */
 export type ProbeDraft = Record<string, unknown> & { name?: string; kind?: string };
@@ -22,18 +23,6 @@ const messageAt = (tree: unknown, ...path: (string | number)[]): string | undefi
   for (const key of path) node = node?.[key] as Record<string | number, unknown> | undefined;
   return (node as { message?: string } | undefined)?.message;
 };
-
-/** The first message anywhere under `tree` (a custom series' problems, whose fields the form does not draw). */
-function firstMessage(tree: unknown): string | undefined {
-  if (!tree || typeof tree !== "object") return undefined;
-  const own = (tree as { message?: unknown }).message;
-  if (typeof own === "string") return own;
-  for (const value of Object.values(tree)) {
-    const found = firstMessage(value);
-    if (found) return found;
-  }
-  return undefined;
-}
 
 const presetHints: Record<TProbePreset, string> = {
   process:
@@ -167,7 +156,6 @@ function ProbeRow({ id, index, probe, errors, onChange, onRemove, metricKeys, on
       ) : (
         <PrometheusFields id={id} ids={ids} probe={probe} set={set} error={error} label={label} />
       )}
-      <FieldError message={firstMessage((errors as { series?: unknown } | undefined)?.series)} />
       <label className="checkbox">
         <input type="checkbox" checked={Boolean(probe.required)} onChange={(event) => set("required", event.target.checked)} />
         Required: fail the run when a reading fails mid-run (otherwise the interval is a gap and the run carries a warning)
@@ -206,7 +194,7 @@ function PrometheusFields({
   const toggle = (preset: TProbePreset, on: boolean) =>
     set("presets", on ? probePresets.filter((name) => name === preset || presets.includes(name)) : presets.filter((name) => name !== preset));
   const presetsError = error("presets") ?? probePresets.map((_, at) => error("presets", String(at))).find(Boolean);
-  const series = Array.isArray(probe.series) ? probe.series.length : 0;
+  const series = Array.isArray(probe.series) ? (probe.series as Record<string, unknown>[]) : [];
   return (
     <>
       <Field
@@ -236,11 +224,7 @@ function PrometheusFields({
         ))}
         <FieldError id={`${id}.presets-error`} message={presetsError} />
       </fieldset>
-      {series ? (
-        <p className="muted small workload-availability">
-          Plus {series === 1 ? "1 custom series" : `${series} custom series`} set through the API, kept as they are.
-        </p>
-      ) : null}
+      <ProbeSeriesEditor id={id} probeName={label} series={series} onChange={(next) => set("series", next)} error={error} />
     </>
   );
 }

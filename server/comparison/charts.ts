@@ -2,7 +2,8 @@
 // merged percentiles taken from the comparison, so the charts and the table can never disagree
 // (runs without histograms: the median of their own stored percentiles, chart-percentiles.ts);
 // a distribution from the stored HdrHistograms; each run's replicate value (strip plot); and each
-// run's time series, thinned to at most 600 points.
+// run's time series, thinned to at most 600 points; and the figures several probes report,
+// overlaid across probes and variants (target-overlays.ts).
 import type { Db } from "../db/client";
 import type { TBarFigure, TExperimentCharts, TMetricCharts, TRunTimeSeries, TRunValue } from "../schemas/charts";
 import type { VariantStats } from "../stats/schemas";
@@ -14,6 +15,7 @@ import { hasFiniteFigures, isFiniteSeries, storedFigures } from "../runs/finite-
 import type { TComparison } from "../schemas/comparison";
 import { getComparison } from "./comparison";
 import { runFigure } from "../runs/run-figure";
+import { targetOverlays } from "./target-overlays";
 
 /** Variant colours are CSS variables --series-0 … --series-7 (app/globals.css). */
 const PALETTE_SIZE = 8;
@@ -122,6 +124,16 @@ export async function chartsFor(db: Db, where: { projectSlug: string }, comparis
         })),
       } satisfies TMetricCharts;
     }),
+    targets: targetOverlays(
+      metrics.map((metric) => ({ ...metric, probe: comparison.metrics.find((m) => m.key === metric.key)?.probe })),
+      experiment.variants.map((v) => v.name),
+      (key) => {
+        const id = experiment.metrics.find((metric) => metric.key === key)?.id;
+        return series
+          .filter((s) => s.metricId === id)
+          .map((s) => ({ variant: nameOf(experiment.variants, s.run.variantId), offsetsMs: s.offsetsMs, values: s.values }));
+      },
+    ),
   };
 }
 

@@ -104,6 +104,29 @@ export const ZMetricCharts = z.object({
   timeSeries: z.array(ZRunTimeSeries),
 });
 
+/** One variant's readings of one probe: at each whole second, the mean over its runs of their readings in that second. */
+export const ZTargetLine = z.object({
+  variant: z.string(),
+  probe: z.string(),
+  /** Runs whose series the line averages. */
+  runs: count,
+  points: z.array(ZTimePoint),
+});
+
+/**
+ * A figure several probes report (each probe's `<probe>.cpu_percent`), every probe of every
+ * variant on one time axis: two servers behind nginx against the one before it.
+ */
+export const ZTargetOverlay = z.object({
+  /** The part of the metric keys after the probe's name, e.g. "cpu_percent". */
+  suffix: z.string(),
+  unit: z.string(),
+  direction: ZDirection,
+  /** The probes that report it, in the order their metrics are listed. */
+  probes: z.array(z.string()),
+  lines: z.array(ZTargetLine),
+});
+
 export const ZExperimentCharts = z
   .object({
     experiment: z.object({ slug: z.string(), title: z.string() }),
@@ -111,6 +134,8 @@ export const ZExperimentCharts = z
     /** In the experiment's order; `color` (0–7) stays with a variant whatever the baseline. */
     variants: z.array(z.object({ name: z.string(), isBaseline: z.boolean(), color: count })),
     metrics: z.array(ZMetricCharts),
+    /** Figures two or more probes report, overlaid across probes and variants; empty otherwise (and in snapshots taken before there were any). */
+    targets: z.array(ZTargetOverlay).default([]),
   })
   .meta({ id: "ExperimentCharts" });
 
@@ -123,3 +148,5 @@ export type TRunTimeSeries = z.output<typeof ZRunTimeSeries>;
 export type TTimePoint = z.output<typeof ZTimePoint>;
 export type TMetricCharts = z.output<typeof ZMetricCharts>;
 export type TExperimentCharts = z.output<typeof ZExperimentCharts>;
+export type TTargetOverlay = z.output<typeof ZTargetOverlay>;
+export type TTargetLine = z.output<typeof ZTargetLine>;
