@@ -11,9 +11,8 @@
 // the table a table for assistive technology once its display is no longer a table's.
 import type { ReactNode } from "react";
 import {
-  changeCiText,
+  changeAndCi,
   directionLabel,
-  formatChange,
   formatMeanSd,
   formatMedianFigures,
   formatP,
@@ -87,13 +86,13 @@ function ChangeCells({ candidate }: { candidate: Candidate | undefined }) {
       </>
     );
   }
-  const ci = changeCiText(candidate.change.percentCi);
+  const { change, ci } = changeAndCi(candidate.change.percent, candidate.change.percentCi);
   const p = verdictP(candidate);
   const decided = candidate.verdict === "better" || candidate.verdict === "worse";
   return (
     <>
       <Cell label="Change [CI]" className="num">
-        <span className="figure">{formatChange(candidate.change.percent)}</span> {ci ? <span className="figure muted small">{ci}</span> : null}
+        <span className="figure">{change}</span> {ci ? <span className="figure muted small">{ci}</span> : null}
       </Cell>
       <Cell
         label="p"

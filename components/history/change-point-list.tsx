@@ -3,7 +3,7 @@
 // one is set), how much (% with its 95% interval), which way for this metric, how sure (p), and
 // the review: members acknowledge a real one or dismiss noise; both can be reopened.
 import type { THistory } from "~/server/schemas/history";
-import { formatChange, formatMeasure, formatP } from "~/server/display/display";
+import { changeStyle, formatChange, formatMeasure, formatP } from "~/server/display/display";
 import { ChangeVerdict } from "./change-verdict";
 import { commitUrl, formatUtc, shortSha } from "./date-axis";
 
@@ -68,11 +68,12 @@ export function ChangePointList({ changePoints, unit, repositoryUrl, canReview, 
                   </td>
                   <td className="small">{c.time ? formatUtc(c.time) : "—"}</td>
                   <td>
-                    <ChangeVerdict percent={c.changePercent} verdict={c.verdict} />
+                    <ChangeVerdict percent={c.changePercent} verdict={c.verdict} style={changeStyle(c.changePercent, c.ciLowPercent, c.ciHighPercent)} />
                     {c.ciLowPercent !== null && c.ciHighPercent !== null ? (
                       <span className="small muted">
                         {" "}
-                        95% CI {formatChange(c.ciLowPercent)} to {formatChange(c.ciHighPercent)}
+                        95% CI {formatChange(c.ciLowPercent, changeStyle(c.changePercent, c.ciLowPercent, c.ciHighPercent))} to{" "}
+                        {formatChange(c.ciHighPercent, changeStyle(c.changePercent, c.ciLowPercent, c.ciHighPercent))}
                       </span>
                     ) : null}
                   </td>

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  changeAndCi,
   changeCiText,
   formatChange,
   formatMeanSd,
@@ -177,7 +178,16 @@ describe("changes: a percentage between −50% and +100%, a factor outside", () 
     // Below −100% (a metric that can be negative) no factor is meaningful.
     expect(formatChange(-120)).toBe("−120.00%");
     expect(formatChange(null)).toBe("—");
-    expect(changeCiText({ low: -9.62, high: 150 })).toBe("[−9.62%, 2.5×]");
+  });
+
+  it("writes a change and its interval in one style: factors when any of them is outside −50% … +100%", () => {
+    expect(changeCiText({ low: -9.62, high: 150 })).toBe("[0.904×, 2.5×]");
+    expect(changeAndCi(170, { low: -9.84, high: 392 })).toEqual({ change: "2.7×", ci: "[0.902×, 4.92×]" });
+    expect(changeAndCi(15.88, { low: -34.13, high: 28.06 })).toEqual({ change: "+15.88%", ci: "[−34.13%, +28.06%]" });
+    expect(changeAndCi(20, { low: 5, high: 150 })).toEqual({ change: "1.2×", ci: "[1.05×, 2.5×]" });
+    // A bound at or below −100% has no factor: it stays a percentage.
+    expect(changeAndCi(300, { low: -120, high: 500 })).toEqual({ change: "4×", ci: "[−120.00%, 6×]" });
+    expect(changeAndCi(null, null)).toEqual({ change: "—", ci: "" });
   });
 });
 

@@ -29,10 +29,10 @@
 // better as a factor.
 import type { z } from "zod";
 import type { ZMetricComparison } from "../stats/schemas";
-import { formatChange, formatP, missing } from "../stats/stat-text";
+import { changeStyle, formatChange, formatP, missing, type ChangeStyle } from "../stats/stat-text";
 
 // The statistics write changes and p-values into their own notes, so those two live beside them.
-export { formatChange, formatP };
+export { changeStyle, formatChange, formatP, type ChangeStyle };
 
 type MetricComparison = z.output<typeof ZMetricComparison>;
 export type CandidateComparison = MetricComparison["comparisons"][number];
@@ -300,9 +300,15 @@ export function rangeText(
 // ---------------------------------------------------------------------------------------------
 // Changes, tests and verdicts
 
-/** "[−9.62%, −0.97%]", or "" without an interval. */
-export function changeCiText(ci: { low: number; high: number } | null | undefined): string {
-  return ci ? `[${formatChange(ci.low)}, ${formatChange(ci.high)}]` : "";
+/** "[−9.62%, −0.97%]", or "" without an interval; in the change's own style (changeStyle of the change and both bounds). */
+export function changeCiText(ci: { low: number; high: number } | null | undefined, style: ChangeStyle = changeStyle(ci?.low, ci?.high)): string {
+  return ci ? `[${formatChange(ci.low, style)}, ${formatChange(ci.high, style)}]` : "";
+}
+
+/** "2.7× [0.902×, 4.92×]", "−4.37% [−9.62%, −0.97%]": a change and its interval written in one style. */
+export function changeAndCi(percent: number | null | undefined, ci: { low: number; high: number } | null | undefined): { change: string; ci: string } {
+  const style = changeStyle(percent, ci?.low, ci?.high);
+  return { change: formatChange(percent, style), ci: changeCiText(ci, style) };
 }
 
 /**

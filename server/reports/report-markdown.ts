@@ -10,9 +10,8 @@ import { safeFilePart } from "../schemas/report";
 import { exampleNotice, type RunOrigins } from "../experiments/example-notice";
 import type { EnvironmentSummary } from "./report-environment";
 import {
-  changeCiText,
+  changeAndCi,
   directionLabel,
-  formatChange,
   formatP,
   formatPercentiles,
   meanSdText,
@@ -243,8 +242,8 @@ function changeWithVerdict(candidate: CandidateComparison): string {
   const { percent, percentCi } = candidate.change;
   if (percent === null) return "—";
   const decided = candidate.verdict === "better" || candidate.verdict === "worse" ? ` (${candidate.verdict})` : "";
-  const ci = changeCiText(percentCi);
-  return `${formatChange(percent)}${decided}${ci ? ` ${ci}` : ""}`;
+  const { change, ci } = changeAndCi(percent, percentCi);
+  return `${change}${decided}${ci ? ` ${ci}` : ""}`;
 }
 
 /** Why a verdict is missing or weak, and the engine's notes (Holm, too few runs for a 95% CI). */
