@@ -93,6 +93,17 @@ describe("median [CI], min and max: one decimal place from the nearer bound", ()
     expect(formatMedianFigures({ median: 2.0271, medianCi: null, min: 2.0271, max: 2.0271 })).toMatchObject({ median: "2.027", low: null, range: "2.027" });
   });
 
+  it("writes counts without decimals when every figure is a whole number", () => {
+    expect(formatMedianFigures({ median: 27, medianCi: { low: 27, high: 28 }, min: 27, max: 28 }, "count")).toMatchObject({
+      median: "27",
+      low: "27",
+      high: "28",
+      range: "27 … 28",
+    });
+    // A median between two runs is not a whole number: decimals as the interval asks.
+    expect(formatMedianFigures({ median: 27.5, medianCi: { low: 27, high: 28 }, min: 27, max: 28 }, "count")).toMatchObject({ median: "27.50" });
+  });
+
   it("takes the other bound when the median is one of them", () => {
     expect(formatMedianFigures({ median: 6.16, medianCi: { low: 6.16, high: 7.2 }, min: 6.16, max: 7.2 })).toMatchObject({
       median: "6.2",

@@ -262,7 +262,9 @@ export function formatMedianFigures(
   const scale = unitScale(unit, missing(median) ? Math.max(Math.abs(stats.min ?? 0), Math.abs(stats.max ?? 0)) : median);
   const ci = stats.medianCi && stats.medianCi.low !== stats.medianCi.high ? stats.medianCi : null;
   const distances = ci && !missing(median) ? [median - ci.low, ci.high - median].filter((d) => d > 0) : [];
-  const decimals = distances.length > 0 ? decimalsFor(Math.min(...distances) * scale.factor, 2) : null;
+  // Counts (GCs, errors): when every figure is a whole number, none is written with decimals ("27 [27, 28]", not "27.0 [27.0, 28.0]").
+  const whole = scale.factor === 1 && [median, ci?.low, ci?.high, stats.min, stats.max].every((value) => missing(value) || Number.isInteger(value));
+  const decimals = distances.length > 0 ? Math.min(decimalsFor(Math.min(...distances) * scale.factor, 2), whole ? 0 : Infinity) : null;
   const at = (value: number | null | undefined) => {
     if (missing(value)) return "—";
     return decimals === null || missing(median) ? measureDigits(value * scale.factor) : roundedAt(value * scale.factor, decimals, median * scale.factor);
