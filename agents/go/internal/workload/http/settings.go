@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/versus/agents/go/internal/workload"
+	"github.com/versus/agents/go/internal/workload/loadgen"
 )
 
 //go:embed settings.schema.json
@@ -46,8 +47,8 @@ type SelfTarget struct {
 }
 
 const (
-	modelClosed = "closed"
-	modelOpen   = "open"
+	modelClosed = loadgen.ModelClosed
+	modelOpen   = loadgen.ModelOpen
 	// defaultDuration applies when neither duration nor requests is given.
 	defaultDuration = 10.0
 )
@@ -166,6 +167,18 @@ func parseSettings(raw json.RawMessage) (*plan, error) {
 		return nil, errs
 	}
 	return p, nil
+}
+
+// loadPlan is the load machinery's part of the plan: an HTTP response is a failure unless 2xx or
+// 3xx; a request without a response is sorted by classify.
+func (p *plan) loadPlan() loadgen.Plan {
+	return loadgen.Plan{
+		Model: p.Model, Workers: p.Connections, Rate: p.Rate, MaxInFlight: p.MaxConnections,
+		Duration: p.duration, Count: p.Requests, Warmup: p.warmup,
+		Failed:     func(status int) bool { return status < 200 || status >= 400 },
+		Classify:   classify,
+		ErrorKinds: errorKindNames,
+	}
 }
 
 func nonEmpty(raw json.RawMessage) json.RawMessage {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/versus/agents/go/internal/result"
 	"github.com/versus/agents/go/internal/workload"
+	"github.com/versus/agents/go/internal/workload/loadgen"
 )
 
 // Name is the workload's name in jobs and capabilities.
@@ -78,11 +79,11 @@ func (r *runner) Run(ctx context.Context, rec workload.Recorder) error {
 	if p.Model == modelOpen {
 		maxConns = p.MaxConnections
 	}
-	wire := &wireCounter{}
+	wire := &loadgen.Wire{}
 	tr := newTransport(p, u, maxConns, wire)
-	l := newLoad(p, tr, wire)
+	l := loadgen.New(p.loadPlan(), tr.newSender, wire)
 	if p.warmup > 0 {
-		l.onMeasuring = func() { workload.MeasuringStarts(rec) }
+		l.OnMeasuring = func() { workload.MeasuringStarts(rec) }
 	}
 	rec.Logf("http: %s %s, %s model, %s", p.Method, target, p.Model, describeLength(p))
 
@@ -98,27 +99,14 @@ func (r *runner) Run(ctx context.Context, rec workload.Recorder) error {
 		case <-finished:
 		}
 	}()
-	stopTick, tickDone := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(tickDone)
-		l.tick(stopTick)
-	}()
-
-	if p.Model == modelOpen {
-		l.runOpen(ctx)
-	} else {
-		l.runClosed(ctx)
-	}
-	close(stopTick)
-	<-tickDone
+	l.Run(ctx)
 	close(finished)
 	watcher.Wait()
 	tr.closeAll()
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	l.finish()
-	return report(l, u, rec)
+	return report(l, p, u, rec)
 }
 
 func describeLength(p *plan) string {

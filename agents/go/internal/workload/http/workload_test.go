@@ -16,6 +16,7 @@ import (
 	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/versus/agents/go/internal/execute"
 	"github.com/versus/agents/go/internal/result"
+	"github.com/versus/agents/go/internal/workload/loadgen"
 	"golang.org/x/net/http2"
 	"golang.org/x/net/http2/h2c"
 )
@@ -57,7 +58,7 @@ func factsOf(t *testing.T, run result.Run) Facts {
 func decodedLatency(t *testing.T, run result.Run) *hdrhistogram.Histogram {
 	t.Helper()
 	m := metric(t, run, "latency")
-	if m.HistogramScale != latencyScale || m.Unit != "ms" {
+	if m.HistogramScale != loadgen.LatencyScale || m.Unit != "ms" {
 		t.Fatalf("latency scale %v unit %q", m.HistogramScale, m.Unit)
 	}
 	h, err := hdrhistogram.Decode([]byte(m.Histogram))
