@@ -88,6 +88,9 @@ func (t *fastTransport) newSender() loadgen.Sender {
 	req.SetRequestURI(t.target)
 	req.Header.SetMethod(t.plan.Method)
 	req.Header.Set("User-Agent", userAgent)
+	if t.plan.contentType != "" {
+		req.Header.SetContentType(t.plan.contentType)
+	}
 	for name, value := range t.plan.Headers {
 		req.Header.Set(name, value)
 	}
@@ -162,6 +165,9 @@ func newH2Transport(p *plan, target *url.URL, tlsConfig *tls.Config, wire *loadg
 
 func (t *h2Transport) newSender() loadgen.Sender {
 	header := nethttp.Header{"User-Agent": {userAgent}}
+	if t.plan.contentType != "" {
+		header.Set("Content-Type", t.plan.contentType)
+	}
 	for name, value := range t.plan.Headers {
 		header.Set(name, value)
 	}
