@@ -37,6 +37,9 @@ type Load struct {
 // bytes on every connection the senders use.
 func New(p Plan, newSender func() Sender, wire *Wire) *Load {
 	l := &Load{p: p, newSender: newSender, wire: wire, base: time.Now(), secs: newSecondLog()}
+	// Bytes already on the wire (e.g. a reflection request before the load) are not the run's.
+	l.inAtMeasure, l.outAt = wire.in.Load(), wire.out.Load()
+	l.lastIn, l.lastOut = l.inAtMeasure, l.outAt
 	l.measureFrom = int64(p.Warmup)
 	l.end = math.MaxInt64
 	if p.Duration > 0 {
@@ -208,8 +211,12 @@ func (l *Load) tick(stop <-chan struct{}) {
 	if l.OnMeasuring != nil {
 		l.OnMeasuring()
 	}
-	l.inAtMeasure, l.outAt = l.wire.in.Load(), l.wire.out.Load()
-	l.lastIn, l.lastOut = l.inAtMeasure, l.outAt
+	if l.measureFrom > 0 {
+		// Without a warm-up the window's bytes count from New: the ticker may start after the
+		// first operations have already sent theirs.
+		l.inAtMeasure, l.outAt = l.wire.in.Load(), l.wire.out.Load()
+		l.lastIn, l.lastOut = l.inAtMeasure, l.outAt
+	}
 	for k := int64(1); ; k++ {
 		timer.Reset(time.Duration(l.measureFrom + k*int64(time.Second) - l.now()))
 		select {
