@@ -5,8 +5,8 @@ package builtin
 import (
 	"github.com/versus/agents/go/internal/workload"
 	"github.com/versus/agents/go/internal/workload/exec"
-	"github.com/versus/agents/go/internal/workload/gzip"
 	grpcworkload "github.com/versus/agents/go/internal/workload/grpc"
+	"github.com/versus/agents/go/internal/workload/gzip"
 	httpworkload "github.com/versus/agents/go/internal/workload/http"
 	"github.com/versus/agents/go/internal/workload/sleep"
 )

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/versus/agents/go/internal/result"
 	"github.com/versus/agents/go/internal/workload"
 	"github.com/versus/agents/go/internal/workload/loadgen"
 	"google.golang.org/grpc/codes"
@@ -33,15 +32,13 @@ func (Workload) Info() workload.Info {
 		Name:           Name,
 		Description:    "gRPC load (unary and streaming calls, a .proto file or server reflection): closed model (N concurrent callers, like ghz) or open model (a constant call rate, latency counted from when each call was due)",
 		SettingsSchema: schemaJSON,
-		Metrics: []workload.MetricSpec{
-			{Key: "latency", Unit: "ms", Direction: result.LowerIsBetter, Description: "Duration of every call, whatever its status, to the last message of the answer (HdrHistogram; open model: from the time it was due)"},
-			{Key: "throughput", Unit: "calls/s", Direction: result.HigherIsBetter, Description: "Calls finished per second (any status): the run's value is calls ÷ the measured seconds; the series counts each whole second"},
-			{Key: "latency_p50", Unit: "ms", Direction: result.LowerIsBetter, Description: "Median latency: the run's value is the median of all its calls; the series holds each whole second's median"},
-			{Key: "latency_p99", Unit: "ms", Direction: result.LowerIsBetter, Description: "99th percentile latency: the run's value is the p99 of all its calls; the series holds each whole second's p99"},
-			{Key: "errors", Unit: "count", Direction: result.LowerIsBetter, Description: "Calls that ended with a status other than OK (UNAVAILABLE, DEADLINE_EXCEEDED, …): the run's value is the total; the series counts each whole second"},
-			{Key: "bytes_in", Unit: "B/s", Direction: result.HigherIsBetter, Description: "Bytes received on the wire (below TLS): the run's value is bytes ÷ the measured seconds; the series counts each whole second"},
-			{Key: "bytes_out", Unit: "B/s", Direction: result.HigherIsBetter, Description: "Bytes sent on the wire (below TLS): the run's value is bytes ÷ the measured seconds; the series counts each whole second"},
-		},
+		Metrics: loadgen.Metrics(loadgen.MetricWords{
+			ThroughputUnit: "calls/s",
+			Operations:     "calls",
+			Latency:        "Duration of every call, whatever its status, to the last message of the answer (HdrHistogram; open model: from the time it was due)",
+			Throughput:     "Calls finished per second (any status): the run's value is calls ÷ the measured seconds; the series counts each whole second",
+			Errors:         "Calls that ended with a status other than OK (UNAVAILABLE, DEADLINE_EXCEEDED, …): the run's value is the total; the series counts each whole second",
+		}),
 	}
 }
 

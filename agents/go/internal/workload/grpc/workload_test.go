@@ -19,14 +19,9 @@ import (
 
 const protoPath = "testdata/payload.proto"
 
-// runGRPC runs the workload through the agent's one execute path and returns the run document.
 func runGRPC(t *testing.T, settings string) result.Run {
 	t.Helper()
-	outcome := execute.Run(context.Background(), Workload{}, json.RawMessage(settings), nil, nil)
-	if outcome.Err != nil {
-		t.Fatalf("run %s: %v\n%s", settings, outcome.Err, outcome.Recorder.LogTail())
-	}
-	return outcome.Run
+	return workloadtest.Run(t, Workload{}, settings)
 }
 
 // runErr runs settings that must fail and returns the failure.
@@ -41,25 +36,13 @@ func runErr(t *testing.T, settings string) error {
 
 func metric(t *testing.T, run result.Run, key string) result.Metric {
 	t.Helper()
-	for _, m := range run.Metrics {
-		if m.Key == key {
-			return m
-		}
-	}
-	t.Fatalf("no metric %q in %v", key, run.Metrics)
-	return result.Metric{}
+	return workloadtest.Metric(t, run, key)
 }
 
 func factsOf(t *testing.T, run result.Run) Facts {
 	t.Helper()
-	raw, err := json.Marshal(run.Environment["grpc"])
-	if err != nil {
-		t.Fatal(err)
-	}
 	var f Facts
-	if err := json.Unmarshal(raw, &f); err != nil {
-		t.Fatal(err)
-	}
+	workloadtest.Environment(t, run, "grpc", &f)
 	return f
 }
 
