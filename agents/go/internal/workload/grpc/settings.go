@@ -23,7 +23,7 @@ type Settings struct {
 	Method             string            `json:"method"`
 	ProtoFile          string            `json:"protoFile"`
 	ImportPaths        []string          `json:"importPaths"`
-	Data               json.RawMessage   `json:"data"`
+	Data               string            `json:"data"`
 	PayloadField       string            `json:"payloadField"`
 	PayloadBytes       *int              `json:"payloadBytes"`
 	ChunkBytes         int               `json:"chunkBytes"`
@@ -86,15 +86,19 @@ func parseSettings(raw json.RawMessage) (*plan, error) {
 		bad("importPaths", "is for protoFile (without it the method comes from the server's reflection)")
 	}
 
-	switch data := strings.TrimSpace(string(s.Data)); {
-	case data == "" || data == "null":
+	// data is JSON text, as ghz's -d takes it (and a text field in the dashboard's form).
+	switch data := strings.TrimSpace(s.Data); {
+	case data == "":
 		p.dataList = []json.RawMessage{json.RawMessage("{}")}
+	case !json.Valid([]byte(data)):
+		var v any
+		bad("data", "is not JSON: %v", json.Unmarshal([]byte(data), &v))
 	case strings.HasPrefix(data, "["):
-		if err := json.Unmarshal(s.Data, &p.dataList); err != nil || len(p.dataList) == 0 {
+		if err := json.Unmarshal([]byte(data), &p.dataList); err != nil || len(p.dataList) == 0 {
 			bad("data", "a list of messages needs at least one message")
 		}
 	default:
-		p.dataList = []json.RawMessage{s.Data}
+		p.dataList = []json.RawMessage{json.RawMessage(data)}
 	}
 	switch {
 	case given["payloadField"] && !given["payloadBytes"]:

@@ -56,7 +56,7 @@ func warningsOf(run result.Run) string {
 func TestUnaryCallsFromAProtoFile(t *testing.T) {
 	srv := startServer(t, serverOptions{})
 	run := runGRPC(t, fmt.Sprintf(`{"target": %q, "method": "versus.test.Payloads/Unary", "protoFile": %q, "calls": 20, "callers": 2,
-		"payloadField": "payload", "payloadBytes": 1000, "data": {"options": {"responseBytes": 2000}}}`, srv.addr, protoPath))
+		"payloadField": "payload", "payloadBytes": 1000, "data": "{\"options\": {\"responseBytes\": 2000}}"}`, srv.addr, protoPath))
 	f := factsOf(t, run)
 	if f.Calls != 20 || f.StatusCodes["OK"] != 20 || len(f.StatusCodes) != 1 || f.Errors != 0 || f.Kind != "unary" || f.DescribedBy != "protoFile "+protoPath {
 		t.Fatalf("facts %+v", f)
@@ -89,7 +89,7 @@ func TestUnaryCallsFromAProtoFile(t *testing.T) {
 func TestServerStreamingFromReflection(t *testing.T) {
 	srv := startServer(t, serverOptions{reflection: true})
 	run := runGRPC(t, fmt.Sprintf(`{"target": %q, "method": "versus.test.Payloads.Download", "calls": 5, "callers": 1,
-		"data": {"options": {"responseBytes": 10000, "chunkBytes": 1000}}}`, srv.addr))
+		"data": "{\"options\": {\"responseBytes\": 10000, \"chunkBytes\": 1000}}"}`, srv.addr))
 	f := factsOf(t, run)
 	if f.Calls != 5 || f.StatusCodes["OK"] != 5 || f.Kind != "serverStreaming" || f.DescribedBy != "server reflection" {
 		t.Fatalf("facts %+v", f)
@@ -120,7 +120,7 @@ func TestClientStreamingSendsThePayloadInChunks(t *testing.T) {
 func TestBidiStreamingEchoesEveryMessage(t *testing.T) {
 	srv := startServer(t, serverOptions{reflection: true})
 	run := runGRPC(t, fmt.Sprintf(`{"target": %q, "method": "versus.test.Payloads/Echo", "calls": 4, "callers": 2, "messagesPerCall": 3,
-		"data": [{"name": "a"}, {"name": "b"}], "payloadField": "payload", "payloadBytes": 100}`, srv.addr))
+		"data": "[{\"name\": \"a\"}, {\"name\": \"b\"}]", "payloadField": "payload", "payloadBytes": 100}`, srv.addr))
 	f := factsOf(t, run)
 	if f.Calls != 4 || f.StatusCodes["OK"] != 4 || f.Kind != "bidi" || f.MessagesSent != 6 || f.MessagesReceived != 4*6 {
 		t.Fatalf("facts %+v", f)
@@ -134,7 +134,7 @@ func TestBidiStreamingEchoesEveryMessage(t *testing.T) {
 func TestDeadlineExceededIsCountedByName(t *testing.T) {
 	srv := startServer(t, serverOptions{})
 	run := runGRPC(t, fmt.Sprintf(`{"target": %q, "method": "versus.test.Payloads/Unary", "protoFile": %q, "calls": 3, "callers": 1,
-		"timeoutMs": 50, "data": {"options": {"delayMs": 2000}}}`, srv.addr, protoPath))
+		"timeoutMs": 50, "data": "{\"options\": {\"delayMs\": 2000}}"}`, srv.addr, protoPath))
 	f := factsOf(t, run)
 	if f.StatusCodes["DEADLINE_EXCEEDED"] != 3 || f.Errors != 3 {
 		t.Fatalf("facts %+v", f)
@@ -151,7 +151,7 @@ func TestDeadlineExceededIsCountedByName(t *testing.T) {
 func TestServerStatusesAreCountedByName(t *testing.T) {
 	srv := startServer(t, serverOptions{})
 	run := runGRPC(t, fmt.Sprintf(`{"target": %q, "method": "versus.test.Payloads/Download", "protoFile": %q, "calls": 2, "callers": 1,
-		"data": {"options": {"failCode": 8}}}`, srv.addr, protoPath))
+		"data": "{\"options\": {\"failCode\": 8}}"}`, srv.addr, protoPath))
 	if f := factsOf(t, run); f.StatusCodes["RESOURCE_EXHAUSTED"] != 2 || f.Errors != 2 {
 		t.Fatalf("facts %+v", f)
 	}
@@ -212,13 +212,15 @@ func TestBadMessagesNameTheField(t *testing.T) {
 		return fmt.Sprintf(`{"target": %q, "method": "versus.test.Payloads/Unary", "protoFile": %q, %s}`, srv.addr, protoPath, extra)
 	}
 	workloadtest.RequireRefused(t, Workload{}, []workloadtest.SettingsCase{
-		{base(`"data": {"nmae": "x"}`), "settings.data:", `unknown field "nmae"`},
-		{base(`"data": {"name": 5}`), "settings.data:", "name"},
-		{base(`"data": {"options": {"delayMs": "soon"}}`), "settings.data:", "delayMs"},
+		{base(`"data": "{\"nmae\": \"x\"}"`), "settings.data:", `unknown field "nmae"`},
+		{base(`"data": "{\"name\": 5}"`), "settings.data:", "name"},
+		{base(`"data": "{\"options\": {\"delayMs\": \"soon\"}}"`), "settings.data:", "delayMs"},
 		{base(`"payloadField": "name", "payloadBytes": 3`), "settings.payloadField:", "not bytes"},
 		{base(`"payloadField": "options.nothing", "payloadBytes": 3`), "settings.payloadField:", "no field nothing"},
 		{base(`"chunkBytes": 3, "payloadField": "payload", "payloadBytes": 9`), "settings.chunkBytes:", "unary"},
-		{base(`"data": [{}, {}]`), "settings.data:", "stream"},
+		{base(`"data": "[{}, {}]"`), "settings.data:", "stream"},
+		{base(`"data": "{\"name\": "`), "settings.data:", "not JSON"},
+		{base(`"data": "[]"`), "settings.data:", "at least one message"},
 		{fmt.Sprintf(`{"target": %q, "method": "versus.test.Payloads/Nope", "protoFile": %q}`, srv.addr, protoPath), "settings.method:", "Download, Echo, Unary, Upload"},
 		{fmt.Sprintf(`{"target": %q, "method": "versus.test.Nothing/Unary", "protoFile": %q}`, srv.addr, protoPath), "settings.method:", "versus.test.Payloads"},
 		{`{"target": "x:1", "method": "a.B/C", "protoFile": "/no/such.proto"}`, "settings.protoFile:", "cannot be read"},
@@ -231,7 +233,7 @@ func TestBadMessagesNameTheField(t *testing.T) {
 		{`{"target": "x:1", "method": "a.B/C", "importPaths": ["."]}`, "settings.importPaths:", "protoFile"},
 	})
 	// Through reflection the message is known only at run time: the failure still names it.
-	err := runErr(t, fmt.Sprintf(`{"target": %q, "method": "versus.test.Payloads/Unary", "data": {"nmae": "x"}}`, srv.addr))
+	err := runErr(t, fmt.Sprintf(`{"target": %q, "method": "versus.test.Payloads/Unary", "data": "{\"nmae\": \"x\"}"}`, srv.addr))
 	var se workload.SettingsErrors
 	if !errors.As(err, &se) || se[0].Field != "data" || !strings.Contains(err.Error(), "nmae") {
 		t.Fatalf("reflection, bad data: %v", err)
