@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -76,9 +75,6 @@ func relativeToImportPaths(file string, paths []string) string {
 		if rel, err := filepath.Rel(d, abs); err == nil && !strings.HasPrefix(rel, "..") {
 			return rel
 		}
-	}
-	if _, err := os.Stat(file); err == nil && filepath.IsAbs(file) {
-		return file
 	}
 	return file
 }

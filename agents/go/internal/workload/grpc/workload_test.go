@@ -286,3 +286,20 @@ func TestCancellationStopsCallsInFlight(t *testing.T) {
 		}
 	}
 }
+
+// importPaths: the .proto's imports are found in those folders (and protobuf's own well-known
+// types need none); a file that does not compile names protoFile.
+func TestImportPathsFindTheImports(t *testing.T) {
+	srv := startServer(t, serverOptions{})
+	// The wrapper's method has the test service's messages, so the test server answers it at
+	// its own path only when the names agree: here the call's UNIMPLEMENTED shows the method
+	// and its messages were resolved from the two files.
+	run := runGRPC(t, fmt.Sprintf(`{"target": %q, "method": "versus.wrapper.Wrapped/Unary", "protoFile": "testdata/importing/wrapper.proto",
+		"importPaths": ["testdata", "testdata/importing"], "payloadField": "payload", "payloadBytes": 10, "calls": 1, "callers": 1}`, srv.addr))
+	if f := factsOf(t, run); f.StatusCodes["UNIMPLEMENTED"] != 1 || f.Method != "versus.wrapper.Wrapped/Unary" {
+		t.Fatalf("facts %+v", f)
+	}
+	workloadtest.RequireRefused(t, Workload{}, []workloadtest.SettingsCase{
+		{`{"target": "x:1", "method": "versus.wrapper.Wrapped/Unary", "protoFile": "testdata/importing/wrapper.proto"}`, "settings.protoFile:", "payload.proto"},
+	})
+}
