@@ -13,6 +13,7 @@ import (
 	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/versus/agents/go/internal/execute"
 	"github.com/versus/agents/go/internal/result"
+	"github.com/versus/agents/go/internal/result/resulttest"
 	"github.com/versus/agents/go/internal/workload"
 	"github.com/versus/agents/go/internal/workload/loadgen"
 	"github.com/versus/agents/go/internal/workload/workloadtest"
@@ -302,4 +303,29 @@ func TestImportPathsFindTheImports(t *testing.T) {
 	workloadtest.RequireRefused(t, Workload{}, []workloadtest.SettingsCase{
 		{`{"target": "x:1", "method": "versus.wrapper.Wrapped/Unary", "protoFile": "testdata/importing/wrapper.proto"}`, "settings.protoFile:", "payload.proto"},
 	})
+}
+
+// A run of 2.5 s: every series holds the 2 whole seconds, each summary describes one set of
+// values, and the run's throughput is its calls ÷ its measured seconds.
+func TestPerSecondSeriesHoldWholeSeconds(t *testing.T) {
+	srv := startServer(t, serverOptions{})
+	run := runGRPC(t, fmt.Sprintf(`{"target": %q, "method": "versus.test.Payloads/Unary", "protoFile": %q, "callers": 2, "duration": 2.5,
+		"data": "{\"options\": {\"delayMs\": 2}}"}`, srv.addr, protoPath))
+	f := factsOf(t, run)
+	for _, m := range run.Metrics {
+		if m.Summary != nil {
+			if problems := resulttest.Contradictions(*m.Summary); len(problems) > 0 {
+				t.Errorf("%s: summary %+v cannot be true: %v", m.Key, *m.Summary, problems)
+			}
+		}
+		if m.TimeSeries != nil {
+			if problems := resulttest.WholeSeconds(*m.TimeSeries, f.DurationSeconds); len(problems) > 0 {
+				t.Errorf("%s: %v", m.Key, problems)
+			}
+		}
+	}
+	tp := metric(t, run, "throughput")
+	if want := float64(f.Calls) / f.DurationSeconds; tp.Value == nil || *tp.Value != want || tp.TimeSeries == nil || len(tp.TimeSeries.Values) != 2 {
+		t.Fatalf("throughput %+v, want value %v and 2 whole seconds", tp, want)
+	}
 }
