@@ -13,7 +13,6 @@ import (
 	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/versus/agents/go/internal/execute"
 	"github.com/versus/agents/go/internal/result"
-	"github.com/versus/agents/go/internal/result/resulttest"
 	"github.com/versus/agents/go/internal/workload"
 	"github.com/versus/agents/go/internal/workload/loadgen"
 	"github.com/versus/agents/go/internal/workload/workloadtest"
@@ -312,18 +311,7 @@ func TestPerSecondSeriesHoldWholeSeconds(t *testing.T) {
 	run := runGRPC(t, fmt.Sprintf(`{"target": %q, "method": "versus.test.Payloads/Unary", "protoFile": %q, "callers": 2, "duration": 2.5,
 		"data": "{\"options\": {\"delayMs\": 2}}"}`, srv.addr, protoPath))
 	f := factsOf(t, run)
-	for _, m := range run.Metrics {
-		if m.Summary != nil {
-			if problems := resulttest.Contradictions(*m.Summary); len(problems) > 0 {
-				t.Errorf("%s: summary %+v cannot be true: %v", m.Key, *m.Summary, problems)
-			}
-		}
-		if m.TimeSeries != nil {
-			if problems := resulttest.WholeSeconds(*m.TimeSeries, f.DurationSeconds); len(problems) > 0 {
-				t.Errorf("%s: %v", m.Key, problems)
-			}
-		}
-	}
+	workloadtest.RequireConsistentMetrics(t, run, f.DurationSeconds)
 	tp := metric(t, run, "throughput")
 	if want := float64(f.Calls) / f.DurationSeconds; tp.Value == nil || *tp.Value != want || tp.TimeSeries == nil || len(tp.TimeSeries.Values) != 2 {
 		t.Fatalf("throughput %+v, want value %v and 2 whole seconds", tp, want)

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/versus/agents/go/internal/result/resulttest"
 	"github.com/versus/agents/go/internal/workload/loadgen"
+	"github.com/versus/agents/go/internal/workload/workloadtest"
 )
 
 // A real run against an httptest server, 2.5 s long so that its last second is partial: every
@@ -27,18 +27,7 @@ func TestEveryMetricOfARealRunDescribesItsValues(t *testing.T) {
 		t.Fatalf("facts %+v", f)
 	}
 
-	for _, m := range run.Metrics {
-		if m.Summary != nil {
-			if problems := resulttest.Contradictions(*m.Summary); len(problems) > 0 {
-				t.Errorf("%s: summary %+v cannot be true: %v", m.Key, *m.Summary, problems)
-			}
-		}
-		if m.TimeSeries != nil {
-			if problems := resulttest.WholeSeconds(*m.TimeSeries, f.DurationSeconds); len(problems) > 0 {
-				t.Errorf("%s: %v", m.Key, problems)
-			}
-		}
-	}
+	workloadtest.RequireConsistentMetrics(t, run, f.DurationSeconds)
 
 	// latency: the histogram's summary, every figure of the same values (the middles of its ranges).
 	latency := metric(t, run, "latency")

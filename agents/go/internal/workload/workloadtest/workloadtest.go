@@ -10,6 +10,7 @@ import (
 
 	"github.com/versus/agents/go/internal/execute"
 	"github.com/versus/agents/go/internal/result"
+	"github.com/versus/agents/go/internal/result/resulttest"
 	"github.com/versus/agents/go/internal/workload"
 )
 
@@ -66,5 +67,23 @@ func Environment(t *testing.T, run result.Run, key string, out any) {
 	}
 	if err != nil {
 		t.Fatalf("environment %q: %v", key, err)
+	}
+}
+
+// RequireConsistentMetrics checks every metric of a run measured over `seconds`: each summary
+// describes one set of values and each series holds whole seconds.
+func RequireConsistentMetrics(t *testing.T, run result.Run, seconds float64) {
+	t.Helper()
+	for _, m := range run.Metrics {
+		if m.Summary != nil {
+			if problems := resulttest.Contradictions(*m.Summary); len(problems) > 0 {
+				t.Errorf("%s: summary %+v cannot be true: %v", m.Key, *m.Summary, problems)
+			}
+		}
+		if m.TimeSeries != nil {
+			if problems := resulttest.WholeSeconds(*m.TimeSeries, seconds); len(problems) > 0 {
+				t.Errorf("%s: %v", m.Key, problems)
+			}
+		}
 	}
 }
