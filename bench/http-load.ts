@@ -13,7 +13,7 @@
 // Run: npx tsx bench/http-load.ts            (needs go and wrk: sudo apt-get install -y wrk)
 //      BENCH_SECONDS=10 BENCH_ROUNDS=2 npx tsx bench/http-load.ts
 // The recording hot path has its own Go benchmark (budget ≤ 50 ns/op):
-//      cd agents/go && go test -run '^$' -bench RecordLatency -benchmem ./internal/workload/http/
+//      cd agents/go && go test -run '^$' -bench RecordLatency -benchmem ./internal/workload/loadgen/
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { median } from "../server/stats/descriptive";

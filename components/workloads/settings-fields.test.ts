@@ -73,6 +73,8 @@ describe("settingsForm on the built-in agents' workloads", () => {
       ["body", "string"],
       ["bodyFile", "string"],
       ["bodySizeBytes", "integer"],
+      ["bodyFormat", "enum"],
+      ["bodyJsonField", "string"],
       ["model", "enum"],
       ["connections", "integer"],
       ["rate", "number"],

@@ -12,6 +12,7 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/versus/agents/go/internal/result"
+	grpcworkload "github.com/versus/agents/go/internal/workload/grpc"
 	httpworkload "github.com/versus/agents/go/internal/workload/http"
 )
 
@@ -27,6 +28,9 @@ func printSummary(w io.Writer, workload string, run result.Run, probes ...string
 	}
 	if facts, ok := httpFactsOf(run); ok {
 		printHTTP(w, run, facts)
+	}
+	if facts, ok := grpcFactsOf(run); ok {
+		printGRPC(w, run, facts)
 	}
 	fmt.Fprintln(w, "metrics:")
 	var probed []result.Metric
@@ -108,28 +112,65 @@ func printHTTP(w io.Writer, run result.Run, f httpworkload.Facts) {
 	if m, ok := find(run, "throughput"); ok && m.Value != nil {
 		fmt.Fprintf(w, "  Requests/sec: %.2f\n", *m.Value)
 	}
+	printLatency(w, run)
+	fmt.Fprintf(w, "  Status codes: %s\n", countsText(f.StatusCodes))
+	e := f.TransportErrors
+	fmt.Fprintf(w, "  Errors: timeout %d, connection refused %d, reset %d, other %d; non-2xx/3xx responses %d\n",
+		e["timeout"], e["connectionRefused"], e["reset"], e["other"], f.Non2xx3xx)
+}
+
+func grpcFactsOf(run result.Run) (grpcworkload.Facts, bool) {
+	var f grpcworkload.Facts
+	if run.Environment["grpc"] == nil || !asJSON(run.Environment["grpc"], &f) {
+		return f, false
+	}
+	return f, true
+}
+
+// printGRPC is the ghz-like block.
+func printGRPC(w io.Writer, run result.Run, f grpcworkload.Facts) {
+	load := fmt.Sprintf("%d callers", f.Callers)
+	if f.Model == "open" {
+		load = fmt.Sprintf("%g calls/s asked, at most %d in flight", f.Rate, f.MaxInFlight)
+	}
+	security := "plaintext"
+	if f.TLS {
+		security = "TLS"
+	}
+	fmt.Fprintf(w, "%s %s (%s, %s) — %s model, %s, %d connection(s), %s\n", f.Target, f.Method, f.Kind, f.DescribedBy, f.Model, load, f.Connections, security)
+	fmt.Fprintf(w, "  %d calls in %.2fs, %s read, %s written; %d message(s) of %s sent per call\n", f.Calls, f.DurationSeconds, bytesText(f.BytesIn), bytesText(f.BytesOut), f.MessagesSent, bytesText(int64(f.RequestBytes)))
+	if m, ok := find(run, "throughput"); ok && m.Value != nil {
+		fmt.Fprintf(w, "  Calls/sec: %.2f\n", *m.Value)
+	}
+	printLatency(w, run)
+	fmt.Fprintf(w, "  Status codes: %s\n", countsText(f.StatusCodes))
+}
+
+// printLatency is the latency lines of the wrk- and ghz-like blocks.
+func printLatency(w io.Writer, run result.Run) {
 	if m, ok := find(run, "latency"); ok {
 		if s := statsOf(m); s != nil {
 			fmt.Fprintf(w, "  Latency  mean %s  sd %s  max %s\n", msText(s.mean), msText(s.sd), msText(s.max))
 			fmt.Fprintf(w, "           p50 %s  p90 %s  p99 %s  p99.9 %s\n", msText(s.p50), msText(s.p90), msText(s.p99), msText(s.p999))
 		}
 	}
-	codes := make([]string, 0, len(f.StatusCodes))
-	for code := range f.StatusCodes {
-		codes = append(codes, code)
+}
+
+// countsText is "a: 1, b: 2" in name order, or "none".
+func countsText(counts map[string]int64) string {
+	names := make([]string, 0, len(counts))
+	for name := range counts {
+		names = append(names, name)
 	}
-	sort.Strings(codes)
-	parts := make([]string, len(codes))
-	for i, code := range codes {
-		parts[i] = fmt.Sprintf("%s: %d", code, f.StatusCodes[code])
+	sort.Strings(names)
+	parts := make([]string, len(names))
+	for i, name := range names {
+		parts[i] = fmt.Sprintf("%s: %d", name, counts[name])
 	}
 	if len(parts) == 0 {
-		parts = []string{"none"}
+		return "none"
 	}
-	fmt.Fprintf(w, "  Status codes: %s\n", strings.Join(parts, ", "))
-	e := f.TransportErrors
-	fmt.Fprintf(w, "  Errors: timeout %d, connection refused %d, reset %d, other %d; non-2xx/3xx responses %d\n",
-		e["timeout"], e["connectionRefused"], e["reset"], e["other"], f.Non2xx3xx)
+	return strings.Join(parts, ", ")
 }
 
 func find(run result.Run, key string) (result.Metric, bool) {

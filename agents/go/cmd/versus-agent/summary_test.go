@@ -10,6 +10,7 @@ import (
 
 	"github.com/versus/agents/go/internal/execute"
 	"github.com/versus/agents/go/internal/result"
+	grpcworkload "github.com/versus/agents/go/internal/workload/grpc"
 	httpworkload "github.com/versus/agents/go/internal/workload/http"
 )
 
@@ -52,6 +53,32 @@ func TestSummaryOfAnHTTPRunIsWrkLike(t *testing.T) {
 	printSummary(&out, "http", run)
 	text := out.String()
 	for _, want := range []string{"closed model, 2 connections", "50 requests in", "Requests/sec:", "Latency  mean", "p99.9", "Status codes: 200: 50", "connection refused 0", "WARNING: closed model", "coordinated omission"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("summary lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+// The grpc block reads the workload's facts (as JSON, the way the document travels).
+func TestSummaryOfAGRPCRunIsGhzLike(t *testing.T) {
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	facts := grpcworkload.Facts{
+		Target: "localhost:50051", Method: "payload.Payloads/Download", Kind: "serverStreaming", DescribedBy: "server reflection",
+		Model: "closed", Callers: 10, Connections: 1, DurationSeconds: 30, Calls: 900, MessagesSent: 1, RequestBytes: 12,
+		StatusCodes: map[string]int64{"OK": 898, "DEADLINE_EXCEEDED": 2}, Errors: 2, BytesIn: 900 << 20, BytesOut: 90_000,
+	}
+	raw, _ := json.Marshal(result.Run{StartedAt: start, FinishedAt: start.Add(30 * time.Second),
+		Environment: map[string]any{"grpc": facts},
+		Metrics:     []result.Metric{{Key: "throughput", Unit: "calls/s", Value: result.F(30)}}})
+	var run result.Run
+	if err := json.Unmarshal(raw, &run); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	printSummary(&out, "grpc", run)
+	text := out.String()
+	for _, want := range []string{"localhost:50051 payload.Payloads/Download (serverStreaming, server reflection) — closed model, 10 callers, 1 connection(s), plaintext",
+		"900 calls in 30.00s, 900.00MB read", "Calls/sec: 30.00", "Status codes: DEADLINE_EXCEEDED: 2, OK: 898"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("summary lacks %q:\n%s", want, text)
 		}

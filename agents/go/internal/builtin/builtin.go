@@ -5,6 +5,7 @@ package builtin
 import (
 	"github.com/versus/agents/go/internal/workload"
 	"github.com/versus/agents/go/internal/workload/exec"
+	grpcworkload "github.com/versus/agents/go/internal/workload/grpc"
 	"github.com/versus/agents/go/internal/workload/gzip"
 	httpworkload "github.com/versus/agents/go/internal/workload/http"
 	"github.com/versus/agents/go/internal/workload/sleep"
@@ -15,6 +16,7 @@ func Registry() *workload.Registry {
 	return workload.NewRegistry(
 		exec.New(),
 		gzip.New(),
+		grpcworkload.Workload{},
 		httpworkload.Workload{},
 		sleep.New(),
 	)

@@ -12,24 +12,18 @@ import (
 	"net/url"
 	"os"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/valyala/fasthttp"
+	"github.com/versus/agents/go/internal/workload/loadgen"
 	"golang.org/x/net/http2"
 )
 
-// sender sends one request and waits for its answer. Each worker goroutine has its own sender
-// (request and response buffers are reused, never shared); all of them share one transport.
-type sender interface {
-	// send returns the status code, or an error when no response came.
-	send() (status int, err error)
-}
-
-// transport is the connection pool the workers' senders share.
+// transport is the connection pool the workers' senders share. Each worker goroutine has its own
+// sender (request and response buffers are reused, never shared).
 type transport interface {
-	newSender() sender
+	newSender() loadgen.Sender
 	// closeAll closes every connection, so that requests in flight return at once (cancellation).
 	closeAll()
 }
@@ -40,13 +34,13 @@ type transport interface {
 // a response, header maps and a body reader per request and fasthttp reuses its buffers. HTTP/2
 // goes through net/http with golang.org/x/net/http2 (fasthttp has no HTTP/2 client).
 var (
-	_ transport = (*fastTransport)(nil)
-	_ transport = (*h2Transport)(nil)
-	_ sender    = (*fastSender)(nil)
-	_ sender    = (*h2Sender)(nil)
+	_ transport      = (*fastTransport)(nil)
+	_ transport      = (*h2Transport)(nil)
+	_ loadgen.Sender = (*fastSender)(nil)
+	_ loadgen.Sender = (*h2Sender)(nil)
 )
 
-func newTransport(p *plan, target *url.URL, maxConns int, wire *wireCounter) transport {
+func newTransport(p *plan, target *url.URL, maxConns int, wire *loadgen.Wire) transport {
 	tlsConfig := &tls.Config{InsecureSkipVerify: p.InsecureSkipVerify, ServerName: target.Hostname()} //nolint:gosec // the user asked for it (self-signed targets)
 	if p.HTTP2 {
 		return newH2Transport(p, target, tlsConfig, wire)
@@ -63,7 +57,7 @@ type fastTransport struct {
 	conns  *connSet
 }
 
-func newFastTransport(p *plan, target *url.URL, maxConns int, tlsConfig *tls.Config, wire *wireCounter) *fastTransport {
+func newFastTransport(p *plan, target *url.URL, maxConns int, tlsConfig *tls.Config, wire *loadgen.Wire) *fastTransport {
 	conns := &connSet{conns: map[net.Conn]struct{}{}}
 	dialer := &net.Dialer{Timeout: p.timeout}
 	addr := hostPort(target)
@@ -77,7 +71,7 @@ func newFastTransport(p *plan, target *url.URL, maxConns int, tlsConfig *tls.Con
 			if err != nil {
 				return nil, err
 			}
-			return conns.add(&countedConn{Conn: c, wire: wire}), nil
+			return conns.add(wire.Count(c)), nil
 		},
 		// A failed request is an error to count, never something to hide behind a retry.
 		MaxIdemponentCallAttempts: 1,
@@ -89,11 +83,14 @@ func newFastTransport(p *plan, target *url.URL, maxConns int, tlsConfig *tls.Con
 	return &fastTransport{client: client, plan: p, target: target.String(), conns: conns}
 }
 
-func (t *fastTransport) newSender() sender {
+func (t *fastTransport) newSender() loadgen.Sender {
 	req := fasthttp.AcquireRequest()
 	req.SetRequestURI(t.target)
 	req.Header.SetMethod(t.plan.Method)
 	req.Header.Set("User-Agent", userAgent)
+	if t.plan.contentType != "" {
+		req.Header.SetContentType(t.plan.contentType)
+	}
 	for name, value := range t.plan.Headers {
 		req.Header.Set(name, value)
 	}
@@ -114,7 +111,7 @@ type fastSender struct {
 	resp *fasthttp.Response
 }
 
-func (s *fastSender) send() (int, error) {
+func (s *fastSender) Send() (int, error) {
 	if err := s.t.client.DoTimeout(s.req, s.resp, s.t.plan.timeout); err != nil {
 		return 0, err
 	}
@@ -133,7 +130,7 @@ type h2Transport struct {
 	cancel context.CancelFunc
 }
 
-func newH2Transport(p *plan, target *url.URL, tlsConfig *tls.Config, wire *wireCounter) *h2Transport {
+func newH2Transport(p *plan, target *url.URL, tlsConfig *tls.Config, wire *loadgen.Wire) *h2Transport {
 	conns := &connSet{conns: map[net.Conn]struct{}{}}
 	dialer := &net.Dialer{Timeout: p.timeout}
 	tlsConfig.NextProtos = []string{http2.NextProtoTLS}
@@ -146,7 +143,7 @@ func newH2Transport(p *plan, target *url.URL, tlsConfig *tls.Config, wire *wireC
 				return nil, err
 			}
 			// Counted below TLS: bytes on the wire.
-			c := net.Conn(&countedConn{Conn: raw, wire: wire})
+			c := wire.Count(raw)
 			if target.Scheme == "https" {
 				tc := tls.Client(c, tlsConfig)
 				if err := tc.HandshakeContext(ctx); err != nil {
@@ -166,8 +163,11 @@ func newH2Transport(p *plan, target *url.URL, tlsConfig *tls.Config, wire *wireC
 	return &h2Transport{client: &nethttp.Client{Transport: h2, Timeout: p.timeout}, h2: h2, plan: p, target: target.String(), conns: conns, ctx: ctx, cancel: cancel}
 }
 
-func (t *h2Transport) newSender() sender {
+func (t *h2Transport) newSender() loadgen.Sender {
 	header := nethttp.Header{"User-Agent": {userAgent}}
+	if t.plan.contentType != "" {
+		header.Set("Content-Type", t.plan.contentType)
+	}
 	for name, value := range t.plan.Headers {
 		header.Set(name, value)
 	}
@@ -186,7 +186,7 @@ type h2Sender struct {
 	buf    []byte
 }
 
-func (s *h2Sender) send() (int, error) {
+func (s *h2Sender) Send() (int, error) {
 	var body io.Reader
 	if s.t.plan.body != nil {
 		body = bytes.NewReader(s.t.plan.body)
@@ -211,27 +211,6 @@ func (s *h2Sender) send() (int, error) {
 // ---- shared: wire bytes, the connection set, error kinds
 
 const userAgent = "versus-agent"
-
-// wireCounter counts bytes read and written on every connection (below TLS). One atomic add per
-// read or write call, not per request.
-type wireCounter struct{ in, out atomic.Int64 }
-
-type countedConn struct {
-	net.Conn
-	wire *wireCounter
-}
-
-func (c *countedConn) Read(b []byte) (int, error) {
-	n, err := c.Conn.Read(b)
-	c.wire.in.Add(int64(n))
-	return n, err
-}
-
-func (c *countedConn) Write(b []byte) (int, error) {
-	n, err := c.Conn.Write(b)
-	c.wire.out.Add(int64(n))
-	return n, err
-}
 
 // connSet knows the open connections so cancellation can close them under requests in flight
 // (fasthttp takes no context).
@@ -281,20 +260,18 @@ func (c *trackedConn) Close() error {
 	return c.Conn.Close()
 }
 
-// errorKind sorts a transport error into the kinds the run reports.
-type errorKind int
-
+// The kinds of transport error the run reports (indexes into errorKindNames).
 const (
-	errTimeout errorKind = iota
+	errTimeout = iota
 	errRefused
 	errReset
 	errOther
-	errorKinds
 )
 
-var errorKindNames = [errorKinds]string{"timeout", "connectionRefused", "reset", "other"}
+var errorKindNames = []string{"timeout", "connectionRefused", "reset", "other"}
 
-func classify(err error) errorKind {
+// classify sorts a transport error into one of errorKindNames.
+func classify(err error) int {
 	var netErr net.Error
 	switch {
 	case errors.Is(err, fasthttp.ErrTimeout), errors.Is(err, fasthttp.ErrDialTimeout), errors.Is(err, context.DeadlineExceeded),

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/HdrHistogram/hdrhistogram-go"
-	"github.com/versus/agents/go/internal/result/resulttest"
+	"github.com/versus/agents/go/internal/workload/loadgen"
+	"github.com/versus/agents/go/internal/workload/workloadtest"
 )
 
 // A real run against an httptest server, 2.5 s long so that its last second is partial: every
@@ -27,25 +27,14 @@ func TestEveryMetricOfARealRunDescribesItsValues(t *testing.T) {
 		t.Fatalf("facts %+v", f)
 	}
 
-	for _, m := range run.Metrics {
-		if m.Summary != nil {
-			if problems := resulttest.Contradictions(*m.Summary); len(problems) > 0 {
-				t.Errorf("%s: summary %+v cannot be true: %v", m.Key, *m.Summary, problems)
-			}
-		}
-		if m.TimeSeries != nil {
-			if problems := resulttest.WholeSeconds(*m.TimeSeries, f.DurationSeconds); len(problems) > 0 {
-				t.Errorf("%s: %v", m.Key, problems)
-			}
-		}
-	}
+	workloadtest.RequireConsistentMetrics(t, run, f.DurationSeconds)
 
 	// latency: the histogram's summary, every figure of the same values (the middles of its ranges).
 	latency := metric(t, run, "latency")
 	h := decodedLatency(t, run)
 	s := latency.Summary
-	if s == nil || s.N != f.Responses || s.N != h.TotalCount() || math.Abs(s.Mean-h.Mean()/latencyScale) > 1e-9*s.Mean {
-		t.Fatalf("latency summary %+v against the histogram's %d values, mean %v", s, h.TotalCount(), h.Mean()/latencyScale)
+	if s == nil || s.N != f.Responses || s.N != h.TotalCount() || math.Abs(s.Mean-h.Mean()/loadgen.LatencyScale) > 1e-9*s.Mean {
+		t.Fatalf("latency summary %+v against the histogram's %d values, mean %v", s, h.TotalCount(), h.Mean()/loadgen.LatencyScale)
 	}
 	if latency.Value != nil {
 		t.Errorf("latency has a value %v: its summary's figures are the run's", *latency.Value)
@@ -102,20 +91,6 @@ func TestEveryMetricOfARealRunDescribesItsValues(t *testing.T) {
 		want := float64(total) / f.DurationSeconds
 		if m.Value == nil || math.Abs(*m.Value-want) > 1e-9*want || want == 0 {
 			t.Errorf("%s value %v, want %d B ÷ %v s", key, m.Value, total, f.DurationSeconds)
-		}
-	}
-}
-
-// Summaries of histograms holding one value, or a few far apart, are still summaries of values.
-func TestLatencySummaryOfFewValues(t *testing.T) {
-	for _, values := range [][]int64{{2050}, {1, 3_600_000_000}, {4097, 4097, 9_999_999}} {
-		h := hdrhistogram.New(lowestUs, highestUs, runDigits)
-		for _, v := range values {
-			_ = h.RecordValue(v)
-		}
-		s := histogramSummary(h, latencyScale)
-		if problems := resulttest.Contradictions(s); len(problems) > 0 || s.N != int64(len(values)) {
-			t.Errorf("%v: %+v: %v", values, s, problems)
 		}
 	}
 }

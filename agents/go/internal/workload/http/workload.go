@@ -12,8 +12,8 @@ import (
 	"net/url"
 	"sync"
 
-	"github.com/versus/agents/go/internal/result"
 	"github.com/versus/agents/go/internal/workload"
+	"github.com/versus/agents/go/internal/workload/loadgen"
 )
 
 // Name is the workload's name in jobs and capabilities.
@@ -33,15 +33,13 @@ func (Workload) Info() workload.Info {
 		Name:           Name,
 		Description:    "HTTP load: closed model (N virtual users, like wrk) or open model (a constant request rate, latency counted from when each request was due, like wrk2)",
 		SettingsSchema: schemaJSON,
-		Metrics: []workload.MetricSpec{
-			{Key: "latency", Unit: "ms", Direction: result.LowerIsBetter, Description: "Response time of every request (HdrHistogram; open model: from the time it was due)"},
-			{Key: "throughput", Unit: "req/s", Direction: result.HigherIsBetter, Description: "Responses per second (any status): the run's value is responses ÷ the measured seconds; the series counts each whole second"},
-			{Key: "latency_p50", Unit: "ms", Direction: result.LowerIsBetter, Description: "Median latency: the run's value is the median of all its requests; the series holds each whole second's median"},
-			{Key: "latency_p99", Unit: "ms", Direction: result.LowerIsBetter, Description: "99th percentile latency: the run's value is the p99 of all its requests; the series holds each whole second's p99"},
-			{Key: "errors", Unit: "count", Direction: result.LowerIsBetter, Description: "Transport errors (timeout, refused, reset, other) plus non-2xx/3xx responses: the run's value is the total; the series counts each whole second"},
-			{Key: "bytes_in", Unit: "B/s", Direction: result.HigherIsBetter, Description: "Bytes received on the wire (below TLS): the run's value is bytes ÷ the measured seconds; the series counts each whole second"},
-			{Key: "bytes_out", Unit: "B/s", Direction: result.HigherIsBetter, Description: "Bytes sent on the wire (below TLS): the run's value is bytes ÷ the measured seconds; the series counts each whole second"},
-		},
+		Metrics: loadgen.Metrics(loadgen.MetricWords{
+			ThroughputUnit: "req/s",
+			Operations:     "requests",
+			Latency:        "Response time of every request (HdrHistogram; open model: from the time it was due)",
+			Throughput:     "Responses per second (any status): the run's value is responses ÷ the measured seconds; the series counts each whole second",
+			Errors:         "Transport errors (timeout, refused, reset, other) plus non-2xx/3xx responses: the run's value is the total; the series counts each whole second",
+		}),
 	}
 }
 
@@ -78,11 +76,11 @@ func (r *runner) Run(ctx context.Context, rec workload.Recorder) error {
 	if p.Model == modelOpen {
 		maxConns = p.MaxConnections
 	}
-	wire := &wireCounter{}
+	wire := &loadgen.Wire{}
 	tr := newTransport(p, u, maxConns, wire)
-	l := newLoad(p, tr, wire)
+	l := loadgen.New(p.loadPlan(), tr.newSender, wire)
 	if p.warmup > 0 {
-		l.onMeasuring = func() { workload.MeasuringStarts(rec) }
+		l.OnMeasuring = func() { workload.MeasuringStarts(rec) }
 	}
 	rec.Logf("http: %s %s, %s model, %s", p.Method, target, p.Model, describeLength(p))
 
@@ -98,27 +96,14 @@ func (r *runner) Run(ctx context.Context, rec workload.Recorder) error {
 		case <-finished:
 		}
 	}()
-	stopTick, tickDone := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(tickDone)
-		l.tick(stopTick)
-	}()
-
-	if p.Model == modelOpen {
-		l.runOpen(ctx)
-	} else {
-		l.runClosed(ctx)
-	}
-	close(stopTick)
-	<-tickDone
+	l.Run(ctx)
 	close(finished)
 	watcher.Wait()
 	tr.closeAll()
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	l.finish()
-	return report(l, u, rec)
+	return report(l, p, u, rec)
 }
 
 func describeLength(p *plan) string {

@@ -16,6 +16,8 @@ import (
 	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/versus/agents/go/internal/execute"
 	"github.com/versus/agents/go/internal/result"
+	"github.com/versus/agents/go/internal/workload/loadgen"
+	"github.com/versus/agents/go/internal/workload/workloadtest"
 	"golang.org/x/net/http2"
 	"golang.org/x/net/http2/h2c"
 )
@@ -23,41 +25,25 @@ import (
 // runHTTP runs the workload through the agent's one execute path and returns the run document.
 func runHTTP(t *testing.T, settings string) result.Run {
 	t.Helper()
-	outcome := execute.Run(context.Background(), Workload{}, json.RawMessage(settings), nil, nil)
-	if outcome.Err != nil {
-		t.Fatalf("run %s: %v\n%s", settings, outcome.Err, outcome.Recorder.LogTail())
-	}
-	return outcome.Run
+	return workloadtest.Run(t, Workload{}, settings)
 }
 
 func metric(t *testing.T, run result.Run, key string) result.Metric {
 	t.Helper()
-	for _, m := range run.Metrics {
-		if m.Key == key {
-			return m
-		}
-	}
-	t.Fatalf("no metric %q in %v", key, run.Metrics)
-	return result.Metric{}
+	return workloadtest.Metric(t, run, key)
 }
 
 func factsOf(t *testing.T, run result.Run) Facts {
 	t.Helper()
-	raw, err := json.Marshal(run.Environment["http"])
-	if err != nil {
-		t.Fatal(err)
-	}
 	var f Facts
-	if err := json.Unmarshal(raw, &f); err != nil {
-		t.Fatal(err)
-	}
+	workloadtest.Environment(t, run, "http", &f)
 	return f
 }
 
 func decodedLatency(t *testing.T, run result.Run) *hdrhistogram.Histogram {
 	t.Helper()
 	m := metric(t, run, "latency")
-	if m.HistogramScale != latencyScale || m.Unit != "ms" {
+	if m.HistogramScale != loadgen.LatencyScale || m.Unit != "ms" {
 		t.Fatalf("latency scale %v unit %q", m.HistogramScale, m.Unit)
 	}
 	h, err := hdrhistogram.Decode([]byte(m.Histogram))

@@ -1,4 +1,4 @@
-package http
+package loadgen
 
 import (
 	"sync"
@@ -20,6 +20,8 @@ const (
 	maxStats = 64
 	// statusSlots: status codes 0–599 are counted in an array; others in one "other" slot.
 	statusSlots = 600
+	// maxErrorKinds: a workload sorts errors without a response into at most this many kinds.
+	maxErrorKinds = 8
 )
 
 // bucket is one second of one worker's results (completion time decides the second).
@@ -27,7 +29,7 @@ type bucket struct {
 	sec      int64
 	hist     *hdrhistogram.Histogram
 	requests int64 // responses, whatever their status
-	failures int64 // transport errors + non-2xx/3xx responses
+	failures int64 // errors without a response + responses whose status is a failure
 }
 
 var bucketPool = sync.Pool{New: func() any {
@@ -56,7 +58,7 @@ type stats struct {
 	floor    int64     // the sweep has closed every second below this one
 	status   [statusSlots]int64
 	statusX  int64 // status codes ≥ 600
-	errs     [errorKinds]int64
+	errs     [maxErrorKinds]int64
 	clamped  int64 // latencies above highestUs, recorded as highestUs
 	lastDone int64 // completion time of the last request, ns from the run's base
 }
@@ -81,8 +83,9 @@ func (s *stats) bucketFor(sec int64) *bucket {
 	return s.cur
 }
 
-// record adds one response: its latency in µs, the second it completed in, its status.
-func (s *stats) record(sec, latencyUs int64, status int, doneAt int64) {
+// record adds one response: its latency in µs, the second it completed in, its status and
+// whether that status is a failure.
+func (s *stats) record(sec, latencyUs int64, status int, failed bool, doneAt int64) {
 	if latencyUs < lowestUs {
 		latencyUs = lowestUs
 	}
@@ -100,7 +103,7 @@ func (s *stats) record(sec, latencyUs int64, status int, doneAt int64) {
 	} else {
 		s.statusX++
 	}
-	if status < 200 || status >= 400 {
+	if failed {
 		b.failures++
 	}
 	s.lastDone = doneAt
@@ -108,7 +111,7 @@ func (s *stats) record(sec, latencyUs int64, status int, doneAt int64) {
 }
 
 // recordError adds one request that got no response.
-func (s *stats) recordError(sec int64, kind errorKind, doneAt int64) {
+func (s *stats) recordError(sec int64, kind int, doneAt int64) {
 	s.mu.Lock()
 	s.bucketFor(sec).failures++
 	s.errs[kind]++

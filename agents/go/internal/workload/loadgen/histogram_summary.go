@@ -1,4 +1,4 @@
-package http
+package loadgen
 
 import (
 	"math"
@@ -7,13 +7,13 @@ import (
 	"github.com/versus/agents/go/internal/result"
 )
 
-// histogramSummary is the summary of the values a histogram holds, every figure of the same
+// HistogramSummary is the summary of the values a histogram holds, every figure of the same
 // values: each recorded value read as the middle of its range of equivalent values, as
 // HdrHistogram's Mean and StdDev read them (its Min is the low end of a range and its Max the
 // high end, which beside that mean describe no set of values when a run has one request). n is
 // the count, sd the sample sd, and a percentile the value at HdrHistogram's rank for it. Divided
 // by scale into the metric's unit. h must hold at least one value.
-func histogramSummary(h *hdrhistogram.Histogram, scale float64) result.Summary {
+func HistogramSummary(h *hdrhistogram.Histogram, scale float64) result.Summary {
 	type bar struct {
 		value float64
 		count int64

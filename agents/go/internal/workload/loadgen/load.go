@@ -1,4 +1,4 @@
-package http
+package loadgen
 
 import (
 	"context"
@@ -8,12 +8,12 @@ import (
 	"time"
 )
 
-// load is one run's machinery: the workers, their stats, the clock and the per-second sweep.
+// Load is one run's machinery: the workers, their stats, the clock and the per-second sweep.
 // Times are nanoseconds since base on the monotonic clock.
-type load struct {
-	p           *plan
-	tr          transport
-	wire        *wireCounter
+type Load struct {
+	p           Plan
+	newSender   func() Sender
+	wire        *Wire
 	base        time.Time
 	measureFrom int64 // end of the warm-up
 	end         int64 // duration mode: no request starts at or after this; requests mode: MaxInt64
@@ -24,31 +24,54 @@ type load struct {
 	stats   []*stats
 	workers int
 
-	measuring          bool   // the ticker reached the end of the warm-up
-	onMeasuring        func() // told when it does (probes begin their window)
+	measuring bool // the ticker reached the end of the warm-up
+	// OnMeasuring, when set before Run, is told when the warm-up ends (probes begin their window).
+	OnMeasuring        func()
 	secs               *secondLog
 	bytesIn, bytesOut  []int64 // per second of the measured window
 	inAtMeasure, outAt int64   // wire counters when the measured window began
 	lastIn, lastOut    int64
 }
 
-func newLoad(p *plan, tr transport, wire *wireCounter) *load {
-	l := &load{p: p, tr: tr, wire: wire, base: time.Now(), secs: newSecondLog()}
-	l.measureFrom = int64(p.warmup)
+// New prepares a run of plan p: each worker gets its own sender from newSender; wire counts the
+// bytes on every connection the senders use.
+func New(p Plan, newSender func() Sender, wire *Wire) *Load {
+	l := &Load{p: p, newSender: newSender, wire: wire, base: time.Now(), secs: newSecondLog()}
+	// Bytes already on the wire (e.g. a reflection request before the load) are not the run's.
+	l.inAtMeasure, l.outAt = wire.in.Load(), wire.out.Load()
+	l.lastIn, l.lastOut = l.inAtMeasure, l.outAt
+	l.measureFrom = int64(p.Warmup)
 	l.end = math.MaxInt64
-	if p.duration > 0 {
-		l.end = l.measureFrom + int64(p.duration)
+	if p.Duration > 0 {
+		l.end = l.measureFrom + int64(p.Duration)
 	} else {
 		l.counting = true
-		l.remaining.Store(p.Requests)
+		l.remaining.Store(p.Count)
 	}
 	return l
 }
 
-func (l *load) now() int64 { return int64(time.Since(l.base)) }
+// Run sends the load in the plan's model until its duration or count is reached or ctx ends.
+// Afterwards (and only when ctx did not end) Report gives the run's metrics.
+func (l *Load) Run(ctx context.Context) {
+	stopTick, tickDone := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(tickDone)
+		l.tick(stopTick)
+	}()
+	if l.p.Model == ModelOpen {
+		l.runOpen(ctx)
+	} else {
+		l.runClosed(ctx)
+	}
+	close(stopTick)
+	<-tickDone
+}
+
+func (l *Load) now() int64 { return int64(time.Since(l.base)) }
 
 // workerStats gives a new worker its stats (shared round-robin beyond maxStats workers).
-func (l *load) workerStats() *stats {
+func (l *Load) workerStats() *stats {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.workers++
@@ -60,7 +83,7 @@ func (l *load) workerStats() *stats {
 	return l.stats[l.workers%maxStats]
 }
 
-func (l *load) allStats() []*stats {
+func (l *Load) allStats() []*stats {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return append([]*stats(nil), l.stats...)
@@ -69,8 +92,8 @@ func (l *load) allStats() []*stats {
 // exchange sends one request that was due at `due` and records it (unless it belongs to the
 // warm-up). Latency counts from `due`: in the open model that is the time the request should
 // have started, so time spent waiting for a free connection behind a stalled server counts.
-func (l *load) exchange(ctx context.Context, st *stats, s sender, due int64) {
-	status, err := s.send()
+func (l *Load) exchange(ctx context.Context, st *stats, s Sender, due int64) {
+	status, err := s.Send()
 	doneAt := l.now()
 	if due < l.measureFrom {
 		return
@@ -80,20 +103,20 @@ func (l *load) exchange(ctx context.Context, st *stats, s sender, due int64) {
 		if ctx.Err() != nil {
 			return // cancelled under it: not the target's failure
 		}
-		st.recordError(sec, classify(err), doneAt)
+		st.recordError(sec, l.p.Classify(err), doneAt)
 		return
 	}
-	st.record(sec, (doneAt-due)/int64(time.Microsecond), status, doneAt)
+	st.record(sec, (doneAt-due)/int64(time.Microsecond), status, l.p.Failed(status), doneAt)
 }
 
-// runClosed: each of `connections` workers sends its next request when the previous answered.
-func (l *load) runClosed(ctx context.Context) {
+// runClosed: each of the plan's workers sends its next request when the previous answered.
+func (l *Load) runClosed(ctx context.Context) {
 	var wg sync.WaitGroup
-	for i := 0; i < l.p.Connections; i++ {
+	for i := 0; i < l.p.Workers; i++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			st, s := l.workerStats(), l.tr.newSender()
+			st, s := l.workerStats(), l.newSender()
 			for ctx.Err() == nil {
 				start := l.now()
 				if start >= l.end {
@@ -110,9 +133,9 @@ func (l *load) runClosed(ctx context.Context) {
 }
 
 // runOpen: a pacer hands out due times at a constant rate; workers (started as needed, up to
-// maxConnections, the way vegeta does) send them. When every worker is busy the pacer waits, but
+// MaxInFlight, the way vegeta does) send them. When every worker is busy the pacer waits, but
 // the due times it hands out later are still the scheduled ones, so the wait counts as latency.
-func (l *load) runOpen(ctx context.Context) {
+func (l *Load) runOpen(ctx context.Context) {
 	due := make(chan int64)
 	var wg sync.WaitGroup
 	spawned := 0
@@ -121,7 +144,7 @@ func (l *load) runOpen(ctx context.Context) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			st, s := l.workerStats(), l.tr.newSender()
+			st, s := l.workerStats(), l.newSender()
 			l.exchange(ctx, st, s, first)
 			for t := range due {
 				if ctx.Err() != nil {
@@ -142,7 +165,7 @@ pace:
 			break
 		}
 		if l.counting && t >= l.measureFrom {
-			if counted == l.p.Requests {
+			if counted == l.p.Count {
 				break
 			}
 			counted++
@@ -160,7 +183,7 @@ pace:
 			continue
 		default:
 		}
-		if spawned < l.p.MaxConnections {
+		if spawned < l.p.MaxInFlight {
 			spawn(t)
 			continue
 		}
@@ -176,7 +199,7 @@ pace:
 
 // tick closes each second of the measured window as it ends: the workers' buckets of that
 // second are merged (and their memory reused) and the wire bytes of the second are noted.
-func (l *load) tick(stop <-chan struct{}) {
+func (l *Load) tick(stop <-chan struct{}) {
 	timer := time.NewTimer(time.Duration(l.measureFrom - l.now()))
 	defer timer.Stop()
 	select {
@@ -185,11 +208,15 @@ func (l *load) tick(stop <-chan struct{}) {
 		return
 	}
 	l.measuring = true
-	if l.onMeasuring != nil {
-		l.onMeasuring()
+	if l.OnMeasuring != nil {
+		l.OnMeasuring()
 	}
-	l.inAtMeasure, l.outAt = l.wire.in.Load(), l.wire.out.Load()
-	l.lastIn, l.lastOut = l.inAtMeasure, l.outAt
+	if l.measureFrom > 0 {
+		// Without a warm-up the window's bytes count from New: the ticker may start after the
+		// first operations have already sent theirs.
+		l.inAtMeasure, l.outAt = l.wire.in.Load(), l.wire.out.Load()
+		l.lastIn, l.lastOut = l.inAtMeasure, l.outAt
+	}
 	for k := int64(1); ; k++ {
 		timer.Reset(time.Duration(l.measureFrom + k*int64(time.Second) - l.now()))
 		select {
@@ -202,7 +229,7 @@ func (l *load) tick(stop <-chan struct{}) {
 	}
 }
 
-func (l *load) noteBytes() {
+func (l *Load) noteBytes() {
 	in, out := l.wire.in.Load(), l.wire.out.Load()
 	l.bytesIn = append(l.bytesIn, in-l.lastIn)
 	l.bytesOut = append(l.bytesOut, out-l.lastOut)
@@ -210,7 +237,7 @@ func (l *load) noteBytes() {
 }
 
 // finish closes the last (partial) second after the workers and the ticker have stopped.
-func (l *load) finish() {
+func (l *Load) finish() {
 	if !l.measuring {
 		// The run ended inside the warm-up (cancelled): nothing was measured.
 		return
