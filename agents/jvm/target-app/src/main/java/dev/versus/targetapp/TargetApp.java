@@ -14,7 +14,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code java -jar versus-target-jvm.jar}: the payload endpoints of the Go agent's bundled target
  * on a JVM, with its heap and GC at /metrics. The first line on stdout is
- * "listening on http://ADDR/", as the Go target prints it; SIGTERM or SIGINT stops it.
+ * "listening on http://ADDR/", as the Go target prints it; SIGTERM or SIGINT stops it. Exit codes:
+ * 2 a bad flag, 1 it could not listen.
  */
 @Command(
     name = "versus-target-jvm",
@@ -42,13 +43,19 @@ public final class TargetApp implements Callable<Integer> {
   }
 
   @Override
-  public Integer call() throws IOException, InterruptedException {
+  public Integer call() throws InterruptedException {
     InetSocketAddress address = address();
     if (payloadSize < 0 || payloadSize > Payloads.MAX_PAYLOAD)
       throw new ParameterException(spec.commandLine(), "--payload-size must be from 0 to " + Payloads.MAX_PAYLOAD + " bytes (got " + payloadSize + ")");
     if (threads < 1 || threads > 1000)
       throw new ParameterException(spec.commandLine(), "--threads must be from 1 to 1000 (got " + threads + ")");
-    TargetServer server = TargetServer.start(address, payloadSize, threads);
+    TargetServer server;
+    try {
+      server = TargetServer.start(address, payloadSize, threads);
+    } catch (IOException cannotListen) {
+      spec.commandLine().getErr().println("versus-target-jvm: cannot listen on " + addr + ": " + cannotListen.getMessage());
+      return 1;
+    }
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       server.close();
       stopped.countDown();

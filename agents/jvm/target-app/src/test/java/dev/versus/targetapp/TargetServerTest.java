@@ -122,13 +122,17 @@ class TargetServerTest {
   }
 
   @Test
-  void badFlagsNameTheFlag() {
+  void badFlagsNameTheFlagAndABusyPortIsSaidPlainly() {
     StringWriter err = new StringWriter();
     CommandLine command = new CommandLine(new TargetApp()).setErr(new PrintWriter(err));
     assertEquals(2, command.execute("--payload-size", "-1"));
     says(err.toString(), "--payload-size must be from 0 to 67108864");
     assertEquals(2, new CommandLine(new TargetApp()).setErr(new PrintWriter(err)).execute("--addr", "localhost"));
     says(err.toString(), "--addr must be host:port");
+    // The port this test's server holds: a message, not a stack trace.
+    StringWriter busy = new StringWriter();
+    assertEquals(1, new CommandLine(new TargetApp()).setErr(new PrintWriter(busy, true)).execute("--addr", "127.0.0.1:" + server.address().getPort()));
+    says(busy.toString(), "cannot listen on 127.0.0.1:" + server.address().getPort());
   }
 
   /** The sum of a metric's samples whose labels contain the given text; NaN when it has none. */
