@@ -1,10 +1,13 @@
 // versus-agent runs Versus workloads: as an agent that takes jobs from a Versus server
-// (`versus-agent agent`, the default), or once on its own (`versus-agent run`).
+// (`versus-agent agent`, the default), or once on its own (`versus-agent run`); `versus-agent
+// target` serves the bundled system under test.
 package main
 
 import (
 	"fmt"
 	"os"
+
+	"github.com/versus/agents/go/internal/target"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -16,6 +19,7 @@ usage:
   versus-agent [agent] [flags]      take jobs from a Versus server (see versus-agent agent -h)
   versus-agent run [flags]          run one workload here and print its result (see versus-agent run -h)
   versus-agent workloads [--json]   list the built-in workloads, their metrics and settings schemas
+  versus-agent target [flags]       serve the bundled system under test (see versus-agent target -h)
   versus-agent version
 `
 
@@ -35,6 +39,8 @@ func dispatch(args []string) int {
 		return runCommand(args, os.Stdout, os.Stderr)
 	case "workloads":
 		return workloadsCommand(args, os.Stdout, os.Stderr)
+	case "target":
+		return target.Main("versus-agent target", args, os.Stdout, os.Stderr)
 	case "version":
 		fmt.Println(version)
 		return 0

@@ -2,12 +2,8 @@ package dev.versus.agent.probe;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.versus.targetapp.TargetMetrics;
 import io.micrometer.core.instrument.Timer;
-import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
-import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.lang.management.GarbageCollectorMXBean;
@@ -21,8 +17,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
- * A JVM under test, run by the probe tests in a process of its own: Micrometer's Prometheus
- * registry with the JVM's GC, memory, thread and processor metrics, served at /metrics; /work
+ * A JVM under test, run by the probe tests in a process of its own: the JVM target's Micrometer
+ * registry ({@link TargetMetrics}: the JVM's GC, memory, thread and processor metrics), served at /metrics; /work
  * allocates (so the collector runs while load comes in). Its side channel is stdout: for each
  * scrape, a line with its own GarbageCollectorMXBean count, its heap use read just before and just
  * after the scrape was written, and the most the heap held meanwhile (the pools' peaks), which the
@@ -41,11 +37,8 @@ public final class MicrometerTarget {
   private MicrometerTarget() {}
 
   public static void main(String[] args) throws IOException {
-    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    new JvmGcMetrics().bindTo(registry);
-    new JvmMemoryMetrics().bindTo(registry);
-    new JvmThreadMetrics().bindTo(registry);
-    new ProcessorMetrics().bindTo(registry);
+    // The JVM target's registry (versus-target-app), as a probe of `java -jar versus-target-jvm.jar` reads it.
+    PrometheusMeterRegistry registry = new TargetMetrics().registry();
     try {
       Thread.sleep(200); // notifications of collections while binding arrive
     } catch (InterruptedException interrupted) {

@@ -1,0 +1,59 @@
+package target
+
+import (
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"testing"
+)
+
+func TestBadFlagsNameTheFlagAndWhatIsValid(t *testing.T) {
+	cases := map[string][]string{
+		"--burn must be from 0 to 1":                     {"--burn", "1.5"},
+		"--body must be 0 or more":                       {"--body", "-1"},
+		"--payload-size must be from 0 to 67108864":      {"--payload-size", "67108865"},
+		"--products must be from 1 to 100000":            {"--products", "0"},
+		"--stall-for must be more than 0 and at most":    {"--stall-every", "1s", "--stall-for", "2s"},
+		"must not be negative":                           {"--products-delay", "-1s"},
+		`--upstream: "127.0.0.1:8081" is not a base URL`: {"--upstream", "127.0.0.1:8081"},
+		"--cache, --products-delay: with --upstream":     {"--upstream", "http://127.0.0.1:1", "--cache", "--products-delay", "1s"},
+		`unexpected argument "extra"`:                    {"extra"},
+	}
+	for want, args := range cases {
+		_, err := ParseOptions("target", args, io.Discard)
+		if err == nil {
+			t.Errorf("%v: accepted", args)
+			continue
+		}
+		wantContains(t, err.Error(), want)
+	}
+	o, err := ParseOptions("target", []string{"-metrics", "-stall-every", "5s", "--upstream", "http://a:1, https://b:2/x"}, io.Discard)
+	if err != nil || !o.Metrics || len(o.Upstreams) != 2 || o.Upstreams[1].String() != "https://b:2/x" {
+		t.Fatalf("the benches' single-dash flags and a list of upstreams: %+v, %v", o, err)
+	}
+}
+
+func TestServeStopsWhenTheContextEnds(t *testing.T) {
+	o, err := ParseOptions("target", nil, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- Serve(ctx, ln, o) }()
+	if a := get(t, "http://"+ln.Addr().String()+"/payload/binary?size=10"); a.status != http.StatusOK || len(a.body) != 10 {
+		t.Fatalf("GET = %d, %d bytes", a.status, len(a.body))
+	}
+	cancel()
+	if err := <-served; err != nil {
+		t.Fatalf("Serve after the context ended: %v", err)
+	}
+	if _, err := http.Get("http://" + ln.Addr().String() + "/"); err == nil {
+		t.Fatal("still answering after Serve returned")
+	}
+}
