@@ -58,11 +58,19 @@ public final class MicrometerTarget {
     byte[] body;
     LOCK.writeLock().lock();
     try {
-      long collections = settle(registry);
-      for (MemoryPoolMXBean pool : heapPools()) pool.resetPeakUsage();
-      long heapBefore = heapUsed();
-      body = registry.scrape().getBytes(StandardCharsets.UTF_8);
-      long heapAfter = heapUsed();
+      long collections;
+      long heapBefore;
+      long heapAfter;
+      // A collection during the scrape itself (it allocates) may or may not be in the body Micrometer
+      // wrote: that scrape cannot be compared with the count taken before it, so it is taken again.
+      int attempts = 0;
+      do {
+        collections = settle(registry);
+        for (MemoryPoolMXBean pool : heapPools()) pool.resetPeakUsage();
+        heapBefore = heapUsed();
+        body = registry.scrape().getBytes(StandardCharsets.UTF_8);
+        heapAfter = heapUsed();
+      } while (mxbeanCount() != collections && ++attempts < 10);
       // The most any pool can have held while Micrometer read it: its peak (the JVM records a
       // pool's use when a collection starts) or, after the last collection, its use now.
       long heapHigh = 0;
