@@ -10,12 +10,13 @@ import (
 	"testing"
 )
 
-// `versus-agent target` as a process: it prints where it listens, answers, and exits 0 on SIGTERM;
-// a bad flag exits 2 naming it.
+// `versus-agent target` as a process: it prints where it listens (HTTP, then gRPC), answers both
+// (`versus-agent run --workload grpc` as the README shows it), and exits 0 on SIGTERM; a bad flag
+// exits 2 naming it.
 func TestTargetCommand(t *testing.T) {
 	bin := buildAgent(t)
 
-	cmd := exec.Command(bin, "target", "--addr", "127.0.0.1:0", "--payload-size", "1000")
+	cmd := exec.Command(bin, "target", "--addr", "127.0.0.1:0", "--payload-size", "1000", "--grpc-addr", "127.0.0.1:0")
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -24,10 +25,16 @@ func TestTargetCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = cmd.Process.Kill() })
-	line, err := bufio.NewReader(stdout).ReadString('\n')
+	lines := bufio.NewReader(stdout)
+	line, err := lines.ReadString('\n')
 	base, ok := strings.CutPrefix(strings.TrimSpace(line), "listening on ")
 	if err != nil || !ok {
 		t.Fatalf("first line %q (%v), want listening on http://…/", line, err)
+	}
+	line, err = lines.ReadString('\n')
+	grpcAddr, ok := strings.CutPrefix(strings.TrimSpace(line), "listening for gRPC on ")
+	if err != nil || !ok {
+		t.Fatalf("second line %q (%v), want listening for gRPC on ADDR", line, err)
 	}
 	resp, err := http.Get(base + "payload/binary")
 	if err != nil {
@@ -38,6 +45,12 @@ func TestTargetCommand(t *testing.T) {
 	if len(body) != 1000 {
 		t.Fatalf("GET /payload/binary: %d bytes, want --payload-size 1000", len(body))
 	}
+	settings := `{"target": "` + grpcAddr + `", "method": "versus.target.Payloads/Stream", "data": "{\"size\": 1048576}", "calls": 3, "callers": 1}`
+	out, err := exec.Command(bin, "run", "--workload", "grpc", "--settings", settings).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "Status codes: OK: 3") || !strings.Contains(string(out), "serverStreaming, server reflection") {
+		t.Fatalf("run --workload grpc against the target: %v\n%s", err, out)
+	}
+
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +58,7 @@ func TestTargetCommand(t *testing.T) {
 		t.Fatalf("after SIGTERM: %v, want exit 0", err)
 	}
 
-	out, err := exec.Command(bin, "target", "--burn", "2").CombinedOutput()
+	out, err = exec.Command(bin, "target", "--burn", "2").CombinedOutput()
 	if code := exitCode(err); code != 2 || !strings.Contains(string(out), "--burn must be from 0 to 1") {
 		t.Fatalf("--burn 2: exit %d, %q; want 2 and the flag named", code, out)
 	}

@@ -31,14 +31,19 @@ type Options struct {
 	CacheTTL      time.Duration // 0: keep them until the process exits
 
 	Upstreams []*url.URL // balance over these instead of answering
+
+	GRPCAddr   string // serve the gRPC payload service here too ("": no gRPC)
+	PrintProto bool   // print the gRPC service's .proto and exit
 }
 
 // usageHeader opens the help text, before the flags.
 const usageHeader = `Serves a system under test for Versus experiments on loopback: a fixed small answer at /,
 payloads as binary or base64 JSON at /payload/binary and /payload/json, a product list at
 /products (a database-like delay, optionally cached), Prometheus metrics at /metrics; or, with
---upstream, a round-robin load balancer over other targets. The first line on stdout is
-"listening on http://ADDR/".
+--upstream, a round-robin load balancer over other targets. With --grpc-addr it also serves the
+gRPC service versus.target.Payloads (Unary, Stream, Upload; reflection on; --print-proto shows
+its .proto). The first line on stdout is "listening on http://ADDR/", then, with --grpc-addr,
+"listening for gRPC on ADDR".
 
 flags:
 `
@@ -64,6 +69,8 @@ func ParseOptions(name string, args []string, stderr io.Writer) (Options, error)
 	fs.DurationVar(&o.ProductsCPU, "products-cpu", 2*time.Millisecond, "how long an uncached /products answer keeps a core busy")
 	fs.BoolVar(&o.Cache, "cache", false, "keep /products answers in memory (one per query string); hits skip the delay and the CPU")
 	fs.DurationVar(&o.CacheTTL, "cache-ttl", 0, "how long a cached /products answer is kept (0: as long as the process runs)")
+	fs.StringVar(&o.GRPCAddr, "grpc-addr", "", "also serve the gRPC payload service (versus.target.Payloads, reflection on) at this address, e.g. 127.0.0.1:0 (empty: no gRPC)")
+	fs.BoolVar(&o.PrintProto, "print-proto", false, "print the gRPC payload service's .proto file and exit")
 	upstream := fs.String("upstream", "", "comma-separated base URLs of other targets: answer every request but /metrics by passing it to them in turn (round robin)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
@@ -79,7 +86,7 @@ func ParseOptions(name string, args []string, stderr io.Writer) (Options, error)
 		var ignored []string
 		fs.Visit(func(f *flag.Flag) {
 			switch f.Name {
-			case "body", "payload-size", "products", "products-delay", "products-cpu", "cache", "cache-ttl":
+			case "body", "payload-size", "products", "products-delay", "products-cpu", "cache", "cache-ttl", "grpc-addr":
 				ignored = append(ignored, "--"+f.Name)
 			}
 		})

@@ -19,6 +19,7 @@ func TestBadFlagsNameTheFlagAndWhatIsValid(t *testing.T) {
 		`--upstream: "127.0.0.1:8081" is not a base URL`: {"--upstream", "127.0.0.1:8081"},
 		"--cache, --products-delay: with --upstream":     {"--upstream", "http://127.0.0.1:1", "--cache", "--products-delay", "1s"},
 		`unexpected argument "extra"`:                    {"extra"},
+		"--grpc-addr: with --upstream":                   {"--upstream", "http://127.0.0.1:1", "--grpc-addr", "127.0.0.1:0"},
 	}
 	for want, args := range cases {
 		_, err := ParseOptions("target", args, io.Discard)
@@ -45,7 +46,7 @@ func TestServeStopsWhenTheContextEnds(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	served := make(chan error, 1)
-	go func() { served <- Serve(ctx, ln, o) }()
+	go func() { served <- Serve(ctx, ln, nil, o) }()
 	if a := get(t, "http://"+ln.Addr().String()+"/payload/binary?size=10"); a.status != http.StatusOK || len(a.body) != 10 {
 		t.Fatalf("GET = %d, %d bytes", a.status, len(a.body))
 	}

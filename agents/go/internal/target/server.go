@@ -1,7 +1,8 @@
 // Package target is the system under test Versus ships: `versus-agent target` (and
 // cmd/versus-target, which the http-load benchmarks and the probe tests start). It answers the
 // requests the bundled experiments send (a fixed small answer, payloads as binary or base64 JSON,
-// a product list behind a database-like delay and an optional cache), balances over other targets
+// a product list behind a database-like delay and an optional cache), with --grpc-addr the same
+// payloads over gRPC (grpc.go, payload.proto), balances over other targets
 // with --upstream, and serves client_golang's process and Go metrics at /metrics for probes.
 package target
 
@@ -15,34 +16,61 @@ import (
 )
 
 // NewHandler is the target's HTTP handler for the options (already checked by ParseOptions).
-func NewHandler(o Options) http.Handler {
+func NewHandler(o Options) http.Handler { return newParts(o).handler() }
+
+// parts are what the HTTP handler and the gRPC server of one target share: the registry /metrics
+// serves, the stall windows' clock and the payload bytes.
+type parts struct {
+	o        Options
+	registry *prometheus.Registry
+	started  time.Time
+	payloads *payloads
+}
+
+func newParts(o Options) *parts {
 	registry := prometheus.NewRegistry()
 	registry.MustRegister(collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), collectors.NewGoCollector())
+	return &parts{o: o, registry: registry, started: time.Now(), payloads: newPayloads(o.PayloadSize)}
+}
 
+func (p *parts) handler() http.Handler {
+	o := p.o
 	mux := http.NewServeMux()
 	if len(o.Upstreams) > 0 {
-		mux.Handle("/", newBalancer(o.Upstreams, registry))
+		mux.Handle("/", newBalancer(o.Upstreams, p.registry))
 	} else {
 		mux.Handle("/{$}", fixedAnswer(o.Body))
-		payloads := newPayloads(o.PayloadSize)
-		mux.HandleFunc("GET /payload/binary", payloads.getBinary)
-		mux.HandleFunc("POST /payload/binary", payloads.postBinary)
-		mux.HandleFunc("GET /payload/json", payloads.getJSON)
-		mux.HandleFunc("POST /payload/json", payloads.postJSON)
-		mux.Handle("GET /products", newProducts(o, registry))
+		mux.HandleFunc("GET /payload/binary", p.payloads.getBinary)
+		mux.HandleFunc("POST /payload/binary", p.payloads.postBinary)
+		mux.HandleFunc("GET /payload/json", p.payloads.getJSON)
+		mux.HandleFunc("POST /payload/json", p.payloads.postJSON)
+		mux.Handle("GET /products", newProducts(o, p.registry))
 	}
 	var root http.Handler = mux
 	if o.StallEvery > 0 {
-		root = stalling(root, time.Now(), o.StallEvery, o.StallFor)
+		root = stalling(root, p.stallLeft)
 	}
 	if !o.Metrics {
 		return root
 	}
 	// /metrics answers outside the stall, so a probe reads the target while it holds requests.
 	outer := http.NewServeMux()
-	outer.Handle("GET /metrics", promhttp.HandlerFor(registry, promhttp.HandlerOpts{EnableOpenMetrics: true}))
+	outer.Handle("GET /metrics", promhttp.HandlerFor(p.registry, promhttp.HandlerOpts{EnableOpenMetrics: true}))
 	outer.Handle("/", root)
 	return outer
+}
+
+// stallLeft is how long a request arriving now waits: the rest of the stall window it falls in
+// (0 outside one, or without --stall-every).
+func (p *parts) stallLeft() time.Duration {
+	every, hold := p.o.StallEvery, p.o.StallFor
+	if every <= 0 {
+		return 0
+	}
+	if since := time.Since(p.started) % every; since >= every-hold {
+		return every - since
+	}
+	return 0
 }
 
 // fixedAnswer is the cheapest answer net/http gives: the http-load benchmarks compare load
@@ -63,12 +91,9 @@ func fixedAnswer(size int) http.Handler {
 
 // stalling holds every request that arrives inside a stall window until the window ends, as a
 // stopped world would: a closed-model load generator hides it, an open-model one sees it.
-func stalling(next http.Handler, started time.Time, every, hold time.Duration) http.Handler {
+func stalling(next http.Handler, left func() time.Duration) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		since := time.Since(started) % every
-		if since >= every-hold {
-			time.Sleep(every - since)
-		}
+		time.Sleep(left())
 		next.ServeHTTP(w, r)
 	})
 }
