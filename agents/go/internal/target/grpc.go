@@ -98,51 +98,48 @@ func (s *grpcPayloads) desc(fd protoreflect.FileDescriptor) *grpc.ServiceDesc {
 		ServiceName: string(fd.Services().ByName("Payloads").FullName()),
 		HandlerType: (*any)(nil),
 		Methods: []grpc.MethodDesc{
-			{MethodName: "Unary", Handler: s.handleUnary},
-			{MethodName: "Upload", Handler: s.handleUpload},
+			{MethodName: "Unary", Handler: s.unary("Unary", s.request, s.answerUnary)},
+			{MethodName: "Upload", Handler: s.unary("Upload", s.payload, s.answerUpload)},
 		},
 		Streams:  []grpc.StreamDesc{{StreamName: "Stream", ServerStreams: true, Handler: s.handleStream}},
 		Metadata: payloadProtoPath,
 	}
 }
 
-func (s *grpcPayloads) handleUnary(_ any, ctx context.Context, dec func(any) error, _ grpc.UnaryServerInterceptor) (any, error) {
-	var reply *dynamicpb.Message
-	err := s.observe(ctx, "Unary", func() error {
-		req := dynamicpb.NewMessage(s.request)
-		if err := dec(req); err != nil {
+// unary is the handler of a unary method: the request decoded as in, the reply what answer
+// makes of it, the call observed.
+func (s *grpcPayloads) unary(method string, in protoreflect.MessageDescriptor, answer func(req *dynamicpb.Message) (*dynamicpb.Message, error)) grpc.MethodHandler {
+	return func(_ any, ctx context.Context, dec func(any) error, _ grpc.UnaryServerInterceptor) (any, error) {
+		var reply *dynamicpb.Message
+		err := s.observe(ctx, method, func() error {
+			req := dynamicpb.NewMessage(in)
+			err := dec(req)
+			if err == nil {
+				reply, err = answer(req)
+			}
 			return err
-		}
-		size, err := s.size(req)
+		})
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if chunk := s.field(req, "chunk_size").Int(); chunk != 0 {
-			return status.Errorf(codes.InvalidArgument, "chunk_size: is for Stream; Unary answers the payload in one message (got %d)", chunk)
-		}
-		reply = s.payloadOf(s.source.first(size))
-		return nil
-	})
-	if err != nil {
-		return nil, err
+		return reply, nil
 	}
-	return reply, nil
 }
 
-func (s *grpcPayloads) handleUpload(_ any, ctx context.Context, dec func(any) error, _ grpc.UnaryServerInterceptor) (any, error) {
-	var reply *dynamicpb.Message
-	err := s.observe(ctx, "Upload", func() error {
-		req := dynamicpb.NewMessage(s.payload)
-		if err := dec(req); err != nil {
-			return err
-		}
-		reply = dynamicpb.NewMessage(s.received)
-		reply.Set(s.received.Fields().ByName("received_bytes"), protoreflect.ValueOfInt64(int64(len(s.field(req, "data").Bytes()))))
-		return nil
-	})
+func (s *grpcPayloads) answerUnary(req *dynamicpb.Message) (*dynamicpb.Message, error) {
+	size, err := s.size(req)
 	if err != nil {
 		return nil, err
 	}
+	if chunk := s.field(req, "chunk_size").Int(); chunk != 0 {
+		return nil, status.Errorf(codes.InvalidArgument, "chunk_size: is for Stream; Unary answers the payload in one message (got %d)", chunk)
+	}
+	return s.payloadOf(s.source.first(size)), nil
+}
+
+func (s *grpcPayloads) answerUpload(req *dynamicpb.Message) (*dynamicpb.Message, error) {
+	reply := dynamicpb.NewMessage(s.received)
+	reply.Set(s.received.Fields().ByName("received_bytes"), protoreflect.ValueOfInt64(int64(len(s.field(req, "data").Bytes()))))
 	return reply, nil
 }
 

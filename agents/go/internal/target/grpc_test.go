@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -25,13 +26,26 @@ import (
 const mib = 1 << 20
 
 // grpcTarget is a target serving HTTP and gRPC through Serve, as `versus-agent target
-// --grpc-addr` does, for the test's duration.
+// --grpc-addr` does.
 type grpcTarget struct {
-	url  string // http://ADDR
-	addr string // the gRPC host:port
+	url  string       // http://ADDR
+	addr string       // the gRPC host:port
+	stop func() error // ends Serve and returns what it returned
 }
 
+// startGRPC serves a target with these flags and gRPC on for the test's duration.
 func startGRPC(t *testing.T, args ...string) grpcTarget {
+	t.Helper()
+	target := serveGRPC(t, args...)
+	t.Cleanup(func() {
+		if err := target.stop(); err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	})
+	return target
+}
+
+func serveGRPC(t *testing.T, args ...string) grpcTarget {
 	t.Helper()
 	o, err := ParseOptions("target", args, io.Discard)
 	if err != nil {
@@ -48,13 +62,10 @@ func startGRPC(t *testing.T, args ...string) grpcTarget {
 	ctx, cancel := context.WithCancel(context.Background())
 	served := make(chan error, 1)
 	go func() { served <- Serve(ctx, ln, grpcLn, o) }()
-	t.Cleanup(func() {
+	return grpcTarget{url: "http://" + ln.Addr().String(), addr: grpcLn.Addr().String(), stop: sync.OnceValue(func() error {
 		cancel()
-		if err := <-served; err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-	})
-	return grpcTarget{url: "http://" + ln.Addr().String(), addr: grpcLn.Addr().String()}
+		return <-served
+	})}
 }
 
 // load runs the real grpc workload against the target and returns what it recorded.

@@ -1,11 +1,12 @@
 package target
 
 import (
-	"context"
 	"io"
-	"net"
 	"net/http"
 	"testing"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 )
 
 func TestBadFlagsNameTheFlagAndWhatIsValid(t *testing.T) {
@@ -36,25 +37,20 @@ func TestBadFlagsNameTheFlagAndWhatIsValid(t *testing.T) {
 }
 
 func TestServeStopsWhenTheContextEnds(t *testing.T) {
-	o, err := ParseOptions("target", nil, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() { served <- Serve(ctx, ln, nil, o) }()
-	if a := get(t, "http://"+ln.Addr().String()+"/payload/binary?size=10"); a.status != http.StatusOK || len(a.body) != 10 {
+	target := serveGRPC(t)
+	if a := get(t, target.url+"/payload/binary?size=10"); a.status != http.StatusOK || len(a.body) != 10 {
 		t.Fatalf("GET = %d, %d bytes", a.status, len(a.body))
 	}
-	cancel()
-	if err := <-served; err != nil {
+	if _, err := call(t, target.addr, "Unary", `{"size": 10}`); err != nil {
+		t.Fatalf("gRPC Unary: %v", err)
+	}
+	if err := target.stop(); err != nil {
 		t.Fatalf("Serve after the context ended: %v", err)
 	}
-	if _, err := http.Get("http://" + ln.Addr().String() + "/"); err == nil {
-		t.Fatal("still answering after Serve returned")
+	if _, err := http.Get(target.url + "/"); err == nil {
+		t.Fatal("still answering HTTP after Serve returned")
+	}
+	if _, err := call(t, target.addr, "Unary", `{"size": 10}`); status.Code(err) != codes.Unavailable {
+		t.Fatalf("gRPC after Serve returned: %v, want Unavailable", err)
 	}
 }
