@@ -222,13 +222,35 @@ func TestAnEndpointThatStopsMidRunLeavesAGapAndAWarning(t *testing.T) {
 		t.Run(fmt.Sprintf("required=%v", required), func(t *testing.T) {
 			registry := prometheus.NewRegistry()
 			registry.MustRegister(collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-			srv := httptest.NewServer(promhttp.HandlerFor(registry, promhttp.HandlerOpts{}))
+			metrics := promhttp.HandlerFor(registry, promhttp.HandlerOpts{})
+			// The endpoint stops after a counted number of readings, not after a time: on a loaded
+			// machine the sampler's readings come late, and which one fails first would depend on it.
+			var served atomic.Int32
+			stopAfter := int32(-1)
+			stopped := make(chan struct{})
+			var srv *httptest.Server
+			srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				// The reading after the last one answered is cut off, and the endpoint stops.
+				if n := served.Add(1); n == atomic.LoadInt32(&stopAfter)+1 {
+					go func() {
+						srv.CloseClientConnections()
+						srv.Close()
+						close(stopped)
+					}()
+					panic(http.ErrAbortHandler)
+				}
+				metrics.ServeHTTP(w, r)
+			}))
 			probes := openAll(t, Spec{Name: "app-1", Kind: KindPrometheus, URL: srv.URL + "/metrics", IntervalSeconds: 0.1, Required: required})
+			atomic.StoreInt32(&stopAfter, served.Load()+4)
 			s := StartSampler(probes)
-			time.Sleep(450 * time.Millisecond)
-			srv.CloseClientConnections()
-			srv.Close()
-			time.Sleep(600 * time.Millisecond)
+			select {
+			case <-stopped:
+			case <-time.After(30 * time.Second):
+				t.Fatal("the sampler did not read the endpoint four times in 30 s")
+			}
+			// Readings keep failing for a while after that; how many depends on the machine.
+			time.Sleep(500 * time.Millisecond)
 			r := s.Stop()
 			if len(r.Warnings) != 1 {
 				t.Fatalf("warnings %q", r.Warnings)
@@ -238,12 +260,21 @@ func TestAnEndpointThatStopsMidRunLeavesAGapAndAWarning(t *testing.T) {
 				t.Fatalf("warning %q", r.Warnings[0])
 			}
 			rss := metricNamed(t, r, "app-1.rss")
-			if missed, all := atoi(m[1]), atoi(m[2]); missed < 4 || all < 9 || len(rss) != all-missed {
+			// Of the four readings the endpoint answered, the first (at the start) is the baseline the
+			// intervals are measured from: three values; every later interval is the gap.
+			if missed, all := atoi(m[1]), atoi(m[2]); len(rss) != 3 || missed < 1 || all != len(rss)+missed {
 				t.Errorf("%s: %d values", r.Warnings[0], len(rss))
 			}
-			// Killed at 0.45 s: the reading due at 0.5 s fails (0.4 s if the one due at 0.4 s ran late).
-			if from := m[3]; from != "0.3" && from != "0.4" && from != "0.5" {
-				t.Errorf("the gap starts at %s s", from)
+			// The gap starts after the last reading that was answered.
+			var from, last float64
+			fmt.Sscan(m[3], &from)
+			for _, metric := range r.Metrics {
+				if offsets := metric.TimeSeries.OffsetsMs; metric.Key == "app-1.rss" && len(offsets) > 0 {
+					last = float64(offsets[len(offsets)-1])
+				}
+			}
+			if from*1000 <= last {
+				t.Errorf("the gap starts at %s s, the last answered reading at %v ms", m[3], last)
 			}
 			for _, metric := range r.Metrics {
 				if metric.TimeSeries.IntervalMs != 0 || len(metric.TimeSeries.OffsetsMs) != len(metric.Samples) {
@@ -397,27 +428,28 @@ func TestAWindowShorterThanAnIntervalSaysSo(t *testing.T) {
 // OpenMetrics the classic text parser refuses (an unknown-typed family, timestamps in seconds) is
 // read by expfmt's OpenMetrics parser.
 func TestOpenMetricsTheTextParserRefusesGoesToTheOpenMetricsParser(t *testing.T) {
-	var scrapes atomic.Int64
+	// The CPU counter grows with time (ten seconds a second), so its rate does not depend on how a
+	// loaded machine spaces the readings.
+	start := time.Now()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		n := scrapes.Add(1)
 		w.Header().Set("Content-Type", "application/openmetrics-text; version=1.0.0; charset=utf-8")
 		fmt.Fprintf(w, `# TYPE app_build unknown
 app_build{version="1.2"} 1
 # TYPE process_cpu_seconds counter
 # UNIT process_cpu_seconds seconds
-process_cpu_seconds_total %d.5 1700000000.123
+process_cpu_seconds_total %.6f 1700000000.123
 # TYPE process_resident_memory_bytes gauge
 process_resident_memory_bytes 1.0e7
 # EOF
-`, n)
+`, time.Since(start).Seconds()*10)
 	}))
 	defer srv.Close()
 	probes := openAll(t, Spec{Name: "app-1", Kind: KindPrometheus, URL: srv.URL, IntervalSeconds: 0.1})
-	r := sample(probes, 250*time.Millisecond)
-	if rss := metricNamed(t, r, "app-1.rss"); rss[0] != 1e7 {
+	r := sample(probes, 500*time.Millisecond)
+	if rss := metricNamed(t, r, "app-1.rss"); len(rss) == 0 || rss[0] != 1e7 {
 		t.Errorf("rss %v", rss)
 	}
-	// One CPU second per 0.1 s interval: 1000 %.
+	// Ten CPU seconds a second: 1000 %.
 	for _, v := range metricNamed(t, r, "app-1.cpu_percent") {
 		if v < 500 || v > 1500 {
 			t.Errorf("cpu_percent %v", v)
