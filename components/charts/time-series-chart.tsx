@@ -8,7 +8,8 @@ import type { TMetricCharts } from "~/server/schemas/charts";
 import { ChartFrame } from "./chart-frame";
 import { elapsedAxis, linearAxis } from "./nice-axis";
 import { VariantLegend } from "./legend";
-import { axisLine, axisTick, colorOf, gridStroke, type ChartVariant } from "./palette";
+import { colorOf, gridStroke, type ChartVariant } from "./palette";
+import { elapsedXAxisProps, valueYAxisProps } from "./time-axes";
 import { TooltipBox } from "./tooltip";
 
 export function TimeSeriesChart({ metric, variants, fileName }: { metric: TMetricCharts; variants: readonly ChartVariant[]; fileName: string }) {
@@ -35,28 +36,8 @@ export function TimeSeriesChart({ metric, variants, fileName }: { metric: TMetri
       <ResponsiveContainer width="100%" height="100%">
         <ComposedChart margin={{ top: 12, right: 20, bottom: 4, left: 4 }}>
           <CartesianGrid stroke={gridStroke} />
-          <XAxis
-            dataKey="tMs"
-            type="number"
-            domain={x.domain}
-            ticks={x.ticks}
-            tickFormatter={x.format}
-            tick={axisTick}
-            axisLine={axisLine}
-            tickLine={false}
-            allowDuplicatedCategory={false}
-          />
-          <YAxis
-            dataKey="value"
-            type="number"
-            domain={y.domain}
-            ticks={y.ticks}
-            tickFormatter={y.format}
-            tick={axisTick}
-            axisLine={axisLine}
-            tickLine={false}
-            width="auto"
-          />
+          <XAxis {...elapsedXAxisProps(x)} />
+          <YAxis {...valueYAxisProps(y)} />
           <Tooltip
             isAnimationActive={false}
             content={({ active, payload, label }) =>
