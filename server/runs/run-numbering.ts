@@ -1,15 +1,16 @@
 // Repetition numbers of runs, and the row locks that serialize the writers of one experiment's
 // numbered rows. Repetitions come from each variant's counter (Variant.nextRepetition), advanced
-// in the statement that takes them, so any number of writers (uploads under the experiment's
+// in the statement that takes them, so any number of writers (uploads sharing the experiment's
 // lock, agents completing jobs without it) never hand out one number twice. Positions of an
 // upload's new variants and metrics are "highest so far + 1" (ingest-results.ts), which is only
-// safe under the experiment's row lock (lockExperiment). The database's unique constraints
-// (prisma/schema.prisma) hold the line behind both. Repetitions count from 0 per variant.
+// safe under the experiment's exclusive row lock (lockExperiment, upload-experiment.ts). The
+// database's unique constraints (prisma/schema.prisma) hold the line behind both. Repetitions
+// count from 0 per variant.
 //
-// Every writer of an experiment's variants and metrics (uploads, edits) first takes its row lock
-// and holds it until it commits. FOR NO KEY UPDATE conflicts with itself but not with the FOR KEY
-// SHARE locks that foreign-key checks take, so readers and inserts that merely reference the
-// experiment are not held up.
+// Every writer of an experiment's variants and metrics (uploads creating them, edits) first takes
+// its row lock FOR NO KEY UPDATE and holds it until it commits; uploads that only add runs take it
+// FOR SHARE. Neither conflicts with the FOR KEY SHARE locks that foreign-key checks take, so
+// readers and inserts that merely reference the experiment are not held up.
 import { Prisma } from "../db/generated/client";
 import { AppError, type FieldIssue } from "../core/errors";
 
@@ -29,7 +30,8 @@ export interface RunToNumber {
  * The repetition of each run, in order. An explicit repetition the variant already has is refused
  * (409): a run is never stored under another run's number. Unnumbered runs follow the highest
  * repetition stored, given in this request or ever handed out, so they never collide with the
- * explicit ones. Explicit numbers are checked under the experiment's lock.
+ * explicit ones. An explicit number a concurrent upload stores first is caught by the unique
+ * constraint on (variant, repetition): the upload runs again and is refused here.
  */
 export async function allocateRepetitions(tx: Tx, runs: RunToNumber[]): Promise<number[]> {
   const explicit = runs.filter((run): run is RunToNumber & { repetition: number } => run.repetition !== undefined);
@@ -57,7 +59,10 @@ export async function allocateRepetitions(tx: Tx, runs: RunToNumber[]): Promise<
     wanted.set(run.variantId, entry);
   }
   const next = new Map<string, number>();
-  for (const [variantId, { auto, floor }] of wanted) {
+  // In the order of their ids: uploads to one experiment share its lock (upload-experiment.ts) and
+  // meet here, each holding the counters it advanced until it commits; taken in one order, two
+  // uploads of the same variants wait for each other instead of deadlocking.
+  for (const [variantId, { auto, floor }] of [...wanted].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     next.set(variantId, (await takeRepetitions(tx, variantId, auto, floor)) - auto);
   }
   return runs.map((run) => {
