@@ -58,13 +58,7 @@ export async function allocateRepetitions(tx: Tx, runs: RunToNumber[]): Promise<
     else entry.floor = Math.max(entry.floor, run.repetition + 1);
     wanted.set(run.variantId, entry);
   }
-  const next = new Map<string, number>();
-  // In the order of their ids: uploads to one experiment share its lock (upload-experiment.ts) and
-  // meet here, each holding the counters it advanced until it commits; taken in one order, two
-  // uploads of the same variants wait for each other instead of deadlocking.
-  for (const [variantId, { auto, floor }] of [...wanted].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    next.set(variantId, (await takeRepetitions(tx, variantId, auto, floor)) - auto);
-  }
+  const next = await takeRepetitionsOfVariants(tx, wanted);
   return runs.map((run) => {
     if (run.repetition !== undefined) return run.repetition;
     const repetition = next.get(run.variantId) as number;
@@ -100,10 +94,28 @@ export const takeRepetitionsSql = (variantId: string, count: number, floor: numb
   WHERE "id" = ${variantId} AND ${onlyIf}
   RETURNING "nextRepetition"`;
 
-async function takeRepetitions(tx: Tx, variantId: string, count: number, floor: number): Promise<number> {
-  const [row] = await tx.$queryRaw<{ nextRepetition: bigint }[]>(takeRepetitionsSql(variantId, count, floor));
-  if (!row) throw new AppError("NOT_FOUND", `variant ${variantId} no longer exists`);
-  return Number(row.nextRepetition);
+/**
+ * takeRepetitionsSql for several variants in one statement: the first number taken of each. The
+ * counters are locked in the order of the variants' ids first (`locked`), and only rows already
+ * locked are updated: uploads to one experiment share its lock (upload-experiment.ts) and meet
+ * here, each holding the counters it advanced until it commits, so two uploads of the same
+ * variants wait for each other instead of deadlocking.
+ */
+async function takeRepetitionsOfVariants(tx: Tx, wanted: Map<string, { auto: number; floor: number }>): Promise<Map<string, number>> {
+  const rows = [...wanted].map(([variantId, { auto, floor }]) => ({ variantId, count: auto, floor }));
+  const taken = await tx.$queryRaw<{ id: string; first: bigint }[]>`
+    WITH wanted AS (SELECT * FROM json_to_recordset(${JSON.stringify(rows)}::json) AS w("variantId" text, "count" bigint, "floor" bigint)),
+    locked AS (SELECT v."id" FROM "Variant" v WHERE v."id" IN (SELECT "variantId" FROM wanted) ORDER BY v."id" FOR NO KEY UPDATE)
+    UPDATE "Variant" v SET "nextRepetition" = GREATEST(
+      v."nextRepetition",
+      w."floor",
+      COALESCE((SELECT MAX(r."repetition")::bigint + 1 FROM "Run" r WHERE r."variantId" = v."id"), 0)
+    ) + w."count"
+    FROM wanted w JOIN locked l ON l."id" = w."variantId"
+    WHERE v."id" = w."variantId"
+    RETURNING v."id", v."nextRepetition" - w."count" AS "first"`;
+  if (taken.length !== rows.length) throw new AppError("NOT_FOUND", "a variant of this upload no longer exists");
+  return new Map(taken.map((row) => [row.id, Number(row.first)]));
 }
 
 /** The same explicit repetition twice for one variant in one request: refused before anything is stored. */
