@@ -254,24 +254,29 @@ function nextPosition(rows: { position: number }[]): number {
 
 /** The answer to a retried request: the runs the first request stored, or 409 for a different body. */
 async function replay(db: Db | Tx, options: IngestOptions): Promise<TUploadResponse> {
-  const earlier = await db.ingestRequest.findUniqueOrThrow({
-    where: { projectId_idempotencyKey: { projectId: options.projectId, idempotencyKey: options.idempotencyKey as string } },
-    // Runs of one upload can share a millisecond; their cuids still ascend in creation order.
-    include: {
-      runs: {
-        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-        include: { variant: true, experiment: true, results: { orderBy: { id: "asc" }, include: { metric: true } } },
-      },
-    },
-  });
+  // One statement, not Prisma's nested include: that sends its relations' queries at once, which on
+  // a transaction's single connection node-postgres deprecates (and pg 9 refuses). Runs of one
+  // upload can share a millisecond; their time-ordered ids still ascend in creation order.
+  const rows = await db.$queryRaw<{ bodySha256: string; id: string | null; variant: string; repetition: number; slug: string; metrics: string[] }[]>`
+    SELECT i."bodySha256", r."id", v."name" AS "variant", r."repetition", e."slug",
+      ARRAY(SELECT m."key" FROM "RunMetricResult" x JOIN "Metric" m ON m."id" = x."metricId" WHERE x."runId" = r."id" ORDER BY x."id") AS "metrics"
+    FROM "IngestRequest" i
+    LEFT JOIN "Run" r ON r."ingestRequestId" = i."id"
+    LEFT JOIN "Variant" v ON v."id" = r."variantId"
+    LEFT JOIN "Experiment" e ON e."id" = r."experimentId"
+    WHERE i."projectId" = ${options.projectId} AND i."idempotencyKey" = ${options.idempotencyKey as string}
+    ORDER BY r."createdAt", r."id"`;
+  const earlier = rows[0];
+  if (!earlier) throw new Error(`no stored request with Idempotency-Key "${options.idempotencyKey}" to replay`);
   if (earlier.bodySha256 !== options.bodySha256) {
     throw new AppError("CONFLICT", `Idempotency-Key "${options.idempotencyKey}" was already used for a different request body. Use a new key for new results.`);
   }
-  const slug = earlier.runs[0]?.experiment.slug ?? "";
+  const runs = rows.filter((row) => row.id !== null);
+  const slug = runs[0]?.slug ?? "";
   return {
     experiment: { slug, url: experimentUrl(options.baseUrl, options.projectSlug, slug) },
     replayed: true,
-    runs: earlier.runs.map((run) => ({ id: run.id, variant: run.variant.name, repetition: run.repetition, metrics: run.results.map((r) => r.metric.key) })),
+    runs: runs.map((run) => ({ id: run.id as string, variant: run.variant, repetition: run.repetition, metrics: run.metrics })),
     created: { experiment: false, variants: [], metrics: [] },
   };
 }
