@@ -32,8 +32,8 @@ export async function lockAndReadExperiment(tx: Tx, projectId: string, slug: str
   // transaction's single connection, which node-postgres deprecates (and pg 9 refuses).
   const [row] = await tx.$queryRaw<UploadExperiment[]>`
     SELECT e."id", e."slug", e."updatedAt",
-      COALESCE((SELECT json_agg(json_build_object('id', v."id", 'name', v."name", 'position', v."position")) FROM "Variant" v WHERE v."experimentId" = e."id"), '[]') AS "variants",
-      COALESCE((SELECT json_agg(json_build_object('id', m."id", 'key', m."key", 'unit', m."unit", 'direction', m."direction", 'position', m."position"))
+      COALESCE((SELECT json_agg(json_build_object('id', v."id", 'name', v."name", 'position', v."position") ORDER BY v."position") FROM "Variant" v WHERE v."experimentId" = e."id"), '[]') AS "variants",
+      COALESCE((SELECT json_agg(json_build_object('id', m."id", 'key', m."key", 'unit', m."unit", 'direction', m."direction", 'position', m."position") ORDER BY m."position")
         FROM "Metric" m WHERE m."experimentId" = e."id"), '[]') AS "metrics"
     FROM "Experiment" e WHERE e."id" = ${id}`;
   return row ?? null;
