@@ -15,11 +15,15 @@
 // with its key, as its client would, it must replay what was stored. Those checks and "no 5xx"
 // print ✓/✗ and make the exit status non-zero; the figures assert nothing.
 //
+// Last, server + PostgreSQL CPU per acknowledged upload, and a raw-SQL reference: the same kind of
+// uploads' rows stored by a plain node-postgres loop over a pool as large as the server's
+// (bench/lib/raw-reference.ts), printed as Versus's acknowledged uploads/s ÷ the reference's.
+//
 // The readers read an experiment of fixed size (seeded before the load), so their latency and the
 // server's memory stay comparable from the first second to the last; the uploads go elsewhere.
 //
-// Run: npx tsx bench/load.ts   (BENCH_SECONDS=10 for a short run; BENCH_PORT moves the server,
-// its PostgreSQL takes the port + 1000)
+// Run: npx tsx bench/load.ts   (BENCH_SECONDS=10 for a short run, BENCH_RAW_SECONDS for the
+// reference's; BENCH_PORT moves the server, its PostgreSQL takes the port + 1000)
 import os from "node:os";
 import autocannon from "autocannon";
 import { mulberry32 } from "../server/stats/prng";
@@ -28,6 +32,7 @@ import { Ledger, resendUnanswered, uploaderRequest } from "./lib/load-ledger";
 import { storedRuns, storedWithoutAnswer, verifyLoad, waitForQuiet, type Check } from "./lib/load-verify";
 import { signInFirstOwner } from "./lib/owner-session";
 import { sampleRss } from "./lib/rss-sampler";
+import { rawUploadsPerSecond } from "./lib/raw-reference";
 import { cpuSecondsOf, postgresCpuSeconds, startBenchServerWithKey, type BenchServer } from "./lib/server";
 
 const NAME = "load";
@@ -41,6 +46,8 @@ const TIMEOUT_SECONDS = 30;
 const READ_EXPERIMENT = "load-read";
 const READ_UPLOADS = 30;
 const RETRIES = { concurrent: 0.1, later: 0.1 };
+/** How long the raw-SQL reference stores uploads after the load (bench/lib/raw-reference.ts). */
+const RAW_SECONDS = Number(process.env.BENCH_RAW_SECONDS ?? 15);
 
 let server: BenchServer | undefined;
 let stopping: Promise<void> | undefined;
@@ -145,6 +152,26 @@ try {
       `(${lostStored.reduce((n, ids) => n + ids.length, 0)} runs); each was sent again afterwards. ${stored.runs.length} runs stored in all`,
   );
   for (const check of checks) console.log(`  ${check.ok ? "✓" : "✗"} ${check.label}: ${check.detail}`);
+
+  // Per acknowledged upload: everything the server and PostgreSQL spent over the load (the
+  // readers' share included), and beside it the raw-SQL reference storing the same kind of rows.
+  const uploadsPerSecond = acknowledged / SECONDS;
+  console.log(
+    `\nserver + PostgreSQL CPU per acknowledged upload: ${(((cpu.server + cpu.postgres) / acknowledged) * 1000).toFixed(1)} ms ` +
+      `(server ${((cpu.server / acknowledged) * 1000).toFixed(1)} ms, PostgreSQL ${((cpu.postgres / acknowledged) * 1000).toFixed(1)} ms; readers' work included); ` +
+      `${uploadsPerSecond.toFixed(1)} acknowledged uploads/s`,
+  );
+  const raw = await rawUploadsPerSecond({
+    databaseUrl,
+    projectSlug: "bench",
+    makes: [resultsUpload, importUpload],
+    uploaders: UPLOADERS.results + UPLOADERS.imports,
+    seconds: RAW_SECONDS,
+  });
+  console.log(
+    `raw-SQL reference (same rows, ${UPLOADERS.results + UPLOADERS.imports} uploaders, a pool of 10, ${RAW_SECONDS} s, server idle): ${raw.uploadsPerSecond.toFixed(1)} uploads/s; ` +
+      `Versus ÷ raw = ${(uploadsPerSecond / raw.uploadsPerSecond).toFixed(2)}`,
+  );
 } finally {
   await stop();
 }

@@ -1,4 +1,4 @@
-// The agent protocol's routes served without Next.js (direct-routes.ts): the same handlers over
+// The agent protocol's and the upload routes served without Next.js (direct-routes.ts): the same handlers over
 // real HTTP, with the headers every API answer gets, the bodies and statuses the handlers give,
 // a hung-up long-poll that stops waiting, and every other request left to Next.js (a stand-in
 // here that records what reached it). The database is the real one.
@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiAnswerHeaders } from "~/next.config.js";
 import { db } from "~/server/db/client";
 import { jobWakeups } from "~/server/agents/wakeups";
+import { createApiKey } from "~/server/projects/api-keys";
 import { batchOf, jobsProject, type JobsProject } from "~/test/agent-protocol";
 import { serveDirectRoute } from "./direct-routes";
 
@@ -39,10 +40,15 @@ interface Answer {
   body: string;
 }
 
-function call(method: string, path: string, options: { credential?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<Answer> {
-  const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
+function call(
+  method: string,
+  path: string,
+  options: { credential?: string; body?: unknown; signal?: AbortSignal; contentType?: string; headers?: http.OutgoingHttpHeaders } = {},
+): Promise<Answer> {
+  const payload = options.body === undefined ? undefined : typeof options.body === "string" ? options.body : JSON.stringify(options.body);
   const headers: http.OutgoingHttpHeaders = {
-    "content-type": "application/json",
+    "content-type": options.contentType ?? "application/json",
+    ...options.headers,
     ...(payload === undefined ? {} : { "content-length": Buffer.byteLength(payload) }),
   };
   if (options.credential) headers.authorization = `Bearer ${options.credential}`;
@@ -193,16 +199,47 @@ describe("the agent routes served without Next.js", () => {
   });
 
   it("leaves every other request to Next.js, including a malformed job id escape", async () => {
-    for (const path of ["/api/v1/results", "/api/v1/jobs", "/api/v1/jobs/abc/unknown", "/api/v1/jobs/%E0%A4%A/lease", "/p/some-project"]) {
+    for (const path of ["/api/v1/experiments", "/api/v1/jobs", "/api/v1/jobs/abc/unknown", "/api/v1/jobs/%E0%A4%A/lease", "/p/some-project"]) {
       const answer = await call("POST", path);
       expect(answer.body).toBe("from Next.js");
     }
     expect(reached).toEqual([
-      "POST /api/v1/results",
+      "POST /api/v1/experiments",
       "POST /api/v1/jobs",
       "POST /api/v1/jobs/abc/unknown",
       "POST /api/v1/jobs/%E0%A4%A/lease",
       "POST /p/some-project",
     ]);
+  });
+});
+
+describe("the upload routes served without Next.js", () => {
+  const runs = [{ variant: "A", metrics: [{ key: "latency", samples: [1, 2, 3] }] }];
+
+  it("an upload: 201 with every API answer's headers, its retry with the same Idempotency-Key replayed (200)", async () => {
+    const credential = (await createApiKey(db, project.slug, "direct uploads")).secret;
+    const before = reached.length;
+    const upload = () => call("POST", "/api/v1/results", { credential, body: { experiment: project.experimentSlug, runs }, headers: { "idempotency-key": "direct-1" } });
+    const first = await upload();
+    expect(first.status, first.body).toBe(201);
+    for (const { key, value } of apiAnswerHeaders) expect(first.headers[key.toLowerCase()]).toBe(value);
+    expect(JSON.parse(first.body)).toMatchObject({ replayed: false, runs: [{ variant: "A", metrics: ["latency"] }] });
+    const again = await upload();
+    expect(again.status, again.body).toBe(200);
+    expect(JSON.parse(again.body)).toMatchObject({ replayed: true, runs: JSON.parse(first.body).runs });
+    expect(reached.length).toBe(before);
+  });
+
+  it("an import: the tool's output stored as runs (201), a bad query answered as the handler answers it (400)", async () => {
+    const credential = (await createApiKey(db, project.slug, "direct imports")).secret;
+    const before = reached.length;
+    const text = ["goos: linux", "BenchmarkEncode-2   \t  400000\t      3000 ns/op", "PASS", ""].join("\n");
+    const path = "/api/v1/imports?format=gobench&experiment=direct-import&variant=B&create=true";
+    const imported = await call("POST", path, { credential, body: text, contentType: "text/plain" });
+    expect(imported.status, imported.body).toBe(201);
+    expect(JSON.parse(imported.body)).toMatchObject({ runs: [{ variant: "B" }] });
+    const refused = await call("POST", "/api/v1/imports?format=no-such-tool", { credential, body: text, contentType: "text/plain" });
+    expect(refused.status, refused.body).toBe(400);
+    expect(reached.length).toBe(before);
   });
 });

@@ -1,22 +1,24 @@
-// The agent protocol's routes (POST /api/v1/agents/… and /api/v1/jobs/…), served by the HTTP
-// server in front of Next.js without passing through Next.js. They are the busiest routes by far
-// (every agent claims, renews and completes in a loop) and Next.js's routing, tracing, stream
-// conversions and compression took half of the server's CPU per job (bench/jobs.ts). The route
-// modules are the very ones Next.js serves — app/api/v1/**/route.ts, loaded here as they are —
-// so the handlers, validation, errors and answers are the same; only the request's way in and
-// the answer's way out differ. Headers are those next.config.js gives every API answer.
+// The agent protocol's routes (POST /api/v1/agents/… and /api/v1/jobs/…) and the upload routes
+// (POST /api/v1/results and /api/v1/imports), served by the HTTP server in front of Next.js
+// without passing through Next.js. They are the busiest routes by far (every agent claims, renews
+// and completes in a loop; every CI job uploads) and Next.js's routing, tracing, stream
+// conversions and compression took half of the server's CPU per job (bench/jobs.ts) and an eighth
+// of it per upload (bench/load.ts). The route modules are the very ones Next.js serves —
+// app/api/v1/**/route.ts, loaded here as they are — so the handlers, validation, errors and
+// answers are the same; only the request's way in and the answer's way out differ. Headers are
+// those next.config.js gives every API answer.
 import http from "node:http";
 import { apiAnswerHeaders } from "../../next.config.js";
 import type { RouteMethod } from "../../server/api/route-methods";
 import { INTERNAL_ERROR_MESSAGE } from "../../server/core/errors";
 import { fetchRequestOf, sendResponse, smallBodyOf } from "./fetch-bridge";
 
-// Agents' calls carry small bodies (a claim none, a complete usually a few KB): read whole, they
-// reach the handler as a buffer rather than as a web stream over the socket, which cost more
-// than the handler's own work. Larger ones (a complete with many samples) are streamed.
+// Agents' calls carry small bodies (a claim none, a complete usually a few KB), as do most uploads:
+// read whole, they reach the handler as a buffer rather than as a web stream over the socket,
+// which cost more than the handler's own work. Larger ones (many samples) are streamed.
 const PRE_READ_BYTES = 64 * 1024;
 
-// (The only path parameter of these routes is a job's id.)
+// (The only path parameter of these routes is a job's id; the upload routes have none.)
 type RouteModule = Record<RouteMethod, (req: Request, context: { params: Promise<{ id: string }> }) => Promise<Response>>;
 
 interface DirectRoute {
@@ -46,6 +48,8 @@ const routes: DirectRoute[] = [
   { pattern: /^\/api\/v1\/jobs\/([^/]+)\/complete$/, params: ["id"], load: once(() => import("../../app/api/v1/jobs/[id]/complete/route")) },
   { pattern: /^\/api\/v1\/jobs\/([^/]+)\/fail$/, params: ["id"], load: once(() => import("../../app/api/v1/jobs/[id]/fail/route")) },
   { pattern: /^\/api\/v1\/jobs\/([^/]+)\/release$/, params: ["id"], load: once(() => import("../../app/api/v1/jobs/[id]/release/route")) },
+  { pattern: /^\/api\/v1\/results$/, params: [], load: once(() => import("../../app/api/v1/results/route")) },
+  { pattern: /^\/api\/v1\/imports$/, params: [], load: once(() => import("../../app/api/v1/imports/route")) },
 ];
 
 /** The route a request is for, with its parameters, or undefined: Next.js serves it. */
@@ -64,7 +68,7 @@ export function directRouteOf(url: string): { route: DirectRoute; params: Record
 }
 
 /**
- * Serves the request when it is for one of the agent protocol's routes (true), or leaves it
+ * Serves the request when it is for one of the agent protocol's or the upload routes (true), or leaves it
  * to Next.js (false). `origin` is the address the server listens on, for the Request's URL; the
  * handlers take links' origin from the request's headers (server/http/public-origin.ts).
  */

@@ -7,8 +7,8 @@
 import type { Db } from "../db/client";
 import type { TBarFigure, TExperimentCharts, TMetricCharts, TRunTimeSeries, TRunValue } from "../schemas/charts";
 import type { VariantStats } from "../stats/schemas";
-import { recordedValues } from "../runs/histogram";
 import { distributionOf, type VariantRecorded } from "./chart-distribution";
+import { cachedRecordedValues } from "./recorded-values-cache";
 import { percentileFigure } from "./chart-percentiles";
 import { downsampleMinMax } from "./chart-downsample";
 import { hasFiniteFigures, isFiniteSeries, storedFigures } from "../runs/finite-figures";
@@ -30,7 +30,7 @@ async function loadResults(db: Db, experimentId: string) {
     // The comparison's order; sorted by variant and repetition below (a stable sort keeps this
     // order between runs of the same repetition).
     orderBy: [{ run: { createdAt: "asc" } }, { runId: "asc" }],
-    select: { metricId: true, ...storedFigures, histogram: true, run: { select: { id: true, variantId: true, repetition: true } } },
+    select: { id: true, metricId: true, ...storedFigures, histogram: true, run: { select: { id: true, variantId: true, repetition: true } } },
   });
   return results.filter(hasFiniteFigures);
 }
@@ -171,7 +171,7 @@ function distributionFor(rows: readonly ResultRow[], variants: readonly Variant[
       notes.push(`${variant.name}: ${missing === own.length ? "runs stored summaries only" : `${missing} of ${own.length} runs have no histogram`}`);
       continue;
     }
-    recorded.push({ variant: variant.name, runs: own.map((r) => recordedValues(r.histogram as Uint8Array, r.histogramScale as number)) });
+    recorded.push({ variant: variant.name, runs: own.map((r) => cachedRecordedValues(r.id, r.histogram as Uint8Array, r.histogramScale as number)) });
   }
   return distributionOf(recorded, notes);
 }

@@ -10,6 +10,7 @@ import type { MergedPercentiles } from "../stats/schemas";
 import { hasFiniteFigures, storedFigures } from "../runs/finite-figures";
 import { runFigure, type RunFigureSource } from "../runs/run-figure";
 import { mergedPercentiles, type HistogramGroup } from "./merged-percentiles";
+import { cachedComparison, comparisonKey, rememberComparison } from "./comparison-cache";
 import type { TComparison } from "../schemas/comparison";
 import { probeNamesOf, probeOfMetric } from "../workloads/probe-metrics";
 
@@ -52,11 +53,7 @@ export async function getComparison(
   experimentRef: string,
   baselineName?: string,
 ): Promise<TComparison> {
-  const projectFilter = "projectId" in where ? { projectId: where.projectId } : { project: { slug: where.projectSlug } };
-  const experiment = await db.experiment.findFirst({
-    where: { ...projectFilter, OR: [{ slug: experimentRef }, { id: experimentRef }] },
-    include: { variants: { orderBy: { position: "asc" } }, metrics: { orderBy: { position: "asc" } } },
-  });
+  const experiment = await findExperiment(db, where, experimentRef);
   if (!experiment) throw new AppError("NOT_FOUND", `No experiment "${experimentRef}" in this project`);
 
   const baseline = baselineName ? experiment.variants.find((v) => v.name === baselineName) : experiment.variants.find((v) => v.isBaseline);
@@ -70,6 +67,22 @@ export async function getComparison(
     );
   }
 
+  // Read before the results, so a key never stands for results older than it (comparison-cache.ts).
+  const key = comparisonKey({ experiment, baselineId: baseline.id, variants: experiment.variants, metrics: experiment.metrics });
+  return cachedComparison(key) ?? rememberComparison(key, await compare(db, experiment, baseline));
+}
+
+type ExperimentToCompare = NonNullable<Awaited<ReturnType<typeof findExperiment>>>;
+
+function findExperiment(db: Db, where: { projectId: string } | { projectSlug: string }, experimentRef: string) {
+  const projectFilter = "projectId" in where ? { projectId: where.projectId } : { project: { slug: where.projectSlug } };
+  return db.experiment.findFirst({
+    where: { ...projectFilter, OR: [{ slug: experimentRef }, { id: experimentRef }] },
+    include: { variants: { orderBy: { position: "asc" } }, metrics: { orderBy: { position: "asc" } } },
+  });
+}
+
+async function compare(db: Db, experiment: ExperimentToCompare, baseline: ExperimentToCompare["variants"][number]): Promise<TComparison> {
   const stored = await db.runMetricResult.findMany({
     where: { run: { experimentId: experiment.id, status: "succeeded" } },
     // Runs stored by one upload share their transaction's createdAt: break ties by run id (cuids

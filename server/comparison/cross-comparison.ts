@@ -33,7 +33,7 @@ interface MetricDef {
 async function loadRunSet(db: Db, projectId: string, ref: TRunSetRef, side: Side) {
   const experiment = await db.experiment.findUnique({
     where: { projectId_slug: { projectId, slug: ref.experimentSlug } },
-    include: { variants: { select: { id: true, name: true } }, metrics: { orderBy: { position: "asc" } } },
+    include: { variants: { select: { id: true, name: true }, orderBy: { position: "asc" } }, metrics: { orderBy: { position: "asc" } } },
   });
   if (!experiment) {
     throw new AppError("NOT_FOUND", `No experiment "${ref.experimentSlug}" in this project (${side})`, {

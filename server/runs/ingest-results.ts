@@ -1,5 +1,6 @@
 // Stores uploaded runs (POST /api/v1/results, and imports after conversion). All rows of one
 // upload are written in one transaction; an Idempotency-Key makes retries store exactly once.
+import { v7 as uuidv7 } from "uuid";
 import type { Db, Prisma } from "../db/client";
 import { isUniqueViolation } from "../db/prisma-errors";
 import { AppError, badInput, type FieldIssue } from "../core/errors";
@@ -8,8 +9,10 @@ import { prepareRuns, type PreparedMetric } from "./prepare-metric";
 import type { TResultsUpload, TRunMetricInput, TUploadResponse } from "../schemas/results";
 import { inTurn } from "./ingest-turns";
 import { experimentUrl } from "../http/public-origin";
-import { insertRuns } from "./store-runs";
-import { allocateRepetitions, lockExperiment, repeatedRepetitions } from "./run-numbering";
+import { insertRuns, touchExperiment } from "./store-runs";
+import { allocateRepetitions, repeatedRepetitions } from "./run-numbering";
+import { lockAndReadExperiment, type ExperimentLock, type UploadExperiment } from "./upload-experiment";
+import { utcNow } from "../db/utc-now";
 
 type Direction = NonNullable<TRunMetricInput["direction"]>;
 
@@ -48,21 +51,29 @@ export async function ingestResults(db: Db, upload: TResultsUpload, options: Ing
   const now = new Date();
   const prepared = await prepareRuns(db, { projectId: options.projectId, slug: upload.experiment }, upload.runs, (r) => ["runs", r], now);
 
+  // Most uploads add runs to variants and metrics that exist, and share the experiment's lock;
+  // one that finds something to create runs again under the exclusive lock (upload-experiment.ts).
+  let lock: ExperimentLock = "share";
   for (let attempt = 1; ; attempt++) {
     try {
-      // Waiting for the experiment's turn in memory, not on its row lock with a pooled connection.
-      const stored = await inTurn(`${options.projectId}/${upload.experiment}`, () =>
+      // Waiting for a turn in memory, not with a pooled connection (ingest-turns.ts).
+      const stored = await inTurn(() =>
         db.$transaction(
           async (tx) => {
-            const stored = await store(tx, upload, prepared, options, now);
+            const stored = await store(tx, upload, prepared, options, now, lock);
             if (!stored.replayed) await options.afterStore?.(tx, stored.response);
             return stored;
           },
           { timeout: 120_000, maxWait: 30_000 },
         ),
       );
+      if (stored.touch) await touchExperiment(db, stored.touch, { wait: true });
       return stored.response;
     } catch (error) {
+      if (error instanceof NeedsExclusiveLock) {
+        lock = "exclusive";
+        continue;
+      }
       if (!isUniqueViolation(error)) throw error;
       // A concurrent request with the same key committed first: answer as a retry would be answered.
       if (options.idempotencyKey && (await findIngestRequest(db, options))) return replay(db, options);
@@ -72,6 +83,9 @@ export async function ingestResults(db: Db, upload: TResultsUpload, options: Ing
     }
   }
 }
+
+/** Thrown inside the transaction (rolling it back) when the upload must create variants or metrics. */
+class NeedsExclusiveLock extends Error {}
 
 function findIngestRequest(db: Db | Tx, options: IngestOptions) {
   return db.ingestRequest.findUnique({
@@ -85,34 +99,36 @@ async function store(
   prepared: PreparedMetric[][],
   options: IngestOptions,
   now: Date,
-): Promise<{ response: TUploadResponse; replayed: boolean }> {
+  lock: ExperimentLock,
+): Promise<{ response: TUploadResponse; replayed: boolean; touch?: string }> {
   let ingestRequestId: string | undefined;
   if (options.idempotencyKey) {
-    if (await findIngestRequest(tx, options)) return { response: await replay(tx, options), replayed: true };
-    ingestRequestId = (
-      await tx.ingestRequest.create({ data: { projectId: options.projectId, idempotencyKey: options.idempotencyKey, bodySha256: options.bodySha256 } })
-    ).id;
+    // A concurrent request with the same key waits here until it commits, and then finds its row.
+    const [created] = await tx.$queryRaw<{ id: string }[]>`
+      INSERT INTO "IngestRequest" ("id", "projectId", "idempotencyKey", "bodySha256", "createdAt")
+      VALUES (${uuidv7()}, ${options.projectId}, ${options.idempotencyKey}, ${options.bodySha256}, ${utcNow})
+      ON CONFLICT ("projectId", "idempotencyKey") DO NOTHING RETURNING "id"`;
+    if (!created) return { response: await replay(tx, options), replayed: true };
+    ingestRequestId = created.id;
   }
 
   const created = { experiment: false, variants: [] as string[], metrics: [] as string[] };
-  // Locked until commit: the variants and metrics read below stay the highest positions until
-  // this upload's own are stored (run-numbering.ts); repetitions come from each variant's counter.
-  let experimentId = await lockExperiment(tx, options.projectId, upload.experiment);
-  if (!experimentId) {
+  let experiment = await lockAndReadExperiment(tx, options.projectId, upload.experiment, lock);
+  if (!experiment) {
     if (!upload.create) {
       throw new AppError("NOT_FOUND", `No experiment "${upload.experiment}" in project "${options.projectSlug}". Create it first, or send "create": true.`);
     }
+    if (lock === "share") throw new NeedsExclusiveLock();
     // Invisible to other transactions until commit; one creating the same slug meanwhile waits
     // on the unique index and then retries (ingestResults), finding this one.
-    experimentId = (
-      await tx.experiment.create({
-        data: { projectId: options.projectId, slug: upload.experiment, title: upload.experimentTitle ?? upload.experiment, status: "active", measuredRuns: 1 },
-        select: { id: true },
-      })
-    ).id;
+    const row = await tx.experiment.create({
+      data: { projectId: options.projectId, slug: upload.experiment, title: upload.experimentTitle ?? upload.experiment, status: "active", measuredRuns: 1 },
+      select: { id: true, slug: true, updatedAt: true },
+    });
+    experiment = { ...row, variants: [], metrics: [] };
     created.experiment = true;
   }
-  const experiment = await tx.experiment.findUniqueOrThrow({ where: { id: experimentId }, include: { variants: true, metrics: true } });
+  if (lock === "share" && upload.create && !hasEverything(experiment, upload)) throw new NeedsExclusiveLock();
 
   const variantIds = new Map(experiment.variants.map((v) => [v.name, v.id]));
   const metricIds = new Map(experiment.metrics.map((m) => [m.key, m]));
@@ -208,7 +224,9 @@ async function store(
     repetition: repetitions[r] as number,
     metrics: (prepared[r] ?? []).map((m) => m.key),
   }));
-  await tx.experiment.update({ where: { id: experiment.id }, data: { updatedAt: now } });
+  // The experiments list sorts by last change: touched after commit, at most once a second (a
+  // write of the row here would wait for, and hold up, every other upload sharing its lock).
+  const touch = lock === "exclusive" || experiment.updatedAt.getTime() < now.getTime() - 1000 ? experiment.id : undefined;
 
   return {
     response: {
@@ -218,7 +236,15 @@ async function store(
       created,
     },
     replayed: false,
+    touch,
   };
+}
+
+/** Whether the experiment has every variant and metric the upload names: nothing to create. */
+function hasEverything(experiment: UploadExperiment, upload: TResultsUpload): boolean {
+  const variants = new Set(experiment.variants.map((v) => v.name));
+  const metrics = new Set(experiment.metrics.map((m) => m.key));
+  return upload.runs.every((run) => variants.has(run.variant) && run.metrics.every((metric) => metrics.has(metric.key)));
 }
 
 /** Where the next variant or metric of an experiment goes: after the last one. Call with the experiment locked. */
@@ -228,24 +254,29 @@ function nextPosition(rows: { position: number }[]): number {
 
 /** The answer to a retried request: the runs the first request stored, or 409 for a different body. */
 async function replay(db: Db | Tx, options: IngestOptions): Promise<TUploadResponse> {
-  const earlier = await db.ingestRequest.findUniqueOrThrow({
-    where: { projectId_idempotencyKey: { projectId: options.projectId, idempotencyKey: options.idempotencyKey as string } },
-    // Runs of one upload can share a millisecond; their cuids still ascend in creation order.
-    include: {
-      runs: {
-        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-        include: { variant: true, experiment: true, results: { orderBy: { id: "asc" }, include: { metric: true } } },
-      },
-    },
-  });
+  // One statement, not Prisma's nested include: that sends its relations' queries at once, which on
+  // a transaction's single connection node-postgres deprecates (and pg 9 refuses). Runs of one
+  // upload can share a millisecond; their time-ordered ids still ascend in creation order.
+  const rows = await db.$queryRaw<{ bodySha256: string; id: string | null; variant: string; repetition: number; slug: string; metrics: string[] }[]>`
+    SELECT i."bodySha256", r."id", v."name" AS "variant", r."repetition", e."slug",
+      ARRAY(SELECT m."key" FROM "RunMetricResult" x JOIN "Metric" m ON m."id" = x."metricId" WHERE x."runId" = r."id" ORDER BY x."id") AS "metrics"
+    FROM "IngestRequest" i
+    LEFT JOIN "Run" r ON r."ingestRequestId" = i."id"
+    LEFT JOIN "Variant" v ON v."id" = r."variantId"
+    LEFT JOIN "Experiment" e ON e."id" = r."experimentId"
+    WHERE i."projectId" = ${options.projectId} AND i."idempotencyKey" = ${options.idempotencyKey as string}
+    ORDER BY r."createdAt", r."id"`;
+  const earlier = rows[0];
+  if (!earlier) throw new Error(`no stored request with Idempotency-Key "${options.idempotencyKey}" to replay`);
   if (earlier.bodySha256 !== options.bodySha256) {
     throw new AppError("CONFLICT", `Idempotency-Key "${options.idempotencyKey}" was already used for a different request body. Use a new key for new results.`);
   }
-  const slug = earlier.runs[0]?.experiment.slug ?? "";
+  const runs = rows.filter((row) => row.id !== null);
+  const slug = runs[0]?.slug ?? "";
   return {
     experiment: { slug, url: experimentUrl(options.baseUrl, options.projectSlug, slug) },
     replayed: true,
-    runs: earlier.runs.map((run) => ({ id: run.id, variant: run.variant.name, repetition: run.repetition, metrics: run.results.map((r) => r.metric.key) })),
+    runs: runs.map((run) => ({ id: run.id as string, variant: run.variant, repetition: run.repetition, metrics: run.metrics })),
     created: { experiment: false, variants: [], metrics: [] },
   };
 }

@@ -1,56 +1,40 @@
-// Turns for upload transactions in this server process. An upload's transaction holds its
-// experiment's row lock until it commits (run-numbering.ts), so uploads to one experiment are stored
-// one after another whatever happens; but a transaction waiting for that lock holds a pooled
-// database connection meanwhile, and a burst of uploads to a few experiments would hold every
-// connection of the pool (node-postgres's default: 10), leaving none for the comparisons and pages
-// being read at the same time, and making uploads queued behind them fail once Prisma gives up
-// waiting for a connection. Here uploads wait for their turn in memory instead: one transaction
-// per experiment at a time, in arrival order, and at most MAX_INGEST_TRANSACTIONS at once, so the
-// rest of the pool stays free for everything else. Several server processes still meet at the
-// row lock, which stays what guarantees the numbering.
+// Turns for upload transactions in this server process. Uploads to an experiment that already has
+// their variants and metrics take no experiment-wide lock (ingest-results.ts): they commit side by
+// side, meeting only at their variants' repetition counters for the length of one statement and
+// its commit. An upload that creates an experiment, variant or metric takes the experiment's row
+// lock (run-numbering.ts), and a transaction waiting for that lock holds a pooled database
+// connection meanwhile; a burst of such uploads would hold every connection of the pool
+// (node-postgres's default: 10), leaving none for the comparisons and pages being read at the same
+// time, and making uploads queued behind them fail once Prisma gives up waiting for a connection.
+// So at most MAX_INGEST_TRANSACTIONS upload transactions run at once, the others wait in memory in
+// arrival order, and the rest of the pool stays free for everything else.
 
 /** Upload transactions one process runs at once: 6 of the pool's 10 connections, leaving 4 for everything else. */
 export const MAX_INGEST_TRANSACTIONS = 6;
 
 interface Turns {
-  /** Per experiment: settles when the last upload queued for it has had its turn. */
-  tails: Map<string, Promise<void>>;
   running: number;
-  /** Uploads whose experiment's turn came, waiting for one of the MAX_INGEST_TRANSACTIONS. */
+  /** Uploads waiting for one of the MAX_INGEST_TRANSACTIONS. */
   slots: (() => void)[];
-  waiting: number;
 }
 
-// On globalThis: the results and imports routes are separate bundles that must share one queue.
-const global = globalThis as unknown as { versusIngestTurns?: Turns };
-const turns: Turns = (global.versusIngestTurns ??= { tails: new Map(), running: 0, slots: [], waiting: 0 });
+// On globalThis: the results and imports routes are separate bundles that must share one limit.
+const global = globalThis as unknown as { versusIngestSlots?: Turns };
+const turns: Turns = (global.versusIngestSlots ??= { running: 0, slots: [] });
 
-/** Runs `transaction`, an upload's transaction on the experiment `experimentKey`, when its turn comes. */
-export async function inTurn<T>(experimentKey: string, transaction: () => Promise<T>): Promise<T> {
-  const previous = turns.tails.get(experimentKey) ?? Promise.resolve();
-  let done!: () => void;
-  const mine = new Promise<void>((resolve) => (done = resolve));
-  const tail = previous.then(() => mine);
-  turns.tails.set(experimentKey, tail);
-  turns.waiting++;
+/** Runs `transaction`, an upload's transaction, once one of the MAX_INGEST_TRANSACTIONS is free. */
+export async function inTurn<T>(transaction: () => Promise<T>): Promise<T> {
+  await takeSlot();
   try {
-    await previous;
-    await takeSlot();
-    turns.waiting--;
-    try {
-      return await transaction();
-    } finally {
-      releaseSlot();
-    }
+    return await transaction();
   } finally {
-    done();
-    if (turns.tails.get(experimentKey) === tail) turns.tails.delete(experimentKey);
+    releaseSlot();
   }
 }
 
 /** Uploads of this process waiting for their turn. */
 export function waitingForTurn(): number {
-  return turns.waiting;
+  return turns.slots.length;
 }
 
 async function takeSlot(): Promise<void> {

@@ -1,15 +1,16 @@
 // Repetition numbers of runs, and the row locks that serialize the writers of one experiment's
 // numbered rows. Repetitions come from each variant's counter (Variant.nextRepetition), advanced
-// in the statement that takes them, so any number of writers (uploads under the experiment's
+// in the statement that takes them, so any number of writers (uploads sharing the experiment's
 // lock, agents completing jobs without it) never hand out one number twice. Positions of an
 // upload's new variants and metrics are "highest so far + 1" (ingest-results.ts), which is only
-// safe under the experiment's row lock (lockExperiment). The database's unique constraints
-// (prisma/schema.prisma) hold the line behind both. Repetitions count from 0 per variant.
+// safe under the experiment's exclusive row lock (lockExperiment, upload-experiment.ts). The
+// database's unique constraints (prisma/schema.prisma) hold the line behind both. Repetitions
+// count from 0 per variant.
 //
-// Every writer of an experiment's variants and metrics (uploads, edits) first takes its row lock
-// and holds it until it commits. FOR NO KEY UPDATE conflicts with itself but not with the FOR KEY
-// SHARE locks that foreign-key checks take, so readers and inserts that merely reference the
-// experiment are not held up.
+// Every writer of an experiment's variants and metrics (uploads creating them, edits) first takes
+// its row lock FOR NO KEY UPDATE and holds it until it commits; uploads that only add runs take it
+// FOR SHARE. Neither conflicts with the FOR KEY SHARE locks that foreign-key checks take, so
+// readers and inserts that merely reference the experiment are not held up.
 import { Prisma } from "../db/generated/client";
 import { AppError, type FieldIssue } from "../core/errors";
 
@@ -29,7 +30,8 @@ export interface RunToNumber {
  * The repetition of each run, in order. An explicit repetition the variant already has is refused
  * (409): a run is never stored under another run's number. Unnumbered runs follow the highest
  * repetition stored, given in this request or ever handed out, so they never collide with the
- * explicit ones. Explicit numbers are checked under the experiment's lock.
+ * explicit ones. An explicit number a concurrent upload stores first is caught by the unique
+ * constraint on (variant, repetition): the upload runs again and is refused here.
  */
 export async function allocateRepetitions(tx: Tx, runs: RunToNumber[]): Promise<number[]> {
   const explicit = runs.filter((run): run is RunToNumber & { repetition: number } => run.repetition !== undefined);
@@ -56,10 +58,7 @@ export async function allocateRepetitions(tx: Tx, runs: RunToNumber[]): Promise<
     else entry.floor = Math.max(entry.floor, run.repetition + 1);
     wanted.set(run.variantId, entry);
   }
-  const next = new Map<string, number>();
-  for (const [variantId, { auto, floor }] of wanted) {
-    next.set(variantId, (await takeRepetitions(tx, variantId, auto, floor)) - auto);
-  }
+  const next = await takeRepetitionsOfVariants(tx, wanted);
   return runs.map((run) => {
     if (run.repetition !== undefined) return run.repetition;
     const repetition = next.get(run.variantId) as number;
@@ -95,10 +94,28 @@ export const takeRepetitionsSql = (variantId: string, count: number, floor: numb
   WHERE "id" = ${variantId} AND ${onlyIf}
   RETURNING "nextRepetition"`;
 
-async function takeRepetitions(tx: Tx, variantId: string, count: number, floor: number): Promise<number> {
-  const [row] = await tx.$queryRaw<{ nextRepetition: bigint }[]>(takeRepetitionsSql(variantId, count, floor));
-  if (!row) throw new AppError("NOT_FOUND", `variant ${variantId} no longer exists`);
-  return Number(row.nextRepetition);
+/**
+ * takeRepetitionsSql for several variants in one statement: the first number taken of each. The
+ * counters are locked in the order of the variants' ids first (`locked`), and only rows already
+ * locked are updated: uploads to one experiment share its lock (upload-experiment.ts) and meet
+ * here, each holding the counters it advanced until it commits, so two uploads of the same
+ * variants wait for each other instead of deadlocking.
+ */
+async function takeRepetitionsOfVariants(tx: Tx, wanted: Map<string, { auto: number; floor: number }>): Promise<Map<string, number>> {
+  const rows = [...wanted].map(([variantId, { auto, floor }]) => ({ variantId, count: auto, floor }));
+  const taken = await tx.$queryRaw<{ id: string; first: bigint }[]>`
+    WITH wanted AS (SELECT * FROM json_to_recordset(${JSON.stringify(rows)}::json) AS w("variantId" text, "count" bigint, "floor" bigint)),
+    locked AS (SELECT v."id" FROM "Variant" v WHERE v."id" IN (SELECT "variantId" FROM wanted) ORDER BY v."id" FOR NO KEY UPDATE)
+    UPDATE "Variant" v SET "nextRepetition" = GREATEST(
+      v."nextRepetition",
+      w."floor",
+      COALESCE((SELECT MAX(r."repetition")::bigint + 1 FROM "Run" r WHERE r."variantId" = v."id"), 0)
+    ) + w."count"
+    FROM wanted w JOIN locked l ON l."id" = w."variantId"
+    WHERE v."id" = w."variantId"
+    RETURNING v."id", v."nextRepetition" - w."count" AS "first"`;
+  if (taken.length !== rows.length) throw new AppError("NOT_FOUND", "a variant of this upload no longer exists");
+  return new Map(taken.map((row) => [row.id, Number(row.first)]));
 }
 
 /** The same explicit repetition twice for one variant in one request: refused before anything is stored. */

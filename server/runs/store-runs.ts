@@ -239,13 +239,15 @@ export async function storeJobRun(
  * own, after the run's: inside that one, waiting for an upload's lock on the experiment (even
  * under SKIP LOCKED, PostgreSQL may wait for a row version being updated) while holding the
  * variant's counter deadlocked with the upload, which takes them the other way round. Here it
- * holds nothing else, and a row locked by an upload (which touches it itself) is skipped.
+ * holds nothing else. An agent's complete skips a row locked by an upload (which touches it
+ * itself after committing); an upload (`wait`) waits for the uploads sharing the row's lock: under
+ * a steady stream of them the row is almost never free, and would never be touched.
  */
-async function touchExperiment(db: Db, experimentId: string): Promise<void> {
-  await preparedQuery(
-    db,
-    Prisma.sql`
+export async function touchExperiment(db: Db, experimentId: string, options: { wait?: boolean } = {}): Promise<void> {
+  const statement = (skip: PrismaTypes.Sql) => Prisma.sql`
     UPDATE "Experiment" SET "updatedAt" = ${utcNow}
-    WHERE "id" = (SELECT "id" FROM "Experiment" WHERE "id" = ${experimentId} AND "updatedAt" < ${utcNow} - interval '1 second' FOR NO KEY UPDATE SKIP LOCKED)`,
-  );
+    WHERE "id" = (SELECT "id" FROM "Experiment" WHERE "id" = ${experimentId} AND "updatedAt" < ${utcNow} - interval '1 second' FOR NO KEY UPDATE ${skip})`;
+  // (An agent's complete, hot, as a prepared statement on the pool; an upload through its client.)
+  if (options.wait) await db.$executeRaw(statement(Prisma.empty));
+  else await preparedQuery(db, statement(Prisma.sql`SKIP LOCKED`));
 }

@@ -1,0 +1,67 @@
+// A comparison is computed once per state of its experiment and answered from the cache after
+// that, and any change it depends on — a new run, a deleted run, a changed setting — computes it
+// afresh (the key holds each variant's runsVersion, kept by database triggers).
+import crypto from "node:crypto";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { db } from "~/server/db/client";
+import { createProject } from "~/server/projects/projects";
+import { ingestResults, type IngestOptions } from "~/server/runs/ingest-results";
+import type { TResultsUpload } from "~/server/schemas/results";
+import { signedInUser } from "~/test/signed-in";
+import { getComparison } from "./comparison";
+
+let options: IngestOptions;
+const where = () => ({ projectId: options.projectId });
+
+beforeAll(async () => {
+  const owner = await signedInUser(db, "comparison-cache");
+  const slug = `cmp-cache-${crypto.randomBytes(4).toString("hex")}`;
+  const project = await createProject(db, { name: slug, slug, description: "" }, owner.id);
+  options = { projectId: project.id, projectSlug: slug, source: "upload", bodySha256: "", baseUrl: "http://test.local" };
+});
+afterAll(() => db.$disconnect());
+
+const upload = (shift: number): TResultsUpload => ({
+  experiment: "cached",
+  create: true,
+  runs: ["base", "cand"].map((variant, v) => ({
+    variant,
+    status: "succeeded" as const,
+    environment: {},
+    tags: [],
+    metrics: [{ key: "latency", unit: "ms", direction: "lower_is_better" as const, samples: [10 + v + shift, 11 + v + shift, 12 + v + shift] }],
+  })),
+});
+
+const runCounts = (comparison: Awaited<ReturnType<typeof getComparison>>) => comparison.variants.map((v) => [v.name, v.runs]);
+
+it("answers from the cache until a run is added or deleted or a setting changes", async () => {
+  await ingestResults(db, upload(0), options);
+  await ingestResults(db, upload(1), options);
+  const first = await getComparison(db, where(), "cached");
+  expect(await getComparison(db, where(), "cached")).toBe(first);
+  expect(runCounts(first)).toEqual([
+    ["base", 2],
+    ["cand", 2],
+  ]);
+  expect(() => (first.metrics as unknown[]).push(null)).toThrow(TypeError);
+
+  const stored = await ingestResults(db, upload(2), options);
+  const added = await getComparison(db, where(), "cached");
+  expect(runCounts(added)).toEqual([
+    ["base", 3],
+    ["cand", 3],
+  ]);
+
+  await db.run.delete({ where: { id: stored.runs[1]?.id as string } });
+  expect(runCounts(await getComparison(db, where(), "cached"))).toEqual([
+    ["base", 3],
+    ["cand", 2],
+  ]);
+
+  await db.experiment.updateMany({ where: { projectId: options.projectId, slug: "cached" }, data: { alpha: 0.01 } });
+  expect((await getComparison(db, where(), "cached")).experiment.alpha).toBe(0.01);
+
+  // Another baseline is another comparison.
+  expect((await getComparison(db, where(), "cached", "cand")).baseline).toBe("cand");
+});

@@ -1,0 +1,40 @@
+// The experiment an upload stores into, with its variants and metrics, read under the row lock the
+// upload needs (taken first, in a statement of its own, so the read sees every change committed
+// before the lock was granted):
+// - "share" (FOR SHARE), for an upload that only adds runs to variants and metrics that exist:
+//   such uploads share the lock and commit side by side, meeting only at their variants'
+//   repetition counters (run-numbering.ts). An edit of the experiment (renaming or deleting
+//   variants and metrics) takes the lock below, so none happens between the read and the commit.
+// - "exclusive" (FOR NO KEY UPDATE), for an upload that creates variants or metrics: their
+//   positions are "highest so far + 1", safe only while no one else adds any.
+// Neither conflicts with the FOR KEY SHARE locks that foreign-key checks take.
+import { Prisma } from "../db/generated/client";
+
+type Tx = Prisma.TransactionClient;
+
+export type ExperimentLock = "share" | "exclusive";
+
+export interface UploadExperiment {
+  id: string;
+  slug: string;
+  updatedAt: Date;
+  variants: { id: string; name: string; position: number }[];
+  metrics: { id: string; key: string; unit: string; direction: string; position: number }[];
+}
+
+/** The experiment with this slug in the project, locked until the transaction ends; null when there is none. */
+export async function lockAndReadExperiment(tx: Tx, projectId: string, slug: string, lock: ExperimentLock): Promise<UploadExperiment | null> {
+  const mode = lock === "share" ? Prisma.sql`FOR SHARE` : Prisma.sql`FOR NO KEY UPDATE`;
+  const locked = await tx.$queryRaw<{ id: string }[]>`SELECT "id" FROM "Experiment" WHERE "projectId" = ${projectId} AND "slug" = ${slug} ${mode}`;
+  const id = locked[0]?.id;
+  if (!id) return null;
+  // One statement, not Prisma's include: that runs one query per relation at once on the
+  // transaction's single connection, which node-postgres deprecates (and pg 9 refuses).
+  const [row] = await tx.$queryRaw<UploadExperiment[]>`
+    SELECT e."id", e."slug", e."updatedAt",
+      COALESCE((SELECT json_agg(json_build_object('id', v."id", 'name', v."name", 'position', v."position") ORDER BY v."position") FROM "Variant" v WHERE v."experimentId" = e."id"), '[]') AS "variants",
+      COALESCE((SELECT json_agg(json_build_object('id', m."id", 'key', m."key", 'unit', m."unit", 'direction', m."direction", 'position', m."position") ORDER BY m."position")
+        FROM "Metric" m WHERE m."experimentId" = e."id"), '[]') AS "metrics"
+    FROM "Experiment" e WHERE e."id" = ${id}`;
+  return row ?? null;
+}
