@@ -135,6 +135,7 @@ admin
   .description("create an API key for a project (creating the project if needed) and print it")
   .requiredOption("--project <slug>", "project slug")
   .option("--name <name>", "a name to recognise the key by")
+  .option("--start-runs", "let the key start and cancel batches on the project's agents (`versus run`), not only upload", false)
   .action(createKeyCommand);
 admin
   .command("setup-link")
