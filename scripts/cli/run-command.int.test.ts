@@ -4,23 +4,21 @@
 // the exported route handler of POST /api/v1/imports, on the integration database.
 import crypto from "node:crypto";
 import fs from "node:fs";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+import type http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "~/test/cli-process";
+import { startRouteServer, type RouteServer } from "~/test/route-server";
 import { fetchRequestOf, sendResponse } from "../lib/fetch-bridge";
-import { FIXTURES_DIR, fixtureFiles } from "~/server/importers/fixture-files";
-import { importers } from "~/server/importers";
-import type { ImportFormat } from "~/server/schemas/import-formats";
+import { FIXTURES_DIR, readableFixtures } from "~/server/importers/fixture-files";
 
 const { POST: postImports } = await import("~/app/api/v1/imports/route");
 const { db } = await import("~/server/db/client");
 const { createApiKey } = await import("~/server/projects/api-keys");
 const { createProject } = await import("~/server/projects/projects");
 
-let server: http.Server;
+let server: RouteServer;
 let baseUrl: string;
 let apiKey: string;
 let projectId: string;
@@ -39,36 +37,19 @@ const run = (args: string[]) => runCli(["run", ...args], { VERSUS_URL: baseUrl, 
 const runsOf = (slug: string) => db.run.count({ where: { experiment: { slug, projectId } } });
 
 /** One fixture per format that its own importer reads (Criterion's estimates.json alone is not one). */
-const onePerFormat = [
-  ...new Map(
-    fixtureFiles()
-      .filter((fixture) => {
-        try {
-          return importers[fixture.format as ImportFormat](fixture.body).benchmarks.length > 0;
-        } catch {
-          return false;
-        }
-      })
-      .map((fixture) => [fixture.format, fixture] as const)
-      .reverse(),
-  ).values(),
-];
+const onePerFormat = [...new Map(readableFixtures().map((fixture) => [fixture.format, fixture] as const)).values()];
 
 beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), "versus-run-command-"));
   const slug = `run-command-${crypto.randomBytes(4).toString("hex")}`;
   projectId = (await createProject(db, { name: slug, slug, description: "" })).id;
   apiKey = (await createApiKey(db, slug, "ci")).secret;
-  server = http.createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => res.writeHead(500).end(String(error)));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await startRouteServer(handle);
+  baseUrl = server.url;
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await server?.close();
   await db.$disconnect();
   fs.rmSync(tmp, { recursive: true, force: true });
 });

@@ -5,10 +5,10 @@
 // is the verdict: 1 on a regression, 0 otherwise, 2 when it could not run — and then nothing
 // was started.
 import crypto from "node:crypto";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+import type http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "~/test/cli-process";
+import { startRouteServer, type RouteServer } from "~/test/route-server";
 import { eventually, startAgent, type Child } from "~/test/reliability/processes";
 import { fetchRequestOf, sendResponse } from "../lib/fetch-bridge";
 import { serveDirectRoute } from "../lib/direct-routes";
@@ -23,7 +23,7 @@ const { ZExperimentInput } = await import("~/server/schemas/experiment");
 const { jobsProject } = await import("~/test/agent-protocol");
 const { jobWakeups } = await import("~/server/agents/wakeups");
 
-let server: http.Server;
+let server: RouteServer;
 let baseUrl: string;
 let agent: Child;
 let project: Awaited<ReturnType<typeof jobsProject>>;
@@ -74,11 +74,8 @@ const run = (args: string[], key = runKey) =>
 const batchesOfProject = () => db.jobBatch.count({ where: { projectId: project.id } });
 
 beforeAll(async () => {
-  server = http.createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => res.writeHead(500).end(String(error)));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await startRouteServer(handle);
+  baseUrl = server.url;
   project = await jobsProject(db, "cli-run");
   runKey = (await createApiKey(db, project.slug, "ci runs", undefined, "run")).secret;
   uploadKey = (await createApiKey(db, project.slug, "ci uploads", undefined, "upload")).secret;
@@ -93,8 +90,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await agent?.stop();
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await server?.close();
   await jobWakeups().close();
   await db.$disconnect();
 });

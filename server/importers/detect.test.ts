@@ -1,18 +1,10 @@
 // Detection on every tool's own fixtures: each file its format's importer accepts is detected as
 // that format and nothing else; text no tool wrote is detected as none, saying why per format.
 import { describe, expect, it } from "vitest";
-import { importers } from "./index";
 import { detectFormat } from "./detect";
-import { fixtureFiles } from "./fixture-files";
-import type { ImportFormat } from "../schemas/import-formats";
+import { readableFixtures } from "./fixture-files";
 
-const ownFixtures = fixtureFiles().filter((fixture) => {
-  try {
-    return importers[fixture.format as ImportFormat](fixture.body).benchmarks.length > 0;
-  } catch {
-    return false; // a part of a bundle (Criterion's estimates.json), or a file kept to be refused
-  }
-});
+const ownFixtures = readableFixtures();
 
 describe("detectFormat", () => {
   it("has fixtures of all ten formats", () => {
