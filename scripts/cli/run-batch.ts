@@ -4,7 +4,8 @@
 // running it, about how long is left — then prints the verdict on the batch's runs as the report's
 // Markdown and exits as `versus check` does: 1 on a regression, 0 otherwise, 2 when it could not
 // run (refused: bad flags, no agent able to run it; the batch failed, was cancelled or timed out).
-// Interrupted (Ctrl-C, a cancelled CI job) while waiting, it cancels the batch it started.
+// Interrupted (Ctrl-C, a cancelled CI job) while waiting, it cancels the batch it started. With
+// --noise it runs the baseline against itself and prints each agent's noise floor.
 import type { TBatchStatus } from "../../server/schemas/batch-runs";
 import { CHECK_EXIT, printSummary, type SummaryFormat } from "./check";
 import { apiTargetFromEnv, getJson, postJson, type ApiTarget } from "./http";
@@ -21,6 +22,7 @@ export interface RunBatchOptions {
   branch?: string;
   commitMessage?: string;
   commitTime?: string;
+  noise?: boolean;
   wait: boolean;
   minChange?: string;
   timeout?: string;
@@ -56,6 +58,7 @@ function startBody(options: RunBatchOptions) {
     branch: options.branch,
     commitMessage: options.commitMessage,
     commitTime: options.commitTime,
+    noise: options.noise || undefined,
   };
 }
 
@@ -97,7 +100,7 @@ export async function runBatch(
     return CHECK_EXIT.error;
   }
   err.write(
-    `versus run: started batch ${batch.id}: ${batch.jobs.total} jobs of ${batch.variants.map((v) => `"${v}"`).join(", ")} (${batch.order}${batch.seed === null ? "" : `, seed ${batch.seed}`})${batch.commit ? ` at ${batch.commit.slice(0, 12)}` : ""}\n`,
+    `versus run: started ${batch.noise ? "noise (A/A) " : ""}batch ${batch.id}: ${batch.jobs.total} jobs of ${batch.variants.map((v) => `"${v}"`).join(", ")} (${batch.order}${batch.seed === null ? "" : `, seed ${batch.seed}`})${batch.commit ? ` at ${batch.commit.slice(0, 12)}` : ""}\n`,
   );
   if (!options.wait) {
     console.log(batch.id);
@@ -148,6 +151,10 @@ export async function runBatch(
     return CHECK_EXIT.error;
   }
   printSummary(options.format, batch, batch.result.markdown, env);
+  if (batch.noise) {
+    console.error(`versus run: noise floor measured (${batch.experiment.url})`);
+    return CHECK_EXIT.pass;
+  }
   const worse = batch.result.metrics.filter((m) => m.verdict === "worse").map((m) => `${m.key} (${m.variant})`);
   console.error(
     `versus run: ${batch.result.verdict.replace("_", " ")}${worse.length ? ` in ${worse.join(", ")}` : ""} (changes under ${batch.result.minChangePercent}% ignored)`,

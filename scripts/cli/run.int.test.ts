@@ -124,6 +124,24 @@ describe("versus run --wait", () => {
     expect(result.stderr).toMatch(/10 jobs of "Before", "After" \(random, seed 7\)/);
   });
 
+  it("--noise measures the agent's noise floor, and the next verdict shows it", async () => {
+    const slug = await sleepExperiment("noise", [
+      { name: "Base", ms: 20 },
+      { name: "Other", ms: 20 },
+    ]);
+    const measured = await run(["--experiment", slug, "--noise", "--wait"]);
+    expect(measured.code, `${measured.stderr}\n${agent.tail()}`).toBe(0);
+    expect(measured.stderr).toMatch(/started noise \(A\/A\) batch \S+: 11 jobs of "Base"/);
+    expect(measured.stdout).toContain("## Versus noise floor");
+    expect(measured.stdout).toMatch(/\| `slept_ms` \| cli-run-\w+ \| 10 \|/);
+
+    const verdict = await run(["--experiment", slug, "--wait"]);
+    expect([0, 1], verdict.stderr).toContain(verdict.code);
+    expect(verdict.stdout).toMatch(
+      /Noise floor of `slept_ms` on cli-run-\w+ \(A\/A batch of [\d-]+\): changes under ±[\d.]+% cannot be seen with 5 runs here\./,
+    );
+  });
+
   it("without --wait prints the batch id and exits 0", async () => {
     const slug = await sleepExperiment("no-wait", [
       { name: "A", ms: 1 },

@@ -108,6 +108,7 @@ program
   .option("--branch <name>", "git branch of that commit")
   .option("--commit-message <subject>", "that commit's subject line, shown on the history")
   .option("--commit-time <iso>", "when that commit was made, ISO 8601 with an offset")
+  .option("--noise", "batch: measure noise: run the baseline against itself (A/A) and print each agent's spread and smallest detectable change", false)
   .option("--wait", "batch: follow it to its verdict and exit 1 on a regression, 2 when it fails (without: print the batch id and exit)", false)
   .option("--min-change <percent>", `batch: the smallest change, in % either way, that counts as worse or better (default ${DEFAULT_MIN_CHANGE_PERCENT})`)
   .option("--timeout <minutes>", "batch, with --wait: cancel the batch and exit 2 when it has not finished by then")
@@ -130,6 +131,7 @@ program
 async function runBenchmarkCommand(command: string[], options: RunFlags): Promise<number> {
   const batchOnly = (["runs", "order", "seed", "agent", "label", "minChange", "timeout"] as const).filter((name) => options[name] !== undefined);
   if (options.wait) batchOnly.push("wait" as never);
+  if (options.noise) batchOnly.push("noise" as never);
   if (batchOnly.length || (options.variant?.length ?? 0) > 1) {
     console.error(
       `versus run: ${batchOnly.length ? `${batchOnly.map((name) => `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(", ")} start${batchOnly.length === 1 ? "s" : ""} a batch on the agents, not with -- <command>` : "-- <command> uploads to one --variant"}`,

@@ -44,7 +44,7 @@ export async function startBatch(
   db: Db,
   projectId: string,
   createdById: string | null,
-  input: Omit<TStartBatch, "projectSlug">,
+  input: Omit<TStartBatch, "projectSlug" | "noise"> & { noise?: boolean },
   options: StartOptions = {},
 ): Promise<StartedBatch> {
   const experiment = await db.experiment.findUnique({
@@ -59,7 +59,16 @@ export async function startBatch(
     if (!known.has(name)) issues.push({ path: ["variants", index], message: `no variant "${name}" in this experiment` });
   });
   if (issues.length) throw new AppError("BAD_REQUEST", issues.map((i) => i.message).join("; "), { fieldIssues: issues });
-  const chosen = input.variants ? experiment.variants.filter((variant) => input.variants?.includes(variant.name)) : experiment.variants;
+  if (input.noise && input.variants) {
+    throw new AppError("BAD_REQUEST", "A noise batch runs the baseline variant against itself: leave variants out", {
+      fieldIssues: [{ path: ["variants"], message: "not with noise: the baseline is run against itself" }],
+    });
+  }
+  const chosen = input.noise
+    ? experiment.variants.filter((variant) => variant.isBaseline)
+    : input.variants
+      ? experiment.variants.filter((variant) => input.variants?.includes(variant.name))
+      : experiment.variants;
 
   const workloads = new Map<string, TVariantWorkload>();
   const missing: string[] = [];
@@ -116,7 +125,8 @@ export async function startBatch(
     }
   }
 
-  const measuredRuns = input.runs ?? experiment.measuredRuns;
+  // An A/A batch: two sides of `runs` runs each, of the one variant.
+  const measuredRuns = (input.runs ?? experiment.measuredRuns) * (input.noise ? 2 : 1);
   const total = chosen.length * (experiment.warmupRuns + measuredRuns);
   if (total > MAX_BATCH_JOBS) {
     throw new AppError(
@@ -145,6 +155,7 @@ export async function startBatch(
           gitBranch: input.branch,
           gitCommitMessage: input.commitMessage,
           gitCommitTime: input.commitTime ? new Date(input.commitTime) : undefined,
+          noise: input.noise,
           createdAt,
         },
       });

@@ -101,6 +101,7 @@ async function describeBatch(db: Db, scope: BatchScope, progress: Progress, minC
     order: batch.order,
     seed: batch.seed,
     variants: variants.sort((a, b) => a.variant.position - b.variant.position).map((row) => row.variant.name),
+    noise: batch.noise,
     commit: batch.gitCommit,
     branch: batch.gitBranch,
     jobs: { total, ...tally },
@@ -114,7 +115,15 @@ async function describeBatch(db: Db, scope: BatchScope, progress: Progress, minC
         ? await batchResult(
             db,
             scope.projectId,
-            { id: batch.id, experimentId: batch.experiment.id, commit: batch.gitCommit, branch: batch.gitBranch, url },
+            {
+              id: batch.id,
+              experimentId: batch.experiment.id,
+              commit: batch.gitCommit,
+              branch: batch.gitBranch,
+              url,
+              noise: batch.noise,
+              createdAt: batch.createdAt,
+            },
             minChange,
           )
         : null,

@@ -47,12 +47,37 @@ const ZJobCounts = z.object({
   cancelled: z.number().int(),
 });
 
+export const ZNoiseFloorEntry = z
+  .object({
+    metric: z.string(),
+    unit: z.string(),
+    agent: z.string().describe("the agent the A/A batch's runs ran on"),
+    noiseRuns: z.number().int().describe("the A/A batch's runs on this agent"),
+    median: z.number().describe("the median of those runs' values"),
+    sd: z.number().nullable().describe("their standard deviation (run to run)"),
+    spreadPercent: z.number().nullable().describe("sd as a % of the median"),
+    runs: z.number().int().describe("runs per side the MDE is for"),
+    mdePercent: z
+      .number()
+      .nullable()
+      .describe("the smallest change (± % of the median) the U test finds at the experiment's α with 80 % power with `runs` runs per side; null below 4 runs"),
+    measuredAt: z.iso.datetime(),
+    batchId: z.string().describe("the A/A batch it was measured by"),
+  })
+  .meta({ id: "NoiseFloorEntry" });
+export type TNoiseFloorEntry = z.input<typeof ZNoiseFloorEntry>;
+
 export const ZBatchResult = z
   .object({
     verdict: ZCheckVerdict.describe("regression: some metric of some variant got worse than the baseline; improvement: none worse, some better"),
     minChangePercent: z.number(),
     metrics: z.array(ZCheckMetric).describe("per candidate variant and metric: its verdict against the baseline, with minChange applied"),
     comparison: ZComparison.describe("the comparison of the batch's own runs (no other run of the experiment)"),
+    noise: z
+      .array(ZNoiseFloorEntry)
+      .describe(
+        "a noise batch: each agent's spread and MDE at the experiment's run count; any other batch: the noise floor of the agents that ran it, from the experiment's latest noise batch, at this batch's run count ([] when there is none)",
+      ),
     markdown: z.string().describe("the verdict and the experiment report's tables, as Markdown (e.g. for a pull-request comment)"),
   })
   .meta({ id: "BatchResult" });
@@ -71,6 +96,7 @@ export const ZBatchStatus = z
     order: ZJobOrder,
     seed: z.number().int().nullable(),
     variants: z.array(z.string()),
+    noise: z.boolean().describe("an A/A batch measuring the agents' noise"),
     commit: z.string().nullable(),
     branch: z.string().nullable(),
     jobs: ZJobCounts,

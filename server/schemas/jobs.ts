@@ -196,6 +196,11 @@ export const ZBatchOptions = z.object({
     .max(10, "maxAttempts is at most 10")
     .default(3)
     .meta({ description: "tries per job before it fails" }),
+  /** An A/A batch: the baseline variant twice over, interleaved, to measure the agents' noise. */
+  noise: z.boolean().default(false).meta({
+    description:
+      "measure noise: run only the baseline variant, 2 × runs jobs, and give each agent's run-to-run spread and the smallest change a comparison of `runs` runs can detect there (an A/A batch; `variants` must be left out)",
+  }),
   /** The commit the batch measures: stamped on every run it stores, over what the agent says. */
   commit: ZRunInput.shape.gitCommit.meta({ description: "git commit stamped on every run of the batch (for the history and the CI gate)" }),
   branch: ZRunInput.shape.gitBranch.meta({ description: "git branch of that commit" }),

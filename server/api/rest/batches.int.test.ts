@@ -12,6 +12,8 @@ import { createApiKey } from "~/server/projects/api-keys";
 import type { TBatchStatus } from "~/server/schemas/batch-runs";
 import { agentApi, claimed, jobsProject, registeredAgent, type JobsProject, type TestAgent } from "~/test/agent-protocol";
 import type { ErrorBody } from "~/test/rest-assertions";
+import { sampleSd } from "~/server/stats/descriptive";
+import { minimumDetectableEffect } from "~/server/stats/mde";
 
 afterAll(async () => {
   await jobWakeups().close();
@@ -67,6 +69,41 @@ async function runAll(agent: TestAgent, slowdown: number) {
 }
 
 const batchesOf = (project: JobsProject) => db.jobBatch.count({ where: { projectId: project.id } });
+
+describe("noise: an A/A batch and the floor every later verdict shows", () => {
+  it("runs the baseline against itself, gives each agent's spread and MDE, and the next batch's verdict shows it", async () => {
+    const project = await jobsProject(db, "rest-noise", { measuredRuns: 5 });
+    const agent = await registeredAgent(project);
+    const key = await keyOf(project, "run");
+
+    const refused = await start(key, project.experimentSlug, { noise: true, variants: ["A"] });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details?.fields).toEqual([{ path: ["variants"], message: "not with noise: the baseline is run against itself" }]);
+
+    const aa = await start(key, project.experimentSlug, { noise: true });
+    expect(aa.status, JSON.stringify(aa.body)).toBe(201);
+    expect(aa.body).toMatchObject({ noise: true, variants: ["A"], jobs: { total: 10 } });
+    await runAll(agent, 1);
+    const measured = (await read(key, aa.body.id)).body.result;
+    expect(measured?.markdown).toContain("## Versus noise floor");
+    const [entry] = measured?.noise ?? [];
+    const values = (await db.runMetricResult.findMany({ where: { run: { job: { batchId: aa.body.id } } }, select: { mean: true } })).map(
+      (row) => row.mean as number,
+    );
+    expect(entry).toMatchObject({ metric: "latency", agent: agent.name, noiseRuns: 10, runs: 5, sd: expect.closeTo(sampleSd(values), 9) });
+    const mde = ((minimumDetectableEffect(entry!.sd!, 5, 0.05) as number) / entry!.median) * 100;
+    expect(entry!.mdePercent).toBeCloseTo(mde, 9);
+    expect(entry!.mdePercent).toBeGreaterThan(0);
+
+    const next = await start(key, project.experimentSlug, { runs: 4 });
+    await runAll(agent, 1);
+    const verdict = (await read(key, next.body.id)).body.result;
+    expect(verdict?.noise).toMatchObject([{ metric: "latency", agent: agent.name, runs: 4, batchId: aa.body.id }]);
+    expect(verdict?.markdown).toMatch(
+      /Noise floor of `latency` on \S+ \(A\/A batch of \d{4}-\d\d-\d\d\): changes under ±[\d.]+% cannot be seen with 4 runs here\./,
+    );
+  });
+});
 
 describe("POST /api/v1/experiments/{slugOrId}/batches", () => {
   it("refuses a key limited to uploads, and starts nothing", async () => {
