@@ -36,7 +36,7 @@ export const postBatchOperation: ZodOpenApiOperationObject = {
 
 export const getBatchOperation: ZodOpenApiOperationObject = {
   tags: ["Batches"],
-  summary: "A batch's progress and, once every job succeeded, its verdict; waits up to `wait` seconds for news (long-poll)",
+  summary: "A batch's progress and, once every job succeeded, its verdict; waits up to wait seconds for news (long-poll)",
   description: [
     "Answers at once when `wait` is 0, when the batch changed since the answer whose `version` is `seen`, or when it has finished;",
     "otherwise as soon as it changes (a job started or finished, an agent took a job), or when the wait is over.",
