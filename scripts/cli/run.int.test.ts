@@ -133,12 +133,12 @@ describe("versus run --wait", () => {
     expect(measured.code, `${measured.stderr}\n${agent.tail()}`).toBe(0);
     expect(measured.stderr).toMatch(/started noise \(A\/A\) batch \S+: 11 jobs of "Base"/);
     expect(measured.stdout).toContain("## Versus noise floor");
-    expect(measured.stdout).toMatch(/\| `slept_ms` \| cli-run-\w+ \| 10 \|/);
+    expect(measured.stdout).toMatch(/\| `slept_ms` \| cli-run-\w+ \| 10 \|.* with 5 \| \d+ \|$/m);
 
     const verdict = await run(["--experiment", slug, "--wait"]);
     expect([0, 1], verdict.stderr).toContain(verdict.code);
     expect(verdict.stdout).toMatch(
-      /Noise floor of `slept_ms` on cli-run-\w+ \(A\/A batch of [\d-]+\): changes under ±[\d.]+% cannot be seen with 5 runs here\./,
+      /Noise floor of `slept_ms` on cli-run-\w+ \(A\/A batch of [\d-]+\): changes under ±[\d.]+% cannot be seen with 5 runs here( \(\d+ runs a side would see ±2%\))?\./,
     );
   });
 

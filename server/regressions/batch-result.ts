@@ -28,14 +28,17 @@ export async function batchResult(
   const experiment = await db.experiment.findUniqueOrThrow({ where: { id: batch.experimentId }, select: { alpha: true, measuredRuns: true } });
   if (batch.noise) {
     // The A/A batch itself: each agent's spread, and what a comparison of the experiment's usual run count can see there.
-    const noise = noiseEntries(await noiseOfBatch(db, batch.experimentId, batch.id, batch.createdAt, experiment.alpha), { runs: experiment.measuredRuns });
+    const noise = noiseEntries(await noiseOfBatch(db, batch.experimentId, batch.id, batch.createdAt, experiment.alpha), {
+      runs: experiment.measuredRuns,
+      minChangePercent,
+    });
     return {
       verdict: "no_change",
       minChangePercent,
       metrics: [],
       comparison: compared,
       noise,
-      markdown: renderNoiseMarkdown({ ...batch, title: compared.experiment.title }, noise),
+      markdown: renderNoiseMarkdown({ ...batch, title: compared.experiment.title }, noise, minChangePercent),
     };
   }
   const metrics: TCheckMetric[] = [];
@@ -69,7 +72,7 @@ export async function batchResult(
   const floor = await latestNoiseFloor(db, batch.experimentId);
   const agents = await db.job.findMany({ where: { batchId: batch.id, agentId: { not: null } }, distinct: ["agentId"], select: { agentId: true } });
   const baselineRuns = comparison.variants.find((v) => v.isBaseline)?.runs ?? 0;
-  const noise = floor ? noiseEntries(floor, { runs: baselineRuns, agentIds: agents.map((a) => a.agentId as string) }) : [];
+  const noise = floor ? noiseEntries(floor, { runs: baselineRuns, agentIds: agents.map((a) => a.agentId as string), minChangePercent }) : [];
   return {
     verdict,
     minChangePercent,
@@ -82,14 +85,17 @@ export async function batchResult(
 
 const percentText = (value: number | null) => (value === null ? "—" : `±${value.toFixed(value < 10 ? 2 : 1)}%`);
 
-function renderNoiseMarkdown(batch: { title: string; url: string }, noise: TNoiseFloorEntry[]): string {
+function renderNoiseMarkdown(batch: { title: string; url: string }, noise: TNoiseFloorEntry[], minChangePercent: number): string {
   const lines = [`## Versus noise floor`, "", `[${cell(batch.title)}](${batch.url}) · the baseline against itself (an A/A batch), per agent`, ""];
   if (noise.length === 0) lines.push("_No run of the batch has a value of the experiment's metrics._");
   else {
-    lines.push("| Metric | Agent | Runs | Median | Run-to-run sd | Smallest change seen with N runs a side |", "|---|---|--:|--:|--:|--:|");
+    lines.push(
+      `| Metric | Agent | Runs | Median | Run-to-run sd | Smallest change seen with N runs a side | Runs a side to see ±${minChangePercent}% |`,
+      "|---|---|--:|--:|--:|--:|--:|",
+    );
     for (const entry of noise) {
       lines.push(
-        `| \`${cell(entry.metric)}\` | ${cell(entry.agent)} | ${entry.noiseRuns} | ${formatMeasure(entry.median, entry.unit)} | ${entry.sd === null ? "—" : `${formatMeasure(entry.sd, entry.unit)} (${percentText(entry.spreadPercent)})`} | ${percentText(entry.mdePercent)} with ${entry.runs} |`,
+        `| \`${cell(entry.metric)}\` | ${cell(entry.agent)} | ${entry.noiseRuns} | ${formatMeasure(entry.median, entry.unit)} | ${entry.sd === null ? "—" : `${formatMeasure(entry.sd, entry.unit)} (${percentText(entry.spreadPercent)})`} | ${percentText(entry.mdePercent)} with ${entry.runs} | ${entry.runsForMinChange ?? "—"} |`,
       );
     }
   }
@@ -124,7 +130,9 @@ function renderBatchMarkdown(
       entry.mdePercent === null
         ? `${entry.runs} runs a side cannot detect any change`
         : `changes under ${percentText(entry.mdePercent)} cannot be seen with ${entry.runs} runs here`;
-    lines.push(`- Noise floor of \`${cell(entry.metric)}\` on ${cell(entry.agent)} (A/A batch of ${entry.measuredAt.slice(0, 10)}): ${seen}.`);
+    const needed =
+      entry.runsForMinChange !== null && entry.runsForMinChange > entry.runs ? ` (${entry.runsForMinChange} runs a side would see ±${minChangePercent}%)` : "";
+    lines.push(`- Noise floor of \`${cell(entry.metric)}\` on ${cell(entry.agent)} (A/A batch of ${entry.measuredAt.slice(0, 10)}): ${seen}${needed}.`);
   }
   const floorOf = (key: string) => Math.max(...noise.filter((entry) => entry.metric === key).map((entry) => entry.mdePercent ?? Infinity));
   const hidden = metrics.filter((m) => m.verdict === "no_change" && m.changePercent !== null && Math.abs(m.changePercent) < floorOf(m.key));

@@ -8,7 +8,7 @@ import { runFigure } from "../runs/run-figure";
 import { hasFiniteFigures, storedFigures } from "../runs/finite-figures";
 import type { TNoiseFloorEntry } from "../schemas/batch-runs";
 import { median, sampleSd } from "../stats/descriptive";
-import { minimumDetectableEffect } from "../stats/mde";
+import { minimumDetectableEffect, runsForEffect } from "../stats/mde";
 
 export interface NoiseFloor {
   batchId: string;
@@ -52,8 +52,11 @@ export async function noiseOfBatch(db: Db, experimentId: string, batchId: string
   return { batchId, measuredAt, alpha, samples };
 }
 
-/** The floor for comparisons of `runs` runs a side (the A/A batch's own sides: half its runs, when left out), on `agentIds` (all when left out). */
-export function noiseEntries(floor: NoiseFloor, options: { runs?: number; agentIds?: string[] } = {}): TNoiseFloorEntry[] {
+/**
+ * The floor for comparisons of `runs` runs a side (the A/A batch's own sides: half its runs, when
+ * left out), on `agentIds` (all when left out), and the runs a side `minChangePercent` needs.
+ */
+export function noiseEntries(floor: NoiseFloor, options: { runs?: number; agentIds?: string[]; minChangePercent: number }): TNoiseFloorEntry[] {
   return floor.samples
     .filter((sample) => !options.agentIds || options.agentIds.includes(sample.agentId))
     .map((sample) => {
@@ -72,6 +75,11 @@ export function noiseEntries(floor: NoiseFloor, options: { runs?: number; agentI
         spreadPercent: percent(sd),
         runs,
         mdePercent: percent(mde),
+        // What the verdict's minimum change needs here: with fewer runs a change that large can pass unseen.
+        runsForMinChange:
+          sd === null || middle === 0 || options.minChangePercent <= 0
+            ? null
+            : runsForEffect(sd, (options.minChangePercent / 100) * Math.abs(middle), floor.alpha),
         measuredAt: floor.measuredAt.toISOString(),
         batchId: floor.batchId,
       };

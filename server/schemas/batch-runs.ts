@@ -61,6 +61,11 @@ export const ZNoiseFloorEntry = z
       .number()
       .nullable()
       .describe("the smallest change (± % of the median) the U test finds at the experiment's α with 80 % power with `runs` runs per side; null below 4 runs"),
+    runsForMinChange: z
+      .number()
+      .int()
+      .nullable()
+      .describe("runs per side for the MDE to be at most the verdict's minChange %; null when the spread is unknown or the median is 0"),
     measuredAt: z.iso.datetime(),
     batchId: z.string().describe("the A/A batch it was measured by"),
   })

@@ -13,7 +13,7 @@ import type { TBatchStatus } from "~/server/schemas/batch-runs";
 import { agentApi, claimed, jobsProject, registeredAgent, type JobsProject, type TestAgent } from "~/test/agent-protocol";
 import type { ErrorBody } from "~/test/rest-assertions";
 import { sampleSd } from "~/server/stats/descriptive";
-import { minimumDetectableEffect } from "~/server/stats/mde";
+import { minimumDetectableEffect, runsForEffect } from "~/server/stats/mde";
 
 afterAll(async () => {
   await jobWakeups().close();
@@ -94,6 +94,8 @@ describe("noise: an A/A batch and the floor every later verdict shows", () => {
     const mde = ((minimumDetectableEffect(entry!.sd!, 5, 0.05) as number) / entry!.median) * 100;
     expect(entry!.mdePercent).toBeCloseTo(mde, 9);
     expect(entry!.mdePercent).toBeGreaterThan(0);
+    // The runs a side a 2 % change (the default minimum) needs on this agent.
+    expect(entry!.runsForMinChange).toBe(runsForEffect(entry!.sd!, 0.02 * entry!.median, 0.05));
 
     const next = await start(key, project.experimentSlug, { runs: 4 });
     await runAll(agent, 1);
