@@ -78,3 +78,36 @@ test("the API page documents the endpoints and the OpenAPI document is served", 
   expect(document.openapi).toBe("3.1.0");
   expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(["/api/v1/results", "/api/v1/imports"]));
 });
+
+test("a key created to start runs may start a batch from the CLI; a key for uploads is refused", async ({ page, baseURL }) => {
+  const suffix = uniqueSuffix();
+  await createProjectViaUi(page, `Runs ${suffix}`);
+  await page.getByRole("link", { name: "API keys" }).click();
+  await expect(page.locator('form[data-ready="true"]')).toBeVisible();
+
+  const createKey = async (name: string, may: string) => {
+    await page.getByLabel("Name").fill(name);
+    await page.getByLabel("May").selectOption({ label: may });
+    await page.getByRole("button", { name: "Create key" }).click();
+    const secret = (await page.getByTestId("api-key-secret").textContent())?.trim() ?? "";
+    expect(secret).toMatch(/^vs_/);
+    return secret;
+  };
+  const runKey = await createKey("CI runs", "Also start and cancel runs");
+  await expect(page.getByText("npx versus run --experiment")).toBeVisible();
+  const keys = page.getByRole("table", { name: "API keys" });
+  await expect(keys.getByRole("row", { name: /CI runs/ })).toContainText("upload, start runs");
+  await page.reload();
+  await expect(page.locator('form[data-ready="true"]')).toBeVisible();
+  const uploadKey = await createKey("CI uploads", "Upload results and read comparisons");
+  await expect(keys.getByRole("row", { name: /CI uploads/ })).not.toContainText("start runs");
+
+  // Past the key's check, the server looks for the experiment: 404 (exit 2), not 403.
+  const allowed = await versus(["run", "--experiment", "no-such-experiment", "--wait"], { url: baseURL as string, key: runKey });
+  expect(allowed.code).toBe(2);
+  expect(allowed.stderr).toContain('No experiment "no-such-experiment"');
+  const refused = await versus(["run", "--experiment", "no-such-experiment", "--wait"], { url: baseURL as string, key: uploadKey });
+  expect(refused.code).toBe(2);
+  expect(refused.stderr).toContain("403 Forbidden");
+  expect(refused.stderr).toContain("not start runs");
+});

@@ -20,7 +20,10 @@ export function ApiKeysPanel({ projectSlug, origin }: { projectSlug: string; ori
   const keys = useQuery(trpc.apiKey.list.queryOptions({ projectSlug }));
   const create = useMutation(trpc.apiKey.create.mutationOptions());
   const revoke = useMutation(trpc.apiKey.revoke.mutationOptions());
-  const form = useForm<Values, unknown, z.output<typeof ZCreateApiKey>>({ resolver: zodResolver(ZCreateApiKey), defaultValues: { projectSlug, name: "" } });
+  const form = useForm<Values, unknown, z.output<typeof ZCreateApiKey>>({
+    resolver: zodResolver(ZCreateApiKey),
+    defaultValues: { projectSlug, name: "", scope: "upload" },
+  });
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.apiKey.list.queryKey({ projectSlug }) });
   const nameError = form.formState.errors.name?.message;
 
@@ -35,7 +38,11 @@ export function ApiKeysPanel({ projectSlug, origin }: { projectSlug: string; ori
         shown={(key) =>
           namedSecret("API key", key, {
             hint: "Use it from a shell or CI:",
-            text: `export VERSUS_URL=${origin}\nexport VERSUS_API_KEY=${key.secret}\nnpx versus import results.json --format jmh --experiment <slug> --create`,
+            text: `export VERSUS_URL=${origin}\nexport VERSUS_API_KEY=${key.secret}\n${
+              key.scope === "run"
+                ? "npx versus run --experiment <slug> --commit $(git rev-parse HEAD)"
+                : "npx versus import results.json --format jmh --experiment <slug> --create"
+            }`,
             copyLabel: "Copy commands",
           })
         }
@@ -43,6 +50,12 @@ export function ApiKeysPanel({ projectSlug, origin }: { projectSlug: string; ori
         <div className="row">
           <Field id="key-name" label="Name" hint="Where it will be used, e.g. “GitHub Actions”" error={nameError}>
             <input id="key-name" type="text" {...form.register("name")} {...invalidProps("key-name", nameError)} />
+          </Field>
+          <Field id="key-scope" label="May" hint="Starting runs lets CI queue batches on this project's agents (versus run)">
+            <select id="key-scope" {...form.register("scope")}>
+              <option value="upload">Upload results and read comparisons</option>
+              <option value="run">Also start and cancel runs</option>
+            </select>
           </Field>
         </div>
       </CreateSecretForm>
@@ -52,11 +65,15 @@ export function ApiKeysPanel({ projectSlug, origin }: { projectSlug: string; ori
         label="API keys"
         rows={keys}
         empty="No API keys yet."
-        columns={storedSecretColumns({ prefix: "Key" })}
+        columns={[
+          ...storedSecretColumns({ prefix: "Key" }).slice(0, 1),
+          { header: "May", cell: (key) => (key.scope === "run" ? "upload, start runs" : "upload") },
+          ...storedSecretColumns({ prefix: "Key" }).slice(1),
+        ]}
         rowName={(key) => key.name}
         revoke={{
           offered: (key) => !key.revokedAt,
-          confirm: (key) => `Revoke "${key.name}"? Uploads using it will be refused from now on.`,
+          confirm: (key) => `Revoke "${key.name}"? ${key.scope === "run" ? "Uploads and runs" : "Uploads"} using it will be refused from now on.`,
           run: (key) => revoke.mutateAsync({ projectSlug, keyId: key.id }),
         }}
         onRevoked={refresh}

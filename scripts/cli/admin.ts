@@ -1,5 +1,5 @@
 // `versus admin …`: run where the server's DATABASE_URL is set (or next to its embedded database).
-//   create-key --project <slug> [--name …]   creates the project if needed, prints a new API key
+//   create-key --project <slug> [--name …] [--start-runs]   creates the project if needed, prints a new API key
 //   setup-link [--url …]                      prints a one-time link that creates the first owner
 //   reset-password --email …                  gives an account a new random password, ends its sessions
 import { openDatabase } from "../lib/database";
@@ -37,7 +37,7 @@ export async function resetPasswordCommand(options: { email: string }) {
   });
 }
 
-export async function createKeyCommand(options: { project: string; name?: string }) {
+export async function createKeyCommand(options: { project: string; name?: string; startRuns?: boolean }) {
   const { createApiKey } = await import("../../server/projects/api-keys");
   const { createProject } = await import("../../server/projects/projects");
   const { ZProjectInput } = await import("../../server/schemas/project");
@@ -48,8 +48,16 @@ export async function createKeyCommand(options: { project: string; name?: string
       await createProject(db, ZProjectInput.parse({ name: options.project, slug: options.project }), firstUser?.id);
       console.error(`created project "${options.project}"`);
     }
-    const key = await createApiKey(db, options.project, options.name ?? `created by versus admin ${new Date().toISOString().slice(0, 10)}`);
-    console.error(`API key "${key.name}" for project "${options.project}" (shown once; store it now):`);
+    const key = await createApiKey(
+      db,
+      options.project,
+      options.name ?? `created by versus admin ${new Date().toISOString().slice(0, 10)}`,
+      undefined,
+      options.startRuns ? "run" : "upload",
+    );
+    console.error(
+      `API key "${key.name}" for project "${options.project}", ${key.scope === "run" ? "may start runs" : "uploads only"} (shown once; store it now):`,
+    );
     console.log(key.secret);
   });
 }

@@ -15,8 +15,11 @@ export interface CheckOptions {
   window?: string;
   variant?: string;
   minChange?: string;
-  format: "markdown" | "github" | "json";
+  format: SummaryFormat;
 }
+
+/** markdown on stdout; github also appends it to $GITHUB_STEP_SUMMARY; json prints the whole answer. */
+export type SummaryFormat = "markdown" | "github" | "json";
 
 export const CHECK_EXIT = { pass: 0, regression: 1, error: 2 } as const;
 
@@ -26,6 +29,16 @@ const summaryLine: Record<TCheckResult["verdict"], string> = {
   no_change: "no change",
   insufficient_data: "not enough runs for a verdict",
 };
+
+/** Prints a verdict's answer as `format` says (also `versus run`'s). */
+export function printSummary(format: SummaryFormat, answer: unknown, markdown: string, env = process.env) {
+  if (format === "json") console.log(JSON.stringify(answer, null, 2));
+  else process.stdout.write(markdown);
+  if (format === "github" && env.GITHUB_STEP_SUMMARY) {
+    // GitHub shows the file's content on the run's summary page; steps append to it.
+    fs.appendFileSync(env.GITHUB_STEP_SUMMARY, `${markdown}\n`);
+  }
+}
 
 /** Runs the check; returns the exit code (never throws for a server's answer). */
 export async function runCheck(options: CheckOptions, env = process.env): Promise<number> {
@@ -41,12 +54,7 @@ export async function runCheck(options: CheckOptions, env = process.env): Promis
     return CHECK_EXIT.error;
   }
 
-  if (options.format === "json") console.log(JSON.stringify(result, null, 2));
-  else process.stdout.write(result.markdown);
-  if (options.format === "github" && env.GITHUB_STEP_SUMMARY) {
-    // GitHub shows the file's content on the run's summary page; steps append to it.
-    fs.appendFileSync(env.GITHUB_STEP_SUMMARY, `${result.markdown}\n`);
-  }
+  printSummary(options.format, result, result.markdown, env);
 
   const worse = result.metrics.filter((m) => m.verdict === "worse").map((m) => m.key);
   console.error(

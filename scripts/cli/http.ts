@@ -81,6 +81,19 @@ export async function postFile(
   }
 }
 
+/** POSTs a JSON body (none when `body` is undefined), e.g. to start a batch. */
+export function postJson(target: ApiTarget, path: string, body?: unknown): Promise<unknown> {
+  return call(target, path, () => ({
+    method: "POST",
+    headers: {
+      Authorization: `Bearer ${target.apiKey}`,
+      Accept: "application/json",
+      ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  }));
+}
+
 /** GETs a JSON answer, e.g. the CI gate's verdict. */
 export function getJson(target: ApiTarget, path: string): Promise<unknown> {
   return call(target, path, () => ({ headers: { Authorization: `Bearer ${target.apiKey}`, Accept: "application/json" } }));

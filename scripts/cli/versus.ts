@@ -1,38 +1,17 @@
-// The `versus` CLI (npx versus …): upload results and import tool output from a laptop or CI, and
-// gate CI on regressions (check).
+// The `versus` CLI (npx versus …): upload results and import tool output from a laptop or CI,
+// gate CI on regressions (check), and run an experiment on the project's agents (run).
 // Reads VERSUS_URL and VERSUS_API_KEY; exits non-zero with the server's message on failure.
-import crypto from "node:crypto";
 import fs from "node:fs";
 import { Command, Option } from "commander";
 import { DEFAULT_MIN_CHANGE_PERCENT } from "../../server/schemas/check";
 import { importFormats } from "../../server/schemas/import-formats";
 import { createKeyCommand, resetPasswordCommand, setupLinkCommand } from "./admin";
-import { CHECK_EXIT, runCheck, type CheckOptions } from "./check";
+import { CHECK_EXIT, runCheck, type CheckOptions, type SummaryFormat } from "./check";
 import { apiTargetFromEnv, postFile } from "./http";
+import { runBatch, type RunBatchOptions } from "./run-batch";
+import { runCommand, type RunCommandOptions } from "./run-command";
+import { idempotencyKey, importQuery, report, type ImportOptions } from "./upload-report";
 import { progressPrinter } from "./progress";
-
-/** Same file and options → same key, so re-running a CI step never stores results twice. */
-function idempotencyKey(file: string, extra: string): string {
-  const hash = crypto.createHash("sha256");
-  hash.update(fs.readFileSync(file));
-  hash.update(extra);
-  return `cli-${hash.digest("hex").slice(0, 40)}`;
-}
-
-function report(body: unknown) {
-  const result = body as {
-    experiment: { url: string };
-    runs: { variant: string }[];
-    replayed: boolean;
-    created: { experiment: boolean; variants: string[]; metrics: string[] };
-  };
-  const variants = [...new Set(result.runs.map((r) => r.variant))];
-  console.error(`${result.replayed ? "already stored earlier" : "stored"}: ${result.runs.length} run(s) of ${variants.map((v) => `"${v}"`).join(", ")}`);
-  if (result.created.experiment) console.error("created the experiment");
-  if (result.created.variants.length) console.error(`created variants: ${result.created.variants.join(", ")}`);
-  if (result.created.metrics.length) console.error(`created metrics: ${result.created.metrics.join(", ")}`);
-  console.log(result.experiment.url);
-}
 
 function requireFile(file: string) {
   if (!fs.existsSync(file) || !fs.statSync(file).isFile()) throw new Error(`no such file: ${file}`);
@@ -69,40 +48,18 @@ program
   .option("--branch <name>", "git branch of that commit")
   .option("--commit-message <subject>", 'that commit\'s subject line, shown on the history (e.g. "$(git log -1 --format=%s)")')
   .option("--commit-time <iso>", 'when that commit was made, ISO 8601 with an offset; the history orders commits by it (e.g. "$(git log -1 --format=%cI)")')
-  .action(
-    async (
-      file: string,
-      options: {
-        format: string;
-        experiment: string;
-        variant?: string;
-        split?: string;
-        create: boolean;
-        commit?: string;
-        branch?: string;
-        commitMessage?: string;
-        commitTime?: string;
-      },
-    ) => {
-      requireFile(file);
-      const query = new URLSearchParams({ format: options.format, experiment: options.experiment });
-      if (options.variant) query.set("variant", options.variant);
-      if (options.split) query.set("split", options.split);
-      if (options.create) query.set("create", "true");
-      if (options.commit) query.set("commit", options.commit);
-      if (options.branch) query.set("branch", options.branch);
-      if (options.commitMessage) query.set("commitMessage", options.commitMessage);
-      if (options.commitTime) query.set("commitTime", options.commitTime);
-      const body = await postFile(
-        apiTargetFromEnv(),
-        `/api/v1/imports?${query}`,
-        file,
-        { "Content-Type": "text/plain", "Idempotency-Key": idempotencyKey(file, query.toString()) },
-        progressPrinter("uploading"),
-      );
-      report(body);
-    },
-  );
+  .action(async (file: string, options: ImportOptions & { format: string }) => {
+    requireFile(file);
+    const query = importQuery(options);
+    const body = await postFile(
+      apiTargetFromEnv(),
+      `/api/v1/imports?${query}`,
+      file,
+      { "Content-Type": "text/plain", "Idempotency-Key": idempotencyKey(file, query.toString()) },
+      progressPrinter("uploading"),
+    );
+    report(body);
+  });
 
 program
   .command("check")
@@ -129,12 +86,68 @@ program
     process.exit(await runCheck(options));
   });
 
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/** `versus run`'s flags: a batch's (its summary's format is --output) and a command's (--format is the tool's). */
+type RunFlags = Omit<RunBatchOptions, "format"> & Omit<RunCommandOptions, "variant"> & { variant?: string[]; output: SummaryFormat };
+
+program
+  .command("run")
+  .description(
+    "start a batch of an experiment on the project's agents (with --wait: follow it, exit 1 on a regression); or, after --, run a benchmark command here and upload its output",
+  )
+  .argument("[command...]", "after --: a benchmark command to run here; its output's tool is detected (or named with --format) and the output uploaded")
+  .requiredOption("--experiment <slug>", "experiment slug (or id)")
+  .option("--variant <name>", "batch: run only this variant (repeat for several; default: all); command: the variant the runs belong to", collect)
+  .option("--runs <n>", "batch: measured runs per variant (default: the experiment's)")
+  .addOption(new Option("--order <order>", "batch: interleaved (A B A B …) or random").choices(["interleaved", "random"]))
+  .option("--seed <n>", "batch: the seed of a random order (default: picked by the server and printed)")
+  .option("--agent <id>", "batch: run every job on this agent (its id, from the Agents page)")
+  .option("--label <key=value>", "batch: run only on agents with this label (repeat for several)", collect)
+  .option("--commit <sha>", "git commit stamped on every run (for the history and `versus check`)")
+  .option("--branch <name>", "git branch of that commit")
+  .option("--commit-message <subject>", "that commit's subject line, shown on the history")
+  .option("--commit-time <iso>", "when that commit was made, ISO 8601 with an offset")
+  .option("--noise", "batch: measure noise: run the baseline against itself (A/A) and print each agent's spread and smallest detectable change", false)
+  .option("--wait", "batch: follow it to its verdict and exit 1 on a regression, 2 when it fails (without: print the batch id and exit)", false)
+  .option("--min-change <percent>", `batch: the smallest change, in % either way, that counts as worse or better (default ${DEFAULT_MIN_CHANGE_PERCENT})`)
+  .option("--timeout <minutes>", "batch, with --wait: cancel the batch and exit 2 when it has not finished by then")
+  .addOption(
+    new Option("--output <format>", "batch: markdown on stdout; github also appends it to $GITHUB_STEP_SUMMARY; json prints the whole answer")
+      .choices(["markdown", "github", "json"])
+      .default("markdown"),
+  )
+  .addOption(new Option("--format <format>", "command: the tool that wrote the output (default: detected)").choices(importFormats))
+  .option("--file <path>", "command: read the output from this file the command writes (e.g. JMH -rff, hyperfine --export-json), not its stdout")
+  .option("--repeat <n>", "command: run it n times, uploading each output (for a tool that does not repeat itself)")
+  .addOption(new Option("--split <how>", "command: several benchmarks in the output become variants or metrics").choices(["variant", "metric"]))
+  .option("--create", "command: create the experiment, variants and metrics when missing", false)
+  .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : CHECK_EXIT.error))
+  .action(async (command: string[], options: RunFlags) => {
+    process.exit(command.length ? await runBenchmarkCommand(command, options) : await runBatch({ ...options, format: options.output }));
+  });
+
+/** `run -- <command>`: the flags of a batch mean nothing here, and one variant at most. */
+async function runBenchmarkCommand(command: string[], options: RunFlags): Promise<number> {
+  const batchOnly = (["runs", "order", "seed", "agent", "label", "minChange", "timeout"] as const).filter((name) => options[name] !== undefined);
+  if (options.wait) batchOnly.push("wait" as never);
+  if (options.noise) batchOnly.push("noise" as never);
+  if (batchOnly.length || (options.variant?.length ?? 0) > 1) {
+    console.error(
+      `versus run: ${batchOnly.length ? `${batchOnly.map((name) => `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(", ")} start${batchOnly.length === 1 ? "s" : ""} a batch on the agents, not with -- <command>` : "-- <command> uploads to one --variant"}`,
+    );
+    return CHECK_EXIT.error;
+  }
+  return runCommand(command, { ...options, variant: options.variant?.[0] });
+}
+
 const admin = program.command("admin").description("server-side administration (needs the server's DATABASE_URL)");
 admin
   .command("create-key")
   .description("create an API key for a project (creating the project if needed) and print it")
   .requiredOption("--project <slug>", "project slug")
   .option("--name <name>", "a name to recognise the key by")
+  .option("--start-runs", "let the key start and cancel batches on the project's agents (`versus run`), not only upload", false)
   .action(createKeyCommand);
 admin
   .command("setup-link")

@@ -9,7 +9,7 @@ import { probeCapability } from "../schemas/probe";
 import { workloadOf, type TVariantWorkload } from "../schemas/workload";
 import { requireWorkloadFit } from "../workloads/workload-checks";
 import { isOnline } from "./agent-admin";
-import { batchWaitReasons } from "./batch-waits";
+import { batchWaitReasons, type WaitingAgent } from "./batch-waits";
 import { newSeed, planBatch } from "./plan";
 import { notifyWork } from "./wakeups";
 
@@ -23,12 +23,30 @@ export interface StartedBatch {
   eligibleAgents: number;
 }
 
+export interface StartOptions {
+  /** Started through the REST API with this key (recorded on the batch). */
+  apiKeyId?: string;
+  /**
+   * Refuse the batch unless an online agent could take every job now (CI waits for the batch:
+   * queueing it for an agent that is off would only time out). The Run dialog queues anyway and
+   * the batch panel says why it waits.
+   */
+  requireOnlineAgent?: boolean;
+}
+
 /**
  * Queues a batch. Refused, with nothing written, when a chosen variant has no workload configured
  * (Variant.config lacks {"workload": name}), a variant name is unknown, the pinned agent is not an
- * active agent of the project or cannot run a workload, or the batch would be too large.
+ * active agent of the project or cannot run a workload, the batch would be too large, or (with
+ * requireOnlineAgent) no online agent could run it.
  */
-export async function startBatch(db: Db, projectId: string, createdById: string | null, input: Omit<TStartBatch, "projectSlug">): Promise<StartedBatch> {
+export async function startBatch(
+  db: Db,
+  projectId: string,
+  createdById: string | null,
+  input: Omit<TStartBatch, "projectSlug" | "noise"> & { noise?: boolean },
+  options: StartOptions = {},
+): Promise<StartedBatch> {
   const experiment = await db.experiment.findUnique({
     where: { projectId_slug: { projectId, slug: input.experimentSlug } },
     include: { variants: { orderBy: { position: "asc" } }, metrics: { orderBy: { position: "asc" }, select: { key: true } } },
@@ -41,7 +59,16 @@ export async function startBatch(db: Db, projectId: string, createdById: string 
     if (!known.has(name)) issues.push({ path: ["variants", index], message: `no variant "${name}" in this experiment` });
   });
   if (issues.length) throw new AppError("BAD_REQUEST", issues.map((i) => i.message).join("; "), { fieldIssues: issues });
-  const chosen = input.variants ? experiment.variants.filter((variant) => input.variants?.includes(variant.name)) : experiment.variants;
+  if (input.noise && input.variants) {
+    throw new AppError("BAD_REQUEST", "A noise batch runs the baseline variant against itself: leave variants out", {
+      fieldIssues: [{ path: ["variants"], message: "not with noise: the baseline is run against itself" }],
+    });
+  }
+  const chosen = input.noise
+    ? experiment.variants.filter((variant) => variant.isBaseline)
+    : input.variants
+      ? experiment.variants.filter((variant) => input.variants?.includes(variant.name))
+      : experiment.variants;
 
   const workloads = new Map<string, TVariantWorkload>();
   const missing: string[] = [];
@@ -86,16 +113,30 @@ export async function startBatch(db: Db, projectId: string, createdById: string 
     }
   }
 
-  const total = chosen.length * (experiment.warmupRuns + experiment.measuredRuns);
+  if (options.requireOnlineAgent) {
+    const needs = [...new Map([...workloads.values()].map((workload) => capabilitiesOf(workload)).map((caps) => [caps.join("\u0000"), caps])).values()];
+    const reasons = batchWaitReasons({ needs, requiredLabels: input.labels, pinnedAgentId: pinned?.id ?? null }, await waitingAgents(db, projectId));
+    if (reasons.length) {
+      throw new AppError("UNPROCESSABLE", `No online agent can run this batch now, so nothing was started. ${reasons.join(" ")}`, {
+        fieldIssues: [
+          { path: [input.agentId ? "agentId" : Object.keys(input.labels).length ? "labels" : "variants"], message: "no online agent can run these jobs" },
+        ],
+      });
+    }
+  }
+
+  // An A/A batch: two sides of `runs` runs each, of the one variant.
+  const measuredRuns = (input.runs ?? experiment.measuredRuns) * (input.noise ? 2 : 1);
+  const total = chosen.length * (experiment.warmupRuns + measuredRuns);
   if (total > MAX_BATCH_JOBS) {
     throw new AppError(
       "UNPROCESSABLE",
-      `That batch would be ${total.toLocaleString("en-US")} jobs; one batch holds at most ${MAX_BATCH_JOBS.toLocaleString("en-US")}. Lower the experiment's run counts or run fewer variants at a time.`,
+      `That batch would be ${total.toLocaleString("en-US")} jobs; one batch holds at most ${MAX_BATCH_JOBS.toLocaleString("en-US")}. Lower the run counts or run fewer variants at a time.`,
     );
   }
 
   const seed = input.order === "random" ? (input.seed ?? newSeed()) : null;
-  const plan = planBatch({ variants: chosen, warmupRuns: experiment.warmupRuns, measuredRuns: experiment.measuredRuns, order: input.order, seed: seed ?? 0 });
+  const plan = planBatch({ variants: chosen, warmupRuns: experiment.warmupRuns, measuredRuns, order: input.order, seed: seed ?? 0 });
   // One creation time for the whole batch: the claim query orders by it, then by position.
   const createdAt = new Date();
   const batchId = await db.$transaction(
@@ -109,6 +150,12 @@ export async function startBatch(db: Db, projectId: string, createdById: string 
           seed,
           pinnedAgentId: pinned?.id,
           requiredLabels: input.labels,
+          apiKeyId: options.apiKeyId,
+          gitCommit: input.commit,
+          gitBranch: input.branch,
+          gitCommitMessage: input.commitMessage,
+          gitCommitTime: input.commitTime ? new Date(input.commitTime) : undefined,
+          noise: input.noise,
           createdAt,
         },
       });
@@ -260,6 +307,15 @@ export async function listBatches(db: Db, projectId: string, experimentSlug: str
   });
 }
 
+/** Why one batch's queued jobs wait ([] when an agent could take them now, or none are queued). */
+export async function listBatchWaits(
+  db: Db,
+  projectId: string,
+  batch: { id: string; pinnedAgentId: string | null; requiredLabels: Prisma.JsonValue },
+): Promise<string[]> {
+  return (await waitReasons(db, projectId, [batch])).get(batch.id) ?? [];
+}
+
 /** Why each batch with queued jobs waits, by batch id (none: an agent could take them now). */
 async function waitReasons(
   db: Db,
@@ -274,17 +330,21 @@ async function waitReasons(
   });
   const reasons = new Map<string, string[]>();
   if (queued.length === 0) return reasons;
-  const agents = (
-    await db.agent.findMany({
-      where: { projectId },
-      select: { id: true, name: true, capabilities: true, labels: true, lastSeenAt: true, revokedAt: true, stopRequested: true },
-    })
-  ).map((agent) => ({ ...agent, labels: agent.labels as TLabels, online: isOnline(agent, now) }));
+  const agents = await waitingAgents(db, projectId, now);
   for (const batch of batches) {
     const needs = [...new Map(queued.filter((job) => job.batchId === batch.id).map((job) => [job.capabilities.join("\u0000"), job.capabilities])).values()];
     reasons.set(batch.id, batchWaitReasons({ needs, requiredLabels: batch.requiredLabels as TLabels, pinnedAgentId: batch.pinnedAgentId }, agents));
   }
   return reasons;
+}
+
+/** The project's agents, as batchWaitReasons judges them. */
+async function waitingAgents(db: Db, projectId: string, now = new Date()): Promise<WaitingAgent[]> {
+  const agents = await db.agent.findMany({
+    where: { projectId },
+    select: { id: true, name: true, capabilities: true, labels: true, lastSeenAt: true, revokedAt: true, stopRequested: true },
+  });
+  return agents.map((agent) => ({ ...agent, labels: agent.labels as TLabels, online: isOnline(agent, now) }));
 }
 
 /** One job with its log tail and workload, for the job's detail view. */

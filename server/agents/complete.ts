@@ -32,7 +32,16 @@ type JobRow = Pick<JobState, "id" | "status" | "agentId" | "leaseToken" | "runAf
   variantId: string;
   experimentSlug: string;
   metrics: (KnownMetric & { id: string; key: string })[];
+  /** The commit the batch was started for (POST …/batches): stamped on the run over what the agent says. */
+  stamp: BatchStamp;
 };
+
+interface BatchStamp {
+  gitCommit: string | null;
+  gitBranch: string | null;
+  gitCommitMessage: string | null;
+  gitCommitTime: Date | null;
+}
 
 /** What a complete needs before it can check anything: the caller, admitted, and the job, as seen from its project. */
 export interface JobToComplete {
@@ -46,16 +55,20 @@ export interface JobToComplete {
  * project only.
  */
 export async function jobToCompleteAs(db: Db, credential: AgentCredential, jobId: string): Promise<JobToComplete> {
-  const { principal, row } = await queryAsAgent<{ [K in keyof JobRow as `job_${K}`]: JobRow[K] | null }>(
+  const { principal, row } = await queryAsAgent<{
+    [K in keyof (Omit<JobRow, "stamp"> & BatchStamp) as `job_${K}`]: (Omit<JobRow, "stamp"> & BatchStamp)[K] | null;
+  }>(
     db,
     credential,
     Prisma.sql`
     SELECT caller.*, j."id" AS "job_id", j."status"::text AS "job_status", j."agentId" AS "job_agentId", j."leaseToken" AS "job_leaseToken",
       j."runAfter" AS "job_runAfter", j."cancelRequested" AS "job_cancelRequested", j."warmup" AS "job_warmup",
       j."experimentId" AS "job_experimentId", j."variantId" AS "job_variantId", e."slug" AS "job_experimentSlug",
+      b."gitCommit" AS "job_gitCommit", b."gitBranch" AS "job_gitBranch", b."gitCommitMessage" AS "job_gitCommitMessage", b."gitCommitTime" AS "job_gitCommitTime",
       COALESCE((SELECT json_agg(json_build_object('id', m."id", 'key', m."key", 'unit', m."unit", 'direction', m."direction"))
                 FROM "Metric" m WHERE m."experimentId" = j."experimentId"), '[]'::json) AS "job_metrics"
-    FROM caller LEFT JOIN ("Job" j JOIN "Experiment" e ON e."id" = j."experimentId") ON j."id" = ${jobId} AND j."projectId" = caller."projectId"`,
+    FROM caller LEFT JOIN ("Job" j JOIN "Experiment" e ON e."id" = j."experimentId" JOIN "JobBatch" b ON b."id" = j."batchId")
+      ON j."id" = ${jobId} AND j."projectId" = caller."projectId"`,
   );
   if (row.job_id === null) return { principal, job: undefined };
   const job = {
@@ -70,6 +83,7 @@ export async function jobToCompleteAs(db: Db, credential: AgentCredential, jobId
     variantId: row.job_variantId,
     experimentSlug: row.job_experimentSlug,
     metrics: row.job_metrics,
+    stamp: { gitCommit: row.job_gitCommit, gitBranch: row.job_gitBranch, gitCommitMessage: row.job_gitCommitMessage, gitCommitTime: row.job_gitCommitTime },
   } as JobRow;
   return { principal, job };
 }
@@ -88,7 +102,7 @@ export async function completeJob(
   // (Said from the job as it is now, with what the explanation needs: the read above has only what a complete does.)
   if (job.status !== "leased" || !holdsLastLease(job, holder)) throw leaseLost(await jobOfProject(db, holder.projectId, jobId), holder);
 
-  const run = input.run;
+  const run = { ...input.run, ...stampOf(job.stamp) };
   const repeated = repeatedMetricKeys([run], () => ["run"]);
   if (repeated.length) throw badInput(repeated);
   const known = new Map(job.metrics.map((metric) => [metric.key, metric]));
@@ -143,6 +157,16 @@ export async function completeJob(
     throw repetitionsExhausted(variant.name, ["run"]);
   }
   throw leaseLost(current, holder);
+}
+
+/** The batch's commit fields that are set (a batch started without a commit leaves the agent's own). */
+function stampOf(stamp: BatchStamp) {
+  return {
+    ...(stamp.gitCommit ? { gitCommit: stamp.gitCommit } : {}),
+    ...(stamp.gitBranch ? { gitBranch: stamp.gitBranch } : {}),
+    ...(stamp.gitCommitMessage ? { gitCommitMessage: stamp.gitCommitMessage } : {}),
+    ...(stamp.gitCommitTime ? { gitCommitTime: stamp.gitCommitTime.toISOString() } : {}),
+  };
 }
 
 /** The answer to a repeated complete: the run the first one stored (none for a warm-up). */

@@ -66,6 +66,7 @@ describe("the OpenAPI document: errors", () => {
   it("has the operations of every REST route", () => {
     expect(operations.map((o) => o.name).sort()).toEqual([
       "GET /api/health",
+      "GET /api/v1/batches/{id}",
       "GET /api/v1/experiments/{slugOrId}/badge/{metric}",
       "GET /api/v1/experiments/{slugOrId}/check",
       "GET /api/v1/experiments/{slugOrId}/comparison",
@@ -73,6 +74,8 @@ describe("the OpenAPI document: errors", () => {
       "GET /api/v1/openapi.json",
       "POST /api/v1/agents/heartbeat",
       "POST /api/v1/agents/register",
+      "POST /api/v1/batches/{id}/cancel",
+      "POST /api/v1/experiments/{slugOrId}/batches",
       "POST /api/v1/imports",
       "POST /api/v1/jobs/claim",
       "POST /api/v1/jobs/{id}/complete",
@@ -93,6 +96,9 @@ describe("the OpenAPI document: errors", () => {
     // The experiment the operation names may not exist or not have the variant/metric asked for.
     if (["results", "imports", "comparison", "check", "badge"].some((part) => name.includes(part))) ["404", "422"].forEach((s) => expected.add(s));
     if (name.includes("history")) ["404"].forEach((s) => expected.add(s));
+    // A batch may not exist; starting or cancelling one needs a key that may start runs.
+    if (name.includes("batches")) expected.add("404");
+    if (name.startsWith("POST") && name.includes("batches")) expected.add("403");
     if (operation.parameters?.some((p) => p.name === "Idempotency-Key")) expected.add("409");
     expect(statuses).toEqual(expect.arrayContaining([...expected]));
     for (const status of statuses.filter((s) => Number(s) >= 400 && s !== "503")) {

@@ -11,6 +11,7 @@ import { createDocument } from "zod-openapi";
 import { getHealthOperation } from "./health.openapi";
 import { postHeartbeatOperation, postRegisterOperation } from "./rest/agents.openapi";
 import { getBadgeOperation } from "./rest/badge.openapi";
+import { getBatchOperation, postBatchOperation, postCancelBatchOperation } from "./rest/batches.openapi";
 import { getCheckOperation } from "./rest/check.openapi";
 import { getComparisonOperation } from "./rest/comparison.openapi";
 import { getHistoryOperation } from "./rest/history.openapi";
@@ -52,6 +53,10 @@ export function buildOpenApiDocument(serverUrl?: string) {
       // The CI gate and status badges (docs/ci-gate-badges-and-alerts.md).
       "/api/v1/experiments/{slugOrId}/check": { get: getCheckOperation },
       "/api/v1/experiments/{slugOrId}/badge/{metric}": { get: getBadgeOperation },
+      // Batches on the project's agents, started from CI (docs/ci-gate-badges-and-alerts.md).
+      "/api/v1/experiments/{slugOrId}/batches": { post: postBatchOperation },
+      "/api/v1/batches/{id}": { get: getBatchOperation },
+      "/api/v1/batches/{id}/cancel": { post: postCancelBatchOperation },
       // The agent protocol (docs/agent-protocol.md): its own credentials.
       "/api/v1/agents/register": { post: postRegisterOperation },
       "/api/v1/agents/heartbeat": { post: postHeartbeatOperation },

@@ -1,7 +1,7 @@
 // Builds an experiment's comparison from stored run summaries (never raw samples, except for
 // the single-run case the statistics label as weak evidence) and the statistics engine. Each run
 // contributes its figure by the rule of run-figure.ts.
-import type { Db } from "../db/client";
+import type { Db, Prisma } from "../db/client";
 import type { MetricAggregation } from "../db/generated/enums";
 import { AppError } from "../core/errors";
 import { decodeSamples } from "../runs/sample-codec";
@@ -52,6 +52,8 @@ export async function getComparison(
   where: { projectId: string } | { projectSlug: string },
   experimentRef: string,
   baselineName?: string,
+  /** Only the runs stored by this batch's jobs (a batch's own verdict: server/regressions/batch-result.ts). */
+  only: { batchId?: string } = {},
 ): Promise<TComparison> {
   const experiment = await findExperiment(db, where, experimentRef);
   if (!experiment) throw new AppError("NOT_FOUND", `No experiment "${experimentRef}" in this project`);
@@ -67,9 +69,13 @@ export async function getComparison(
     );
   }
 
-  // Read before the results, so a key never stands for results older than it (comparison-cache.ts).
-  const key = comparisonKey({ experiment, baselineId: baseline.id, variants: experiment.variants, metrics: experiment.metrics });
-  return cachedComparison(key) ?? rememberComparison(key, await compare(db, experiment, baseline));
+  // Read before the results, so a key never stands for results older than it (comparison-cache.ts);
+  // a batch's own verdict compares other runs than the experiment's, so it has a key of its own.
+  const key = JSON.stringify([
+    comparisonKey({ experiment, baselineId: baseline.id, variants: experiment.variants, metrics: experiment.metrics }),
+    only.batchId ?? null,
+  ]);
+  return cachedComparison(key) ?? rememberComparison(key, await compare(db, experiment, baseline, only));
 }
 
 type ExperimentToCompare = NonNullable<Awaited<ReturnType<typeof findExperiment>>>;
@@ -82,9 +88,15 @@ function findExperiment(db: Db, where: { projectId: string } | { projectSlug: st
   });
 }
 
-async function compare(db: Db, experiment: ExperimentToCompare, baseline: ExperimentToCompare["variants"][number]): Promise<TComparison> {
+async function compare(
+  db: Db,
+  experiment: ExperimentToCompare,
+  baseline: ExperimentToCompare["variants"][number],
+  only: { batchId?: string },
+): Promise<TComparison> {
+  const runFilter = { experimentId: experiment.id, status: "succeeded" as const, ...(only.batchId ? { job: { batchId: only.batchId } } : {}) };
   const stored = await db.runMetricResult.findMany({
-    where: { run: { experimentId: experiment.id, status: "succeeded" } },
+    where: { run: runFilter },
     // Runs stored by one upload share their transaction's createdAt: break ties by run id (cuids
     // ascend in creation order), so replicates (and the seeded A/A resampling) come in a fixed order.
     orderBy: [{ run: { createdAt: "asc" } }, { runId: "asc" }],
@@ -125,7 +137,7 @@ async function compare(db: Db, experiment: ExperimentToCompare, baseline: Experi
       continue;
     }
     // One run per variant: the engine compares within-run samples (weak evidence); load those.
-    if (variants.every((v) => v.replicates.length === 1)) await attachSamples(db, experiment.id, metric.id, variants, experiment.variants);
+    if (variants.every((v) => v.replicates.length === 1)) await attachSamples(db, runFilter, metric.id, variants, experiment.variants);
     metrics.push({ ...describe(metric), comparison: compareMetric(spec, variants, { alpha: experiment.alpha }), reason: null });
   }
 
@@ -144,9 +156,9 @@ function describe(metric: { key: string; label: string; unit: string; direction:
   return { key: metric.key, label: metric.label, unit: metric.unit, direction: metric.direction, aggregation: metric.aggregation };
 }
 
-async function attachSamples(db: Db, experimentId: string, metricId: string, variants: VariantData[], all: { id: string; name: string }[]) {
+async function attachSamples(db: Db, runFilter: Prisma.RunWhereInput, metricId: string, variants: VariantData[], all: { id: string; name: string }[]) {
   const rows = await db.runMetricResult.findMany({
-    where: { metricId, samples: { not: null }, run: { experimentId, status: "succeeded" } },
+    where: { metricId, samples: { not: null }, run: runFilter },
     select: { samples: true, ...storedFigures, run: { select: { variantId: true } } },
   });
   const nameOf = new Map(all.map((v) => [v.id, v.name]));

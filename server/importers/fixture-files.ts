@@ -3,6 +3,8 @@
 // and expect a refusal. Only data files count; produce.sh and the sources that made them do not.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import type { ImportFormat } from "../schemas/import-formats";
+import { importers } from "./index";
 
 export const FIXTURES_DIR = path.join(import.meta.dirname, "fixtures");
 
@@ -42,4 +44,15 @@ export function foreignFixtures(format: string): FixtureFile[] {
 
 export function readFixture(relative: string): string {
   return readFileSync(path.join(FIXTURES_DIR, relative), "utf8");
+}
+
+/** The fixtures their own format's importer reads (not a part of a bundle, like Criterion's estimates.json alone). */
+export function readableFixtures(): FixtureFile[] {
+  return fixtureFiles().filter((fixture) => {
+    try {
+      return importers[fixture.format as ImportFormat](fixture.body).benchmarks.length > 0;
+    } catch {
+      return false;
+    }
+  });
 }

@@ -3,13 +3,14 @@
 import { newSecret, presentedSecret } from "../auth/secret-tokens";
 import type { Db } from "../db/client";
 import { AppError } from "../core/errors";
+import type { TApiKeyScope } from "../schemas/api-key";
 import { getProjectBySlug } from "./projects";
 
-export async function createApiKey(db: Db, projectSlug: string, name: string, createdById?: string) {
+export async function createApiKey(db: Db, projectSlug: string, name: string, createdById?: string, scope: TApiKeyScope = "upload") {
   const project = await getProjectBySlug(db, projectSlug);
   const { secret, prefix, hash } = newSecret("vs_");
-  const key = await db.apiKey.create({ data: { projectId: project.id, name, prefix, secretHash: hash, createdById } });
-  return { id: key.id, name: key.name, prefix: key.prefix, createdAt: key.createdAt, secret };
+  const key = await db.apiKey.create({ data: { projectId: project.id, name, prefix, secretHash: hash, createdById, scope } });
+  return { id: key.id, name: key.name, prefix: key.prefix, scope: key.scope, createdAt: key.createdAt, secret };
 }
 
 export async function listApiKeys(db: Db, projectSlug: string) {
@@ -17,7 +18,16 @@ export async function listApiKeys(db: Db, projectSlug: string) {
   return db.apiKey.findMany({
     where: { projectId: project.id },
     orderBy: [{ revokedAt: { sort: "desc", nulls: "first" } }, { createdAt: "desc" }],
-    select: { id: true, name: true, prefix: true, createdAt: true, lastUsedAt: true, revokedAt: true, createdBy: { select: { name: true, email: true } } },
+    select: {
+      id: true,
+      name: true,
+      prefix: true,
+      scope: true,
+      createdAt: true,
+      lastUsedAt: true,
+      revokedAt: true,
+      createdBy: { select: { name: true, email: true } },
+    },
   });
 }
 
@@ -29,6 +39,9 @@ export async function revokeApiKey(db: Db, projectSlug: string, keyId: string) {
 
 export interface ApiKeyPrincipal {
   keyId: string;
+  keyName: string;
+  /** upload: results, imports and reads; run: also start and cancel batches. */
+  scope: TApiKeyScope;
   projectId: string;
   projectSlug: string;
 }
@@ -43,5 +56,5 @@ export async function authenticateApiKey(db: Db, authorization: string | null): 
   if (!key.lastUsedAt || Date.now() - key.lastUsedAt.getTime() > 60_000) {
     await db.apiKey.update({ where: { id: key.id }, data: { lastUsedAt: new Date() } });
   }
-  return { keyId: key.id, projectId: key.projectId, projectSlug: key.project.slug };
+  return { keyId: key.id, keyName: key.name, scope: key.scope, projectId: key.projectId, projectSlug: key.project.slug };
 }

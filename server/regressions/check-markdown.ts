@@ -7,7 +7,8 @@ import { cell, metricResults } from "../reports/report-markdown";
 
 type CheckFacts = Omit<TCheckResult, "markdown"> & { variants: string[] };
 
-const headline: Record<TCheckResult["verdict"], string> = {
+/** The verdict as a headline (also a batch's: server/regressions/batch-result.ts). */
+export const verdictHeadline: Record<TCheckResult["verdict"], string> = {
   regression: "❌ Regression",
   improvement: "✅ Improvement",
   no_change: "✅ No change",
@@ -16,7 +17,7 @@ const headline: Record<TCheckResult["verdict"], string> = {
 
 export function renderCheckMarkdown(check: CheckFacts): string {
   const short = check.commit.slice(0, 12);
-  const lines = [`## Versus check: ${headline[check.verdict]}`, ""];
+  const lines = [`## Versus check: ${verdictHeadline[check.verdict]}`, ""];
   lines.push(`[${cell(check.experiment.title)}](${check.experiment.url}) · commit \`${short}\` against the previous commits on \`${cell(check.branch)}\``, "");
 
   const worse = check.metrics.filter((m) => m.verdict === "worse");

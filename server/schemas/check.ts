@@ -35,7 +35,7 @@ const windowParam = z.coerce
   .max(MAX_CHECK_WINDOW, `window must be at most ${MAX_CHECK_WINDOW} commits`);
 
 /** The minimum change in %: a number from 0 (significance alone decides) to MAX_MIN_CHANGE_PERCENT. */
-const minChangeParam = z.preprocess(
+export const minChangeParam = z.preprocess(
   // An empty parameter is a mistake, not 0 (which Number("") would make it).
   (value) => (typeof value === "string" && value.trim() === "" ? Number.NaN : value),
   z.coerce

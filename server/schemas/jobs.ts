@@ -2,6 +2,7 @@
 // and the dashboard's batch procedures. Shared by REST, OpenAPI and tRPC.
 import { z } from "zod";
 import { ZLabels } from "./agents";
+import { MAX_BATCH_JOBS } from "./batch-limits";
 import { ZSlug } from "./common";
 import { ZMetricAggregation, ZMetricDirection } from "./experiment";
 import { ZRunInput } from "./results";
@@ -154,27 +155,60 @@ export type TReleaseReply = z.input<typeof ZReleaseReply>;
 
 // ---- dashboard (tRPC)
 
-export { MAX_BATCH_JOBS } from "./batch-limits";
+export { MAX_BATCH_JOBS };
 
-export const ZStartBatch = z.object({
-  projectSlug: ZSlug,
-  experimentSlug: ZSlug,
-  order: ZJobOrder.default("interleaved"),
+/**
+ * What a batch is started with, from the Run dialog (tRPC) or from CI (POST
+ * /api/v1/experiments/{slugOrId}/batches): which variants, how many runs, in which order, where.
+ */
+export const ZBatchOptions = z.object({
+  order: ZJobOrder.default("interleaved").meta({ description: "interleaved (A B A B …) or random (shuffled with `seed`)" }),
   /** For a random order; the server picks one (and returns it) when left out. */
   seed: z
     .number({ error: "seed must be a whole number" })
     .int("seed must be a whole number")
     .min(0, "seed cannot be negative")
     .max(2_147_483_647, "seed must be below 2³¹")
-    .optional(),
+    .optional()
+    .meta({ description: "the seed of a random order (the server picks one and returns it when left out)" }),
   /** Run every job on this one agent. */
-  agentId: z.string().min(1).optional(),
+  agentId: z.string().min(1).optional().meta({ description: "run every job on this one agent (its id, from the Agents page)" }),
   /** Run only on agents with all of these labels. */
-  labels: ZLabels.default({}),
+  labels: ZLabels.default({}).meta({ description: "run only on agents with all of these labels" }),
   /** Names of the variants to run; all of them when left out. */
-  variants: z.array(z.string().trim().min(1)).min(1, "choose at least one variant").optional(),
-  maxAttempts: z.number().int("maxAttempts must be a whole number").min(1, "maxAttempts must be at least 1").max(10, "maxAttempts is at most 10").default(3),
+  variants: z
+    .array(z.string().trim().min(1))
+    .min(1, "choose at least one variant")
+    .optional()
+    .meta({ description: "names of the variants to run (default: all of them)" }),
+  /** Measured runs per variant; the experiment's own count when left out. */
+  runs: z
+    .number({ error: "runs must be a whole number" })
+    .int("runs must be a whole number")
+    .min(1, "runs must be at least 1")
+    .max(MAX_BATCH_JOBS, `runs is at most ${MAX_BATCH_JOBS}`)
+    .optional()
+    .meta({ description: "measured runs per variant (default: the experiment's); warm-ups are the experiment's" }),
+  maxAttempts: z
+    .number()
+    .int("maxAttempts must be a whole number")
+    .min(1, "maxAttempts must be at least 1")
+    .max(10, "maxAttempts is at most 10")
+    .default(3)
+    .meta({ description: "tries per job before it fails" }),
+  /** An A/A batch: the baseline variant twice over, interleaved, to measure the agents' noise. */
+  noise: z.boolean().default(false).meta({
+    description:
+      "measure noise: run only the baseline variant, 2 × runs jobs, and give each agent's run-to-run spread and the smallest change a comparison of `runs` runs can detect there (an A/A batch; `variants` must be left out)",
+  }),
+  /** The commit the batch measures: stamped on every run it stores, over what the agent says. */
+  commit: ZRunInput.shape.gitCommit.meta({ description: "git commit stamped on every run of the batch (for the history and the CI gate)" }),
+  branch: ZRunInput.shape.gitBranch.meta({ description: "git branch of that commit" }),
+  commitMessage: ZRunInput.shape.gitCommitMessage.meta({ description: "the commit's subject line (shown on the history)" }),
+  commitTime: ZRunInput.shape.gitCommitTime.meta({ description: "when the commit was made, ISO 8601 with an offset (the history orders commits by it)" }),
 });
+
+export const ZStartBatch = z.object({ projectSlug: ZSlug, experimentSlug: ZSlug }).extend(ZBatchOptions.shape);
 export type TStartBatch = z.output<typeof ZStartBatch>;
 
 export const ZBatchRef = z.object({ projectSlug: ZSlug, batchId: z.string().min(1, "batchId is required") });

@@ -9,7 +9,7 @@ export const apiKeyRouter = createTRPCRouter({
     .query(({ ctx, input }) => listApiKeys(ctx.db, input.projectSlug)),
   create: projectProcedure("member")
     .input(ZCreateApiKey)
-    .mutation(({ ctx, input }) => createApiKey(ctx.db, input.projectSlug, input.name, ctx.user.id)),
+    .mutation(({ ctx, input }) => createApiKey(ctx.db, input.projectSlug, input.name, ctx.user.id, input.scope)),
   revoke: projectProcedure("member")
     .input(ZRevokeApiKey)
     .mutation(({ ctx, input }) => revokeApiKey(ctx.db, input.projectSlug, input.keyId)),

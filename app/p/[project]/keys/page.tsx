@@ -15,7 +15,8 @@ export default async function ApiKeysPage(props: ProjectPageParams) {
       title="API keys"
       intro={
         <>
-          Keys let scripts, CI and agents upload results to this project through the <Link href="/api-docs">REST API</Link>. A key reaches only this project.
+          Keys let scripts, CI and agents upload results to this project through the <Link href="/api-docs">REST API</Link>, and — when made to — start runs on
+          its agents. A key reaches only this project.
         </>
       }
     >
