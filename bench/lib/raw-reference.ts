@@ -104,8 +104,28 @@ async function storeOne(client: pg.PoolClient, projectId: string, upload: Prepar
       runValues.push(runId, experimentId, variantId, repetition, JSON.stringify(run.environment), run.tags, ingestId);
       for (const metric of run.metrics) {
         const r = metric.result;
-        resultValues.push(uuidv7(), runId, ids.metrics.get(`${upload.experiment}/${metric.key}`), r.n.toString(), r.mean, r.sd, r.min, r.max, r.p50, r.p90, r.p95, r.p99);
-        resultValues.push(r.p999, r.sum, r.value, r.histogram && Buffer.from(r.histogram.buffer, r.histogram.byteOffset, r.histogram.byteLength), r.histogramScale, r.samples && Buffer.from(r.samples.buffer, r.samples.byteOffset, r.samples.byteLength));
+        resultValues.push(
+          uuidv7(),
+          runId,
+          ids.metrics.get(`${upload.experiment}/${metric.key}`),
+          r.n.toString(),
+          r.mean,
+          r.sd,
+          r.min,
+          r.max,
+          r.p50,
+          r.p90,
+          r.p95,
+          r.p99,
+        );
+        resultValues.push(
+          r.p999,
+          r.sum,
+          r.value,
+          r.histogram && Buffer.from(r.histogram.buffer, r.histogram.byteOffset, r.histogram.byteLength),
+          r.histogramScale,
+          r.samples && Buffer.from(r.samples.buffer, r.samples.byteOffset, r.samples.byteLength),
+        );
         results++;
       }
     }

@@ -219,7 +219,8 @@ describe("the upload routes served without Next.js", () => {
   it("an upload: 201 with every API answer's headers, its retry with the same Idempotency-Key replayed (200)", async () => {
     const credential = (await createApiKey(db, project.slug, "direct uploads")).secret;
     const before = reached.length;
-    const upload = () => call("POST", "/api/v1/results", { credential, body: { experiment: project.experimentSlug, runs }, headers: { "idempotency-key": "direct-1" } });
+    const upload = () =>
+      call("POST", "/api/v1/results", { credential, body: { experiment: project.experimentSlug, runs }, headers: { "idempotency-key": "direct-1" } });
     const first = await upload();
     expect(first.status, first.body).toBe(201);
     for (const { key, value } of apiAnswerHeaders) expect(first.headers[key.toLowerCase()]).toBe(value);
