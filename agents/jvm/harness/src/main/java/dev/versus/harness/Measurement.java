@@ -12,7 +12,8 @@ import org.HdrHistogram.Histogram;
 
 /**
  * Warm-up and measured iterations of a benchmark on {@code threads} threads, and the JVM's figures
- * (allocation, GC, CPU, heap) over the measured part.
+ * (allocation, GC, CPU, heap) over the measured part. How long warm-up lasts is {@link Warmup}'s
+ * decision, taken on the first thread's iterations (the others follow at their next iteration's end).
  *
  * <p>Timing. Reading the clock costs ~20-25 ns, too much to time a 50 ns operation alone. Like
  * JMH, the harness times batches: {@code batchSize} operations between two clock reads, and
