@@ -141,8 +141,11 @@ final class InProcess {
     if (harness.warmupIterations() == 0) recorder.warn("no warm-up iterations: the JIT compiled during the measured ones" + (harness.batchSize() == 0 ? ", and every operation was timed alone" : ""));
     Warmup.Report w = result.warmup();
     if (w.iterations() > 0) {
-      StringBuilder times = new StringBuilder("warm-up iterations, ns/op:");
-      for (double t : w.nsPerOperation()) times.append(' ').append(String.format("%.1f", t));
+      // The last 50 at most: short iterations (a few operations each) can number thousands.
+      double[] all = w.nsPerOperation();
+      int from = Math.max(0, all.length - 50);
+      StringBuilder times = new StringBuilder(from == 0 ? "warm-up iterations, ns/op:" : "warm-up iterations, ns/op (the last 50 of " + all.length + "):");
+      for (int i = from; i < all.length; i++) times.append(' ').append(String.format("%.1f", all[i]));
       recorder.log(times.toString());
     }
     recorder.log(String.format("warm-up: %d iterations in %s s, steady state %s; measured %d operations in batches of %d: %.1f ns/op (iterations' CV %.1f%%), %d collections",
