@@ -1,18 +1,28 @@
-// The JVM agent's harness next to JMH (issue F8), on this machine:
-//   1. builds agents/jvm (mvn install, tests skipped) and bench/jmh (JMH 1.37 benchmarks in one
-//      jar with the harness and the workloads, so both sides run the same gzip code);
-//   2. runs the harness's `gzip` workload at 80 B and 50 KB (compress, level 6, seed 1) in a fresh
-//      JVM each, as the agent does (dev.versus.harness.ForkMain), with JMH's iteration scheme:
-//      5 warm-up and 5 measured iterations of 1 s;
-//   3. runs the equivalent JMH benchmark (one fork, the same iterations, -prof gc), right after
-//      the harness's run of the same case, for ROUNDS rounds (the machine is shared: interleaving
-//      puts both sides under the same load, and each side's median over the rounds is compared);
-//   4. prints side by side the mean time per operation (target: within ±5% of JMH's score) and
-//      the allocated bytes per operation (target: within 1% of gc.alloc.rate.norm), and each
-//      side's own cost per operation with an empty operation (the harness timed in batches, and
-//      with every operation timed alone).
-// Figures only: nothing here asserts a time. Takes about 1.5 minutes a round.
-// Run: npx tsx bench/jvm-harness.ts   (VERSUS_BENCH_ROUNDS=n for other than 3 rounds)
+// The JVM agent's harness next to JMH 1.37, each at its own defaults (issue F20), on this machine:
+//   1. builds agents/jvm (mvn install, tests skipped) and bench/jmh (JMH benchmarks in one jar with
+//      the harness and the workloads, so both sides run the same gzip code: GzipWorkload.gzip of
+//      the same generated HTML-like payload, level 6);
+//   2. for each case (gzip of 80 B and of 51,200 B), round by round, runs
+//        - the harness as a user's job runs it: the workload's own settings only, so the harness's
+//          defaults (1 s iterations, warm-up until steady state, 10 measured), in a fresh JVM
+//          (dev.versus.harness.ForkMain, as the agent forks);
+//        - JMH with its defaults: 5 forks × (5 warm-up + 5 measured iterations of 10 s), -prof gc;
+//      alternating which goes first from round to round, so a drift of the machine's load cancels;
+//   3. beside it, the equal-settings comparison: both at 5 + 5 iterations of 1 s, one fork each
+//      (the harness with steadyState off), also alternated;
+//   4. prints each round's figures and ratio, the medians, the harness's warm-up iterations, whether
+//      it reached steady state, and the CV of its measured iterations.
+// Figures only: nothing here asserts a time. The target is a median ratio of 0.95–1.05.
+//
+// Run time: JMH's defaults take 500 s a case and a round (2 cases, 3 rounds: about an hour with the
+// harness's runs). To bound it on a shared machine:
+//   VERSUS_BENCH_ROUNDS=n          rounds (default 3)
+//   VERSUS_BENCH_JMH_FORKS=n       JMH's forks (default 5, JMH's)
+//   VERSUS_BENCH_JMH_SECONDS=s     JMH's warm-up and measured iteration length (default 10, JMH's)
+//   VERSUS_BENCH_EQUAL=0           skip the equal-settings comparison
+//   VERSUS_BENCH_SIZES=80          the payload sizes, comma-separated (default 80,51200)
+// The output says when JMH did not run at its defaults.
+// Run: npx tsx bench/jvm-harness.ts
 import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -20,8 +30,13 @@ import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
 const jar = path.join(root, "bench/jmh/target/benchmarks.jar");
-const ITERATIONS = { warmupIterations: 5, warmupTime: 1000, iterations: 5, iterationTime: 1000 };
 const ROUNDS = Number(process.env.VERSUS_BENCH_ROUNDS ?? 3);
+const JMH_FORKS = Number(process.env.VERSUS_BENCH_JMH_FORKS ?? 5);
+const JMH_SECONDS = Number(process.env.VERSUS_BENCH_JMH_SECONDS ?? 10);
+const EQUAL = process.env.VERSUS_BENCH_EQUAL !== "0";
+const SIZES = (process.env.VERSUS_BENCH_SIZES ?? "80,51200").split(",").map(Number);
+if (SIZES.some((size) => !Number.isInteger(size) || size < 1)) throw new Error(`VERSUS_BENCH_SIZES: whole numbers of bytes, comma-separated, e.g. 80,51200`);
+const JMH_AT_DEFAULTS = JMH_FORKS === 5 && JMH_SECONDS === 10;
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "versus-jvm-bench-"));
 
 function mvn(dir: string, args: string[]) {
@@ -29,66 +44,66 @@ function mvn(dir: string, args: string[]) {
   execFileSync("mvn", ["-B", "-q", ...args], { cwd: dir, stdio: "inherit" });
 }
 
-interface HarnessFigures {
+interface Figures {
   nsPerOp: number;
   allocPerOp: number;
-  batchSize: number;
+}
+
+interface HarnessFigures extends Figures {
+  warmupIterations: number;
+  warmupSeconds: number;
+  steadyState: string;
+  cvPercent: number;
+  warnings: string[];
+}
+
+interface HarnessRun {
+  metrics: { key: string; unit: string; summary?: { mean: number } }[];
+  environment: {
+    harness: { warmup: { iterations: number; timeMs: number; steadyState: string }; measuredCvPercent: number };
+    warnings?: string[];
+  };
 }
 
 /** One run of a workload in a fresh JVM, as the agent's forked run does it. */
-function harness(workload: string, settings: Record<string, unknown>): HarnessFigures {
-  const out = path.join(work, `harness-${workload}-${Date.now()}.json`);
+function harness(settings: Record<string, unknown>): HarnessFigures {
+  const out = path.join(work, `harness-${Date.now()}.json`);
   const result = spawnSync("java", ["-cp", jar, "dev.versus.harness.ForkMain", out], {
-    input: JSON.stringify({ workload, settings: { ...ITERATIONS, ...settings } }),
-    stdio: ["pipe", "inherit", "pipe"],
+    input: JSON.stringify({ workload: "gzip", settings }),
+    stdio: ["pipe", "ignore", "pipe"],
     encoding: "utf8",
   });
-  const answer = JSON.parse(fs.readFileSync(out, "utf8")) as {
-    run?: { metrics: { key: string; unit: string; summary?: { mean: number } }[]; environment: { harness: { batchSize: number } } };
-    error?: string;
-  };
-  if (!answer.run) throw new Error(`harness ${workload}: ${answer.error ?? "no result"}\n${result.stderr}`);
+  const answer = JSON.parse(fs.readFileSync(out, "utf8")) as { run?: HarnessRun; error?: string };
+  if (!answer.run) throw new Error(`harness: ${answer.error ?? "no result"}\n${result.stderr}`);
   const time = answer.run.metrics[0]!;
   const perNs: Record<string, number> = { ns: 1, us: 1e3, ms: 1e6, s: 1e9 };
   const alloc = answer.run.metrics.find((m) => m.key === "alloc_per_op")!;
-  return { nsPerOp: time.summary!.mean * perNs[time.unit]!, allocPerOp: alloc.summary!.mean, batchSize: answer.run.environment.harness.batchSize };
+  const { warmup, measuredCvPercent } = answer.run.environment.harness;
+  return {
+    nsPerOp: time.summary!.mean * perNs[time.unit]!,
+    allocPerOp: alloc.summary!.mean,
+    warmupIterations: warmup.iterations,
+    warmupSeconds: warmup.timeMs / 1000,
+    steadyState: warmup.steadyState,
+    cvPercent: measuredCvPercent,
+    warnings: answer.run.environment.warnings ?? [],
+  };
 }
 
 interface JmhEntry {
-  benchmark: string;
-  params?: Record<string, string>;
   primaryMetric: { score: number; scoreUnit: string };
   secondaryMetrics: Record<string, { score: number }>;
 }
 
-/** One JMH benchmark (a regexp and its params), one fork. */
-function jmh(benchmark: string, params: string[]): { nsPerOp: number; allocPerOp: number } {
+/** GzipBenchmark.gzip at one size under JMH. */
+function jmh(sizeBytes: number, forks: number, seconds: number): Figures {
   const out = path.join(work, `jmh-${Date.now()}.json`);
-  const args = [
-    "-jar",
-    jar,
-    benchmark,
-    ...params.flatMap((p) => ["-p", p]),
-    "-f",
-    "1",
-    "-wi",
-    "5",
-    "-w",
-    "1s",
-    "-i",
-    "5",
-    "-r",
-    "1s",
-    "-prof",
-    "gc",
-    "-rf",
-    "json",
-    "-rff",
-    out,
-  ];
+  const iteration = `${seconds}s`;
+  const args = ["-jar", jar, "GzipBenchmark.gzip", "-p", `sizeBytes=${sizeBytes}`];
+  args.push("-f", String(forks), "-wi", "5", "-w", iteration, "-i", "5", "-r", iteration, "-prof", "gc", "-rf", "json", "-rff", out);
   execFileSync("java", args, { stdio: ["ignore", "ignore", "inherit"] });
   const [entry] = JSON.parse(fs.readFileSync(out, "utf8")) as JmhEntry[];
-  if (!entry || entry.primaryMetric.scoreUnit !== "ns/op") throw new Error(`JMH ${benchmark}: no result in ns/op`);
+  if (!entry || entry.primaryMetric.scoreUnit !== "ns/op") throw new Error(`JMH ${sizeBytes} B: no result in ns/op`);
   return { nsPerOp: entry.primaryMetric.score, allocPerOp: entry.secondaryMetrics["gc.alloc.rate.norm"]?.score ?? NaN };
 }
 
@@ -97,66 +112,100 @@ const median = (xs: number[]) => {
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
+const us = (ns: number) => (ns / 1000).toLocaleString("en-US", { maximumFractionDigits: 3, minimumFractionDigits: 3 });
 
-const pct = (a: number, b: number) => `${a >= b ? "+" : ""}${(((a - b) / b) * 100).toFixed(1)}%`;
-const num = (x: number, digits = 1) => x.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+function table(rows: string[][]) {
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+  for (const row of rows) console.log(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  "));
+}
+
+interface Round {
+  first: "harness" | "JMH";
+  harness: HarnessFigures;
+  jmh: Figures;
+}
+
+/** Both sides, the order alternating by round. */
+function alternate(round: number, runHarness: () => HarnessFigures, runJmh: () => Figures): Round {
+  if (round % 2 === 1) {
+    const h = runHarness();
+    return { first: "harness", harness: h, jmh: runJmh() };
+  }
+  const j = runJmh();
+  return { first: "JMH", harness: runHarness(), jmh: j };
+}
+
+function report(title: string, rounds: Round[]) {
+  console.log(`\n${title}`);
+  const rows = [["round", "first", "harness µs/op", "JMH µs/op", "ratio", "warm-up its", "warm-up s", "steady state", "CV %", "harness B/op", "JMH B/op"]];
+  rounds.forEach((r, i) =>
+    rows.push([
+      String(i + 1),
+      r.first,
+      us(r.harness.nsPerOp),
+      us(r.jmh.nsPerOp),
+      (r.harness.nsPerOp / r.jmh.nsPerOp).toFixed(3),
+      String(r.harness.warmupIterations),
+      r.harness.warmupSeconds.toFixed(1),
+      r.harness.steadyState,
+      r.harness.cvPercent.toFixed(1),
+      r.harness.allocPerOp.toFixed(0),
+      r.jmh.allocPerOp.toFixed(0),
+    ]),
+  );
+  rows.push([
+    "median",
+    "",
+    us(median(rounds.map((r) => r.harness.nsPerOp))),
+    us(median(rounds.map((r) => r.jmh.nsPerOp))),
+    median(rounds.map((r) => r.harness.nsPerOp / r.jmh.nsPerOp)).toFixed(3),
+    String(median(rounds.map((r) => r.harness.warmupIterations))),
+    median(rounds.map((r) => r.harness.warmupSeconds)).toFixed(1),
+    "",
+    median(rounds.map((r) => r.harness.cvPercent)).toFixed(1),
+    median(rounds.map((r) => r.harness.allocPerOp)).toFixed(0),
+    median(rounds.map((r) => r.jmh.allocPerOp)).toFixed(0),
+  ]);
+  table(rows);
+  for (const [i, r] of rounds.entries()) for (const warning of r.harness.warnings) console.log(`  round ${i + 1}: harness warning: ${warning}`);
+}
 
 try {
   mvn(path.join(root, "agents/jvm"), ["install", "-DskipTests"]);
   mvn(path.join(root, "bench/jmh"), ["package"]);
 
-  const cases = [
-    { label: "gzip 80 B", workload: "gzip", settings: { sizeBytes: 80, compress: true, level: 6, seed: 1 }, jmh: ["GzipBenchmark.gzip", "sizeBytes=80"] },
-    {
-      label: "gzip 50 KB",
-      workload: "gzip",
-      settings: { sizeBytes: 51_200, compress: true, level: 6, seed: 1 },
-      jmh: ["GzipBenchmark.gzip", "sizeBytes=51200"],
-    },
-    { label: "empty", workload: "empty", settings: {}, jmh: ["EmptyBenchmark.empty"] },
-  ];
-  const results = cases.map(() => ({ harness: [] as HarnessFigures[], jmh: [] as { nsPerOp: number; allocPerOp: number }[] }));
-  const alone: HarnessFigures[] = [];
-  for (let round = 1; round <= ROUNDS; round++) {
-    for (const [i, c] of cases.entries()) {
-      console.log(`round ${round}/${ROUNDS}: ${c.label}: harness, then JMH`);
-      results[i]!.harness.push(harness(c.workload, c.settings));
-      const [benchmark, ...params] = c.jmh;
-      results[i]!.jmh.push(jmh(benchmark!, params));
+  const jmhDefaults = `JMH ${JMH_AT_DEFAULTS ? "at its defaults" : "NOT at its defaults"}: -f ${JMH_FORKS} -wi 5 -w ${JMH_SECONDS}s -i 5 -r ${JMH_SECONDS}s`;
+  const started = Date.now();
+  for (const sizeBytes of SIZES) {
+    const own = { sizeBytes, compress: true, level: 6, seed: 1 };
+    const defaults: Round[] = [];
+    const equal: Round[] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      console.log(`gzip ${sizeBytes} B, round ${round}/${ROUNDS} (${((Date.now() - started) / 60_000).toFixed(1)} min in)`);
+      defaults.push(
+        alternate(
+          round,
+          () => harness(own),
+          () => jmh(sizeBytes, JMH_FORKS, JMH_SECONDS),
+        ),
+      );
+      if (EQUAL) {
+        const fixed = { ...own, steadyState: false, warmupIterations: 5, warmupTime: 1000, iterations: 5, iterationTime: 1000 };
+        equal.push(
+          alternate(
+            round,
+            () => harness(fixed),
+            () => jmh(sizeBytes, 1, 1),
+          ),
+        );
+      }
     }
-    alone.push(harness("empty", { batchSize: 1 }));
+    report(`gzip ${sizeBytes} B — each at its defaults (the harness: 1 s iterations, warm-up until steady, 10 measured; ${jmhDefaults})`, defaults);
+    if (EQUAL) report(`gzip ${sizeBytes} B — equal settings: 5 + 5 iterations of 1 s, one fork each (the harness with steadyState off)`, equal);
   }
-
-  const rows: string[][] = [["case", "harness ns/op", "JMH ns/op", "ratio", "ratios by round", "harness B/op", "JMH B/op", "diff", "batch"]];
-  for (const [i, c] of cases.entries()) {
-    const h = results[i]!.harness;
-    const j = results[i]!.jmh;
-    const hNs = median(h.map((x) => x.nsPerOp));
-    const jNs = median(j.map((x) => x.nsPerOp));
-    const hB = median(h.map((x) => x.allocPerOp));
-    const jB = median(j.map((x) => x.allocPerOp));
-    const byRound = h.map((x, r) => (x.nsPerOp / j[r]!.nsPerOp).toFixed(2)).join(" ");
-    // Below half a byte (the empty case: JMH's counter noise) a percentage means nothing.
-    const bytesDiff = Math.abs(hB) < 0.5 && Math.abs(jB) < 0.5 ? "both ≈ 0" : pct(hB, jB);
-    rows.push([
-      c.label,
-      num(hNs, 2),
-      num(jNs, 2),
-      jNs > 0 && hNs > 0 ? (hNs / jNs).toFixed(3) : "—",
-      byRound,
-      num(hB),
-      num(jB),
-      bytesDiff,
-      String(h[h.length - 1]!.batchSize),
-    ]);
-  }
-  rows.push(["empty, timed alone", num(median(alone.map((x) => x.nsPerOp)), 2), "", "", "", num(median(alone.map((x) => x.allocPerOp))), "", "", "1"]);
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  console.log("");
-  for (const row of rows) console.log(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  "));
-  console.log("");
   console.log(
-    `targets: time within ±5% of JMH (ratio 0.95–1.05), bytes within 1%. Load average now: ${os.loadavg()[0]!.toFixed(2)} on ${os.availableParallelism()} cores.`,
+    `\ntarget: median ratio 0.95–1.05 at the defaults. Load average now: ${os.loadavg()[0]!.toFixed(2)} on ${os.availableParallelism()} cores ` +
+      `(other processes share them: figures move from round to round). Took ${((Date.now() - started) / 60_000).toFixed(1)} min.`,
   );
 } finally {
   fs.rmSync(work, { recursive: true, force: true });

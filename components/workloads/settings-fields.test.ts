@@ -149,7 +149,7 @@ describe("settingsForm on the built-in agents' workloads", () => {
     expect(byKey(http, "method")).toMatchObject({ kind: "enum", options: ["GET", "HEAD", "POST", "PUT", "DELETE"], default: "GET" });
     expect(byKey(http, "headers")).toMatchObject({ kind: "list", item: { kind: "string" }, default: [] });
     expect(byKey(http, "jvmArgs")).toMatchObject({ kind: "list", item: { kind: "string" } });
-    expect(byKey(http, "iterationTime")).toMatchObject({ kind: "integer", unit: "ms", default: 100 });
+    expect(byKey(http, "iterationTime")).toMatchObject({ kind: "integer", unit: "ms", default: 1000 });
     const cipher = fieldsOf(schemaOf(jvmWorkloads as Advert[], "cipher"));
     expect(byKey(cipher, "keyBits")).toMatchObject({ kind: "enum", options: [128, 192, 256], default: 256, unit: "bits" });
     expect(byKey(fieldsOf(schemaOf(jvmWorkloads as Advert[], "json")), "mapper")).toMatchObject({ kind: "enum", options: ["shared", "new-per-call"] });

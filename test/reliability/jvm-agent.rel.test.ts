@@ -1,7 +1,8 @@
 // The JVM agent (agents/jvm) against a real server: it enrolls with a token, runs the bundled
 // serializer example's two variants (the `json` workload: shared vs new-per-call ObjectMapper, each
 // job in a forked JVM) and the comparison shows both with their metrics. Skipped, saying so, where
-// `java` or `mvn` is missing. Iterations are cut to a few so that the jobs take seconds.
+// `java` or `mvn` is missing. Iterations are cut to a few so that the jobs take seconds, and the
+// longest warm-up to 1 ms, so every run is measured before its warm-up could settle and must say so.
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { createPrismaClient } from "~/server/db/client";
 import type { TComparison } from "~/server/schemas/comparison";
@@ -26,7 +27,11 @@ afterEach(async () => {
 });
 afterAll(() => db.$disconnect());
 
-/** The example as it ships, with a few short iterations and fewer runs. */
+/**
+ * The example as it ships, with a few short iterations and fewer runs; maxWarmupTime 1 ms ends
+ * warm-up after its first iteration (200 serialisations in a cold JVM take far longer), too few
+ * for the steady-state test: each run must arrive with its warning.
+ */
 const quick = {
   ...serializerRunnable.definition,
   warmupRuns: 0,
@@ -35,7 +40,10 @@ const quick = {
     const config = variant.config as { workload: string; settings: Record<string, unknown> };
     return {
       ...variant,
-      config: { workload: config.workload, settings: { ...config.settings, warmupIterations: 1, iterations: 3, operationsPerIteration: 200 } },
+      config: {
+        workload: config.workload,
+        settings: { ...config.settings, warmupIterations: 1, maxWarmupTime: 1, iterations: 3, operationsPerIteration: 200 },
+      },
     };
   }),
 };
@@ -83,6 +91,18 @@ describe.skipIf(!tools)("the JVM agent with a real server", () => {
     }
     const run = await db.run.findFirstOrThrow({ where: { experiment: { projectId: project.id } } });
     expect(run.environment).toMatchObject({ agent: { kind: "jvm", name: "jvm-1" } });
+    // Steady state: each run records its warm-up and CV, and the warm-up that never settled is a
+    // run warning (stored with the run; the runs list, report and runs.csv show run.warnings).
+    const runs = await db.run.findMany({ where: { experiment: { projectId: project.id } } });
+    expect(runs).toHaveLength(4);
+    for (const stored of runs) {
+      expect(stored.environment).toMatchObject({
+        harness: { steadyState: true, maxWarmupTimeMs: 1, warmup: { iterations: 1, steadyState: "not reached" }, measuredCvPercent: expect.any(Number) },
+      });
+      expect(stored.warnings).toEqual([
+        expect.stringMatching(/^did not reach steady state in [\d.]+ s: only 1 warm-up iteration fitted, the trend test needs 5 /),
+      ]);
+    }
 
     // SIGTERM: the agent stops cleanly with exit code 0.
     expect(await agent.stop("SIGTERM")).toBe(0);

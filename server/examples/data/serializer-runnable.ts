@@ -5,7 +5,7 @@
 // or a new one per call.
 import { defineExperiment, type ExampleExperiment } from "./common";
 
-/** A 10-line order, seeded; the harness's default iterations (5 × 100 ms warm-up, 10 × 100 ms measured). */
+/** A 10-line order, seeded; the harness's default iterations (1 s warm-up iterations until steady state, 10 × 1 s measured). */
 const ORDER = { items: 10, seed: 1 };
 
 const definition = defineExperiment({
@@ -33,7 +33,7 @@ const definition = defineExperiment({
   status: "active",
   parameters: [
     { name: "message", value: "an order with 10 lines (seed 1), about 1 KB of JSON" },
-    { name: "iterations per run", value: "5 × 100 ms warm-up, then 10 × 100 ms measured, in a fresh JVM" },
+    { name: "iterations per run", value: "1 s warm-up iterations until steady (5–30 s), then 10 × 1 s measured, in a fresh JVM" },
   ],
   warmupRuns: 1,
   measuredRuns: 5,

@@ -39,6 +39,7 @@ public final class Agent {
   private final JobExecutor executor;
   private final JobRunner runner;
   private final Signal stopping = new Signal();
+  private final java.util.concurrent.atomic.AtomicBoolean stopAsked = new java.util.concurrent.atomic.AtomicBoolean();
   private final Signal halt = new Signal();
   private final Map<String, RunningJob> running = new ConcurrentHashMap<>();
   private volatile int exitCode = EXIT_OK;
@@ -59,8 +60,10 @@ public final class Agent {
 
   /** Asks the agent to stop (see the class comment); safe to call more than once. */
   public void stop(String reason) {
-    if (!stopping.fire(reason)) return;
+    // Said before the signal fires: once it has, the claim loop may end and log agent.stopped.
+    if (stopping.fired() || !stopAsked.compareAndSet(false, true)) return;
     log.atInfo().setMessage("agent.stopping").addKeyValue("reason", reason).addKeyValue("running", running.size()).addKeyValue("grace_s", config.shutdownGraceSeconds()).log();
+    if (!stopping.fire(reason)) return;
     Thread grace = new Thread(() -> {
       if (!halt.sleep(Math.round(config.shutdownGraceSeconds() * 1000))) halt.fire("the shutdown grace ran out");
     }, "shutdown-grace");

@@ -48,10 +48,20 @@ public record Config(
 
   private static final Pattern LABEL_KEY = Pattern.compile("[A-Za-z0-9_.-]{1,63}");
 
+  /**
+   * ~/.versus-agent, where ~ is $HOME as the shell sets it (as the reference agent reads it), and
+   * Java's user.home (from the password database) only when HOME is unset or empty: a service
+   * started with HOME=/srv/agent keeps its state there, not in the account's home.
+   */
+  static Path stateDir(Map<String, String> env) {
+    String home = env.get("HOME");
+    return Path.of(home == null || home.isEmpty() ? System.getProperty("user.home") : home, ".versus-agent");
+  }
+
   public static Config read(String[] argv, Map<String, String> env) throws ConfigException, HelpRequested {
     Flags flags = Flags.parse(argv, env);
 
-    Path stateDir = Path.of(System.getProperty("user.home"), ".versus-agent");
+    Path stateDir = stateDir(env);
     String url = flags.url;
     if (url == null || !isHttpUrl(url)) throw new ConfigException("url: --url / VERSUS_URL must be the server's address, e.g. http://localhost:3000");
     url = url.replaceAll("/+$", "");

@@ -151,7 +151,12 @@ public final class JobExecutor {
     run.set("metrics", mapped.metrics());
     // Fields the run document may carry that are not part of a run of POST /api/v1/results.
     run.remove(List.of("variant", "repetition", "warnings", "logTail"));
-    if (!probed.warnings().isEmpty()) run.set("warnings", RunWarnings.of(probed.warnings()));
+    // The harness's warnings (a warm-up that never reached steady state, say) and the probes' go in
+    // run.warnings, which the server keeps with the run and shows on its pages; the harness's stay
+    // in environment.warnings too, where runs have always carried them.
+    List<String> runWarnings = new java.util.ArrayList<>(result.warnings());
+    runWarnings.addAll(probed.warnings());
+    if (!runWarnings.isEmpty()) run.set("warnings", RunWarnings.of(runWarnings));
     JsonNode environment = run.path("environment");
     ObjectNode env = environment.isObject() ? (ObjectNode) environment : run.putObject("environment");
     env.set("agent", agentIdentity);

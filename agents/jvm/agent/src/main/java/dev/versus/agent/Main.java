@@ -26,8 +26,11 @@ public final class Main {
       // stdout; its log lines, info too, go to stderr so the JSON stays whole: see logback.xml).
       System.setProperty("versus.agent.log.info", "System.err");
       Logger quiet = LoggerFactory.getLogger(Agent.class);
+      // The plugins folder the agent would scan: VERSUS_AGENT_PLUGINS_DIR, else $HOME/.versus-agent/plugins.
       String dir = System.getenv("VERSUS_AGENT_PLUGINS_DIR");
-      Plugins plugins = Plugins.load(dir == null ? null : java.nio.file.Path.of(dir), Main.class.getClassLoader(), quiet);
+      java.nio.file.Path pluginsDir = dir == null || dir.isEmpty() ? Config.stateDir(System.getenv()).resolve("plugins") : java.nio.file.Path.of(dir);
+      quiet.atInfo().setMessage("agent.starting").addKeyValue("version", Agent.VERSION).addKeyValue("plugins_dir", pluginsDir).log();
+      Plugins plugins = Plugins.load(pluginsDir, Main.class.getClassLoader(), quiet);
       System.out.println(Adverts.of(new WorkloadFactory(plugins), new HarnessJobRunner(quiet, true), quiet).toPrettyString());
       System.exit(Agent.EXIT_OK);
       return;
@@ -46,6 +49,9 @@ public final class Main {
       return;
     }
 
+    // The folders first, so a plugin that is not found, or a credential that is, can be looked for where the agent looked.
+    log.atInfo().setMessage("agent.starting").addKeyValue("version", Agent.VERSION).addKeyValue("credential_file", config.credentialFile())
+        .addKeyValue("buffer_dir", config.bufferDir()).addKeyValue("plugins_dir", config.pluginsDir()).log();
     Plugins plugins = Plugins.load(config.pluginsDir(), Main.class.getClassLoader(), log);
     Agent agent = new Agent(config, new WorkloadFactory(plugins), new HarnessJobRunner(log, true), log, null);
 

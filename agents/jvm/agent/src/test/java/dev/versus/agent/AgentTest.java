@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.turbo.TurboFilter;
+import ch.qos.logback.core.spi.FilterReply;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.versus.agent.api.ApiClient;
 import dev.versus.harness.RunResult;
@@ -16,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Marker;
 
 /** The agent's protocol and loops against a fake job API. */
 class AgentTest extends AgainstFakeJobApi {
@@ -73,10 +77,38 @@ class AgentTest extends AgainstFakeJobApi {
       assertEquals(3.0, run.path("metrics").get(0).path("samples").get(1).asDouble(), 1e-9);
       assertEquals("jvm", run.path("environment").path("agent").path("kind").asText());
       assertEquals("a caveat", run.path("environment").path("warnings").get(0).asText());
+      // And in run.warnings, which the server stores with the run and the run page shows.
+      assertEquals("[\"a caveat\"]", run.path("warnings").toString());
       agent.awaitEvent("job.completed");
       assertEquals(0, agent.stop());
     }
     assertEquals(List.of(), List.of(dir.resolve("buffer").toFile().list()), "the buffer is empty once the server took the run");
+  }
+
+  @Test
+  void stoppingIsLoggedBeforeStopped() throws Exception {
+    // The stopping line is slow to write (a busy machine, a slow terminal): the agent must not
+    // have stopped, and said so, meanwhile. Seen failing: SIGTERM printed agent.stopped first.
+    TurboFilter slowStopping = new TurboFilter() {
+      @Override
+      public FilterReply decide(Marker marker, ch.qos.logback.classic.Logger logger, Level level, String format, Object[] params, Throwable t) {
+        if ("agent.stopping".equals(format)) {
+          try {
+            Thread.sleep(500);
+          } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+          }
+        }
+        return FilterReply.NEUTRAL;
+      }
+    };
+    slowStopping.start();
+    try (TestAgent agent = new TestAgent(TestAgent.config(api, dir, FakeJobApi.TOKEN, 0), TestRunner.quick(), slowStopping)) {
+      agent.awaitEvent("agent.ready");
+      assertEquals(0, agent.stop());
+      List<String> events = agent.lines().stream().map(line -> line.replaceAll(".* event=(\\S+).*", "$1")).toList();
+      assertTrue(events.indexOf("agent.stopping") >= 0 && events.indexOf("agent.stopping") < events.indexOf("agent.stopped"), events.toString());
+    }
   }
 
   @Test

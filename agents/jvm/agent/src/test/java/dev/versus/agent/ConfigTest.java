@@ -86,6 +86,18 @@ class ConfigTest {
   }
 
   @Test
+  void theStateFolderFollowsHomeAsTheShellSetsIt() throws Exception {
+    // $HOME, as the README, the reference agent and `HOME=/srv/agent java -jar …` expect; Java's
+    // user.home (from the password database) only when HOME is unset or empty.
+    Path home = Path.of("/srv/versus-home");
+    Config config = read(Map.of("VERSUS_URL", "http://localhost:3000", "HOME", home.toString()));
+    assertEquals(home.resolve(".versus-agent").resolve("credential.json"), config.credentialFile());
+    assertEquals(home.resolve(".versus-agent").resolve("buffer"), config.bufferDir());
+    assertEquals(home.resolve(".versus-agent").resolve("plugins"), config.pluginsDir());
+    assertEquals(HOME.resolve("plugins"), read(Map.of("VERSUS_URL", "http://localhost:3000", "HOME", "")).pluginsDir());
+  }
+
+  @Test
   void badArgumentsAreRefusedNamingThem() {
     Map<String, String> env = Map.of("VERSUS_URL", "http://localhost:3000");
     String unknown = refused(env, "--bogus", "1");

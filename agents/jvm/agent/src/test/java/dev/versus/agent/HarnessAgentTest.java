@@ -16,7 +16,7 @@ import org.slf4j.Logger;
 class HarnessAgentTest extends AgainstFakeJobApi {
   @TempDir Path dir;
 
-  private static final String TINY = "\"warmupIterations\":1,\"iterations\":2,\"operationsPerIteration\":50";
+  private static final String TINY = "\"steadyState\":false,\"warmupIterations\":1,\"iterations\":2,\"operationsPerIteration\":50";
 
   @Test
   void runsTheJsonWorkloadInAForkAndCompletesWithItsMetrics() throws Exception {
@@ -60,7 +60,7 @@ class HarnessAgentTest extends AgainstFakeJobApi {
   @Test
   void aCancelStopsTheForkedRunAndIsAcknowledged() throws Exception {
     // Long enough that only the cancel ends it: 1,000 iterations of 1 s.
-    api.enqueue("job1", "json", ApiClient.JSON.readTree("{\"iterations\":1000,\"iterationTime\":1000}"), 1, "serialize_time", "us");
+    api.enqueue("job1", "json", ApiClient.JSON.readTree("{\"steadyState\":false,\"iterations\":1000,\"iterationTime\":1000}"), 1, "serialize_time", "us");
     api.answer(call -> call.action().equals("lease") ? new FakeJobApi.Answer(200, "{\"cancelRequested\":true}") : null);
     try (TestAgent agent = new TestAgent(TestAgent.config(api, dir, FakeJobApi.TOKEN, 0), new HarnessJobRunner(TestLogs.silent(), true))) {
       FakeJobApi.Call fail = api.await("fail");

@@ -41,6 +41,7 @@ class MainProcessTest extends AgainstFakeJobApi {
       command.addAll(List.of(args));
       ProcessBuilder builder = new ProcessBuilder(command);
       builder.environment().keySet().removeIf(name -> name.startsWith("VERSUS_"));
+      builder.environment().put("HOME", home.toString());
       builder.environment().putAll(env);
       process = builder.start();
       readers.add(collect(process.getInputStream(), out));
@@ -153,9 +154,14 @@ class MainProcessTest extends AgainstFakeJobApi {
     for (String line : out) assertTrue(LINE.matcher(line).matches() && line.contains(" level=info "), "stdout: " + line);
     for (String line : err) assertTrue(LINE.matcher(line).matches() && !line.contains(" level=info "), "stderr: " + line);
     String all = String.join("\n", out);
-    for (String event : List.of("plugin.loaded", "agent.registered", "agent.ready", "agent.stopping", "agent.stopped")) {
-      assertTrue(all.contains(" event=" + event + " "), event + " in\n" + all);
+    int previous = -1;
+    for (String event : List.of("agent.starting", "plugin.loaded", "agent.registered", "agent.ready", "agent.stopping", "agent.stopped")) {
+      int at = all.indexOf(" event=" + event + " ");
+      assertTrue(at > previous, event + " in order in\n" + all);
+      previous = at;
     }
+    assertTrue(all.contains(" event=agent.starting version=" + Agent.VERSION + " credential_file=" + state.resolve("credential.json") + " buffer_dir=" + state.resolve("buffer")
+        + " plugins_dir=" + state.resolve("plugins")), "the folders it uses, from $HOME: " + all);
     assertTrue(all.contains(" event=agent.registered agent=ag1 project=p name=process-agent file=" + state.resolve("credential.json")), all);
     assertTrue(all.contains(" event=agent.stopped exit_code=0"), all);
     assertTrue(String.join("\n", err).contains(" level=warn event=agent.credential_for_other_server file=" + state.resolve("credential.json") + " saved_url=http://elsewhere.test"), err.toString());

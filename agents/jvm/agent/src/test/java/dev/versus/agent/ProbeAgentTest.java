@@ -89,7 +89,7 @@ class ProbeAgentTest extends AgainstFakeJobApi {
     try (TargetJvm target = new TargetJvm()) {
       ArrayNode probes = ApiClient.JSON.createArrayNode();
       probes.addObject().put("name", "app").put("kind", "prometheus").put("url", target.metricsUrl()).put("intervalSeconds", 0.2).putArray("presets").add("jvm");
-      api.enqueueProbed("job1", "http", json("{\"url\":\"" + target.workUrl() + "\",\"threads\":2,\"warmupIterations\":1,\"iterations\":6,\"iterationTime\":250}"), probes);
+      api.enqueueProbed("job1", "http", json("{\"url\":\"" + target.workUrl() + "\",\"threads\":2,\"steadyState\":false,\"warmupIterations\":1,\"warmupTime\":100,\"iterations\":6,\"iterationTime\":250}"), probes);
       JsonNode run;
       try (TestAgent agent = agent(true)) {
         run = api.await("complete").body().path("run");
@@ -131,7 +131,7 @@ class ProbeAgentTest extends AgainstFakeJobApi {
     try (TargetJvm target = new TargetJvm()) {
       ArrayNode probes = ApiClient.JSON.createArrayNode();
       probes.addObject().put("name", "app").put("kind", "prometheus").put("url", target.metricsUrl()).put("intervalSeconds", 0.2).putArray("presets").add("process");
-      api.enqueueProbed("job1", "http", json("{\"url\":\"" + target.workUrl() + "\",\"threads\":2,\"warmupIterations\":1,\"iterations\":4,\"iterationTime\":250}"), probes);
+      api.enqueueProbed("job1", "http", json("{\"url\":\"" + target.workUrl() + "\",\"threads\":2,\"steadyState\":false,\"warmupIterations\":1,\"warmupTime\":100,\"iterations\":4,\"iterationTime\":250}"), probes);
       JsonNode run;
       try (TestAgent agent = agent(true)) {
         run = api.await("complete").body().path("run");
@@ -157,7 +157,7 @@ class ProbeAgentTest extends AgainstFakeJobApi {
       String url = "http://127.0.0.1:" + closedPort() + "/metrics";
       ArrayNode probes = ApiClient.JSON.createArrayNode();
       probes.addObject().put("name", "app-1").put("kind", "prometheus").put("url", url);
-      api.enqueueProbed("job1", "http", json("{\"url\":\"" + load.workUrl() + "\",\"iterations\":2,\"iterationTime\":100}"), probes);
+      api.enqueueProbed("job1", "http", json("{\"url\":\"" + load.workUrl() + "\",\"steadyState\":false,\"warmupTime\":100,\"iterations\":2,\"iterationTime\":100}"), probes);
       try (TestAgent agent = agent(false)) {
         JsonNode fail = api.await("fail").body();
         assertEquals("probe \"app-1\": GET " + url + ": connection refused", fail.path("error").asText());
@@ -173,7 +173,7 @@ class ProbeAgentTest extends AgainstFakeJobApi {
     try (ScriptedTarget metrics = new ScriptedTarget(n -> processText(n)); ScriptedTarget load = new ScriptedTarget(n -> "")) {
       ArrayNode probes = ApiClient.JSON.createArrayNode();
       probes.addObject().put("name", "app-1").put("kind", "prometheus").put("url", metrics.metricsUrl()).putArray("presets").add("process").add("jvm");
-      api.enqueueProbed("job1", "http", json("{\"url\":\"" + load.workUrl() + "\",\"iterations\":2,\"iterationTime\":100}"), probes);
+      api.enqueueProbed("job1", "http", json("{\"url\":\"" + load.workUrl() + "\",\"steadyState\":false,\"warmupTime\":100,\"iterations\":2,\"iterationTime\":100}"), probes);
       try (TestAgent agent = agent(false)) {
         JsonNode fail = api.await("fail").body();
         assertEquals("probe \"app-1\": preset jvm: no jvm_memory_used_bytes{area=\"heap\"} series", fail.path("error").asText());
@@ -185,6 +185,8 @@ class ProbeAgentTest extends AgainstFakeJobApi {
   }
 
   private static final Pattern GAP = Pattern.compile("probe \"app\" did not answer for (\\d+) of (\\d+) intervals \\(0\\.4 s – ([0-9.]+) s\\): GET (\\S+): connection refused");
+  /** The harness's warning for these jobs' warmupIterations: 0 (the http workload times every request alone). */
+  private static final String NO_WARMUP = "no warm-up iterations: the JIT compiled during the measured ones, and every operation was timed alone";
 
   /** Answers the check, the baseline and four intervals, then stops (scrape 7 on is refused). */
   private static String stopsAfterFourIntervals(int n) {
@@ -204,9 +206,11 @@ class ProbeAgentTest extends AgainstFakeJobApi {
       }
       assertTrue(load.requests() > 0);
       JsonNode warnings = run.path("warnings");
-      assertEquals(1, warnings.size(), warnings.toString());
-      Matcher gap = GAP.matcher(warnings.get(0).asText());
-      assertTrue(gap.matches(), warnings.get(0).asText());
+      // The harness's own warning first (this job has no warm-up), then the probe's.
+      assertEquals(2, warnings.size(), warnings.toString());
+      assertEquals(NO_WARMUP, warnings.get(0).asText());
+      Matcher gap = GAP.matcher(warnings.get(1).asText());
+      assertTrue(gap.matches(), warnings.get(1).asText());
       int missed = Integer.parseInt(gap.group(1));
       int intervals = Integer.parseInt(gap.group(2));
       assertEquals(intervals - 4, missed);
@@ -216,7 +220,7 @@ class ProbeAgentTest extends AgainstFakeJobApi {
       // The values keep their place in the window: offsets, not an interval, once one is missing.
       assertEquals("[0.0,100.0,200.0,300.0]", cpu.path("timeSeries").path("offsetsMs").toString());
       samples(cpu).forEach(value -> assertTrue(value > 0, cpu.toString()));
-      System.out.println("probe gap: " + warnings.get(0).asText());
+      System.out.println("probe gap: " + warnings.get(1).asText());
     }
   }
 
@@ -249,13 +253,13 @@ class ProbeAgentTest extends AgainstFakeJobApi {
         run = api.await("complete").body().path("run");
         assertEquals(0, agent.stop());
       }
-      assertEquals("[\"probe \\\"app\\\": process_cpu_seconds_total went down at 0.4 s (target restarted?); the interval was skipped\"]", run.path("warnings").toString());
+      assertEquals("[\"" + NO_WARMUP + "\",\"probe \\\"app\\\": process_cpu_seconds_total went down at 0.4 s (target restarted?); the interval was skipped\"]", run.path("warnings").toString());
       JsonNode cpu = metric(run, "app.cpu_percent");
       int intervals = metric(run, "app.rss").path("samples").size();
       assertEquals(intervals - 1, cpu.path("samples").size(), "the reset interval is skipped: " + cpu);
       samples(cpu).forEach(value -> assertTrue(value > 0, "no negative CPU: " + cpu));
       assertEquals(12345678.0, samples(metric(run, "app.rss_peak")).get(0));
-      System.out.println("probe reset: cpu_percent " + samples(cpu) + "; " + run.path("warnings").get(0).asText());
+      System.out.println("probe reset: cpu_percent " + samples(cpu) + "; " + run.path("warnings").get(1).asText());
     }
   }
 
@@ -313,7 +317,7 @@ class ProbeAgentTest extends AgainstFakeJobApi {
       String name = sleep.getFileName().toString();
       ArrayNode probes = ApiClient.JSON.createArrayNode();
       probes.addObject().put("name", "db").put("kind", "process").putObject("match").put("name", name);
-      api.enqueueProbed("job1", "http", json("{\"url\":\"" + load.workUrl() + "\",\"iterations\":2,\"iterationTime\":100}"), probes);
+      api.enqueueProbed("job1", "http", json("{\"url\":\"" + load.workUrl() + "\",\"steadyState\":false,\"warmupTime\":100,\"iterations\":2,\"iterationTime\":100}"), probes);
       try (TestAgent agent = agent(false)) {
         JsonNode fail = api.await("fail").body();
         long low = Math.min(one.pid(), two.pid());
@@ -352,7 +356,7 @@ class ProbeAgentTest extends AgainstFakeJobApi {
   @Test
   void aJobWithoutProbesHasNoProbeMetricsNorWarnings() throws Exception {
     try (ScriptedTarget load = new ScriptedTarget(n -> "")) {
-      api.enqueueProbed("job1", "http", json("{\"url\":\"" + load.workUrl() + "\",\"iterations\":2,\"iterationTime\":100}"), ApiClient.JSON.createArrayNode());
+      api.enqueueProbed("job1", "http", json("{\"url\":\"" + load.workUrl() + "\",\"steadyState\":false,\"warmupTime\":100,\"iterations\":2,\"iterationTime\":100}"), ApiClient.JSON.createArrayNode());
       JsonNode run;
       try (TestAgent agent = agent(false)) {
         run = api.await("complete").body().path("run");

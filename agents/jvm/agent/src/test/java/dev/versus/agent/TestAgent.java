@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import ch.qos.logback.classic.turbo.TurboFilter;
 import org.slf4j.Logger;
 
 /** An agent running on a thread of the test, with quick retries and its log lines kept. */
@@ -21,12 +22,17 @@ final class TestAgent implements AutoCloseable {
   private final List<String> lines = new ArrayList<>();
 
   TestAgent(Config config, JobRunner runner) {
+    this(config, runner, new TurboFilter[0]);
+  }
+
+  /** With logback turbo filters, which run on the logging thread before a line is written. */
+  TestAgent(Config config, JobRunner runner, TurboFilter... filters) {
     Logger log = TestLogs.to(line -> {
       synchronized (lines) {
         lines.add(line);
         lines.notifyAll();
       }
-    });
+    }, filters);
     Map<ApiClient.CallName, RetryPolicy> quick = new EnumMap<>(ApiClient.CallName.class);
     ApiClient.defaultPolicies().forEach((call, policy) -> quick.put(call, new RetryPolicy(policy.attempts(), 5, 20)));
     WorkloadFactory workloads = new WorkloadFactory(Plugins.load(config.pluginsDir(), TestAgent.class.getClassLoader(), log));

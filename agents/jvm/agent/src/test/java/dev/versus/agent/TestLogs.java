@@ -2,6 +2,7 @@ package dev.versus.agent;
 
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.classic.turbo.TurboFilter;
 import ch.qos.logback.core.AppenderBase;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -15,8 +16,9 @@ final class TestLogs {
   private TestLogs() {}
 
   /** A logger whose every line (without its line break) goes to sink. */
-  static Logger to(Consumer<String> sink) {
+  static Logger to(Consumer<String> sink, TurboFilter... filters) {
     LoggerContext context = new LoggerContext();
+    for (TurboFilter filter : filters) context.addTurboFilter(filter);
     LogfmtLayout layout = new LogfmtLayout();
     layout.setContext(context);
     layout.start();

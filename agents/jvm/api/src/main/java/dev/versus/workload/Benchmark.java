@@ -9,6 +9,16 @@ public interface Benchmark extends AutoCloseable {
   void operation(Blackhole blackhole) throws Exception;
 
   /**
+   * Before each iteration (warm-up and measured), untimed: JMH's {@code @Setup(Level.Iteration)}.
+   * Called on the thread that runs the iteration; with {@code threads} above 1 each thread calls
+   * it before its own iterations, so state it resets per iteration belongs in a ThreadLocal.
+   */
+  default void beforeIteration() throws Exception {}
+
+  /** After each iteration, untimed: JMH's {@code @TearDown(Level.Iteration)}; called as {@link #beforeIteration}. */
+  default void afterIteration() throws Exception {}
+
+  /**
    * Bytes one operation processes (e.g. the cipher's input size); when positive the harness also
    * reports {@code data_rate} in MB/s (1 MB = 2^20 B), one sample per measured iteration.
    */

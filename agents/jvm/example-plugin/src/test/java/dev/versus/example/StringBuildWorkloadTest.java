@@ -23,7 +23,7 @@ class StringBuildWorkloadTest {
     assertEquals("a,bb,ccc", StringBuildWorkload.concat(fields));
     assertEquals("a,bb,ccc", StringBuildWorkload.builder(fields));
     assertEquals("a,bb,ccc", StringBuildWorkload.format(fields));
-    ObjectNode settings = (ObjectNode) new ObjectMapper().readTree("{\"method\": \"format\", \"fields\": 3, \"warmupIterations\": 1, \"iterations\": 1, \"operationsPerIteration\": 10}");
+    ObjectNode settings = (ObjectNode) new ObjectMapper().readTree("{\"method\": \"format\", \"fields\": 3, \"steadyState\": false, \"warmupIterations\": 1, \"iterations\": 1, \"operationsPerIteration\": 10}");
     ObjectNode run = Harness.run(new StringBuildWorkload(), settings, RunOptions.inProcess()).run();
     assertTrue(run.get("metrics").toString().contains("\"key\":\"line_length\""));
   }

@@ -10,9 +10,11 @@ import java.util.List;
 /**
  * The settings every JVM workload takes, beside its own, at the top level of a job's settings (so
  * the dashboard's form shows them as plain fields). Close to JMH's: warm-up iterations, then
- * measured iterations, each lasting a time or a number of operations.
+ * measured iterations, each lasting a time or a number of operations. The defaults (1 s iterations,
+ * warm-up until steady, 10 measured) are the ones bench/jvm-harness.ts compares with JMH's own.
  *
- * @param warmupIterations unmeasured iterations first (JIT compilation, caches, batch size)
+ * @param warmupIterations unmeasured iterations first (JIT compilation, caches, batch size); with
+ *     steadyState, the fewest
  * @param warmupTimeMs length of a warm-up iteration
  * @param iterations measured iterations
  * @param iterationTimeMs length of a measured iteration
@@ -21,6 +23,8 @@ import java.util.List;
  * @param batchSize operations timed together, 0 = chosen during warm-up (see {@link Measurement})
  * @param threads threads calling the operation at once
  * @param jvmArgs extra arguments of the forked JVM (e.g. -XX:+UseParallelGC)
+ * @param steadyState warm-up goes on until the iteration times stop trending (see {@link Warmup})
+ * @param maxWarmupTimeMs with steadyState, the longest warm-up before measuring anyway
  */
 public record HarnessSettings(
     int warmupIterations,
@@ -30,7 +34,9 @@ public record HarnessSettings(
     long operationsPerIteration,
     int batchSize,
     int threads,
-    List<String> jvmArgs) {
+    List<String> jvmArgs,
+    boolean steadyState,
+    long maxWarmupTimeMs) {
 
   public HarnessSettings {
     jvmArgs = List.copyOf(jvmArgs);
@@ -41,12 +47,16 @@ public record HarnessSettings(
       """
       {
         "warmupIterations": {"type": "integer", "minimum": 0, "maximum": 1000, "default": 5,
-          "description": "Unmeasured iterations first: the JIT compiles the hot code, and the harness picks the batch size"},
-        "warmupTime": {"type": "integer", "x-unit": "ms", "minimum": 1, "maximum": 600000, "default": 100,
+          "description": "Unmeasured iterations first: the JIT compiles the hot code, and the harness picks the batch size; with steadyState, the fewest (0: no warm-up)"},
+        "steadyState": {"type": "boolean", "default": true,
+          "description": "Warm up until the iteration times stop trending (no drift over 2% beyond the noise in the last 5 iterations), at most maxWarmupTime; false: exactly warmupIterations"},
+        "maxWarmupTime": {"type": "integer", "x-unit": "ms", "minimum": 1, "maximum": 3600000, "default": 30000,
+          "description": "With steadyState, the longest warm-up, in milliseconds: a run still trending then is measured with a warning"},
+        "warmupTime": {"type": "integer", "x-unit": "ms", "minimum": 1, "maximum": 600000, "default": 1000,
           "description": "Length of a warm-up iteration, in milliseconds"},
         "iterations": {"type": "integer", "minimum": 1, "maximum": 10000, "default": 10,
           "description": "Measured iterations"},
-        "iterationTime": {"type": "integer", "x-unit": "ms", "minimum": 1, "maximum": 600000, "default": 100,
+        "iterationTime": {"type": "integer", "x-unit": "ms", "minimum": 1, "maximum": 600000, "default": 1000,
           "description": "Length of a measured iteration, in milliseconds"},
         "operationsPerIteration": {"type": "integer", "minimum": 1, "maximum": 1000000000,
           "description": "Make every iteration this many operations (per thread) instead of a time"},
@@ -87,13 +97,15 @@ public record HarnessSettings(
     settings.path("jvmArgs").forEach(arg -> jvmArgs.add(arg.asText()));
     return new HarnessSettings(
         settings.path("warmupIterations").asInt(5),
-        settings.path("warmupTime").asLong(100),
+        settings.path("warmupTime").asLong(1000),
         settings.path("iterations").asInt(10),
-        settings.path("iterationTime").asLong(100),
+        settings.path("iterationTime").asLong(1000),
         settings.path("operationsPerIteration").asLong(0),
         settings.path("batchSize").asInt(0),
         settings.path("threads").asInt(1),
-        jvmArgs);
+        jvmArgs,
+        settings.path("steadyState").asBoolean(true),
+        settings.path("maxWarmupTime").asLong(30_000));
   }
 
   /** As the run's environment records them. */
@@ -101,6 +113,8 @@ public record HarnessSettings(
     ObjectNode node = mapper.createObjectNode();
     node.put("warmupIterations", warmupIterations);
     node.put("warmupTimeMs", warmupTimeMs);
+    node.put("steadyState", steadyState);
+    if (steadyState) node.put("maxWarmupTimeMs", maxWarmupTimeMs);
     node.put("iterations", iterations);
     node.put("iterationTimeMs", iterationTimeMs);
     if (operationsPerIteration > 0) node.put("operationsPerIteration", operationsPerIteration);

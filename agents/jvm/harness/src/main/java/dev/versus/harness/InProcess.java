@@ -23,14 +23,17 @@ final class InProcess {
     Thread current = Thread.currentThread();
     ClassLoader previous = current.getContextClassLoader();
     if (options.classLoader() != null) current.setContextClassLoader(options.classLoader());
-    int batchSize;
+    Measurement.Result measured;
     try (Benchmark benchmark = workload.prepare(ownSettings(workload, settings))) {
-      recorder.log(String.format("%s: %d warm-up + %d measured iterations of %s, %d thread(s)", workload.name(),
-          harness.warmupIterations(), harness.iterations(),
+      recorder.log(String.format("%s: %s warm-up + %d measured iterations of %s, %d thread(s)", workload.name(),
+          harness.steadyState() && harness.warmupIterations() > 0
+              ? "at least " + harness.warmupIterations() + ", until steady (at most " + Warmup.Seconds.format(harness.maxWarmupTimeMs() / 1000.0) + " s),"
+              : String.valueOf(harness.warmupIterations()),
+          harness.iterations(),
           harness.operationsPerIteration() > 0 ? harness.operationsPerIteration() + " operations" : harness.iterationTimeMs() + " ms",
           harness.threads()));
       Measurement.Result result = new Measurement(benchmark, harness, options.cancelled(), options.window()).run();
-      batchSize = result.batchSize();
+      measured = result;
       record(workload, harness, result, recorder);
       long bytes = benchmark.bytesPerOperation();
       if (bytes > 0) {
@@ -50,11 +53,35 @@ final class InProcess {
     ObjectNode environment = Environment.capture(Harness.MAPPER);
     environment.put("workload", workload.name());
     ObjectNode harnessEnv = harness.toJson(Harness.MAPPER);
-    harnessEnv.put("batchSize", batchSize);
+    harnessEnv.put("batchSize", measured.batchSize());
+    harnessEnv.set("warmup", warmupJson(measured.warmup()));
+    harnessEnv.put("measuredCvPercent", round(SteadyState.cv(measured.nsPerOperationPerIteration()) * 100));
     harnessEnv.put("forked", options.fork());
     environment.set("harness", harnessEnv);
     ObjectNode run = recorder.build(startedAt, Instant.now(), environment);
     return new RunResult(run, recorder.warnings(), recorder.logTail());
+  }
+
+  /** What warm-up did, as the run's environment records it (environment.harness.warmup). */
+  static ObjectNode warmupJson(Warmup.Report report) {
+    ObjectNode node = Harness.MAPPER.createObjectNode();
+    node.put("iterations", report.iterations());
+    node.put("timeMs", Math.round(report.elapsedNs() / 1e6));
+    if (report.steady() == null) {
+      node.put("steadyState", "not tested");
+    } else {
+      node.put("steadyState", report.steady() ? "reached" : "not reached");
+      if (!Double.isNaN(report.drift())) node.put("lastDriftPercent", round(report.drift() * 100));
+      if (!Double.isNaN(report.windowCv())) node.put("lastCvPercent", round(report.windowCv() * 100));
+      node.put("test", "least-squares drift or a step between earlier and later iterations, in the last " + SteadyState.WINDOW
+          + " iterations' time per operation: none over " + Math.round(SteadyState.DRIFT_LIMIT * 100) + "% and beyond t(0.975, 3) = "
+          + SteadyState.T_CRITICAL + " standard errors, and a CV of at most " + Math.round(SteadyState.NOISE_LIMIT * 100) + "%");
+    }
+    return node;
+  }
+
+  private static double round(double value) {
+    return Math.round(value * 100) / 100.0;
   }
 
   /** The settings the workload sees: without the harness's, unless its own schema claims the name. */
@@ -109,7 +136,20 @@ final class InProcess {
       recorder.summary(Harness.CPU_PERCENT, Summary.constant(1, c.cpuPercent()));
     }
     recorder.summary(Harness.HEAP_PEAK, Summary.constant(1, c.heapPeakBytes()));
+    String unsettled = Warmup.warning(result.warmup(), SteadyState.cv(result.nsPerOperationPerIteration()));
+    if (unsettled != null) recorder.warn(unsettled);
     if (harness.warmupIterations() == 0) recorder.warn("no warm-up iterations: the JIT compiled during the measured ones" + (harness.batchSize() == 0 ? ", and every operation was timed alone" : ""));
-    recorder.log(String.format("measured %d operations in batches of %d: %.1f ns/op, %d collections", ops, result.batchSize(), (double) result.measuredNs() / ops, c.gcCount()));
+    Warmup.Report w = result.warmup();
+    if (w.iterations() > 0) {
+      // The last 50 at most: short iterations (a few operations each) can number thousands.
+      double[] all = w.nsPerOperation();
+      int from = Math.max(0, all.length - 50);
+      StringBuilder times = new StringBuilder(from == 0 ? "warm-up iterations, ns/op:" : "warm-up iterations, ns/op (the last 50 of " + all.length + "):");
+      for (int i = from; i < all.length; i++) times.append(' ').append(String.format("%.1f", all[i]));
+      recorder.log(times.toString());
+    }
+    recorder.log(String.format("warm-up: %d iterations in %s s, steady state %s; measured %d operations in batches of %d: %.1f ns/op (iterations' CV %.1f%%), %d collections",
+        w.iterations(), Warmup.Seconds.format(w.elapsedNs() / 1e9), w.steady() == null ? "not tested" : w.steady() ? "reached" : "not reached",
+        ops, result.batchSize(), (double) result.measuredNs() / ops, SteadyState.cv(result.nsPerOperationPerIteration()) * 100, c.gcCount()));
   }
 }

@@ -12,7 +12,8 @@ import org.HdrHistogram.Histogram;
 
 /**
  * Warm-up and measured iterations of a benchmark on {@code threads} threads, and the JVM's figures
- * (allocation, GC, CPU, heap) over the measured part.
+ * (allocation, GC, CPU, heap) over the measured part. How long warm-up lasts is {@link Warmup}'s
+ * decision, taken on the first thread's iterations (the others follow at their next iteration's end).
  *
  * <p>Timing. Reading the clock costs ~20-25 ns, too much to time a 50 ns operation alone. Like
  * JMH, the harness times batches: {@code batchSize} operations between two clock reads, and
@@ -47,13 +48,20 @@ final class Measurement {
       /** Operations per second of each measured iteration, summed over the threads. */
       double[] throughputPerIteration,
       int batchSize,
-      JvmCounters.Delta counters) {}
+      JvmCounters.Delta counters,
+      /** What warm-up did (decided on the first thread's iterations). */
+      Warmup.Report warmup,
+      /** The measured iterations' mean time per operation (ns; all threads), one per iteration. */
+      double[] nsPerOperationPerIteration) {}
 
   private final Benchmark benchmark;
   private final HarnessSettings settings;
   private final BooleanSupplier cancelled;
   private final MeasuredWindow window;
   private volatile boolean stop;
+  /** Set by the first thread when its warm-up ends: the others end theirs at their next iteration's end. */
+  private volatile boolean warmedUp;
+  private final Warmup warmup;
   private final AtomicReference<Throwable> failure = new AtomicReference<>();
 
   Measurement(Benchmark benchmark, HarnessSettings settings, BooleanSupplier cancelled, MeasuredWindow window) {
@@ -61,6 +69,7 @@ final class Measurement {
     this.settings = settings;
     this.cancelled = cancelled;
     this.window = window;
+    this.warmup = new Warmup(settings);
   }
 
   /** Runs it all; the threads take the caller's context class loader. */
@@ -71,6 +80,7 @@ final class Measurement {
     ClassLoader loader = Thread.currentThread().getContextClassLoader();
     for (int t = 0; t < threads; t++) {
       Worker worker = new Worker(phaser);
+      worker.decides = t == 0;
       Thread thread = new Thread(worker, "versus-measure-" + t);
       thread.setDaemon(true);
       thread.setContextClassLoader(loader);
@@ -136,14 +146,22 @@ final class Measurement {
     long measuredNs = 0;
     long allocated = 0;
     double[] throughput = new double[settings.iterations()];
+    double[] iterationNs = new double[settings.iterations()];
+    double[] iterationOps = new double[settings.iterations()];
     for (Worker w : workers) {
       histogram.add(w.histogram);
       operations += w.operations;
       measuredNs += w.measuredNs;
       allocated += w.allocatedBytes;
-      for (int i = 0; i < throughput.length; i++) throughput[i] += w.throughput[i];
+      for (int i = 0; i < throughput.length; i++) {
+        throughput[i] += w.throughput[i];
+        iterationNs[i] += w.measuredIterationNs[i];
+        iterationOps[i] += w.iterationOpsMeasured[i];
+      }
     }
-    return new Result(histogram, operations, measuredNs, wallNs, allocated, throughput, workers.get(0).batch, counters);
+    double[] nsPerOp = new double[iterationNs.length];
+    for (int i = 0; i < nsPerOp.length; i++) nsPerOp[i] = iterationOps[i] == 0 ? 0 : iterationNs[i] / iterationOps[i];
+    return new Result(histogram, operations, measuredNs, wallNs, allocated, throughput, workers.get(0).batch, counters, warmup.report(), nsPerOp);
   }
 
   static Histogram newHistogram() {
@@ -165,6 +183,10 @@ final class Measurement {
     Thread thread;
     final Histogram histogram = newHistogram();
     final double[] throughput = new double[settings.iterations()];
+    final long[] measuredIterationNs = new long[settings.iterations()];
+    final long[] iterationOpsMeasured = new long[settings.iterations()];
+    /** The first thread decides when warm-up ends. */
+    boolean decides;
     int batch;
     long operations;
     long measuredNs;
@@ -183,8 +205,16 @@ final class Measurement {
         boolean calibrate = settings.batchSize() == 0;
         batch = calibrate ? 1 : settings.batchSize();
         long warmupNs = TimeUnit.MILLISECONDS.toNanos(settings.warmupTimeMs());
-        for (int w = 0; w < settings.warmupIterations() && !stop; w++) {
-          iteration(blackhole, warmupNs, null, calibrate);
+        if (decides) {
+          while (warmup.goesOn() && !stop) {
+            long ns = iteration(blackhole, warmupNs, null, calibrate);
+            warmup.iteration(iterationOps == 0 ? 0 : (double) ns / iterationOps, ns);
+          }
+          warmedUp = true;
+        } else if (settings.steadyState()) {
+          while (!warmedUp && !stop && settings.warmupIterations() > 0) iteration(blackhole, warmupNs, null, calibrate);
+        } else {
+          for (int w = 0; w < settings.warmupIterations() && !stop; w++) iteration(blackhole, warmupNs, null, calibrate);
         }
         phaser.arriveAndAwaitAdvance();
         phaser.arriveAndAwaitAdvance();
@@ -194,6 +224,8 @@ final class Measurement {
           long ns = iteration(blackhole, iterationNs, histogram, false);
           operations += iterationOps;
           measuredNs += ns;
+          measuredIterationNs[i] = ns;
+          iterationOpsMeasured[i] = iterationOps;
           throughput[i] = ns == 0 ? 0 : iterationOps * 1e9 / ns;
         }
         allocatedBytes = JvmCounters.threadAllocatedBytes() - allocatedBefore;
@@ -215,6 +247,7 @@ final class Measurement {
       Benchmark b = benchmark;
       long limit = settings.operationsPerIteration();
       long ops = 0;
+      b.beforeIteration();
       long start = System.nanoTime();
       long deadline = start + durationNs;
       long t0 = start;
@@ -236,6 +269,7 @@ final class Measurement {
         if (stop) break;
       }
       iterationOps = ops;
+      b.afterIteration();
       return t0 - start;
     }
   }

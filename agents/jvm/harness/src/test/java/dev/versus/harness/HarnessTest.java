@@ -29,13 +29,95 @@ class HarnessTest {
 
   @Test
   void countsEveryOperationAndMeasuresOnlyTheMeasuredOnes() throws Exception {
-    ObjectNode s = settings("{\"size\": 16, \"warmupIterations\": 2, \"iterations\": 3, \"operationsPerIteration\": 1000}");
+    ObjectNode s = settings("{\"size\": 16, \"steadyState\": false, \"warmupIterations\": 2, \"iterations\": 3, \"operationsPerIteration\": 1000}");
     ObjectNode run = Harness.run(ALLOC, s, RunOptions.inProcess()).run();
     assertEquals(5000, metric(run, "calls").get("summary").get("mean").asLong(), "warm-up and measured calls");
     assertEquals(3000, metric(run, "op_time").get("summary").get("n").asLong());
     assertEquals(3, metric(run, "throughput").get("samples").size(), "one throughput sample per iteration");
     Histogram histogram = decode(metric(run, "op_time").get("histogram").asText());
     assertEquals(3000, histogram.getTotalCount());
+  }
+
+  @Test
+  void aWarmupThatNeverSettlesIsMeasuredWithAWarning() throws Exception {
+    // maxWarmupTime is up after the first 20 ms iteration: too few iterations for the trend test
+    // (whether real iteration times trend is the machine's business; SteadyStateTest has the test).
+    RunResult result = Harness.run(ALLOC, settings("{\"warmupTime\": 20, \"maxWarmupTime\": 1, \"iterations\": 2, \"iterationTime\": 20}"), RunOptions.inProcess());
+    JsonNode harness = result.run().get("environment").get("harness");
+    JsonNode warmup = harness.get("warmup");
+    assertEquals("not reached", warmup.get("steadyState").asText(), harness.toString());
+    assertEquals(1, warmup.get("iterations").asInt(), harness.toString());
+    assertTrue(harness.get("steadyState").asBoolean() && harness.get("maxWarmupTimeMs").asLong() == 1, harness.toString());
+    assertTrue(harness.get("measuredCvPercent").asDouble() >= 0, harness.toString());
+    assertEquals(1, result.warnings().size(), result.warnings().toString());
+    String warning = result.warnings().get(0);
+    assertTrue(warning.matches("did not reach steady state in 0\\.0\\d+ s: only 1 warm-up iteration fitted, the trend test needs 5 \\(measured iterations' CV \\d+\\.\\d%\\); .*"), warning);
+    assertEquals(warning, result.run().get("environment").get("warnings").get(0).asText());
+  }
+
+  @Test
+  void theRunRecordsItsWarmupAndTheMeasuredIterationsCv() throws Exception {
+    ObjectNode adaptive = Harness.run(ALLOC, settings("{\"size\": 16, \"warmupIterations\": 2, \"iterations\": 3, \"operationsPerIteration\": 1000}"), RunOptions.inProcess()).run();
+    JsonNode harness = adaptive.get("environment").get("harness");
+    // At least five iterations (the trend test's window); whether they settled depends on the machine.
+    assertTrue(harness.get("warmup").get("iterations").asInt() >= 5, harness.toString());
+    assertTrue(Set.of("reached", "not reached").contains(harness.get("warmup").get("steadyState").asText()), harness.toString());
+    assertTrue(harness.get("warmup").get("test").asText().startsWith("least-squares drift or a step"), harness.toString());
+    assertTrue(harness.get("measuredCvPercent").isNumber(), harness.toString());
+
+    ObjectNode fixed = Harness.run(ALLOC, settings("{\"size\": 16, \"steadyState\": false, \"warmupIterations\": 2, \"iterations\": 3, \"operationsPerIteration\": 1000}"), RunOptions.inProcess()).run();
+    JsonNode fixedWarmup = fixed.get("environment").get("harness").get("warmup");
+    assertEquals(2, fixedWarmup.get("iterations").asInt());
+    assertEquals("not tested", fixedWarmup.get("steadyState").asText());
+    assertFalse(fixed.get("environment").has("warnings"));
+  }
+
+  @Test
+  void iterationSetupAndTeardownRunAroundEveryIterationUntimed() throws Exception {
+    java.util.List<String> calls = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+    dev.versus.workload.Workload hooked = new dev.versus.workload.Workload() {
+      @Override
+      public String name() {
+        return "test-hooks";
+      }
+
+      @Override
+      public String description() {
+        return "records its iteration hooks";
+      }
+
+      @Override
+      public String settingsSchema() {
+        return "{\"type\": \"object\", \"properties\": {}}";
+      }
+
+      @Override
+      public dev.versus.workload.Benchmark prepare(JsonNode settings) {
+        return new dev.versus.workload.Benchmark() {
+          int ops;
+
+          @Override
+          public void beforeIteration() {
+            ops = 0;
+            calls.add("before");
+          }
+
+          @Override
+          public void operation(dev.versus.workload.Blackhole blackhole) {
+            ops++;
+          }
+
+          @Override
+          public void afterIteration() {
+            calls.add("after " + ops);
+          }
+        };
+      }
+    };
+    Harness.run(hooked, settings("{\"steadyState\": false, \"warmupIterations\": 2, \"iterations\": 3, \"operationsPerIteration\": 100}"), RunOptions.inProcess());
+    java.util.List<String> expected = new java.util.ArrayList<>();
+    for (int i = 0; i < 5; i++) expected.addAll(java.util.List.of("before", "after 100"));
+    assertEquals(expected, calls, "each of 2 warm-up and 3 measured iterations, around its 100 operations");
   }
 
   @Test
@@ -111,7 +193,7 @@ class HarnessTest {
 
   @Test
   void aForkedRunHasTheInProcessRunsShape() throws Exception {
-    ObjectNode s = settings("{\"size\": 64, \"warmupIterations\": 1, \"iterations\": 2, \"operationsPerIteration\": 2000}");
+    ObjectNode s = settings("{\"size\": 64, \"steadyState\": false, \"warmupIterations\": 1, \"iterations\": 2, \"operationsPerIteration\": 2000}");
     RunResult here = Harness.run(ALLOC, s, RunOptions.inProcess());
     RunResult forked = Harness.run(ALLOC, s, RunOptions.defaults().withJvmArgs(java.util.List.of("-Xmx256m")));
     assertEquals(shape(here.run()), shape(forked.run()));

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 
 /** The measured window is told to whoever asks (the agent's probes), in this JVM and from a fork. */
 class MeasuredWindowTest {
-  private static final String SETTINGS = "{\"warmupIterations\": 2, \"warmupTime\": 50, \"iterations\": 3, \"iterationTime\": 50}";
+  private static final String SETTINGS = "{\"steadyState\": false, \"warmupIterations\": 2, \"warmupTime\": 50, \"iterations\": 3, \"iterationTime\": 50}";
 
   /** Records the window's moments, and the run's log lines as they come. */
   private static final class Recording implements MeasuredWindow {
@@ -87,7 +87,7 @@ class MeasuredWindowTest {
       }
     };
     // 2 threads × (3 warm-up + 4 measured iterations) × 1000 operations.
-    Harness.run(counting, HarnessTest.settings("{\"threads\": 2, \"warmupIterations\": 3, \"iterations\": 4, \"operationsPerIteration\": 1000, \"batchSize\": 1}"),
+    Harness.run(counting, HarnessTest.settings("{\"threads\": 2, \"steadyState\": false, \"warmupIterations\": 3, \"iterations\": 4, \"operationsPerIteration\": 1000, \"batchSize\": 1}"),
         RunOptions.inProcess().withMeasuredWindow(window));
     assertEquals(List.of(6000L, 14000L), seen, "opened after every warm-up operation, closed after every measured one");
   }

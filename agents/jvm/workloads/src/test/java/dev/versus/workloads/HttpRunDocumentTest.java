@@ -48,7 +48,7 @@ class HttpRunDocumentTest {
   @Test
   void everyMetricDescribesItsValues() throws Exception {
     for (String load : new String[] {
-      "\"threads\": 2, \"warmupIterations\": 1, \"iterations\": 3, \"operationsPerIteration\": 15",
+      "\"threads\": 2, \"steadyState\": false, \"warmupIterations\": 1, \"iterations\": 3, \"operationsPerIteration\": 15",
       // One measured request: a summary of one value has no spread.
       "\"threads\": 1, \"warmupIterations\": 0, \"iterations\": 1, \"operationsPerIteration\": 1",
     }) {

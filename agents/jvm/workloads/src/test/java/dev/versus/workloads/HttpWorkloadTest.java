@@ -42,7 +42,7 @@ class HttpWorkloadTest {
 
   @Test
   void virtualUsersSendTheCountedRequestsAndTheLatencyHistogramHasThemAll() throws Exception {
-    ObjectNode run = Runs.run(new HttpWorkload(), "{\"url\": \"" + base + "/\", \"threads\": 3, \"warmupIterations\": 1, \"iterations\": 2, \"operationsPerIteration\": 10}");
+    ObjectNode run = Runs.run(new HttpWorkload(), "{\"url\": \"" + base + "/\", \"threads\": 3, \"steadyState\": false, \"warmupIterations\": 1, \"iterations\": 2, \"operationsPerIteration\": 10}");
     assertEquals(90, served.get(), "3 users x (1 + 2) iterations x 10 requests");
     assertEquals(60, Runs.metric(run, "latency").get("summary").get("n").asLong());
     assertEquals("ms", Runs.metric(run, "latency").get("unit").asText());

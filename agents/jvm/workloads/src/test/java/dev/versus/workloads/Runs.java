@@ -13,7 +13,7 @@ final class Runs {
 
   static final ObjectMapper MAPPER = new ObjectMapper();
   /** Short and counted: a test must not depend on how fast the machine is. */
-  static final String BRIEF = "\"warmupIterations\": 1, \"iterations\": 2, \"operationsPerIteration\": 20";
+  static final String BRIEF = "\"steadyState\": false, \"warmupIterations\": 1, \"iterations\": 2, \"operationsPerIteration\": 20";
 
   static ObjectNode settings(String json) throws Exception {
     return (ObjectNode) MAPPER.readTree(json);
