@@ -68,14 +68,7 @@ export function ChangePointList({ changePoints, unit, repositoryUrl, canReview, 
                   </td>
                   <td className="small">{c.time ? formatUtc(c.time) : "—"}</td>
                   <td>
-                    <ChangeVerdict percent={c.changePercent} verdict={c.verdict} style={changeStyle(c.changePercent, c.ciLowPercent, c.ciHighPercent)} />
-                    {c.ciLowPercent !== null && c.ciHighPercent !== null ? (
-                      <span className="small muted">
-                        {" "}
-                        95% CI {formatChange(c.ciLowPercent, changeStyle(c.changePercent, c.ciLowPercent, c.ciHighPercent))} to{" "}
-                        {formatChange(c.ciHighPercent, changeStyle(c.changePercent, c.ciLowPercent, c.ciHighPercent))}
-                      </span>
-                    ) : null}
+                    <ChangeWithCi point={c} />
                   </td>
                   <td className="small">
                     {formatMeasure(c.before, unit)} → {formatMeasure(c.after, unit)}
@@ -116,5 +109,25 @@ export function ChangePointList({ changePoints, unit, repositoryUrl, canReview, 
         </div>
       )}
     </section>
+  );
+}
+
+/** A change point's size and verdict, then its 95% CI, all three written in one style. */
+function ChangeWithCi({
+  point,
+}: {
+  point: { changePercent: number | null; ciLowPercent: number | null; ciHighPercent: number | null; verdict: "regression" | "improvement" };
+}) {
+  const style = changeStyle(point.changePercent, point.ciLowPercent, point.ciHighPercent);
+  return (
+    <>
+      <ChangeVerdict percent={point.changePercent} verdict={point.verdict} style={style} />
+      {point.ciLowPercent !== null && point.ciHighPercent !== null ? (
+        <span className="small muted">
+          {" "}
+          95% CI {formatChange(point.ciLowPercent, style)} to {formatChange(point.ciHighPercent, style)}
+        </span>
+      ) : null}
+    </>
   );
 }

@@ -102,7 +102,6 @@ interface RowProps {
 function SeriesRow({ id, probeName, index, row, onChange, onRemove, error }: RowProps) {
   const set = (field: string, value: unknown) => onChange({ ...row, [field]: value });
   const [labels, setLabels] = useState(() => labelsText(row.labels));
-  const [labelsProblem, setLabelsProblem] = useState<string | undefined>();
   const ids = {
     key: `${id}.key`,
     metric: `${id}.metric`,
@@ -112,48 +111,41 @@ function SeriesRow({ id, probeName, index, row, onChange, onRemove, error }: Row
     direction: `${id}.direction`,
   };
   const key = String(row.key ?? "");
-  const labelsError = labelsProblem ?? error("labels");
+  const parsedLabels = parseLabels(labels);
+  const labelsError = (typeof parsedLabels === "string" ? parsedLabels : undefined) ?? error("labels");
   return (
     <div className="probe-series-row" data-testid="probe-series-row">
       <div className="row">
-        <Field id={ids.key} label="Key" hint={`The run reports ${probeName || "probe"}.${key || "key"}`} error={error("key")}>
-          <input
-            id={ids.key}
-            type="text"
-            autoComplete="off"
-            placeholder="queue_depth"
-            value={key}
-            onChange={(event) => set("key", event.target.value)}
-            {...invalidProps(ids.key, error("key"))}
-          />
-        </Field>
-        <Field id={ids.metric} label="Prometheus series" error={error("metric")}>
-          <input
-            id={ids.metric}
-            type="text"
-            autoComplete="off"
-            placeholder="executor_queued_tasks"
-            value={String(row.metric ?? "")}
-            onChange={(event) => set("metric", event.target.value)}
-            {...invalidProps(ids.metric, error("metric"))}
-          />
-        </Field>
-        <Field id={ids.labels} label="Labels (optional)" hint='Matching samples are summed, e.g. name="io", area="heap"' error={labelsError}>
-          <input
-            id={ids.labels}
-            type="text"
-            autoComplete="off"
-            value={labels}
-            onChange={(event) => {
-              setLabels(event.target.value);
-              const parsed = parseLabels(event.target.value);
-              setLabelsProblem(typeof parsed === "string" ? parsed : undefined);
-              // Text that does not read as labels is kept as text, which the schema refuses: the probe is not saved so.
-              onChange({ ...row, labels: typeof parsed === "string" ? event.target.value : parsed });
-            }}
-            {...invalidProps(ids.labels, labelsError)}
-          />
-        </Field>
+        <TextField
+          id={ids.key}
+          label="Key"
+          hint={`The run reports ${probeName || "probe"}.${key || "key"}`}
+          placeholder="queue_depth"
+          value={key}
+          error={error("key")}
+          onChange={(text) => set("key", text)}
+        />
+        <TextField
+          id={ids.metric}
+          label="Prometheus series"
+          placeholder="executor_queued_tasks"
+          value={String(row.metric ?? "")}
+          error={error("metric")}
+          onChange={(text) => set("metric", text)}
+        />
+        <TextField
+          id={ids.labels}
+          label="Labels (optional)"
+          hint='Matching samples are summed, e.g. name="io", area="heap"'
+          value={labels}
+          error={labelsError}
+          onChange={(text) => {
+            setLabels(text);
+            const parsed = parseLabels(text);
+            // Text that does not read as labels is kept as text, which the schema refuses: the probe is not saved so.
+            set("labels", typeof parsed === "string" ? text : parsed);
+          }}
+        />
       </div>
       <div className="row">
         <Field
@@ -170,17 +162,7 @@ function SeriesRow({ id, probeName, index, row, onChange, onRemove, error }: Row
             ))}
           </select>
         </Field>
-        <Field id={ids.unit} label="Unit" error={error("unit")}>
-          <input
-            id={ids.unit}
-            type="text"
-            autoComplete="off"
-            placeholder="count"
-            value={String(row.unit ?? "")}
-            onChange={(event) => set("unit", event.target.value)}
-            {...invalidProps(ids.unit, error("unit"))}
-          />
-        </Field>
+        <TextField id={ids.unit} label="Unit" placeholder="count" value={String(row.unit ?? "")} error={error("unit")} onChange={(text) => set("unit", text)} />
         <Field id={ids.direction} label="Better when" error={error("direction")}>
           <select id={ids.direction} value={String(row.direction ?? "lower_is_better")} onChange={(event) => set("direction", event.target.value)}>
             {metricDirections.map((direction) => (
@@ -195,5 +177,38 @@ function SeriesRow({ id, probeName, index, row, onChange, onRemove, error }: Row
         </div>
       </div>
     </div>
+  );
+}
+
+/** One of a series' text boxes, with its label, hint and problem. */
+function TextField({
+  id,
+  label,
+  hint,
+  placeholder,
+  value,
+  error,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  hint?: string;
+  placeholder?: string;
+  value: string;
+  error: string | undefined;
+  onChange: (text: string) => void;
+}) {
+  return (
+    <Field id={id} label={label} hint={hint} error={error}>
+      <input
+        id={id}
+        type="text"
+        autoComplete="off"
+        placeholder={placeholder}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        {...invalidProps(id, error)}
+      />
+    </Field>
   );
 }
