@@ -30,7 +30,7 @@ const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 const kindLabel = { go: "Go agent", jvm: "JVM agent", other: "agent" } as const;
 
-const builtInLabel: Record<BuiltInAgent, string> = {
+export const builtInLabel: Record<BuiltInAgent, string> = {
   go: "the Go agent (agents/go)",
   reference: "the TypeScript reference agent (agents/reference)",
   jvm: "the JVM agent (agents/jvm)",

@@ -13,7 +13,9 @@ import { useTRPC } from "~/components/trpc/react";
 import type { FieldIssue } from "~/server/core/errors";
 import { newSeed } from "~/server/agents/plan";
 import { ZStartBatch, type TJobOrder } from "~/server/schemas/jobs";
-import { agentsThatCanRun, batchDuration, jobCount, orderPreview, parseLabels, type RunnableVariant } from "./run-plan";
+import type { BuiltInAgent } from "~/server/workloads/built-in-agents";
+import { MissingCapabilities } from "./missing-capabilities";
+import { agentsThatCanRun, batchDuration, jobCount, orderPreview, parseLabels, unofferedNeeds, type RunnableVariant } from "./run-plan";
 
 export interface RunTarget {
   projectSlug: string;
@@ -21,6 +23,8 @@ export interface RunTarget {
   variants: RunnableVariant[];
   warmupRuns: number;
   measuredRuns: number;
+  /** For each workload of the variants, the agents shipped with Versus that have it (what to start when none is enrolled). */
+  builtIn: Record<string, BuiltInAgent[]>;
 }
 
 export interface StartedBatch {
@@ -31,6 +35,13 @@ export interface StartedBatch {
 }
 
 type Where = "any" | "agent" | "labels";
+
+/** “grpc”, “http” with prometheus probes: the workloads, then the probe kinds the jobs sample. */
+function needsText(needs: string[]): string {
+  const workloads = needs.filter((need) => !need.startsWith("probe:")).map((need) => `“${need}”`);
+  const probes = needs.filter((need) => need.startsWith("probe:")).map((need) => need.slice("probe:".length));
+  return `${workloads.join(", ")}${probes.length ? ` with ${probes.join(" and ")} probes` : ""}`;
+}
 type Problems = Partial<Record<"variants" | "seed" | "agentId" | "labels", string>>;
 
 export function RunForm({ target, onStarted }: { target: RunTarget; onStarted: (batch: StartedBatch) => void }) {
@@ -52,11 +63,11 @@ export function RunForm({ target, onStarted }: { target: RunTarget; onStarted: (
   const start = useMutation(trpc.job.startBatch.mutationOptions());
 
   const variants = runnable.filter((variant) => chosen.includes(variant.name));
-  const workloads = [...new Set(variants.map((variant) => variant.workload as string))];
+  const needs = [...new Set(variants.flatMap((variant) => variant.needs))];
   const parsedLabels = where === "labels" ? parseLabels(labelsText) : { labels: {} };
   const labels = "labels" in parsedLabels ? parsedLabels.labels : {};
   const pinned = where === "agent" && agentId ? agentId : undefined;
-  const capable = agents.data ? agentsThatCanRun(agents.data, workloads, labels, pinned) : undefined;
+  const capable = agents.data ? agentsThatCanRun(agents.data, needs, labels, pinned) : undefined;
   const onlineCapable = capable?.filter((agent) => agent.online);
   const seedNumber = seedText.trim() === "" ? undefined : Number(seedText);
   const seed = seedNumber !== undefined && Number.isInteger(seedNumber) && seedNumber >= 0 ? seedNumber : undefined;
@@ -212,7 +223,7 @@ export function RunForm({ target, onStarted }: { target: RunTarget; onStarted: (
               <select id="run-agent" value={agentId} onChange={(event) => setAgentId(event.target.value)} {...invalidProps("run-agent", problems.agentId)}>
                 <option value="">Choose…</option>
                 {activeAgents.map((agent) => {
-                  const lacking = workloads.filter((workload) => !agent.capabilities.includes(workload));
+                  const lacking = needs.filter((need) => !agent.capabilities.includes(need));
                   return (
                     <option key={agent.id} value={agent.id} disabled={lacking.length > 0}>
                       {agent.name} ({agent.online ? "online" : "offline"}){lacking.length ? ` — does not offer ${lacking.join(", ")}` : ""}
@@ -287,7 +298,7 @@ export function RunForm({ target, onStarted }: { target: RunTarget; onStarted: (
             </p>
           ) : (
             <div className="notice-warn" role="status" data-testid="run-no-agent">
-              No online agent {pinned ? "chosen here " : ""}can run {workloads.map((workload) => `“${workload}”`).join(", ")}
+              No online agent {pinned ? "chosen here " : ""}can run {needsText(needs)}
               {Object.keys(labels).length
                 ? ` with labels ${Object.entries(labels)
                     .map(([key, value]) => `${key}=${value}`)
@@ -296,6 +307,7 @@ export function RunForm({ target, onStarted }: { target: RunTarget; onStarted: (
               {capable?.length ? ` (${capable.map((agent) => agent.name).join(", ")} could, but ${capable.length === 1 ? "is" : "are"} offline)` : ""}. The jobs
               wait in the queue until one is: start an agent enrolled in this project — see <Link href={`/p/${projectSlug}/agents`}>Agents</Link> for how to
               enroll one.
+              <MissingCapabilities missing={unofferedNeeds(agents.data ?? [], needs)} builtIn={target.builtIn} />
             </div>
           )
         ) : null}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { planBatch } from "~/server/agents/plan";
-import { agentsThatCanRun, batchDuration, jobCount, orderPreview, parseLabels, type AgentForRun } from "./run-plan";
+import { agentsThatCanRun, batchDuration, jobCount, orderPreview, parseLabels, unofferedNeeds, type AgentForRun } from "./run-plan";
 
 describe("jobCount", () => {
   it("counts warm-ups and measured runs per variant", () => {
@@ -71,6 +71,29 @@ describe("agentsThatCanRun", () => {
     expect(agentsThatCanRun(agents, ["gzip"], { pool: "lab", os: "linux" })).toEqual([]);
     expect(agentsThatCanRun(agents, ["gzip"], {}, "c").map((a) => a.id)).toEqual(["c"]);
     expect(agentsThatCanRun(agents, ["gzip"], {}, "b")).toEqual([]);
+  });
+
+  it("also requires the probe kinds the jobs sample", () => {
+    const prober = agent("p", { capabilities: ["gzip", "probe:prometheus"] });
+    expect(agentsThatCanRun([...agents, prober], ["gzip", "probe:prometheus"], {}).map((a) => a.id)).toEqual(["p"]);
+  });
+});
+
+describe("unofferedNeeds", () => {
+  const agent = (id: string, capabilities: string[], extra: Partial<AgentForRun> = {}): AgentForRun => ({
+    id,
+    name: id,
+    online: true,
+    revokedAt: null,
+    capabilities,
+    labels: {},
+    ...extra,
+  });
+
+  it("lists what no unrevoked agent offers, in the order needed; an offline agent's offer counts (it only needs to come back)", () => {
+    const agents = [agent("reference", ["gzip", "sleep"]), agent("revoked-go", ["grpc", "http"], { revokedAt: new Date("2026-01-01T00:00:00Z") })];
+    expect(unofferedNeeds(agents, ["grpc", "http", "probe:prometheus", "gzip"])).toEqual(["grpc", "http", "probe:prometheus"]);
+    expect(unofferedNeeds([...agents, agent("offline-go", ["http", "grpc", "probe:prometheus"], { online: false })], ["grpc", "probe:prometheus"])).toEqual([]);
   });
 });
 

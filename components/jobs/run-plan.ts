@@ -9,6 +9,8 @@ export interface RunnableVariant {
   name: string;
   /** The workload it runs; null when none is configured (it cannot be run). */
   workload: string | null;
+  /** What its jobs need from an agent: the workload and `probe:<kind>` per probe kind (server/workloads/job-capabilities.ts). */
+  needs: string[];
 }
 
 export interface JobCount {
@@ -69,17 +71,27 @@ export interface AgentForRun {
 }
 
 /**
- * The unrevoked agents that could take every job of the batch: they offer each workload, carry
- * every required label, and are the pinned agent when one is chosen.
+ * The unrevoked agents that could take every job of the batch: they offer each capability the
+ * jobs need (workloads, probe kinds), carry every required label, and are the pinned agent when
+ * one is chosen.
  */
-export function agentsThatCanRun<A extends AgentForRun>(agents: A[], workloads: string[], labels: TLabels, pinnedAgentId?: string): A[] {
+export function agentsThatCanRun<A extends AgentForRun>(agents: A[], needs: string[], labels: TLabels, pinnedAgentId?: string): A[] {
   return agents.filter(
     (agent) =>
       !agent.revokedAt &&
       (!pinnedAgentId || agent.id === pinnedAgentId) &&
-      workloads.every((workload) => agent.capabilities.includes(workload)) &&
+      needs.every((need) => agent.capabilities.includes(need)) &&
       Object.entries(labels).every(([key, value]) => agent.labels[key] === value),
   );
+}
+
+/**
+ * What the jobs need that no agent of the project offers, online or not: what to install or start
+ * first (an offline agent that offers it only needs to come back, which the dialog says apart).
+ */
+export function unofferedNeeds(agents: AgentForRun[], needs: string[]): string[] {
+  const active = agents.filter((agent) => !agent.revokedAt);
+  return needs.filter((need) => !active.some((agent) => agent.capabilities.includes(need)));
 }
 
 export interface JobSeconds {

@@ -5,8 +5,8 @@ import type { Db, Prisma } from "../db/client";
 import { AppError, type FieldIssue } from "../core/errors";
 import type { TLabels } from "../schemas/agents";
 import { MAX_BATCH_JOBS, type TJobOrder, type TJobStatus, type TStartBatch } from "../schemas/jobs";
-import { probeCapability } from "../schemas/probe";
 import { workloadOf, type TVariantWorkload } from "../schemas/workload";
+import { jobCapabilities } from "../workloads/job-capabilities";
 import { requireWorkloadFit } from "../workloads/workload-checks";
 import { isOnline } from "./agent-admin";
 import { batchWaitReasons, type WaitingAgent } from "./batch-waits";
@@ -84,7 +84,7 @@ export async function startBatch(
       { fieldIssues: [{ path: ["variants"], message: `no workload configured for ${missing.join(", ")}` }] },
     );
   }
-  const needed = [...new Set([...workloads.values()].flatMap(capabilitiesOf))];
+  const needed = [...new Set([...workloads.values()].flatMap(jobCapabilities))];
   // The same check as saving: agents' adverts may have changed since (or the experiment was
   // saved before they said what they report).
   await requireWorkloadFit(
@@ -114,7 +114,7 @@ export async function startBatch(
   }
 
   if (options.requireOnlineAgent) {
-    const needs = [...new Map([...workloads.values()].map((workload) => capabilitiesOf(workload)).map((caps) => [caps.join("\u0000"), caps])).values()];
+    const needs = [...new Map([...workloads.values()].map((workload) => jobCapabilities(workload)).map((caps) => [caps.join("\u0000"), caps])).values()];
     const reasons = batchWaitReasons({ needs, requiredLabels: input.labels, pinnedAgentId: pinned?.id ?? null }, await waitingAgents(db, projectId));
     if (reasons.length) {
       throw new AppError("UNPROCESSABLE", `No online agent can run this batch now, so nothing was started. ${reasons.join(" ")}`, {
@@ -171,7 +171,7 @@ export async function startBatch(
               position: job.position,
               repetition: job.repetition,
               warmup: job.warmup,
-              capabilities: capabilitiesOf(workload),
+              capabilities: jobCapabilities(workload),
               requiredLabels: input.labels,
               payload: workload as Prisma.InputJsonObject,
               pinnedAgentId: pinned?.id,
@@ -194,11 +194,6 @@ export async function startBatch(
     jobs: plan.length,
     eligibleAgents: await countEligibleAgents(db, projectId, needed, input.labels, pinned?.id),
   };
-}
-
-/** What a job of this workload needs from its agent: the workload, and `probe:<kind>` for each kind of probe it samples. */
-function capabilitiesOf(workload: TVariantWorkload): string[] {
-  return [...new Set([workload.workload, ...workload.probes.map((probe) => probeCapability(probe.kind))])];
 }
 
 async function countEligibleAgents(db: Db, projectId: string, capabilities: string[], labels: TLabels, pinnedAgentId: string | undefined): Promise<number> {

@@ -16,6 +16,7 @@ import { ExampleBadge } from "~/components/experiments/example-badge";
 import { RunnableEmptyState, type RunnableWorkload } from "~/components/experiments/runnable-empty-state";
 import { exampleNotice } from "~/server/experiments/example-notice";
 import { builtInAgentsWith } from "~/server/workloads/built-in-agents";
+import { jobCapabilities } from "~/server/workloads/job-capabilities";
 import { ShareButton } from "~/components/share/share-button";
 import { formatDateTime, plural } from "~/components/format";
 import { roleAtLeast } from "~/server/access/project-access";
@@ -93,7 +94,11 @@ export default async function ExperimentPage({ params, searchParams }: Params) {
                 title={experiment.title}
                 projectSlug={project.slug}
                 experimentSlug={experiment.slug}
-                variants={experiment.variants.map((variant) => ({ name: variant.name, workload: workloadOf(variant.config)?.workload ?? null }))}
+                variants={experiment.variants.map((variant) => {
+                  const workload = workloadOf(variant.config);
+                  return { name: variant.name, workload: workload?.workload ?? null, needs: workload ? jobCapabilities(workload) : [] };
+                })}
+                builtIn={Object.fromEntries(agentRun.map((name) => [name, builtInAgentsWith(name)]))}
                 warmupRuns={experiment.warmupRuns}
                 measuredRuns={experiment.measuredRuns}
               />
