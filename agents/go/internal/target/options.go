@@ -21,6 +21,7 @@ type Options struct {
 	StallEvery time.Duration // hold every answer during a window once per this period (0: never)
 	StallFor   time.Duration
 	Burn       float64 // share of one core kept busy
+	Workers    int     // requests answered at once; the rest wait (0: no limit)
 
 	PayloadSize int // default size of the /payload answers
 
@@ -62,6 +63,7 @@ func ParseOptions(name string, args []string, stderr io.Writer) (Options, error)
 	fs.BoolVar(&o.Metrics, "metrics", true, "serve the process's and Go's metrics (and the target's own) at /metrics")
 	fs.DurationVar(&o.StallEvery, "stall-every", 0, "hold all answers (but /metrics) for --stall-for once per this period, as a GC pause or a lock would (0: never)")
 	fs.DurationVar(&o.StallFor, "stall-for", time.Second, "how long each stall lasts")
+	fs.IntVar(&o.Workers, "workers", 0, "answer at most this many requests (and gRPC calls) at once, as a server's worker pool (Tomcat's maxThreads); the rest wait for a free worker and the wait counts in their latency (0: no limit)")
 	fs.Float64Var(&o.Burn, "burn", 0, "keep this share of one core busy (0 – 1), in 10 ms slices")
 	fs.IntVar(&o.PayloadSize, "payload-size", 1<<20, "bytes of a /payload answer when the request gives no ?size= (0 – 64 MiB)")
 	fs.IntVar(&o.Products, "products", 100, "products in a /products answer (1 – 100000)")
@@ -116,6 +118,9 @@ func (o Options) check() error {
 	var problems []error
 	if o.Body < 0 {
 		problems = append(problems, fmt.Errorf("--body must be 0 or more bytes (got %d)", o.Body))
+	}
+	if o.Workers < 0 {
+		problems = append(problems, fmt.Errorf("--workers must be 0 (no limit) or more (got %d)", o.Workers))
 	}
 	if o.Burn < 0 || o.Burn > 1 {
 		problems = append(problems, fmt.Errorf("--burn must be from 0 to 1 (got %g)", o.Burn))
