@@ -12,6 +12,7 @@ import (
 
 	"github.com/versus/agents/go/internal/workload"
 	"github.com/versus/agents/go/internal/workload/loadgen"
+	"github.com/versus/agents/go/internal/workload/targets"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
@@ -23,8 +24,9 @@ const Name = "grpc"
 type Workload struct{}
 
 var (
-	_ workload.Workload = Workload{}
-	_ workload.Runner   = (*runner)(nil)
+	_ workload.Workload      = Workload{}
+	_ workload.Runner        = (*runner)(nil)
+	_ workload.TargetStarter = (*runner)(nil)
 )
 
 func (Workload) Info() workload.Info {
@@ -66,6 +68,11 @@ type runner struct {
 	p        *plan
 	method   protoreflect.MethodDescriptor // nil until the server's reflection describes it
 	requests [][]byte
+}
+
+// StartTargets starts the targets setting's processes (none without it).
+func (r *runner) StartTargets(ctx context.Context, rec workload.Recorder) (workload.RunningTargets, error) {
+	return targets.StartRecorded(ctx, r.p.Targets, rec)
 }
 
 func (r *runner) Run(ctx context.Context, rec workload.Recorder) error {
