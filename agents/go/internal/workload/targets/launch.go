@@ -1,11 +1,10 @@
 package targets
 
 import (
-	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -94,35 +93,20 @@ func (r *Running) start(ctx context.Context, s Spec) (*process, error) {
 	}
 	cmd.SysProcAttr = sysProcAttr()
 	p := &process{spec: s, cmd: cmd, stderr: &tail.Buffer{}, done: make(chan struct{})}
-	cmd.Stderr = p.stderr
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("target %q: starting %s: %w", s.Name, cmd.Path, err)
-	}
-	r.procs = append(r.procs, p)
-
-	// The target's first lines say where it listens; the rest of its stdout is read and dropped.
+	// The target's first lines say where it listens: one, or two with gRPC.
 	want := 1
 	if s.GRPCAddr != "" {
 		want = 2
 	}
-	ready := make(chan struct{})
-	go func() {
-		lines := bufio.NewScanner(stdout)
-		seen := 0
-		for lines.Scan() {
-			if strings.HasPrefix(lines.Text(), "listening ") {
-				if seen++; seen == want {
-					close(ready)
-					break
-				}
-			}
-		}
-		_, _ = io.Copy(io.Discard, stdout)
-	}()
+	listening := &listeningLines{want: want, ready: make(chan struct{})}
+	cmd.Stdout, cmd.Stderr = listening, p.stderr
+	cmd.WaitDelay = time.Second // a target starts no processes of its own that could hold its output open
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("target %q: starting %s: %w", s.Name, cmd.Path, err)
+	}
+	r.procs = append(r.procs, p)
+	ready := listening.ready
+
 	go func() {
 		err := cmd.Wait()
 		p.status = statusOf(err)
@@ -149,6 +133,38 @@ func (r *Running) start(ctx context.Context, s Spec) (*process, error) {
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
+}
+
+// listeningLines reads a target's stdout (written to by one goroutine, exec's copier) and closes
+// ready when it has seen want lines that start with "listening "; the rest is dropped.
+type listeningLines struct {
+	want, seen int
+	line       []byte // the line so far
+	ready      chan struct{}
+}
+
+// maxLine bounds a line kept while looking for the listening lines.
+const maxLine = 4096
+
+func (l *listeningLines) Write(p []byte) (int, error) {
+	for _, b := range p {
+		if l.seen == l.want {
+			break
+		}
+		if b != '\n' {
+			if len(l.line) < maxLine {
+				l.line = append(l.line, b)
+			}
+			continue
+		}
+		if bytes.HasPrefix(l.line, []byte("listening ")) {
+			if l.seen++; l.seen == l.want {
+				close(l.ready)
+			}
+		}
+		l.line = l.line[:0]
+	}
+	return len(p), nil
 }
 
 // free says whether the address can be listened on now, so a port in use is named as such
