@@ -39,7 +39,7 @@ func printSummary(w io.Writer, workload string, run result.Run, probes ...string
 			probed = append(probed, m)
 			continue
 		}
-		fmt.Fprintf(w, "  %-14s %s\n", m.Key, describeMetric(m))
+		fmt.Fprintf(w, "  %-15s %s\n", m.Key, describeMetric(m))
 	}
 	if len(probed) > 0 {
 		fmt.Fprintln(w, "probes (the system under test, per interval):")

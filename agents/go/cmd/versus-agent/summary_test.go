@@ -69,7 +69,7 @@ func TestSummaryOfAGRPCRunIsGhzLike(t *testing.T) {
 	}
 	raw, _ := json.Marshal(result.Run{StartedAt: start, FinishedAt: start.Add(30 * time.Second),
 		Environment: map[string]any{"grpc": facts},
-		Metrics:     []result.Metric{{Key: "throughput", Unit: "calls/s", Value: result.F(30)}}})
+		Metrics:     []result.Metric{{Key: "throughput", Unit: "req/s", Value: result.F(30)}}})
 	var run result.Run
 	if err := json.Unmarshal(raw, &run); err != nil {
 		t.Fatal(err)

@@ -2,12 +2,16 @@ package main
 
 import (
 	"bufio"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os/exec"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // `versus-agent target` as a process: it prints where it listens (HTTP, then gRPC), answers both
@@ -72,4 +76,49 @@ func exitCode(err error) int {
 		return -1
 	}
 	return 0
+}
+
+// The targets a run starts die with the agent, however it dies: killed with SIGKILL (no chance
+// to stop them), its target's port is free again soon after.
+func TestTargetsDieWithTheAgent(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the parent-death signal is Linux's")
+	}
+	bin := buildAgent(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	settings := fmt.Sprintf(`{"url": "http://%s/", "rate": 20, "duration": 60, "targets": [{"name": "app-1", "addr": %q}]}`, addr, addr)
+	cmd := exec.Command(bin, "run", "--workload", "http", "--settings", settings)
+	var out lockedBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	waitFor(t, func() bool { return strings.Contains(out.String(), `target "app-1": pid `) }, "the agent to start its target:\n"+out.String())
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	waitFor(t, func() bool {
+		ln, err := net.Listen("tcp", addr)
+		if err == nil {
+			ln.Close()
+		}
+		return err == nil
+	}, "the target to die with the agent (its port is still taken)")
+}
+
+// waitFor polls until ok, for at most 20 s (a state the test waits for, not a timing it asserts).
+func waitFor(t *testing.T, ok func() bool, what string) {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); !ok(); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited 20 s for %s", what)
+		}
+	}
 }

@@ -41,8 +41,10 @@ func Run(ctx context.Context, w workload.Workload, settings json.RawMessage, env
 	return RunProbed(ctx, w, settings, nil, env, onLog)
 }
 
-// RunProbed is Run with probes of the system under test: each is read once after the settings
-// are checked and before the workload starts (a *probe.StartError if one cannot be: no load is
+// RunProbed is Run with probes of the system under test. The workload's own targets, if its
+// settings name any (workload.TargetStarter), start after the settings are checked, stop when the
+// workload and the probes are done, and fail the run if one exits before. Each probe is read
+// once after the targets started and before the workload starts (a *probe.StartError if one cannot be: no load is
 // sent), then sampled over the measured window. Their metrics follow the workload's in the run,
 // their warnings go to the run's warnings, and a required probe that missed intervals fails the
 // run with a *probe.GapError.
@@ -58,10 +60,28 @@ func RunProbed(ctx context.Context, w workload.Workload, settings json.RawMessag
 		rec.Logf("%v", err)
 		return Outcome{Recorder: rec, Err: err}
 	}
-	opened, err := probe.Open(ctx, probes)
+	// runCtx ends with ctx, or when a target the run started exits: the workload stops and the
+	// run fails with what the target said.
+	runCtx, endRun := context.WithCancelCause(ctx)
+	defer endRun(nil)
+	stopTargets, err := startTargets(ctx, runCtx, endRun, runner, rec)
 	if err != nil {
 		if ctx.Err() != nil {
 			return Outcome{Recorder: rec, Err: ErrStopped}
+		}
+		rec.Logf("%v", err)
+		return Outcome{Recorder: rec, Err: err}
+	}
+	// Deferred before probe.Close, so it runs after it: the targets stop once the workload and
+	// the probes are done.
+	defer stopTargets()
+	opened, err := probe.Open(runCtx, probes)
+	if err != nil {
+		if ctx.Err() != nil {
+			return Outcome{Recorder: rec, Err: ErrStopped}
+		}
+		if targetErr := targetExit(runCtx); targetErr != nil {
+			err = targetErr
 		}
 		rec.Logf("%v", err)
 		return Outcome{Recorder: rec, Err: err}
@@ -74,7 +94,7 @@ func RunProbed(ctx context.Context, w workload.Workload, settings json.RawMessag
 		workloadRec = probedRecorder{rec, sampler}
 	}
 	started := time.Now()
-	err = runWithRecover(ctx, runner, workloadRec)
+	err = runWithRecover(runCtx, runner, workloadRec)
 	finished := time.Now()
 	var probed probe.Report
 	if sampler != nil {
@@ -85,6 +105,10 @@ func RunProbed(ctx context.Context, w workload.Workload, settings json.RawMessag
 	}
 	if ctx.Err() != nil && (err == nil || errors.Is(err, ctx.Err())) {
 		return Outcome{Recorder: rec, Err: ErrStopped}
+	}
+	if targetErr := targetExit(runCtx); targetErr != nil {
+		rec.Logf("%s failed: %v", info.Name, targetErr)
+		return Outcome{Recorder: rec, Err: targetErr}
 	}
 	if err != nil {
 		rec.Logf("%s failed: %v", info.Name, err)
@@ -100,6 +124,41 @@ func RunProbed(ctx context.Context, w workload.Workload, settings json.RawMessag
 	run.Metrics = append(run.Metrics, probed.Metrics...)
 	run.SetWarnings(probed.Warnings)
 	return Outcome{Run: run, Recorder: rec}
+}
+
+// startTargets starts the targets of a runner that has them (workload.TargetStarter); one that
+// exits during the run ends runCtx with a targetExited. stop stops them (a no-op without any).
+func startTargets(ctx, runCtx context.Context, endRun context.CancelCauseFunc, runner workload.Runner, rec workload.Recorder) (stop func(), err error) {
+	starter, ok := runner.(workload.TargetStarter)
+	if !ok {
+		return func() {}, nil
+	}
+	started, err := starter.StartTargets(ctx, rec)
+	if err != nil || started == nil {
+		return func() {}, err
+	}
+	go func() {
+		select {
+		case err := <-started.Exited():
+			endRun(targetExited{err})
+		case <-runCtx.Done():
+		}
+	}()
+	return started.Stop, nil
+}
+
+// targetExited ends a run whose target exited (told apart from ctx's own end and its cause).
+type targetExited struct{ err error }
+
+func (e targetExited) Error() string { return e.err.Error() }
+
+// targetExit is the error of a target that exited during the run, or nil.
+func targetExit(runCtx context.Context) error {
+	var exited targetExited
+	if runCtx.Err() != nil && errors.As(context.Cause(runCtx), &exited) {
+		return exited.err
+	}
+	return nil
 }
 
 // probedRecorder is the run's recorder that also restarts the probes' window when the workload's

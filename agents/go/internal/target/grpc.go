@@ -60,6 +60,7 @@ type grpcPayloads struct {
 	defaultSize int
 	source      *sharedPayload
 	stall       func() time.Duration
+	workers     *workerPool
 	calls       *prometheus.CounterVec
 
 	request, payload, received protoreflect.MessageDescriptor
@@ -76,6 +77,7 @@ func newGRPCServer(p *parts) (*grpc.Server, error) {
 		defaultSize: p.o.PayloadSize,
 		source:      &sharedPayload{block: p.payloads.block},
 		stall:       p.stallLeft,
+		workers:     p.workers,
 		calls: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "versus_target_grpc_calls_total",
 			Help: "gRPC calls of versus.target.Payloads answered, by method and status code.",
@@ -170,9 +172,15 @@ func (s *grpcPayloads) handleStream(_ any, stream grpc.ServerStream) error {
 	})
 }
 
-// observe runs one call inside the --stall-every window's hold (as the HTTP endpoints are) and
-// counts it by its status.
+// observe runs one call on a worker (--workers) and inside the --stall-every window's hold (as
+// the HTTP endpoints are) and counts it by its status.
 func (s *grpcPayloads) observe(ctx context.Context, method string, call func() error) error {
+	if !s.workers.acquire(ctx) {
+		err := status.FromContextError(ctx.Err()).Err()
+		s.calls.WithLabelValues(method, status.Code(err).String()).Inc()
+		return err
+	}
+	defer s.workers.release()
 	err := holdFor(ctx, s.stall())
 	if err == nil {
 		err = call()

@@ -13,6 +13,7 @@ func TestBadFlagsNameTheFlagAndWhatIsValid(t *testing.T) {
 	cases := map[string][]string{
 		"--burn must be from 0 to 1":                     {"--burn", "1.5"},
 		"--body must be 0 or more":                       {"--body", "-1"},
+		"--workers must be 0 (no limit) or more":         {"--workers", "-1"},
 		"--payload-size must be from 0 to 67108864":      {"--payload-size", "67108865"},
 		"--products must be from 1 to 100000":            {"--products", "0"},
 		"--stall-for must be more than 0 and at most":    {"--stall-every", "1s", "--stall-for", "2s"},

@@ -25,12 +25,13 @@ type parts struct {
 	registry *prometheus.Registry
 	started  time.Time
 	payloads *payloads
+	workers  *workerPool // --workers, shared by HTTP and gRPC
 }
 
 func newParts(o Options) *parts {
 	registry := prometheus.NewRegistry()
 	registry.MustRegister(collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), collectors.NewGoCollector())
-	return &parts{o: o, registry: registry, started: time.Now(), payloads: newPayloads(o.PayloadSize)}
+	return &parts{o: o, registry: registry, started: time.Now(), payloads: newPayloads(o.PayloadSize), workers: newWorkerPool(o.Workers, registry)}
 }
 
 func (p *parts) handler() http.Handler {
@@ -50,6 +51,8 @@ func (p *parts) handler() http.Handler {
 	if o.StallEvery > 0 {
 		root = stalling(root, p.stallLeft)
 	}
+	// A stalled request holds its worker, as a request thread stopped with the world would.
+	root = p.workers.limit(root)
 	if !o.Metrics {
 		return root
 	}

@@ -98,6 +98,24 @@ type Capabilities interface {
 	Capabilities() []string
 }
 
+// TargetStarter is optional on a Runner: it starts the processes its load is aimed at (the
+// bundled targets of http's and grpc's `targets` setting). A run calls it after the settings are
+// checked and before the probes are first read, and stops what it started after the workload
+// and the probes are done, also when the run fails or is cancelled.
+type TargetStarter interface {
+	// StartTargets returns nil when the settings name no targets. It records the targets in the
+	// run's environment and warnings through rec.
+	StartTargets(ctx context.Context, rec Recorder) (RunningTargets, error)
+}
+
+// RunningTargets are started targets.
+type RunningTargets interface {
+	// Exited delivers the error of the first target that exits before Stop: the run fails with it.
+	Exited() <-chan error
+	// Stop ends every target and waits for them; later calls do nothing.
+	Stop()
+}
+
 // The run builder is the recorder the agent and `versus-agent run` hand to workloads.
 var _ Recorder = (*result.Builder)(nil)
 

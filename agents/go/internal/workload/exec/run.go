@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/versus/agents/go/internal/tail"
 	"github.com/versus/agents/go/internal/workload"
 )
 
@@ -29,8 +30,8 @@ type measured struct {
 	hasUsage bool
 	exitCode int
 	state    string
-	stdout   *tail
-	stderr   *tail
+	stdout   *tail.Buffer
+	stderr   *tail.Buffer
 }
 
 type runner struct {
@@ -108,7 +109,7 @@ func runName(i, warmups int) string {
 // failure is the error of a run that ended outside okExitCodes, with the last lines of stderr.
 func (r *runner) failure(rec workload.Recorder, name string, m measured) error {
 	logOutput(rec, "stdout", m.stdout)
-	lines := m.stderr.lastLines(outputLines)
+	lines := m.stderr.LastLines(outputLines)
 	logOutput(rec, "stderr", m.stderr)
 	msg := fmt.Sprintf("%s %s, not one of okExitCodes %v", name, m.state, r.settings.OkExitCodes)
 	if len(lines) == 0 {
@@ -117,11 +118,11 @@ func (r *runner) failure(rec workload.Recorder, name string, m measured) error {
 	return fmt.Errorf("%s; the last lines of stderr:\n%s", msg, strings.Join(lines, "\n"))
 }
 
-func logOutput(rec workload.Recorder, stream string, t *tail) {
+func logOutput(rec workload.Recorder, stream string, t *tail.Buffer) {
 	if t == nil {
 		return
 	}
-	for _, line := range t.lastLines(outputLines) {
+	for _, line := range t.LastLines(outputLines) {
 		rec.Logf("%s | %s", stream, line)
 	}
 }
@@ -145,7 +146,7 @@ func (r *runner) once(ctx context.Context) (measured, error) {
 	cmd.WaitDelay = drainGrace
 	ownGroup(cmd)
 	resetAgentPeak()
-	m := measured{stdout: &tail{}, stderr: &tail{}}
+	m := measured{stdout: &tail.Buffer{}, stderr: &tail.Buffer{}}
 	outR, outW, err := os.Pipe()
 	if err != nil {
 		return m, err

@@ -10,6 +10,7 @@ import (
 
 	"github.com/versus/agents/go/internal/workload"
 	"github.com/versus/agents/go/internal/workload/loadgen"
+	"github.com/versus/agents/go/internal/workload/targets"
 )
 
 //go:embed settings.schema.json
@@ -40,6 +41,7 @@ type Settings struct {
 	Calls              int64             `json:"calls"`
 	WarmupSeconds      float64           `json:"warmupSeconds"`
 	TimeoutMs          int               `json:"timeoutMs"`
+	Targets            []targets.Spec    `json:"targets"`
 }
 
 // defaultDuration applies when neither duration nor calls is given.
@@ -142,6 +144,7 @@ func parseSettings(raw json.RawMessage) (*plan, error) {
 			bad("maxInFlight", "is for the open model; the closed model takes callers")
 		}
 	}
+	errs = append(errs, targets.Check(s.Targets)...)
 	if given["insecureSkipVerify"] && !s.TLS {
 		bad("insecureSkipVerify", "is for tls: true")
 	}

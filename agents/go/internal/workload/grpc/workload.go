@@ -12,6 +12,7 @@ import (
 
 	"github.com/versus/agents/go/internal/workload"
 	"github.com/versus/agents/go/internal/workload/loadgen"
+	"github.com/versus/agents/go/internal/workload/targets"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
@@ -23,8 +24,9 @@ const Name = "grpc"
 type Workload struct{}
 
 var (
-	_ workload.Workload = Workload{}
-	_ workload.Runner   = (*runner)(nil)
+	_ workload.Workload      = Workload{}
+	_ workload.Runner        = (*runner)(nil)
+	_ workload.TargetStarter = (*runner)(nil)
 )
 
 func (Workload) Info() workload.Info {
@@ -33,10 +35,11 @@ func (Workload) Info() workload.Info {
 		Description:    "gRPC load (unary and streaming calls, a .proto file or server reflection): closed model (N concurrent callers, like ghz) or open model (a constant call rate, latency counted from when each call was due)",
 		SettingsSchema: schemaJSON,
 		Metrics: loadgen.Metrics(loadgen.MetricWords{
-			ThroughputUnit: "calls/s",
+			// req/s as http's, so an experiment mixing http and grpc variants compares one metric.
+			ThroughputUnit: "req/s",
 			Operations:     "calls",
 			Latency:        "Duration of every call, whatever its status, to the last message of the answer (HdrHistogram; open model: from the time it was due)",
-			Throughput:     "Calls finished per second (any status): the run's value is calls ÷ the measured seconds; the series counts each whole second",
+			Throughput:     "Calls finished per second (any status; a call counts as one request, as ghz counts them, however many messages it streams): the run's value is calls ÷ the measured seconds; the series counts each whole second",
 			Errors:         "Calls that ended with a status other than OK (UNAVAILABLE, DEADLINE_EXCEEDED, …): the run's value is the total; the series counts each whole second",
 		}),
 	}
@@ -65,6 +68,11 @@ type runner struct {
 	p        *plan
 	method   protoreflect.MethodDescriptor // nil until the server's reflection describes it
 	requests [][]byte
+}
+
+// StartTargets starts the targets setting's processes (none without it).
+func (r *runner) StartTargets(ctx context.Context, rec workload.Recorder) (workload.RunningTargets, error) {
+	return targets.StartRecorded(ctx, r.p.Targets, rec)
 }
 
 func (r *runner) Run(ctx context.Context, rec workload.Recorder) error {

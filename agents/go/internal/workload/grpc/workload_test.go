@@ -73,10 +73,10 @@ func TestUnaryCallsFromAProtoFile(t *testing.T) {
 	if err != nil || h.TotalCount() != 20 || m.HistogramScale != loadgen.LatencyScale || m.Unit != "ms" {
 		t.Fatalf("latency histogram %v (%v), scale %v", h, err, m.HistogramScale)
 	}
-	if tp := metric(t, run, "throughput"); tp.Value == nil || *tp.Value <= 0 || tp.Unit != "calls/s" {
+	if tp := metric(t, run, "throughput"); tp.Value == nil || *tp.Value <= 0 || tp.Unit != "req/s" {
 		t.Errorf("throughput %+v", tp)
 	}
-	for _, key := range []string{"latency_p50", "latency_p99", "errors", "bytes_in", "bytes_out"} {
+	for _, key := range []string{"latency_p50", "latency_p95", "latency_p99", "throughput_peak", "requests", "errors", "bytes_in", "bytes_out", "bytes_total"} {
 		if v := metric(t, run, key).Value; v == nil {
 			t.Errorf("%s has no value", key)
 		}

@@ -63,12 +63,12 @@ func TestEveryMetricOfARealRunDescribesItsValues(t *testing.T) {
 		t.Errorf("throughput summary %+v does not describe its series %v", *tp.Summary, tp.TimeSeries.Values)
 	}
 
-	// latency_p50/p99: the run's own percentile is the value, the same as latency's; the series
+	// latency_p50/p95/p99: the run's own percentile is the value, the same as latency's; the series
 	// holds each whole second's percentile.
 	for _, q := range []struct {
 		key string
 		of  *float64
-	}{{"latency_p50", s.P50}, {"latency_p99", s.P99}} {
+	}{{"latency_p50", s.P50}, {"latency_p95", s.P95}, {"latency_p99", s.P99}} {
 		m := metric(t, run, q.key)
 		if m.Value == nil || q.of == nil || *m.Value != *q.of {
 			t.Errorf("%s value %v, want latency's %v", q.key, m.Value, q.of)
@@ -85,6 +85,16 @@ func TestEveryMetricOfARealRunDescribesItsValues(t *testing.T) {
 	}
 	if e := metric(t, run, "errors"); e.Value == nil || *e.Value != float64(failures) {
 		t.Errorf("errors value %v, facts %d", e.Value, failures)
+	}
+	// requests and bytes_total: the run's counts, as the facts have them.
+	if m := metric(t, run, "requests"); m.Value == nil || *m.Value != float64(f.Requests) || m.TimeSeries != nil {
+		t.Errorf("requests %+v, facts %d (a value, no series)", m, f.Requests)
+	}
+	if m := metric(t, run, "bytes_total"); m.Value == nil || *m.Value != float64(f.BytesIn+f.BytesOut) || m.TimeSeries != nil {
+		t.Errorf("bytes_total %+v, facts %d in + %d out (a value, no series)", m, f.BytesIn, f.BytesOut)
+	}
+	if m := metric(t, run, "throughput_peak"); m.TimeSeries != nil || m.Unit != "req/s" {
+		t.Errorf("throughput_peak %+v: a value in req/s, no series", m)
 	}
 	for key, total := range map[string]int64{"bytes_in": f.BytesIn, "bytes_out": f.BytesOut} {
 		m := metric(t, run, key)

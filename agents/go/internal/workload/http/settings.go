@@ -12,6 +12,7 @@ import (
 
 	"github.com/versus/agents/go/internal/workload"
 	"github.com/versus/agents/go/internal/workload/loadgen"
+	"github.com/versus/agents/go/internal/workload/targets"
 )
 
 //go:embed settings.schema.json
@@ -41,6 +42,7 @@ type Settings struct {
 	TimeoutMs          int               `json:"timeoutMs"`
 	InsecureSkipVerify bool              `json:"insecureSkipVerify"`
 	SelfTarget         *SelfTarget       `json:"selfTarget"`
+	Targets            []targets.Spec    `json:"targets"`
 }
 
 // SelfTarget is the in-process loopback server used when url is left out.
@@ -91,7 +93,15 @@ func parseSettings(raw json.RawMessage) (*plan, error) {
 	}
 
 	p := &plan{Settings: s, timeout: time.Duration(s.TimeoutMs) * time.Millisecond, warmup: seconds(s.WarmupSeconds)}
-	if s.URL == "" {
+	errs = append(errs, targets.Check(s.Targets)...)
+	_, hasTargets := given["targets"]
+	if hasTargets && s.URL == "" {
+		bad("url", "is required with targets: give the URL the load goes to (e.g. http://127.0.0.1:47811/products), the workload never guesses which target to aim at")
+	}
+	if hasTargets && s.SelfTarget != nil {
+		bad("selfTarget", "cannot be given with targets: the load goes to url, at the targets the agent starts")
+	}
+	if s.URL == "" && !hasTargets {
 		p.self = &SelfTarget{ResponseBytes: 1024}
 		if s.SelfTarget != nil {
 			p.self = s.SelfTarget
@@ -99,7 +109,7 @@ func parseSettings(raw json.RawMessage) (*plan, error) {
 				p.self.ResponseBytes = 1024
 			}
 		}
-	} else {
+	} else if s.URL != "" {
 		u, err := url.Parse(s.URL)
 		switch {
 		case err != nil:

@@ -14,6 +14,7 @@ import (
 
 	"github.com/versus/agents/go/internal/workload"
 	"github.com/versus/agents/go/internal/workload/loadgen"
+	"github.com/versus/agents/go/internal/workload/targets"
 )
 
 // Name is the workload's name in jobs and capabilities.
@@ -23,9 +24,10 @@ const Name = "http"
 type Workload struct{}
 
 var (
-	_ workload.Workload     = Workload{}
-	_ workload.Capabilities = Workload{}
-	_ workload.Runner       = (*runner)(nil)
+	_ workload.Workload      = Workload{}
+	_ workload.Capabilities  = Workload{}
+	_ workload.Runner        = (*runner)(nil)
+	_ workload.TargetStarter = (*runner)(nil)
 )
 
 func (Workload) Info() workload.Info {
@@ -55,6 +57,11 @@ func (Workload) Prepare(settings json.RawMessage) (workload.Runner, error) {
 }
 
 type runner struct{ p *plan }
+
+// StartTargets starts the targets setting's processes (none without it).
+func (r *runner) StartTargets(ctx context.Context, rec workload.Recorder) (workload.RunningTargets, error) {
+	return targets.StartRecorded(ctx, r.p.Targets, rec)
+}
 
 func (r *runner) Run(ctx context.Context, rec workload.Recorder) error {
 	p := r.p

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
@@ -32,9 +33,10 @@ type Totals struct {
 }
 
 // Report closes the last (partial) second and records the metric family every load workload
-// reports: latency (HdrHistogram and summary), throughput, latency_p50, latency_p99, errors,
-// bytes_in and bytes_out, each with its run value and per-second series. Call it after Run, when
-// the run was not cancelled.
+// reports: latency (HdrHistogram and summary), throughput, latency_p50, latency_p95, latency_p99,
+// errors, bytes_in and bytes_out, each with its run value and per-second series, and the run
+// figures throughput_peak, requests and bytes_total (a value each, no series). Call it after Run,
+// when the run was not cancelled.
 func (l *Load) Report(rec workload.Recorder) (Totals, error) {
 	l.finish()
 	all := l.allStats()
@@ -120,14 +122,27 @@ func (l *Load) Report(rec workload.Recorder) (Totals, error) {
 		}
 	}
 	rec.Value("throughput", float64(t.Responses)/t.Seconds)
-	series("throughput", seriesOf(whole, func(i int) float64 { return float64(at(i).requests) }))
+	perSecond := seriesOf(whole, func(i int) float64 { return float64(at(i).requests) })
+	series("throughput", perSecond)
+	// The peak is the busiest whole second; a window shorter than one second has none, and its
+	// rate stands in for it.
+	peak := float64(t.Responses) / t.Seconds
+	if len(perSecond.Values) > 0 {
+		peak = slices.Max(perSecond.Values)
+	}
+	rec.Value("throughput_peak", peak)
+	rec.Value("requests", float64(t.Responses+t.NoResponse))
 
 	if t.Responses > 0 {
 		for _, q := range []struct {
 			key string
 			run *float64
 			of  func(f secondFigures) int64
-		}{{"latency_p50", latency.P50, func(f secondFigures) int64 { return f.p50Us }}, {"latency_p99", latency.P99, func(f secondFigures) int64 { return f.p99Us }}} {
+		}{
+			{"latency_p50", latency.P50, func(f secondFigures) int64 { return f.p50Us }},
+			{"latency_p95", latency.P95, func(f secondFigures) int64 { return f.p95Us }},
+			{"latency_p99", latency.P99, func(f secondFigures) int64 { return f.p99Us }},
+		} {
 			rec.Value(q.key, *q.run)
 			// Seconds without an answer (a full stall) have no percentile: they are left out.
 			ts := result.TimeSeries{StartedAt: &startedAt}
@@ -156,6 +171,7 @@ func (l *Load) Report(rec workload.Recorder) (Totals, error) {
 		// partial second): only the ticks' seconds are whole.
 		series(b.key, seriesOf(min(whole, max(0, len(per)-1)), func(i int) float64 { return float64(per[i]) }))
 	}
+	rec.Value("bytes_total", float64(t.BytesIn+t.BytesOut))
 	return t, nil
 }
 

@@ -138,10 +138,10 @@ func (s *stats) takeBefore(sec int64, into []*bucket) []*bucket {
 
 // secondFigures is one closed second of the whole run.
 type secondFigures struct {
-	requests, failures int64
-	p50Us, p99Us       int64
-	hasLatency         bool
-	bytesIn, bytesOut  int64
+	requests, failures  int64
+	p50Us, p95Us, p99Us int64
+	hasLatency          bool
+	bytesIn, bytesOut   int64
 }
 
 // secondLog merges the workers' buckets second by second and keeps only each second's figures.
@@ -181,7 +181,7 @@ func (ss *secondLog) sweep(all []*stats, sec int64) {
 		f.requests, f.failures = agg.requests, agg.failures
 		if agg.hist.TotalCount() > 0 {
 			f.hasLatency = true
-			f.p50Us, f.p99Us = agg.hist.ValueAtQuantile(50), agg.hist.ValueAtQuantile(99)
+			f.p50Us, f.p95Us, f.p99Us = agg.hist.ValueAtQuantile(50), agg.hist.ValueAtQuantile(95), agg.hist.ValueAtQuantile(99)
 		}
 		delete(ss.open, s)
 		releaseBucket(agg)

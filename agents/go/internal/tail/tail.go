@@ -1,21 +1,22 @@
-package exec
+// Package tail keeps the end of a process's output: enough for its last lines (the reason it
+// failed), never the whole output of a chatty one.
+package tail
 
 import (
 	"strings"
 	"sync"
 )
 
-// tailBytes is how much of a run's output is kept: enough for its last lines, never the whole
-// output of a chatty command.
+// tailBytes is how much output is kept.
 const tailBytes = 16 * 1024
 
-// tail keeps the last tailBytes written to it.
-type tail struct {
+// Buffer keeps the last tailBytes written to it; it is safe for concurrent use.
+type Buffer struct {
 	mu  sync.Mutex
 	buf []byte
 }
 
-func (t *tail) Write(p []byte) (int, error) {
+func (t *Buffer) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.buf = append(t.buf, p...)
@@ -25,8 +26,8 @@ func (t *tail) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// lastLines returns up to n of the last non-empty lines.
-func (t *tail) lastLines(n int) []string {
+// LastLines returns up to n of the last non-empty lines.
+func (t *Buffer) LastLines(n int) []string {
 	t.mu.Lock()
 	text := string(t.buf)
 	t.mu.Unlock()
