@@ -2,12 +2,14 @@
 // A workload's settings as a typed form drawn from the JSON Schema its agents advertise (see
 // settings-fields.ts for what it draws): text and number boxes with their unit and default,
 // selects for choices, rows for lists and name → value maps, a group of fields for an object of
-// its own, and a small JSON box for the rare setting none of these fit. What a user types is
+// its own (and for each item of a list of objects), and a small JSON box for the rare setting
+// none of these fit. What a user types is
 // kept as typed; the settings change only when the text is a value.
 import { useState } from "react";
 import { Field, FieldError } from "~/components/forms/field";
 import { ListEditor } from "./list-editor";
 import { MapEditor } from "./map-editor";
+import { RowsEditor } from "./rows-editor";
 import { ScalarInput, type Parsed } from "./scalar-input";
 import { fieldHint, isObject, isScalar, parseJsonText, withSetting, type SettingField } from "./settings-fields";
 
@@ -110,6 +112,39 @@ function SettingInput({ idPrefix, path, field, value, problems, onChange }: Sett
         <legend>{label}</legend>
         {hint ? <p className="hint muted small">{hint}</p> : null}
         <Fields idPrefix={idPrefix} path={path} fields={field.fields} value={isObject(value) ? value : {}} problems={problems} onChange={onChange} />
+        <FieldError id={`${id}-error`} message={error} />
+      </fieldset>
+    );
+  }
+  if (field.kind === "rows") {
+    const error = problems[key];
+    return (
+      <fieldset className="settings-group settings-wide" aria-describedby={error ? `${id}-error` : undefined}>
+        <legend>{label}</legend>
+        {hint ? <p className="hint muted small">{hint}</p> : null}
+        <RowsEditor
+          id={id}
+          field={field}
+          value={value}
+          onChange={change}
+          renderItem={(index, item, onItem) => (
+            <Fields
+              idPrefix={`${id}.${index}`}
+              path={[]}
+              fields={field.fields}
+              value={item}
+              // An item's problems are named on the list ("item 1, addr: …"), under its legend.
+              problems={{}}
+              onChange={(itemPath, parsed) =>
+                onItem(
+                  "error" in parsed
+                    ? { error: `${field.label} ${index + 1}, ${itemPath.join(".")}: ${parsed.error}` }
+                    : { value: withSetting(item, itemPath, parsed.value) },
+                )
+              }
+            />
+          )}
+        />
         <FieldError id={`${id}-error`} message={error} />
       </fieldset>
     );

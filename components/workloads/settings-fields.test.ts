@@ -21,6 +21,7 @@ import {
   type ListField,
   type MapField,
   type ObjectField,
+  type RowsField,
   type ScalarSpec,
   type SettingField,
 } from "./settings-fields";
@@ -87,6 +88,7 @@ describe("settingsForm on the built-in agents' workloads", () => {
       ["timeoutMs", "integer"],
       ["insecureSkipVerify", "boolean"],
       ["selfTarget", "object"],
+      ["targets", "rows"],
     ]);
     expect(byKey(fields, "url").description).toMatch(/Leave it out to aim at the agent's own loopback server/);
     expect((byKey(fields, "headers") as MapField).value).toEqual({ kind: "string" });
@@ -121,6 +123,19 @@ describe("settingsForm on the built-in agents' workloads", () => {
         unit: "ms",
       },
     ]);
+  });
+
+  it("Go http and grpc: targets as a list of objects, each item's name and address required and its flags a list", () => {
+    for (const workload of ["http", "grpc"]) {
+      const targets = byKey(fieldsOf(schemaOf(goWorkloads as Advert[], workload)), "targets") as RowsField;
+      expect(targets).toMatchObject({ kind: "rows", maxItems: 8 });
+      expect(targets.fields.map((field) => [field.key, field.kind, field.required])).toEqual([
+        ["name", "string", true],
+        ["addr", "string", true],
+        ["grpcAddr", "string", false],
+        ["args", "list", false],
+      ]);
+    }
   });
 
   it("Go exec: the command and exit codes as lists, timeout with its unit", () => {
@@ -279,7 +294,12 @@ describe("SchemaForm", () => {
       createElement(SchemaForm, {
         idPrefix: "v.settings",
         fields,
-        settings: { url: "http://127.0.0.1:8080/", headers: { Accept: "text/plain" }, selfTarget: { delayMs: 2 } },
+        settings: {
+          url: "http://127.0.0.1:8080/",
+          headers: { Accept: "text/plain" },
+          selfTarget: { delayMs: 2 },
+          targets: [{ name: "app-1", addr: "127.0.0.1:17811", args: ["--cache"] }],
+        },
         problems: {},
         onChange: () => undefined,
       }),
@@ -296,6 +316,13 @@ describe("SchemaForm", () => {
     expect(tag("v.settings.selfTarget.responseBytes")).toContain('placeholder="1024"');
     expect(tag("v.settings.selfTarget.delayMs")).toContain('value="2"');
     expect(tag("v.settings.timeoutMs")).toContain('placeholder="10000"');
+    // targets: a group per item, with its fields and its flags as rows of their own.
+    expect(tag("v.settings.targets.0")).toMatch(/^<fieldset class="settings-group"/);
+    expect(tag("v.settings.targets.0.name")).toContain('value="app-1"');
+    expect(tag("v.settings.targets.0.addr")).toContain('value="127.0.0.1:17811"');
+    expect(tag("v.settings.targets.0.args.0")).toContain('value="--cache"');
+    expect(html).toContain('aria-label="Remove targets 1"');
+    expect(html).toContain('aria-label="Add an item to targets"');
     // Choices are selects whose first option says the default, or that it is not set.
     expect(tag("v.settings.model")).toMatch(/^<select/);
     expect(html).toMatch(

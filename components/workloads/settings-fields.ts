@@ -1,9 +1,10 @@
 // How a workload's settings JSON Schema (as an agent advertises it) becomes form fields, and how
 // a field's text becomes a setting's value and back. The form covers what the built-in agents
 // describe: text, numbers, whole numbers, yes/no, a choice of values, lists of those, objects of
-// their own (drawn as a group of fields) and name → value maps (e.g. HTTP headers). A property
-// it cannot draw (a list of objects, a choice of types) is edited as JSON in its own small box,
-// so one odd setting never sends the whole form to the raw JSON editor.
+// their own (drawn as a group of fields), lists of such objects (a group per item, e.g. the
+// targets an agent starts) and name → value maps (e.g. HTTP headers). A property it cannot draw
+// (a choice of types) is edited as JSON in its own small box, so one odd setting never sends the
+// whole form to the raw JSON editor.
 
 export type ScalarKind = "string" | "number" | "integer" | "boolean" | "enum";
 
@@ -35,10 +36,12 @@ export type ListField = FieldBase & { kind: "list"; item: ScalarSpec; minItems?:
 /** An object whose names are the user's (additionalProperties with a schema), e.g. headers. */
 export type MapField = FieldBase & { kind: "map"; value: ScalarSpec };
 export type ObjectField = FieldBase & { kind: "object"; fields: SettingField[] };
+/** A list of objects of one shape: each item drawn as a group of its fields. */
+export type RowsField = FieldBase & { kind: "rows"; fields: SettingField[]; maxItems?: number };
 /** A setting the form cannot draw: edited as JSON on its own; `reason` says why. */
 export type JsonField = FieldBase & { kind: "json"; reason: string };
 
-export type SettingField = ScalarField | ListField | MapField | ObjectField | JsonField;
+export type SettingField = ScalarField | ListField | MapField | ObjectField | RowsField | JsonField;
 
 export type SettingsForm = { fields: SettingField[] } | { unsupported: string };
 
@@ -124,6 +127,15 @@ function fieldOf(key: string, raw: unknown, required: boolean, depth: number): S
   if (!isObject(raw)) return asJson("the agent does not describe it");
   const type = singleType(property);
   if (type === "array" && !Array.isArray(property.enum)) {
+    const items = isObject(property.items) ? withoutNull(property.items) : {};
+    if (singleType(items) === "object" && isObject(items.properties) && Object.keys(items.properties).length > 0 && depth < 3) {
+      return {
+        ...base,
+        kind: "rows",
+        fields: objectFields(items, depth + 1),
+        ...(numberOr(property.maxItems) !== undefined ? { maxItems: numberOr(property.maxItems) } : {}),
+      };
+    }
     const item = scalarOf(property.items);
     if (typeof item === "string" || item.kind === "boolean") return asJson(`its items: ${typeof item === "string" ? item : "yes/no values"}`);
     const counts = {
@@ -134,10 +146,7 @@ function fieldOf(key: string, raw: unknown, required: boolean, depth: number): S
   }
   if (type === "object" && !Array.isArray(property.enum)) {
     const properties = isObject(property.properties) ? property.properties : {};
-    if (Object.keys(properties).length > 0 && depth < 3) {
-      const nested = new Set(Array.isArray(property.required) ? property.required.filter((k): k is string => typeof k === "string") : []);
-      return { ...base, kind: "object", fields: Object.entries(properties).map(([name, child]) => fieldOf(name, child, nested.has(name), depth + 1)) };
-    }
+    if (Object.keys(properties).length > 0 && depth < 3) return { ...base, kind: "object", fields: objectFields(property, depth + 1) };
     if (isObject(property.additionalProperties)) {
       const value = scalarOf(property.additionalProperties);
       if (typeof value !== "string" && value.kind !== "boolean") return { ...base, kind: "map", value };
@@ -159,8 +168,14 @@ export function settingsForm(schema: unknown): SettingsForm {
   if (Object.keys(properties).length === 0) return { unsupported: "the workload has no settings to fill in" };
   // Rules across settings (anyOf, not, dependentSchemas: "command or shell") are not fields;
   // the check beside the form (settingsProblems) and the agent enforce them.
+  return { fields: objectFields(schema, 0) };
+}
+
+/** The fields of an object schema's properties, each marked required as the schema says. */
+function objectFields(schema: JsonObject, depth: number): SettingField[] {
+  const properties = isObject(schema.properties) ? schema.properties : {};
   const required = new Set(Array.isArray(schema.required) ? schema.required.filter((key): key is string => typeof key === "string") : []);
-  return { fields: Object.entries(properties).map(([key, property]) => fieldOf(key, property, required.has(key), 0)) };
+  return Object.entries(properties).map(([key, property]) => fieldOf(key, property, required.has(key), depth));
 }
 
 /** A value as its input shows it; "" when it is left out. */

@@ -44,6 +44,21 @@ describe("settingsProblems", () => {
     expect(settingsProblems(schema, { host: "a" })).toEqual({ host: "needs at least 2 characters" });
   });
 
+  it("names the item and its setting in a list of objects", () => {
+    const schema = {
+      type: "object",
+      properties: {
+        targets: {
+          type: "array",
+          items: { type: "object", properties: { name: { type: "string" }, addr: { type: "string" } }, required: ["name", "addr"] },
+        },
+      },
+    };
+    expect(settingsProblems(schema, { targets: [{ name: "app-1", addr: "127.0.0.1:17811" }, { name: "app-2" }] })).toEqual({
+      targets: "item 2, addr: required",
+    });
+  });
+
   it("leaves settings unchecked when the schema cannot be read here", () => {
     expect(settingsProblems({ type: "object", properties: { x: { $ref: "#/$defs/missing" } } }, { x: 1 })).toEqual({});
   });

@@ -112,11 +112,16 @@ export function settingsProblems(schema: Record<string, unknown>, settings: unkn
   const result = entry.schema.safeParse(settings, { error: (issue) => wording(issue, schema) });
   const problems: SettingsProblems = {};
   for (const issue of result.error?.issues ?? []) {
-    // A list's item problem stays on the list and names the item: "item 2: must be a number".
+    // A list's item problem stays on the list and names the item (and, in a list of objects, the
+    // item's setting): "item 2: must be a number", "item 1, addr: is required".
     const item = issue.path.findIndex((step) => typeof step === "number");
     const path = item < 0 ? issue.path : issue.path.slice(0, item);
     const key = path.map(String).join(".");
-    const message = item < 0 ? issue.message : `item ${(issue.path[item] as number) + 1}: ${issue.message}`;
+    const within = issue.path
+      .slice(item + 1)
+      .map(String)
+      .join(".");
+    const message = item < 0 ? issue.message : `item ${(issue.path[item] as number) + 1}${within ? `, ${within}` : ""}: ${issue.message}`;
     problems[key] ??= message;
   }
   const { notTogether } = entry;
