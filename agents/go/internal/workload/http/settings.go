@@ -96,7 +96,7 @@ func parseSettings(raw json.RawMessage) (*plan, error) {
 	errs = append(errs, targets.Check(s.Targets)...)
 	_, hasTargets := given["targets"]
 	if hasTargets && s.URL == "" {
-		bad("url", "is required with targets: give the URL the load goes to (e.g. http://127.0.0.1:47811/products), the workload never guesses which target to aim at")
+		bad("url", "is required with targets: give the URL the load goes to (e.g. http://127.0.0.1:17811/products), the workload never guesses which target to aim at")
 	}
 	if hasTargets && s.SelfTarget != nil {
 		bad("selfTarget", "cannot be given with targets: the load goes to url, at the targets the agent starts")

@@ -93,7 +93,7 @@ func Check(list []Spec) workload.SettingsErrors {
 // checkAddr: host:port with a loopback host and a fixed port. The port cannot be 0 (any free
 // port): the workload's url and the probes have to name it.
 func checkAddr(addr string) error {
-	const valid = "must be host:port on loopback (127.0.0.1, localhost or [::1]) with a port from 1 to 65535, e.g. 127.0.0.1:47811"
+	const valid = "must be host:port on loopback (127.0.0.1, localhost or [::1]) with a port from 1 to 65535, e.g. 127.0.0.1:17811"
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return fmt.Errorf("%s (got %q)", valid, addr)
