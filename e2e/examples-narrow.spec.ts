@@ -3,7 +3,13 @@
 // widen the page past the screen (a long line scrolls inside its own block).
 import { expect, test } from "@playwright/test";
 
-for (const slug of ["gzip-payloads-runnable", "http-keepalive-runnable", "serializer-objectmapper-runnable"]) {
+for (const slug of [
+  "gzip-payloads-runnable",
+  "http-keepalive-runnable",
+  "serializer-objectmapper-runnable",
+  "http-vs-grpc-1mb-runnable",
+  "cache-scale-out-runnable",
+]) {
   test(`the runnable example ${slug} fits a 390 px screen`, async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`/p/examples/e/${slug}`);

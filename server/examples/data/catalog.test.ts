@@ -87,7 +87,13 @@ describe.each(runnable.map((example) => [example.definition.slug, example] as co
 it("checks here the runnable examples of the reference and JVM agents, elsewhere the Go agent's (http)", () => {
   expect(forReferenceAgent.map((example) => example.definition.slug)).toEqual(["gzip-payloads-runnable"]);
   expect(runnable.filter(forJvm).map((example) => example.definition.slug)).toEqual(["serializer-objectmapper-runnable"]);
-  expect(runnable.map((example) => example.definition.slug)).toEqual(["gzip-payloads-runnable", "http-keepalive-runnable", "serializer-objectmapper-runnable"]);
+  expect(runnable.map((example) => example.definition.slug)).toEqual([
+    "gzip-payloads-runnable",
+    "http-keepalive-runnable",
+    "serializer-objectmapper-runnable",
+    "http-vs-grpc-1mb-runnable",
+    "cache-scale-out-runnable",
+  ]);
 });
 
 describe.each(forReferenceAgent.map((example) => [example.definition.slug, example] as const))(
@@ -103,14 +109,16 @@ describe.each(forReferenceAgent.map((example) => [example.definition.slug, examp
   },
 );
 
-it("has the runnable examples, then the five write-ups of docs/examples.md (the cache one as two experiments)", () => {
+it("has the runnable examples, then the five write-ups of docs/examples.md (the cache one as two experiments), each runnable twin before its write-up", () => {
   expect(exampleExperiments.map((e) => e.definition.slug)).toEqual([
     "gzip-payloads-runnable",
     "http-keepalive-runnable",
     "serializer-objectmapper-runnable",
     "s3-upload-plain-vs-gzip",
+    "http-vs-grpc-1mb-runnable",
     "http-vs-grpc-1mb",
     "upload-cpu-sdk-jce-provider",
+    "cache-scale-out-runnable",
     "product-list-redis-cache",
     "coupon-api-scale-out",
     "kafka-producer-serializers",

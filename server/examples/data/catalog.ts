@@ -1,12 +1,15 @@
 // The example experiments: first the runnable ones (an agent measures them when a user presses
 // Run: gzip and http on the local agent, the serializer on a JVM agent), then the write-ups in the
-// order docs/examples.md numbers them.
+// order docs/examples.md numbers them, each write-up the Go agent can re-run right before the
+// published one it mirrors (HTTP vs gRPC; cache and scale-out).
 import { couponScaleOut, productListCache } from "./cache-scale-out";
+import { cacheScaleOutRunnable } from "./cache-scale-out-runnable";
 import type { ExampleExperiment } from "./common";
 import { gzipHistory } from "./gzip-history";
 import { gzipRunnable } from "./gzip-runnable";
 import { httpRunnable } from "./http-runnable";
 import { httpVsGrpc } from "./http-vs-grpc";
+import { httpVsGrpcRunnable } from "./http-vs-grpc-runnable";
 import { kafkaSerializers } from "./kafka-serializers";
 import { s3Upload } from "./s3-upload";
 import { serializerRunnable } from "./serializer-runnable";
@@ -17,8 +20,10 @@ export const exampleExperiments: readonly ExampleExperiment[] = [
   httpRunnable,
   serializerRunnable,
   s3Upload,
+  httpVsGrpcRunnable,
   httpVsGrpc,
   uploadCpu,
+  cacheScaleOutRunnable,
   productListCache,
   couponScaleOut,
   kafkaSerializers,

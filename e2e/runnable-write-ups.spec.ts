@@ -1,0 +1,125 @@
+// The two write-ups a fresh install re-runs (HTTP vs gRPC, 1 MB; cache and scale-out), pressed
+// Run on in the Examples project: the local Go agent of `npm start` starts the bundled target's
+// processes for each job, and the page draws the client's and the servers' figures. Each example
+// is first shortened in its own form (no warm-up run, one measured run, 3 s per job) so the walk
+// stays short; everything else runs as shipped. And in a project with no agent, the Run dialog
+// says what is missing and where to get it.
+import { expect, test, type Page } from "@playwright/test";
+import superjson from "superjson";
+import { createProjectViaUi, openForm, shot, uniqueSuffix } from "./helpers";
+
+const EXAMPLES = "/p/examples";
+
+async function localGoAgent(page: Page): Promise<boolean> {
+  await page.goto(`${EXAMPLES}/agents`);
+  const agent = page.getByRole("table", { name: "Agents" }).getByTestId("agent").first();
+  await expect(agent).toHaveAttribute("data-status", "online", { timeout: 90_000 });
+  return (await agent.getByLabel("Capabilities").innerText()).includes("grpc");
+}
+
+/** One measured run per variant, no warm-up run, 3 s of load after 1 s of warm-up: through the experiment's own form. */
+async function shorten(page: Page, slug: string, variants: number) {
+  await openForm(page, `${EXAMPLES}/e/${slug}/edit`);
+  await page.getByLabel("Warm-up runs").fill("0");
+  await page.getByLabel("Measured runs").fill("1");
+  for (let index = 0; index < variants; index++) {
+    await page.locator(`[id="variants.${index}.config.settings.duration"]`).fill("3");
+    await page.locator(`[id="variants.${index}.config.settings.warmupSeconds"]`).fill("1");
+  }
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.getByRole("button", { name: "Run", exact: true })).toBeVisible();
+}
+
+async function run(page: Page, jobs: number) {
+  await page.getByRole("button", { name: "Run", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: /^Run “/ });
+  const form = dialog.locator('form[aria-label="Run experiment"][data-ready="true"]');
+  await expect(form.getByTestId("run-agents")).toContainText("Can run now: local-");
+  await form.getByRole("button", { name: `Run ${jobs} jobs` }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId("batch").first().getByTestId("batch-tallies")).toHaveText(`${jobs} done`, { timeout: 150_000 });
+}
+
+test.describe.configure({ timeout: 240_000 });
+
+test("Run on HTTP vs gRPC (runnable): the four protocols' throughput, latency percentiles, data moved and the server's heap and GC", async ({ page }) => {
+  test.skip(!(await localGoAgent(page)), "the local agent has no grpc workload (Go is not installed)");
+  await shorten(page, "http-vs-grpc-1mb-runnable", 4);
+  await run(page, 4);
+
+  const comparison = page.getByRole("region", { name: /^Comparison/ });
+  await expect(comparison.getByRole("heading", { level: 3 })).toHaveText([/^Client/, /^Server/]);
+  for (const metric of ["throughput", "latency_p95", "bytes_total", "server.heap_inuse_peak", "server.gc_count"]) {
+    const table = comparison.getByRole("table", { name: `Comparison of ${metric}`, exact: true });
+    for (const variant of ["gRPC/Unary", "HTTP/Binary", "HTTP/JSON", "gRPC/Stream"])
+      await expect(table.locator(`tr[data-variant="${variant}"]`)).toHaveCount(1);
+  }
+  await expect(comparison.getByRole("table", { name: "Comparison of bytes_total", exact: true }).locator('tr[data-variant="HTTP/JSON"]')).toContainText("B");
+
+  // Requests per second over time: a line per run, one legend entry per protocol.
+  await page.getByRole("group", { name: "Chart of throughput", exact: true }).getByRole("button", { name: "Over time" }).click();
+  const chart = page.locator('figure[data-chart="throughput/time"]');
+  await expect(chart.locator(".recharts-line-curve")).toHaveCount(4);
+  await expect(chart.locator("[data-legend-item]")).toHaveText(["gRPC/Unary", "HTTP/Binary", "HTTP/JSON", "gRPC/Stream"]);
+  await chart.scrollIntoViewIfNeeded();
+  await shot(page, "runnable-http-vs-grpc");
+});
+
+test("Run on cache and scale-out (runnable): TPS per second, peak TPS, errors and each server's CPU", async ({ page }) => {
+  test.skip(!(await localGoAgent(page)), "the local agent has no http workload (Go is not installed)");
+  await shorten(page, "cache-scale-out-runnable", 4);
+  await run(page, 4);
+
+  const comparison = page.getByRole("region", { name: /^Comparison/ });
+  for (const metric of ["throughput", "throughput_peak", "errors", "app-1.cpu_percent"]) {
+    const table = comparison.getByRole("table", { name: `Comparison of ${metric}`, exact: true });
+    for (const variant of ["No cache", "Cache", "Balancer, one server", "Balancer, two servers"])
+      await expect(table.locator(`tr[data-variant="${variant}"]`)).toHaveCount(1);
+  }
+  // Only the two-server variant has a second server.
+  const app2 = comparison.getByRole("table", { name: "Comparison of app-2.cpu_percent", exact: true });
+  await expect(app2.locator('tr[data-variant="Balancer, two servers"]')).toContainText("%");
+
+  // TPS second by second, a line per variant's run.
+  await page.getByRole("group", { name: "Chart of throughput", exact: true }).getByRole("button", { name: "Over time" }).click();
+  const tps = page.locator('figure[data-chart="throughput/time"]');
+  await expect(tps.locator(".recharts-line-curve")).toHaveCount(4);
+  await tps.scrollIntoViewIfNeeded();
+  await shot(page, "runnable-cache-scale-out");
+});
+
+test("with no agent in the project, the Run dialog says which agent has the workload and the probes, and how to get it", async ({ page }) => {
+  const projectSlug = await createProjectViaUi(page, `No agents ${uniqueSuffix()}`);
+  const response = await page.request.post("/api/trpc/experiment.create", {
+    headers: { "content-type": "application/json" },
+    data: superjson.serialize({
+      projectSlug,
+      experiment: {
+        title: "gRPC with a probe",
+        variants: [
+          {
+            name: "Unary",
+            isBaseline: true,
+            config: {
+              workload: "grpc",
+              settings: { target: "127.0.0.1:50051", method: "versus.target.Payloads/Unary" },
+              probes: [{ name: "server", kind: "prometheus", url: "http://127.0.0.1:8081/metrics", presets: ["process"] }],
+            },
+          },
+        ],
+        metrics: [{ key: "throughput", unit: "req/s", direction: "higher_is_better" }],
+      },
+    }),
+  });
+  expect(response.status(), await response.text()).toBe(200);
+  await page.goto(`/p/${projectSlug}`);
+  await page.getByRole("link", { name: "gRPC with a probe" }).click();
+  await page.getByRole("button", { name: "Run", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: /^Run “/ });
+  await expect(dialog.getByTestId("run-no-agent")).toContainText("No online agent can run “grpc” with prometheus probes");
+  const missing = dialog.getByTestId("run-missing").getByRole("listitem");
+  await expect(missing).toHaveCount(2);
+  await expect(missing.first()).toContainText("“grpc”: a workload of the Go agent (agents/go); `npm start` runs it as the local agent where Go is installed");
+  await expect(missing.last()).toContainText("probes of kind “prometheus”: the Go and JVM agents read them");
+  await shot(page, "run-dialog-missing");
+});

@@ -1,0 +1,120 @@
+// The two write-ups a fresh install can re-run (HTTP vs gRPC, 1 MB; cache and scale-out), end to
+// end: a real server, the Go agent enrolled in the example's project, Run, and the agent starting
+// the bundled target's processes for each job. Every figure the write-ups published is then in the
+// comparison, with values that hang together (the same settings as shipped, but 3 s measured and
+// two runs per variant to keep the suite short). Skipped (saying so) where Go is not installed.
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import { buildGoAgent, goAvailable } from "~/scripts/lib/go-agent-build";
+import { createPrismaClient } from "~/server/db/client";
+import { getExperimentResults } from "~/server/comparison/charts";
+import { cacheScaleOutRunnable } from "~/server/examples/data/cache-scale-out-runnable";
+import type { ExampleDefinition } from "~/server/examples/data/common";
+import { httpVsGrpcRunnable } from "~/server/examples/data/http-vs-grpc-runnable";
+import { jobsOf, projectWithExperiment, runBatch, type TestProject } from "./fixtures";
+import { eventually, startAgent, startServer, type Child } from "./processes";
+
+const hasGo = goAvailable();
+if (!hasGo) console.warn("go-runnable-write-ups.rel.test: skipped, `go` is not on PATH (install Go to build agents/go)");
+
+const databaseUrl = inject("databaseUrl");
+const db = createPrismaClient(databaseUrl);
+const children: Child[] = [];
+const track = <T extends Child>(child: T): T => (children.push(child), child);
+const context = () => children.map((child) => child.tail()).join("\n");
+let goBinary = "";
+
+beforeAll(async () => {
+  if (!hasGo) return;
+  const built = await buildGoAgent(path.resolve(import.meta.dirname, "../.."), "test");
+  if ("reason" in built) throw new Error(built.reason);
+  goBinary = built.binary;
+});
+afterEach(async () => {
+  await Promise.all(children.splice(0).map((child) => child.stop("SIGTERM")));
+});
+afterAll(async () => {
+  await db.$disconnect();
+});
+
+/** The example as shipped, measured for 3 s after 1 s of warm-up, two runs per variant and no warm-up run. */
+function shortened(definition: ExampleDefinition, label: string): ExampleDefinition {
+  return {
+    ...definition,
+    slug: `${definition.slug}-${label}`,
+    warmupRuns: 0,
+    measuredRuns: 2,
+    variants: definition.variants.map((variant) => {
+      const config = variant.config as { settings: Record<string, unknown> };
+      return { ...variant, config: { ...config, settings: { ...config.settings, duration: 3, warmupSeconds: 1 } } };
+    }),
+  };
+}
+
+/** Runs the example's batch on a fresh Go agent; the comparison's figures per metric and variant (the mean of its runs). */
+async function runExample(definition: ExampleDefinition, label: string) {
+  const project: TestProject = await projectWithExperiment(db, label, shortened(definition, label));
+  const server = track(await startServer({ databaseUrl }));
+  const agent = track(startAgent({ url: server.url, enrollmentToken: project.token, name: label, goBinary }));
+  await eventually(`${agent.label} to be ready`, () => agent.lines.some((line) => line.includes("event=agent.ready")), { context });
+  await runBatch(db, project);
+  const jobs = definition.variants.length * 2;
+  await eventually(
+    `all ${jobs} jobs to succeed`,
+    async () => {
+      const all = await jobsOf(db, project);
+      const failed = all.find((job) => job.status === "failed");
+      if (failed) throw new Error(`job ${failed.id} failed: ${failed.error}`);
+      return all.length === jobs && all.every((job) => job.status === "succeeded") && all;
+    },
+    { timeoutMs: 300_000, context },
+  );
+  const { comparison } = await getExperimentResults(db, { projectSlug: project.slug }, project.experimentSlug);
+  const figure = (key: string, variant: string): number | null | undefined =>
+    comparison.metrics.find((metric) => metric.key === key)?.comparison?.variants.find((stats) => stats.variant === variant)?.mean;
+  const runs = await db.run.findMany({ where: { experiment: { projectId: project.id } }, select: { warnings: true, environment: true } });
+  return { comparison, figure, runs };
+}
+
+describe.skipIf(!hasGo)("the runnable write-ups on the Go agent, with the targets it starts", () => {
+  it("HTTP vs gRPC, 1 MB: every published figure per variant, the client's and the server's; gRPC/Stream slower than gRPC/Unary", async () => {
+    const { comparison, figure, runs } = await runExample(httpVsGrpcRunnable.definition, "grpc-write-up");
+    const variants = ["gRPC/Unary", "HTTP/Binary", "HTTP/JSON", "gRPC/Stream"];
+    expect(comparison.variants.map((variant) => [variant.name, variant.runs])).toEqual(variants.map((name) => [name, 2]));
+    for (const variant of variants) {
+      for (const metric of httpVsGrpcRunnable.definition.metrics)
+        expect([variant, metric.key, typeof figure(metric.key, variant)]).toEqual([variant, metric.key, "number"]);
+      const value = (key: string) => figure(key, variant) as number;
+      expect(value("throughput"), variant).toBeGreaterThan(0);
+      expect(value("throughput_peak"), variant).toBeGreaterThanOrEqual(value("throughput") * 0.5);
+      expect(value("latency_p50"), variant).toBeLessThanOrEqual(value("latency_p95"));
+      expect(value("latency_p95"), variant).toBeLessThanOrEqual(value("latency_p99"));
+      // Every request carried 1 MiB from the server (more on the wire: headers, framing, base64).
+      expect(value("bytes_total"), variant).toBeGreaterThanOrEqual(value("requests") * 1_048_576);
+      expect(value("server.cpu_percent"), variant).toBeGreaterThan(0);
+      expect(value("server.heap_inuse_peak"), variant).toBeGreaterThan(1_048_576);
+      expect(value("server.gc_count"), variant).toBeGreaterThanOrEqual(0);
+      expect(value("server.gc_time"), variant).toBeGreaterThanOrEqual(0);
+    }
+    // Base64 in JSON moves a third more bytes per request than the binary body.
+    expect((figure("bytes_total", "HTTP/JSON") as number) / (figure("requests", "HTTP/JSON") as number)).toBeGreaterThan(1.3 * 1_048_576);
+    expect(figure("latency", "gRPC/Stream") as number).toBeGreaterThan(figure("latency", "gRPC/Unary") as number);
+    // Each run says which processes the agent started for it.
+    for (const run of runs) expect(JSON.stringify(run.environment)).toContain("17811");
+  }, 600_000);
+
+  it("cache and scale-out: the cache and the second server raise TPS at the constant rate; each server's CPU is reported", async () => {
+    const { figure } = await runExample(cacheScaleOutRunnable.definition, "cache-write-up");
+    const variants = ["No cache", "Cache", "Balancer, one server", "Balancer, two servers"];
+    for (const variant of variants) {
+      for (const key of ["throughput", "throughput_peak", "errors", "latency_p99", "app-1.cpu_percent"])
+        expect([variant, key, typeof figure(key, variant)]).toEqual([variant, key, "number"]);
+    }
+    expect(typeof figure("app-2.cpu_percent", "Balancer, two servers")).toBe("number");
+    expect(figure("app-2.cpu_percent", "No cache")).toBeUndefined();
+    // One server answers about 95 requests a second of the 150 offered; cached, or shared by two, it keeps up.
+    expect(figure("throughput", "Cache") as number).toBeGreaterThan(1.2 * (figure("throughput", "No cache") as number));
+    expect(figure("throughput", "Balancer, two servers") as number).toBeGreaterThan(1.2 * (figure("throughput", "Balancer, one server") as number));
+    expect(figure("errors", "Cache")).toBe(0);
+  }, 600_000);
+});
