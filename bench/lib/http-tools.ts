@@ -1,5 +1,5 @@
-// What the http-load benchmarks share: building versus-agent and versus-target, starting the
-// target, and running wrk and `versus-agent run --workload http` against it.
+// What the load benchmarks share: building versus-agent and versus-target, starting the target,
+// and running wrk and `versus-agent run --workload http` (or grpc) against it.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -38,25 +38,34 @@ export function requireWrk() {
 
 export interface Target {
   url: string;
+  /** host:port of its gRPC service, when started with -grpc-addr. */
+  grpcAddr: string | undefined;
   /** Its process id (for a `process` probe on it). */
   pid: number;
   stop(): Promise<void>;
 }
 
-/** Starts versus-target on a free loopback port; `args` e.g. ["-stall-every", "5s"]. */
+/**
+ * Starts versus-target on a free loopback port; `args` e.g. ["-stall-every", "5s"]. With
+ * "-grpc-addr", 127.0.0.1:0 it serves gRPC too, and the second line it prints names where.
+ */
 export async function startTarget(binary: string, args: string[] = []): Promise<Target> {
   const child: ChildProcess = spawn(binary, ["-addr", "127.0.0.1:0", ...args], { stdio: ["ignore", "pipe", "inherit"] });
-  const lines = createInterface({ input: child.stdout! });
-  const url = await new Promise<string>((resolve, reject) => {
-    child.once("exit", (code) => reject(new Error(`versus-target exited (${code}) before listening`)));
-    lines.once("line", (line) => {
-      const match = /listening on (\S+)/.exec(line);
-      if (match?.[1]) resolve(match[1]);
-      else reject(new Error(`versus-target printed "${line}"`));
-    });
-  });
+  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+  const exited = new Promise<never>((_, reject) => child.once("exit", (code) => reject(new Error(`versus-target exited (${code}) before listening`))));
+  exited.catch(() => undefined); // its exit after listening (stop) is no error
+  const expect = async (pattern: RegExp) => {
+    const line = await Promise.race([lines.next(), exited]);
+    if (line.done) throw new Error(`versus-target ended before printing ${pattern} (its error is above)`);
+    const match = pattern.exec(line.value);
+    if (!match?.[1]) throw new Error(`versus-target printed "${line.value}", not ${pattern}`);
+    return match[1];
+  };
+  const url = await expect(/listening on (\S+)/);
+  const grpcAddr = args.some((a) => /^--?grpc-addr$/.test(a)) ? await expect(/listening for gRPC on (\S+)/) : undefined;
   return {
     url,
+    grpcAddr,
     pid: child.pid!,
     stop: async () => {
       if (child.exitCode !== null) return;
@@ -69,6 +78,8 @@ export async function startTarget(binary: string, args: string[] = []): Promise<
 export interface LoadFigures {
   requestsPerSec: number;
   p99Ms: number | undefined;
+  p50Ms?: number;
+  maxMs?: number;
 }
 
 /** wrk with 2 threads (this machine's cores) and its latency distribution, parsed by the wrk importer. */
@@ -85,19 +96,21 @@ export function runWrk(url: string, connections: number, seconds: number): LoadF
 interface RunDocument {
   environment: Record<string, unknown>;
   warnings?: string[];
-  metrics: { key: string; value?: number; summary?: { mean: number; p99?: number }; samples?: number[] }[];
+  metrics: { key: string; value?: number; summary?: { mean: number; p50?: number; p99?: number; max?: number }; samples?: number[] }[];
 }
 
 /**
- * `versus-agent run --workload http --json`: the run document's throughput and latency p99, and
- * the mean of every metric (a probe's among them). `args`: more flags, e.g. `--probe name=…,pid=…`.
+ * `versus-agent run --workload http --json` (or `workload`): the run document's throughput and
+ * latency p50, p99 and max, and the mean of every metric (a probe's among them). `args`: more
+ * flags, e.g. `--probe name=…,pid=…`.
  */
 export function runAgentJson(
   agent: string,
   settings: Record<string, unknown>,
   args: string[] = [],
+  workload = "http",
 ): LoadFigures & { warnings: string[]; runWarnings: string[]; means: Record<string, number | undefined> } {
-  const out = execFileSync(agent, ["run", "--workload", "http", "--json", "--settings", JSON.stringify(settings), ...args], {
+  const out = execFileSync(agent, ["run", "--workload", workload, "--json", "--settings", JSON.stringify(settings), ...args], {
     encoding: "utf8",
     stdio: ["ignore", "pipe", "ignore"],
   });
@@ -114,7 +127,8 @@ export function runAgentJson(
   if (throughput === undefined) throw new Error("no throughput in the run document");
   const means = Object.fromEntries(run.metrics.map((m) => [m.key, figure(m.key)]));
   const warnings = (run.environment.warnings as string[] | undefined) ?? [];
-  return { requestsPerSec: throughput, p99Ms: metric("latency")?.p99, warnings, runWarnings: run.warnings ?? [], means };
+  const latency = metric("latency");
+  return { requestsPerSec: throughput, p50Ms: latency?.p50, p99Ms: latency?.p99, maxMs: latency?.max, warnings, runWarnings: run.warnings ?? [], means };
 }
 
 /** `versus-agent run --workload http` with its human summary. */
