@@ -1,12 +1,15 @@
 // The runnable examples the Go agent runs (npm start's local agent when Go is installed): every
 // variant's settings pass the Go workload's own check (`versus-agent run --check`, what the agent
 // does before a job), and every metric the example asks for is one the workload reports, in the
-// same unit. Builds versus-agent as npm start does; skipped (saying so) where Go is not installed.
+// same unit (or a probe of its variants does). Builds versus-agent as npm start does; skipped
+// (saying so) where Go is not installed.
 import { execFileSync, spawnSync } from "node:child_process";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildGoAgent, goAvailable } from "~/scripts/lib/go-agent-build";
 import { exampleExperiments } from "~/server/examples/data/catalog";
+import { workloadOf as workloadOfVariant } from "~/server/schemas/workload";
+import { probeMetrics } from "~/server/workloads/probe-metrics";
 
 const hasGo = goAvailable();
 if (!hasGo) console.warn("go-agent-runnable-examples: skipped, `go` is not on PATH (install Go to build versus-agent)");
@@ -50,7 +53,9 @@ describe.skipIf(!hasGo)("runnable examples on the Go agent", () => {
         expect(`${example.definition.slug} ${variant.name}: ${check.status === 0 ? "ok" : check.stderr.trim()}`).toBe(
           `${example.definition.slug} ${variant.name}: ok`,
         );
-        const units = new Map(advert.metrics.map((metric) => [metric.key, metric.unit]));
+        // The workload's own metrics, and those of the probes of every variant (a server's CPU, heap, GC).
+        const probes = example.definition.variants.flatMap((other) => workloadOfVariant(other.config)?.probes ?? []);
+        const units = new Map([...advert.metrics, ...probes.flatMap(probeMetrics)].map((metric) => [metric.key, metric.unit]));
         for (const metric of example.definition.metrics)
           expect([example.definition.slug, metric.key, units.get(metric.key)]).toEqual([example.definition.slug, metric.key, metric.unit]);
       }
