@@ -96,6 +96,8 @@ test("with no agent in the project, the Run dialog says which agent has the work
       projectSlug,
       experiment: {
         title: "gRPC with a probe",
+        warmupRuns: 0,
+        measuredRuns: 3,
         variants: [
           {
             name: "Unary",
