@@ -121,7 +121,7 @@ test("with no agent in the project, the Run dialog says which agent has the work
   await expect(dialog.getByTestId("run-no-agent")).toContainText("No online agent can run “grpc” with prometheus probes");
   const missing = dialog.getByTestId("run-missing").getByRole("listitem");
   await expect(missing).toHaveCount(2);
-  await expect(missing.first()).toContainText("“grpc”: a workload of the Go agent (agents/go); `npm start` runs it as the local agent where Go is installed");
-  await expect(missing.last()).toContainText("probes of kind “prometheus”: the Go and JVM agents read them");
+  await expect(missing.first()).toContainText("“grpc”: a workload of the Go agent (agents/go); npm start runs it as the local agent where Go is installed");
+  await expect(missing.last()).toHaveText("probes of kind “prometheus”: the Go and JVM agents read them; the reference agent has none.");
   await shot(page, "run-dialog-missing");
 });

@@ -1,24 +1,28 @@
 // The Run dialog's answer to "why can no agent run this?": for each thing the jobs need that no
 // online agent offers, which agent that ships with Versus has it and what it takes to run one, so
 // a user learns what to install or start instead of waiting on a queue nobody serves.
+import type { ReactNode } from "react";
 import { builtInLabel } from "~/components/experiments/runnable-empty-state";
 import type { BuiltInAgent } from "~/server/workloads/built-in-agents";
 
 /** What it takes to have each built-in agent running for this project. */
-const howToRun: Record<BuiltInAgent, string> = {
-  go: "`npm start` runs it as the local agent where Go is installed (`go` on PATH when Versus starts); elsewhere build and start it as the Agents page shows",
-  reference: "`npm start` runs it as the local agent where Go is not installed, or start it with `npm run agent` as the Agents page shows",
-  jvm: "it needs a JDK 17 and Maven; build and start it as the Agents page shows",
+const howToRun: Record<BuiltInAgent, ReactNode> = {
+  go: (
+    <>
+      <code>npm start</code> runs it as the local agent where Go is installed (<code>go</code> on PATH when Versus starts); elsewhere build and start it as the
+      Agents page shows
+    </>
+  ),
+  reference: (
+    <>
+      <code>npm start</code> runs it as the local agent where Go is not installed, or start it with <code>npm run agent</code> as the Agents page shows
+    </>
+  ),
+  jvm: <>it needs a JDK 17 and Maven; build and start it as the Agents page shows</>,
 };
 
 function Need({ need, builtIn }: { need: string; builtIn: BuiltInAgent[] }) {
-  if (need.startsWith("probe:")) {
-    return (
-      <li>
-        probes of kind “{need.slice("probe:".length)}”: the Go and JVM agents read them ({howToRun.go}); the reference agent has no probes.
-      </li>
-    );
-  }
+  if (need.startsWith("probe:")) return <li>probes of kind “{need.slice("probe:".length)}”: the Go and JVM agents read them; the reference agent has none.</li>;
   const first = builtIn[0];
   if (!first) return <li>“{need}”: no agent that ships with Versus has this workload; enroll an agent that offers it.</li>;
   return (

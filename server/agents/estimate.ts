@@ -25,8 +25,9 @@ const number = (value: unknown): number | undefined => (typeof value === "number
 
 /**
  * Seconds one run lasts by the workload's own settings, for the built-in workloads whose settings
- * say it (the Go agent's http: warm-up + duration, 10 s when neither duration nor requests is
- * given; sleep: ms). Null when they do not (a count of operations or requests, a command).
+ * say it (the Go agent's http and grpc: warm-up + duration, 10 s when neither duration nor a
+ * count of requests or calls is given; sleep: ms). Null when they do not (a count of operations
+ * or requests, a command).
  */
 export function settingsSeconds(workload: TVariantWorkload): number | null {
   const settings = workload.settings;
@@ -36,6 +37,10 @@ export function settingsSeconds(workload: TVariantWorkload): number | null {
       if (["requests", "iterations", "iterationTime", "warmupIterations", "warmupTime"].some((key) => settings[key] !== undefined)) return null;
       return (number(settings.warmupSeconds) ?? 0) + (number(settings.duration) ?? 10);
     }
+    case "grpc":
+      // A count of calls says no time; else warm-up + duration, 10 s by default, as http.
+      if (settings.calls !== undefined) return null;
+      return (number(settings.warmupSeconds) ?? 0) + (number(settings.duration) ?? 10);
     case "sleep":
       return (number(settings.ms) ?? 1000) / 1000;
     default:
