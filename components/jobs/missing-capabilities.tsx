@@ -4,6 +4,7 @@
 import type { ReactNode } from "react";
 import { builtInLabel } from "~/components/experiments/runnable-empty-state";
 import type { BuiltInAgent } from "~/server/workloads/built-in-agents";
+import { TARGETS_CAPABILITY } from "~/server/workloads/job-capabilities";
 
 /** What it takes to have each built-in agent running for this project. */
 const howToRun: Record<BuiltInAgent, ReactNode> = {
@@ -22,6 +23,7 @@ const howToRun: Record<BuiltInAgent, ReactNode> = {
 };
 
 function Need({ need, builtIn }: { need: string; builtIn: BuiltInAgent[] }) {
+  if (need === TARGETS_CAPABILITY) return <li>bundled targets (the workload&apos;s targets setting): the Go agent starts them for each job; {howToRun.go}.</li>;
   if (need.startsWith("probe:")) return <li>probes of kind “{need.slice("probe:".length)}”: the Go and JVM agents read them; the reference agent has none.</li>;
   const first = builtIn[0];
   if (!first) return <li>“{need}”: no agent that ships with Versus has this workload; enroll an agent that offers it.</li>;

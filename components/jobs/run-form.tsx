@@ -14,6 +14,7 @@ import type { FieldIssue } from "~/server/core/errors";
 import { newSeed } from "~/server/agents/plan";
 import { ZStartBatch, type TJobOrder } from "~/server/schemas/jobs";
 import type { BuiltInAgent } from "~/server/workloads/built-in-agents";
+import { TARGETS_CAPABILITY } from "~/server/workloads/job-capabilities";
 import { MissingCapabilities } from "./missing-capabilities";
 import { agentsThatCanRun, batchDuration, jobCount, orderPreview, parseLabels, unofferedNeeds, type RunnableVariant } from "./run-plan";
 
@@ -36,11 +37,12 @@ export interface StartedBatch {
 
 type Where = "any" | "agent" | "labels";
 
-/** “grpc”, “http” with prometheus probes: the workloads, then the probe kinds the jobs sample. */
+/** “grpc”, “http” with bundled targets and prometheus probes: the workloads, then what else the jobs need. */
 function needsText(needs: string[]): string {
-  const workloads = needs.filter((need) => !need.startsWith("probe:")).map((need) => `“${need}”`);
+  const workloads = needs.filter((need) => !need.startsWith("probe:") && need !== TARGETS_CAPABILITY).map((need) => `“${need}”`);
   const probes = needs.filter((need) => need.startsWith("probe:")).map((need) => need.slice("probe:".length));
-  return `${workloads.join(", ")}${probes.length ? ` with ${probes.join(" and ")} probes` : ""}`;
+  const extras = [needs.includes(TARGETS_CAPABILITY) ? "bundled targets" : "", probes.length ? `${probes.join(" and ")} probes` : ""].filter(Boolean);
+  return `${workloads.join(", ")}${extras.length ? ` with ${extras.join(" and ")}` : ""}`;
 }
 type Problems = Partial<Record<"variants" | "seed" | "agentId" | "labels", string>>;
 

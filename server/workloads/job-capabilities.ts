@@ -1,9 +1,15 @@
-// What a job of a variant needs from the agent that claims it: its workload's name, and
-// `probe:<kind>` for each kind of probe it samples (docs/agent-protocol.md, "Capabilities"). The
-// queue matches jobs to agents with it, and the Run dialog says which of these no agent offers.
+// What a job of a variant needs from the agent that claims it: its workload's name,
+// `probe:<kind>` for each kind of probe it samples, and `targets` when its settings list bundled
+// targets for the agent to start (docs/agent-protocol.md, "Capabilities": another agent's
+// workload of the same name may not take that setting). The queue matches jobs to agents with it,
+// and the Run dialog says which of these no agent offers.
 import { probeCapability } from "../schemas/probe";
 import type { TVariantWorkload } from "../schemas/workload";
 
+/** The capability of an agent whose workloads start the bundled targets a job's settings list (the Go agent's http and grpc). */
+export const TARGETS_CAPABILITY = "targets";
+
 export function jobCapabilities(workload: TVariantWorkload): string[] {
-  return [...new Set([workload.workload, ...workload.probes.map((probe) => probeCapability(probe.kind))])];
+  const targets = Array.isArray(workload.settings.targets) && workload.settings.targets.length > 0 ? [TARGETS_CAPABILITY] : [];
+  return [...new Set([workload.workload, ...targets, ...workload.probes.map((probe) => probeCapability(probe.kind))])];
 }

@@ -47,6 +47,9 @@ func (Workload) Info() workload.Info {
 
 // Prepare checks the settings; with a protoFile it also finds the method and encodes the
 // requests, so a wrong method or message fails before any call.
+// Capabilities: jobs with bundled targets started for them can require it.
+func (Workload) Capabilities() []string { return []string{targets.Capability} }
+
 func (Workload) Prepare(settings json.RawMessage) (workload.Runner, error) {
 	p, err := parseSettings(settings)
 	if err != nil {

@@ -45,8 +45,8 @@ func (Workload) Info() workload.Info {
 	}
 }
 
-// Capabilities: jobs needing HTTP/2 can require it.
-func (Workload) Capabilities() []string { return []string{"http2"} }
+// Capabilities: jobs needing HTTP/2, or bundled targets started for them, can require it.
+func (Workload) Capabilities() []string { return []string{"http2", targets.Capability} }
 
 func (Workload) Prepare(settings json.RawMessage) (workload.Runner, error) {
 	p, err := parseSettings(settings)

@@ -26,6 +26,11 @@ type Spec struct {
 
 // The schema says these too (the dashboard checks a form with it); Check says them again for
 // settings that reach the agent without the dashboard, with the field and what is valid.
+// Capability is what an agent whose workloads start bundled targets advertises: a job whose
+// settings list targets needs it (the server adds it to such a job's needs), so an agent with an
+// http workload of its own but no targets setting never claims one.
+const Capability = "targets"
+
 const (
 	maxTargets = 8
 	maxName    = 40

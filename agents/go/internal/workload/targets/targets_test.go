@@ -313,3 +313,12 @@ func compact(t *testing.T, raw json.RawMessage) string {
 	out, _ := json.Marshal(v)
 	return string(out)
 }
+
+// An agent with the http and grpc workloads advertises that it starts targets, so the server can
+// give a job with targets only to such an agent (another agent's http may not take the setting).
+func TestLoadWorkloadsAdvertiseTargets(t *testing.T) {
+	registry := workload.NewRegistry(httpworkload.Workload{}, grpcworkload.Workload{})
+	if !slices.Contains(registry.Capabilities(), targets.Capability) {
+		t.Fatalf("capabilities %v lack %q", registry.Capabilities(), targets.Capability)
+	}
+}
