@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -11,7 +12,8 @@ import (
 )
 
 // What the F15 probes make of the target's /metrics: the process and go presets read every
-// series they need, with no warning, while a payload load makes the target allocate.
+// series they need, with no warning but the gaps of a loaded machine, while a payload load
+// makes the target allocate.
 func TestProbesReadTheTargetWithTheProcessAndGoPresets(t *testing.T) {
 	server := start(t)
 	specs, err := probe.Decode(json.RawMessage(`[{"name": "app", "kind": "prometheus", "url": "` + server.URL + `/metrics", "presets": ["process", "go"], "intervalSeconds": 0.25}]`))
@@ -28,8 +30,16 @@ func TestProbesReadTheTargetWithTheProcessAndGoPresets(t *testing.T) {
 		get(t, server.URL+"/payload/json?size=1048576")
 	}
 	report := sampler.Stop()
-	if len(report.Warnings) > 0 || report.Failure != nil {
-		t.Fatalf("warnings %v, failure %v", report.Warnings, report.Failure)
+	// An interval the probe could not read in time on a loaded machine is a gap, not what this
+	// test is about; a series a preset needs and the target lacks would be any other warning.
+	var warnings []string
+	for _, warning := range report.Warnings {
+		if !strings.HasPrefix(warning, `probe "app" did not answer for `) {
+			warnings = append(warnings, warning)
+		}
+	}
+	if len(warnings) > 0 || report.Failure != nil {
+		t.Fatalf("warnings %v, failure %v", warnings, report.Failure)
 	}
 	var keys []string
 	for _, m := range report.Metrics {
