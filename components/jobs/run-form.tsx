@@ -15,6 +15,7 @@ import { newSeed } from "~/server/agents/plan";
 import { ZStartBatch, type TJobOrder } from "~/server/schemas/jobs";
 import type { BuiltInAgent } from "~/server/workloads/built-in-agents";
 import { MissingCapabilities } from "./missing-capabilities";
+import { RunsForMde } from "./runs-for-mde";
 import { agentsThatCanRun, batchDuration, jobCount, orderPreview, parseLabels, unofferedNeeds, type RunnableVariant } from "./run-plan";
 
 export interface RunTarget {
@@ -282,6 +283,7 @@ export function RunForm({ target, onStarted }: { target: RunTarget; onStarted: (
             )}
           </p>
         ) : null}
+        <RunsForMde projectSlug={projectSlug} experimentSlug={experimentSlug} measuredRuns={measuredRuns} />
         {variants.length ? (
           <p className="muted small" style={{ margin: 0, overflowWrap: "anywhere" }}>
             {preview

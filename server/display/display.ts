@@ -29,6 +29,7 @@
 // better as a factor.
 import type { z } from "zod";
 import type { ZMetricComparison } from "../stats/schemas";
+import type { TCandidateNoiseFloor } from "../schemas/comparison";
 import { changeStyle, formatChange, formatP, missing, type ChangeStyle } from "../stats/stat-text";
 
 // The statistics write changes and p-values into their own notes, so those two live beside them.
@@ -323,9 +324,30 @@ export function verdictP(candidate: Pick<CandidateComparison, "verdict" | "pAdju
   return candidate.pAdjusted ?? candidate.mannWhitney?.p ?? null;
 }
 
-/** "better", "not enough data", "better (weak evidence)". */
-export function verdictText(candidate: Pick<CandidateComparison, "verdict" | "evidence">): string {
+/**
+ * "better", "not enough data", "better (weak evidence)"; "under the noise floor" for no significant
+ * change smaller than what the runs could see on their agents (`floor.belowFloor`).
+ */
+export function verdictText(candidate: Pick<CandidateComparison, "verdict" | "evidence">, floor?: Pick<TCandidateNoiseFloor, "belowFloor"> | null): string {
+  if (floor?.belowFloor) return "under the noise floor";
   return `${verdictLabel[candidate.verdict]}${candidate.evidence === "weak" ? " (weak evidence)" : ""}`;
+}
+
+/** "±2.1%": a minimum detectable effect. */
+export function mdeText(percent: number): string {
+  return `±${percent.toFixed(percent < 10 ? 1 : 0)}%`;
+}
+
+/**
+ * "changes under ±2.1% cannot be seen with 5 runs here (noise floor of agent-1, measured
+ * 2026-11-29)": what a verdict could not see, from the agents' A/A batch.
+ */
+export function noiseFloorText(floor: TCandidateNoiseFloor): string {
+  const { baseline, candidate } = floor.runs;
+  const runs = baseline === candidate ? `${baseline} runs` : `${baseline} and ${candidate} runs`;
+  const seen = floor.mdePercent === null ? `${runs} cannot detect any change here` : `changes under ${mdeText(floor.mdePercent)} cannot be seen with ${runs} here`;
+  const unmeasured = floor.unmeasured.length ? `; not measured: ${floor.unmeasured.join(", ")}` : "";
+  return `${seen} (noise floor of ${floor.agents.join(", ")}, measured ${floor.measuredAt.slice(0, 10)}${unmeasured})`;
 }
 
 // ---------------------------------------------------------------------------------------------

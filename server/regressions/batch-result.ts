@@ -14,7 +14,7 @@ import { verdictHeadline } from "./check-markdown";
 import { applyMinChange } from "./min-change";
 import { cell, metricResults } from "../reports/report-markdown";
 import type { TNoiseFloorEntry } from "../schemas/batch-runs";
-import { latestNoiseFloor, noiseEntries, noiseOfBatch } from "./noise-floor";
+import { latestNoiseFloor, noiseEntries, noiseOfBatch } from "../comparison/noise-floor";
 
 type BatchResult = NonNullable<TBatchStatus["result"]>;
 
