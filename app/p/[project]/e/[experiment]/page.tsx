@@ -196,6 +196,7 @@ export default async function ExperimentPage({ params, searchParams }: Params) {
           experimentSlug: experiment.slug,
           metrics: experiment.metrics.map((metric) => metric.key),
           variants: experiment.variants.map((variant) => variant.name),
+          confirmRuns: agentRun.length ? 2 * experiment.measuredRuns : undefined,
         }}
         canWrite={canWrite}
         origin={origin}
