@@ -140,8 +140,8 @@ export function AlertRuleForm({ target, onCreated }: { target: RuleTarget; onCre
             <span>
               Confirm before alerting{" "}
               <span className="muted small">
-                — a breach on runs the agents ran first runs a confirmation batch (the same variants, agent and commit, interleaved) and alerts only when it
-                is worse too
+                — a breach on runs the agents ran first runs a confirmation batch (the same variants, agent and commit, interleaved) and alerts only when it is
+                worse too
               </span>
             </span>
           </label>

@@ -70,7 +70,13 @@ export function BatchCard({ batch, projectSlug, canWrite, fetchedAt, newest, onC
   ].filter(Boolean);
 
   return (
-    <article id={`batch-${batch.id}`} className="batch" aria-label={`Batch started ${formatDateTime(batch.createdAt)}`} data-testid="batch" data-active={open > 0}>
+    <article
+      id={`batch-${batch.id}`}
+      className="batch"
+      aria-label={`Batch started ${formatDateTime(batch.createdAt)}`}
+      data-testid="batch"
+      data-active={open > 0}
+    >
       <div className="batch-head">
         <div className="stack-tight">
           <p style={{ margin: 0 }}>

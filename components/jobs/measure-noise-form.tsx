@@ -66,9 +66,9 @@ export function MeasureNoiseForm({ target, onStarted }: { target: NoiseTarget; o
   return (
     <form className="stack" onSubmit={onSubmit} noValidate data-ready={hydrated} aria-label="Measure noise">
       <p className="muted small" style={{ margin: 0 }}>
-        Runs the baseline <strong>{target.baseline}</strong> against itself, interleaved: two sides of the same runs, so every difference between them is
-        the agent&apos;s noise. Its run-to-run spread gives, per metric and agent, the smallest change a comparison can see there — shown beside every
-        verdict of runs on that agent.
+        Runs the baseline <strong>{target.baseline}</strong> against itself, interleaved: two sides of the same runs, so every difference between them is the
+        agent&apos;s noise. Its run-to-run spread gives, per metric and agent, the smallest change a comparison can see there — shown beside every verdict of
+        runs on that agent.
       </p>
       {formError ? (
         <div className="alert" role="alert">
@@ -86,7 +86,12 @@ export function MeasureNoiseForm({ target, onStarted }: { target: NoiseTarget; o
           {...invalidProps("noise-runs", problems.runs)}
         />
       </Field>
-      <Field id="noise-agent" label="Agent" hint="The floor is measured per agent: choose the one the verdicts run on, or let any capable agent take the jobs" error={problems.agentId}>
+      <Field
+        id="noise-agent"
+        label="Agent"
+        hint="The floor is measured per agent: choose the one the verdicts run on, or let any capable agent take the jobs"
+        error={problems.agentId}
+      >
         <select id="noise-agent" value={agentId} onChange={(event) => setAgentId(event.target.value)} {...invalidProps("noise-agent", problems.agentId)}>
           <option value="">Any agent that offers the workload</option>
           {(agents.data ?? [])

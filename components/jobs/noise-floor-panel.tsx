@@ -23,14 +23,14 @@ export function NoiseFloorPanel({ floor, canWrite, target }: { floor: Floor; can
       </div>
       {floor === null ? (
         <p className="muted small" style={{ margin: 0 }}>
-          Not measured yet. Measuring noise runs the baseline against itself on the agents; afterwards each verdict says the smallest change its runs
-          could have seen there, and Run suggests how many runs a change needs.
+          Not measured yet. Measuring noise runs the baseline against itself on the agents; afterwards each verdict says the smallest change its runs could have
+          seen there, and Run suggests how many runs a change needs.
         </p>
       ) : (
         <>
           <p className="muted small" style={{ margin: 0 }}>
-            From the A/A batch of {formatDateTime(floor.measuredAt)}: the smallest change of the median the U test finds with 80% power at the
-            experiment&apos;s α, with {floor.runs} runs a side as the experiment does, and the runs a side a change of ±{floor.minChangePercent}% needs.
+            From the A/A batch of {formatDateTime(floor.measuredAt)}: the smallest change of the median the U test finds with 80% power at the experiment&apos;s
+            α, with {floor.runs} runs a side as the experiment does, and the runs a side a change of ±{floor.minChangePercent}% needs.
           </p>
           <div className="table-wrap">
             <table aria-label="Noise floor">

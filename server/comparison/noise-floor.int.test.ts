@@ -51,7 +51,9 @@ describe("the noise floor of agent-run verdicts", () => {
     const candidate = metric.comparison!.comparisons[0]!;
     const floor = metric.noiseFloor?.[0];
 
-    const aaValues = (await db.runMetricResult.findMany({ where: { run: { job: { batchId: aa.id } } }, select: { mean: true } })).map((row) => row.mean as number);
+    const aaValues = (await db.runMetricResult.findMany({ where: { run: { job: { batchId: aa.id } } }, select: { mean: true } })).map(
+      (row) => row.mean as number,
+    );
     expect(aaValues).toHaveLength(10);
     const runs = { baseline: 15, candidate: 5 }; // the A/A runs are the baseline's too
     const expected = ((minimumDetectableEffectBetween(sampleSd(aaValues), 15, 5, 0.05) as number) / median(aaValues)) * 100;
@@ -62,7 +64,11 @@ describe("the noise floor of agent-run verdicts", () => {
     expect(Math.abs(candidate.change.percent!)).toBeLessThan(floor!.mdePercent!);
     expect(floor!.belowFloor).toBe(true);
     expect(verdictText(candidate, floor)).toBe("under the noise floor");
-    expect(noiseFloorText(floor!)).toMatch(new RegExp(`^changes under ±${floor!.mdePercent!.toFixed(1).replace(".", "\\.")}% cannot be seen with 15 and 5 runs here \\(noise floor of ${agent.name}, measured \\d{4}-\\d\\d-\\d\\d\\)$`));
+    expect(noiseFloorText(floor!)).toMatch(
+      new RegExp(
+        `^changes under ±${floor!.mdePercent!.toFixed(1).replace(".", "\\.")}% cannot be seen with 15 and 5 runs here \\(noise floor of ${agent.name}, measured \\d{4}-\\d\\d-\\d\\d\\)$`,
+      ),
+    );
 
     // The Markdown report says it in the verdict column and under the table.
     const report = metricResults(metric, comparison.baseline).join("\n");

@@ -37,7 +37,10 @@ export async function latestNoiseFloor(db: Db, experimentId: string): Promise<No
  * needs; null before any A/A batch.
  */
 export async function experimentNoiseFloor(db: Db, projectId: string, experimentSlug: string, minChangePercent: number) {
-  const experiment = await db.experiment.findUnique({ where: { projectId_slug: { projectId, slug: experimentSlug } }, select: { id: true, measuredRuns: true } });
+  const experiment = await db.experiment.findUnique({
+    where: { projectId_slug: { projectId, slug: experimentSlug } },
+    select: { id: true, measuredRuns: true },
+  });
   if (!experiment) throw new AppError("NOT_FOUND", `No experiment "${experimentSlug}" in this project`);
   const floor = await latestNoiseFloor(db, experiment.id);
   if (!floor) return null;

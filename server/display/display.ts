@@ -29,7 +29,6 @@
 // better as a factor.
 import type { z } from "zod";
 import type { ZMetricComparison } from "../stats/schemas";
-import type { TCandidateNoiseFloor } from "../schemas/comparison";
 import { changeStyle, formatChange, formatP, missing, type ChangeStyle } from "../stats/stat-text";
 
 // The statistics write changes and p-values into their own notes, so those two live beside them.
@@ -328,9 +327,19 @@ export function verdictP(candidate: Pick<CandidateComparison, "verdict" | "pAdju
  * "better", "not enough data", "better (weak evidence)"; "under the noise floor" for no significant
  * change smaller than what the runs could see on their agents (`floor.belowFloor`).
  */
-export function verdictText(candidate: Pick<CandidateComparison, "verdict" | "evidence">, floor?: Pick<TCandidateNoiseFloor, "belowFloor"> | null): string {
+export function verdictText(candidate: Pick<CandidateComparison, "verdict" | "evidence">, floor?: Pick<NoiseFloorFigures, "belowFloor"> | null): string {
   if (floor?.belowFloor) return "under the noise floor";
   return `${verdictLabel[candidate.verdict]}${candidate.evidence === "weak" ? " (weak evidence)" : ""}`;
+}
+
+/** A candidate's noise floor as the comparison carries it (schemas/comparison.ts, CandidateNoiseFloor). */
+export interface NoiseFloorFigures {
+  mdePercent: number | null;
+  runs: { baseline: number; candidate: number };
+  agents: string[];
+  unmeasured: string[];
+  belowFloor: boolean;
+  measuredAt: string;
 }
 
 /** "±2.1%": a minimum detectable effect. */
@@ -342,10 +351,11 @@ export function mdeText(percent: number): string {
  * "changes under ±2.1% cannot be seen with 5 runs here (noise floor of agent-1, measured
  * 2026-11-29)": what a verdict could not see, from the agents' A/A batch.
  */
-export function noiseFloorText(floor: TCandidateNoiseFloor): string {
+export function noiseFloorText(floor: NoiseFloorFigures): string {
   const { baseline, candidate } = floor.runs;
   const runs = baseline === candidate ? `${baseline} runs` : `${baseline} and ${candidate} runs`;
-  const seen = floor.mdePercent === null ? `${runs} cannot detect any change here` : `changes under ${mdeText(floor.mdePercent)} cannot be seen with ${runs} here`;
+  const seen =
+    floor.mdePercent === null ? `${runs} cannot detect any change here` : `changes under ${mdeText(floor.mdePercent)} cannot be seen with ${runs} here`;
   const unmeasured = floor.unmeasured.length ? `; not measured: ${floor.unmeasured.join(", ")}` : "";
   return `${seen} (noise floor of ${floor.agents.join(", ")}, measured ${floor.measuredAt.slice(0, 10)}${unmeasured})`;
 }

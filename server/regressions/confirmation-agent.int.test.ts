@@ -38,11 +38,9 @@ const commitOf = (i: number) => crypto.createHash("sha1").update(`confirm-agent 
 
 /** Waits until every job of the batch has finished (succeeded, for this test). */
 async function finished(batchId: string) {
-  await eventually(
-    `batch ${batchId} to finish`,
-    async () => (await db.job.count({ where: { batchId, status: { in: ["queued", "leased"] } } })) === 0,
-    { context: () => agent.tail() },
-  );
+  await eventually(`batch ${batchId} to finish`, async () => (await db.job.count({ where: { batchId, status: { in: ["queued", "leased"] } } })) === 0, {
+    context: () => agent.tail(),
+  });
   expect(await db.job.count({ where: { batchId, status: { not: "succeeded" } } })).toBe(0);
 }
 
@@ -113,7 +111,10 @@ describe("confirmation before alarm, with the reference agent", () => {
     await finished(pending!.confirmBatchId!);
     await drainBackgroundWork(db);
     const outlier = await alertAt(4);
-    expect(outlier, agent.tail()).toMatchObject({ status: "unconfirmed", confirmation: expect.stringMatching(/^Not confirmed: a confirmation batch of 6 runs had median 5\d\d\.?\d* ms/) });
+    expect(outlier, agent.tail()).toMatchObject({
+      status: "unconfirmed",
+      confirmation: expect.stringMatching(/^Not confirmed: a confirmation batch of 6 runs had median 5\d\d\.?\d* ms/),
+    });
 
     // The real slowdown: 550 ms from commit 5 on.
     await commitBatch(5, 550);
@@ -122,7 +123,10 @@ describe("confirmation before alarm, with the reference agent", () => {
     await finished(slow!.confirmBatchId!);
     await drainBackgroundWork(db);
     const confirmed = await alertAt(5);
-    expect(confirmed, agent.tail()).toMatchObject({ status: "open", confirmation: expect.stringMatching(/^Confirmed by a confirmation batch of 6 runs: median 5[5-9]\d\.?\d* ms against 5\d\d\.?\d* ms before/) });
+    expect(confirmed, agent.tail()).toMatchObject({
+      status: "open",
+      confirmation: expect.stringMatching(/^Confirmed by a confirmation batch of 6 runs: median 5[5-9]\d\.?\d* ms against 5\d\d\.?\d* ms before/),
+    });
     const active = (await listAlerts(db, { projectId: project.id }, { status: "active", limit: 10 })).alerts;
     expect(active.map((alert) => alert.commit)).toEqual([commitOf(5)]);
   });

@@ -16,7 +16,9 @@ describe("confirmationVerdict", () => {
     const verdict = confirmationVerdict(bound, latency, before, around(110, 6));
     expect(verdict?.agrees).toBe(true);
     // The window is the 2 commits before, not the 200 ms one before them.
-    expect(verdict?.text).toMatch(/^Confirmed by a confirmation batch of 6 runs: median 110\.\d+ ms against 100\.\d+ ms before \(\+9\.99%\), worse than the 5% bound$/);
+    expect(verdict?.text).toMatch(
+      /^Confirmed by a confirmation batch of 6 runs: median 110\.\d+ ms against 100\.\d+ ms before \(\+9\.99%\), worse than the 5% bound$/,
+    );
   });
 
   it("a % bound: a planted outlier's confirmation at the old level does not agree", () => {
@@ -34,7 +36,10 @@ describe("confirmationVerdict", () => {
     const rule = { kind: "mann_whitney" as const, alpha: 0.05, thresholdPercent: null, windowSize: 8 };
     const before = commits(around(100, 4), around(100, 4));
     expect(confirmationVerdict(rule, latency, before, around(110, 8))).toMatchObject({ agrees: true, text: expect.stringMatching(/≤ α = 0\.05$/) });
-    expect(confirmationVerdict(rule, latency, before, around(100, 8))).toMatchObject({ agrees: false, text: expect.stringMatching(/not worse at α = 0\.05\)$/) });
+    expect(confirmationVerdict(rule, latency, before, around(100, 8))).toMatchObject({
+      agrees: false,
+      text: expect.stringMatching(/not worse at α = 0\.05\)$/),
+    });
     // Better is not a confirmation of worse.
     expect(confirmationVerdict(rule, latency, before, around(90, 8))?.agrees).toBe(false);
     const changePoint = { kind: "change_point" as const, alpha: 0.05, thresholdPercent: null, windowSize: null };

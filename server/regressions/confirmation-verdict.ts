@@ -71,5 +71,8 @@ export function confirmationVerdict(
   const agrees = tested?.verdict === "worse";
   return agrees
     ? { agrees, text: `Confirmed by ${batch}: ${figures} ≤ α = ${alpha}` }
-    : { agrees, text: `Not confirmed: ${batch} had ${figures} (${tested?.verdict === "insufficient_data" ? "too few runs to tell" : "not worse"} at α = ${alpha})` };
+    : {
+        agrees,
+        text: `Not confirmed: ${batch} had ${figures} (${tested?.verdict === "insufficient_data" ? "too few runs to tell" : "not worse"} at α = ${alpha})`,
+      };
 }

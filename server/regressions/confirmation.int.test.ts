@@ -74,7 +74,16 @@ async function setUp(label: string) {
     db,
     { projectId: project.id },
     project.experimentSlug,
-    ZAlertRuleInput.parse({ metric: "latency", variant: "A", branch: "main", kind: "percent_bound", thresholdPercent: 5, windowSize: 3, confirmRuns: 5, webhookUrl: receiverUrl }),
+    ZAlertRuleInput.parse({
+      metric: "latency",
+      variant: "A",
+      branch: "main",
+      kind: "percent_bound",
+      thresholdPercent: 5,
+      windowSize: 3,
+      confirmRuns: 5,
+      webhookUrl: receiverUrl,
+    }),
     null,
   );
   for (let i = 1; i <= 3; i++) await commitBatch(project, agent, i, 100);
@@ -100,7 +109,10 @@ describe("confirmation before alarm", () => {
     await runAll(agent, 100);
     await drainBackgroundWork(db);
     [pending] = await alertsOf(project);
-    expect(pending).toMatchObject({ status: "unconfirmed", confirmation: expect.stringMatching(/^Not confirmed: a confirmation batch of 5 runs had median 100\.\d+ ms .*within the 5% bound$/) });
+    expect(pending).toMatchObject({
+      status: "unconfirmed",
+      confirmation: expect.stringMatching(/^Not confirmed: a confirmation batch of 5 runs had median 100\.\d+ ms .*within the 5% bound$/),
+    });
     expect((await listAlerts(db, { projectId: project.id }, { status: "active", limit: 50 })).alerts).toEqual([]);
     expect(received).toEqual([]);
 
@@ -115,10 +127,14 @@ describe("confirmation before alarm", () => {
       commit: commitOf(5),
       batch: { id: slow.id, _count: { jobs: 6 } },
       confirmBatch: { _count: { jobs: 10 } },
-      confirmation: expect.stringMatching(/^Confirmed by a confirmation batch of 5 runs: median 110\.\d+ ms against 100\.\d+ ms before \(\+\d+\.\d\d%\), worse than the 5% bound$/),
+      confirmation: expect.stringMatching(
+        /^Confirmed by a confirmation batch of 5 runs: median 110\.\d+ ms against 100\.\d+ ms before \(\+\d+\.\d\d%\), worse than the 5% bound$/,
+      ),
     });
     expect(received).toHaveLength(1);
-    expect(received[0]).toMatchObject({ alert: { id: real.id, commit: commitOf(5), message: expect.stringContaining(" — Confirmed by a confirmation batch") } });
+    expect(received[0]).toMatchObject({
+      alert: { id: real.id, commit: commitOf(5), message: expect.stringContaining(" — Confirmed by a confirmation batch") },
+    });
 
     // Users' marks make the rule's record; only alerts that alarmed can be marked.
     await judgeAlert(db, { projectId: project.id }, real.id, "real", (await db.user.create({ data: { email: `${project.slug}-judge@example.test` } })).id);
@@ -137,7 +153,11 @@ describe("confirmation before alarm", () => {
     await db.agent.update({ where: { id: agent.id }, data: { lastSeenAt: new Date(Date.now() - 3_600_000) } });
     await drainBackgroundWork(db);
     const [alert] = await alertsOf(project);
-    expect(alert).toMatchObject({ status: "open", confirmBatch: null, confirmation: expect.stringMatching(/^Not confirmed before alerting: the confirmation batch could not start \(No online agent can run this batch now/) });
+    expect(alert).toMatchObject({
+      status: "open",
+      confirmBatch: null,
+      confirmation: expect.stringMatching(/^Not confirmed before alerting: the confirmation batch could not start \(No online agent can run this batch now/),
+    });
     expect(received).toHaveLength(1);
     expect(await db.jobBatch.count({ where: { projectId: project.id } })).toBe(4);
   });

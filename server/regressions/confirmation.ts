@@ -123,7 +123,10 @@ async function confirmationOutcome(db: Db, rule: RuleToAnnounce, subject: Series
   if (!batch) return { open: true, text: "Not confirmed before alerting: the confirmation batch was deleted" };
   if (!batch.cancelledAt && count("queued") + count("leased") > 0) return null;
   if (batch.cancelledAt || count("failed") + count("cancelled") > 0)
-    return { open: true, text: `Not confirmed before alerting: the confirmation batch ${batch.cancelledAt ? "was cancelled" : `had ${count("failed")} failed job(s)`}` };
+    return {
+      open: true,
+      text: `Not confirmed before alerting: the confirmation batch ${batch.cancelledAt ? "was cancelled" : `had ${count("failed")} failed job(s)`}`,
+    };
 
   const series = pointsOf((await currentSeries(db, subject, rule.branch)).columns);
   const at = series.findIndex((point) => point.commit === alert.commit);
@@ -134,6 +137,10 @@ async function confirmationOutcome(db: Db, rule: RuleToAnnounce, subject: Series
   });
   const confirming = rows.filter(hasFiniteFigures).map((row) => runFigure(row, rule.metric.aggregation));
   const verdict = confirmationVerdict(rule, rule.metric, before, confirming);
-  if (!verdict) return { open: true, text: "Not confirmed before alerting: the confirmation batch left nothing to compare (no runs of this metric, or none before the commit)" };
+  if (!verdict)
+    return {
+      open: true,
+      text: "Not confirmed before alerting: the confirmation batch left nothing to compare (no runs of this metric, or none before the commit)",
+    };
   return { open: verdict.agrees, text: verdict.text };
 }

@@ -35,9 +35,7 @@ export const ZCandidateNoiseFloor = z
     unmeasured: z
       .array(z.string())
       .describe("agents that ran some of the compared runs but have no noise floor of this metric, and `uploads` when some runs were uploaded"),
-    belowFloor: z
-      .boolean()
-      .describe("no significant change, and the change is smaller than the MDE: too small to tell from noise here, rather than no change"),
+    belowFloor: z.boolean().describe("no significant change, and the change is smaller than the MDE: too small to tell from noise here, rather than no change"),
     measuredAt: z.iso.datetime().describe("when the A/A batch ran"),
     batchId: z.string().describe("the A/A batch"),
   })
