@@ -5,6 +5,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { TRPCClientError } from "@trpc/client";
 import { useState } from "react";
+import { DialogButton } from "~/components/dialog-button";
 import { Field, invalidProps } from "~/components/forms/field";
 import { useHydrated } from "~/components/forms/use-hydrated";
 import { plural } from "~/components/format";
@@ -112,5 +113,14 @@ export function MeasureNoiseForm({ target, onStarted }: { target: NoiseTarget; o
         </button>
       </div>
     </form>
+  );
+}
+
+/** The button and its dialog (the form mounts when it opens, so each opening starts afresh). */
+export function MeasureNoiseButton({ label, target }: { label: string; target: NoiseTarget }) {
+  return (
+    <DialogButton label={label} title="Measure noise" id="noise-dialog" buttonClassName="button small">
+      {(close) => <MeasureNoiseForm target={target} onStarted={close} />}
+    </DialogButton>
   );
 }

@@ -2,11 +2,10 @@
 // spread and the smallest change a comparison of the experiment's run count can see there, with
 // "Measure noise" for members. The figures come from the server (job.noiseFloor); the page is
 // refreshed when a batch finishes, so a new floor shows when its batch ends.
-import { DialogButton } from "~/components/dialog-button";
 import { formatDateTime } from "~/components/format";
 import { formatMeasure, mdeText } from "~/server/display/display";
 import type { experimentNoiseFloor } from "~/server/comparison/noise-floor";
-import { MeasureNoiseForm, type NoiseTarget } from "./measure-noise-form";
+import { MeasureNoiseButton, type NoiseTarget } from "./measure-noise-form";
 
 type Floor = Awaited<ReturnType<typeof experimentNoiseFloor>>;
 
@@ -16,9 +15,7 @@ export function NoiseFloorPanel({ floor, canWrite, target }: { floor: Floor; can
       <div className="batches-head">
         <h2 id="noise-heading">Noise floor</h2>
         {canWrite ? (
-          <DialogButton label={floor ? "Measure again" : "Measure noise"} title="Measure noise" id="noise-dialog" buttonClassName="button small">
-            {(close) => <MeasureNoiseForm target={target} onStarted={close} />}
-          </DialogButton>
+          <MeasureNoiseButton label={floor ? "Measure again" : "Measure noise"} target={target} />
         ) : null}
       </div>
       {floor === null ? (
