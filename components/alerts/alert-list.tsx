@@ -23,6 +23,11 @@ const statusBadge = {
   unconfirmed: "badge",
 } as const;
 
+const judgements = [
+  { value: "real", label: "Real", title: "A real regression: counts as this rule being right" },
+  { value: "noise", label: "Noise", title: "Noise, a false alarm: counts as this rule being wrong" },
+] as const;
+
 export function AlertList({
   projectSlug,
   status = "active",
@@ -177,28 +182,20 @@ function AlertRow({
                 Resolve
               </button>
             ) : null}
-            {judge && judgeable ? (
-              <>
-                <button
-                  type="button"
-                  className={alert.judgement === "real" ? "button small primary" : "button small"}
-                  aria-pressed={alert.judgement === "real"}
-                  onClick={() => void judge("real")}
-                  title="A real regression: counts as this rule being right"
-                >
-                  Real
-                </button>
-                <button
-                  type="button"
-                  className={alert.judgement === "noise" ? "button small primary" : "button small"}
-                  aria-pressed={alert.judgement === "noise"}
-                  onClick={() => void judge("noise")}
-                  title="Noise, a false alarm: counts as this rule being wrong"
-                >
-                  Noise
-                </button>
-              </>
-            ) : null}
+            {judge && judgeable
+              ? judgements.map(({ value, label, title }) => (
+                  <button
+                    key={value}
+                    type="button"
+                    className={alert.judgement === value ? "button small primary" : "button small"}
+                    aria-pressed={alert.judgement === value}
+                    onClick={() => void judge(value)}
+                    title={title}
+                  >
+                    {label}
+                  </button>
+                ))
+              : null}
           </div>
         </td>
       ) : null}

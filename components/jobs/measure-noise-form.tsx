@@ -12,6 +12,7 @@ import { plural } from "~/components/format";
 import { useTRPC } from "~/components/trpc/react";
 import type { FieldIssue } from "~/server/core/errors";
 import { ZStartBatch } from "~/server/schemas/jobs";
+import { AgentOptions } from "./agent-options";
 
 export interface NoiseTarget {
   projectSlug: string;
@@ -95,16 +96,7 @@ export function MeasureNoiseForm({ target, onStarted }: { target: NoiseTarget; o
       >
         <select id="noise-agent" value={agentId} onChange={(event) => setAgentId(event.target.value)} {...invalidProps("noise-agent", problems.agentId)}>
           <option value="">Any agent that offers the workload</option>
-          {(agents.data ?? [])
-            .filter((agent) => !agent.revokedAt)
-            .map((agent) => {
-              const lacking = target.needs.filter((need) => !agent.capabilities.includes(need));
-              return (
-                <option key={agent.id} value={agent.id} disabled={lacking.length > 0}>
-                  {agent.name} ({agent.online ? "online" : "offline"}){lacking.length ? ` — does not offer ${lacking.join(", ")}` : ""}
-                </option>
-              );
-            })}
+          <AgentOptions agents={(agents.data ?? []).filter((agent) => !agent.revokedAt)} needs={target.needs} />
         </select>
       </Field>
       <div className="form-actions">

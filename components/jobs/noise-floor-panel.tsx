@@ -14,9 +14,7 @@ export function NoiseFloorPanel({ floor, canWrite, target }: { floor: Floor; can
     <section className="card" aria-labelledby="noise-heading" data-testid="noise-floor-panel">
       <div className="batches-head">
         <h2 id="noise-heading">Noise floor</h2>
-        {canWrite ? (
-          <MeasureNoiseButton label={floor ? "Measure again" : "Measure noise"} target={target} />
-        ) : null}
+        {canWrite ? <MeasureNoiseButton label={floor ? "Measure again" : "Measure noise"} target={target} /> : null}
       </div>
       {floor === null ? (
         <p className="muted small" style={{ margin: 0 }}>

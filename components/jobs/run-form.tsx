@@ -14,6 +14,7 @@ import type { FieldIssue } from "~/server/core/errors";
 import { newSeed } from "~/server/agents/plan";
 import { ZStartBatch, type TJobOrder } from "~/server/schemas/jobs";
 import type { BuiltInAgent } from "~/server/workloads/built-in-agents";
+import { AgentOptions } from "./agent-options";
 import { MissingCapabilities } from "./missing-capabilities";
 import { RunsForMde } from "./runs-for-mde";
 import { agentsThatCanRun, batchDuration, jobCount, orderPreview, parseLabels, unofferedNeeds, type RunnableVariant } from "./run-plan";
@@ -223,14 +224,7 @@ export function RunForm({ target, onStarted }: { target: RunTarget; onStarted: (
             <Field id="run-agent" label="Agent" hint="Every job runs on this agent" error={problems.agentId}>
               <select id="run-agent" value={agentId} onChange={(event) => setAgentId(event.target.value)} {...invalidProps("run-agent", problems.agentId)}>
                 <option value="">Choose…</option>
-                {activeAgents.map((agent) => {
-                  const lacking = needs.filter((need) => !agent.capabilities.includes(need));
-                  return (
-                    <option key={agent.id} value={agent.id} disabled={lacking.length > 0}>
-                      {agent.name} ({agent.online ? "online" : "offline"}){lacking.length ? ` — does not offer ${lacking.join(", ")}` : ""}
-                    </option>
-                  );
-                })}
+                <AgentOptions agents={activeAgents} needs={needs} />
               </select>
             </Field>
           ) : null}

@@ -9,7 +9,8 @@ import type http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "~/test/cli-process";
 import { startRouteServer, type RouteServer } from "~/test/route-server";
-import { eventually, startAgent, type Child } from "~/test/reliability/processes";
+import { type Child } from "~/test/reliability/processes";
+import { enrolledReferenceAgent } from "~/test/enrolled-agent";
 import { fetchRequestOf, sendResponse } from "../lib/fetch-bridge";
 import { serveDirectRoute } from "../lib/direct-routes";
 
@@ -79,13 +80,7 @@ beforeAll(async () => {
   project = await jobsProject(db, "cli-run");
   runKey = (await createApiKey(db, project.slug, "ci runs", undefined, "run")).secret;
   uploadKey = (await createApiKey(db, project.slug, "ci uploads", undefined, "upload")).secret;
-  agent = startAgent({ url: baseUrl, enrollmentToken: project.token, name: `cli-run-${crypto.randomBytes(3).toString("hex")}` });
-  // (eventually waits while the check gives undefined or false: findFirst gives null.)
-  await eventually(
-    "the reference agent to enroll",
-    async () => (await db.agent.findFirst({ where: { projectId: project.id, lastSeenAt: { not: null } } })) ?? undefined,
-    { context: () => agent.tail() },
-  );
+  agent = await enrolledReferenceAgent(db, baseUrl, project, "cli-run");
 });
 
 afterAll(async () => {

@@ -11,7 +11,8 @@ import crypto from "node:crypto";
 import type http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRouteServer, type RouteServer } from "~/test/route-server";
-import { eventually, startAgent, type Child } from "~/test/reliability/processes";
+import { eventually, type Child } from "~/test/reliability/processes";
+import { enrolledReferenceAgent } from "~/test/enrolled-agent";
 import { serveDirectRoute } from "~/scripts/lib/direct-routes";
 
 const { db } = await import("~/server/db/client");
@@ -78,12 +79,7 @@ beforeAll(async () => {
     metrics: [{ key: "slept_ms", unit: "ms", direction: "lower_is_better" }],
   });
   variantA = (await db.variant.findFirstOrThrow({ where: { name: "A", experiment: { projectId: project.id } } })).id;
-  agent = startAgent({ url: server.url, enrollmentToken: project.token, name: `confirm-${crypto.randomBytes(3).toString("hex")}` });
-  await eventually(
-    "the reference agent to enroll",
-    async () => (await db.agent.findFirst({ where: { projectId: project.id, lastSeenAt: { not: null } } })) ?? undefined,
-    { context: () => agent.tail() },
-  );
+  agent = await enrolledReferenceAgent(db, server.url, project, "confirm");
 });
 
 afterAll(async () => {
