@@ -140,7 +140,7 @@ export function AlertRuleForm({ target, onCreated }: { target: RuleTarget; onCre
             <span>
               Confirm before alerting{" "}
               <span className="muted small">
-                — a breach on runs the agents ran first runs a confirmation batch (the same variants, agent and commit, interleaved) and alerts only when it is
+                — a breach on runs the agents ran first runs a confirmation batch (the same definition, agent and commit, interleaved) and alerts only when it is
                 worse too
               </span>
             </span>

@@ -12,7 +12,12 @@ export function RunsForMde({ projectSlug, experimentSlug, measuredRuns }: { proj
   const [text, setText] = useState("2");
   const parsed = ZNoiseFloorQuery.shape.minChangePercent.safeParse(text.trim() === "" ? undefined : Number(text));
   const minChangePercent = parsed.success ? parsed.data : 2;
-  const floor = useQuery({ ...trpc.job.noiseFloor.queryOptions({ projectSlug, experimentSlug, minChangePercent }), placeholderData: (previous) => previous });
+  // Fresh at every opening (staleTime 0): an A/A batch may have finished since the last one.
+  const floor = useQuery({
+    ...trpc.job.noiseFloor.queryOptions({ projectSlug, experimentSlug, minChangePercent }),
+    staleTime: 0,
+    placeholderData: (previous) => previous,
+  });
   if (floor.data === null)
     return (
       <p className="muted small" style={{ margin: 0 }} data-testid="runs-for-mde">
