@@ -97,6 +97,7 @@ export async function runBatch(
   let minChange: number | undefined;
   let timeoutMs: number | undefined;
   let confirmRuns: number | undefined;
+  let body: ReturnType<typeof startBody>;
   try {
     target = apiTargetFromEnv(env);
     minChange = options.minChange === undefined ? undefined : Number(options.minChange);
@@ -104,6 +105,7 @@ export async function runBatch(
     const minutes = options.timeout === undefined ? undefined : Number(options.timeout);
     if (minutes !== undefined && !(minutes > 0)) throw new Error(`--timeout must be a positive number of minutes, not "${options.timeout}"`);
     timeoutMs = minutes === undefined ? undefined : minutes * 60_000;
+    body = startBody(options);
     confirmRuns = wholeNumber("--confirm", options.confirm);
     if (confirmRuns !== undefined && (!options.wait || options.noise)) throw new Error("--confirm needs --wait, and confirms a comparison (not --noise)");
   } catch (error) {
@@ -111,7 +113,7 @@ export async function runBatch(
     return CHECK_EXIT.error;
   }
   const giveUpAt = timeoutMs === undefined ? undefined : Date.now() + timeoutMs;
-  const first = await startAndFollow(target, options, startBody(options), { minChange, giveUpAt }, err);
+  const first = await startAndFollow(target, options, body, { minChange, giveUpAt }, err);
   if (typeof first === "number") return first;
   if (!first) return CHECK_EXIT.pass;
   const result = first.result as NonNullable<TBatchStatus["result"]>;
@@ -133,7 +135,7 @@ export async function runBatch(
   const confirmation = await startAndFollow(
     target,
     options,
-    { ...startBody(options), variants: first.variants, runs: confirmRuns, order: "interleaved", seed: undefined },
+    { ...body, variants: first.variants, runs: confirmRuns, order: "interleaved", seed: undefined },
     { minChange, giveUpAt },
     err,
   );
