@@ -33,9 +33,15 @@ export function NoiseFloorPanel({ floor, canWrite, target }: { floor: Floor; can
                 <tr>
                   <th>Metric</th>
                   <th>Agent</th>
-                  <th className="num">A/A runs</th>
-                  <th className="num">Median</th>
-                  <th className="num">Run-to-run sd</th>
+                  <th className="num" data-narrow="hide">
+                    A/A runs
+                  </th>
+                  <th className="num" data-narrow="hide">
+                    Median
+                  </th>
+                  <th className="num" data-narrow="hide">
+                    Run-to-run sd
+                  </th>
                   <th className="num">Smallest change seen</th>
                   <th className="num">Runs for ±{floor.minChangePercent}%</th>
                 </tr>
@@ -47,9 +53,13 @@ export function NoiseFloorPanel({ floor, canWrite, target }: { floor: Floor; can
                       <code>{entry.metric}</code>
                     </td>
                     <td>{entry.agent}</td>
-                    <td className="num">{entry.noiseRuns}</td>
-                    <td className="num">{formatMeasure(entry.median, entry.unit)}</td>
-                    <td className="num">
+                    <td className="num" data-narrow="hide">
+                      {entry.noiseRuns}
+                    </td>
+                    <td className="num" data-narrow="hide">
+                      {formatMeasure(entry.median, entry.unit)}
+                    </td>
+                    <td className="num" data-narrow="hide">
                       {entry.sd === null ? "—" : formatMeasure(entry.sd, entry.unit)}
                       {entry.spreadPercent === null ? null : <span className="muted small"> ({mdeText(entry.spreadPercent)})</span>}
                     </td>
