@@ -104,7 +104,7 @@ test("a rule that confirms first: a real slowdown from CI alerts with both batch
   await page.goto(url);
   const form = page.locator('form[aria-label="New alert rule"][data-ready="true"]');
   await expect(form).toBeVisible();
-  await form.getByLabel("Variant").selectOption("A");
+  await form.getByLabel("Variant").selectOption("Baseline");
   await form.getByLabel("Kind").selectOption({ label: "% bound" });
   await form.getByLabel("Bound (%)").fill("5");
   await form.getByLabel("Earlier commits").fill("2");
@@ -121,7 +121,7 @@ test("a rule that confirms first: a real slowdown from CI alerts with both batch
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
       body: JSON.stringify({
-        variants: ["A"],
+        variants: ["Baseline"],
         commit: `${index.toString(16).padStart(4, "0")}${"beef".repeat(9)}`,
         branch: "main",
         commitTime: new Date(Date.UTC(2026, 0, 1, index)).toISOString(),
@@ -138,7 +138,7 @@ test("a rule that confirms first: a real slowdown from CI alerts with both batch
   await runCommit(1);
   await runCommit(2);
   // The code under test gets 25 % slower (the sleep's delay), and stays so: the confirmation agrees.
-  await sql(`UPDATE "Variant" SET "config" = $1 WHERE "name" = 'A' AND "experimentId" = (SELECT "id" FROM "Experiment" WHERE "slug" = $2)`, [
+  await sql(`UPDATE "Variant" SET "config" = $1 WHERE "name" = 'Baseline' AND "experimentId" = (SELECT "id" FROM "Experiment" WHERE "slug" = $2)`, [
     { workload: "sleep", settings: { ms: 250 } },
     experimentSlug,
   ]);
