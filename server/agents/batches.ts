@@ -10,6 +10,7 @@ import { jobCapabilities } from "../workloads/job-capabilities";
 import { requireWorkloadFit } from "../workloads/workload-checks";
 import { isOnline } from "./agent-admin";
 import { batchWaitReasons, type WaitingAgent } from "./batch-waits";
+import { settleConfirmationOf } from "./confirmation-wakeup";
 import { newSeed, planBatch } from "./plan";
 import { notifyWork } from "./wakeups";
 
@@ -389,13 +390,15 @@ export async function cancelJob(
 
 /** Cancels every unfinished job of a batch, as cancelJob does for one. */
 export async function cancelBatch(db: Db, projectId: string, batchId: string, now = new Date()): Promise<{ id: string; cancelled: number; stopping: number }> {
-  return db.$transaction(async (tx) => {
-    const batch = await tx.jobBatch.findFirst({ where: { id: batchId, projectId }, select: { id: true, cancelledAt: true } });
+  const reply = await db.$transaction(async (tx) => {
+    const batch = await tx.jobBatch.findFirst({ where: { id: batchId, projectId }, select: { id: true, cancelledAt: true, experimentId: true } });
     if (!batch) throw new AppError("NOT_FOUND", "No batch with that id in this project");
     if (!batch.cancelledAt) await tx.jobBatch.update({ where: { id: batchId }, data: { cancelledAt: now } });
     const { cancelled, stopping } = await cancelWhere(tx, { batchId }, now);
-    return { id: batchId, cancelled, stopping };
+    return { id: batchId, cancelled, stopping, experimentId: batch.experimentId };
   });
+  await settleConfirmationOf(db, { batchId, experimentId: reply.experimentId });
+  return { id: reply.id, cancelled: reply.cancelled, stopping: reply.stopping };
 }
 
 async function cancelWhere(tx: Prisma.TransactionClient, where: Prisma.JobWhereInput, now: Date) {

@@ -6,6 +6,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cancelBatch } from "~/server/agents/batches";
 import { jobWakeups } from "~/server/agents/wakeups";
 import { drainBackgroundWork } from "~/server/background/worker";
 import { db } from "~/server/db/client";
@@ -162,14 +163,13 @@ describe("confirmation before alarm", () => {
     expect(await db.jobBatch.count({ where: { projectId: project.id } })).toBe(4);
   });
 
-  it("opens the alert with the reason when its confirmation batch is cancelled", async () => {
+  it("opens the alert with the reason when its confirmation batch is cancelled, without waiting for more runs", async () => {
     const { project, agent } = await setUp("confirm-cancel");
     await commitBatch(project, agent, 7, 130);
     const [pending] = await alertsOf(project);
-    await db.jobBatch.update({ where: { id: pending!.confirmBatch!.id }, data: { cancelledAt: new Date() } });
-    await db.job.updateMany({ where: { batchId: pending!.confirmBatch!.id }, data: { status: "cancelled" } });
-    // Any later runs of the experiment settle it (here: the next commit's).
-    await commitBatch(project, agent, 8, 100);
+    await cancelBatch(db, project.id, pending!.confirmBatch!.id);
+    // The cancellation itself marks the experiment for the work that settles the alert.
+    await drainBackgroundWork(db);
     const [settled] = await alertsOf(project);
     expect(settled).toMatchObject({ status: "open", confirmation: "Not confirmed before alerting: the confirmation batch was cancelled" });
   });
