@@ -108,7 +108,7 @@ test("a rule that confirms first: a real slowdown from CI alerts with both batch
   await form.getByLabel("Kind").selectOption({ label: "% bound" });
   await form.getByLabel("Bound (%)").fill("5");
   await form.getByLabel("Earlier commits").fill("2");
-  await form.getByLabel(/Confirm before alerting/).check();
+  await form.getByLabel("Confirm before alerting").check();
   await expect(form.getByLabel("Confirmation runs")).toHaveValue("6");
   await form.getByLabel("Confirmation runs").fill("4");
   await form.getByRole("button", { name: "Add rule" }).click();
@@ -130,9 +130,13 @@ test("a rule that confirms first: a real slowdown from CI alerts with both batch
     expect(started.status, await started.clone().text()).toBe(201);
     const { id } = (await started.json()) as { id: string };
     await expect
-      .poll(async () => ((await (await fetch(`${baseURL}/api/v1/batches/${id}?wait=10`, { headers: { authorization: `Bearer ${key}` } })).json()) as { state: string }).state, {
-        timeout: 120_000,
-      })
+      .poll(
+        async () =>
+          ((await (await fetch(`${baseURL}/api/v1/batches/${id}?wait=10`, { headers: { authorization: `Bearer ${key}` } })).json()) as { state: string }).state,
+        {
+          timeout: 120_000,
+        },
+      )
       .toBe("succeeded");
   };
   await runCommit(1);
@@ -150,7 +154,9 @@ test("a rule that confirms first: a real slowdown from CI alerts with both batch
     await page.reload();
     await expect(alert).toHaveAttribute("data-status", "open", { timeout: 1000 });
   }).toPass({ timeout: 120_000 });
-  await expect(alert.getByTestId("alert-confirmation")).toHaveText(/^Confirmed by a confirmation batch of 4 runs: median 2\d\d(\.\d+)? ms against 2\d\d(\.\d+)? ms before/);
+  await expect(alert.getByTestId("alert-confirmation")).toHaveText(
+    /^Confirmed by a confirmation batch of 4 runs: median 2\d\d(\.\d+)? ms against 2\d\d(\.\d+)? ms before/,
+  );
   await expect(alert.getByTestId("alert-batches")).toHaveText(/^flagged by the batch of .* \(3 runs\) · confirmation batch of .* \(4 runs\)$/);
 
   await alert.getByRole("button", { name: "Noise" }).click();

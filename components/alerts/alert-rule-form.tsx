@@ -135,16 +135,23 @@ export function AlertRuleForm({ target, onCreated }: { target: RuleTarget; onCre
       </div>
       {target.confirmRuns ? (
         <div className="row">
-          <label className="choice">
-            <input type="checkbox" checked={confirm} onChange={(event) => setConfirm(event.target.checked)} />
+          {/* The explanation describes the box rather than naming it: its name stays "Confirm before alerting". */}
+          <div className="choice">
+            <input
+              id="rule-confirm"
+              type="checkbox"
+              checked={confirm}
+              onChange={(event) => setConfirm(event.target.checked)}
+              aria-describedby="rule-confirm-hint"
+            />
             <span>
-              Confirm before alerting{" "}
-              <span className="muted small">
-                — a breach on runs the agents ran first runs a confirmation batch (the same definition, agent and commit, interleaved) and alerts only when it is
-                worse too
+              <label htmlFor="rule-confirm">Confirm before alerting</label>{" "}
+              <span id="rule-confirm-hint" className="muted small">
+                — a breach on runs the agents ran first runs a confirmation batch (the same definition, agent and commit, interleaved) and alerts only when it
+                is worse too
               </span>
             </span>
-          </label>
+          </div>
           {confirm ? number("confirmRuns", "Confirmation runs", "Measured runs per variant of the confirmation batch", "1") : null}
         </div>
       ) : null}
