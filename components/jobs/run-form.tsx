@@ -14,10 +14,10 @@ import type { FieldIssue } from "~/server/core/errors";
 import { newSeed } from "~/server/agents/plan";
 import { ZStartBatch, type TJobOrder } from "~/server/schemas/jobs";
 import type { BuiltInAgent } from "~/server/workloads/built-in-agents";
-import { AgentOptions } from "./agent-options";
 import { MissingCapabilities } from "./missing-capabilities";
-import { RunsForMde } from "./runs-for-mde";
 import { agentsThatCanRun, batchDuration, jobCount, orderPreview, parseLabels, unofferedNeeds, type RunnableVariant } from "./run-plan";
+import { AgentOptions } from "./agent-options";
+import { RunsForMde } from "./runs-for-mde";
 
 export interface RunTarget {
   projectSlug: string;
