@@ -1,7 +1,8 @@
 "use client";
 // A project's alerts: what broke which rule at which commit, whether its webhook was delivered,
-// with Acknowledge and Resolve for members. The project page shows the active ones; the alerts
-// page can show resolved ones too.
+// with Acknowledge and Resolve for members, and Real / Noise: what they found it to be (each rule's
+// record of being right). An alert a confirmation batch checked shows both batches and what the
+// confirmation found. The project page shows the active ones; the alerts page can show all.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
 import Link from "next/link";
@@ -14,7 +15,18 @@ import { alertRuleKindLabels } from "~/server/schemas/alerts";
 
 type Alert = inferRouterOutputs<AppRouter>["alert"]["list"]["alerts"][number];
 
-const statusBadge = { open: "badge warn", acknowledged: "badge accent", resolved: "badge good" } as const;
+const statusBadge = {
+  open: "badge warn",
+  acknowledged: "badge accent",
+  resolved: "badge good",
+  confirming: "badge",
+  unconfirmed: "badge",
+} as const;
+
+const judgements = [
+  { value: "real", label: "Real", title: "A real regression: counts as this rule being right" },
+  { value: "noise", label: "Noise", title: "Noise, a false alarm: counts as this rule being wrong" },
+] as const;
 
 export function AlertList({
   projectSlug,
@@ -32,6 +44,7 @@ export function AlertList({
   const input = { projectSlug, status, limit };
   const alerts = useQuery(trpc.alert.list.queryOptions(input));
   const review = useMutation(trpc.alert.review.mutationOptions());
+  const judge = useMutation(trpc.alert.judge.mutationOptions());
   const { run, error } = useAction(() => queryClient.invalidateQueries({ queryKey: trpc.alert.list.queryKey() }));
   const canReview = alerts.data?.role === "owner" || alerts.data?.role === "member";
 
@@ -67,6 +80,7 @@ export function AlertList({
                   projectSlug={projectSlug}
                   compact={compact}
                   review={canReview ? (status) => run(() => review.mutateAsync({ projectSlug, alertId: alert.id, status })) : undefined}
+                  judge={canReview ? (judgement) => run(() => judge.mutateAsync({ projectSlug, alertId: alert.id, judgement })) : undefined}
                 />
               ))}
             </tbody>
@@ -82,13 +96,22 @@ function AlertRow({
   projectSlug,
   compact,
   review,
+  judge,
 }: {
   alert: Alert;
   projectSlug: string;
   compact: boolean;
   review?: (status: "acknowledged" | "resolved") => Promise<void>;
+  judge?: (judgement: "real" | "noise") => Promise<void>;
 }) {
   const experiment = alert.rule.experiment;
+  const batchLink = (batch: NonNullable<Alert["batch"]>, what: string) => (
+    <Link href={`/p/${projectSlug}/e/${experiment.slug}#batch-${batch.id}`}>
+      {what} of {formatDateTime(batch.createdAt)} ({batch._count.jobs} runs)
+    </Link>
+  );
+  // Judged only once it alarmed: a breach still confirming or turned away never reached anyone.
+  const judgeable = alert.status === "open" || alert.status === "acknowledged" || alert.status === "resolved";
   return (
     <tr data-testid="alert-row" data-status={alert.status}>
       <td>
@@ -96,6 +119,27 @@ function AlertRow({
       </td>
       <td>
         <Link href={`/p/${projectSlug}/e/${experiment.slug}`}>{experiment.title}</Link>: {alert.message}
+        {alert.confirmation ? (
+          <div className="small" data-testid="alert-confirmation">
+            {alert.confirmation}
+          </div>
+        ) : alert.status === "confirming" ? (
+          <div className="small muted">Waiting for the confirmation batch before alerting.</div>
+        ) : null}
+        {alert.batch || alert.confirmBatch ? (
+          <div className="small muted" data-testid="alert-batches">
+            {alert.batch ? batchLink(alert.batch, "flagged by the batch") : null}
+            {alert.batch && alert.confirmBatch ? " · " : null}
+            {alert.confirmBatch ? batchLink(alert.confirmBatch, "confirmation batch") : null}
+          </div>
+        ) : null}
+        {alert.judgement ? (
+          <div className="small" data-testid="alert-judgement">
+            Marked <strong>{alert.judgement}</strong>
+            {alert.judgedBy ? ` by ${alert.judgedBy.name || alert.judgedBy.email}` : ""}
+            {alert.judgedAt ? ` ${formatDateTime(alert.judgedAt)}` : ""}
+          </div>
+        ) : null}
       </td>
       {compact ? null : (
         <td data-narrow="hide" className="small">
@@ -133,11 +177,25 @@ function AlertRow({
                 Acknowledge
               </button>
             ) : null}
-            {alert.status !== "resolved" ? (
+            {alert.status === "open" || alert.status === "acknowledged" ? (
               <button type="button" className="button small" onClick={() => void review("resolved")}>
                 Resolve
               </button>
             ) : null}
+            {judge && judgeable
+              ? judgements.map(({ value, label, title }) => (
+                  <button
+                    key={value}
+                    type="button"
+                    className={alert.judgement === value ? "button small primary" : "button small"}
+                    aria-pressed={alert.judgement === value}
+                    onClick={() => void judge(value)}
+                    title={title}
+                  >
+                    {label}
+                  </button>
+                ))
+              : null}
           </div>
         </td>
       ) : null}

@@ -25,6 +25,8 @@ export interface RuleTarget {
   experimentSlug: string;
   metrics: readonly string[];
   variants: readonly string[];
+  /** Agent-run experiments: the confirmation's runs offered (twice the experiment's); absent, no confirmation is offered. */
+  confirmRuns?: number;
 }
 
 export function AlertRuleForm({ target, onCreated }: { target: RuleTarget; onCreated: () => Promise<unknown> }) {
@@ -32,6 +34,7 @@ export function AlertRuleForm({ target, onCreated }: { target: RuleTarget; onCre
   const hydrated = useHydrated();
   const create = useMutation(trpc.alert.createRule.mutationOptions());
   const [formError, setFormError] = useState<string>();
+  const [confirm, setConfirm] = useState(false);
   const form = useForm<TAlertRuleFormValues, unknown, z.output<typeof ZAlertRuleInput>>({
     resolver: zodResolver(ZAlertRuleInput),
     // Fields of another kind leave the values when hidden: a rule carries only its own settings.
@@ -45,6 +48,7 @@ export function AlertRuleForm({ target, onCreated }: { target: RuleTarget; onCre
       windowSize: 5,
       alpha: 0.05,
       recentRuns: 5,
+      confirmRuns: target.confirmRuns,
       webhookUrl: "",
     },
   });
@@ -62,7 +66,7 @@ export function AlertRuleForm({ target, onCreated }: { target: RuleTarget; onCre
     }
   });
 
-  const number = (name: "alpha" | "thresholdPercent" | "recentRuns" | "windowSize", label: string, hint: string, step: string) => (
+  const number = (name: "alpha" | "thresholdPercent" | "recentRuns" | "windowSize" | "confirmRuns", label: string, hint: string, step: string) => (
     <Field id={`rule-${name}`} label={label} hint={hint} error={errors[name]?.message}>
       <input
         id={`rule-${name}`}
@@ -129,6 +133,28 @@ export function AlertRuleForm({ target, onCreated }: { target: RuleTarget; onCre
         ) : null}
         {kind === "change_point" ? number("alpha", "Significance level α", "A change point's p must be at most this", "any") : null}
       </div>
+      {target.confirmRuns ? (
+        <div className="row">
+          {/* The explanation describes the box rather than naming it: its name stays "Confirm before alerting". */}
+          <div className="choice">
+            <input
+              id="rule-confirm"
+              type="checkbox"
+              checked={confirm}
+              onChange={(event) => setConfirm(event.target.checked)}
+              aria-describedby="rule-confirm-hint"
+            />
+            <span>
+              <label htmlFor="rule-confirm">Confirm before alerting</label>{" "}
+              <span id="rule-confirm-hint" className="muted small">
+                — a breach on runs the agents ran first runs a confirmation batch (the same definition, agent and commit, interleaved) and alerts only when it
+                is worse too
+              </span>
+            </span>
+          </div>
+          {confirm ? number("confirmRuns", "Confirmation runs", "Measured runs per variant of the confirmation batch", "1") : null}
+        </div>
+      ) : null}
       <div className="row">
         <Field
           id="rule-webhook"

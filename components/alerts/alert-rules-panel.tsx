@@ -18,9 +18,18 @@ import { AlertRuleForm, type RuleTarget } from "./alert-rule-form";
 type Rule = inferRouterOutputs<AppRouter>["alert"]["rules"]["rules"][number];
 
 function settings(rule: Rule): string {
-  if (rule.kind === "percent_bound") return `worse by > ${rule.thresholdPercent}% vs the ${rule.windowSize} commits before`;
-  if (rule.kind === "mann_whitney") return `last ${rule.recentRuns} runs vs the ${rule.windowSize} before, α = ${rule.alpha}`;
-  return `new regression change point, α = ${rule.alpha}`;
+  const confirm = rule.confirmRuns ? `; confirmed by ${rule.confirmRuns} more runs a variant before alerting` : "";
+  if (rule.kind === "percent_bound") return `worse by > ${rule.thresholdPercent}% vs the ${rule.windowSize} commits before${confirm}`;
+  if (rule.kind === "mann_whitney") return `last ${rule.recentRuns} runs vs the ${rule.windowSize} before, α = ${rule.alpha}${confirm}`;
+  return `new regression change point, α = ${rule.alpha}${confirm}`;
+}
+
+/** "right 3 of 4 (marked real 3, noise 1) · 2 turned away by confirmation": the rule's record. */
+function recordText(record: Rule["record"]): string {
+  const judged = record.real + record.noise;
+  const parts = [judged ? `right ${record.real} of ${judged} (marked real ${record.real}, noise ${record.noise})` : "none marked real or noise yet"];
+  if (record.unconfirmed) parts.push(`${record.unconfirmed} turned away by confirmation`);
+  return parts.join(" · ");
 }
 
 export function AlertRulesPanel({ target, canWrite, origin }: { target: RuleTarget; canWrite: boolean; origin: string }) {
@@ -76,7 +85,12 @@ export function AlertRulesPanel({ target, canWrite, origin }: { target: RuleTarg
                   <td data-narrow="hide" className="small">
                     {rule.webhookUrl ? <code title={rule.webhookUrl}>{new URL(rule.webhookUrl).host}</code> : <span className="muted">none</span>}
                   </td>
-                  <td className="num">{plural(rule.alerts, "alert")}</td>
+                  <td className="num">
+                    {plural(rule.alerts, "alert")}
+                    <div className="muted small" data-testid="rule-record">
+                      {recordText(rule.record)}
+                    </div>
+                  </td>
                   {canWrite ? (
                     <td>
                       <div className="actions">

@@ -17,12 +17,13 @@ import {
   formatMedianFigures,
   formatP,
   formatPercentiles,
+  noiseFloorText,
   perRunLabel,
   verdictP,
   verdictText,
   withUnit,
 } from "~/server/display/display";
-import type { TComparison } from "~/server/schemas/comparison";
+import type { TCandidateNoiseFloor, TComparison } from "~/server/schemas/comparison";
 import { VariantName } from "./variant-name";
 
 type MetricEntry = TComparison["metrics"][number];
@@ -69,7 +70,7 @@ function MeanSdCell({ stats, unit, label }: { stats: VariantStats; unit: string;
   );
 }
 
-function ChangeCells({ candidate }: { candidate: Candidate | undefined }) {
+function ChangeCells({ candidate, floor }: { candidate: Candidate | undefined; floor: TCandidateNoiseFloor | undefined }) {
   if (!candidate) {
     // The baseline's own row: nothing to compare it with (its card on a phone leaves these out).
     return (
@@ -106,10 +107,15 @@ function ChangeCells({ candidate }: { candidate: Candidate | undefined }) {
         <span className="figure">{formatP(p)}</span>
       </Cell>
       <Cell label="Verdict">
-        <span className={`verdict verdict-${candidate.verdict}`} title={candidate.reason}>
-          {verdictText(candidate)}
+        <span className={`verdict verdict-${floor?.belowFloor ? "below-floor" : candidate.verdict}`} title={candidate.reason}>
+          {verdictText(candidate, floor)}
         </span>
         {decided ? null : <div className="muted small">{candidate.reason}</div>}
+        {floor ? (
+          <div className="muted small" data-testid="noise-floor">
+            {noiseFloorText(floor)}
+          </div>
+        ) : null}
       </Cell>
     </>
   );
@@ -192,7 +198,7 @@ export function MetricComparison({ metric, level = 3 }: { metric: MetricEntry; l
                         {p ? <span className="figure">{formatPercentiles([p.p50, p.p90, p.p99], metric.unit)}</span> : "—"}
                       </Cell>
                     ) : null}
-                    {tested ? <ChangeCells candidate={candidate} /> : null}
+                    {tested ? <ChangeCells candidate={candidate} floor={metric.noiseFloor?.find((f) => f.candidate === stats.variant)} /> : null}
                   </tr>
                 );
               })}

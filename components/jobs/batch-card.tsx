@@ -58,6 +58,8 @@ export function BatchCard({ batch, projectSlug, canWrite, fetchedAt, newest, onC
     [counts.cancelled, "cancelled", "plain"],
   ] as const;
   const how = [
+    batch.noise ? "A/A: measuring noise" : null,
+    batch.confirmsAlert ? "confirming an alert" : null,
     batch.order === "random" ? `random order, seed ${batch.seed}` : "interleaved",
     batch.pinnedAgent ? `on ${batch.pinnedAgent.name}` : null,
     Object.keys(batch.requiredLabels).length
@@ -68,7 +70,13 @@ export function BatchCard({ batch, projectSlug, canWrite, fetchedAt, newest, onC
   ].filter(Boolean);
 
   return (
-    <article className="batch" aria-label={`Batch started ${formatDateTime(batch.createdAt)}`} data-testid="batch" data-active={open > 0}>
+    <article
+      id={`batch-${batch.id}`}
+      className="batch"
+      aria-label={`Batch started ${formatDateTime(batch.createdAt)}`}
+      data-testid="batch"
+      data-active={open > 0}
+    >
       <div className="batch-head">
         <div className="stack-tight">
           <p style={{ margin: 0 }}>

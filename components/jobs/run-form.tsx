@@ -17,6 +17,8 @@ import type { BuiltInAgent } from "~/server/workloads/built-in-agents";
 import { TARGETS_CAPABILITY } from "~/server/workloads/job-capabilities";
 import { MissingCapabilities } from "./missing-capabilities";
 import { agentsThatCanRun, batchDuration, jobCount, orderPreview, parseLabels, unofferedNeeds, type RunnableVariant } from "./run-plan";
+import { AgentOptions } from "./agent-options";
+import { RunsForMde } from "./runs-for-mde";
 
 export interface RunTarget {
   projectSlug: string;
@@ -224,14 +226,7 @@ export function RunForm({ target, onStarted }: { target: RunTarget; onStarted: (
             <Field id="run-agent" label="Agent" hint="Every job runs on this agent" error={problems.agentId}>
               <select id="run-agent" value={agentId} onChange={(event) => setAgentId(event.target.value)} {...invalidProps("run-agent", problems.agentId)}>
                 <option value="">Choose…</option>
-                {activeAgents.map((agent) => {
-                  const lacking = needs.filter((need) => !agent.capabilities.includes(need));
-                  return (
-                    <option key={agent.id} value={agent.id} disabled={lacking.length > 0}>
-                      {agent.name} ({agent.online ? "online" : "offline"}){lacking.length ? ` — does not offer ${lacking.join(", ")}` : ""}
-                    </option>
-                  );
-                })}
+                <AgentOptions agents={activeAgents} needs={needs} />
               </select>
             </Field>
           ) : null}
@@ -284,6 +279,7 @@ export function RunForm({ target, onStarted }: { target: RunTarget; onStarted: (
             )}
           </p>
         ) : null}
+        <RunsForMde projectSlug={projectSlug} experimentSlug={experimentSlug} measuredRuns={measuredRuns} />
         {variants.length ? (
           <p className="muted small" style={{ margin: 0, overflowWrap: "anywhere" }}>
             {preview

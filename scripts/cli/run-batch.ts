@@ -5,7 +5,9 @@
 // Markdown and exits as `versus check` does: 1 on a regression, 0 otherwise, 2 when it could not
 // run (refused: bad flags, no agent able to run it; the batch failed, was cancelled or timed out).
 // Interrupted (Ctrl-C, a cancelled CI job) while waiting, it cancels the batch it started. With
-// --noise it runs the baseline against itself and prints each agent's noise floor.
+// --noise it runs the baseline against itself and prints each agent's noise floor. With
+// --confirm <runs>, a regression first starts a confirmation batch (the same definition with that
+// many runs, interleaved) and exits 1 only when it finds the same metric of the same variant worse.
 import type { TBatchStatus } from "../../server/schemas/batch-runs";
 import { CHECK_EXIT, printSummary, type SummaryFormat } from "./check";
 import { apiTargetFromEnv, getJson, postJson, type ApiTarget } from "./http";
@@ -23,6 +25,7 @@ export interface RunBatchOptions {
   commitMessage?: string;
   commitTime?: string;
   noise?: boolean;
+  confirm?: string;
   wait: boolean;
   minChange?: string;
   timeout?: string;
@@ -62,6 +65,13 @@ function startBody(options: RunBatchOptions) {
   };
 }
 
+/** The (variant, metric) pairs worse in both verdicts: what a confirmation agrees with. */
+export function confirmedRegressions(first: NonNullable<TBatchStatus["result"]>, confirmation: NonNullable<TBatchStatus["result"]>): string[] {
+  const worse = (result: NonNullable<TBatchStatus["result"]>) => result.metrics.filter((m) => m.verdict === "worse").map((m) => `${m.key} (${m.variant})`);
+  const again = new Set(worse(confirmation));
+  return worse(first).filter((name) => again.has(name));
+}
+
 function progressLine(batch: TBatchStatus): string {
   const done = batch.jobs.succeeded + batch.jobs.failed + batch.jobs.cancelled;
   const parts = [`${batch.state}: ${done}/${batch.jobs.total} jobs done`];
@@ -84,9 +94,10 @@ export async function runBatch(
   err: { isTTY?: boolean; write(text: string): unknown } = process.stderr,
 ): Promise<number> {
   let target: ApiTarget;
-  let batch: TBatchStatus;
   let minChange: number | undefined;
   let timeoutMs: number | undefined;
+  let confirmRuns: number | undefined;
+  let body: ReturnType<typeof startBody>;
   try {
     target = apiTargetFromEnv(env);
     minChange = options.minChange === undefined ? undefined : Number(options.minChange);
@@ -94,7 +105,66 @@ export async function runBatch(
     const minutes = options.timeout === undefined ? undefined : Number(options.timeout);
     if (minutes !== undefined && !(minutes > 0)) throw new Error(`--timeout must be a positive number of minutes, not "${options.timeout}"`);
     timeoutMs = minutes === undefined ? undefined : minutes * 60_000;
-    batch = (await postJson(target, `/api/v1/experiments/${encodeURIComponent(options.experiment)}/batches`, startBody(options))) as TBatchStatus;
+    body = startBody(options);
+    confirmRuns = wholeNumber("--confirm", options.confirm);
+    if (confirmRuns !== undefined && (!options.wait || options.noise)) throw new Error("--confirm needs --wait, and confirms a comparison (not --noise)");
+  } catch (error) {
+    console.error(`versus run: ${error instanceof Error ? error.message : String(error)}`);
+    return CHECK_EXIT.error;
+  }
+  const giveUpAt = timeoutMs === undefined ? undefined : Date.now() + timeoutMs;
+  const first = await startAndFollow(target, options, body, { minChange, giveUpAt }, err);
+  if (typeof first === "number") return first;
+  if (!first) return CHECK_EXIT.pass;
+  const result = first.result as NonNullable<TBatchStatus["result"]>;
+  printSummary(options.format, first, result.markdown, env);
+  if (first.noise) {
+    console.error(`versus run: noise floor measured (${first.experiment.url})`);
+    return CHECK_EXIT.pass;
+  }
+  const worse = result.metrics.filter((m) => m.verdict === "worse").map((m) => `${m.key} (${m.variant})`);
+  console.error(
+    `versus run: ${result.verdict.replace("_", " ")}${worse.length ? ` in ${worse.join(", ")}` : ""} (changes under ${result.minChangePercent}% ignored)`,
+  );
+  console.error(first.experiment.url);
+  if (result.verdict !== "regression") return CHECK_EXIT.pass;
+  if (confirmRuns === undefined) return CHECK_EXIT.regression;
+
+  // Confirmation before failing the build: the same batch again, more runs, interleaved.
+  err.write(`versus run: confirming the regression with ${confirmRuns} runs a variant\n`);
+  const confirmation = await startAndFollow(
+    target,
+    options,
+    { ...body, variants: first.variants, runs: confirmRuns, order: "interleaved", seed: undefined },
+    { minChange, giveUpAt },
+    err,
+  );
+  if (typeof confirmation === "number") return confirmation;
+  const again = (confirmation as TBatchStatus).result as NonNullable<TBatchStatus["result"]>;
+  printSummary(options.format, confirmation as TBatchStatus, again.markdown, env);
+  const agreed = confirmedRegressions(result, again);
+  console.error(
+    agreed.length
+      ? `versus run: regression confirmed in ${agreed.join(", ")}`
+      : `versus run: the regression was not confirmed: the confirmation batch did not find ${worse.join(", ")} worse`,
+  );
+  return agreed.length ? CHECK_EXIT.regression : CHECK_EXIT.pass;
+}
+
+/**
+ * Starts one batch and, with --wait, follows it until it has a verdict: the batch with its result;
+ * null without --wait (its id printed); an exit code when it could not run or was given up.
+ */
+async function startAndFollow(
+  target: ApiTarget,
+  options: RunBatchOptions,
+  body: ReturnType<typeof startBody>,
+  limits: { minChange: number | undefined; giveUpAt: number | undefined },
+  err: { isTTY?: boolean; write(text: string): unknown },
+): Promise<TBatchStatus | null | number> {
+  let batch: TBatchStatus;
+  try {
+    batch = (await postJson(target, `/api/v1/experiments/${encodeURIComponent(options.experiment)}/batches`, body)) as TBatchStatus;
   } catch (error) {
     console.error(`versus run: ${error instanceof Error ? error.message : String(error)}`);
     return CHECK_EXIT.error;
@@ -104,14 +174,14 @@ export async function runBatch(
   );
   if (!options.wait) {
     console.log(batch.id);
-    return CHECK_EXIT.pass;
+    return null;
   }
 
   // A cancelled CI job (SIGTERM) or Ctrl-C must not leave the batch's jobs queued on the agents.
   const interrupted = new Promise<NodeJS.Signals>((resolve) => {
     for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => resolve(signal));
   });
-  const giveUpAt = timeoutMs === undefined ? undefined : Date.now() + timeoutMs;
+  const { minChange, giveUpAt } = limits;
   const query = (seen: string) => new URLSearchParams({ wait: "30", seen, ...(minChange === undefined ? {} : { minChange: String(minChange) }) });
   let last = "";
   try {
@@ -150,15 +220,5 @@ export async function runBatch(
     console.error(`versus run: the batch ${batch.state === "cancelled" ? "was cancelled" : "failed"}: no verdict (${batch.experiment.url})`);
     return CHECK_EXIT.error;
   }
-  printSummary(options.format, batch, batch.result.markdown, env);
-  if (batch.noise) {
-    console.error(`versus run: noise floor measured (${batch.experiment.url})`);
-    return CHECK_EXIT.pass;
-  }
-  const worse = batch.result.metrics.filter((m) => m.verdict === "worse").map((m) => `${m.key} (${m.variant})`);
-  console.error(
-    `versus run: ${batch.result.verdict.replace("_", " ")}${worse.length ? ` in ${worse.join(", ")}` : ""} (changes under ${batch.result.minChangePercent}% ignored)`,
-  );
-  console.error(batch.experiment.url);
-  return batch.result.verdict === "regression" ? CHECK_EXIT.regression : CHECK_EXIT.pass;
+  return batch;
 }

@@ -9,7 +9,8 @@ import type http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "~/test/cli-process";
 import { startRouteServer, type RouteServer } from "~/test/route-server";
-import { eventually, startAgent, type Child } from "~/test/reliability/processes";
+import { type Child } from "~/test/reliability/processes";
+import { enrolledReferenceAgent } from "~/test/enrolled-agent";
 import { fetchRequestOf, sendResponse } from "../lib/fetch-bridge";
 import { serveDirectRoute } from "../lib/direct-routes";
 
@@ -79,13 +80,7 @@ beforeAll(async () => {
   project = await jobsProject(db, "cli-run");
   runKey = (await createApiKey(db, project.slug, "ci runs", undefined, "run")).secret;
   uploadKey = (await createApiKey(db, project.slug, "ci uploads", undefined, "upload")).secret;
-  agent = startAgent({ url: baseUrl, enrollmentToken: project.token, name: `cli-run-${crypto.randomBytes(3).toString("hex")}` });
-  // (eventually waits while the check gives undefined or false: findFirst gives null.)
-  await eventually(
-    "the reference agent to enroll",
-    async () => (await db.agent.findFirst({ where: { projectId: project.id, lastSeenAt: { not: null } } })) ?? undefined,
-    { context: () => agent.tail() },
-  );
+  agent = await enrolledReferenceAgent(db, baseUrl, project, "cli-run");
 });
 
 afterAll(async () => {
@@ -111,6 +106,35 @@ describe("versus run --wait", () => {
     const runs = await db.run.findMany({ where: { experiment: { slug, projectId: project.id } }, select: { gitCommit: true, gitBranch: true } });
     expect(runs).toHaveLength(10);
     expect(new Set(runs.map((r) => `${r.gitCommit}@${r.gitBranch}`))).toEqual(new Set([`${COMMIT}@main`]));
+  });
+
+  it("--confirm: a regression starts a confirmation batch, and exits 1 only because it agrees", async () => {
+    const slug = await sleepExperiment("confirmed", [
+      { name: "Fast", ms: 5 },
+      { name: "Slow", ms: 60 },
+    ]);
+    const result = await run(["--experiment", slug, "--wait", "--confirm", "4", "--commit", COMMIT, "--branch", "main"]);
+    expect(result.code, `${result.stderr}\n${agent.tail()}`).toBe(1);
+    expect(result.stderr).toContain("versus run: confirming the regression with 4 runs a variant");
+    expect(result.stderr).toMatch(/started batch \S+: 10 jobs of "Fast", "Slow" \(interleaved\) at /);
+    expect(result.stderr).toContain("versus run: regression confirmed in slept_ms (Slow)");
+    const batches = await db.jobBatch.findMany({
+      where: { experiment: { slug, projectId: project.id } },
+      select: { gitCommit: true, _count: { select: { jobs: true } } },
+    });
+    expect(batches.map((batch) => batch._count.jobs).sort()).toEqual([10, 12]);
+    expect(new Set(batches.map((batch) => batch.gitCommit))).toEqual(new Set([COMMIT]));
+  });
+
+  it("--confirm starts no confirmation when there is no regression", async () => {
+    const slug = await sleepExperiment("unconfirmed", [
+      { name: "Before", ms: 60 },
+      { name: "After", ms: 5 },
+    ]);
+    const result = await run(["--experiment", slug, "--wait", "--confirm", "4"]);
+    expect(result.code, `${result.stderr}\n${agent.tail()}`).toBe(0);
+    expect(result.stderr).not.toContain("confirming");
+    expect(await db.jobBatch.count({ where: { experiment: { slug, projectId: project.id } } })).toBe(1);
   });
 
   it("exits 0 when the candidate is faster, with the runs asked for", async () => {
@@ -177,6 +201,10 @@ describe("versus run that cannot run exits 2 and starts nothing", () => {
 
     const badOrder = await run(["--experiment", manual, "--order", "sideways"]);
     expect(badOrder.code).toBe(2);
+
+    const confirmWithoutWait = await run(["--experiment", manual, "--variant", "Auto", "--confirm", "4"]);
+    expect(confirmWithoutWait.code).toBe(2);
+    expect(confirmWithoutWait.stderr).toContain("--confirm needs --wait");
 
     expect(await batchesOfProject()).toBe(before);
   });

@@ -109,6 +109,10 @@ program
   .option("--commit-message <subject>", "that commit's subject line, shown on the history")
   .option("--commit-time <iso>", "when that commit was made, ISO 8601 with an offset")
   .option("--noise", "batch: measure noise: run the baseline against itself (A/A) and print each agent's spread and smallest detectable change", false)
+  .option(
+    "--confirm <runs>",
+    "batch, with --wait: on a regression, run a confirmation batch of this many runs a variant (interleaved) and exit 1 only when it agrees",
+  )
   .option("--wait", "batch: follow it to its verdict and exit 1 on a regression, 2 when it fails (without: print the batch id and exit)", false)
   .option("--min-change <percent>", `batch: the smallest change, in % either way, that counts as worse or better (default ${DEFAULT_MIN_CHANGE_PERCENT})`)
   .option("--timeout <minutes>", "batch, with --wait: cancel the batch and exit 2 when it has not finished by then")
@@ -129,7 +133,7 @@ program
 
 /** `run -- <command>`: the flags of a batch mean nothing here, and one variant at most. */
 async function runBenchmarkCommand(command: string[], options: RunFlags): Promise<number> {
-  const batchOnly = (["runs", "order", "seed", "agent", "label", "minChange", "timeout"] as const).filter((name) => options[name] !== undefined);
+  const batchOnly = (["runs", "order", "seed", "agent", "label", "minChange", "timeout", "confirm"] as const).filter((name) => options[name] !== undefined);
   if (options.wait) batchOnly.push("wait" as never);
   if (options.noise) batchOnly.push("noise" as never);
   if (batchOnly.length || (options.variant?.length ?? 0) > 1) {

@@ -10,6 +10,7 @@ import { jobCapabilities } from "../workloads/job-capabilities";
 import { requireWorkloadFit } from "../workloads/workload-checks";
 import { isOnline } from "./agent-admin";
 import { batchWaitReasons, type WaitingAgent } from "./batch-waits";
+import { settleConfirmationOf } from "./confirmation-wakeup";
 import { newSeed, planBatch } from "./plan";
 import { notifyWork } from "./wakeups";
 
@@ -235,6 +236,10 @@ export interface BatchRow {
   pinnedAgent: { id: string; name: string } | null;
   requiredLabels: TLabels;
   cancelledAt: Date | null;
+  /** An A/A batch measuring the agents' noise. */
+  noise: boolean;
+  /** Dispatched to confirm an alert rule's breach before it alarms. */
+  confirmsAlert: boolean;
   counts: Record<TJobStatus, number>;
   /** While jobs are queued and no agent could take them now: why (batch-waits.ts); [] otherwise. */
   waiting: string[];
@@ -277,11 +282,12 @@ export async function listBatches(db: Db, projectId: string, experimentSlug: str
       createdBy: { select: { name: true, email: true } },
       pinnedAgent: { select: { id: true, name: true } },
       jobs: { orderBy: { position: "asc" }, take: JOBS_PER_BATCH, select: jobRowSelect },
+      confirms: { select: { id: true }, take: 1 },
     },
   });
   const counts = await db.job.groupBy({ by: ["batchId", "status"], where: { batchId: { in: batches.map((b) => b.id) } }, _count: { _all: true } });
   const waits = await waitReasons(db, projectId, batches);
-  return batches.map(({ jobs, requiredLabels, ...batch }) => {
+  return batches.map(({ jobs, requiredLabels, confirms, ...batch }) => {
     const tally: Record<TJobStatus, number> = { queued: 0, leased: 0, succeeded: 0, failed: 0, cancelled: 0 };
     for (const row of counts) if (row.batchId === batch.id) tally[row.status] = row._count._all;
     const total = Object.values(tally).reduce((a, b) => a + b, 0);
@@ -294,6 +300,8 @@ export async function listBatches(db: Db, projectId: string, experimentSlug: str
       pinnedAgent: batch.pinnedAgent,
       requiredLabels: requiredLabels as TLabels,
       cancelledAt: batch.cancelledAt,
+      noise: batch.noise,
+      confirmsAlert: confirms.length > 0,
       counts: tally,
       waiting: waits.get(batch.id) ?? [],
       jobs,
@@ -382,13 +390,15 @@ export async function cancelJob(
 
 /** Cancels every unfinished job of a batch, as cancelJob does for one. */
 export async function cancelBatch(db: Db, projectId: string, batchId: string, now = new Date()): Promise<{ id: string; cancelled: number; stopping: number }> {
-  return db.$transaction(async (tx) => {
-    const batch = await tx.jobBatch.findFirst({ where: { id: batchId, projectId }, select: { id: true, cancelledAt: true } });
+  const reply = await db.$transaction(async (tx) => {
+    const batch = await tx.jobBatch.findFirst({ where: { id: batchId, projectId }, select: { id: true, cancelledAt: true, experimentId: true } });
     if (!batch) throw new AppError("NOT_FOUND", "No batch with that id in this project");
     if (!batch.cancelledAt) await tx.jobBatch.update({ where: { id: batchId }, data: { cancelledAt: now } });
     const { cancelled, stopping } = await cancelWhere(tx, { batchId }, now);
-    return { id: batchId, cancelled, stopping };
+    return { id: batchId, cancelled, stopping, experimentId: batch.experimentId };
   });
+  await settleConfirmationOf(db, { batchId, experimentId: reply.experimentId });
+  return { id: reply.id, cancelled: reply.cancelled, stopping: reply.stopping };
 }
 
 async function cancelWhere(tx: Prisma.TransactionClient, where: Prisma.JobWhereInput, now: Date) {

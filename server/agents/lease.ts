@@ -4,6 +4,7 @@
 // cannot touch a job another agent now holds; a call repeated after it succeeded answers as the
 // first did while the job still carries that lease token.
 import type { Db } from "../db/client";
+import { settleConfirmationOf } from "./confirmation-wakeup";
 import { AppError } from "../core/errors";
 import type { TFailReply, TFailRequest, TLeaseReply, TReleaseReply } from "../schemas/jobs";
 import type { Claimant } from "./claim";
@@ -67,7 +68,7 @@ export async function renewLease(db: Db, holder: LeaseHolder, jobId: string): Pr
 export async function failJob(db: Db, holder: LeaseHolder, jobId: string, input: TFailRequest, now = new Date()): Promise<TFailReply> {
   const job = await db.job.findFirst({
     where: { id: jobId, projectId: holder.projectId },
-    select: { attempts: true, maxAttempts: true, cancelRequested: true },
+    select: { attempts: true, maxAttempts: true, cancelRequested: true, batchId: true, experimentId: true },
   });
   if (!job) throw new AppError("NOT_FOUND", `No job "${jobId}" in this agent's project`);
   const status = input.cancelled || job.cancelRequested ? "cancelled" : input.retryable && job.attempts < job.maxAttempts ? "queued" : "failed";
@@ -82,7 +83,11 @@ export async function failJob(db: Db, holder: LeaseHolder, jobId: string, input:
       ...(status === "queued" ? { runAfter, finishedAt: null } : { finishedAt: now }),
     },
   });
-  if (count === 1) return status === "queued" ? { status, retryAt: runAfter.toISOString() } : { status };
+  if (count === 1) {
+    if (status === "queued") return { status, retryAt: runAfter.toISOString() };
+    await settleConfirmationOf(db, job);
+    return { status };
+  }
   return repeatedEnd(await jobOfProject(db, holder.projectId, jobId), holder);
 }
 

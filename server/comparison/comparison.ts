@@ -13,6 +13,7 @@ import { mergedPercentiles, type HistogramGroup } from "./merged-percentiles";
 import { cachedComparison, comparisonKey, rememberComparison } from "./comparison-cache";
 import type { TComparison } from "../schemas/comparison";
 import { probeNamesOf, probeOfMetric } from "../workloads/probe-metrics";
+import { withNoiseFloor } from "./noise-floor";
 
 type StoredResult = RunFigureSource;
 
@@ -75,7 +76,9 @@ export async function getComparison(
     comparisonKey({ experiment, baselineId: baseline.id, variants: experiment.variants, metrics: experiment.metrics }),
     only.batchId ?? null,
   ]);
-  return cachedComparison(key) ?? rememberComparison(key, await compare(db, experiment, baseline, only));
+  const compared = cachedComparison(key) ?? rememberComparison(key, await compare(db, experiment, baseline, only));
+  // Outside the cache: a new A/A batch changes the floor without changing these runs.
+  return withNoiseFloor(db, experiment, compared, only);
 }
 
 type ExperimentToCompare = NonNullable<Awaited<ReturnType<typeof findExperiment>>>;

@@ -323,9 +323,41 @@ export function verdictP(candidate: Pick<CandidateComparison, "verdict" | "pAdju
   return candidate.pAdjusted ?? candidate.mannWhitney?.p ?? null;
 }
 
-/** "better", "not enough data", "better (weak evidence)". */
-export function verdictText(candidate: Pick<CandidateComparison, "verdict" | "evidence">): string {
+/**
+ * "better", "not enough data", "better (weak evidence)"; "under the noise floor" for no significant
+ * change smaller than what the runs could see on their agents (`floor.belowFloor`).
+ */
+export function verdictText(candidate: Pick<CandidateComparison, "verdict" | "evidence">, floor?: Pick<NoiseFloorFigures, "belowFloor"> | null): string {
+  if (floor?.belowFloor) return "under the noise floor";
   return `${verdictLabel[candidate.verdict]}${candidate.evidence === "weak" ? " (weak evidence)" : ""}`;
+}
+
+/** A candidate's noise floor as the comparison carries it (schemas/comparison.ts, CandidateNoiseFloor). */
+export interface NoiseFloorFigures {
+  mdePercent: number | null;
+  runs: { baseline: number; candidate: number };
+  agents: string[];
+  unmeasured: string[];
+  belowFloor: boolean;
+  measuredAt: string;
+}
+
+/** "±2.1%": a minimum detectable effect. */
+export function mdeText(percent: number): string {
+  return `±${percent.toFixed(percent < 10 ? 1 : 0)}%`;
+}
+
+/**
+ * "changes under ±2.1% cannot be seen with 5 runs here (noise floor of agent-1, measured
+ * 2026-11-29)": what a verdict could not see, from the agents' A/A batch.
+ */
+export function noiseFloorText(floor: NoiseFloorFigures): string {
+  const { baseline, candidate } = floor.runs;
+  const runs = baseline === candidate ? `${baseline} runs` : `${baseline} and ${candidate} runs`;
+  const seen =
+    floor.mdePercent === null ? `${runs} cannot detect any change here` : `changes under ${mdeText(floor.mdePercent)} cannot be seen with ${runs} here`;
+  const unmeasured = floor.unmeasured.length ? `; not measured: ${floor.unmeasured.join(", ")}` : "";
+  return `${seen} (noise floor of ${floor.agents.join(", ")}, measured ${floor.measuredAt.slice(0, 10)}${unmeasured})`;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -42,6 +42,7 @@ export async function createAlertRule(db: Db, scope: AlertScope, experimentSlug:
       kind: rule.kind,
       ...kindFields,
       webhookUrl: rule.webhookUrl || null,
+      confirmRuns: rule.confirmRuns ?? null,
       createdById,
     },
     select: { id: true },
@@ -61,15 +62,32 @@ export async function listAlertRules(db: Db, scope: AlertScope, experimentSlug?:
       recentRuns: true,
       windowSize: true,
       webhookUrl: true,
+      confirmRuns: true,
       enabled: true,
       createdAt: true,
       metric: { select: { key: true, unit: true } },
       variant: { select: { name: true } },
       experiment: { select: { slug: true, title: true } },
-      _count: { select: { alerts: true } },
+      _count: { select: { alerts: { where: { status: { notIn: ["confirming", "unconfirmed"] } } } } },
     },
   });
-  return rules.map(({ _count, ...rule }) => ({ ...rule, alerts: _count.alerts }));
+  // How often each rule was right: its alerts users marked real or noise, and breaches its confirmation turned away.
+  const tallies = await db.alert.groupBy({
+    by: ["ruleId", "judgement", "status"],
+    where: { ruleId: { in: rules.map((rule) => rule.id) } },
+    _count: { _all: true },
+  });
+  const count = (ruleId: string, match: (row: (typeof tallies)[number]) => boolean) =>
+    tallies.filter((row) => row.ruleId === ruleId && match(row)).reduce((sum, row) => sum + row._count._all, 0);
+  return rules.map(({ _count, ...rule }) => ({
+    ...rule,
+    alerts: _count.alerts,
+    record: {
+      real: count(rule.id, (row) => row.judgement === "real"),
+      noise: count(rule.id, (row) => row.judgement === "noise"),
+      unconfirmed: count(rule.id, (row) => row.status === "unconfirmed"),
+    },
+  }));
 }
 
 export async function setAlertRuleEnabled(db: Db, scope: AlertScope, ruleId: string, enabled: boolean) {
@@ -86,7 +104,7 @@ export async function deleteAlertRule(db: Db, scope: AlertScope, ruleId: string)
 export async function listAlerts(db: Db, scope: AlertScope, options: { status: "active" | "resolved" | "all"; limit: number }) {
   const status =
     options.status === "active"
-      ? { in: ["open" as const, "acknowledged" as const] }
+      ? { in: ["open" as const, "acknowledged" as const, "confirming" as const] }
       : options.status === "resolved"
         ? { equals: "resolved" as const }
         : undefined;
@@ -111,6 +129,12 @@ export async function listAlerts(db: Db, scope: AlertScope, options: { status: "
         webhookStatus: true,
         webhookError: true,
         webhookAt: true,
+        confirmation: true,
+        judgement: true,
+        judgedAt: true,
+        judgedBy: { select: { name: true, email: true } },
+        batch: { select: { id: true, createdAt: true, _count: { select: { jobs: { where: { warmup: false } } } } } },
+        confirmBatch: { select: { id: true, createdAt: true, _count: { select: { jobs: { where: { warmup: false } } } } } },
         reviewedBy: { select: { name: true, email: true } },
         variant: { select: { name: true } },
         rule: { select: { id: true, kind: true, metric: { select: { key: true, unit: true } }, experiment: { select: { slug: true, title: true } } } },
@@ -132,4 +156,20 @@ export async function reviewAlert(db: Db, scope: AlertScope, alertId: string, st
   const existing = await db.alert.findFirst({ where: { id: alertId, projectId: scope.projectId }, select: { status: true } });
   if (!existing) throw new AppError("NOT_FOUND", "No alert with that id in this project");
   throw new AppError("CONFLICT", `The alert is already ${existing.status}`);
+}
+
+/**
+ * A user's finding on an alert: a real regression or noise (changeable; each rule's record is made
+ * of these). Only alerts that alarmed can be judged: one waiting for or turned away by its
+ * confirmation never reached anyone.
+ */
+export async function judgeAlert(db: Db, scope: AlertScope, alertId: string, judgement: "real" | "noise", userId: string) {
+  const { count } = await db.alert.updateMany({
+    where: { id: alertId, projectId: scope.projectId, status: { in: ["open", "acknowledged", "resolved"] } },
+    data: { judgement, judgedById: userId, judgedAt: new Date() },
+  });
+  if (count > 0) return;
+  const existing = await db.alert.findFirst({ where: { id: alertId, projectId: scope.projectId }, select: { status: true } });
+  if (!existing) throw new AppError("NOT_FOUND", "No alert with that id in this project");
+  throw new AppError("CONFLICT", `The alert is ${existing.status === "confirming" ? "still waiting for its confirmation" : "unconfirmed: it never alarmed"}`);
 }

@@ -14,7 +14,7 @@ import { verdictHeadline } from "./check-markdown";
 import { applyMinChange } from "./min-change";
 import { cell, metricResults } from "../reports/report-markdown";
 import type { TNoiseFloorEntry } from "../schemas/batch-runs";
-import { latestNoiseFloor, noiseEntries, noiseOfBatch } from "./noise-floor";
+import { latestNoiseFloor, noiseEntries, noiseOfBatch } from "../comparison/noise-floor";
 
 type BatchResult = NonNullable<TBatchStatus["result"]>;
 
@@ -138,7 +138,8 @@ function renderBatchMarkdown(
   const hidden = metrics.filter((m) => m.verdict === "no_change" && m.changePercent !== null && Math.abs(m.changePercent) < floorOf(m.key));
   if (hidden.length) lines.push(`- Under the noise floor, too small to tell from noise (rather than no change): ${hidden.map(name).join(", ")}`);
   lines.push("");
-  for (const metric of comparison.metrics) lines.push(...metricResults(metric, comparison.baseline));
+  // The floor is said above, per agent with the runs a side --min-change needs: not again under each table.
+  for (const metric of comparison.metrics) lines.push(...metricResults({ ...metric, noiseFloor: undefined }, comparison.baseline));
   return `${lines
     .join("\n")
     .replace(/\n{3,}/g, "\n\n")

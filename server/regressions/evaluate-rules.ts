@@ -1,19 +1,20 @@
 // Evaluates an experiment's alert rules after its runs changed (called by the background work
 // in server/background/worker.ts, after the change points were recomputed), opens an
 // alert per breach — at most one per rule, variant and commit, however often runs arrive — and
-// POSTs each new alert to its rule's webhook. The statistics are the ones the rest of Versus
-// uses: per-commit series from commit-series.ts, change points from change-point-store.ts, and
+// POSTs each new alert to its rule's webhook. A rule with confirmRuns on an agent-run experiment
+// first dispatches a confirmation batch and alerts only when it agrees (confirmation.ts). The
+// statistics are the ones the rest of Versus uses: per-commit series from commit-series.ts, change points from change-point-store.ts, and
 // the comparison engine (compareMetric: Mann-Whitney U, direction-aware verdict).
 import type { Db } from "../db/client";
 import type { AlertRuleKind } from "../db/generated/enums";
 import type { CommitPoint, SeriesSubject } from "../history/commit-series";
 import { currentSeries, pointsOf } from "../history/stored-series";
-import { defaultPublicOrigin } from "../http/public-origin";
-import type { TAlertWebhookBody } from "../schemas/alerts";
 import { compareMetric } from "../stats/compare";
 import { median } from "../stats/descriptive";
 import { formatChange, formatMeasure, formatP } from "../display/display";
-import { postWebhook } from "./webhook";
+import { announceAlert, ruleToAnnounce } from "./announce-alert";
+import { dispatchConfirmation, flaggingBatches, settleConfirmations } from "./confirmation";
+import { worseBy } from "./confirmation-verdict";
 
 /** A rule as evaluation needs it. */
 export interface RuleToEvaluate {
@@ -38,8 +39,6 @@ export interface Breach {
 type Subject = SeriesSubject;
 
 const on = (branch: string | null) => (branch ? ` on ${branch}` : "");
-/** How much worse `percent` (raw sign) is by the metric's direction: positive = worse. */
-const worseBy = (percent: number, direction: Subject["metric"]["direction"]) => (direction === "lower_is_better" ? percent : -percent);
 
 /** (b) The latest commit's median against the pooled runs of the windowSize commits before it. */
 export function percentBoundBreach(rule: RuleToEvaluate, subject: Subject, series: CommitPoint[]): Breach | null {
@@ -130,15 +129,11 @@ export function changePointBreaches(rule: RuleToEvaluate & { createdAt: Date }, 
 
 /** Evaluates every enabled rule of the experiment. Returns the ids of the alerts it opened. */
 export async function evaluateAlertRules(db: Db, experimentId: string): Promise<string[]> {
+  // Breaches whose confirmation batch has finished open (and are announced) or are turned away first.
+  const opened: string[] = await settleConfirmations(db, experimentId);
   const rules = await db.alertRule.findMany({
     where: { experimentId, enabled: true },
-    include: {
-      metric: { select: { id: true, key: true, label: true, unit: true, direction: true, aggregation: true } },
-      variant: { select: { id: true, name: true } },
-      experiment: {
-        select: { slug: true, title: true, project: { select: { slug: true } }, variants: { select: { id: true, name: true }, orderBy: { position: "asc" } } },
-      },
-    },
+    include: ruleToAnnounce,
   });
   const changePoints = rules.some((rule) => rule.kind === "change_point")
     ? await db.changePoint.findMany({
@@ -156,7 +151,6 @@ export async function evaluateAlertRules(db: Db, experimentId: string): Promise<
         },
       })
     : [];
-  const opened: string[] = [];
   for (const rule of rules) {
     const variants = rule.variant ? [rule.variant] : rule.experiment.variants;
     for (const variant of variants) {
@@ -171,38 +165,28 @@ export async function evaluateAlertRules(db: Db, experimentId: string): Promise<
       }
       if (breaches.length === 0) continue;
       // The unique (rule, variant, commit) is the dedupe: a breach already alerted is skipped,
-      // also when two evaluations race; only rows created here are returned (and announced).
+      // also when two evaluations race; only rows created here are returned (and announced). A
+      // rule that confirms first records the breach as confirming when agents ran its runs.
+      const flagging = rule.confirmRuns ? await flaggingBatches(db, variant.id, breaches) : new Map<string, string>();
       const created = await db.alert.createManyAndReturn({
-        data: breaches.map((breach) => ({ projectId: rule.projectId, ruleId: rule.id, variantId: variant.id, branch: rule.branch ?? "", ...breach })),
+        data: breaches.map((breach) => ({
+          projectId: rule.projectId,
+          ruleId: rule.id,
+          variantId: variant.id,
+          branch: rule.branch ?? "",
+          ...breach,
+          batchId: flagging.get(breach.commit) ?? null,
+          status: flagging.has(breach.commit) ? ("confirming" as const) : ("open" as const),
+        })),
         skipDuplicates: true,
       });
       for (const alert of created) {
+        if (alert.status === "confirming") {
+          // Announced (or not) once its confirmation batch has run: settleConfirmations.
+          if (await dispatchConfirmation(db, rule, subject, alert)) continue;
+        }
         opened.push(alert.id);
-        if (!rule.webhookUrl) continue;
-        const body: TAlertWebhookBody = {
-          text: `:rotating_light: Versus alert — ${rule.experiment.title}: ${alert.message}`,
-          alert: {
-            id: alert.id,
-            url: `${defaultPublicOrigin()}/p/${rule.experiment.project.slug}/alerts`,
-            project: rule.experiment.project.slug,
-            experiment: rule.experiment.slug,
-            metric: rule.metric.key,
-            unit: rule.metric.unit,
-            direction: rule.metric.direction,
-            variant: variant.name,
-            branch: alert.branch,
-            commit: alert.commit,
-            rule: { id: rule.id, kind: rule.kind },
-            message: alert.message,
-            value: alert.value,
-            baselineValue: alert.baselineValue,
-            changePercent: alert.changePercent,
-            pValue: alert.pValue,
-            createdAt: alert.createdAt.toISOString(),
-          },
-        };
-        const delivery = await postWebhook(rule.webhookUrl, body);
-        await db.alert.update({ where: { id: alert.id }, data: { webhookStatus: delivery.status, webhookError: delivery.error, webhookAt: new Date() } });
+        await announceAlert(db, rule, variant.name, alert);
       }
     }
   }

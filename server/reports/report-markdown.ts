@@ -16,6 +16,7 @@ import {
   formatPercentiles,
   meanSdText,
   medianText,
+  noiseFloorText,
   perRunLabel,
   rangeText,
   verdictP,
@@ -203,6 +204,7 @@ export function metricResults(metric: MetricEntry, baseline: string): string[] {
   const tested = result.comparisons.length > 0;
   const merged = result.variants.some((v) => v.percentiles !== null);
   const candidateOf = new Map(result.comparisons.map((c) => [c.candidate, c]));
+  const floorOf = (name: string) => metric.noiseFloor?.find((floor) => floor.candidate === name);
   const rows = result.variants.map((stats) => {
     const candidate = candidateOf.get(stats.variant);
     const p = stats.percentiles;
@@ -214,7 +216,11 @@ export function metricResults(metric: MetricEntry, baseline: string): string[] {
       rangeText(stats, metric.unit),
       ...(merged ? [p ? formatPercentiles([p.p50, p.p90, p.p99], metric.unit) : "—"] : []),
       ...(tested
-        ? [candidate ? changeWithVerdict(candidate) : "—", candidate ? formatP(verdictP(candidate)) : "—", candidate ? verdictText(candidate) : "—"]
+        ? [
+            candidate ? changeWithVerdict(candidate) : "—",
+            candidate ? formatP(verdictP(candidate)) : "—",
+            candidate ? verdictText(candidate, floorOf(candidate.candidate)) : "—",
+          ]
         : []),
     ];
   });
@@ -231,6 +237,9 @@ export function metricResults(metric: MetricEntry, baseline: string): string[] {
   lines.push(...table(header, rows, align), "");
   if (!tested && metric.reason) lines.push(`_Not compared: ${metric.reason}._`, "");
   lines.push(...notes(result.notes, result.variants, result.comparisons));
+  // Each agent-run verdict's noise floor: what it could not have seen.
+  const floors = (metric.noiseFloor ?? []).map((floor) => `- ${floor.candidate}: ${noiseFloorText(floor)}`);
+  if (floors.length) lines.push(...floors, "");
   return lines;
 }
 

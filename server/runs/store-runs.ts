@@ -184,6 +184,14 @@ function markRunsStoredSql(experimentId: PrismaTypes.Sql | string, when: PrismaT
     SELECT ${uuidv7()}, ${experimentId}, ${utcNow} + ${delay}, ${utcNow} WHERE ${when}`;
 }
 
+/**
+ * Marks the experiment for the background work without new runs: a confirmation batch that ended
+ * without storing its last run (failed, cancelled) is settled by the next evaluation of the rules.
+ */
+export async function markForBackgroundWork(db: Db, experimentId: string): Promise<void> {
+  await db.$executeRaw(markRunsStoredSql(experimentId, Prisma.sql`TRUE`));
+}
+
 export interface JobToStore {
   id: string;
   agentId: string;

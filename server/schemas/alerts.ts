@@ -16,7 +16,11 @@ export const alertRuleKindLabels: Record<TAlertRuleKind, string> = {
   mann_whitney: "Mann-Whitney window",
 };
 
-export const alertStatuses = ["open", "acknowledged", "resolved"] as const;
+export const alertStatuses = ["open", "acknowledged", "resolved", "confirming", "unconfirmed"] as const;
+
+/** What a user found an alert to be once they looked: each rule's record of being right. */
+export const alertJudgements = ["real", "noise"] as const;
+export const ZAlertJudgement = z.enum(alertJudgements, { error: `the judgement must be one of ${alertJudgements.join(", ")}` });
 export const ZAlertStatus = z.enum(alertStatuses);
 
 /** Numbers from a form's number box arrive as NaN when it is empty: say so plainly. */
@@ -45,6 +49,15 @@ export const ZAlertRuleInput = z
       .min(1, "the window must be at least 1")
       .max(10_000, "the window must be at most 10000")
       .optional(),
+    confirmRuns: numberField("the confirmation's runs")
+      .int("the confirmation's runs must be a whole number")
+      .min(2, "a confirmation needs at least 2 runs per variant")
+      .max(1000, "a confirmation has at most 1000 runs per variant")
+      .optional()
+      .meta({
+        description:
+          "agent-run experiments: a breach first runs a confirmation batch of this many measured runs per variant (the flagging batch's definition, interleaved) and alerts only when it agrees; left out: alert at once",
+      }),
     webhookUrl: z
       .union([
         z.literal(""),
@@ -91,6 +104,7 @@ export const ZListAlerts = ZProjectRef.extend({
 });
 export const ZAlertRef = z.object({ projectSlug: ZSlug, alertId: z.string().min(1).max(64) });
 export const ZReviewAlert = ZAlertRef.extend({ status: z.enum(["acknowledged", "resolved"]) });
+export const ZJudgeAlert = ZAlertRef.extend({ judgement: ZAlertJudgement });
 
 /** What a webhook receives for one new alert: the alert's fields, and `text` for Slack. */
 export const ZAlertWebhookBody = z.object({

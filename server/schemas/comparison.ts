@@ -20,6 +20,28 @@ export const ZComparisonQuery = z.object({
 
 export const ZComparisonRef = z.object({ projectSlug: ZSlug, experimentSlug: ZSlug }).extend(ZComparisonQuery.shape);
 
+/** Per candidate: the smallest change its comparison could see on the agents that ran its runs. */
+export const ZCandidateNoiseFloor = z
+  .object({
+    candidate: z.string(),
+    mdePercent: z
+      .number()
+      .nullable()
+      .describe(
+        "the smallest change (± % of the median) the U test finds at the experiment's α with 80 % power with these run counts, on the noisiest of `agents` (their latest A/A batch); null when the runs are too few to find any",
+      ),
+    runs: z.object({ baseline: z.number().int(), candidate: z.number().int() }).describe("the runs compared on each side"),
+    agents: z.array(z.string()).describe("the agents that ran the compared runs and have a noise floor"),
+    unmeasured: z
+      .array(z.string())
+      .describe("agents that ran some of the compared runs but have no noise floor of this metric, and `uploads` when some runs were uploaded"),
+    belowFloor: z.boolean().describe("no significant change, and the change is smaller than the MDE: too small to tell from noise here, rather than no change"),
+    measuredAt: z.iso.datetime().describe("when the A/A batch ran"),
+    batchId: z.string().describe("the A/A batch"),
+  })
+  .meta({ id: "CandidateNoiseFloor" });
+export type TCandidateNoiseFloor = z.output<typeof ZCandidateNoiseFloor>;
+
 export const ZComparison = z
   .object({
     experiment: z.object({ slug: z.string(), title: z.string(), alpha: z.number() }),
@@ -47,6 +69,12 @@ export const ZComparison = z
           .string()
           .nullable()
           .describe("why no candidate is tested against the baseline (e.g. no other variant has runs with this metric); null when they are"),
+        noiseFloor: z
+          .array(ZCandidateNoiseFloor)
+          .optional()
+          .describe(
+            "agent-run comparisons, once the experiment's noise was measured (an A/A batch): per candidate, the minimum detectable effect on the agents that ran its runs; absent or [] otherwise",
+          ),
       }),
     ),
   })

@@ -214,4 +214,15 @@ export type TStartBatch = z.output<typeof ZStartBatch>;
 export const ZBatchRef = z.object({ projectSlug: ZSlug, batchId: z.string().min(1, "batchId is required") });
 export const ZJobRef = z.object({ projectSlug: ZSlug, jobId: z.string().min(1, "jobId is required") });
 export const ZRetryFailed = ZBatchRef.extend({ jobId: z.string().min(1).optional() });
+/** The stored noise floor, and the runs a side a change of ± minChangePercent % needs there (the Run dialog asks). */
+export const ZNoiseFloorQuery = z.object({
+  projectSlug: ZSlug,
+  experimentSlug: ZSlug,
+  minChangePercent: z
+    .number({ error: "the change must be a number of percent" })
+    .gt(0, "the change must be above 0%")
+    .max(1000, "the change must be at most 1000%")
+    .default(2),
+});
+
 export const ZBatchesQuery = z.object({ projectSlug: ZSlug, experimentSlug: ZSlug, limit: z.number().int().min(1).max(50).default(10) });

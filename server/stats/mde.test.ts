@@ -4,7 +4,7 @@
 // different by the U test about 80 % of the time.
 import { describe, expect, it } from "vitest";
 import { mannWhitneyU } from "./mann-whitney";
-import { minimumDetectableEffect, runsForEffect } from "./mde";
+import { minimumDetectableEffect, minimumDetectableEffectBetween, runsForEffect } from "./mde";
 import { mulberry32, standardNormal } from "./prng";
 
 describe("minimumDetectableEffect", () => {
@@ -32,5 +32,15 @@ describe("minimumDetectableEffect", () => {
     }
     expect(found / trials).toBeGreaterThan(0.72);
     expect(found / trials).toBeLessThan(0.88);
+  });
+});
+
+describe("minimumDetectableEffectBetween", () => {
+  it("is the MDE at n a side when both sides have n, and at the harmonic mean of unequal sides", () => {
+    expect(minimumDetectableEffectBetween(2, 8, 8, 0.05)).toBeCloseTo(minimumDetectableEffect(2, 8, 0.05) as number, 12);
+    // 1/5 + 1/20 = 2/8: as wide as 8 against 8.
+    expect(minimumDetectableEffectBetween(2, 5, 20, 0.05)).toBeCloseTo(minimumDetectableEffect(2, 8, 0.05) as number, 12);
+    expect(minimumDetectableEffectBetween(2, 3, 3, 0.05)).toBeNull();
+    expect(minimumDetectableEffectBetween(2, 0, 9, 0.05)).toBeNull();
   });
 });

@@ -23,3 +23,13 @@ export function runsForEffect(sd: number, effect: number, alpha: number, power =
   const z = normalQuantile(1 - alpha / 2) + normalQuantile(power);
   return Math.max(MIN_RUNS_FOR_MDE, Math.ceil((2 * (z * sd) ** 2) / (effect ** 2 * U_TEST_ARE)));
 }
+
+/**
+ * The MDE of a comparison of n1 runs against n2 (same units as `sd`): the variance of the
+ * difference goes as 1/n1 + 1/n2, so it is the MDE at the harmonic mean of the two sizes (n a side
+ * when both are n); null when that is below 4.
+ */
+export function minimumDetectableEffectBetween(sd: number, n1: number, n2: number, alpha: number, power = 0.8): number | null {
+  if (n1 <= 0 || n2 <= 0) return null;
+  return minimumDetectableEffect(sd, 2 / (1 / n1 + 1 / n2), alpha, power);
+}

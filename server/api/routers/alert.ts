@@ -1,7 +1,7 @@
 // Alert rules and alerts: viewers read them; members (who also make experiments and share links)
 // create, switch off and delete rules, and acknowledge or resolve alerts.
-import { ZAlertRuleRef, ZCreateAlertRule, ZListAlertRules, ZListAlerts, ZReviewAlert, ZSetAlertRuleEnabled } from "../../schemas/alerts";
-import { createAlertRule, deleteAlertRule, listAlertRules, listAlerts, reviewAlert, setAlertRuleEnabled } from "../../regressions/alerts";
+import { ZAlertRuleRef, ZCreateAlertRule, ZJudgeAlert, ZListAlertRules, ZListAlerts, ZReviewAlert, ZSetAlertRuleEnabled } from "../../schemas/alerts";
+import { createAlertRule, deleteAlertRule, judgeAlert, listAlertRules, listAlerts, reviewAlert, setAlertRuleEnabled } from "../../regressions/alerts";
 import { createTRPCRouter, projectProcedure } from "../trpc";
 
 export const alertRouter = createTRPCRouter({
@@ -23,4 +23,8 @@ export const alertRouter = createTRPCRouter({
   review: projectProcedure("member")
     .input(ZReviewAlert)
     .mutation(({ ctx, input }) => reviewAlert(ctx.db, ctx.access, input.alertId, input.status, ctx.user.id)),
+  /** Real or noise: what the member found the alert to be. */
+  judge: projectProcedure("member")
+    .input(ZJudgeAlert)
+    .mutation(({ ctx, input }) => judgeAlert(ctx.db, ctx.access, input.alertId, input.judgement, ctx.user.id)),
 });

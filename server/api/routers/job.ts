@@ -1,7 +1,8 @@
 import { cancelBatch, cancelJob, getJob, listBatches, retryFailed, startBatch } from "../../agents/batches";
 import { estimateJobSeconds } from "../../agents/estimate";
 import { ZExperimentRef } from "../../schemas/experiment";
-import { ZBatchesQuery, ZBatchRef, ZJobRef, ZRetryFailed, ZStartBatch } from "../../schemas/jobs";
+import { ZBatchesQuery, ZBatchRef, ZJobRef, ZNoiseFloorQuery, ZRetryFailed, ZStartBatch } from "../../schemas/jobs";
+import { experimentNoiseFloor } from "../../comparison/noise-floor";
 import { createTRPCRouter, projectProcedure } from "../trpc";
 
 // "Run" on an experiment and what follows: members start, cancel and retry batches; viewers
@@ -17,6 +18,10 @@ export const jobRouter = createTRPCRouter({
   estimate: projectProcedure("viewer")
     .input(ZExperimentRef)
     .query(({ ctx, input }) => estimateJobSeconds(ctx.db, ctx.access.projectId, input.experimentSlug)),
+  /** The latest A/A batch's floor per metric and agent ("Measure noise", the Run dialog's suggestion); null before one. */
+  noiseFloor: projectProcedure("viewer")
+    .input(ZNoiseFloorQuery)
+    .query(({ ctx, input }) => experimentNoiseFloor(ctx.db, ctx.access.projectId, input.experimentSlug, input.minChangePercent)),
   get: projectProcedure("viewer")
     .input(ZJobRef)
     .query(({ ctx, input }) => getJob(ctx.db, ctx.access.projectId, input.jobId)),

@@ -10,7 +10,7 @@ export const metadata: Metadata = { title: "Alerts" };
 type Params = ProjectPageParams & { searchParams: Promise<{ status?: string }> };
 
 const filters = [
-  { value: "active", label: "Open and acknowledged" },
+  { value: "active", label: "Open, acknowledged and confirming" },
   { value: "resolved", label: "Resolved" },
   { value: "all", label: "All" },
 ] as const;

@@ -10,6 +10,7 @@ import { Markdown } from "~/components/experiments/markdown";
 import { MetricResults } from "~/components/experiments/metric-results";
 import { measuredRunsText } from "~/components/experiments/stored-runs";
 import { BatchesPanel } from "~/components/jobs/batches-panel";
+import { NoiseFloorPanel } from "~/components/jobs/noise-floor-panel";
 import { RunButton } from "~/components/jobs/run-button";
 import { RunsTable } from "~/components/experiments/runs-table";
 import { ExampleBadge } from "~/components/experiments/example-badge";
@@ -42,7 +43,9 @@ export default async function ExperimentPage({ params, searchParams }: Params) {
   const knownBaseline = experiment.variants.some((variant) => variant.name === baseline) ? baseline : undefined;
   const caller = await api();
   const ref = { projectSlug: project.slug, experimentSlug: experiment.slug };
-  const [results, batches, firstRuns, firstResults] = await Promise.all([
+  // What agents run for it: the Runs section says Run, and who runs each workload, until its first run.
+  const agentRun = experiment.variants.flatMap((variant) => workloadOf(variant.config)?.workload ?? []);
+  const [results, batches, firstRuns, firstResults, noiseFloor] = await Promise.all([
     // The comparison and its charts in one computation; if the charts fail, the comparison still
     // shows and the charts section says what went wrong.
     experiment.runCount > 0 ? caller.experiment.results({ ...ref, baseline: knownBaseline }) : null,
@@ -51,6 +54,8 @@ export default async function ExperimentPage({ params, searchParams }: Params) {
     // The first page of each list of runs; the lists load further pages themselves.
     caller.experiment.runs(ref),
     Promise.all(experiment.metrics.map((metric) => caller.experiment.metricResults({ ...ref, metricKey: metric.key }))),
+    // The agents' measured noise (agent-run experiments only: nothing else has an agent to measure).
+    agentRun.length ? caller.job.noiseFloor(ref) : null,
   ]);
   const comparison = results?.comparison ?? null;
   const charts: ChartsResult | null = results
@@ -60,14 +65,15 @@ export default async function ExperimentPage({ params, searchParams }: Params) {
     : null;
   const base = `/p/${project.slug}/e/${experiment.slug}`;
   const origin = await publicOrigin();
-  // What agents run for it: the Runs section says Run, and who runs each workload, until its first run.
-  const agentRun = experiment.variants.flatMap((variant) => workloadOf(variant.config)?.workload ?? []);
   const offered = agentRun.length && experiment.runCount === 0 ? await (await api()).agent.workloads({ projectSlug: project.slug }) : [];
   const runnableWorkloads: RunnableWorkload[] = [...new Set(agentRun)].map((name) => ({
     name,
     offers: offered.find((workload) => workload.name === name)?.agents ?? [],
     builtIn: builtInAgentsWith(name),
   }));
+  // An A/A batch runs the baseline: measuring noise needs its workload.
+  const baselineVariant = experiment.variants.find((variant) => variant.isBaseline);
+  const baselineWorkload = baselineVariant ? workloadOf(baselineVariant.config) : null;
   const notice = exampleNotice(experiment.isExample, experiment.runOrigins);
 
   return (
@@ -164,6 +170,21 @@ export default async function ExperimentPage({ params, searchParams }: Params) {
 
       <BatchesPanel projectSlug={project.slug} experimentSlug={experiment.slug} canWrite={canWrite} initial={batches} renderedAt={new Date()} />
 
+      {baselineWorkload ? (
+        <NoiseFloorPanel
+          floor={noiseFloor}
+          canWrite={canWrite}
+          target={{
+            projectSlug: project.slug,
+            experimentSlug: experiment.slug,
+            baseline: baselineVariant?.name ?? "",
+            needs: jobCapabilities(baselineWorkload),
+            warmupRuns: experiment.warmupRuns,
+            measuredRuns: experiment.measuredRuns,
+          }}
+        />
+      ) : null}
+
       {/* The verdict first: what was compared and how is below it. */}
       {comparison ? <ComparisonTables comparison={comparison} basePath={base} /> : null}
 
@@ -175,6 +196,7 @@ export default async function ExperimentPage({ params, searchParams }: Params) {
           experimentSlug: experiment.slug,
           metrics: experiment.metrics.map((metric) => metric.key),
           variants: experiment.variants.map((variant) => variant.name),
+          confirmRuns: agentRun.length ? 2 * experiment.measuredRuns : undefined,
         }}
         canWrite={canWrite}
         origin={origin}
