@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/versus/agents/go/internal/workload"
-	"github.com/versus/agents/go/internal/workload/gzip"
 	"github.com/versus/agents/go/internal/workload/targets"
 )
 
@@ -30,7 +29,7 @@ type Settings struct {
 	Anonymous        bool           `json:"anonymous"`
 	Operation        string         `json:"operation"`
 	Payload          string         `json:"payload"`
-	SizeBytes        int            `json:"sizeBytes"`
+	SizeBytes        *int           `json:"sizeBytes"`
 	Seed             int64          `json:"seed"`
 	File             string         `json:"file"`
 	ContentType      string         `json:"contentType"`
@@ -46,18 +45,20 @@ type Settings struct {
 const (
 	opPut         = "put"
 	opGet         = "get"
-	payloadText   = "generated-text"
+	payloadMail   = "html-mail"
+	payloadSMS    = "sms"
 	payloadFile   = "file"
 	maxFileBytes  = 64 << 20
-	textType      = "text/html; charset=utf-8"
+	mailType      = "text/html; charset=utf-8"
+	smsType       = "text/plain; charset=utf-8"
 	binaryType    = "application/octet-stream"
 	defaultRegion = "us-east-1"
 )
 
 func defaults() Settings {
 	return Settings{
-		Region: defaultRegion, KeyPrefix: "versus/", Operation: opPut, Payload: payloadText,
-		SizeBytes: 51_200, Seed: 1, GzipLevel: 6, Operations: 100, WarmupOperations: 20,
+		Region: defaultRegion, KeyPrefix: "versus/", Operation: opPut, Payload: payloadMail,
+		Seed: 1, GzipLevel: 6, Operations: 100, WarmupOperations: 20,
 		Concurrency: 1, TimeoutMs: 30_000,
 	}
 }
@@ -103,7 +104,7 @@ func parseSettings(raw json.RawMessage) (*plan, error) {
 	case payloadFile:
 		for _, other := range []string{"sizeBytes", "seed"} {
 			if given[other] {
-				bad(other, "is for payload generated-text; with payload file the file's bytes are the payload")
+				bad(other, "is for payload html-mail or sms; with payload file the file's bytes are the payload")
 			}
 		}
 		if s.File == "" {
@@ -120,9 +121,16 @@ func parseSettings(raw json.RawMessage) (*plan, error) {
 		if given["file"] {
 			bad("file", "is for payload file (got payload %s): give payload file too, or leave file out", s.Payload)
 		}
-		p.payload = gzip.TextPayload(s.SizeBytes, s.Seed)
+		size, generate, contentType := 51_200, mailPayload, mailType
+		if s.Payload == payloadSMS {
+			size, generate, contentType = 80, smsPayload, smsType
+		}
+		if s.SizeBytes != nil {
+			size = *s.SizeBytes
+		}
+		p.payload = generate(size, s.Seed)
 		if p.ContentType == "" {
-			p.ContentType = textType
+			p.ContentType = contentType
 		}
 	}
 	if len(errs) > 0 {
