@@ -7,10 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/johannesboyne/gofakes3"
@@ -322,4 +325,53 @@ func TestBadSettingsNameTheField(t *testing.T) {
 		{`{"bucket": "mail", "endpoint": "http://127.0.0.1:1", "targets": [{"name": "s3", "addr": "10.0.0.1:17830"}]}`, "settings.targets.0.addr:", "loopback"},
 		{`{"bucket": "mail", "concurrency": 0}`, "settings.concurrency:", "minimum"},
 	})
+}
+
+// Operations in flight at once (concurrency) each put their own object.
+func TestConcurrentUploadsEachPutTheirObject(t *testing.T) {
+	withCredentials(t)
+	fake := startFakeS3(t, false, "mail")
+	run := workloadtest.Run(t, Workload{}, settings(fake.url, `"concurrency": 4, "operations": 20`))
+	if got := samples(t, run, "upload_time"); len(got) != 20 {
+		t.Fatalf("%d upload_time samples, want 20", len(got))
+	}
+	if objects := fake.stored(t, "mail"); len(objects) != 22 {
+		t.Fatalf("%d objects stored, want 2 warm-up + 20 measured", len(objects))
+	}
+}
+
+// A failure S3 may not repeat (a 500) counts in errors and the run goes on, with a warning; the
+// times are of the operations that succeeded.
+func TestPassingFailuresCountAsErrors(t *testing.T) {
+	withCredentials(t)
+	backend := s3mem.New()
+	if err := backend.CreateBucket("mail"); err != nil {
+		t.Fatal(err)
+	}
+	api := gofakes3.New(backend).Server()
+	var requests atomic.Int64
+	server := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// Requests 3, 6, 9 and 12 fail: all in the measured part (the 2 warm-ups are 1 and 2).
+		if requests.Add(1)%3 == 0 {
+			w.WriteHeader(http.StatusInternalServerError)
+			_, _ = w.Write([]byte(`<?xml version="1.0" encoding="UTF-8"?><Error><Code>InternalError</Code><Message>We encountered an internal error. Please try again.</Message></Error>`))
+			return
+		}
+		api.ServeHTTP(w, r)
+	}))
+	t.Cleanup(server.Close)
+	run := workloadtest.Run(t, Workload{}, settings(server.URL, ""))
+	if m := workloadtest.Metric(t, run, "errors"); m.Value == nil || *m.Value != 4 {
+		t.Fatalf("errors %v, want 4", m.Value)
+	}
+	if got := samples(t, run, "upload_time"); len(got) != 6 {
+		t.Fatalf("%d upload_time samples, want the 6 that succeeded", len(got))
+	}
+	var warnings []string
+	workloadtest.Environment(t, run, "warnings", &warnings)
+	if !slices.ContainsFunc(warnings, func(w string) bool {
+		return strings.Contains(w, "4 of 10 measured operations failed") && strings.Contains(w, "InternalError")
+	}) {
+		t.Fatalf("warnings %v", warnings)
+	}
 }
