@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
-	"os"
 	"time"
 
 	"github.com/versus/agents/go/internal/workload"
+	"github.com/versus/agents/go/internal/workload/gzip"
 	"github.com/versus/agents/go/internal/workload/targets"
 )
 
@@ -48,7 +48,6 @@ const (
 	payloadMail   = "html-mail"
 	payloadSMS    = "sms"
 	payloadFile   = "file"
-	maxFileBytes  = 64 << 20
 	mailType      = "text/html; charset=utf-8"
 	smsType       = "text/plain; charset=utf-8"
 	binaryType    = "application/octet-stream"
@@ -109,7 +108,7 @@ func parseSettings(raw json.RawMessage) (*plan, error) {
 		}
 		if s.File == "" {
 			bad("file", "is required with payload file: the path of a file on the agent's machine")
-		} else if data, err := readPayloadFile(s.File); err != nil {
+		} else if data, err := gzip.ReadPayloadFile(s.File); err != nil {
 			bad("file", "%v", err)
 		} else {
 			p.payload = data
@@ -137,21 +136,4 @@ func parseSettings(raw json.RawMessage) (*plan, error) {
 		return nil, errs
 	}
 	return p, nil
-}
-
-func readPayloadFile(path string) ([]byte, error) {
-	info, err := os.Stat(path)
-	switch {
-	case err != nil:
-		return nil, fmt.Errorf("cannot be read: %w", err)
-	case !info.Mode().IsRegular():
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	case info.Size() > maxFileBytes:
-		return nil, fmt.Errorf("%s is %d bytes; at most %d (64 MiB)", path, info.Size(), maxFileBytes)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("cannot be read: %w", err)
-	}
-	return data, nil
 }

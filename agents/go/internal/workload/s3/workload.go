@@ -116,7 +116,7 @@ func (r *runner) Run(ctx context.Context, rec workload.Recorder) error {
 	if p.Operation == opGet {
 		object := o.key("object")
 		if _, err := o.put(ctx, object); err != nil {
-			return failure("putting the object the gets read", object, err)
+			return failure(fmt.Sprintf("putting the object the gets read (%s)", object), err)
 		}
 		do = func(ctx context.Context, _ string) (timing, error) { return o.get(ctx, object) }
 	}
@@ -173,7 +173,7 @@ func (r *runner) phase(ctx context.Context, count int, prefix string, do func(co
 				} else if ctx.Err() == nil {
 					msg, isPermanent := s3Error(err)
 					if isPermanent && permanent == nil {
-						permanent = failureOf(r.p.Operation, r.p.Bucket, err)
+						permanent = failure(fmt.Sprintf("%s to bucket %s", r.p.Operation, r.p.Bucket), err)
 						stop()
 					}
 					res.errors++
@@ -194,20 +194,11 @@ func (r *runner) phase(ctx context.Context, count int, prefix string, do func(co
 	return res, context.Cause(ctx)
 }
 
-// failureOf is a failure that ends the run: the S3 error named as S3 gave it, permanent (not
-// retried) when it is a credentials, bucket or request error.
-func failureOf(op, bucket string, err error) error {
+// failure is a failure that ends the run: what failed, and the S3 error named as S3 gave it;
+// permanent (not retried) when it is a credentials, bucket or request error.
+func failure(what string, err error) error {
 	msg, isPermanent := s3Error(err)
-	wrapped := fmt.Errorf("%s to bucket %s: %s", op, bucket, msg)
-	if isPermanent {
-		return &workload.PermanentError{Err: wrapped}
-	}
-	return wrapped
-}
-
-func failure(what, key string, err error) error {
-	msg, isPermanent := s3Error(err)
-	wrapped := fmt.Errorf("%s (%s): %s", what, key, msg)
+	wrapped := fmt.Errorf("%s: %s", what, msg)
 	if isPermanent {
 		return &workload.PermanentError{Err: wrapped}
 	}

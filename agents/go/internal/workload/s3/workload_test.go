@@ -315,7 +315,7 @@ func TestBadSettingsNameTheField(t *testing.T) {
 		{`{"bucket": "mail", "endpoint": "s3.example"}`, "settings.endpoint:", "does not match pattern"},
 		{`{"bucket": "mail", "operation": "delete"}`, "settings.operation:", "put"},
 		{`{"bucket": "mail", "payload": "file"}`, "settings.file:", "is required with payload file"},
-		{`{"bucket": "mail", "payload": "file", "file": "/nonexistent/p.txt"}`, "settings.file:", "cannot be read"},
+		{`{"bucket": "mail", "payload": "file", "file": "/nonexistent/p.txt"}`, "settings.file:", "cannot read the payload file"},
 		{fmt.Sprintf(`{"bucket": "mail", "payload": "file", "file": %q, "sizeBytes": 10}`, file), "settings.sizeBytes:", "payload html-mail or sms"},
 		{fmt.Sprintf(`{"bucket": "mail", "file": %q}`, file), "settings.file:", "is for payload file"},
 		{`{"bucket": "mail", "gzipLevel": 9}`, "settings.gzipLevel:", "is for gzip: true"},
