@@ -125,8 +125,8 @@ describe("settingsForm on the built-in agents' workloads", () => {
     ]);
   });
 
-  it("Go http and grpc: targets as a list of objects, each item's name and address required and its flags a list", () => {
-    for (const workload of ["http", "grpc"]) {
+  it("Go http, grpc and s3: targets as a list of objects, each item's name and address required and its flags a list", () => {
+    for (const workload of ["http", "grpc", "s3"]) {
       const targets = byKey(fieldsOf(schemaOf(goWorkloads as Advert[], workload)), "targets") as RowsField;
       expect(targets).toMatchObject({ kind: "rows", maxItems: 8 });
       expect(targets.fields.map((field) => [field.key, field.kind, field.required])).toEqual([
@@ -136,6 +136,17 @@ describe("settingsForm on the built-in agents' workloads", () => {
         ["args", "list", false],
       ]);
     }
+  });
+
+  it("Go s3: the bucket required, the operation and payload as choices, sizes and times with their units, no credential field", () => {
+    const fields = fieldsOf(schemaOf(goWorkloads as Advert[], "s3"));
+    expect(byKey(fields, "bucket")).toMatchObject({ kind: "string", required: true });
+    expect(byKey(fields, "operation")).toMatchObject({ kind: "enum", options: ["put", "get"], default: "put" });
+    expect(byKey(fields, "payload")).toMatchObject({ kind: "enum", options: ["html-mail", "sms", "file"], default: "html-mail" });
+    expect(byKey(fields, "sizeBytes")).toMatchObject({ kind: "integer", unit: "B" });
+    expect(byKey(fields, "timeoutMs")).toMatchObject({ kind: "integer", unit: "ms", default: 30000 });
+    expect(byKey(fields, "gzip")).toMatchObject({ kind: "boolean", default: false });
+    expect(fields.map((field) => field.key).filter((key) => /key|secret|token|password/i.test(key) && key !== "keyPrefix")).toEqual([]);
   });
 
   it("Go exec: the command and exit codes as lists, timeout with its unit", () => {

@@ -6,7 +6,7 @@
 import { probeCapability } from "../schemas/probe";
 import type { TVariantWorkload } from "../schemas/workload";
 
-/** The capability of an agent whose workloads start the bundled targets a job's settings list (the Go agent's http and grpc). */
+/** The capability of an agent whose workloads start the bundled targets a job's settings list (the Go agent's http, grpc and s3). */
 export const TARGETS_CAPABILITY = "targets";
 
 export function jobCapabilities(workload: TVariantWorkload): string[] {

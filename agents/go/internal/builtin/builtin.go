@@ -8,6 +8,7 @@ import (
 	grpcworkload "github.com/versus/agents/go/internal/workload/grpc"
 	"github.com/versus/agents/go/internal/workload/gzip"
 	httpworkload "github.com/versus/agents/go/internal/workload/http"
+	s3workload "github.com/versus/agents/go/internal/workload/s3"
 	"github.com/versus/agents/go/internal/workload/sleep"
 )
 
@@ -18,6 +19,7 @@ func Registry() *workload.Registry {
 		gzip.New(),
 		grpcworkload.Workload{},
 		httpworkload.Workload{},
+		s3workload.Workload{},
 		sleep.New(),
 	)
 }

@@ -28,11 +28,13 @@ type Outcome struct {
 }
 
 // Retryable says whether another attempt could succeed: bad settings never will, nor will a
-// probe whose target did not answer before the load began.
+// probe whose target did not answer before the load began, nor a failure the workload calls
+// permanent (workload.PermanentError).
 func (o Outcome) Retryable() bool {
 	var se workload.SettingsErrors
 	var pe *probe.StartError
-	return !errors.As(o.Err, &se) && !errors.As(o.Err, &pe)
+	var permanent *workload.PermanentError
+	return !errors.As(o.Err, &se) && !errors.As(o.Err, &pe) && !errors.As(o.Err, &permanent)
 }
 
 // Run prepares and runs one workload. env is the base environment (machine facts); onLog sees

@@ -22,6 +22,10 @@ func TestBadFlagsNameTheFlagAndWhatIsValid(t *testing.T) {
 		"--cache, --products-delay: with --upstream":     {"--upstream", "http://127.0.0.1:1", "--cache", "--products-delay", "1s"},
 		`unexpected argument "extra"`:                    {"extra"},
 		"--grpc-addr: with --upstream":                   {"--upstream", "http://127.0.0.1:1", "--grpc-addr", "127.0.0.1:0"},
+		"--s3-bucket, --s3-delay: only with --s3":        {"--s3-bucket", "mail", "--s3-delay", "20ms"},
+		"--s3 cannot be given with --upstream":           {"--s3", "--upstream", "http://127.0.0.1:1"},
+		`--s3-bucket: "Mail" is not a bucket name`:       {"--s3", "--s3-bucket", "Mail"},
+		"--s3-delay must not be negative":                {"--s3", "--s3-delay", "-1s"},
 	}
 	for want, args := range cases {
 		_, err := ParseOptions("target", args, io.Discard)

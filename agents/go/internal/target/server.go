@@ -3,7 +3,7 @@
 // requests the bundled experiments send (a fixed small answer, payloads as binary or base64 JSON,
 // a product list behind a database-like delay and an optional cache), with --grpc-addr the same
 // payloads over gRPC (grpc.go, payload.proto), balances over other targets
-// with --upstream, and serves client_golang's process and Go metrics at /metrics for probes.
+// with --upstream, with --s3 serves the S3 API instead (s3.go), and serves client_golang's process and Go metrics at /metrics for probes.
 package target
 
 import (
@@ -37,9 +37,12 @@ func newParts(o Options) *parts {
 func (p *parts) handler() http.Handler {
 	o := p.o
 	mux := http.NewServeMux()
-	if len(o.Upstreams) > 0 {
+	switch {
+	case o.S3:
+		mux.Handle("/", newS3(o, p.registry))
+	case len(o.Upstreams) > 0:
 		mux.Handle("/", newBalancer(o.Upstreams, p.registry))
-	} else {
+	default:
 		mux.Handle("/{$}", fixedAnswer(o.Body))
 		mux.HandleFunc("GET /payload/binary", p.payloads.getBinary)
 		mux.HandleFunc("POST /payload/binary", p.payloads.postBinary)

@@ -133,3 +133,10 @@ func MeasuringStarts(rec Recorder) {
 		m.MeasuringStarts()
 	}
 }
+
+// PermanentError is a failure another attempt would meet again, e.g. a bucket the credentials
+// cannot write: the job fails, not retryable, with its message.
+type PermanentError struct{ Err error }
+
+func (e *PermanentError) Error() string { return e.Err.Error() }
+func (e *PermanentError) Unwrap() error { return e.Err }

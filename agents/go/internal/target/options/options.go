@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"regexp"
 	"strings"
 	"time"
 )
@@ -38,7 +39,15 @@ type Options struct {
 
 	GRPCAddr   string // serve the gRPC payload service here too ("": no gRPC)
 	PrintProto bool   // print the gRPC service's .proto and exit
+
+	S3          bool          // serve the S3 API at Addr instead of the endpoints above
+	S3Buckets   []string      // buckets made at start; given, no other bucket exists
+	S3Delay     time.Duration // the fixed wait of every S3 request, as a network's
+	S3AccessKey string        // given, requests must be signed with this access key ID
 }
+
+// bucketName is what S3 takes as a bucket name (lowercase letters, digits, dots and hyphens).
+var bucketName = regexp.MustCompile(`^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$`)
 
 // usageHeader opens the help text, before the flags.
 const usageHeader = `Serves a system under test for Versus experiments on loopback: a fixed small answer at /,
@@ -46,7 +55,8 @@ payloads as binary or base64 JSON at /payload/binary and /payload/json, a produc
 /products (a database-like delay, optionally cached), Prometheus metrics at /metrics; or, with
 --upstream, a round-robin load balancer over other targets. With --grpc-addr it also serves the
 gRPC service versus.target.Payloads (Unary, Stream, Upload; reflection on; --print-proto shows
-its .proto). The first line on stdout is "listening on http://ADDR/", then, with --grpc-addr,
+its .proto). With --s3 it serves the S3 API at --addr instead (path-style, objects in memory), and
+/metrics. The first line on stdout is "listening on http://ADDR/", then, with --grpc-addr,
 "listening for gRPC on ADDR".
 
 flags:
@@ -76,6 +86,10 @@ func Parse(name string, args []string, stderr io.Writer) (Options, error) {
 	fs.DurationVar(&o.CacheTTL, "cache-ttl", 0, "how long a cached /products answer is kept (0: as long as the process runs)")
 	fs.StringVar(&o.GRPCAddr, "grpc-addr", "", "also serve the gRPC payload service (versus.target.Payloads, reflection on) at this address, e.g. 127.0.0.1:0 (empty: no gRPC)")
 	fs.BoolVar(&o.PrintProto, "print-proto", false, "print the gRPC payload service's .proto file and exit")
+	fs.BoolVar(&o.S3, "s3", false, "serve the S3 API (path-style: http://ADDR/BUCKET/KEY; objects kept in memory) at --addr instead of /, /payload and /products; /metrics stays")
+	buckets := fs.String("s3-bucket", "", "with --s3: comma-separated buckets made at start; given, any other bucket is NoSuchBucket (empty: a bucket is made when first written to)")
+	fs.DurationVar(&o.S3Delay, "s3-delay", 0, "with --s3: how long every S3 request waits before it is handled, as a fixed network cost would (e.g. 20ms)")
+	fs.StringVar(&o.S3AccessKey, "s3-access-key", "", "with --s3: answer only requests signed with this access key ID (InvalidAccessKeyId otherwise; unsigned: AccessDenied). The signature itself is not checked (empty: any request)")
 	upstream := fs.String("upstream", "", "comma-separated base URLs of other targets: answer every request but /metrics by passing it to them in turn (round robin)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
@@ -84,6 +98,9 @@ func Parse(name string, args []string, stderr io.Writer) (Options, error) {
 		return o, fmt.Errorf("unexpected argument %q (every setting is a flag; see -h)", fs.Arg(0))
 	}
 	if err := o.parseUpstreams(*upstream); err != nil {
+		return o, err
+	}
+	if err := o.parseS3(fs, *buckets); err != nil {
 		return o, err
 	}
 	if len(o.Upstreams) > 0 {
@@ -100,6 +117,38 @@ func Parse(name string, args []string, stderr io.Writer) (Options, error) {
 		}
 	}
 	return o, o.check()
+}
+
+// parseS3 checks the --s3 flags: the others need --s3, which answers instead of the balancer.
+func (o *Options) parseS3(fs *flag.FlagSet, buckets string) error {
+	for _, name := range strings.Split(buckets, ",") {
+		if name = strings.TrimSpace(name); name == "" {
+			continue
+		}
+		if !bucketName.MatchString(name) {
+			return fmt.Errorf("--s3-bucket: %q is not a bucket name (3 to 63 lowercase letters, digits, dots and hyphens, starting and ending with a letter or digit)", name)
+		}
+		o.S3Buckets = append(o.S3Buckets, name)
+	}
+	if o.S3Delay < 0 {
+		return fmt.Errorf("--s3-delay must not be negative (got %v)", o.S3Delay)
+	}
+	if o.S3 {
+		if len(o.Upstreams) > 0 {
+			return errors.New("--s3 cannot be given with --upstream: the target either serves S3 or balances over others")
+		}
+		return nil
+	}
+	var needS3 []string
+	fs.Visit(func(f *flag.Flag) {
+		if strings.HasPrefix(f.Name, "s3-") {
+			needS3 = append(needS3, "--"+f.Name)
+		}
+	})
+	if len(needS3) > 0 {
+		return fmt.Errorf("%s: only with --s3 (the target serves S3 only with it)", strings.Join(needS3, ", "))
+	}
+	return nil
 }
 
 func (o *Options) parseUpstreams(list string) error {

@@ -95,7 +95,7 @@ func (Workload) Prepare(raw json.RawMessage) (workload.Runner, error) {
 	}
 	var payload []byte
 	if s.File != "" {
-		data, err := readPayloadFile(s.File)
+		data, err := ReadPayloadFile(s.File)
 		if err != nil {
 			return nil, workload.SettingsErrors{{Field: "file", Message: err.Error()}}
 		}
@@ -106,7 +106,9 @@ func (Workload) Prepare(raw json.RawMessage) (workload.Runner, error) {
 	return &runner{settings: s, payload: payload}, nil
 }
 
-func readPayloadFile(path string) ([]byte, error) {
+// ReadPayloadFile reads a payload file of the agent's machine: a regular file, not empty, at most
+// 64 MiB (the s3 workload's file payload too).
+func ReadPayloadFile(path string) ([]byte, error) {
 	info, err := os.Stat(path)
 	switch {
 	case err != nil:

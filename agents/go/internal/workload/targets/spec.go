@@ -1,4 +1,4 @@
-// Package targets is the `targets` setting of the load workloads (http, grpc): bundled target
+// Package targets is the `targets` setting of the http, grpc and s3 workloads: bundled target
 // processes (`versus-agent target`) the agent starts for a job, on loopback at fixed addresses the
 // workload's url and the probes name, and stops when the workload and the probes are done.
 package targets

@@ -24,6 +24,7 @@ import (
 	"github.com/versus/agents/go/internal/workload"
 	grpcworkload "github.com/versus/agents/go/internal/workload/grpc"
 	httpworkload "github.com/versus/agents/go/internal/workload/http"
+	s3workload "github.com/versus/agents/go/internal/workload/s3"
 	"github.com/versus/agents/go/internal/workload/targets"
 	"github.com/versus/agents/go/internal/workload/targets/targetstest"
 	"github.com/versus/agents/go/internal/workload/workloadtest"
@@ -303,6 +304,9 @@ func TestHTTPAndGRPCDescribeTargetsAlike(t *testing.T) {
 	if h, g := shape(httpworkload.Workload{}), shape(grpcworkload.Workload{}); h != g || !strings.HasPrefix(h, "8 {") {
 		t.Fatalf("http's targets %s\ngrpc's targets %s", h, g)
 	}
+	if h, s := shape(httpworkload.Workload{}), shape(s3workload.Workload{}); h != s {
+		t.Fatalf("http's targets %s\ns3's targets %s", h, s)
+	}
 }
 
 func compact(t *testing.T, raw json.RawMessage) string {
@@ -314,11 +318,12 @@ func compact(t *testing.T, raw json.RawMessage) string {
 	return string(out)
 }
 
-// An agent with the http and grpc workloads advertises that it starts targets, so the server can
-// give a job with targets only to such an agent (another agent's http may not take the setting).
+// An agent with the http, grpc or s3 workload advertises that it starts targets, so the server
+// can give a job with targets only to such an agent (another agent's http may not take the setting).
 func TestLoadWorkloadsAdvertiseTargets(t *testing.T) {
-	registry := workload.NewRegistry(httpworkload.Workload{}, grpcworkload.Workload{})
-	if !slices.Contains(registry.Capabilities(), targets.Capability) {
-		t.Fatalf("capabilities %v lack %q", registry.Capabilities(), targets.Capability)
+	for _, w := range []workload.Workload{httpworkload.Workload{}, grpcworkload.Workload{}, s3workload.Workload{}} {
+		if caps := workload.NewRegistry(w).Capabilities(); !slices.Contains(caps, targets.Capability) {
+			t.Errorf("%s: capabilities %v lack %q", w.Info().Name, caps, targets.Capability)
+		}
 	}
 }
