@@ -7,6 +7,8 @@ for (const slug of [
   "gzip-payloads-runnable",
   "http-keepalive-runnable",
   "serializer-objectmapper-runnable",
+  "s3-upload-mail-runnable",
+  "s3-upload-sms-runnable",
   "http-vs-grpc-1mb-runnable",
   "cache-scale-out-runnable",
 ]) {

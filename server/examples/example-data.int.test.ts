@@ -27,14 +27,33 @@ const HTTP_RUNNABLE = "http-keepalive-runnable";
 const JVM_RUNNABLE = "serializer-objectmapper-runnable";
 const GRPC_RUNNABLE = "http-vs-grpc-1mb-runnable";
 const CACHE_RUNNABLE = "cache-scale-out-runnable";
+const S3_MAIL_RUNNABLE = "s3-upload-mail-runnable";
+const S3_SMS_RUNNABLE = "s3-upload-sms-runnable";
 const HISTORY = "gzip-history";
-const ALL = [RUNNABLE, HTTP_RUNNABLE, JVM_RUNNABLE, S3, GRPC_RUNNABLE, HTTP, CPU, CACHE_RUNNABLE, PRODUCT, COUPON, KAFKA, HISTORY];
+const ALL = [
+  RUNNABLE,
+  HTTP_RUNNABLE,
+  JVM_RUNNABLE,
+  S3_MAIL_RUNNABLE,
+  S3_SMS_RUNNABLE,
+  S3,
+  GRPC_RUNNABLE,
+  HTTP,
+  CPU,
+  CACHE_RUNNABLE,
+  PRODUCT,
+  COUPON,
+  KAFKA,
+  HISTORY,
+];
 const RUNS: Record<string, number> = {
   [RUNNABLE]: 0,
   [HTTP_RUNNABLE]: 0,
   [JVM_RUNNABLE]: 0,
   [GRPC_RUNNABLE]: 0,
   [CACHE_RUNNABLE]: 0,
+  [S3_MAIL_RUNNABLE]: 0,
+  [S3_SMS_RUNNABLE]: 0,
   [S3]: 2,
   [HTTP]: 4,
   [CPU]: 15,
@@ -107,7 +126,9 @@ describe("loadExampleDataOnce", () => {
     for (const experiment of project!.experiments)
       expect(experiment).toMatchObject({
         isExample: true,
-        status: [RUNNABLE, HTTP_RUNNABLE, JVM_RUNNABLE, GRPC_RUNNABLE, CACHE_RUNNABLE, HISTORY].includes(experiment.slug) ? "active" : "completed",
+        status: [RUNNABLE, HTTP_RUNNABLE, JVM_RUNNABLE, GRPC_RUNNABLE, CACHE_RUNNABLE, S3_MAIL_RUNNABLE, S3_SMS_RUNNABLE, HISTORY].includes(experiment.slug)
+          ? "active"
+          : "completed",
       });
     expect(await runCounts()).toEqual(RUNS);
 
@@ -129,6 +150,8 @@ describe("loadExampleDataOnce", () => {
       [HTTP_RUNNABLE]: "Keep-alive",
       [GRPC_RUNNABLE]: "gRPC/Unary",
       [CACHE_RUNNABLE]: "No cache",
+      [S3_MAIL_RUNNABLE]: "Plain",
+      [S3_SMS_RUNNABLE]: "Plain",
       [JVM_RUNNABLE]: "Shared ObjectMapper",
       [S3]: "Plain",
       [HTTP]: "gRPC/Unary",

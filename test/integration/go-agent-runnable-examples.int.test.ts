@@ -32,12 +32,14 @@ describe.skipIf(!hasGo)("runnable examples on the Go agent", () => {
   const runnable = exampleExperiments.filter((example) => example.results === undefined);
   const workloadOf = (variant: { config: unknown }) => variant.config as { workload: string; settings?: unknown };
 
-  it("covers the gzip, http, HTTP-vs-gRPC and cache/scale-out examples", () => {
+  it("covers the gzip, http, S3, HTTP-vs-gRPC and cache/scale-out examples", () => {
     const goNames = new Set(adverts.map((advert) => advert.name));
     const forGo = runnable.filter((example) => example.definition.variants.every((variant) => goNames.has(workloadOf(variant).workload)));
     expect(forGo.map((example) => example.definition.slug)).toEqual([
       "gzip-payloads-runnable",
       "http-keepalive-runnable",
+      "s3-upload-mail-runnable",
+      "s3-upload-sms-runnable",
       "http-vs-grpc-1mb-runnable",
       "cache-scale-out-runnable",
     ]);

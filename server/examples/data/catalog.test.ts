@@ -91,6 +91,8 @@ it("checks here the runnable examples of the reference and JVM agents, elsewhere
     "gzip-payloads-runnable",
     "http-keepalive-runnable",
     "serializer-objectmapper-runnable",
+    "s3-upload-mail-runnable",
+    "s3-upload-sms-runnable",
     "http-vs-grpc-1mb-runnable",
     "cache-scale-out-runnable",
   ]);
@@ -114,6 +116,8 @@ it("has the runnable examples, then the five write-ups of docs/examples.md (the 
     "gzip-payloads-runnable",
     "http-keepalive-runnable",
     "serializer-objectmapper-runnable",
+    "s3-upload-mail-runnable",
+    "s3-upload-sms-runnable",
     "s3-upload-plain-vs-gzip",
     "http-vs-grpc-1mb-runnable",
     "http-vs-grpc-1mb",
