@@ -41,6 +41,7 @@ export function ScalarInput({ id, spec, value, defaultValue, required, ariaLabel
     ...(error ? { "aria-invalid": true as const, "aria-describedby": `${id}-error` } : {}),
   };
   const choices = spec.kind === "boolean" ? [true, false] : spec.kind === "enum" ? (spec.options ?? []) : null;
+  const suggestions = spec.kind === "string" && spec.suggestions?.length ? spec.suggestions : null;
   const input = choices ? (
     <select {...common} onChange={(event) => change(event.target.value)}>
       <option value="">{defaultValue !== undefined ? `default (${choiceLabel(defaultValue)})` : required ? "choose…" : "not set"}</option>
@@ -58,9 +59,23 @@ export function ScalarInput({ id, spec, value, defaultValue, required, ariaLabel
       autoComplete="off"
       inputMode={spec.kind === "integer" ? "numeric" : spec.kind === "number" ? "decimal" : undefined}
       placeholder={defaultValue !== undefined && defaultValue !== "" ? fieldText(spec, defaultValue) : undefined}
+      list={suggestions ? `${id}-suggestions` : undefined}
       onChange={(event) => change(event.target.value)}
     />
   );
+  if (suggestions) {
+    // A datalist offers the usual values without refusing others (unlike a select).
+    return (
+      <>
+        {input}
+        <datalist id={`${id}-suggestions`}>
+          {suggestions.map((suggestion) => (
+            <option key={suggestion} value={suggestion} />
+          ))}
+        </datalist>
+      </>
+    );
+  }
   if (!spec.unit || choices) return input;
   return (
     <span className="input-with-unit">

@@ -22,6 +22,7 @@ import {
   type MapField,
   type ObjectField,
   type RowsField,
+  type ScalarField,
   type ScalarSpec,
   type SettingField,
 } from "./settings-fields";
@@ -178,6 +179,9 @@ describe("settingsForm on the built-in agents' workloads", () => {
     expect(byKey(http, "iterationTime")).toMatchObject({ kind: "integer", unit: "ms", default: 1000 });
     const cipher = fieldsOf(schemaOf(jvmWorkloads as Advert[], "cipher"));
     expect(byKey(cipher, "keyBits")).toMatchObject({ kind: "enum", options: [128, 192, 256], default: 256, unit: "bits" });
+    // A text with usual values, not a choice: a plugin jar's provider must stay allowed.
+    expect(byKey(cipher, "provider")).toMatchObject({ kind: "string", suggestions: ["SunJCE", "BC"], default: "SunJCE" });
+    expect(parseFieldText(byKey(cipher, "provider") as ScalarField, "AmazonCorrettoCryptoProvider")).toEqual({ value: "AmazonCorrettoCryptoProvider" });
     expect(byKey(fieldsOf(schemaOf(jvmWorkloads as Advert[], "json")), "mapper")).toMatchObject({ kind: "enum", options: ["shared", "new-per-call"] });
   });
 });
@@ -299,6 +303,20 @@ describe("field text", () => {
 });
 
 describe("SchemaForm", () => {
+  it("offers the JVM cipher's known providers as suggestions of a text box, not a closed choice", () => {
+    const html = renderToStaticMarkup(
+      createElement(SchemaForm, {
+        idPrefix: "v.settings",
+        fields: fieldsOf(schemaOf(jvmWorkloads as Advert[], "cipher")),
+        settings: { provider: "BC" },
+        problems: {},
+        onChange: () => undefined,
+      }),
+    );
+    expect(html).toMatch(/<input[^>]*id="v\.settings\.provider"[^>]*list="v\.settings\.provider-suggestions"[^>]*>|<input[^>]*list="v\.settings\.provider-suggestions"[^>]*id="v\.settings\.provider"[^>]*>/);
+    expect(html).toContain('<datalist id="v.settings.provider-suggestions"><option value="SunJCE"></option><option value="BC"></option></datalist>');
+  });
+
   it("draws the Go http workload as fields, rows and groups, with no JSON box", () => {
     const fields = fieldsOf(schemaOf(goWorkloads as Advert[], "http"));
     const html = renderToStaticMarkup(

@@ -19,6 +19,11 @@ export interface ScalarSpec {
   options?: (string | number | boolean)[];
   /** The schema's "x-unit": what a number is counted in (ms, B, req/s …). */
   unit?: string;
+  /**
+   * A text's usual values, from the schema's "examples" (e.g. the JCE providers an agent ships):
+   * offered as the user types, while any other text stays allowed (a plugin's provider).
+   */
+  suggestions?: string[];
 }
 
 interface FieldBase {
@@ -100,7 +105,10 @@ function scalarOf(raw: unknown): ScalarSpec | string {
   if ("const" in schema) return "it has one fixed value";
   const type = singleType(schema);
   switch (type) {
-    case "string":
+    case "string": {
+      const examples = Array.isArray(schema.examples) ? schema.examples.filter((example): example is string => typeof example === "string" && example !== "") : [];
+      return { kind: type, ...unit, ...(examples.length ? { suggestions: examples } : {}) };
+    }
     case "boolean":
       return { kind: type, ...unit };
     case "number":

@@ -101,9 +101,9 @@ describe("saving an agent-run experiment", () => {
     expect(issues.map((issue) => issue.path)).toEqual([["metrics", 1, "key"]]);
     expect(issues[0]?.message).toBe(
       'the "http" workload of variants "Keep-alive", "New connection" never reports "vus": valid keys are ' +
-        "latency, throughput, latency_p50, latency_p95, latency_p99, throughput_peak, requests, errors, bytes_in, bytes_out, bytes_total, alloc_per_op, gc_count, gc_time, cpu_time, cpu_percent, heap_peak, data_rate, error_count " +
+        "latency, throughput, latency_p50, latency_p95, latency_p99, throughput_peak, requests, errors, bytes_in, bytes_out, bytes_total, alloc_per_op, gc_count, gc_time, cpu_time, cpu_percent, cpu_percent_max, heap_peak, data_rate, error_count " +
         "(go-1 (go): latency, throughput, latency_p50, latency_p95, latency_p99, throughput_peak, requests, errors, bytes_in, bytes_out, bytes_total; " +
-        "jvm-1 (jvm): latency, throughput, alloc_per_op, gc_count, gc_time, cpu_time, cpu_percent, heap_peak, data_rate, error_count)",
+        "jvm-1 (jvm): latency, throughput, alloc_per_op, gc_count, gc_time, cpu_time, cpu_percent, cpu_percent_max, heap_peak, data_rate, error_count)",
     );
     expect(error.message).toMatch(/^The experiment asks its workloads for what they cannot give: /);
     expect(await experimentCount()).toBe(before);

@@ -71,7 +71,8 @@ public final class Harness {
         new MetricSpec(GC_COUNT, "count", Direction.LOWER_IS_BETTER, "Garbage collections during the measured iterations"),
         new MetricSpec(GC_TIME, "ms", Direction.LOWER_IS_BETTER, "Time the collectors report for those collections"),
         new MetricSpec(CPU_TIME, "ms", Direction.LOWER_IS_BETTER, "CPU time of the JVM process during the measured iterations (all its threads)"),
-        new MetricSpec(CPU_PERCENT, "%", Direction.LOWER_IS_BETTER, "CPU time over wall time of the measured iterations; 100 is one core busy"),
+        new MetricSpec(CPU_PERCENT, "%", Direction.LOWER_IS_BETTER, "CPU time over wall time of the measured iterations; 100 is one core busy (with a per-second series)"),
+        new MetricSpec(CPU_PERCENT_MAX, "%", Direction.LOWER_IS_BETTER, "The JVM's busiest whole second of the measured iterations, CPU %; 100 is one core busy", "max"),
         new MetricSpec(HEAP_PEAK, "B", Direction.LOWER_IS_BETTER, "Peak heap use during the measured iterations (sum of the heap pools' peaks)"),
         new MetricSpec(DATA_RATE, "MB/s", Direction.HIGHER_IS_BETTER, "Bytes processed per second (workloads that say how many bytes an operation processes)"));
   }
@@ -82,6 +83,7 @@ public final class Harness {
   public static final String GC_TIME = "gc_time";
   public static final String CPU_TIME = "cpu_time";
   public static final String CPU_PERCENT = "cpu_percent";
+  public static final String CPU_PERCENT_MAX = "cpu_percent_max";
   public static final String HEAP_PEAK = "heap_peak";
   public static final String DATA_RATE = "data_rate";
 

@@ -8,6 +8,7 @@ import dev.versus.workload.SettingsException;
 import dev.versus.workload.Summary;
 import dev.versus.workload.Workload;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import org.HdrHistogram.Histogram;
 
@@ -134,6 +135,11 @@ final class InProcess {
     if (c.cpuNs() >= 0) {
       recorder.summary(Harness.CPU_TIME, Summary.constant(1, c.cpuNs() / 1e6));
       recorder.summary(Harness.CPU_PERCENT, Summary.constant(1, c.cpuPercent()));
+      // The per-second series shows when the CPU was spent; its highest second is the max. A
+      // window shorter than a second is its own only interval.
+      double[] perSecond = result.cpuPercentPerSecond().percents();
+      recorder.series(Harness.CPU_PERCENT, result.cpuPercentPerSecond().startedAt(), CpuSampler.INTERVAL_NS / 1e6, perSecond);
+      recorder.summary(Harness.CPU_PERCENT_MAX, Summary.constant(1, perSecond.length == 0 ? c.cpuPercent() : Arrays.stream(perSecond).max().getAsDouble()));
     }
     recorder.summary(Harness.HEAP_PEAK, Summary.constant(1, c.heapPeakBytes()));
     String unsettled = Warmup.warning(result.warmup(), SteadyState.cv(result.nsPerOperationPerIteration()));

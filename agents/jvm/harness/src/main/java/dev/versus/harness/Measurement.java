@@ -52,7 +52,9 @@ final class Measurement {
       /** What warm-up did (decided on the first thread's iterations). */
       Warmup.Report warmup,
       /** The measured iterations' mean time per operation (ns; all threads), one per iteration. */
-      double[] nsPerOperationPerIteration) {}
+      double[] nsPerOperationPerIteration,
+      /** The process's CPU % in each whole second of the measured part ({@link CpuSampler}); empty when unknown. */
+      CpuSampler.Seconds cpuPercentPerSecond) {}
 
   private final Benchmark benchmark;
   private final HarnessSettings settings;
@@ -89,21 +91,26 @@ final class Measurement {
     }
     workers.forEach(w -> w.thread.start());
     boolean open = false;
+    CpuSampler cpu = null;
     try {
       await(phaser); // warm-up done everywhere
       window.opened();
       open = true;
       JvmCounters.Snapshot before = JvmCounters.start();
+      cpu = CpuSampler.start();
       long wallStart = System.nanoTime();
       await(phaser); // measuring starts
       await(phaser); // measuring done everywhere
       long wallNs = System.nanoTime() - wallStart;
+      CpuSampler.Seconds cpuPerSecond = cpu == null ? CpuSampler.Seconds.NONE : cpu.stop();
+      cpu = null;
       open = false;
       window.closed();
       JvmCounters.Delta counters = JvmCounters.since(before, wallNs);
       await(phaser); // threads have handed in their figures
-      return combine(workers, wallNs, counters);
+      return combine(workers, wallNs, counters, cpuPerSecond);
     } finally {
+      if (cpu != null) cpu.stop();
       if (open) window.closed();
       // Frees threads waiting at a phase after a failure or cancellation.
       stop = true;
@@ -140,7 +147,7 @@ final class Measurement {
     throw new IllegalStateException(t);
   }
 
-  private Result combine(List<Worker> workers, long wallNs, JvmCounters.Delta counters) {
+  private Result combine(List<Worker> workers, long wallNs, JvmCounters.Delta counters, CpuSampler.Seconds cpuPercentPerSecond) {
     Histogram histogram = newHistogram();
     long operations = 0;
     long measuredNs = 0;
@@ -161,7 +168,7 @@ final class Measurement {
     }
     double[] nsPerOp = new double[iterationNs.length];
     for (int i = 0; i < nsPerOp.length; i++) nsPerOp[i] = iterationOps[i] == 0 ? 0 : iterationNs[i] / iterationOps[i];
-    return new Result(histogram, operations, measuredNs, wallNs, allocated, throughput, workers.get(0).batch, counters, warmup.report(), nsPerOp);
+    return new Result(histogram, operations, measuredNs, wallNs, allocated, throughput, workers.get(0).batch, counters, warmup.report(), nsPerOp, cpuPercentPerSecond);
   }
 
   static Histogram newHistogram() {

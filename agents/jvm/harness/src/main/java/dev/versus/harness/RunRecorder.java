@@ -54,6 +54,8 @@ final class RunRecorder implements Recorder {
       node.put("key", k);
       node.put("unit", spec.unit());
       node.put("direction", spec.direction().wire());
+      // Said only when it is not the default (mean): e.g. cpu_percent_max, compared by its max.
+      if (!MetricSpec.DEFAULT_AGGREGATION.equals(spec.aggregation())) node.put("aggregation", spec.aggregation());
       return node;
     });
   }
@@ -104,9 +106,15 @@ final class RunRecorder implements Recorder {
   }
 
   @Override
-  public synchronized void series(String key, double intervalMs, double[] values) {
+  public void series(String key, double intervalMs, double[] values) {
+    series(key, null, intervalMs, values);
+  }
+
+  /** A series that starts at {@code startedAt} (the run's start when null), e.g. the measured window's. */
+  synchronized void series(String key, Instant startedAt, double intervalMs, double[] values) {
     if (values.length == 0) return;
     ObjectNode node = mapper.createObjectNode();
+    if (startedAt != null) node.put("startedAt", startedAt.toString());
     node.put("intervalMs", intervalMs);
     ArrayNode array = node.putArray("values");
     for (double v : values) array.add(finite(key, v));
