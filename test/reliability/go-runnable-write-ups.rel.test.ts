@@ -1,8 +1,9 @@
-// The two write-ups a fresh install can re-run (HTTP vs gRPC, 1 MB; cache and scale-out), end to
+// The write-ups a fresh install can re-run on the Go agent (S3 upload; HTTP vs gRPC, 1 MB; cache and scale-out), end to
 // end: a real server, the Go agent enrolled in the example's project, Run, and the agent starting
 // the bundled target's processes for each job. Every figure the write-ups published is then in the
-// comparison, with values that hang together (the same settings as shipped, but 3 s measured and
-// two runs per variant to keep the suite short). Skipped (saying so) where Go is not installed.
+// comparison, with values that hang together (the same settings as shipped, but 3 s measured — 40
+// uploads for S3 — and two runs per variant to keep the suite short). Skipped (saying so) where Go
+// is not installed.
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { buildGoAgent, goAvailable } from "~/scripts/lib/go-agent-build";
@@ -11,6 +12,7 @@ import { getExperimentResults } from "~/server/comparison/charts";
 import { cacheScaleOutRunnable } from "~/server/examples/data/cache-scale-out-runnable";
 import type { ExampleDefinition } from "~/server/examples/data/common";
 import { httpVsGrpcRunnable } from "~/server/examples/data/http-vs-grpc-runnable";
+import { s3MailRunnable, s3SmsRunnable } from "~/server/examples/data/s3-upload-runnable";
 import { jobsOf, projectWithExperiment, runBatch, type TestProject } from "./fixtures";
 import { eventually, startAgent, startServer, type Child } from "./processes";
 
@@ -37,8 +39,11 @@ afterAll(async () => {
   await db.$disconnect();
 });
 
-/** The example as shipped, measured for 3 s after 1 s of warm-up, two runs per variant and no warm-up run. */
-function shortened(definition: ExampleDefinition, label: string): ExampleDefinition {
+/** Load workloads measured for 3 s after 1 s of warm-up; the s3 workload counts uploads. */
+const LOAD_SHORT = { duration: 3, warmupSeconds: 1 };
+
+/** The example as shipped but for `short` (the length of a job), two runs per variant and no warm-up run. */
+function shortened(definition: ExampleDefinition, label: string, short: Record<string, unknown>): ExampleDefinition {
   return {
     ...definition,
     slug: `${definition.slug}-${label}`,
@@ -46,14 +51,14 @@ function shortened(definition: ExampleDefinition, label: string): ExampleDefinit
     measuredRuns: 2,
     variants: definition.variants.map((variant) => {
       const config = variant.config as { settings: Record<string, unknown> };
-      return { ...variant, config: { ...config, settings: { ...config.settings, duration: 3, warmupSeconds: 1 } } };
+      return { ...variant, config: { ...config, settings: { ...config.settings, ...short } } };
     }),
   };
 }
 
 /** Runs the example's batch on a fresh Go agent; the comparison's figures per metric and variant (the mean of its runs). */
-async function runExample(definition: ExampleDefinition, label: string) {
-  const project: TestProject = await projectWithExperiment(db, label, shortened(definition, label));
+async function runExample(definition: ExampleDefinition, label: string, short: Record<string, unknown> = LOAD_SHORT) {
+  const project: TestProject = await projectWithExperiment(db, label, shortened(definition, label, short));
   const server = track(await startServer({ databaseUrl }));
   const agent = track(startAgent({ url: server.url, enrollmentToken: project.token, name: label, goBinary }));
   await eventually(`${agent.label} to be ready`, () => agent.lines.some((line) => line.includes("event=agent.ready")), { context });
@@ -116,5 +121,23 @@ describe.skipIf(!hasGo)("the runnable write-ups on the Go agent, with the target
     expect(figure("throughput", "Cache") as number).toBeGreaterThan(1.2 * (figure("throughput", "No cache") as number));
     expect(figure("throughput", "Balancer, two servers") as number).toBeGreaterThan(1.2 * (figure("throughput", "Balancer, one server") as number));
     expect(figure("errors", "Cache")).toBe(0);
+  }, 600_000);
+
+  it("S3 upload, e-mail and SMS: gzip sends a twentieth of the e-mail and more than the SMS, and the fixed request cost keeps the times close", async () => {
+    for (const [example, label] of [
+      [s3MailRunnable, "s3-mail-write-up"],
+      [s3SmsRunnable, "s3-sms-write-up"],
+    ] as const) {
+      const { figure } = await runExample(example.definition, label, { operations: 40, warmupOperations: 5 });
+      for (const variant of ["Plain", "Gzip"])
+        for (const metric of example.definition.metrics)
+          expect([label, variant, metric.key, typeof figure(metric.key, variant)]).toEqual([label, variant, metric.key, "number"]);
+      const sent = (variant: string) => figure("sent_bytes", variant) as number;
+      if (label === "s3-mail-write-up") expect(sent("Gzip")).toBeLessThan(sent("Plain") / 20);
+      else expect(sent("Gzip")).toBeGreaterThan(sent("Plain"));
+      // Every PUT waits the target's 20 ms: neither side's upload can be faster than that.
+      for (const variant of ["Plain", "Gzip"]) expect(figure("put_time", variant) as number).toBeGreaterThanOrEqual(20);
+      expect(figure("compress_time", "Plain")).toBe(0);
+    }
   }, 600_000);
 });
