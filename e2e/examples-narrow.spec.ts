@@ -9,6 +9,7 @@ for (const slug of [
   "serializer-objectmapper-runnable",
   "s3-upload-mail-runnable",
   "s3-upload-sms-runnable",
+  "upload-cpu-provider-runnable",
   "http-vs-grpc-1mb-runnable",
   "cache-scale-out-runnable",
 ]) {

@@ -29,6 +29,7 @@ const GRPC_RUNNABLE = "http-vs-grpc-1mb-runnable";
 const CACHE_RUNNABLE = "cache-scale-out-runnable";
 const S3_MAIL_RUNNABLE = "s3-upload-mail-runnable";
 const S3_SMS_RUNNABLE = "s3-upload-sms-runnable";
+const CPU_RUNNABLE = "upload-cpu-provider-runnable";
 const HISTORY = "gzip-history";
 const ALL = [
   RUNNABLE,
@@ -36,6 +37,7 @@ const ALL = [
   JVM_RUNNABLE,
   S3_MAIL_RUNNABLE,
   S3_SMS_RUNNABLE,
+  CPU_RUNNABLE,
   S3,
   GRPC_RUNNABLE,
   HTTP,
@@ -54,6 +56,7 @@ const RUNS: Record<string, number> = {
   [CACHE_RUNNABLE]: 0,
   [S3_MAIL_RUNNABLE]: 0,
   [S3_SMS_RUNNABLE]: 0,
+  [CPU_RUNNABLE]: 0,
   [S3]: 2,
   [HTTP]: 4,
   [CPU]: 15,
@@ -126,7 +129,9 @@ describe("loadExampleDataOnce", () => {
     for (const experiment of project!.experiments)
       expect(experiment).toMatchObject({
         isExample: true,
-        status: [RUNNABLE, HTTP_RUNNABLE, JVM_RUNNABLE, GRPC_RUNNABLE, CACHE_RUNNABLE, S3_MAIL_RUNNABLE, S3_SMS_RUNNABLE, HISTORY].includes(experiment.slug)
+        status: [RUNNABLE, HTTP_RUNNABLE, JVM_RUNNABLE, GRPC_RUNNABLE, CACHE_RUNNABLE, S3_MAIL_RUNNABLE, S3_SMS_RUNNABLE, CPU_RUNNABLE, HISTORY].includes(
+          experiment.slug,
+        )
           ? "active"
           : "completed",
       });
@@ -152,6 +157,7 @@ describe("loadExampleDataOnce", () => {
       [CACHE_RUNNABLE]: "No cache",
       [S3_MAIL_RUNNABLE]: "Plain",
       [S3_SMS_RUNNABLE]: "Plain",
+      [CPU_RUNNABLE]: "SunJCE",
       [JVM_RUNNABLE]: "Shared ObjectMapper",
       [S3]: "Plain",
       [HTTP]: "gRPC/Unary",

@@ -86,7 +86,7 @@ describe.each(runnable.map((example) => [example.definition.slug, example] as co
 
 it("checks here the runnable examples of the reference and JVM agents, elsewhere the Go agent's (http)", () => {
   expect(forReferenceAgent.map((example) => example.definition.slug)).toEqual(["gzip-payloads-runnable"]);
-  expect(runnable.filter(forJvm).map((example) => example.definition.slug)).toEqual(["serializer-objectmapper-runnable"]);
+  expect(runnable.filter(forJvm).map((example) => example.definition.slug)).toEqual(["serializer-objectmapper-runnable", "upload-cpu-provider-runnable"]);
   expect(runnable.map((example) => example.definition.slug)).toEqual([
     "gzip-payloads-runnable",
     "http-keepalive-runnable",
@@ -94,6 +94,7 @@ it("checks here the runnable examples of the reference and JVM agents, elsewhere
     "s3-upload-mail-runnable",
     "s3-upload-sms-runnable",
     "http-vs-grpc-1mb-runnable",
+    "upload-cpu-provider-runnable",
     "cache-scale-out-runnable",
   ]);
 });
@@ -121,6 +122,7 @@ it("has the runnable examples, then the five write-ups of docs/examples.md (the 
     "s3-upload-plain-vs-gzip",
     "http-vs-grpc-1mb-runnable",
     "http-vs-grpc-1mb",
+    "upload-cpu-provider-runnable",
     "upload-cpu-sdk-jce-provider",
     "cache-scale-out-runnable",
     "product-list-redis-cache",

@@ -1,7 +1,8 @@
 // The example experiments: first the runnable ones (an agent measures them when a user presses
 // Run: gzip and http on the local agent, the serializer on a JVM agent), then the write-ups in the
 // order docs/examples.md numbers them, each write-up the Go agent can re-run right before the
-// published one it mirrors (S3 upload, one per payload; HTTP vs gRPC; cache and scale-out).
+// published one it mirrors (S3 upload, one per payload; HTTP vs gRPC; cache and scale-out; the JVM agent: the upload
+// CPU's provider swap).
 import { couponScaleOut, productListCache } from "./cache-scale-out";
 import { cacheScaleOutRunnable } from "./cache-scale-out-runnable";
 import type { ExampleExperiment } from "./common";
@@ -15,6 +16,7 @@ import { s3Upload } from "./s3-upload";
 import { s3MailRunnable, s3SmsRunnable } from "./s3-upload-runnable";
 import { serializerRunnable } from "./serializer-runnable";
 import { uploadCpu } from "./upload-cpu";
+import { uploadCpuRunnable } from "./upload-cpu-runnable";
 
 export const exampleExperiments: readonly ExampleExperiment[] = [
   gzipRunnable,
@@ -25,6 +27,7 @@ export const exampleExperiments: readonly ExampleExperiment[] = [
   s3Upload,
   httpVsGrpcRunnable,
   httpVsGrpc,
+  uploadCpuRunnable,
   uploadCpu,
   cacheScaleOutRunnable,
   productListCache,
