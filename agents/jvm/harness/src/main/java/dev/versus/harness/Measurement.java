@@ -91,6 +91,7 @@ final class Measurement {
     boolean open = false;
     try {
       await(phaser); // warm-up done everywhere
+      benchmark.beforeMeasurement();
       window.opened();
       open = true;
       JvmCounters.Snapshot before = JvmCounters.start();
