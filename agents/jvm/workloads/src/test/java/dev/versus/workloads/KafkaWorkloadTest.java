@@ -17,6 +17,8 @@ import dev.versus.kafka.LocalBroker;
 import dev.versus.workload.SettingsException;
 import dev.versus.workloads.kafka.EventSerializer;
 import dev.versus.workloads.kafka.EventSerializers;
+import dev.versus.workloads.kafka.JacksonObjectMapperSerializer;
+import dev.versus.workloads.kafka.KotlinxJsonSerializer;
 import dev.versus.workloads.kafka.OrderEvent;
 import dev.versus.workloads.kafka.OrderEvents;
 import java.net.ServerSocket;
@@ -162,6 +164,16 @@ class KafkaWorkloadTest {
   }
 
   @Test
+  void kotlinxWritesTheSameBytesAsJacksonsIsoMapper() throws Exception {
+    ObjectNode kotlinx = producesRecordsReadBackEqual("KOTLINX_JSON", RunOptions.inProcess());
+    for (OrderEvent event : generated(WARMUP + RECORDS)) {
+      byte[] jackson = new JacksonObjectMapperSerializer().create().serialize("t", event);
+      assertEquals(new String(jackson, StandardCharsets.UTF_8), new String(new KotlinxJsonSerializer().create().serialize("t", event), StandardCharsets.UTF_8));
+    }
+    assertTrue(kotlinx.get("environment").get("kafka").get("serializer").asText().contains("kotlinx.serialization"));
+  }
+
+  @Test
   void aSerializerFromAPluginJarIsFoundByName(@TempDir Path dir) throws Exception {
     Path jar = userSerializerJar(dir);
     try (URLClassLoader plugins = new URLClassLoader(new URL[] {jar.toUri().toURL()}, getClass().getClassLoader())) {
@@ -175,7 +187,7 @@ class KafkaWorkloadTest {
     // Without the jar the name is unknown, and the error lists the serializers there are.
     SettingsException unknown = assertThrows(SettingsException.class, () -> run("USER_CSV", "orders-none", RunOptions.inProcess()));
     assertEquals("serializer", unknown.field());
-    assertTrue(unknown.getMessage().contains("JACKSON_OBJECT_MAPPER, SPRING_JSON"), unknown.getMessage());
+    assertTrue(unknown.getMessage().contains("JACKSON_OBJECT_MAPPER, SPRING_JSON, KOTLINX_JSON"), unknown.getMessage());
   }
 
   /** A user's serializer jar: compiled here against the agent's classes, with its services file. */
