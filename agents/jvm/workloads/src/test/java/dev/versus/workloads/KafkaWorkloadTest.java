@@ -153,7 +153,7 @@ class KafkaWorkloadTest {
     ObjectNode spring = producesRecordsReadBackEqual("SPRING_JSON", RunOptions.defaults());
     assertTrue(spring.get("environment").get("harness").get("forked").asBoolean());
     // The only difference is the date: Jackson's ISO-8601 string ("2026-11-24T15:00:00.123456Z",
-    // quoted) against Spring's seconds.nanoseconds ("1795014000.123456000", 20 characters).
+    // quoted) against Spring's seconds.nanoseconds ("1795532400.123456000", 20 characters).
     double isoLonger = 0;
     for (OrderEvent event : generated(WARMUP + RECORDS).subList(WARMUP, WARMUP + RECORDS)) {
       isoLonger += DateTimeFormatter.ISO_INSTANT.format(event.createdAt()).length() + 2 - 20;
