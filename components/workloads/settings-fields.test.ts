@@ -183,6 +183,15 @@ describe("settingsForm on the built-in agents' workloads", () => {
     expect(byKey(cipher, "provider")).toMatchObject({ kind: "string", suggestions: ["SunJCE", "BC"], default: "SunJCE" });
     expect(parseFieldText(byKey(cipher, "provider") as ScalarField, "AmazonCorrettoCryptoProvider")).toEqual({ value: "AmazonCorrettoCryptoProvider" });
     expect(byKey(fieldsOf(schemaOf(jvmWorkloads as Advert[], "json")), "mapper")).toMatchObject({ kind: "enum", options: ["shared", "new-per-call"] });
+    const kafka = fieldsOf(schemaOf(jvmWorkloads as Advert[], "kafka"));
+    expect(byKey(kafka, "bootstrapServers")).toMatchObject({ kind: "string", required: true });
+    expect(byKey(kafka, "serializer")).toMatchObject({ kind: "string", default: "JACKSON_OBJECT_MAPPER" });
+    expect(byKey(kafka, "acks")).toMatchObject({ kind: "enum", options: ["all", "1", "0"], default: "all" });
+    expect(byKey(kafka, "compressionType")).toMatchObject({ kind: "enum", options: ["none", "gzip", "snappy", "lz4", "zstd"], default: "none" });
+    expect(byKey(kafka, "lingerMs")).toMatchObject({ kind: "integer", unit: "ms", default: 5 });
+    expect(byKey(kafka, "batchSize")).toMatchObject({ kind: "integer", unit: "B", default: 16384 });
+    expect(byKey(kafka, "records")).toMatchObject({ kind: "integer", default: 10000, minimum: 1 });
+    expect(kafka.every((field) => field.description !== "")).toBe(true);
   });
 });
 

@@ -19,6 +19,13 @@ public interface Benchmark extends AutoCloseable {
   default void afterIteration() throws Exception {}
 
   /**
+   * Once, when warm-up has ended on every thread and before the first measured iteration,
+   * untimed: a workload that counts figures of its own (e.g. the time until a broker acknowledged
+   * each message) starts them afresh here, so {@link #report} covers the measured iterations only.
+   */
+  default void beforeMeasurement() throws Exception {}
+
+  /**
    * Bytes one operation processes (e.g. the cipher's input size); when positive the harness also
    * reports {@code data_rate} in MB/s (1 MB = 2^20 B), one sample per measured iteration.
    */

@@ -94,6 +94,7 @@ final class Measurement {
     CpuSampler cpu = null;
     try {
       await(phaser); // warm-up done everywhere
+      benchmark.beforeMeasurement();
       window.opened();
       open = true;
       JvmCounters.Snapshot before = JvmCounters.start();

@@ -111,13 +111,21 @@ class HarnessTest {
           public void afterIteration() {
             calls.add("after " + ops);
           }
+
+          @Override
+          public void beforeMeasurement() {
+            calls.add("measurement");
+          }
         };
       }
     };
     Harness.run(hooked, settings("{\"steadyState\": false, \"warmupIterations\": 2, \"iterations\": 3, \"operationsPerIteration\": 100}"), RunOptions.inProcess());
     java.util.List<String> expected = new java.util.ArrayList<>();
-    for (int i = 0; i < 5; i++) expected.addAll(java.util.List.of("before", "after 100"));
-    assertEquals(expected, calls, "each of 2 warm-up and 3 measured iterations, around its 100 operations");
+    for (int i = 0; i < 5; i++) {
+      if (i == 2) expected.add("measurement");
+      expected.addAll(java.util.List.of("before", "after 100"));
+    }
+    assertEquals(expected, calls, "each of 2 warm-up and 3 measured iterations, around its 100 operations; beforeMeasurement once between them");
   }
 
   @Test
