@@ -5,42 +5,25 @@
 // `npm start` does; skipped (saying so) where Go is not installed.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
-import { buildGoAgent, goAvailable } from "~/scripts/lib/go-agent-build";
+import { afterAll, describe, expect, inject, it } from "vitest";
 import { createPrismaClient } from "~/server/db/client";
 import { ZExperimentInput } from "~/server/schemas/experiment";
 import { getExperimentResults } from "~/server/comparison/charts";
 import { gzipRunnable } from "~/server/examples/data/gzip-runnable";
 import { jobsOf, projectWithExperiment, runBatch, type TestProject } from "./fixtures";
-import { eventually, startAgent, startServer, type Child } from "./processes";
-
-const hasGo = goAvailable();
-if (!hasGo) console.warn("go-agent.rel.test: skipped, `go` is not on PATH (install Go to build and test agents/go)");
+import { goAgentKit, hasGo } from "./go-agent-kit";
+import { eventually, startAgent, startServer } from "./processes";
 
 const databaseUrl = inject("databaseUrl");
 const db = createPrismaClient(databaseUrl);
-const children: Child[] = [];
-const track = <T extends Child>(child: T): T => (children.push(child), child);
-const context = () => children.map((child) => child.tail()).join("\n");
-let goBinary = "";
+const { binary, track, context, ready } = goAgentKit("go-agent.rel.test");
 let target: http.Server | undefined;
 
-beforeAll(async () => {
-  if (!hasGo) return;
-  const built = await buildGoAgent(path.resolve(import.meta.dirname, "../.."), "test");
-  if ("reason" in built) throw new Error(built.reason);
-  goBinary = built.binary;
-});
-afterEach(async () => {
-  await Promise.all(children.splice(0).map((child) => child.stop("SIGTERM")));
-});
 afterAll(async () => {
   target?.close();
   await db.$disconnect();
 });
 
-const ready = (agent: Child) => eventually(`${agent.label} to be ready`, () => agent.lines.some((line) => line.includes("event=agent.ready")), { context });
 const allSucceeded = (project: TestProject, count: number) =>
   eventually(
     `all ${count} jobs to succeed`,
@@ -74,7 +57,7 @@ describe.skipIf(!hasGo)("the Go agent with a real server", () => {
       slug: "go-http",
     });
     const server = track(await startServer({ databaseUrl }));
-    const agent = track(startAgent({ url: server.url, enrollmentToken: project.token, name: "go-runner", goBinary }));
+    const agent = track(startAgent({ url: server.url, enrollmentToken: project.token, name: "go-runner", goBinary: binary() }));
     await ready(agent);
     expect(await db.agent.findFirstOrThrow({ where: { projectId: project.id } })).toMatchObject({
       kind: "go",
@@ -108,7 +91,7 @@ describe.skipIf(!hasGo)("the Go agent with a real server", () => {
   it("runs the runnable gzip example: the comparison shows Plain and Gzip, Gzip sending fewer bytes", async () => {
     const project = await projectWithExperiment(db, "go-gzip", gzipRunnable.definition);
     const server = track(await startServer({ databaseUrl }));
-    const agent = track(startAgent({ url: server.url, enrollmentToken: project.token, name: "go-gzip", goBinary }));
+    const agent = track(startAgent({ url: server.url, enrollmentToken: project.token, name: "go-gzip", goBinary: binary() }));
     await ready(agent);
     await runBatch(db, project);
     await allSucceeded(project, 12);

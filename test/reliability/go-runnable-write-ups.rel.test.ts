@@ -4,9 +4,7 @@
 // comparison, with values that hang together (the same settings as shipped, but 3 s measured — 40
 // uploads for S3 — and two runs per variant to keep the suite short). Skipped (saying so) where Go
 // is not installed.
-import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
-import { buildGoAgent, goAvailable } from "~/scripts/lib/go-agent-build";
+import { afterAll, describe, expect, inject, it } from "vitest";
 import { createPrismaClient } from "~/server/db/client";
 import { getExperimentResults } from "~/server/comparison/charts";
 import { cacheScaleOutRunnable } from "~/server/examples/data/cache-scale-out-runnable";
@@ -14,27 +12,13 @@ import type { ExampleDefinition } from "~/server/examples/data/common";
 import { httpVsGrpcRunnable } from "~/server/examples/data/http-vs-grpc-runnable";
 import { s3MailRunnable, s3SmsRunnable } from "~/server/examples/data/s3-upload-runnable";
 import { jobsOf, projectWithExperiment, runBatch, type TestProject } from "./fixtures";
-import { eventually, startAgent, startServer, type Child } from "./processes";
-
-const hasGo = goAvailable();
-if (!hasGo) console.warn("go-runnable-write-ups.rel.test: skipped, `go` is not on PATH (install Go to build agents/go)");
+import { goAgentKit, hasGo } from "./go-agent-kit";
+import { eventually, startAgent, startServer } from "./processes";
 
 const databaseUrl = inject("databaseUrl");
 const db = createPrismaClient(databaseUrl);
-const children: Child[] = [];
-const track = <T extends Child>(child: T): T => (children.push(child), child);
-const context = () => children.map((child) => child.tail()).join("\n");
-let goBinary = "";
+const { binary, track, context, ready } = goAgentKit("go-runnable-write-ups.rel.test");
 
-beforeAll(async () => {
-  if (!hasGo) return;
-  const built = await buildGoAgent(path.resolve(import.meta.dirname, "../.."), "test");
-  if ("reason" in built) throw new Error(built.reason);
-  goBinary = built.binary;
-});
-afterEach(async () => {
-  await Promise.all(children.splice(0).map((child) => child.stop("SIGTERM")));
-});
 afterAll(async () => {
   await db.$disconnect();
 });
@@ -60,8 +44,8 @@ function shortened(definition: ExampleDefinition, label: string, short: Record<s
 async function runExample(definition: ExampleDefinition, label: string, short: Record<string, unknown> = LOAD_SHORT) {
   const project: TestProject = await projectWithExperiment(db, label, shortened(definition, label, short));
   const server = track(await startServer({ databaseUrl }));
-  const agent = track(startAgent({ url: server.url, enrollmentToken: project.token, name: label, goBinary }));
-  await eventually(`${agent.label} to be ready`, () => agent.lines.some((line) => line.includes("event=agent.ready")), { context });
+  const agent = track(startAgent({ url: server.url, enrollmentToken: project.token, name: label, goBinary: binary() }));
+  await ready(agent);
   await runBatch(db, project);
   const jobs = definition.variants.length * 2;
   await eventually(
