@@ -22,7 +22,8 @@
 // The readers read an experiment of fixed size (seeded before the load), so their latency and the
 // server's memory stay comparable from the first second to the last; the uploads go elsewhere.
 //
-// Run: npx tsx bench/load.ts   (BENCH_SECONDS=10 for a short run, BENCH_RAW_SECONDS for the
+// Run: npx tsx bench/load.ts   (BENCH_SECONDS=10 for a short run, BENCH_READERS=0 for the uploads
+// alone, BENCH_RAW_SECONDS for the
 // reference's; BENCH_PORT moves the server, its PostgreSQL takes the port + 1000)
 import os from "node:os";
 import autocannon from "autocannon";
@@ -40,7 +41,8 @@ const NAME = "load";
 const PORT = Number(process.env.BENCH_PORT ?? 3400);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const UPLOADERS = { results: 50, imports: 50 };
-const READERS = { comparison: 8, page: 4 };
+// BENCH_READERS=0 leaves the readers out, to see the uploads' own cost.
+const READERS = process.env.BENCH_READERS === "0" ? { comparison: 0, page: 0 } : { comparison: 8, page: 4 };
 /** A client that waits longer than this gives up on the answer (the upload may still be stored). */
 const TIMEOUT_SECONDS = 30;
 const READ_EXPERIMENT = "load-read";
@@ -92,8 +94,8 @@ try {
   const results = await Promise.all([
     load("POST /api/v1/results", UPLOADERS.results, uploader("results", resultsUpload)),
     load("POST /api/v1/imports", UPLOADERS.imports, uploader("imports", importUpload)),
-    load("GET comparison (REST)", READERS.comparison, { method: "GET", path: comparisonPath }, auth),
-    load("GET experiment page", READERS.page, { method: "GET", path: pagePath }, { Cookie: cookie }),
+    ...(READERS.comparison ? [load("GET comparison (REST)", READERS.comparison, { method: "GET", path: comparisonPath }, auth)] : []),
+    ...(READERS.page ? [load("GET experiment page", READERS.page, { method: "GET", path: pagePath }, { Cookie: cookie })] : []),
   ]);
   const memory = rss.stop();
   const cpu = {
