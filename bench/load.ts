@@ -23,8 +23,8 @@
 // server's memory stay comparable from the first second to the last; the uploads go elsewhere.
 //
 // Run: npx tsx bench/load.ts   (BENCH_SECONDS=10 for a short run, BENCH_READERS=0 for the uploads
-// alone, BENCH_RAW_SECONDS for the
-// reference's; BENCH_PORT moves the server, its PostgreSQL takes the port + 1000)
+// alone, BENCH_RAW_SECONDS for the reference's; BENCH_PORT moves the server, its PostgreSQL takes
+// the port + 1000)
 import os from "node:os";
 import autocannon from "autocannon";
 import { mulberry32 } from "../server/stats/prng";
