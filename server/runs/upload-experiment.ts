@@ -9,8 +9,7 @@
 //   positions are "highest so far + 1", safe only while no one else adds any.
 // Neither conflicts with the FOR KEY SHARE locks that foreign-key checks take.
 import { Prisma } from "../db/generated/client";
-
-type Tx = Prisma.TransactionClient;
+import type { SqlClient } from "../db/sql-transaction";
 
 export type ExperimentLock = "share" | "exclusive";
 
@@ -23,18 +22,18 @@ export interface UploadExperiment {
 }
 
 /** The experiment with this slug in the project, locked until the transaction ends; null when there is none. */
-export async function lockAndReadExperiment(tx: Tx, projectId: string, slug: string, lock: ExperimentLock): Promise<UploadExperiment | null> {
+export async function lockAndReadExperiment(tx: SqlClient, projectId: string, slug: string, lock: ExperimentLock): Promise<UploadExperiment | null> {
   const mode = lock === "share" ? Prisma.sql`FOR SHARE` : Prisma.sql`FOR NO KEY UPDATE`;
-  const locked = await tx.$queryRaw<{ id: string }[]>`SELECT "id" FROM "Experiment" WHERE "projectId" = ${projectId} AND "slug" = ${slug} ${mode}`;
+  const locked = await tx.query<{ id: string }>(Prisma.sql`SELECT "id" FROM "Experiment" WHERE "projectId" = ${projectId} AND "slug" = ${slug} ${mode}`);
   const id = locked[0]?.id;
   if (!id) return null;
   // One statement, not Prisma's include: that runs one query per relation at once on the
   // transaction's single connection, which node-postgres deprecates (and pg 9 refuses).
-  const [row] = await tx.$queryRaw<UploadExperiment[]>`
+  const [row] = await tx.query<UploadExperiment>(Prisma.sql`
     SELECT e."id", e."slug", e."updatedAt",
       COALESCE((SELECT json_agg(json_build_object('id', v."id", 'name', v."name", 'position', v."position") ORDER BY v."position") FROM "Variant" v WHERE v."experimentId" = e."id"), '[]') AS "variants",
       COALESCE((SELECT json_agg(json_build_object('id', m."id", 'key', m."key", 'unit', m."unit", 'direction', m."direction", 'position', m."position") ORDER BY m."position")
         FROM "Metric" m WHERE m."experimentId" = e."id"), '[]') AS "metrics"
-    FROM "Experiment" e WHERE e."id" = ${id}`;
+    FROM "Experiment" e WHERE e."id" = ${id}`);
   return row ?? null;
 }
