@@ -13,7 +13,7 @@ import { inTurn } from "./ingest-turns";
 import { experimentUrl } from "../http/public-origin";
 import { insertRuns, touchExperiment } from "./store-runs";
 import { allocateRepetitions, repeatedRepetitions } from "./run-numbering";
-import { lockAndReadExperiment, type ExperimentLock, type UploadExperiment } from "./upload-experiment";
+import { lockExperimentSql, readLockedExperiment, type ExperimentLock, type UploadExperiment } from "./upload-experiment";
 import { utcNow } from "../db/utc-now";
 
 type Direction = NonNullable<TRunMetricInput["direction"]>;
@@ -101,19 +101,26 @@ async function store(
   now: Date,
   lock: ExperimentLock,
 ): Promise<{ response: TUploadResponse; replayed: boolean; touch?: string }> {
-  let ingestRequestId: string | undefined;
-  if (options.idempotencyKey) {
-    // A concurrent request with the same key waits here until it commits, and then finds its row.
-    const [created] = await tx.query<{ id: string }>(Prisma.sql`
-      INSERT INTO "IngestRequest" ("id", "projectId", "idempotencyKey", "bodySha256", "createdAt")
+  // The idempotency record: a concurrent request with the same key makes the INSERT wait until
+  // it commits, and then finds its row. Under the shared lock, the record and the experiment's
+  // lock are one statement (one round trip). Under the exclusive one, the record comes first in a
+  // statement of its own, so a request waiting for it holds no lock of the experiment meanwhile
+  // (which the exclusive one could be waiting for).
+  const record = options.idempotencyKey
+    ? Prisma.sql`INSERT INTO "IngestRequest" ("id", "projectId", "idempotencyKey", "bodySha256", "createdAt")
       VALUES (${uuidv7()}, ${options.projectId}, ${options.idempotencyKey}, ${options.bodySha256}, ${utcNow})
-      ON CONFLICT ("projectId", "idempotencyKey") DO NOTHING RETURNING "id"`);
-    if (!created) return { response: await replay(tx, options), replayed: true };
-    ingestRequestId = created.id;
-  }
+      ON CONFLICT ("projectId", "idempotencyKey") DO NOTHING RETURNING "id"`
+    : Prisma.sql`SELECT NULL::text AS "id" WHERE FALSE`;
+  const lockSql = lockExperimentSql(options.projectId, upload.experiment, lock);
+  const [first] = await tx.query<{ ingestRequestId: string | null; experimentId?: string | null }>(Prisma.sql`
+    WITH record AS (${record})
+    SELECT (SELECT "id" FROM record) AS "ingestRequestId" ${lock === "share" ? Prisma.sql`, (${lockSql}) AS "experimentId"` : Prisma.empty}`);
+  if (options.idempotencyKey && !first?.ingestRequestId) return { response: await replay(tx, options), replayed: true };
+  const ingestRequestId = first?.ingestRequestId ?? undefined;
+  const experimentId = lock === "share" ? first?.experimentId : (await tx.query<{ id: string }>(lockSql))[0]?.id;
 
   const created = { experiment: false, variants: [] as string[], metrics: [] as string[] };
-  let experiment = await lockAndReadExperiment(tx, options.projectId, upload.experiment, lock);
+  let experiment = experimentId ? await readLockedExperiment(tx, experimentId) : null;
   if (!experiment) {
     if (!upload.create) {
       throw new AppError("NOT_FOUND", `No experiment "${upload.experiment}" in project "${options.projectSlug}". Create it first, or send "create": true.`);
@@ -223,7 +230,8 @@ async function store(
   }));
   // The experiments list sorts by last change: touched after commit, at most once a second (a
   // write of the row here would wait for, and hold up, every other upload sharing its lock).
-  const touch = lock === "exclusive" || experiment.updatedAt.getTime() < now.getTime() - 1000 ? experiment.id : undefined;
+  const stale = lock === "exclusive" || experiment.updatedAt.getTime() < now.getTime() - TOUCH_EVERY_MS;
+  const touch = stale && touchDue(experiment.id, now.getTime()) ? experiment.id : undefined;
 
   return {
     response: {
@@ -235,6 +243,20 @@ async function store(
     replayed: false,
     touch,
   };
+}
+
+const TOUCH_EVERY_MS = 1000;
+// When this process last touched each experiment: uploads that read the row before a touch
+// committed would each touch it again (a statement that finds nothing to change, but a round trip).
+const touchedAt = new Map<string, number>();
+
+/** Whether this process touched the experiment more than TOUCH_EVERY_MS ago (or never); if so, it is touching it now. */
+function touchDue(experimentId: string, nowMs: number): boolean {
+  const last = touchedAt.get(experimentId);
+  if (last !== undefined && nowMs - last < TOUCH_EVERY_MS) return false;
+  if (touchedAt.size >= 10_000) touchedAt.clear(); // bounded; forgetting costs one touch per experiment
+  touchedAt.set(experimentId, nowMs);
+  return true;
 }
 
 /** Whether the experiment has every variant and metric the upload names: nothing to create. */
