@@ -34,7 +34,7 @@ import { storedRuns, storedWithoutAnswer, verifyLoad, waitForQuiet, type Check }
 import { signInFirstOwner } from "./lib/owner-session";
 import { sampleRss } from "./lib/rss-sampler";
 import { rawUploadsPerSecond } from "./lib/raw-reference";
-import { cpuSecondsOf, postgresCpuSeconds, startBenchServerWithKey, type BenchServer } from "./lib/server";
+import { postgresCpuSeconds, startBenchServerWithKey, type BenchServer } from "./lib/server";
 
 const NAME = "load";
 // comparison.ts uses 3220, history.ts 3230, upload-1m.ts 3210.
@@ -88,9 +88,12 @@ try {
   const load = (title: string, connections: number, request: autocannon.Request, headers: Record<string, string> = {}) =>
     autocannon({ title, url: baseUrl, connections, duration: SECONDS, timeout: TIMEOUT_SECONDS, headers, requests: [request] });
 
-  console.log(`\n${SECONDS} s: ${UPLOADERS.results} + ${UPLOADERS.imports} uploaders, ${READERS.comparison} comparison readers, ${READERS.page} page readers`);
+  console.log(
+    `\n${SECONDS} s: ${UPLOADERS.results} + ${UPLOADERS.imports} uploaders, ${READERS.comparison} comparison readers, ${READERS.page} page readers; ` +
+      `server processes: VERSUS_WORKERS=${process.env.VERSUS_WORKERS || `unset (one per core: ${os.availableParallelism()})`} (CPU summed over them; RSS of one)`,
+  );
   const rss = sampleRss(server.serverPid);
-  const cpuBefore = { server: cpuSecondsOf(server.serverPid), postgres: postgresCpuSeconds(server.dataDir), bench: process.cpuUsage() };
+  const cpuBefore = { server: server.serverCpuSeconds(), postgres: postgresCpuSeconds(server.dataDir), bench: process.cpuUsage() };
   const results = await Promise.all([
     load("POST /api/v1/results", UPLOADERS.results, uploader("results", resultsUpload)),
     load("POST /api/v1/imports", UPLOADERS.imports, uploader("imports", importUpload)),
@@ -99,7 +102,7 @@ try {
   ]);
   const memory = rss.stop();
   const cpu = {
-    server: cpuSecondsOf(server.serverPid) - cpuBefore.server,
+    server: server.serverCpuSeconds() - cpuBefore.server,
     postgres: postgresCpuSeconds(server.dataDir) - cpuBefore.postgres,
     bench: (({ user, system }) => (user + system) / 1e6)(process.cpuUsage(cpuBefore.bench)),
   };
