@@ -22,8 +22,9 @@
 // The readers read an experiment of fixed size (seeded before the load), so their latency and the
 // server's memory stay comparable from the first second to the last; the uploads go elsewhere.
 //
-// Run: npx tsx bench/load.ts   (BENCH_SECONDS=10 for a short run, BENCH_RAW_SECONDS for the
-// reference's; BENCH_PORT moves the server, its PostgreSQL takes the port + 1000)
+// Run: npx tsx bench/load.ts   (BENCH_SECONDS=10 for a short run, BENCH_READERS=0 for the uploads
+// alone, BENCH_RAW_SECONDS for the reference's; BENCH_PORT moves the server, its PostgreSQL takes
+// the port + 1000)
 import os from "node:os";
 import autocannon from "autocannon";
 import { mulberry32 } from "../server/stats/prng";
@@ -33,14 +34,15 @@ import { storedRuns, storedWithoutAnswer, verifyLoad, waitForQuiet, type Check }
 import { signInFirstOwner } from "./lib/owner-session";
 import { sampleRss } from "./lib/rss-sampler";
 import { rawUploadsPerSecond } from "./lib/raw-reference";
-import { cpuSecondsOf, postgresCpuSeconds, startBenchServerWithKey, type BenchServer } from "./lib/server";
+import { postgresCpuSeconds, startBenchServerWithKey, type BenchServer } from "./lib/server";
 
 const NAME = "load";
 // comparison.ts uses 3220, history.ts 3230, upload-1m.ts 3210.
 const PORT = Number(process.env.BENCH_PORT ?? 3400);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const UPLOADERS = { results: 50, imports: 50 };
-const READERS = { comparison: 8, page: 4 };
+// BENCH_READERS=0 leaves the readers out, to see the uploads' own cost.
+const READERS = process.env.BENCH_READERS === "0" ? { comparison: 0, page: 0 } : { comparison: 8, page: 4 };
 /** A client that waits longer than this gives up on the answer (the upload may still be stored). */
 const TIMEOUT_SECONDS = 30;
 const READ_EXPERIMENT = "load-read";
@@ -86,18 +88,21 @@ try {
   const load = (title: string, connections: number, request: autocannon.Request, headers: Record<string, string> = {}) =>
     autocannon({ title, url: baseUrl, connections, duration: SECONDS, timeout: TIMEOUT_SECONDS, headers, requests: [request] });
 
-  console.log(`\n${SECONDS} s: ${UPLOADERS.results} + ${UPLOADERS.imports} uploaders, ${READERS.comparison} comparison readers, ${READERS.page} page readers`);
+  console.log(
+    `\n${SECONDS} s: ${UPLOADERS.results} + ${UPLOADERS.imports} uploaders, ${READERS.comparison} comparison readers, ${READERS.page} page readers; ` +
+      `server processes: VERSUS_WORKERS=${process.env.VERSUS_WORKERS || `unset (one per core: ${os.availableParallelism()})`} (CPU summed over them; RSS of one)`,
+  );
   const rss = sampleRss(server.serverPid);
-  const cpuBefore = { server: cpuSecondsOf(server.serverPid), postgres: postgresCpuSeconds(server.dataDir), bench: process.cpuUsage() };
+  const cpuBefore = { server: server.serverCpuSeconds(), postgres: postgresCpuSeconds(server.dataDir), bench: process.cpuUsage() };
   const results = await Promise.all([
     load("POST /api/v1/results", UPLOADERS.results, uploader("results", resultsUpload)),
     load("POST /api/v1/imports", UPLOADERS.imports, uploader("imports", importUpload)),
-    load("GET comparison (REST)", READERS.comparison, { method: "GET", path: comparisonPath }, auth),
-    load("GET experiment page", READERS.page, { method: "GET", path: pagePath }, { Cookie: cookie }),
+    ...(READERS.comparison ? [load("GET comparison (REST)", READERS.comparison, { method: "GET", path: comparisonPath }, auth)] : []),
+    ...(READERS.page ? [load("GET experiment page", READERS.page, { method: "GET", path: pagePath }, { Cookie: cookie })] : []),
   ]);
   const memory = rss.stop();
   const cpu = {
-    server: cpuSecondsOf(server.serverPid) - cpuBefore.server,
+    server: server.serverCpuSeconds() - cpuBefore.server,
     postgres: postgresCpuSeconds(server.dataDir) - cpuBefore.postgres,
     bench: (({ user, system }) => (user + system) / 1e6)(process.cpuUsage(cpuBefore.bench)),
   };

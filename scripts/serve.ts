@@ -5,7 +5,10 @@
 // (./lib/method-guard.ts), answering a page that failed for want of the database with 503 and a
 // page that says so (./lib/outage-page.ts), and, in production, serving the agent protocol's busy
 // routes without passing through Next.js (./lib/direct-routes.ts). It also runs this process's
-// background worker (server/background/worker.ts): the work that follows stored runs.
+// background worker (server/background/worker.ts): the work that follows stored runs. With
+// VERSUS_WORKERS above 1 (or unset, on several cores), one such process per worker
+// (./lib/worker-processes.ts).
+import cluster from "node:cluster";
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -16,8 +19,14 @@ import { serveDirectRoute } from "./lib/direct-routes";
 import { settleForwardedHeaders, trustedProxyList } from "./lib/forwarded-headers";
 import { guardMethods, refuseConnect } from "./lib/method-guard";
 import { answeringPagesDuringOutages } from "./lib/outage-page";
+import { exitWithPrimary, serverProcessCount, superviseWorkers } from "./lib/worker-processes";
 
 const dev = process.argv.includes("--dev");
+// With several server processes this one is their primary (./lib/worker-processes.ts) and serves
+// nothing itself; the development server is always one process.
+const processes = dev ? 1 : serverProcessCount();
+if (processes > 1 && cluster.isPrimary) process.exit(await superviseWorkers(processes, (line) => console.log(`[versus] ${line}`)));
+exitWithPrimary();
 // React and Next.js pick their production or development build from NODE_ENV, as `next start` sets it.
 (process.env as Record<string, string>).NODE_ENV = dev ? "development" : "production";
 const { default: next } = await import("next");

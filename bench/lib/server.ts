@@ -9,8 +9,10 @@ import { waitForHealth } from "../../scripts/lib/wait-for-health";
 export interface BenchServer {
   baseUrl: string;
   dataDir: string;
-  /** PID of the next-server process that handles requests. */
+  /** PID of the next-server process that handles requests (with several, one of the workers). */
   serverPid: number;
+  /** CPU seconds used so far by every server process (the primary and its workers with VERSUS_WORKERS above 1). */
+  serverCpuSeconds(): number;
   stop(): Promise<void>;
 }
 
@@ -51,6 +53,7 @@ export async function startBenchServer(name: string, port: number): Promise<Benc
     baseUrl,
     dataDir,
     serverPid,
+    serverCpuSeconds: () => descendants(child.pid as number, /scripts\/serve\.ts/).reduce((sum, pid) => sum + cpuSecondsOf(pid), 0),
     stop: async () => {
       child.kill("SIGTERM");
       await new Promise((resolve) => child.once("exit", resolve));
@@ -59,8 +62,16 @@ export async function startBenchServer(name: string, port: number): Promise<Benc
   };
 }
 
-/** The first process below `pid` (children, grandchildren, …) whose command line matches. */
+/** The deepest process below `pid` (children, grandchildren, …) whose command line matches. */
 function findDescendant(pid: number, pattern: RegExp): number {
+  // The deepest match is the server itself (scripts/serve.ts runs Next.js in its own process).
+  const found = descendants(pid, pattern).at(-1);
+  if (found === undefined) throw new Error("could not find the Next.js server process");
+  return found;
+}
+
+/** Every process below `pid` whose command line matches, parents before children. */
+function descendants(pid: number, pattern: RegExp): number[] {
   const table = execFileSync("ps", ["-eo", "pid=,ppid=,args="], { encoding: "utf8" })
     .trim()
     .split("\n")
@@ -77,10 +88,7 @@ function findDescendant(pid: number, pattern: RegExp): number {
       queue.push(row.pid);
     }
   }
-  // The deepest match is the server itself (scripts/serve.ts runs Next.js in its own process).
-  const found = matches.at(-1);
-  if (found === undefined) throw new Error("could not find the Next.js server process");
-  return found;
+  return matches;
 }
 
 /** Resident set size and its high-water mark of a process, in bytes (Linux /proc). */

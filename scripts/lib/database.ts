@@ -6,6 +6,7 @@ import path from "node:path";
 import pg from "pg";
 import { embeddedUrl, readEmbeddedCredentials, startEmbeddedPostgres, type EmbeddedServer } from "../../server/db/embedded-postgres";
 import { env } from "../../server/core/env";
+import { serverProcessCount } from "./worker-processes";
 
 export interface Database {
   url: string;
@@ -24,7 +25,13 @@ export async function openDatabase(log: (line: string) => void = () => {}): Prom
   const running = await runningEmbeddedUrl(dataDir);
   if (running) return { url: running };
   const inCheckoutData = dataDir.startsWith(`${checkoutData}${path.sep}`);
-  const embedded = await startEmbeddedPostgres({ dataDir, port: env.VERSUS_EMBEDDED_PG_PORT, log, reachableFrom: inCheckoutData ? checkoutData : dataDir });
+  const embedded = await startEmbeddedPostgres({
+    dataDir,
+    port: env.VERSUS_EMBEDDED_PG_PORT,
+    log,
+    reachableFrom: inCheckoutData ? checkoutData : dataDir,
+    maxConnections: connectionsFor(serverProcessCount()),
+  });
   await embedded.ensureDatabase(DATABASE);
   return { url: embedded.urlFor(DATABASE), embedded };
 }
@@ -47,4 +54,12 @@ async function runningEmbeddedUrl(dataDir: string): Promise<string | undefined> 
   } finally {
     await client.end().catch(() => {});
   }
+}
+
+/**
+ * Connections the embedded PostgreSQL must allow: each server process's pool (10) and LISTEN
+ * connections, with room for the scripts, the CLI and psql; never below PostgreSQL's default.
+ */
+function connectionsFor(serverProcesses: number): number {
+  return Math.max(100, 40 + 12 * serverProcesses);
 }

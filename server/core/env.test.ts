@@ -17,6 +17,14 @@ describe("readEnv", () => {
     );
   });
 
+  it("VERSUS_WORKERS: unset (one per core) or a whole number of server processes from 1 to 256", () => {
+    expect(readEnv({}).VERSUS_WORKERS).toBeUndefined();
+    expect(readEnv({ VERSUS_WORKERS: "" }).VERSUS_WORKERS).toBeUndefined();
+    expect(readEnv({ VERSUS_WORKERS: "4" }).VERSUS_WORKERS).toBe(4);
+    for (const bad of ["0", "1.5", "many", "257"])
+      expect(() => readEnv({ VERSUS_WORKERS: bad }), bad).toThrow(/VERSUS_WORKERS: must be (a|a whole) number of server processes \(1–256\)/);
+  });
+
   it("reads a bad variable as unset while `next build` evaluates modules", () => {
     expect(readEnv({ VERSUS_SKIP_ENV_VALIDATION: "1", PORT: "http", VERSUS_PUBLIC_URL: "https://versus.example.com" })).toMatchObject({
       PORT: 3000,

@@ -45,6 +45,13 @@ const ZEnv = z.object({
    * rules; server/background/). Any number of processes may; 0 leaves it to the others.
    */
   VERSUS_BACKGROUND_WORKER: z.enum(["0", "1"], { error: 'must be "0" (off) or "1" (on)' }).default("1"),
+  /** Server processes `npm start` runs on the one port (scripts/lib/worker-processes.ts); one per core when unset. */
+  VERSUS_WORKERS: z.coerce
+    .number({ error: "must be a number of server processes (1–256)" })
+    .int("must be a whole number of server processes (1–256)")
+    .min(1, "must be a number of server processes (1–256)")
+    .max(256, "must be a number of server processes (1–256)")
+    .optional(),
   /** Largest request body the REST API accepts (uploads, imports), in bytes. */
   VERSUS_MAX_BODY_BYTES: z.coerce
     .number({ error: "must be a number of bytes" })

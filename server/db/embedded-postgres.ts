@@ -42,6 +42,8 @@ export async function startEmbeddedPostgres(options: {
    * for a `.data/dev-3305`.
    */
   reachableFrom?: string;
+  /** Connections PostgreSQL allows (max_connections); its default, 100, when left out. */
+  maxConnections?: number;
 }): Promise<EmbeddedServer> {
   const clusterDir = path.join(options.dataDir, "postgres");
   const credentialsFile = path.join(options.dataDir, CREDENTIALS_FILE);
@@ -59,7 +61,7 @@ export async function startEmbeddedPostgres(options: {
     persistent: true,
     // PostgreSQL refuses to run as root; the package then runs it as a dedicated system user.
     createPostgresUser: asRoot,
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1"],
+    postgresFlags: ["-c", "listen_addresses=127.0.0.1", ...(options.maxConnections ? ["-c", `max_connections=${options.maxConnections}`] : [])],
     onLog: (message) => options.log?.(String(message).trimEnd()),
     onError: (message) => options.log?.(String(message).trimEnd()),
   });

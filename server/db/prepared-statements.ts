@@ -49,11 +49,21 @@ const types = {
 // and keep the local time).
 const parameter = (value: unknown) => (value instanceof Date ? value.toISOString().replace("T", " ").replace("Z", "") : value);
 
-/** Runs `statement` as a named prepared statement on `db`'s pool; its rows. */
-export async function preparedQuery<Row>(db: object, statement: Prisma.Sql): Promise<Row[]> {
+/** The node-postgres pool under a Prisma client made by createPrismaClient (server/db/client.ts). */
+export function poolOf(db: object): pg.Pool {
   const pool = (db as { [POOL]?: pg.Pool })[POOL];
   if (!pool) throw new Error("preparedQuery needs a Prisma client made by createPrismaClient (server/db/client.ts)");
   if (pool.ended) throw new Error("preparedQuery on a Prisma client after its $disconnect");
-  const result = await pool.query({ name: statementName(statement.text), text: statement.text, values: statement.values.map(parameter), types });
+  return pool;
+}
+
+/** `statement` as node-postgres runs it: a named prepared statement, read as $queryRaw reads its rows. */
+export function preparedConfig(statement: Prisma.Sql): pg.QueryConfig {
+  return { name: statementName(statement.text), text: statement.text, values: statement.values.map(parameter), types };
+}
+
+/** Runs `statement` as a named prepared statement on `db`'s pool; its rows. */
+export async function preparedQuery<Row>(db: object, statement: Prisma.Sql): Promise<Row[]> {
+  const result = await poolOf(db).query(preparedConfig(statement));
   return result.rows as Row[];
 }

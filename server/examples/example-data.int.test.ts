@@ -7,6 +7,7 @@
 // so every test starts by clearing the marker and any example project left behind.
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { createPrismaClient, type Db } from "../db/client";
+import { poolOf } from "../db/prepared-statements";
 import { drainBackgroundWork } from "~/server/background/worker";
 import { getComparison } from "../comparison/comparison";
 import { ZResultsUpload } from "../schemas/results";
@@ -101,15 +102,25 @@ async function runCounts(): Promise<Record<string, number>> {
 /** `db`, except that transactions fail from the `failFrom`-th on — as if the database went away mid-load. */
 function withFailingTransactions(real: Db, failFrom = 1): Db {
   let calls = 0;
-  return new Proxy(real, {
+  const failed = () => (calls += 1) >= failFrom;
+  // Uploads run their transaction on the pool under the client (server/db/sql-transaction.ts):
+  // a connection taken from it for one is a transaction too.
+  const pool = poolOf(real);
+  const failingPool = {
+    ended: false,
+    query: pool.query.bind(pool),
+    connect: () => (failed() ? Promise.reject(new Error("connection lost")) : pool.connect()),
+  };
+  // (Over an object inheriting from the client: the client's own pool property cannot be proxied.)
+  return new Proxy(Object.create(real) as Db, {
     get(target, property, receiver) {
       if (property === "$transaction") {
         return (...args: unknown[]) => {
-          calls += 1;
-          if (calls >= failFrom) return Promise.reject(new Error("connection lost"));
+          if (failed()) return Promise.reject(new Error("connection lost"));
           return (target.$transaction as (...a: unknown[]) => unknown)(...args);
         };
       }
+      if (property === Symbol.for("versus.pgPool")) return failingPool;
       return Reflect.get(target, property, receiver);
     },
   });

@@ -2,6 +2,8 @@
 // A key reaches only its own project.
 import { newSecret, presentedSecret } from "../auth/secret-tokens";
 import type { Db } from "../db/client";
+import { Prisma } from "../db/generated/client";
+import { preparedQuery } from "../db/prepared-statements";
 import { AppError } from "../core/errors";
 import type { TApiKeyScope } from "../schemas/api-key";
 import { getProjectBySlug } from "./projects";
@@ -49,12 +51,17 @@ export interface ApiKeyPrincipal {
 /** Resolves `Authorization: Bearer <key>` to the key's project, or throws 401 saying what is wrong. */
 export async function authenticateApiKey(db: Db, authorization: string | null): Promise<ApiKeyPrincipal> {
   const { hash } = presentedSecret(authorization, "project API key");
-  const key = await db.apiKey.findUnique({ where: { secretHash: hash }, include: { project: { select: { slug: true } } } });
+  // Every REST call starts here: a prepared statement on the pool (prepared-statements.ts), not Prisma's pipeline.
+  const [key] = await preparedQuery<{ id: string; name: string; scope: TApiKeyScope; projectId: string; projectSlug: string; lastUsedAt: Date | null; revokedAt: Date | null }>(
+    db,
+    Prisma.sql`SELECT k."id", k."name", k."scope"::text AS "scope", k."projectId", p."slug" AS "projectSlug", k."lastUsedAt", k."revokedAt"
+      FROM "ApiKey" k JOIN "Project" p ON p."id" = k."projectId" WHERE k."secretHash" = ${hash}`,
+  );
   if (!key) throw new AppError("UNAUTHORIZED", "Unknown API key");
   if (key.revokedAt) throw new AppError("UNAUTHORIZED", `API key "${key.name}" was revoked on ${key.revokedAt.toISOString().slice(0, 10)}`);
   // Record use at most once a minute: a busy CI must not turn every upload into an extra write.
   if (!key.lastUsedAt || Date.now() - key.lastUsedAt.getTime() > 60_000) {
     await db.apiKey.update({ where: { id: key.id }, data: { lastUsedAt: new Date() } });
   }
-  return { keyId: key.id, keyName: key.name, scope: key.scope, projectId: key.projectId, projectSlug: key.project.slug };
+  return { keyId: key.id, keyName: key.name, scope: key.scope, projectId: key.projectId, projectSlug: key.projectSlug };
 }

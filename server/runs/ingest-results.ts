@@ -1,7 +1,9 @@
 // Stores uploaded runs (POST /api/v1/results, and imports after conversion). All rows of one
 // upload are written in one transaction; an Idempotency-Key makes retries store exactly once.
 import { v7 as uuidv7 } from "uuid";
-import type { Db, Prisma } from "../db/client";
+import type { Db } from "../db/client";
+import { Prisma } from "../db/generated/client";
+import { inSqlTransaction, poolClient, type SqlClient } from "../db/sql-transaction";
 import { isUniqueViolation } from "../db/prisma-errors";
 import { AppError, badInput, type FieldIssue } from "../core/errors";
 import { contradictions, repeatedMetricKeys } from "./metric-checks";
@@ -11,12 +13,12 @@ import { inTurn } from "./ingest-turns";
 import { experimentUrl } from "../http/public-origin";
 import { insertRuns, touchExperiment } from "./store-runs";
 import { allocateRepetitions, repeatedRepetitions } from "./run-numbering";
-import { lockAndReadExperiment, type ExperimentLock, type UploadExperiment } from "./upload-experiment";
+import { lockExperimentSql, readLockedExperiment, type ExperimentLock, type UploadExperiment } from "./upload-experiment";
 import { utcNow } from "../db/utc-now";
 
 type Direction = NonNullable<TRunMetricInput["direction"]>;
 
-type Tx = Prisma.TransactionClient;
+type Tx = SqlClient;
 
 export interface IngestOptions {
   projectId: string;
@@ -57,15 +59,13 @@ export async function ingestResults(db: Db, upload: TResultsUpload, options: Ing
   for (let attempt = 1; ; attempt++) {
     try {
       // Waiting for a turn in memory, not with a pooled connection (ingest-turns.ts).
+      // On the pool under Prisma, not Prisma's interactive transaction (sql-transaction.ts).
       const stored = await inTurn(() =>
-        db.$transaction(
-          async (tx) => {
-            const stored = await store(tx, upload, prepared, options, now, lock);
-            if (!stored.replayed) await options.afterStore?.(tx, stored.response);
-            return stored;
-          },
-          { timeout: 120_000, maxWait: 30_000 },
-        ),
+        inSqlTransaction(db, async (tx) => {
+          const stored = await store(tx, upload, prepared, options, now, lock);
+          if (!stored.replayed) await options.afterStore?.(tx, stored.response);
+          return stored;
+        }),
       );
       if (stored.touch) await touchExperiment(db, stored.touch, { wait: true });
       return stored.response;
@@ -76,7 +76,7 @@ export async function ingestResults(db: Db, upload: TResultsUpload, options: Ing
       }
       if (!isUniqueViolation(error)) throw error;
       // A concurrent request with the same key committed first: answer as a retry would be answered.
-      if (options.idempotencyKey && (await findIngestRequest(db, options))) return replay(db, options);
+      if (options.idempotencyKey && (await findIngestRequest(db, options))) return replay(poolClient(db), options);
       // A concurrent upload (e.g. parallel CI jobs with "create": true) created the same experiment,
       // variant or metric first: run again, which now finds and uses it.
       if (attempt >= MAX_ATTEMPTS) throw error;
@@ -87,7 +87,7 @@ export async function ingestResults(db: Db, upload: TResultsUpload, options: Ing
 /** Thrown inside the transaction (rolling it back) when the upload must create variants or metrics. */
 class NeedsExclusiveLock extends Error {}
 
-function findIngestRequest(db: Db | Tx, options: IngestOptions) {
+function findIngestRequest(db: Db, options: IngestOptions) {
   return db.ingestRequest.findUnique({
     where: { projectId_idempotencyKey: { projectId: options.projectId, idempotencyKey: options.idempotencyKey as string } },
   });
@@ -101,19 +101,26 @@ async function store(
   now: Date,
   lock: ExperimentLock,
 ): Promise<{ response: TUploadResponse; replayed: boolean; touch?: string }> {
-  let ingestRequestId: string | undefined;
-  if (options.idempotencyKey) {
-    // A concurrent request with the same key waits here until it commits, and then finds its row.
-    const [created] = await tx.$queryRaw<{ id: string }[]>`
-      INSERT INTO "IngestRequest" ("id", "projectId", "idempotencyKey", "bodySha256", "createdAt")
+  // The idempotency record: a concurrent request with the same key makes the INSERT wait until
+  // it commits, and then finds its row. Under the shared lock, the record and the experiment's
+  // lock are one statement (one round trip). Under the exclusive one, the record comes first in a
+  // statement of its own, so a request waiting for it holds no lock of the experiment meanwhile
+  // (which the exclusive one could be waiting for).
+  const record = options.idempotencyKey
+    ? Prisma.sql`INSERT INTO "IngestRequest" ("id", "projectId", "idempotencyKey", "bodySha256", "createdAt")
       VALUES (${uuidv7()}, ${options.projectId}, ${options.idempotencyKey}, ${options.bodySha256}, ${utcNow})
-      ON CONFLICT ("projectId", "idempotencyKey") DO NOTHING RETURNING "id"`;
-    if (!created) return { response: await replay(tx, options), replayed: true };
-    ingestRequestId = created.id;
-  }
+      ON CONFLICT ("projectId", "idempotencyKey") DO NOTHING RETURNING "id"`
+    : Prisma.sql`SELECT NULL::text AS "id" WHERE FALSE`;
+  const lockSql = lockExperimentSql(options.projectId, upload.experiment, lock);
+  const [first] = await tx.query<{ ingestRequestId: string | null; experimentId?: string | null }>(Prisma.sql`
+    WITH record AS (${record})
+    SELECT (SELECT "id" FROM record) AS "ingestRequestId" ${lock === "share" ? Prisma.sql`, (${lockSql}) AS "experimentId"` : Prisma.empty}`);
+  if (options.idempotencyKey && !first?.ingestRequestId) return { response: await replay(tx, options), replayed: true };
+  const ingestRequestId = first?.ingestRequestId ?? undefined;
+  const experimentId = lock === "share" ? first?.experimentId : (await tx.query<{ id: string }>(lockSql))[0]?.id;
 
   const created = { experiment: false, variants: [] as string[], metrics: [] as string[] };
-  let experiment = await lockAndReadExperiment(tx, options.projectId, upload.experiment, lock);
+  let experiment = experimentId ? await readLockedExperiment(tx, experimentId) : null;
   if (!experiment) {
     if (!upload.create) {
       throw new AppError("NOT_FOUND", `No experiment "${upload.experiment}" in project "${options.projectSlug}". Create it first, or send "create": true.`);
@@ -121,11 +128,11 @@ async function store(
     if (lock === "share") throw new NeedsExclusiveLock();
     // Invisible to other transactions until commit; one creating the same slug meanwhile waits
     // on the unique index and then retries (ingestResults), finding this one.
-    const row = await tx.experiment.create({
-      data: { projectId: options.projectId, slug: upload.experiment, title: upload.experimentTitle ?? upload.experiment, status: "active", measuredRuns: 1 },
-      select: { id: true, slug: true, updatedAt: true },
-    });
-    experiment = { ...row, variants: [], metrics: [] };
+    const [row] = await tx.query<{ id: string; slug: string; updatedAt: Date }>(Prisma.sql`
+      INSERT INTO "Experiment" ("id", "projectId", "slug", "title", "status", "measuredRuns", "tags", "createdAt", "updatedAt")
+      VALUES (${uuidv7()}, ${options.projectId}, ${upload.experiment}, ${upload.experimentTitle ?? upload.experiment}, 'active', 1, '{}', ${utcNow}, ${utcNow})
+      RETURNING "id", "slug", "updatedAt"`);
+    experiment = { ...(row as { id: string; slug: string; updatedAt: Date }), variants: [], metrics: [] };
     created.experiment = true;
   }
   if (lock === "share" && upload.create && !hasEverything(experiment, upload)) throw new NeedsExclusiveLock();
@@ -145,8 +152,11 @@ async function store(
   for (const [index, name] of missingVariants.entries()) {
     // The first variant of a brand-new experiment becomes its baseline (exactly one is required).
     const isBaseline = experiment.variants.length === 0 && index === 0;
-    const variant = await tx.variant.create({ data: { experimentId: experiment.id, name, isBaseline, position: firstFreeVariant + index } });
-    variantIds.set(name, variant.id);
+    const id = uuidv7();
+    await tx.query(Prisma.sql`
+      INSERT INTO "Variant" ("id", "experimentId", "name", "isBaseline", "position", "createdAt")
+      VALUES (${id}, ${experiment.id}, ${name}, ${isBaseline}, ${firstFreeVariant + index}, ${utcNow})`);
+    variantIds.set(name, id);
     created.variants.push(name);
   }
 
@@ -180,17 +190,11 @@ async function store(
 
   let metricPosition = nextPosition(experiment.metrics);
   for (const metric of definitions.values()) {
-    const row = await tx.metric.create({
-      data: {
-        experimentId: experiment.id,
-        key: metric.key,
-        unit: metric.unit as string,
-        direction: metric.direction as Direction,
-        aggregation: metric.aggregation ?? "mean",
-        label: metric.label ?? "",
-        position: metricPosition++,
-      },
-    });
+    const row = { id: uuidv7(), key: metric.key, unit: metric.unit as string, direction: metric.direction as Direction, position: metricPosition++ };
+    await tx.query(Prisma.sql`
+      INSERT INTO "Metric" ("id", "experimentId", "key", "unit", "direction", "aggregation", "label", "position", "createdAt")
+      VALUES (${row.id}, ${experiment.id}, ${row.key}, ${row.unit}, ${row.direction}::"MetricDirection", ${metric.aggregation ?? "mean"}::"MetricAggregation",
+        ${metric.label ?? ""}, ${row.position}, ${utcNow})`);
     metricIds.set(metric.key, row);
     created.metrics.push(metric.key);
   }
@@ -226,7 +230,8 @@ async function store(
   }));
   // The experiments list sorts by last change: touched after commit, at most once a second (a
   // write of the row here would wait for, and hold up, every other upload sharing its lock).
-  const touch = lock === "exclusive" || experiment.updatedAt.getTime() < now.getTime() - 1000 ? experiment.id : undefined;
+  const stale = lock === "exclusive" || experiment.updatedAt.getTime() < now.getTime() - TOUCH_EVERY_MS;
+  const touch = stale && touchDue(experiment.id, now.getTime()) ? experiment.id : undefined;
 
   return {
     response: {
@@ -238,6 +243,20 @@ async function store(
     replayed: false,
     touch,
   };
+}
+
+const TOUCH_EVERY_MS = 1000;
+// When this process last touched each experiment: uploads that read the row before a touch
+// committed would each touch it again (a statement that finds nothing to change, but a round trip).
+const touchedAt = new Map<string, number>();
+
+/** Whether this process touched the experiment more than TOUCH_EVERY_MS ago (or never); if so, it is touching it now. */
+function touchDue(experimentId: string, nowMs: number): boolean {
+  const last = touchedAt.get(experimentId);
+  if (last !== undefined && nowMs - last < TOUCH_EVERY_MS) return false;
+  if (touchedAt.size >= 10_000) touchedAt.clear(); // bounded; forgetting costs one touch per experiment
+  touchedAt.set(experimentId, nowMs);
+  return true;
 }
 
 /** Whether the experiment has every variant and metric the upload names: nothing to create. */
@@ -253,11 +272,11 @@ function nextPosition(rows: { position: number }[]): number {
 }
 
 /** The answer to a retried request: the runs the first request stored, or 409 for a different body. */
-async function replay(db: Db | Tx, options: IngestOptions): Promise<TUploadResponse> {
+async function replay(db: Tx, options: IngestOptions): Promise<TUploadResponse> {
   // One statement, not Prisma's nested include: that sends its relations' queries at once, which on
   // a transaction's single connection node-postgres deprecates (and pg 9 refuses). Runs of one
   // upload can share a millisecond; their time-ordered ids still ascend in creation order.
-  const rows = await db.$queryRaw<{ bodySha256: string; id: string | null; variant: string; repetition: number; slug: string; metrics: string[] }[]>`
+  const rows = await db.query<{ bodySha256: string; id: string | null; variant: string; repetition: number; slug: string; metrics: string[] }>(Prisma.sql`
     SELECT i."bodySha256", r."id", v."name" AS "variant", r."repetition", e."slug",
       ARRAY(SELECT m."key" FROM "RunMetricResult" x JOIN "Metric" m ON m."id" = x."metricId" WHERE x."runId" = r."id" ORDER BY x."id") AS "metrics"
     FROM "IngestRequest" i
@@ -265,7 +284,7 @@ async function replay(db: Db | Tx, options: IngestOptions): Promise<TUploadRespo
     LEFT JOIN "Variant" v ON v."id" = r."variantId"
     LEFT JOIN "Experiment" e ON e."id" = r."experimentId"
     WHERE i."projectId" = ${options.projectId} AND i."idempotencyKey" = ${options.idempotencyKey as string}
-    ORDER BY r."createdAt", r."id"`;
+    ORDER BY r."createdAt", r."id"`);
   const earlier = rows[0];
   if (!earlier) throw new Error(`no stored request with Idempotency-Key "${options.idempotencyKey}" to replay`);
   if (earlier.bodySha256 !== options.bodySha256) {

@@ -12,6 +12,7 @@ import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { db } from "~/server/db/client";
 import { PrismaClient } from "~/server/db/generated/client";
+import { attachPool } from "~/server/db/prepared-statements";
 import type { TResultsUpload } from "~/server/schemas/results";
 import { MAX_INGEST_TRANSACTIONS, waitingForTurn } from "~/server/runs/ingest-turns";
 import { createProject } from "~/server/projects/projects";
@@ -22,7 +23,8 @@ import { signedInUser } from "~/test/signed-in";
 const POOL_SIZE = MAX_INGEST_TRANSACTIONS + 1;
 const QUEUED = POOL_SIZE + 3;
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: POOL_SIZE });
-const small = new PrismaClient({ adapter: new PrismaPg(pool) });
+// (attachPool: uploads run their transaction on the pool under the client, sql-transaction.ts.)
+const small = attachPool(new PrismaClient({ adapter: new PrismaPg(pool) }), pool);
 let options: IngestOptions;
 
 beforeAll(async () => {

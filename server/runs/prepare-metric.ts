@@ -2,6 +2,8 @@
 // compact samples, time series. Pure CPU work, done before the database transaction opens, after
 // one look-up of the histogram scales the experiment's earlier runs used (histogramScales).
 import type { Db } from "../db/client";
+import { Prisma } from "../db/generated/client";
+import { preparedQuery } from "../db/prepared-statements";
 import { AppError, type FieldIssue } from "../core/errors";
 import type { TRunMetricInput } from "../schemas/results";
 import { summaryContradictions } from "../schemas/summary-rules";
@@ -46,7 +48,9 @@ const bytes = (buffer: Buffer): Uint8Array<ArrayBuffer> =>
  * result the experiment ever stored (this runs on each upload and each agent's complete).
  */
 async function histogramScales(db: Db, projectId: string, experimentSlug: string): Promise<Map<string, number>> {
-  const rows = await db.$queryRaw<{ key: string; histogramScale: number }[]>`
+  const rows = await preparedQuery<{ key: string; histogramScale: number }>(
+    db,
+    Prisma.sql`
     SELECT m."key", s."histogramScale"
     FROM "Metric" m JOIN "Experiment" e ON e."id" = m."experimentId"
     CROSS JOIN LATERAL (
@@ -54,7 +58,8 @@ async function histogramScales(db: Db, projectId: string, experimentSlug: string
       WHERE r."metricId" = m."id" AND r."histogramScale" IS NOT NULL
       LIMIT 1
     ) s
-    WHERE e."projectId" = ${projectId} AND e."slug" = ${experimentSlug}`;
+    WHERE e."projectId" = ${projectId} AND e."slug" = ${experimentSlug}`,
+  );
   return new Map(rows.map((row) => [row.key, row.histogramScale]));
 }
 

@@ -13,6 +13,7 @@
 // readers and inserts that merely reference the experiment are not held up.
 import { Prisma } from "../db/generated/client";
 import { AppError, type FieldIssue } from "../core/errors";
+import type { SqlClient } from "../db/sql-transaction";
 
 type Tx = Prisma.TransactionClient;
 
@@ -33,13 +34,14 @@ export interface RunToNumber {
  * explicit ones. An explicit number a concurrent upload stores first is caught by the unique
  * constraint on (variant, repetition): the upload runs again and is refused here.
  */
-export async function allocateRepetitions(tx: Tx, runs: RunToNumber[]): Promise<number[]> {
+export async function allocateRepetitions(tx: SqlClient, runs: RunToNumber[]): Promise<number[]> {
   const explicit = runs.filter((run): run is RunToNumber & { repetition: number } => run.repetition !== undefined);
   if (explicit.length) {
-    const taken = await tx.run.findMany({
-      where: { OR: explicit.map((run) => ({ variantId: run.variantId, repetition: run.repetition })) },
-      select: { variantId: true, repetition: true },
-    });
+    const wanted = explicit.map((run) => ({ variantId: run.variantId, repetition: run.repetition }));
+    const taken = await tx.query<{ variantId: string; repetition: number }>(Prisma.sql`
+      SELECT r."variantId", r."repetition" FROM "Run" r
+      JOIN json_to_recordset(${JSON.stringify(wanted)}::json) AS w("variantId" text, "repetition" int)
+        ON r."variantId" = w."variantId" AND r."repetition" = w."repetition"`);
     const isTaken = new Set(taken.map((run) => `${run.variantId}:${run.repetition}`));
     const issues: FieldIssue[] = explicit
       .filter((run) => isTaken.has(`${run.variantId}:${run.repetition}`))
@@ -101,9 +103,9 @@ export const takeRepetitionsSql = (variantId: string, count: number, floor: numb
  * here, each holding the counters it advanced until it commits, so two uploads of the same
  * variants wait for each other instead of deadlocking.
  */
-async function takeRepetitionsOfVariants(tx: Tx, wanted: Map<string, { auto: number; floor: number }>): Promise<Map<string, number>> {
+async function takeRepetitionsOfVariants(tx: SqlClient, wanted: Map<string, { auto: number; floor: number }>): Promise<Map<string, number>> {
   const rows = [...wanted].map(([variantId, { auto, floor }]) => ({ variantId, count: auto, floor }));
-  const taken = await tx.$queryRaw<{ id: string; first: bigint }[]>`
+  const taken = await tx.query<{ id: string; first: bigint }>(Prisma.sql`
     WITH wanted AS (SELECT * FROM json_to_recordset(${JSON.stringify(rows)}::json) AS w("variantId" text, "count" bigint, "floor" bigint)),
     locked AS (SELECT v."id" FROM "Variant" v WHERE v."id" IN (SELECT "variantId" FROM wanted) ORDER BY v."id" FOR NO KEY UPDATE)
     UPDATE "Variant" v SET "nextRepetition" = GREATEST(
@@ -113,7 +115,7 @@ async function takeRepetitionsOfVariants(tx: Tx, wanted: Map<string, { auto: num
     ) + w."count"
     FROM wanted w JOIN locked l ON l."id" = w."variantId"
     WHERE v."id" = w."variantId"
-    RETURNING v."id", v."nextRepetition" - w."count" AS "first"`;
+    RETURNING v."id", v."nextRepetition" - w."count" AS "first"`);
   if (taken.length !== rows.length) throw new AppError("NOT_FOUND", "a variant of this upload no longer exists");
   return new Map(taken.map((row) => [row.id, Number(row.first)]));
 }

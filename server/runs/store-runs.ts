@@ -25,6 +25,7 @@ import { type Db, type Prisma as PrismaTypes } from "../db/client";
 import { preparedQuery } from "../db/prepared-statements";
 import { Prisma } from "../db/generated/client";
 import { utcNow } from "../db/utc-now";
+import type { SqlClient } from "../db/sql-transaction";
 import type { TRunInput } from "../schemas/results";
 import type { PreparedMetric } from "./prepare-metric";
 import { MAX_REPETITION, takeRepetitionsSql } from "./run-numbering";
@@ -160,11 +161,11 @@ export function insertRunsSql(rows: RunRows, options: { numbered?: string } = {}
  * "runs stored" mark when one of them names a commit: each run's id and repetition, in request
  * order.
  */
-export async function insertRuns(tx: PrismaTypes.TransactionClient, runs: RunOfRequest[], context: RunContext): Promise<{ id: string; repetition: number }[]> {
+export async function insertRuns(tx: SqlClient, runs: RunOfRequest[], context: RunContext): Promise<{ id: string; repetition: number }[]> {
   const rows = runRows(runs, context);
   if (rows.runs.length === 0) return [];
   const named = runs.some(({ run }) => run.gitCommit);
-  const stored = await tx.$queryRaw<{ id: string; repetition: number }[]>(Prisma.sql`
+  const stored = await tx.query<{ id: string; repetition: number }>(Prisma.sql`
     WITH ${insertRunsSql(rows)},
     marked AS (${markRunsStoredSql(rows.experimentId, Prisma.sql`${named}`)})
     SELECT "id", "repetition" FROM run`);
@@ -255,7 +256,5 @@ export async function touchExperiment(db: Db, experimentId: string, options: { w
   const statement = (skip: PrismaTypes.Sql) => Prisma.sql`
     UPDATE "Experiment" SET "updatedAt" = ${utcNow}
     WHERE "id" = (SELECT "id" FROM "Experiment" WHERE "id" = ${experimentId} AND "updatedAt" < ${utcNow} - interval '1 second' FOR NO KEY UPDATE ${skip})`;
-  // (An agent's complete, hot, as a prepared statement on the pool; an upload through its client.)
-  if (options.wait) await db.$executeRaw(statement(Prisma.empty));
-  else await preparedQuery(db, statement(Prisma.sql`SKIP LOCKED`));
+  await preparedQuery(db, statement(options.wait ? Prisma.empty : Prisma.sql`SKIP LOCKED`));
 }

@@ -1,6 +1,6 @@
 // The experiment an upload stores into, with its variants and metrics, read under the row lock the
-// upload needs (taken first, in a statement of its own, so the read sees every change committed
-// before the lock was granted):
+// upload needs (taken first, and read in a later statement, so the read sees every change
+// committed before the lock was granted):
 // - "share" (FOR SHARE), for an upload that only adds runs to variants and metrics that exist:
 //   such uploads share the lock and commit side by side, meeting only at their variants'
 //   repetition counters (run-numbering.ts). An edit of the experiment (renaming or deleting
@@ -9,8 +9,7 @@
 //   positions are "highest so far + 1", safe only while no one else adds any.
 // Neither conflicts with the FOR KEY SHARE locks that foreign-key checks take.
 import { Prisma } from "../db/generated/client";
-
-type Tx = Prisma.TransactionClient;
+import type { SqlClient } from "../db/sql-transaction";
 
 export type ExperimentLock = "share" | "exclusive";
 
@@ -22,19 +21,25 @@ export interface UploadExperiment {
   metrics: { id: string; key: string; unit: string; direction: string; position: number }[];
 }
 
-/** The experiment with this slug in the project, locked until the transaction ends; null when there is none. */
-export async function lockAndReadExperiment(tx: Tx, projectId: string, slug: string, lock: ExperimentLock): Promise<UploadExperiment | null> {
+/**
+ * A sub-select that locks the experiment with this slug in the project until the transaction ends,
+ * giving its id (NULL when there is none): for a statement of the upload's that does more (the
+ * idempotency record's INSERT), saving a round trip. Read it afterwards with readLockedExperiment.
+ */
+export function lockExperimentSql(projectId: string, slug: string, lock: ExperimentLock) {
   const mode = lock === "share" ? Prisma.sql`FOR SHARE` : Prisma.sql`FOR NO KEY UPDATE`;
-  const locked = await tx.$queryRaw<{ id: string }[]>`SELECT "id" FROM "Experiment" WHERE "projectId" = ${projectId} AND "slug" = ${slug} ${mode}`;
-  const id = locked[0]?.id;
-  if (!id) return null;
+  return Prisma.sql`SELECT "id" FROM "Experiment" WHERE "projectId" = ${projectId} AND "slug" = ${slug} ${mode}`;
+}
+
+/** The experiment lockExperimentSql locked, with its variants and metrics, in a statement of its own. */
+export async function readLockedExperiment(tx: SqlClient, id: string): Promise<UploadExperiment | null> {
   // One statement, not Prisma's include: that runs one query per relation at once on the
   // transaction's single connection, which node-postgres deprecates (and pg 9 refuses).
-  const [row] = await tx.$queryRaw<UploadExperiment[]>`
+  const [row] = await tx.query<UploadExperiment>(Prisma.sql`
     SELECT e."id", e."slug", e."updatedAt",
       COALESCE((SELECT json_agg(json_build_object('id', v."id", 'name', v."name", 'position', v."position") ORDER BY v."position") FROM "Variant" v WHERE v."experimentId" = e."id"), '[]') AS "variants",
       COALESCE((SELECT json_agg(json_build_object('id', m."id", 'key', m."key", 'unit', m."unit", 'direction', m."direction", 'position', m."position") ORDER BY m."position")
         FROM "Metric" m WHERE m."experimentId" = e."id"), '[]') AS "metrics"
-    FROM "Experiment" e WHERE e."id" = ${id}`;
+    FROM "Experiment" e WHERE e."id" = ${id}`);
   return row ?? null;
 }

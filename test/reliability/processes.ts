@@ -72,6 +72,8 @@ export async function startServer(options: ServerOptions): Promise<Child & { url
         HOSTNAME: "127.0.0.1",
         DATABASE_URL: options.databaseUrl,
         BETTER_AUTH_SECRET: process.env.BETTER_AUTH_SECRET ?? crypto.randomBytes(32).toString("base64url"),
+        // One process, the one the tests signal, unless a test asks for more (server-workers.rel.test.ts).
+        VERSUS_WORKERS: "1",
         ...options.env,
       },
     }),

@@ -1,0 +1,71 @@
+// Every core: scripts/serve.ts serves with VERSUS_WORKERS processes (one per core when unset),
+// as the primary of node:cluster. Each worker is a whole server (Next.js behind the HTTP server
+// of serve.ts, its own database pool) listening on the one port, which the primary shares out
+// connection by connection. What each process keeps for itself stays correct with several:
+// - comparisons are cached per process with a key read from the database on every read (the
+//   variants' runsVersion, kept by triggers), so a run stored through one process is seen by the
+//   next read through any other;
+// - wake-ups (a job to claim, runs to follow up) are NOTIFYs every process LISTENs to;
+// - sign-in rate limits and sessions live in the database;
+// - admission (ingest-turns.ts) and the pool are per process, so N processes take up to N times
+//   the connections (N × 10, plus one LISTEN connection per channel each);
+// - the background work that follows stored runs is claimed from the database by any process
+//   that does it (server/background/worker.ts); only the first worker does, unless
+//   VERSUS_BACKGROUND_WORKER=0 says none should.
+// A worker that exits by itself is started again, unless it did so within CRASH_LOOP_MS of its
+// start (a bad setting or a broken build): then the server stops with its exit code, as a single
+// process would. SIGTERM or SIGINT stops every worker, then the primary.
+import cluster, { type Worker } from "node:cluster";
+import os from "node:os";
+import { env } from "../../server/core/env";
+
+/** How many server processes to run: VERSUS_WORKERS, else one per core. */
+export function serverProcessCount(): number {
+  return env.VERSUS_WORKERS ?? os.availableParallelism();
+}
+
+const CRASH_LOOP_MS = 10_000;
+
+/** Runs `count` workers until a signal stops them (resolves 0) or one fails at start-up (resolves its code). */
+export function superviseWorkers(count: number, log: (line: string) => void): Promise<number> {
+  return new Promise((resolve) => {
+    const started = new Map<Worker, { index: number; at: number }>();
+    let stopping: number | undefined;
+
+    const fork = (index: number) => {
+      const worker = cluster.fork({ ...(index > 0 ? { VERSUS_BACKGROUND_WORKER: "0" } : {}) });
+      started.set(worker, { index, at: Date.now() });
+    };
+    const stop = (code: number) => {
+      stopping ??= code;
+      for (const worker of started.keys()) if (!worker.isDead()) worker.process.kill("SIGTERM");
+      if (started.size === 0) resolve(stopping);
+    };
+
+    cluster.on("exit", (worker, code, signal) => {
+      const { index, at } = started.get(worker) ?? { index: -1, at: 0 };
+      started.delete(worker);
+      if (stopping !== undefined) {
+        if (started.size === 0) resolve(stopping);
+        return;
+      }
+      const how = signal ? `on ${signal}` : `with code ${code}`;
+      if (Date.now() - at < CRASH_LOOP_MS) {
+        log(`server worker ${index + 1} exited ${how} while starting: stopping`);
+        stop(code || 1);
+        return;
+      }
+      log(`server worker ${index + 1} exited ${how}: starting another`);
+      fork(index);
+    });
+    for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => stop(0));
+
+    log(`${count} server processes (VERSUS_WORKERS)`);
+    for (let index = 0; index < count; index++) fork(index);
+  });
+}
+
+/** In a worker: stop when the primary is gone (killed without stopping its workers). */
+export function exitWithPrimary() {
+  if (cluster.isWorker) process.once("disconnect", () => process.exit(0));
+}
