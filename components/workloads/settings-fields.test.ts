@@ -322,7 +322,9 @@ describe("SchemaForm", () => {
         onChange: () => undefined,
       }),
     );
-    expect(html).toMatch(/<input[^>]*id="v\.settings\.provider"[^>]*list="v\.settings\.provider-suggestions"[^>]*>|<input[^>]*list="v\.settings\.provider-suggestions"[^>]*id="v\.settings\.provider"[^>]*>/);
+    expect(html).toMatch(
+      /<input[^>]*id="v\.settings\.provider"[^>]*list="v\.settings\.provider-suggestions"[^>]*>|<input[^>]*list="v\.settings\.provider-suggestions"[^>]*id="v\.settings\.provider"[^>]*>/,
+    );
     expect(html).toContain('<datalist id="v.settings.provider-suggestions"><option value="SunJCE"></option><option value="BC"></option></datalist>');
   });
 

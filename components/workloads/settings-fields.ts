@@ -106,7 +106,9 @@ function scalarOf(raw: unknown): ScalarSpec | string {
   const type = singleType(schema);
   switch (type) {
     case "string": {
-      const examples = Array.isArray(schema.examples) ? schema.examples.filter((example): example is string => typeof example === "string" && example !== "") : [];
+      const examples = Array.isArray(schema.examples)
+        ? schema.examples.filter((example): example is string => typeof example === "string" && example !== "")
+        : [];
       return { kind: type, ...unit, ...(examples.length ? { suggestions: examples } : {}) };
     }
     case "boolean":

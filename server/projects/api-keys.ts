@@ -52,7 +52,15 @@ export interface ApiKeyPrincipal {
 export async function authenticateApiKey(db: Db, authorization: string | null): Promise<ApiKeyPrincipal> {
   const { hash } = presentedSecret(authorization, "project API key");
   // Every REST call starts here: a prepared statement on the pool (prepared-statements.ts), not Prisma's pipeline.
-  const [key] = await preparedQuery<{ id: string; name: string; scope: TApiKeyScope; projectId: string; projectSlug: string; lastUsedAt: Date | null; revokedAt: Date | null }>(
+  const [key] = await preparedQuery<{
+    id: string;
+    name: string;
+    scope: TApiKeyScope;
+    projectId: string;
+    projectSlug: string;
+    lastUsedAt: Date | null;
+    revokedAt: Date | null;
+  }>(
     db,
     Prisma.sql`SELECT k."id", k."name", k."scope"::text AS "scope", k."projectId", p."slug" AS "projectSlug", k."lastUsedAt", k."revokedAt"
       FROM "ApiKey" k JOIN "Project" p ON p."id" = k."projectId" WHERE k."secretHash" = ${hash}`,
