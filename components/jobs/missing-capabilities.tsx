@@ -1,6 +1,7 @@
 // The Run dialog's answer to "why can no agent run this?": for each thing the jobs need that no
-// online agent offers, which agent that ships with Versus has it and what it takes to run one, so
-// a user learns what to install or start instead of waiting on a queue nobody serves.
+// agent of the project offers (online or not), which agent that ships with Versus has it and what
+// it takes to run one, so a user learns what to install or start instead of waiting on a queue
+// nobody serves.
 import type { ReactNode } from "react";
 import { builtInLabel } from "~/components/experiments/runnable-empty-state";
 import type { BuiltInAgent } from "~/server/workloads/built-in-agents";
