@@ -60,6 +60,7 @@ export const procedureAccess: Record<string, Access> = {
 
   "job.batches": "viewer",
   "job.estimate": "viewer",
+  "job.noiseFloor": "viewer",
   "job.get": "viewer",
   "job.startBatch": "member",
   "job.cancel": "member",
@@ -91,4 +92,5 @@ export const procedureAccess: Record<string, Access> = {
   "alert.setRuleEnabled": "member",
   "alert.deleteRule": "member",
   "alert.review": "member",
+  "alert.judge": "member",
 };

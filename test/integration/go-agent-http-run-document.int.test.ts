@@ -58,7 +58,19 @@ describe.skipIf(!hasGo)("the Go agent's http run document on the real server", (
     });
 
     const { comparison, charts } = await getExperimentResults(db, { projectSlug: slug }, "http");
-    expect(comparison.metrics.map((m) => m.key).sort()).toEqual(["bytes_in", "bytes_out", "errors", "latency", "latency_p50", "latency_p99", "throughput"]);
+    expect(comparison.metrics.map((m) => m.key).sort()).toEqual([
+      "bytes_in",
+      "bytes_out",
+      "bytes_total",
+      "errors",
+      "latency",
+      "latency_p50",
+      "latency_p95",
+      "latency_p99",
+      "requests",
+      "throughput",
+      "throughput_peak",
+    ]);
     if (!charts) throw new Error("no charts");
     const latency = charts.metrics.find((m) => m.key === "latency");
     expect(latency?.unit).toBe("ms");
