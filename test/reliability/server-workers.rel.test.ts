@@ -4,7 +4,7 @@
 // two share, and a retried Idempotency-Key replays through either; a comparison each worker has
 // cached shows runs stored through the other at the next read; SIGTERM stops the workers with the
 // primary, and a worker killed alone is replaced.
-import { execFileSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import crypto from "node:crypto";
 import http from "node:http";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
@@ -28,10 +28,15 @@ afterEach(async () => {
 });
 afterAll(() => db.$disconnect());
 
-/** The worker processes under the server's primary (its other children are the TypeScript loader's esbuild). */
+/**
+ * The worker processes under the server's primary (its other children are the TypeScript loader's
+ * esbuild); none while it has no child at all (ps then exits 1, e.g. between a worker's death and
+ * its replacement on a loaded machine).
+ */
 function workersOf(server: Child): number[] {
-  const out = execFileSync("ps", ["-o", "pid=,args=", "--ppid", String(server.process.pid)], { encoding: "utf8" });
-  return out
+  const ps = spawnSync("ps", ["-o", "pid=,args=", "--ppid", String(server.process.pid)], { encoding: "utf8" });
+  if (ps.status !== 0 && ps.status !== 1) throw new Error(`ps failed (${ps.status}): ${ps.stderr}`);
+  return ps.stdout
     .split("\n")
     .filter((line) => line.includes("scripts/serve.ts"))
     .map((line) => Number.parseInt(line.trim(), 10));
