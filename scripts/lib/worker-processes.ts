@@ -12,9 +12,10 @@
 // - the background work that follows stored runs is claimed from the database by any process
 //   that does it (server/background/worker.ts); only the first worker does, unless
 //   VERSUS_BACKGROUND_WORKER=0 says none should.
-// A worker that exits by itself is started again, unless it did so within CRASH_LOOP_MS of its
-// start (a bad setting or a broken build): then the server stops with its exit code, as a single
-// process would. SIGTERM or SIGINT stops every worker, then the primary.
+// A worker that exits after it was listening is started again; one that exits before it ever
+// listened (a bad setting or a broken build) stops the server with its exit code, as a single
+// process would — decided by the worker's own "listening", not by a time since its start, which a
+// fast or a loaded machine would each get wrong. SIGTERM or SIGINT stops every worker, then the primary.
 import cluster, { type Worker } from "node:cluster";
 import os from "node:os";
 import { env } from "../../server/core/env";
@@ -24,17 +25,17 @@ export function serverProcessCount(): number {
   return env.VERSUS_WORKERS ?? os.availableParallelism();
 }
 
-const CRASH_LOOP_MS = 10_000;
-
 /** Runs `count` workers until a signal stops them (resolves 0) or one fails at start-up (resolves its code). */
 export function superviseWorkers(count: number, log: (line: string) => void): Promise<number> {
   return new Promise((resolve) => {
-    const started = new Map<Worker, { index: number; at: number }>();
+    const started = new Map<Worker, { index: number; listening: boolean }>();
     let stopping: number | undefined;
 
     const fork = (index: number) => {
       const worker = cluster.fork({ ...(index > 0 ? { VERSUS_BACKGROUND_WORKER: "0" } : {}) });
-      started.set(worker, { index, at: Date.now() });
+      const state = { index, listening: false };
+      started.set(worker, state);
+      worker.once("listening", () => (state.listening = true));
     };
     const stop = (code: number) => {
       stopping ??= code;
@@ -43,14 +44,14 @@ export function superviseWorkers(count: number, log: (line: string) => void): Pr
     };
 
     cluster.on("exit", (worker, code, signal) => {
-      const { index, at } = started.get(worker) ?? { index: -1, at: 0 };
+      const { index, listening } = started.get(worker) ?? { index: -1, listening: false };
       started.delete(worker);
       if (stopping !== undefined) {
         if (started.size === 0) resolve(stopping);
         return;
       }
       const how = signal ? `on ${signal}` : `with code ${code}`;
-      if (Date.now() - at < CRASH_LOOP_MS) {
+      if (!listening) {
         log(`server worker ${index + 1} exited ${how} while starting: stopping`);
         stop(code || 1);
         return;
