@@ -105,7 +105,9 @@ test("build an http experiment with the form alone, run it on a Go agent, read t
   await expect(editors.locator("textarea")).toHaveCount(0);
   // The workload's metrics, with one click each, keys and units as the agent reports them.
   const offered = editors.nth(0).getByTestId("workload-metrics");
-  await expect(offered.getByTestId("workload-metric").filter({ hasText: "throughput" })).toContainText("req/s · higher is better");
+  // The metric keyed throughput exactly (throughput_peak is offered too).
+  const throughput = offered.getByTestId("workload-metric").filter({ has: page.locator("code", { hasText: /^throughput$/ }) });
+  await expect(throughput).toContainText("req/s · higher is better");
   await offered.getByRole("button", { name: "Add metric latency", exact: true }).click();
   await offered.getByRole("button", { name: "Add metric throughput", exact: true }).click();
   await expect(page.locator('[id="metrics.0.key"]')).toHaveValue("latency");
