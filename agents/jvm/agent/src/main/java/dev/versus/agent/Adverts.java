@@ -20,7 +20,7 @@ final class Adverts {
 
   static ArrayNode of(WorkloadFactory workloads, JobRunner runner, Logger log) {
     ArrayNode adverts = ApiClient.JSON.createArrayNode();
-    for (Workload workload : workloads.plugins().all()) {
+    for (Workload workload : workloads.offered()) {
       ObjectNode advert = adverts.addObject().put("name", workload.name()).put("description", workload.description());
       try {
         advert.set("settingsSchema", runner.settingsSchema(workload));

@@ -10,6 +10,7 @@ import dev.versus.agent.api.RetryPolicy;
 import dev.versus.agent.plugins.WorkloadFactory;
 import dev.versus.agent.probe.Probes;
 import dev.versus.agent.run.JobRunner;
+import dev.versus.workloads.kafka.LocalBrokerProcess;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -128,11 +129,16 @@ public final class Agent {
     halt.fire("unauthorized");
   }
 
+  /** The capability of an agent whose kafka workload can start a local broker for a run (docs/agent-protocol.md, "Capabilities"). */
+  static final String KAFKA_LOCAL_BROKER = "kafka:local-broker";
+
   private ObjectNode announcement() {
     ObjectNode body = ApiClient.JSON.createObjectNode().put("version", VERSION);
     ArrayNode capabilities = body.putArray("capabilities");
     workloads.names().forEach(capabilities::add);
     Probes.capabilities().forEach(capabilities::add);
+    // Jobs whose kafka settings ask for a broker of the run's own go only to an agent that can start one.
+    if (workloads.names().contains("kafka") && LocalBrokerProcess.classPath(System.getenv()).isPresent()) capabilities.add(KAFKA_LOCAL_BROKER);
     ObjectNode labels = body.putObject("labels");
     config.labels().forEach(labels::put);
     body.set("workloads", Adverts.of(workloads, runner, log));

@@ -26,7 +26,10 @@ public record Config(
     Path pluginsDir,
     double shutdownGraceSeconds,
     long claimJitterMs,
-    GitSource git) {
+    GitSource git,
+    /** The workloads to offer (--workloads); empty: every one the agent has. */
+    List<String> workloads,
+    boolean exitWithParent) {
 
   /** A configuration the agent cannot start with; exit 78. */
   public static final class ConfigException extends Exception {
@@ -94,7 +97,15 @@ public record Config(
         flags.pluginsDir == null ? stateDir.resolve("plugins") : Path.of(flags.pluginsDir),
         grace,
         Math.round(jitter),
-        GitSource.read(env, GitSource::runGit));
+        GitSource.read(env, GitSource::runGit),
+        names(flags.workloads),
+        flags.exitWithParent);
+  }
+
+  /** "json, kafka" into [json, kafka]; null or blank: none. */
+  private static List<String> names(String list) {
+    if (list == null) return List.of();
+    return java.util.Arrays.stream(list.split(",")).map(String::trim).filter(name -> !name.isEmpty()).distinct().toList();
   }
 
   /** "pool=lab,os=linux" (or repeated --label pool=lab) into {pool: lab, os: linux}. */

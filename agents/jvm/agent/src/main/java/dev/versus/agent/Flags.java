@@ -33,7 +33,8 @@ final class Flags {
       "--credential-file", "VERSUS_AGENT_CREDENTIAL_FILE",
       "--buffer-dir", "VERSUS_AGENT_BUFFER_DIR",
       "--plugins-dir", "VERSUS_AGENT_PLUGINS_DIR",
-      "--shutdown-grace", "VERSUS_AGENT_SHUTDOWN_GRACE_SECONDS");
+      "--shutdown-grace", "VERSUS_AGENT_SHUTDOWN_GRACE_SECONDS",
+      "--workloads", "VERSUS_AGENT_WORKLOADS");
 
   @Option(names = "--url", paramLabel = "<url>", description = "Versus server address (VERSUS_URL)")
   String url;
@@ -59,6 +60,13 @@ final class Flags {
   @Option(names = "--shutdown-grace", paramLabel = "<seconds>", defaultValue = "10",
       description = "on SIGTERM, how long a running job may take to finish before it is released (VERSUS_AGENT_SHUTDOWN_GRACE_SECONDS; default 10)")
   String shutdownGrace;
+
+  @Option(names = "--workloads", paramLabel = "<name,name>",
+      description = {"offer only these workloads (VERSUS_AGENT_WORKLOADS; default: every built-in and plugin workload);", "npm start offers only those the Go agent lacks"})
+  String workloads;
+
+  @Option(names = "--exit-with-parent", description = "stop (as on SIGTERM) when the process that started the agent exits; npm start uses it")
+  boolean exitWithParent;
 
   @Option(names = {"-h", "--help"}, usageHelp = true, description = "this text")
   boolean help;

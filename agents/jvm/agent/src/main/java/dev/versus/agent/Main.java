@@ -53,7 +53,16 @@ public final class Main {
     log.atInfo().setMessage("agent.starting").addKeyValue("version", Agent.VERSION).addKeyValue("credential_file", config.credentialFile())
         .addKeyValue("buffer_dir", config.bufferDir()).addKeyValue("plugins_dir", config.pluginsDir()).log();
     Plugins plugins = Plugins.load(config.pluginsDir(), Main.class.getClassLoader(), log);
-    Agent agent = new Agent(config, new WorkloadFactory(plugins), new HarnessJobRunner(log, true), log, null);
+    WorkloadFactory workloads;
+    try {
+      workloads = new WorkloadFactory(plugins, config.workloads());
+    } catch (IllegalArgumentException unknown) {
+      log.atError().setMessage("agent.bad_config").addKeyValue("reason", "workloads: --workloads / VERSUS_AGENT_WORKLOADS: " + unknown.getMessage()).log();
+      System.exit(Agent.EXIT_CONFIG);
+      return;
+    }
+    Agent agent = new Agent(config, workloads, new HarnessJobRunner(log, true), log, null);
+    if (config.exitWithParent()) ParentWatch.start(() -> agent.stop("parent exited"));
 
     CountDownLatch finished = new CountDownLatch(1);
     int[] exitCode = {1};

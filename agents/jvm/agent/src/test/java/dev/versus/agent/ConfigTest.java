@@ -1,6 +1,7 @@
 package dev.versus.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -59,6 +60,15 @@ class ConfigTest {
     assertEquals(Path.of("/env/plugins"), config.pluginsDir());
     assertEquals(4.0, config.shutdownGraceSeconds());
     assertEquals(250, config.claimJitterMs());
+  }
+
+  @Test
+  void workloadsComeFromTheFlagOrTheVariableAndExitWithParentOnlyFromTheFlag() throws Exception {
+    assertEquals(List.of(), read(Map.of(), "--url", "http://x").workloads(), "none named: every workload");
+    assertEquals(List.of("json", "kafka"), read(Map.of("VERSUS_URL", "http://x", "VERSUS_AGENT_WORKLOADS", " json, kafka,,json ")).workloads());
+    assertEquals(List.of("cipher"), read(Map.of("VERSUS_AGENT_WORKLOADS", "json"), "--url", "http://x", "--workloads", "cipher").workloads());
+    assertFalse(read(Map.of(), "--url", "http://x").exitWithParent());
+    assertTrue(read(Map.of(), "--url", "http://x", "--exit-with-parent").exitWithParent());
   }
 
   @Test
@@ -125,8 +135,8 @@ class ConfigTest {
   void helpListsEveryFlagAndVariable() {
     for (String flag : List.of("--help", "-h")) {
       Config.HelpRequested help = assertThrows(Config.HelpRequested.class, () -> Config.read(new String[] {flag}, Map.of()));
-      for (String word : List.of("--url", "--enrollment-token", "--name", "--label", "--credential-file", "--buffer-dir", "--plugins-dir", "--shutdown-grace",
-          "VERSUS_URL", "VERSUS_ENROLLMENT_TOKEN", "VERSUS_AGENT_NAME", "VERSUS_AGENT_LABELS", "VERSUS_AGENT_CREDENTIAL_FILE", "VERSUS_AGENT_BUFFER_DIR",
+      for (String word : List.of("--url", "--enrollment-token", "--name", "--label", "--credential-file", "--buffer-dir", "--plugins-dir", "--shutdown-grace", "--workloads", "--exit-with-parent",
+          "VERSUS_AGENT_WORKLOADS", "VERSUS_URL", "VERSUS_ENROLLMENT_TOKEN", "VERSUS_AGENT_NAME", "VERSUS_AGENT_LABELS", "VERSUS_AGENT_CREDENTIAL_FILE", "VERSUS_AGENT_BUFFER_DIR",
           "VERSUS_AGENT_PLUGINS_DIR", "VERSUS_AGENT_SHUTDOWN_GRACE_SECONDS", "VERSUS_AGENT_CLAIM_JITTER_MS", "VERSUS_GIT_COMMIT", "VERSUS_GIT_DIR")) {
         assertTrue(help.getMessage().contains(word), word + " in:\n" + help.getMessage());
       }

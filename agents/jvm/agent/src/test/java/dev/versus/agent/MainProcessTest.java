@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -129,6 +130,43 @@ class MainProcessTest extends AgainstFakeJobApi {
     assertTrue(adverts.isArray() && adverts.toString().contains("\"name\":\"good\"") && adverts.toString().contains("\"name\":\"json\""), adverts.toString());
     String err = String.join("\n", agent.err());
     assertTrue(err.contains(" level=info event=plugin.loaded jar=" + plugins.resolve("good.jar") + " workloads=good"), err);
+  }
+
+  @Test
+  void workloadsLimitsWhatTheAgentAdvertisesAndAnUnknownOneExits78() throws Exception {
+    AgentProcess agent = new AgentProcess(home, Map.of("VERSUS_URL", api.url(), "VERSUS_ENROLLMENT_TOKEN", FakeJobApi.TOKEN, "VERSUS_AGENT_WORKLOADS", "cipher,kafka"), "--exit-with-parent");
+    agent.awaitOut("agent.ready");
+    JsonNode register = api.calls("register").get(0).body();
+    List<String> advertised = new ArrayList<>();
+    register.path("workloads").forEach(advert -> advertised.add(advert.path("name").asText()));
+    assertEquals(List.of("cipher", "kafka"), advertised, register.toString());
+    assertTrue(!register.path("capabilities").toString().contains("\"json\""), "json is not offered: " + register.path("capabilities"));
+    agent.process.toHandle().destroy();
+    assertEquals(0, agent.exit());
+
+    AgentProcess unknown = new AgentProcess(home, Map.of("VERSUS_URL", api.url()), "--workloads", "cipher,nope");
+    assertEquals(Agent.EXIT_CONFIG, unknown.exit());
+    String line = String.join("\n", unknown.err());
+    assertTrue(line.contains("event=agent.bad_config") && line.contains("VERSUS_AGENT_WORKLOADS") && line.contains("no workload \\\"nope\\\""), line);
+  }
+
+  @Test
+  void exitWithParentStopsTheAgentWhenItsParentDies() throws Exception {
+    // A shell that starts the agent in the background and exits: the agent loses its parent at once.
+    String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Path pidFile = home.resolve("agent.pid");
+    Path log = home.resolve("agent.log");
+    ProcessBuilder shell = new ProcessBuilder("sh", "-c",
+        "\"$0\" -cp \"$1\" " + Main.class.getName() + " --exit-with-parent > \"$2\" 2>&1 & echo $! > \"$3\"; sleep 3", javaBin, System.getProperty("java.class.path"), log.toString(), pidFile.toString());
+    shell.environment().keySet().removeIf(name -> name.startsWith("VERSUS_"));
+    shell.environment().putAll(Map.of("HOME", home.toString(), "VERSUS_URL", api.url(), "VERSUS_ENROLLMENT_TOKEN", FakeJobApi.TOKEN));
+    Process parent = shell.start();
+    assertTrue(parent.waitFor(30, TimeUnit.SECONDS), "the shell ends after starting the agent");
+    long pid = Long.parseLong(Files.readString(pidFile).trim());
+    ProcessHandle agent = ProcessHandle.of(pid).orElseThrow();
+    assertTrue(agent.onExit().get(60, TimeUnit.SECONDS) != null, "the agent stops after its parent exited");
+    String lines = Files.readString(log);
+    assertTrue(lines.contains("event=agent.stopping") && lines.contains("parent exited") && lines.contains("event=agent.stopped exit_code=0"), lines);
   }
 
   @Test

@@ -7,7 +7,9 @@ import java.util.concurrent.CountDownLatch;
  * {@code java -jar versus-kafka-broker.jar}: starts a local KRaft broker and prints one line,
  * {@code bootstrap.servers=127.0.0.1:PORT}, on stdout when it is ready (exit 1 with the reason on
  * stderr when it cannot start within {@code VERSUS_KAFKA_BROKER_START_TIMEOUT_MS}, default 60000).
- * It runs until it is stopped (SIGTERM, SIGINT) and deletes its data then.
+ * It runs until it is stopped (SIGTERM, SIGINT) and deletes its data then. With
+ * {@code --exit-with-parent} it also stops when its stdin closes: the kafka workload starts one per
+ * run and holds the other end, so a run's JVM that dies leaves no broker behind.
  */
 public final class LocalBrokerMain {
   private LocalBrokerMain() {}
@@ -34,6 +36,20 @@ public final class LocalBrokerMain {
     }, "versus-local-broker-stop"));
     System.out.println("bootstrap.servers=" + broker.bootstrapServers());
     System.out.flush();
+    if (java.util.Arrays.asList(args).contains("--exit-with-parent")) {
+      Thread watch = new Thread(() -> {
+        try {
+          while (System.in.read() >= 0) {
+            // nothing is sent; only the end of the stream counts
+          }
+        } catch (java.io.IOException closed) {
+          // the same as the end of the stream
+        }
+        System.exit(0);
+      }, "versus-local-broker-parent");
+      watch.setDaemon(true);
+      watch.start();
+    }
     stopped.await();
   }
 }

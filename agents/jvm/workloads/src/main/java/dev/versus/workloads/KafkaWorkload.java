@@ -1,6 +1,7 @@
 package dev.versus.workloads;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.versus.workload.Benchmark;
 import dev.versus.workload.Blackhole;
 import dev.versus.workload.Direction;
@@ -12,6 +13,8 @@ import dev.versus.workloads.kafka.EventSerializer;
 import dev.versus.workloads.kafka.EventSerializers;
 import dev.versus.workloads.kafka.KafkaProducerRun;
 import dev.versus.workloads.kafka.KafkaSecurity;
+import dev.versus.workloads.kafka.LocalBrokerProcess;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -36,8 +39,9 @@ public final class KafkaWorkload implements Workload {
   @Override
   public String settingsSchema() {
     return """
-        {"type": "object", "additionalProperties": false, "required": ["bootstrapServers"], "properties": {
-          "bootstrapServers": {"type": "string", "minLength": 1, "description": "The brokers to connect to, host:port[,host:port…] (TLS and SASL settings come from the agent's VERSUS_KAFKA_* environment, never from here)"},
+        {"type": "object", "additionalProperties": false, "properties": {
+          "bootstrapServers": {"type": "string", "minLength": 1, "description": "The brokers to connect to, host:port[,host:port…] (TLS and SASL settings come from the agent's VERSUS_KAFKA_* environment, never from here); required unless localBroker is true"},
+          "localBroker": {"type": "boolean", "default": false, "description": "Start a Kafka broker (KRaft, one node) on this machine for each run, in a JVM of its own, and send to it instead of bootstrapServers: the agent needs VERSUS_KAFKA_BROKER_JAR (npm start sets it)"},
           "topic": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,249}$", "default": "versus-orders", "description": "Topic the records go to (created at the first record where the broker allows it)"},
           "serializer": {"type": "string", "minLength": 1, "default": "JACKSON_OBJECT_MAPPER", "description": "Value serializer by name: JACKSON_OBJECT_MAPPER, SPRING_JSON, or one a jar in the agent's plugins directory offers"},
           "records": {"type": "integer", "minimum": 1, "maximum": 100000000, "default": 10000, "description": "Records sent per operation; the operation ends when the broker acknowledged every one"},
@@ -72,7 +76,24 @@ public final class KafkaWorkload implements Workload {
     String name = settings.path("serializer").asText("JACKSON_OBJECT_MAPPER");
     EventSerializer serializer = EventSerializers.find(name)
         .orElseThrow(() -> new SettingsException("serializer", "no serializer named " + name + "; available: " + String.join(", ", EventSerializers.names())));
-    KafkaProducerRun run = KafkaProducerRun.start(KafkaProducerRun.Config.from(settings), serializer, KafkaSecurity.fromEnvironment(System.getenv()));
+    boolean local = settings.path("localBroker").asBoolean(false);
+    boolean named = !settings.path("bootstrapServers").asText("").isBlank();
+    if (local && named) throw new SettingsException("bootstrapServers", "leave it out when localBroker is true: the run sends to the broker it starts");
+    if (!local && !named) throw new SettingsException("bootstrapServers", "required: the brokers to connect to, host:port[,host:port…] (or localBroker: true to start one for the run)");
+    LocalBrokerProcess broker = null;
+    KafkaProducerRun run;
+    try {
+      JsonNode effective = settings;
+      if (local) {
+        broker = LocalBrokerProcess.start(Duration.ofMillis(Math.max(60_000, settings.path("timeoutMs").asInt(10_000))), System.getenv());
+        effective = ((ObjectNode) settings.deepCopy()).put("bootstrapServers", broker.bootstrapServers());
+      }
+      run = KafkaProducerRun.start(KafkaProducerRun.Config.from(effective), serializer, KafkaSecurity.fromEnvironment(System.getenv()));
+    } catch (SettingsException | RuntimeException failed) {
+      if (broker != null) broker.close();
+      throw failed;
+    }
+    LocalBrokerProcess ownBroker = broker;
     return new Benchmark() {
       @Override
       public void beforeMeasurement() {
@@ -91,7 +112,11 @@ public final class KafkaWorkload implements Workload {
 
       @Override
       public void close() {
-        run.close();
+        try {
+          run.close();
+        } finally {
+          if (ownBroker != null) ownBroker.close();
+        }
       }
     };
   }

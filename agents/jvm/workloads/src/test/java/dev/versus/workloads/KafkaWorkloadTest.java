@@ -1,6 +1,7 @@
 package dev.versus.workloads;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -19,6 +20,7 @@ import dev.versus.workloads.kafka.EventSerializer;
 import dev.versus.workloads.kafka.EventSerializers;
 import dev.versus.workloads.kafka.JacksonObjectMapperSerializer;
 import dev.versus.workloads.kafka.KotlinxJsonSerializer;
+import dev.versus.workloads.kafka.LocalBrokerProcess;
 import dev.versus.workloads.kafka.OrderEvent;
 import dev.versus.workloads.kafka.OrderEvents;
 import java.net.ServerSocket;
@@ -236,6 +238,30 @@ class KafkaWorkloadTest {
         "{\"bootstrapServers\": \"" + servers + "\", \"timeoutMs\": 1500, " + ONE_RUN + "}"));
     assertTrue(e.getMessage().contains("no Kafka broker answered at bootstrap servers " + servers + " within 1500 ms"), e.getMessage());
     assertTrue(System.nanoTime() - start < Duration.ofSeconds(30).toNanos(), "bounded by timeoutMs, not a hang");
+  }
+
+  @Test
+  void localBrokerStartsABrokerOfItsOwnForTheRunAndStopsItAfter() throws Exception {
+    ObjectNode run = Runs.run(new KafkaWorkload(), "{\"localBroker\": true, \"topic\": \"orders-local\", " + ONE_RUN + "}");
+    assertEquals(RECORDS, Runs.metric(run, "send_time").get("summary").get("n").asLong(), "sent to the run's own broker and acknowledged");
+    String servers = run.get("environment").get("kafka").get("bootstrapServers").asText();
+    assertNotEquals(broker.bootstrapServers(), servers, "not the test's broker");
+    int port = Integer.parseInt(servers.substring(servers.lastIndexOf(':') + 1));
+    // Closed with the run: nothing listens on its port any more.
+    assertThrows(java.io.IOException.class, () -> new java.net.Socket("127.0.0.1", port).close());
+  }
+
+  @Test
+  void localBrokerAndBootstrapServersTogetherOrAnAgentWithoutTheBrokerAreSettingsErrors() {
+    SettingsException both = assertThrows(SettingsException.class,
+        () -> Runs.run(new KafkaWorkload(), "{\"localBroker\": true, \"bootstrapServers\": \"" + broker.bootstrapServers() + "\", " + ONE_RUN + "}"));
+    assertEquals("bootstrapServers", both.field());
+    assertTrue(both.getMessage().contains("leave it out when localBroker is true"), both.getMessage());
+    SettingsException noJar = assertThrows(SettingsException.class,
+        () -> LocalBrokerProcess.start(Duration.ofSeconds(5), Map.of(LocalBrokerProcess.JAR_VARIABLE, "/nowhere/versus-kafka-broker.jar")));
+    assertEquals("localBroker", noJar.field());
+    assertTrue(noJar.getMessage().contains("VERSUS_KAFKA_BROKER_JAR=/nowhere/versus-kafka-broker.jar is not a file"), noJar.getMessage());
+    assertEquals(java.util.Optional.empty(), LocalBrokerProcess.classPath(Map.of(LocalBrokerProcess.JAR_VARIABLE, "/nowhere/versus-kafka-broker.jar")));
   }
 
   @Test

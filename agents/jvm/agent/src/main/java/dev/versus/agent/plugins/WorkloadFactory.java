@@ -2,22 +2,38 @@ package dev.versus.agent.plugins;
 
 import dev.versus.workload.Workload;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Finds the workload a job names: a built-in by its short name, then a plugin's, then a class
  * name (as JMH and slf4j do) loaded through the plugins' class loader, so
  * {@code com.example.MyWorkload} runs without a services file. Classes found by name are made
- * once and kept.
+ * once and kept. An agent started with {@code --workloads} offers only the workloads named there:
+ * `npm start` runs this agent beside the Go one for the workloads only the JVM has, so a job the
+ * Go agent should run is never claimed here.
  */
 public final class WorkloadFactory {
   private final Plugins plugins;
+  /** The workloads offered; empty: all of them. */
+  private final Set<String> only;
   private final Map<String, Workload> byClassName = new ConcurrentHashMap<>();
 
   public WorkloadFactory(Plugins plugins) {
+    this(plugins, List.of());
+  }
+
+  /** @throws IllegalArgumentException a name that is no workload of this agent (the message lists those there are) */
+  public WorkloadFactory(Plugins plugins, List<String> only) {
     this.plugins = plugins;
+    this.only = new LinkedHashSet<>(only);
+    List<String> all = allNames();
+    for (String name : only) {
+      if (!all.contains(name)) throw new IllegalArgumentException("no workload \"" + name + "\" to offer (this agent has " + String.join(", ", all) + ")");
+    }
   }
 
   public Plugins plugins() {
@@ -26,6 +42,9 @@ public final class WorkloadFactory {
 
   /** @throws IllegalArgumentException no such workload (the message lists those there are) */
   public Workload find(String name) {
+    if (!only.isEmpty() && !only.contains(name)) {
+      throw new IllegalArgumentException("this agent does not offer the workload \"" + name + "\" (it offers " + String.join(", ", names()) + ")");
+    }
     Workload workload = plugins.builtIn().get(name);
     if (workload == null) workload = plugins.discovered().get(name);
     if (workload == null && name.contains(".")) workload = byClassName.computeIfAbsent(name, this::instantiate);
@@ -37,6 +56,15 @@ public final class WorkloadFactory {
 
   /** The names the agent advertises. */
   public List<String> names() {
+    return offered().stream().map(Workload::name).toList();
+  }
+
+  /** The workloads the agent advertises, built-in ones first. */
+  public List<Workload> offered() {
+    return plugins.all().stream().filter(workload -> only.isEmpty() || only.contains(workload.name())).toList();
+  }
+
+  private List<String> allNames() {
     List<String> names = new ArrayList<>(plugins.builtIn().keySet());
     names.addAll(plugins.discovered().keySet());
     return names;
