@@ -61,6 +61,8 @@ export default defineConfig({
       VERSUS_DATA_DIR: dataDir,
       VERSUS_EMBEDDED_PG_PORT: String(e2eEmbeddedPgPort),
       DATABASE_URL: "",
+      // The browser tests run the Go agent's examples; the JVM agent's are run by the reliability tests (a JVM beside every test would only load the machine).
+      VERSUS_LOCAL_JVM_AGENT: "0",
     },
   },
 });

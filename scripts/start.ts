@@ -3,8 +3,10 @@
 //   2. migrations, 3. example data (first start only), 4. a production build if stale,
 //   5. the server (scripts/serve.ts: Next.js behind Node's HTTP server) on PORT (default 3000),
 //   6. a local agent for the Examples project (unless VERSUS_LOCAL_AGENT=0): the Go agent,
-//      built from agents/go while the server starts, or the TypeScript reference agent without Go.
-//   Ctrl-C / SIGTERM stops the agent, then the server, then PostgreSQL.
+//      built from agents/go while the server starts, or the TypeScript reference agent without Go;
+//      and beside it the JVM agent for the workloads only the JVM has, where Java and Maven are
+//      installed (unless VERSUS_LOCAL_JVM_AGENT=0), built from agents/jvm when its sources changed.
+//   Ctrl-C / SIGTERM stops the agents, then the server, then PostgreSQL.
 // `--dev` runs Next.js's development server instead of building.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -18,7 +20,9 @@ import { buildIsStale } from "./lib/build-freshness";
 import { openDatabase } from "./lib/database";
 import { env, readEnv } from "../server/core/env";
 import { defaultPublicOrigin } from "../server/http/public-origin";
-import { prepareLocalAgent, waitUntilResumed } from "./lib/local-agent";
+import { buildJvmAgentForStart, type JvmAgentBuild } from "./lib/jvm-agent-build";
+import { JVM_SLOT, prepareLocalAgent, waitUntilResumed, type LocalAgentPlan } from "./lib/local-agent";
+import { jvmOnlyWorkloads } from "../server/workloads/built-in-agents";
 import { waitForHealth } from "./lib/wait-for-health";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -39,6 +43,7 @@ try {
 
 let child: ChildProcess | undefined;
 let localAgent: Supervisor | undefined;
+let localJvmAgent: Supervisor | undefined;
 let shuttingDown = false;
 
 // The Prisma client is generated code (not committed); make it when missing or older than the schema.
@@ -56,8 +61,8 @@ const database = await openDatabase();
 async function shutdown(code: number): Promise<never> {
   if (!shuttingDown) {
     shuttingDown = true;
-    // The agent first: it may still release its job or deliver a result to the running server.
-    await localAgent?.stop();
+    // The agents first: they may still release their jobs or deliver results to the running server.
+    await Promise.all([localAgent?.stop(), localJvmAgent?.stop()]);
     if (child && child.exitCode === null) {
       child.kill("SIGTERM");
       await new Promise((resolve) => child?.once("exit", resolve));
@@ -97,6 +102,7 @@ try {
   // Next.js behind Node's HTTP server (scripts/serve.ts), which answers the methods Next.js cannot route.
   // The Go agent builds while the server starts; it is needed only once the server answers.
   const goAgent = env.VERSUS_LOCAL_AGENT === "1" && env.VERSUS_LOCAL_AGENT_KIND !== "reference" ? buildGoAgent(root, packageVersion()) : undefined;
+  const jvmAgent = env.VERSUS_LOCAL_AGENT === "1" && env.VERSUS_LOCAL_JVM_AGENT === "1" ? buildJvmAgentForStart(root, log) : undefined;
   const args = [tsxCli, path.join(root, "scripts/serve.ts"), ...(dev ? ["--dev"] : [])];
   child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "inherit", "inherit"], env: process.env });
   child.once("exit", (code) => {
@@ -115,6 +121,7 @@ try {
   }
   if (env.VERSUS_LOCAL_AGENT === "1" && !shuttingDown)
     await startLocalAgent(db, () => createPrismaClient(database.url), `http://127.0.0.1:${env.PORT}`, goAgent);
+  if (jvmAgent && !shuttingDown) await startLocalJvmAgent(db, () => createPrismaClient(database.url), `http://127.0.0.1:${env.PORT}`, jvmAgent);
   await db.$disconnect();
 } catch (error) {
   console.error(`[versus] start failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -162,15 +169,56 @@ async function startLocalAgent(db: Db, openDb: () => Db, url: string, goAgent: P
       VERSUS_AGENT_BUFFER_DIR: plan.files.bufferDir,
     },
     log: (line) => console.log(`[agent] ${line}`),
-    // Stopped on the Agents page, it starts again when resumed there (asked of the database,
-    // with a connection of its own while it waits).
-    resumed: async (signal) => {
-      const waitingDb = openDb();
-      try {
-        return await waitUntilResumed(waitingDb, plan.files, signal);
-      } finally {
-        await waitingDb.$disconnect();
-      }
-    },
+    resumed: resumedOnAgentsPage(openDb, plan),
   });
+}
+
+/**
+ * The JVM agent beside the local agent, offering only the workloads the JVM has and the others
+ * lack (json, cipher, kafka), so it never takes a job meant for the Go agent; it gets the local
+ * Kafka broker's jar, which its kafka workload starts for each run that asks for a local broker.
+ */
+async function startLocalJvmAgent(db: Db, openDb: () => Db, url: string, build: Promise<JvmAgentBuild | { reason: string }>) {
+  const built = await build;
+  if ("reason" in built) {
+    log(`local JVM agent not started: ${built.reason} (VERSUS_LOCAL_JVM_AGENT=0 silences this message)`);
+    return;
+  }
+  const plan = await prepareLocalAgent(db, { dataDir: env.VERSUS_DATA_DIR, projectSlug: env.VERSUS_LOCAL_AGENT_PROJECT, slot: JVM_SLOT });
+  if (!plan.start) {
+    log(`local JVM agent not started: ${plan.reason}`);
+    return;
+  }
+  const workloads = jvmOnlyWorkloads();
+  log(`starting the local JVM agent "${plan.name}" for ${workloads.join(", ")} (VERSUS_LOCAL_JVM_AGENT=0 turns it off)`);
+  localJvmAgent = superviseAgent({
+    command: "java",
+    args: ["-jar", built.jar, "--exit-with-parent"],
+    cwd: root,
+    env: {
+      ...process.env,
+      VERSUS_URL: url,
+      VERSUS_ENROLLMENT_TOKEN: plan.enrollmentToken ?? "",
+      VERSUS_AGENT_NAME: plan.name,
+      VERSUS_AGENT_LABELS: "pool=local",
+      VERSUS_AGENT_CREDENTIAL_FILE: plan.files.credentialFile,
+      VERSUS_AGENT_BUFFER_DIR: plan.files.bufferDir,
+      VERSUS_AGENT_WORKLOADS: workloads.join(","),
+      VERSUS_KAFKA_BROKER_JAR: built.brokerJar,
+    },
+    log: (line) => console.log(`[jvm-agent] ${line}`),
+    resumed: resumedOnAgentsPage(openDb, plan),
+  });
+}
+
+/** Stopped on the Agents page, an agent starts again when resumed there (asked of the database, with a connection of its own while it waits). */
+function resumedOnAgentsPage(openDb: () => Db, plan: Extract<LocalAgentPlan, { start: true }>) {
+  return async (signal: AbortSignal) => {
+    const waitingDb = openDb();
+    try {
+      return await waitUntilResumed(waitingDb, plan.files, signal);
+    } finally {
+      await waitingDb.$disconnect();
+    }
+  };
 }

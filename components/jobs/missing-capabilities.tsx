@@ -5,7 +5,7 @@
 import type { ReactNode } from "react";
 import { builtInLabel } from "~/components/experiments/runnable-empty-state";
 import type { BuiltInAgent } from "~/server/workloads/built-in-agents";
-import { TARGETS_CAPABILITY } from "~/server/workloads/job-capabilities";
+import { KAFKA_LOCAL_BROKER_CAPABILITY, TARGETS_CAPABILITY } from "~/server/workloads/job-capabilities";
 
 /** What it takes to have each built-in agent running for this project. */
 const howToRun: Record<BuiltInAgent, ReactNode> = {
@@ -20,11 +20,23 @@ const howToRun: Record<BuiltInAgent, ReactNode> = {
       <code>npm start</code> runs it as the local agent where Go is not installed, or start it with <code>npm run agent</code> as the Agents page shows
     </>
   ),
-  jvm: <>it needs a JDK 17 and Maven; build and start it as the Agents page shows</>,
+  jvm: (
+    <>
+      <code>npm start</code> runs it beside the Go agent where a JDK 17 and Maven are installed (for the workloads only it has); elsewhere build and start it as
+      the Agents page shows
+    </>
+  ),
 };
 
 function Need({ need, builtIn }: { need: string; builtIn: BuiltInAgent[] }) {
   if (need === TARGETS_CAPABILITY) return <li>bundled targets (the workload&apos;s targets setting): the Go agent starts them for each job; {howToRun.go}.</li>;
+  if (need === KAFKA_LOCAL_BROKER_CAPABILITY)
+    return (
+      <li>
+        a Kafka broker of the run&apos;s own (the kafka workload&apos;s localBroker setting): the JVM agent starts one for each run when it has the local
+        broker&apos;s jar (<code>VERSUS_KAFKA_BROKER_JAR</code>); {howToRun.jvm}. Or name your broker in the variant&apos;s bootstrapServers instead.
+      </li>
+    );
   if (need.startsWith("probe:")) return <li>probes of kind “{need.slice("probe:".length)}”: the Go and JVM agents read them; the reference agent has none.</li>;
   const first = builtIn[0];
   if (!first) return <li>“{need}”: no agent that ships with Versus has this workload; enroll an agent that offers it.</li>;

@@ -14,7 +14,7 @@ import type { FieldIssue } from "~/server/core/errors";
 import { newSeed } from "~/server/agents/plan";
 import { ZStartBatch, type TJobOrder } from "~/server/schemas/jobs";
 import type { BuiltInAgent } from "~/server/workloads/built-in-agents";
-import { TARGETS_CAPABILITY } from "~/server/workloads/job-capabilities";
+import { KAFKA_LOCAL_BROKER_CAPABILITY, TARGETS_CAPABILITY } from "~/server/workloads/job-capabilities";
 import { MissingCapabilities } from "./missing-capabilities";
 import { agentsThatCanRun, batchDuration, jobCount, orderPreview, parseLabels, unofferedNeeds, type RunnableVariant } from "./run-plan";
 import { AgentOptions } from "./agent-options";
@@ -41,9 +41,15 @@ type Where = "any" | "agent" | "labels";
 
 /** “grpc”, “http” with bundled targets and prometheus probes: the workloads, then what else the jobs need. */
 function needsText(needs: string[]): string {
-  const workloads = needs.filter((need) => !need.startsWith("probe:") && need !== TARGETS_CAPABILITY).map((need) => `“${need}”`);
+  const workloads = needs
+    .filter((need) => !need.startsWith("probe:") && need !== TARGETS_CAPABILITY && need !== KAFKA_LOCAL_BROKER_CAPABILITY)
+    .map((need) => `“${need}”`);
   const probes = needs.filter((need) => need.startsWith("probe:")).map((need) => need.slice("probe:".length));
-  const extras = [needs.includes(TARGETS_CAPABILITY) ? "bundled targets" : "", probes.length ? `${probes.join(" and ")} probes` : ""].filter(Boolean);
+  const extras = [
+    needs.includes(TARGETS_CAPABILITY) ? "bundled targets" : "",
+    needs.includes(KAFKA_LOCAL_BROKER_CAPABILITY) ? "a local Kafka broker" : "",
+    probes.length ? `${probes.join(" and ")} probes` : "",
+  ].filter(Boolean);
   return `${workloads.join(", ")}${extras.length ? ` with ${extras.join(" and ")}` : ""}`;
 }
 type Problems = Partial<Record<"variants" | "seed" | "agentId" | "labels", string>>;

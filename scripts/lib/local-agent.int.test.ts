@@ -13,7 +13,7 @@ import { createPrismaClient } from "../../server/db/client";
 import { verifyEnrollmentToken } from "../../server/agents/enrollment-tokens";
 import { createProject } from "../../server/projects/projects";
 import { resumeAgent, revokeAgent } from "../../server/agents/agent-admin";
-import { LOCAL_AGENT_TOKEN_NAME, localAgentFiles, localAgentName, prepareLocalAgent, waitUntilResumed } from "./local-agent";
+import { JVM_SLOT, LOCAL_AGENT_TOKEN_NAME, localAgentFiles, localAgentName, prepareLocalAgent, waitUntilResumed } from "./local-agent";
 
 const db = createPrismaClient(inject("databaseUrl"));
 const slug = `local-agent-${crypto.randomBytes(3).toString("hex")}`;
@@ -75,6 +75,19 @@ describe("prepareLocalAgent", () => {
     expect(stored).toMatchObject({ name: LOCAL_AGENT_TOKEN_NAME, createdById: null });
     const hours = (stored.expiresAt!.getTime() - stored.createdAt.getTime()) / 3_600_000;
     expect(Math.round(hours)).toBe(24);
+  });
+
+  it("gives the JVM agent a folder, a name and a token of its own beside the main one", async () => {
+    const dir = freshDataDir();
+    const main = await prepareLocalAgent(db, { dataDir: dir, projectSlug: slug });
+    const jvm = await prepareLocalAgent(db, { dataDir: dir, projectSlug: slug, slot: JVM_SLOT });
+    expect(jvm).toMatchObject({ start: true, name: localAgentName(JVM_SLOT), files: localAgentFiles(dir, JVM_SLOT) });
+    expect(localAgentName(JVM_SLOT)).not.toBe(localAgentName());
+    expect(localAgentFiles(dir, JVM_SLOT).dir).toBe(path.resolve(dir, "local-jvm-agent"));
+    const token = jvm.start ? jvm.enrollmentToken : undefined;
+    const stored = await db.agentEnrollmentToken.findFirstOrThrow({ where: { tokenHash: hashSecret(token!) } });
+    expect(stored.name).toBe("Local JVM agent (npm start)");
+    expect(main.start && main.enrollmentToken).not.toBe(token);
   });
 
   it("starts with the saved credential when the database knows it, without a new token", async () => {

@@ -1,9 +1,10 @@
-// The local agent of `npm start`: the reference agent (agents/reference) running beside the web
-// server, enrolled in one project (the Examples project unless VERSUS_LOCAL_AGENT_PROJECT says
-// otherwise), so "Run" on an example works on a fresh installation with nothing else to set up.
-// Its credential and unsent results live under <data dir>/local-agent/. This module decides
-// whether it can start and with what, and tells its supervisor (./agent-supervisor.ts, which runs
-// it) when a user resumed it after stopping it on the Agents page.
+// The local agents of `npm start`: the Go agent (or the reference agent without Go) running beside
+// the web server, and the JVM agent for the workloads only it has where Java is installed, each
+// enrolled in one project (the Examples project unless VERSUS_LOCAL_AGENT_PROJECT says otherwise),
+// so "Run" on an example works on a fresh installation with nothing else to set up. Each keeps its
+// credential and unsent results in a folder of its own under the data dir (its slot). This module
+// decides whether one can start and with what, and tells its supervisor (./agent-supervisor.ts,
+// which runs it) when a user resumed it after stopping it on the Agents page.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -25,19 +26,30 @@ export type LocalAgentPlan =
 
 export const LOCAL_AGENT_TOKEN_NAME = "Local agent (npm start)";
 
-export function localAgentFiles(dataDir: string): LocalAgentFiles {
-  const dir = path.resolve(dataDir, "local-agent");
+/** Where a local agent keeps its files, what it is called and what its enrollment token is named. */
+export interface LocalAgentSlot {
+  folder: string;
+  namePrefix: string;
+  tokenName: string;
+}
+
+export const MAIN_SLOT: LocalAgentSlot = { folder: "local-agent", namePrefix: "local", tokenName: LOCAL_AGENT_TOKEN_NAME };
+export const JVM_SLOT: LocalAgentSlot = { folder: "local-jvm-agent", namePrefix: "local-jvm", tokenName: "Local JVM agent (npm start)" };
+
+export function localAgentFiles(dataDir: string, slot: LocalAgentSlot = MAIN_SLOT): LocalAgentFiles {
+  const dir = path.resolve(dataDir, slot.folder);
   return { dir, credentialFile: path.join(dir, "credential.json"), bufferDir: path.join(dir, "buffer") };
 }
 
 /** One name per machine, so two installations sharing a database do not take each other's agent. */
-export function localAgentName(): string {
-  return `local-${os.hostname()}`.slice(0, 100);
+export function localAgentName(slot: LocalAgentSlot = MAIN_SLOT): string {
+  return `${slot.namePrefix}-${os.hostname()}`.slice(0, 100);
 }
 
-export async function prepareLocalAgent(db: Db, options: { dataDir: string; projectSlug: string; now?: Date }): Promise<LocalAgentPlan> {
-  const files = localAgentFiles(options.dataDir);
-  const name = localAgentName();
+export async function prepareLocalAgent(db: Db, options: { dataDir: string; projectSlug: string; slot?: LocalAgentSlot; now?: Date }): Promise<LocalAgentPlan> {
+  const slot = options.slot ?? MAIN_SLOT;
+  const files = localAgentFiles(options.dataDir, slot);
+  const name = localAgentName(slot);
   const project = await db.project.findUnique({ where: { slug: options.projectSlug }, select: { id: true } });
   if (!project) {
     return {
@@ -62,7 +74,7 @@ export async function prepareLocalAgent(db: Db, options: { dataDir: string; proj
   // enroll with a short-lived token of Versus's own.
   fs.rmSync(files.credentialFile, { force: true });
   const token = await createEnrollmentToken(db, project.id, null, {
-    name: LOCAL_AGENT_TOKEN_NAME,
+    name: slot.tokenName,
     expiresAt: new Date((options.now ?? new Date()).getTime() + 24 * 60 * 60 * 1000),
   });
   return { start: true, name, files, enrollmentToken: token.secret };

@@ -40,6 +40,8 @@ const ZEnv = z.object({
   /** Which agent that is: the Go agent when Go is installed (auto), or always the TypeScript reference agent. */
   VERSUS_LOCAL_AGENT_KIND: z.enum(["auto", "go", "reference"], { error: 'must be "auto", "go" or "reference"' }).default("auto"),
   VERSUS_LOCAL_AGENT_PROJECT: z.string().default("examples"),
+  /** Beside it, the JVM agent for the workloads only the JVM has, where Java is installed, unless this is 0 (or VERSUS_LOCAL_AGENT is). */
+  VERSUS_LOCAL_JVM_AGENT: z.enum(["0", "1"], { error: 'must be "0" (off) or "1" (on where Java is installed)' }).default("1"),
   /**
    * Whether this server process does the work that follows stored runs (change points, alert
    * rules; server/background/). Any number of processes may; 0 leaves it to the others.

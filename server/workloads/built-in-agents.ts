@@ -17,3 +17,8 @@ const names: Record<BuiltInAgent, string[]> = {
 export function builtInAgentsWith(workload: string): BuiltInAgent[] {
   return (["go", "reference", "jvm"] as const).filter((agent) => names[agent].includes(workload));
 }
+
+/** The workloads only the JVM agent has: what `npm start`'s local JVM agent offers beside the Go (or reference) agent. */
+export function jvmOnlyWorkloads(): string[] {
+  return names.jvm.filter((workload) => builtInAgentsWith(workload).join() === "jvm");
+}

@@ -6,14 +6,13 @@
 // is not installed.
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { createPrismaClient } from "~/server/db/client";
-import { getExperimentResults } from "~/server/comparison/charts";
 import { cacheScaleOutRunnable } from "~/server/examples/data/cache-scale-out-runnable";
 import type { ExampleDefinition } from "~/server/examples/data/common";
 import { httpVsGrpcRunnable } from "~/server/examples/data/http-vs-grpc-runnable";
 import { s3MailRunnable, s3SmsRunnable } from "~/server/examples/data/s3-upload-runnable";
-import { jobsOf, projectWithExperiment, runBatch, type TestProject } from "./fixtures";
 import { goAgentKit, hasGo } from "./go-agent-kit";
-import { eventually, startAgent, startServer } from "./processes";
+import { startAgent } from "./processes";
+import { runShortened } from "./runnable-examples";
 
 const databaseUrl = inject("databaseUrl");
 const db = createPrismaClient(databaseUrl);
@@ -26,44 +25,15 @@ afterAll(async () => {
 /** Load workloads measured for 3 s after 1 s of warm-up; the s3 workload counts uploads. */
 const LOAD_SHORT = { duration: 3, warmupSeconds: 1 };
 
-/** The example as shipped but for `short` (the length of a job), two runs per variant and no warm-up run. */
-function shortened(definition: ExampleDefinition, label: string, short: Record<string, unknown>): ExampleDefinition {
-  return {
-    ...definition,
-    slug: `${definition.slug}-${label}`,
-    warmupRuns: 0,
-    measuredRuns: 2,
-    variants: definition.variants.map((variant) => {
-      const config = variant.config as { settings: Record<string, unknown> };
-      return { ...variant, config: { ...config, settings: { ...config.settings, ...short } } };
-    }),
-  };
-}
-
-/** Runs the example's batch on a fresh Go agent; the comparison's figures per metric and variant (the mean of its runs). */
-async function runExample(definition: ExampleDefinition, label: string, short: Record<string, unknown> = LOAD_SHORT) {
-  const project: TestProject = await projectWithExperiment(db, label, shortened(definition, label, short));
-  const server = track(await startServer({ databaseUrl }));
-  const agent = track(startAgent({ url: server.url, enrollmentToken: project.token, name: label, goBinary: binary() }));
-  await ready(agent);
-  await runBatch(db, project);
-  const jobs = definition.variants.length * 2;
-  await eventually(
-    `all ${jobs} jobs to succeed`,
-    async () => {
-      const all = await jobsOf(db, project);
-      const failed = all.find((job) => job.status === "failed");
-      if (failed) throw new Error(`job ${failed.id} failed: ${failed.error}`);
-      return all.length === jobs && all.every((job) => job.status === "succeeded") && all;
-    },
-    { timeoutMs: 300_000, context },
+/** Runs the shortened example on a fresh Go agent (runnable-examples.ts). */
+const runExample = (definition: ExampleDefinition, label: string, short: Record<string, unknown> = LOAD_SHORT) =>
+  runShortened(
+    db,
+    { databaseUrl, track, context, agent: (url, project, name) => ready(track(startAgent({ url, enrollmentToken: project.token, name, goBinary: binary() }))) },
+    definition,
+    label,
+    short,
   );
-  const { comparison } = await getExperimentResults(db, { projectSlug: project.slug }, project.experimentSlug);
-  const figure = (key: string, variant: string): number | null | undefined =>
-    comparison.metrics.find((metric) => metric.key === key)?.comparison?.variants.find((stats) => stats.variant === variant)?.mean;
-  const runs = await db.run.findMany({ where: { experiment: { projectId: project.id } }, select: { warnings: true, environment: true } });
-  return { comparison, figure, runs };
-}
 
 describe.skipIf(!hasGo)("the runnable write-ups on the Go agent, with the targets it starts", () => {
   it("HTTP vs gRPC, 1 MB: every published figure per variant, the client's and the server's; gRPC/Stream slower than gRPC/Unary", async () => {

@@ -97,6 +97,8 @@ export interface AgentOptions {
   goBinary?: string;
   /** The JVM agent's jar instead of the reference agent (see startJvmAgent). */
   jvm?: boolean;
+  /** More environment variables for the agent (e.g. the JVM agent's VERSUS_AGENT_WORKLOADS). */
+  env?: Record<string, string>;
 }
 
 /** An agent process (the reference agent, or the Go agent). `stateDir` keeps its credential and buffer across restarts. */
@@ -122,6 +124,7 @@ export function startAgent(options: AgentOptions): Child & { stateDir: string } 
         ...(options.jvm ? { VERSUS_AGENT_PLUGINS_DIR: path.join(stateDir, "plugins") } : {}),
         VERSUS_AGENT_SHUTDOWN_GRACE_SECONDS: String(options.shutdownGraceSeconds ?? 2),
         VERSUS_AGENT_CLAIM_JITTER_MS: "100",
+        ...options.env,
       },
     }),
   );

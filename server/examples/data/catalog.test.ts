@@ -86,7 +86,11 @@ describe.each(runnable.map((example) => [example.definition.slug, example] as co
 
 it("checks here the runnable examples of the reference and JVM agents, elsewhere the Go agent's (http)", () => {
   expect(forReferenceAgent.map((example) => example.definition.slug)).toEqual(["gzip-payloads-runnable"]);
-  expect(runnable.filter(forJvm).map((example) => example.definition.slug)).toEqual(["serializer-objectmapper-runnable", "upload-cpu-provider-runnable"]);
+  expect(runnable.filter(forJvm).map((example) => example.definition.slug)).toEqual([
+    "serializer-objectmapper-runnable",
+    "upload-cpu-provider-runnable",
+    "kafka-serializers-runnable",
+  ]);
   expect(runnable.map((example) => example.definition.slug)).toEqual([
     "gzip-payloads-runnable",
     "http-keepalive-runnable",
@@ -96,6 +100,7 @@ it("checks here the runnable examples of the reference and JVM agents, elsewhere
     "http-vs-grpc-1mb-runnable",
     "upload-cpu-provider-runnable",
     "cache-scale-out-runnable",
+    "kafka-serializers-runnable",
   ]);
 });
 
@@ -127,6 +132,7 @@ it("has the runnable examples, then the five write-ups of docs/examples.md (the 
     "cache-scale-out-runnable",
     "product-list-redis-cache",
     "coupon-api-scale-out",
+    "kafka-serializers-runnable",
     "kafka-producer-serializers",
   ]);
 });

@@ -1,8 +1,8 @@
 // The example experiments: first the runnable ones (an agent measures them when a user presses
 // Run: gzip and http on the local agent, the serializer on a JVM agent), then the write-ups in the
-// order docs/examples.md numbers them, each write-up the Go agent can re-run right before the
-// published one it mirrors (S3 upload, one per payload; HTTP vs gRPC; cache and scale-out; the JVM agent: the upload
-// CPU's provider swap).
+// order docs/examples.md numbers them, each with its runnable twin right before it (the Go agent:
+// S3 upload, one per payload; HTTP vs gRPC; cache and scale-out; the JVM agent: the upload CPU's
+// provider swap, the Kafka serializers).
 import { couponScaleOut, productListCache } from "./cache-scale-out";
 import { cacheScaleOutRunnable } from "./cache-scale-out-runnable";
 import type { ExampleExperiment } from "./common";
@@ -12,6 +12,7 @@ import { httpRunnable } from "./http-runnable";
 import { httpVsGrpc } from "./http-vs-grpc";
 import { httpVsGrpcRunnable } from "./http-vs-grpc-runnable";
 import { kafkaSerializers } from "./kafka-serializers";
+import { kafkaSerializersRunnable } from "./kafka-serializers-runnable";
 import { s3Upload } from "./s3-upload";
 import { s3MailRunnable, s3SmsRunnable } from "./s3-upload-runnable";
 import { serializerRunnable } from "./serializer-runnable";
@@ -32,6 +33,7 @@ export const exampleExperiments: readonly ExampleExperiment[] = [
   cacheScaleOutRunnable,
   productListCache,
   couponScaleOut,
+  kafkaSerializersRunnable,
   kafkaSerializers,
 ];
 

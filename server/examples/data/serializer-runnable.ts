@@ -13,9 +13,9 @@ const definition = defineExperiment({
   slug: "serializer-objectmapper-runnable",
   hypothesis: "Making a new Jackson ObjectMapper for every message costs far more time and allocation than reusing one shared mapper.",
   description: [
-    "Measured on your machines by the **JVM agent** (`agents/jvm`: its `json` workload), which `npm start` does not run " +
-      "(its local agent is the Go or the TypeScript one): until a JVM agent is enrolled in this project, the page says how " +
-      "to start one against this server. Run queues a batch of jobs — the two variants interleaved, one warm-up and five " +
+    "Measured on your machines by the **JVM agent** (`agents/jvm`: its `json` workload), which `npm start` runs beside " +
+      "its local agent where a JDK 17 and Maven are installed; until a JVM agent is enrolled in this project, the page says " +
+      "how to start one against this server. Run queues a batch of jobs — the two variants interleaved, one warm-up and five " +
       "measured runs each — and the JVM agent runs each one in a fresh JVM, as JMH does: warm-up iterations for the JIT, " +
       "then measured iterations, with a blackhole so the work cannot be optimised away. See agents/jvm/README.md.",
     "Each job serialises the same order (10 lines, seeded) to JSON with Jackson: **Shared ObjectMapper** reuses one " +

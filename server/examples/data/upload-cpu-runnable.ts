@@ -13,8 +13,8 @@ const definition = defineExperiment({
   hypothesis: "The JCE provider that encrypts a 25 MB upload decides how much CPU the uploading JVM spends on it, and how long it takes.",
   description: [
     "The provider half of the *File upload CPU* write-up, measured on your machines by the **JVM agent** (`agents/jvm`: " +
-      "its `cipher` workload), which `npm start` does not run: until a JVM agent is enrolled in this project, the page " +
-      "says how to start one against this server. Each job runs in a fresh JVM, as JMH does: 1 s warm-up iterations " +
+      "its `cipher` workload), which `npm start` runs beside its local agent where a JDK 17 and Maven are installed; until " +
+      "a JVM agent is enrolled in this project, the page says how to start one against this server. Each job runs in a fresh JVM, as JMH does: 1 s warm-up iterations " +
       "until the times stop trending, then 10 measured 1 s iterations.",
     "Each operation encrypts a 25 MB buffer with AES-GCM (256-bit key), as the write-up's service did before uploading " +
       "its PDF. **SunJCE** is the JDK's own provider; **Bouncy Castle** (`BC`) is shipped with the agent. Recorded: the " +
