@@ -1,8 +1,9 @@
-// The two write-ups a fresh install re-runs (HTTP vs gRPC, 1 MB; cache and scale-out), pressed
-// Run on in the Examples project: the local Go agent of `npm start` starts the bundled target's
-// processes for each job, and the page draws the client's and the servers' figures. Each example
-// is first shortened in its own form (no warm-up run, one measured run, 3 s per job) so the walk
-// stays short; everything else runs as shipped. And in a project with no agent, the Run dialog
+// The write-ups a fresh install re-runs on the Go agent (HTTP vs gRPC, 1 MB; cache and scale-out;
+// S3 upload), pressed Run on in the Examples project: the local Go agent of `npm start` starts the
+// bundled target's processes for each job, and the page draws the client's and the servers'
+// figures. Each example is first shortened in its own form (no warm-up run, one measured run, 3 s
+// per job or 20 uploads) so the walk stays short; everything else runs as shipped. (The JVM
+// agent's write-ups run end to end in test/reliability/jvm-runnable-write-ups.rel.test.ts.) And in a project with no agent, the Run dialog
 // says what is missing and where to get it.
 import { expect, test, type Page } from "@playwright/test";
 import superjson from "superjson";
@@ -17,15 +18,13 @@ async function localGoAgent(page: Page): Promise<boolean> {
   return (await agent.getByLabel("Capabilities").innerText()).includes("grpc");
 }
 
-/** One measured run per variant, no warm-up run, 3 s of load after 1 s of warm-up: through the experiment's own form. */
-async function shorten(page: Page, slug: string, variants: number) {
+/** One measured run per variant, no warm-up run, and `settings` (3 s of load after 1 s of warm-up unless said): through the experiment's own form. */
+async function shorten(page: Page, slug: string, variants: number, settings: Record<string, string> = { duration: "3", warmupSeconds: "1" }) {
   await openForm(page, `${EXAMPLES}/e/${slug}/edit`);
   await page.getByLabel("Warm-up runs").fill("0");
   await page.getByLabel("Measured runs").fill("1");
-  for (let index = 0; index < variants; index++) {
-    await page.locator(`[id="variants.${index}.config.settings.duration"]`).fill("3");
-    await page.locator(`[id="variants.${index}.config.settings.warmupSeconds"]`).fill("1");
-  }
+  for (let index = 0; index < variants; index++)
+    for (const [setting, value] of Object.entries(settings)) await page.locator(`[id="variants.${index}.config.settings.${setting}"]`).fill(value);
   await page.getByRole("button", { name: "Save changes" }).click();
   await expect(page.getByRole("button", { name: "Run", exact: true })).toBeVisible();
 }
@@ -86,6 +85,24 @@ test("Run on cache and scale-out (runnable): TPS per second, peak TPS, errors an
   await expect(tps.locator(".recharts-line-curve")).toHaveCount(4);
   await tps.scrollIntoViewIfNeeded();
   await shot(page, "runnable-cache-scale-out");
+});
+
+test("Run on S3 upload, e-mail (runnable): gzip sends a small fraction of the bytes, and every PUT waits the target's 20 ms", async ({ page }) => {
+  test.skip(!(await localGoAgent(page)), "the local agent has no s3 workload (Go is not installed)");
+  await shorten(page, "s3-upload-mail-runnable", 2, { operations: "20", warmupOperations: "5" });
+  await run(page, 2);
+
+  const comparison = page.getByRole("region", { name: /^Comparison/ });
+  for (const metric of ["upload_time", "put_time", "compress_time", "sent_bytes"]) {
+    const table = comparison.getByRole("table", { name: `Comparison of ${metric}`, exact: true });
+    for (const variant of ["Plain", "Gzip"]) await expect(table.locator(`tr[data-variant="${variant}"]`)).toHaveCount(1);
+  }
+  // 51,200 B of HTML sent plain; gzipped, a few KB at most: the change is a drop of more than 90%.
+  const sent = comparison.getByRole("table", { name: "Comparison of sent_bytes", exact: true });
+  await expect(sent.locator('tr[data-variant="Plain"]')).toContainText("51,200");
+  await expect(sent.locator('tr[data-variant="Gzip"]')).toContainText(/−9\d(\.\d+)?\s?%/);
+  await sent.scrollIntoViewIfNeeded();
+  await shot(page, "runnable-s3-mail");
 });
 
 test("with no agent in the project, the Run dialog says which agent has the workload and the probes, and how to get it", async ({ page }) => {

@@ -159,15 +159,7 @@ async function startLocalAgent(db: Db, openDb: () => Db, url: string, goAgent: P
     // itself (the reference agent notices its IPC channel closing instead).
     args: go ? ["agent", "--exit-with-parent"] : ["--import", "tsx", path.join(root, "agents/reference/main.ts")],
     cwd: root,
-    env: {
-      ...process.env,
-      VERSUS_URL: url,
-      VERSUS_ENROLLMENT_TOKEN: plan.enrollmentToken ?? "",
-      VERSUS_AGENT_NAME: plan.name,
-      VERSUS_AGENT_LABELS: "pool=local",
-      VERSUS_AGENT_CREDENTIAL_FILE: plan.files.credentialFile,
-      VERSUS_AGENT_BUFFER_DIR: plan.files.bufferDir,
-    },
+    env: agentEnvironment(url, plan),
     log: (line) => console.log(`[agent] ${line}`),
     resumed: resumedOnAgentsPage(openDb, plan),
   });
@@ -195,20 +187,23 @@ async function startLocalJvmAgent(db: Db, openDb: () => Db, url: string, build: 
     command: "java",
     args: ["-jar", built.jar, "--exit-with-parent"],
     cwd: root,
-    env: {
-      ...process.env,
-      VERSUS_URL: url,
-      VERSUS_ENROLLMENT_TOKEN: plan.enrollmentToken ?? "",
-      VERSUS_AGENT_NAME: plan.name,
-      VERSUS_AGENT_LABELS: "pool=local",
-      VERSUS_AGENT_CREDENTIAL_FILE: plan.files.credentialFile,
-      VERSUS_AGENT_BUFFER_DIR: plan.files.bufferDir,
-      VERSUS_AGENT_WORKLOADS: workloads.join(","),
-      VERSUS_KAFKA_BROKER_JAR: built.brokerJar,
-    },
+    env: { ...agentEnvironment(url, plan), VERSUS_AGENT_WORKLOADS: workloads.join(","), VERSUS_KAFKA_BROKER_JAR: built.brokerJar },
     log: (line) => console.log(`[jvm-agent] ${line}`),
     resumed: resumedOnAgentsPage(openDb, plan),
   });
+}
+
+/** What every local agent is started with (the agents read the same variables): this server, its enrollment, name, label and files. */
+function agentEnvironment(url: string, plan: Extract<LocalAgentPlan, { start: true }>): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    VERSUS_URL: url,
+    VERSUS_ENROLLMENT_TOKEN: plan.enrollmentToken ?? "",
+    VERSUS_AGENT_NAME: plan.name,
+    VERSUS_AGENT_LABELS: "pool=local",
+    VERSUS_AGENT_CREDENTIAL_FILE: plan.files.credentialFile,
+    VERSUS_AGENT_BUFFER_DIR: plan.files.bufferDir,
+  };
 }
 
 /** Stopped on the Agents page, an agent starts again when resumed there (asked of the database, with a connection of its own while it waits). */

@@ -3,28 +3,18 @@
 // job in a forked JVM) and the comparison shows both with their metrics. Skipped, saying so, where
 // `java` or `mvn` is missing. Iterations are cut to a few so that the jobs take seconds, and the
 // longest warm-up to 1 ms, so every run is measured before its warm-up could settle and must say so.
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, describe, expect, inject, it } from "vitest";
 import { createPrismaClient } from "~/server/db/client";
 import type { TComparison } from "~/server/schemas/comparison";
 import { createApiKey } from "~/server/projects/api-keys";
 import { serializerRunnable } from "~/server/examples/data/serializer-runnable";
 import { jobsOf, projectWithExperiment, runBatch } from "./fixtures";
-import { buildJvmAgent, eventually, hasJavaAndMaven, startJvmAgent, startServer, type Child } from "./processes";
+import { jvmAgentKit } from "./jvm-agent-kit";
+import { eventually, startJvmAgent, startServer } from "./processes";
 
 const databaseUrl = inject("databaseUrl");
 const db = createPrismaClient(databaseUrl);
-const children: Child[] = [];
-const context = () => children.map((child) => child.tail()).join("\n");
-const tools = hasJavaAndMaven();
-if (!tools) console.warn("jvm-agent.rel.test.ts: skipped, `java` and `mvn` are needed to build and run the JVM agent");
-
-beforeAll(() => {
-  if (tools) buildJvmAgent();
-}, 600_000);
-afterEach(async () => {
-  await Promise.all(children.filter((child) => child.label.startsWith("agent")).map((agent) => agent.stop("SIGTERM")));
-  await Promise.all(children.splice(0).map((child) => child.stop("SIGTERM")));
-});
+const { tools, track, context } = jvmAgentKit("jvm-agent.rel.test.ts");
 afterAll(() => db.$disconnect());
 
 /**
@@ -51,10 +41,8 @@ const quick = {
 describe.skipIf(!tools)("the JVM agent with a real server", () => {
   it("runs the serializer example's two variants and the comparison has both with their metrics", async () => {
     const project = await projectWithExperiment(db, "jvm", quick);
-    const server = await startServer({ databaseUrl });
-    children.push(server);
-    const agent = startJvmAgent({ url: server.url, enrollmentToken: project.token, name: "jvm-1" });
-    children.push(agent);
+    const server = track(await startServer({ databaseUrl }));
+    const agent = track(startJvmAgent({ url: server.url, enrollmentToken: project.token, name: "jvm-1" }));
     await eventually("the JVM agent to be ready", () => agent.lines.some((line) => line.includes("event=agent.ready")), { context });
     const registered = await db.agent.findFirstOrThrow({ where: { projectId: project.id, name: "jvm-1" } });
     expect(registered).toMatchObject({ kind: "jvm" });

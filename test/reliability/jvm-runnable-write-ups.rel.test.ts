@@ -5,31 +5,20 @@
 // with values that hang together. Shorter than shipped (2,000 records per operation instead of
 // 100,000, a few iterations, two runs per variant). Skipped (saying so) where Java or Maven is missing.
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, describe, expect, inject, it } from "vitest";
 import { jvmAgentJars } from "~/scripts/lib/jvm-agent-build";
 import { createPrismaClient } from "~/server/db/client";
 import type { ExampleDefinition } from "~/server/examples/data/common";
 import { kafkaSerializersRunnable } from "~/server/examples/data/kafka-serializers-runnable";
 import { uploadCpuRunnable } from "~/server/examples/data/upload-cpu-runnable";
 import { jvmOnlyWorkloads } from "~/server/workloads/built-in-agents";
-import { buildJvmAgent, eventually, hasJavaAndMaven, startJvmAgent, type Child } from "./processes";
+import { jvmAgentKit } from "./jvm-agent-kit";
+import { eventually, startJvmAgent } from "./processes";
 import { runShortened } from "./runnable-examples";
 
 const databaseUrl = inject("databaseUrl");
 const db = createPrismaClient(databaseUrl);
-const tools = hasJavaAndMaven();
-if (!tools) console.warn("jvm-runnable-write-ups.rel.test.ts: skipped, `java` and `mvn` are needed to build and run the JVM agent");
-const children: Child[] = [];
-const context = () => children.map((child) => child.tail()).join("\n");
-const track = <T extends Child>(child: T) => (children.push(child), child);
-
-beforeAll(() => {
-  if (tools) buildJvmAgent();
-}, 600_000);
-afterEach(async () => {
-  await Promise.all(children.filter((child) => child.label.startsWith("agent")).map((agent) => agent.stop("SIGTERM")));
-  await Promise.all(children.splice(0).map((child) => child.stop("SIGTERM")));
-});
+const { tools, track, context } = jvmAgentKit("jvm-runnable-write-ups.rel.test.ts");
 afterAll(() => db.$disconnect());
 
 /** Runs the shortened example on a JVM agent started with npm start's environment. */
