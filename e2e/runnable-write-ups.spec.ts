@@ -105,6 +105,29 @@ test("Run on S3 upload, e-mail (runnable): gzip sends a small fraction of the by
   await shot(page, "runnable-s3-mail");
 });
 
+test("the Kafka example (runnable) with no JVM agent: the page says how to start one with the local broker, the Run dialog what is missing", async ({
+  page,
+  baseURL,
+}) => {
+  // The browser tests' server runs no JVM agent (VERSUS_LOCAL_JVM_AGENT=0 in playwright.config.ts).
+  await page.goto(`${EXAMPLES}/e/kafka-serializers-runnable`);
+  const empty = page.getByTestId("runnable-empty");
+  await expect(empty).toContainText("No agent of this project offers “kafka” yet. The JVM agent (agents/jvm) has it");
+  await expect(empty.locator("pre")).toHaveText(
+    `cd agents/jvm && mvn -B package\nVERSUS_KAFKA_BROKER_JAR=$PWD/local-broker/target/versus-kafka-broker.jar java -jar agent/target/versus-agent-jvm.jar --url ${baseURL} --enrollment-token venr_…`,
+  );
+  await page.getByRole("button", { name: "Run", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: /^Run “/ });
+  await expect(dialog.getByTestId("run-no-agent")).toContainText("No online agent can run “kafka” with a local Kafka broker");
+  const missing = dialog.getByTestId("run-missing").getByRole("listitem");
+  await expect(missing).toHaveCount(2);
+  await expect(missing.first()).toContainText(
+    "“kafka”: a workload of the JVM agent (agents/jvm); npm start runs it beside the Go agent where a JDK 17 and Maven",
+  );
+  await expect(missing.last()).toContainText("a Kafka broker of the run's own (the kafka workload's localBroker setting)");
+  await shot(page, "run-dialog-missing-kafka");
+});
+
 test("with no agent in the project, the Run dialog says which agent has the workload and the probes, and how to get it", async ({ page }) => {
   const projectSlug = await createProjectViaUi(page, `No agents ${uniqueSuffix()}`);
   const response = await page.request.post("/api/trpc/experiment.create", {

@@ -36,15 +36,15 @@ export const builtInLabel: Record<BuiltInAgent, string> = {
   jvm: "the JVM agent (agents/jvm)",
 };
 
-/** How to start a built-in agent against this server, with a token from the Agents page. */
-function startCommand(agent: BuiltInAgent, origin: string): string {
+/** How to start a built-in agent against this server, with a token from the Agents page (the JVM agent for kafka with the local broker's jar, which the examples use). */
+function startCommand(agent: BuiltInAgent, origin: string, workload: string): string {
   switch (agent) {
     case "go":
       return `cd agents/go && go build -o bin/versus-agent ./cmd/versus-agent\nVERSUS_URL=${origin} VERSUS_ENROLLMENT_TOKEN=venr_… bin/versus-agent`;
     case "reference":
       return `VERSUS_URL=${origin} VERSUS_ENROLLMENT_TOKEN=venr_… npm run agent`;
     case "jvm":
-      return `cd agents/jvm && mvn -B package\njava -jar agent/target/versus-agent-jvm.jar --url ${origin} --enrollment-token venr_…`;
+      return `cd agents/jvm && mvn -B package\n${workload === "kafka" ? "VERSUS_KAFKA_BROKER_JAR=$PWD/local-broker/target/versus-kafka-broker.jar " : ""}java -jar agent/target/versus-agent-jvm.jar --url ${origin} --enrollment-token venr_…`;
   }
 }
 
@@ -72,7 +72,7 @@ function WorkloadLine({ workload, agentsHref, origin }: { workload: RunnableWork
       {first ? (
         <>
           {sentence(workload.builtIn.map((agent) => builtInLabel[agent]).join(" and "))} {workload.builtIn.length === 1 ? "has" : "have"} it: start one with an
-          enrollment token from <Link href={agentsHref}>Agents</Link>:<pre className="block">{startCommand(first, origin)}</pre>
+          enrollment token from <Link href={agentsHref}>Agents</Link>:<pre className="block">{startCommand(first, origin, workload.name)}</pre>
         </>
       ) : (
         <>
