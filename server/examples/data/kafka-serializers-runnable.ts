@@ -7,7 +7,9 @@ import { defineExperiment, type ExampleExperiment } from "./common";
 
 /**
  * 10 measured operations of 100,000 records each: the write-up's 1,000,000 messages per run, after
- * 20,000 unmeasured records and one unmeasured operation (connections, metadata, the JIT).
+ * 20,000 unmeasured records and one unmeasured operation (connections, metadata, the JIT). At most
+ * 1,000 records await their ack at once: unbounded, the 100,000 records of an operation would be
+ * queued in the producer together and a record's send time would be mostly its place in that queue.
  */
 const PRODUCER = {
   localBroker: true,
@@ -16,6 +18,7 @@ const PRODUCER = {
   warmupRecords: 20_000,
   acks: "all",
   lingerMs: 5,
+  maxInFlight: 1000,
   steadyState: false,
   warmupIterations: 1,
   iterations: 10,
@@ -40,7 +43,8 @@ const definition = defineExperiment({
       "own, so the broker's CPU and garbage are not the producer's, and stops it after the run.",
     "Each run sends 1,000,000 order events (an id, a customer, two order lines, a creation date) as the write-up did: ten " +
       "measured operations of 100,000 records, each ending when the broker acknowledged every record (`acks=all`, " +
-      "`linger.ms=5`), after 20,000 unmeasured records and one unmeasured operation. Recorded per record: the time from " +
+      "`linger.ms=5`, at most 1,000 records awaiting their ack at once), after 20,000 unmeasured records and one " +
+      "unmeasured operation. Recorded per record: the time from " +
       "`send()` — which serialises it — to the broker's acknowledgement, and the size of the value the serializer wrote; " +
       "per run, records per second.",
     "**SPRING_JSON** is Spring Kafka's `JsonSerializer` (dates as epoch millis), **JACKSON_OBJECT_MAPPER** a Jackson " +
@@ -58,7 +62,7 @@ const definition = defineExperiment({
   parameters: [
     { name: "messages per run", value: "1,000,000 measured (10 × 100,000), after 20,000 + 100,000 unmeasured" },
     { name: "runs per serializer", value: "5, interleaved" },
-    { name: "producer", value: "acks=all, linger.ms=5, batch.size=16384, no compression" },
+    { name: "producer", value: "acks=all, linger.ms=5, batch.size=16384, no compression, at most 1,000 records in flight" },
     { name: "broker", value: "Kafka in KRaft mode, one node, started by the agent for each run" },
   ],
   warmupRuns: 1,

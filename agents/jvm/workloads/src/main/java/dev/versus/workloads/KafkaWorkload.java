@@ -51,6 +51,7 @@ public final class KafkaWorkload implements Workload {
           "acks": {"type": "string", "enum": ["all", "1", "0"], "default": "all", "description": "The producer's acks: all in-sync replicas, the leader only, or none (then a send ends when it is written to the socket)"},
           "lingerMs": {"type": "integer", "x-unit": "ms", "minimum": 0, "maximum": 60000, "default": 5, "description": "The producer's linger.ms: how long a batch waits for more records"},
           "batchSize": {"type": "integer", "x-unit": "B", "minimum": 0, "maximum": 16777216, "default": 16384, "description": "The producer's batch.size: the most bytes of records sent to a partition at once"},
+          "maxInFlight": {"type": "integer", "minimum": 0, "maximum": 1000000, "default": 0, "description": "Most records awaiting the broker's ack at once (the next send waits for a free slot); 0: no bound, every record of an operation is handed to the producer at once and its send time includes the wait in the producer's queue"},
           "compressionType": {"type": "string", "enum": ["none", "gzip", "snappy", "lz4", "zstd"], "default": "none", "description": "The producer's compression.type"},
           "timeoutMs": {"type": "integer", "x-unit": "ms", "minimum": 100, "maximum": 600000, "default": 10000, "description": "Longest wait for the broker: at the start (an unreachable broker fails the run then), for metadata and for each record's acknowledgement"}
         }}""";

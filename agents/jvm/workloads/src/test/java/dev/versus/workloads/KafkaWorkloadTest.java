@@ -241,6 +241,20 @@ class KafkaWorkloadTest {
   }
 
   @Test
+  void maxInFlightMakesEachSendWaitForTheAcksBeforeIt() throws Exception {
+    // linger.ms 100: a batch leaves after 100 ms unless it fills. One record in flight at a time, so
+    // every record waits its own 100 ms; unbounded, the operation's records share one batch's wait.
+    String settings = "\"bootstrapServers\": \"" + broker.bootstrapServers() + "\", \"lingerMs\": 100, \"records\": 8, \"warmupRecords\": 1"
+        + ", \"steadyState\": false, \"warmupIterations\": 0, \"iterations\": 1, \"operationsPerIteration\": 1";
+    ObjectNode one = Runs.run(new KafkaWorkload(), "{" + settings + ", \"topic\": \"orders-one-in-flight\", \"maxInFlight\": 1}");
+    ObjectNode all = Runs.run(new KafkaWorkload(), "{" + settings + ", \"topic\": \"orders-unbounded\"}");
+    assertEquals(1, one.get("environment").get("kafka").get("maxInFlight").asInt());
+    assertTrue(mean(one, "records_per_second") < 13, "8 records one after another, each about 100 ms (the producer may send a batch a few ms before its linger ends): " + mean(one, "records_per_second"));
+    assertTrue(mean(all, "records_per_second") > 2 * mean(one, "records_per_second"), "unbounded, the records share their batches' waits: " + mean(all, "records_per_second"));
+    assertEquals(8, Runs.metric(one, "send_time").get("summary").get("n").asLong());
+  }
+
+  @Test
   void localBrokerStartsABrokerOfItsOwnForTheRunAndStopsItAfter() throws Exception {
     ObjectNode run = Runs.run(new KafkaWorkload(), "{\"localBroker\": true, \"topic\": \"orders-local\", " + ONE_RUN + "}");
     assertEquals(RECORDS, Runs.metric(run, "send_time").get("summary").get("n").asLong(), "sent to the run's own broker and acknowledged");

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
@@ -31,11 +32,12 @@ import org.apache.kafka.common.utils.AppInfoParser;
  */
 public final class KafkaProducerRun implements AutoCloseable {
   /** The workload's settings (already checked against its schema). */
-  public record Config(String bootstrapServers, String topic, long records, long warmupRecords, int items, long seed, String acks, int lingerMs, int batchSize, String compressionType, int timeoutMs) {
+  public record Config(String bootstrapServers, String topic, long records, long warmupRecords, int items, long seed, String acks, int lingerMs, int batchSize, String compressionType, int timeoutMs,
+      int maxInFlight) {
     public static Config from(JsonNode s) {
       return new Config(s.path("bootstrapServers").asText(), s.path("topic").asText("versus-orders"), s.path("records").asLong(10_000), s.path("warmupRecords").asLong(1000),
           s.path("items").asInt(2), s.path("seed").asLong(1), s.path("acks").asText("all"), s.path("lingerMs").asInt(5), s.path("batchSize").asInt(16384),
-          s.path("compressionType").asText("none"), s.path("timeoutMs").asInt(10_000));
+          s.path("compressionType").asText("none"), s.path("timeoutMs").asInt(10_000), s.path("maxInFlight").asInt(0));
     }
   }
 
@@ -135,16 +137,26 @@ public final class KafkaProducerRun implements AutoCloseable {
   }
 
   private void send(long count) {
+    // maxInFlight bounds the records awaiting their ack, so a send time is the serializer, the
+    // network and the broker, not the wait behind a burst of records queued in the producer.
+    Semaphore inFlight = config.maxInFlight() > 0 ? new Semaphore(config.maxInFlight()) : null;
     for (long i = 0; i < count; i++) {
       OrderEvent event = events.next();
+      if (inFlight != null) inFlight.acquireUninterruptibly();
       long start = System.nanoTime();
-      producer.send(new ProducerRecord<>(config.topic(), event.id(), event), (metadata, error) -> {
-        if (error == null) {
-          stats.acknowledged(System.nanoTime() - start);
-        } else {
-          stats.failed(error);
-        }
-      });
+      try {
+        producer.send(new ProducerRecord<>(config.topic(), event.id(), event), (metadata, error) -> {
+          if (error == null) {
+            stats.acknowledged(System.nanoTime() - start);
+          } else {
+            stats.failed(error);
+          }
+          if (inFlight != null) inFlight.release();
+        });
+      } catch (RuntimeException refused) {
+        if (inFlight != null) inFlight.release();
+        throw refused;
+      }
     }
     producer.flush();
   }
@@ -162,6 +174,7 @@ public final class KafkaProducerRun implements AutoCloseable {
     kafka.put("lingerMs", config.lingerMs());
     kafka.put("batchSize", config.batchSize());
     kafka.put("compressionType", config.compressionType());
+    kafka.put("maxInFlight", config.maxInFlight());
     kafka.put("recordsPerOperation", config.records());
     kafka.put("warmupRecords", config.warmupRecords());
     kafka.put("securityProtocol", security.getOrDefault("security.protocol", "PLAINTEXT"));
