@@ -55,8 +55,8 @@ describe("the noise floor of agent-run verdicts", () => {
       (row) => row.mean as number,
     );
     expect(aaValues).toHaveLength(10);
-    const runs = { baseline: 15, candidate: 5 }; // the A/A runs are the baseline's too
-    const expected = ((minimumDetectableEffectBetween(sampleSd(aaValues), 15, 5, 0.05) as number) / median(aaValues)) * 100;
+    const runs = { baseline: 5, candidate: 5 }; // the A/B batch's: the A/A runs are not compared (compared-runs.ts)
+    const expected = ((minimumDetectableEffectBetween(sampleSd(aaValues), 5, 5, 0.05) as number) / median(aaValues)) * 100;
     expect(floor).toMatchObject({ candidate: "B", runs, agents: [agent.name], unmeasured: [], batchId: aa.id });
     expect(floor!.mdePercent).toBeCloseTo(expected, 9);
     // B is 0.2 % slower: not significant, and smaller than the MDE — too small to tell, not "no change".
@@ -66,7 +66,7 @@ describe("the noise floor of agent-run verdicts", () => {
     expect(verdictText(candidate, floor)).toBe("under the noise floor");
     expect(noiseFloorText(floor!)).toMatch(
       new RegExp(
-        `^changes under ±${floor!.mdePercent!.toFixed(1).replace(".", "\\.")}% cannot be seen with 15 and 5 runs here \\(noise floor of ${agent.name}, measured \\d{4}-\\d\\d-\\d\\d\\)$`,
+        `^changes under ±${floor!.mdePercent!.toFixed(1).replace(".", "\\.")}% cannot be seen with 5 runs here \\(noise floor of ${agent.name}, measured \\d{4}-\\d\\d-\\d\\d\\)$`,
       ),
     );
 
@@ -90,6 +90,9 @@ describe("the noise floor of agent-run verdicts", () => {
     const other = await registeredAgent(project);
     await batchOf(db, project, { noise: true, agentId: measured.id });
     await runAll(measured, (_job, i) => 20 + (i % 4) * 0.3);
+    // A/B on both agents: the A/A runs are not compared, so the measured agent must run some of the compared ones.
+    await batchOf(db, project, { runs: 4, agentId: measured.id });
+    await runAll(measured, (job, i) => 20 + (i % 4) * 0.3 + (job.variant.name === "B" ? 5 : 0));
     const ab = await batchOf(db, project, { runs: 4, agentId: other.id });
     await runAll(other, (job, i) => 20 + (i % 4) * 0.3 + (job.variant.name === "B" ? 5 : 0));
 
