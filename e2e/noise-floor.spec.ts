@@ -75,6 +75,10 @@ test("Measure noise, the floor per metric and agent, the MDE beside the verdict,
     timeout: 30_000,
   });
 
+  // The A/A runs are listed, marked as such, and left out of the comparison, which says so.
+  await expect(page.getByText("8 runs of Baseline from A/A batches (Measure noise) are left out: they measure the noise floor")).toBeVisible();
+  await expect(page.getByRole("table", { name: "Runs", exact: true }).getByText("A/A: measuring noise, not compared")).toHaveCount(8);
+
   // The Run dialog now suggests the runs a chosen change needs.
   await page.getByRole("button", { name: "Run", exact: true }).click();
   const suggestion = runDialog.getByTestId("runs-for-mde");

@@ -1,6 +1,6 @@
 // Measuring noise does not move an experiment's verdict: the runs of an A/A batch ("Measure noise",
 // `versus run --noise`) measure the agents' spread, so the experiment's comparison, its charts
-// and the noise floor's run counts leave them out — and say so — while the A/A batch's own result
+// and the noise floor's run counts leave them out — and say so, and the runs list marks them — while the A/A batch's own result
 // still reads them. On a real, migrated PostgreSQL, with an agent speaking the real job protocol.
 // Without this, an A/A batch run while the machine is slower than during the interleaved A/B batch
 // piles non-interleaved baseline runs onto one side and turns a real regression into "no change".
@@ -12,6 +12,7 @@ import type { TClaimedJob } from "~/server/schemas/jobs";
 import { getExperimentResults } from "./charts";
 import { getComparison } from "./comparison";
 import { metricResults } from "../reports/report-markdown";
+import { listRuns } from "../runs/experiment-runs";
 
 afterAll(async () => {
   await jobWakeups().close();
@@ -61,6 +62,11 @@ describe("an A/A batch's runs and the experiment's comparison", () => {
     expect(metricResults(metric, comparison.baseline).join("\n")).toContain("10 runs of A from A/A batches (Measure noise) are left out");
     // The charts draw the compared runs.
     expect(charts?.metrics[0]?.runs.filter((run) => run.variant === "A")).toHaveLength(5);
+
+    // The runs list marks which runs are the A/A batch's, so the counts above add up.
+    const listed = await listRuns(db, project.id, project.experimentSlug, { offset: 0, limit: 100 });
+    expect(listed.runs.filter((run) => run.noise).map((run) => run.variant)).toEqual(Array(10).fill("A"));
+    expect(listed.runs.filter((run) => !run.noise)).toHaveLength(10);
 
     // The A/A batch's own comparison still has its runs.
     const own = await getComparison(db, where, project.experimentSlug, undefined, { batchId: aa.id });
