@@ -1,14 +1,14 @@
 // Measuring noise does not move an experiment's verdict: the runs of an A/A batch ("Measure noise",
 // `versus run --noise`) measure the agents' spread, so the experiment's comparison, its charts
-// and the noise floor's run counts leave them out — and say so, and the runs list marks them — while the A/A batch's own result
-// still reads them. On a real, migrated PostgreSQL, with an agent speaking the real job protocol.
+// and the noise floor's run counts leave them out — and say so, and the runs list marks them —
+// while the A/A batch's own result still reads them. On a real, migrated PostgreSQL, with an
+// agent speaking the real job protocol.
 // Without this, an A/A batch run while the machine is slower than during the interleaved A/B batch
 // piles non-interleaved baseline runs onto one side and turns a real regression into "no change".
 import { afterAll, describe, expect, it } from "vitest";
 import { jobWakeups } from "~/server/agents/wakeups";
 import { db } from "~/server/db/client";
-import { agentApi, batchOf, jobsProject, registeredAgent, type TestAgent } from "~/test/agent-protocol";
-import type { TClaimedJob } from "~/server/schemas/jobs";
+import { batchOf, completeAll, jobsProject, registeredAgent } from "~/test/agent-protocol";
 import { getExperimentResults } from "./charts";
 import { getComparison } from "./comparison";
 import { metricResults } from "../reports/report-markdown";
@@ -19,18 +19,6 @@ afterAll(async () => {
   await db.$disconnect();
 });
 
-/** Claims and completes every job offered; each run's latency is value(job, i). */
-async function runAll(agent: TestAgent, value: (job: TClaimedJob, i: number) => number) {
-  for (let i = 0; ; i++) {
-    const reply = await agentApi.claim(agent.credential, 0);
-    if (reply.status === 204) return;
-    const job = (reply.body as { job: TClaimedJob }).job;
-    const v = value(job, i);
-    const done = await agentApi.complete(agent.credential, job.id, { leaseToken: job.leaseToken, run: { metrics: [{ key: "latency", samples: [v, v, v] }] } });
-    expect(done.status, JSON.stringify(done.body)).toBe(201);
-  }
-}
-
 describe("an A/A batch's runs and the experiment's comparison", () => {
   it("leave the A/B verdict, its run counts and its charts as they were, and the comparison says why", async () => {
     const project = await jobsProject(db, "aa-apart", { measuredRuns: 5 });
@@ -39,13 +27,13 @@ describe("an A/A batch's runs and the experiment's comparison", () => {
 
     // Interleaved A/B: B is 5 % slower on every run.
     await batchOf(db, project, { runs: 5 });
-    await runAll(agent, (job, i) => 10 + (i % 5) * 0.01 + (job.variant.name === "B" ? 0.5 : 0));
+    await completeAll(agent, (job, i) => 10 + (i % 5) * 0.01 + (job.variant.name === "B" ? 0.5 : 0));
     const before = await getComparison(db, where, project.experimentSlug);
     expect(before.metrics[0]?.comparison?.comparisons[0]?.verdict).toBe("worse");
 
     // Later the machine is busier: the A/A batch's runs of A are all slower than B's were.
     const aa = await batchOf(db, project, { noise: true });
-    await runAll(agent, (_job, i) => 10.7 + (i % 5) * 0.01);
+    await completeAll(agent, (_job, i) => 10.7 + (i % 5) * 0.01);
 
     const { comparison, charts } = await getExperimentResults(db, where, project.experimentSlug);
     const metric = comparison.metrics[0]!;
@@ -77,7 +65,7 @@ describe("an A/A batch's runs and the experiment's comparison", () => {
     const project = await jobsProject(db, "aa-only", { measuredRuns: 4 });
     const agent = await registeredAgent(project);
     await batchOf(db, project, { noise: true });
-    await runAll(agent, (_job, i) => 20 + (i % 4) * 0.3);
+    await completeAll(agent, (_job, i) => 20 + (i % 4) * 0.3);
     const comparison = await getComparison(db, { projectSlug: project.slug }, project.experimentSlug);
     expect(comparison.variants.find((variant) => variant.name === "A")?.runs).toBe(0);
     expect(comparison.metrics[0]?.reason).toBe(
