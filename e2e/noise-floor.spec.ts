@@ -64,16 +64,20 @@ test("Measure noise, the floor per metric and agent, the MDE beside the verdict,
   await expect(row).toContainText(/±[\d.]+% with 4/);
   await expect(panel.getByRole("button", { name: "Measure again" })).toBeVisible();
 
-  // An A/B batch: its verdict shows the floor of the agent that ran it (the A/A runs count as the baseline's).
+  // An A/B batch: its verdict shows the floor of the agent that ran it, at its own run counts (the A/A runs are not compared).
   await page.getByRole("button", { name: "Run", exact: true }).click();
   await runDialog.locator('form[aria-label="Run experiment"][data-ready="true"]').getByRole("button", { name: "Run 8 jobs" }).click();
   await expect(runDialog).toBeHidden();
   await expect(page.getByTestId("batch").first().getByTestId("batch-tallies")).toHaveText("8 done", { timeout: 120_000 });
   const comparison = page.getByRole("table", { name: "Comparison of slept_ms" });
   const floor = comparison.getByTestId("noise-floor");
-  await expect(floor).toHaveText(/^changes under ±[\d.]+% cannot be seen with 12 and 4 runs here \(noise floor of local-\S+, measured \d{4}-\d\d-\d\d\)$/, {
+  await expect(floor).toHaveText(/^changes under ±[\d.]+% cannot be seen with 4 runs here \(noise floor of local-\S+, measured \d{4}-\d\d-\d\d\)$/, {
     timeout: 30_000,
   });
+
+  // The A/A runs are listed, marked as such, and left out of the comparison, which says so.
+  await expect(page.getByText("8 runs of Baseline from A/A batches (Measure noise) are left out: they measure the noise floor")).toBeVisible();
+  await expect(page.getByRole("table", { name: "Runs", exact: true }).getByText("A/A: measuring noise, not compared")).toHaveCount(8);
 
   // The Run dialog now suggests the runs a chosen change needs.
   await page.getByRole("button", { name: "Run", exact: true }).click();

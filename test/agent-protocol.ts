@@ -148,6 +148,18 @@ export async function claimed(agent: TestAgent): Promise<TClaimedJob> {
   return (reply.body as { job: TClaimedJob }).job;
 }
 
+/** Claims and completes every job offered until none is left; each run's latency is value(job, i), three samples of it. */
+export async function completeAll(agent: TestAgent, value: (job: TClaimedJob, i: number) => number) {
+  for (let i = 0; ; i++) {
+    const reply = await agentApi.claim(agent.credential, 0);
+    if (reply.status === 204) return;
+    const job = (reply.body as { job: TClaimedJob }).job;
+    const v = value(job, i);
+    const done = await agentApi.complete(agent.credential, job.id, { leaseToken: job.leaseToken, run: { metrics: [{ key: "latency", samples: [v, v, v] }] } });
+    expect(done.status, JSON.stringify(done.body)).toBe(201);
+  }
+}
+
 /** A valid one-metric run for the test experiment. */
 export const goodRun = (value = 10) => ({ metrics: [{ key: "latency", samples: [value, value + 1, value + 2] }] });
 

@@ -80,6 +80,7 @@ export function RunsTable({ projectSlug, experimentSlug, first, uploadHint, empt
                   <td>
                     {run.source}
                     {run.sourceDetail ? <div className="muted small">{run.sourceDetail}</div> : null}
+                    {run.noise ? <div className="muted small">A/A: measuring noise, not compared</div> : null}
                   </td>
                   <td className="num">{run.repetition}</td>
                   <td className="small">

@@ -16,6 +16,7 @@ import type { TComparison } from "../schemas/comparison";
 import { getComparison } from "./comparison";
 import { runFigure } from "../runs/run-figure";
 import { targetOverlays } from "./target-overlays";
+import { comparedRunsWhere } from "./compared-runs";
 
 /** Variant colours are CSS variables --series-0 … --series-7 (app/globals.css). */
 const PALETTE_SIZE = 8;
@@ -23,10 +24,10 @@ const PALETTE_SIZE = 8;
 type ResultRow = Awaited<ReturnType<typeof loadResults>>[number];
 type Variant = { id: string; name: string };
 
-/** Results with a figure that is not finite are left out, as the comparison leaves them out. */
+/** The compared runs' results; those with a figure that is not finite are left out, as the comparison leaves them out. */
 async function loadResults(db: Db, experimentId: string) {
   const results = await db.runMetricResult.findMany({
-    where: { run: { experimentId, status: "succeeded" } },
+    where: { run: comparedRunsWhere(experimentId) },
     // The comparison's order; sorted by variant and repetition below (a stable sort keeps this
     // order between runs of the same repetition).
     orderBy: [{ run: { createdAt: "asc" } }, { runId: "asc" }],
@@ -38,7 +39,7 @@ async function loadResults(db: Db, experimentId: string) {
 /** A series with a point that is not finite (stored before ingest refused them) is not drawn. */
 async function loadTimeSeries(db: Db, experimentId: string) {
   const series = await db.runTimeSeries.findMany({
-    where: { run: { experimentId, status: "succeeded" } },
+    where: { run: comparedRunsWhere(experimentId) },
     orderBy: [{ run: { createdAt: "asc" } }, { runId: "asc" }],
     select: { metricId: true, offsetsMs: true, values: true, run: { select: { id: true, variantId: true, repetition: true } } },
   });

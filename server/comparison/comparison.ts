@@ -14,6 +14,7 @@ import { cachedComparison, comparisonKey, rememberComparison } from "./compariso
 import type { TComparison } from "../schemas/comparison";
 import { probeNamesOf, probeOfMetric } from "../workloads/probe-metrics";
 import { withNoiseFloor } from "./noise-floor";
+import { comparedRunsWhere, noiseRunsLeftOut } from "./compared-runs";
 
 type StoredResult = RunFigureSource;
 
@@ -97,7 +98,8 @@ async function compare(
   baseline: ExperimentToCompare["variants"][number],
   only: { batchId?: string },
 ): Promise<TComparison> {
-  const runFilter = { experimentId: experiment.id, status: "succeeded" as const, ...(only.batchId ? { job: { batchId: only.batchId } } : {}) };
+  const runFilter = comparedRunsWhere(experiment.id, only.batchId);
+  const leftOut = await noiseRunsLeftOut(db, experiment.id, experiment.variants, only.batchId);
   const stored = await db.runMetricResult.findMany({
     where: { run: runFilter },
     // Runs stored by one upload share their transaction's createdAt: break ties by run id (cuids
@@ -135,13 +137,14 @@ async function compare(
       metrics.push({
         ...describe(metric),
         comparison: withRuns.length > 0 ? describeMetric(spec, withRuns, { alpha: experiment.alpha }) : null,
-        reason: baselineRuns === 0 ? `the baseline "${baseline.name}" has no runs with this metric` : "no other variant has runs with this metric",
+        reason: `${baselineRuns === 0 ? `the baseline "${baseline.name}" has no runs with this metric` : "no other variant has runs with this metric"}${leftOut.length ? ` (${leftOut.join("; ")})` : ""}`,
       });
       continue;
     }
     // One run per variant: the engine compares within-run samples (weak evidence); load those.
     if (variants.every((v) => v.replicates.length === 1)) await attachSamples(db, runFilter, metric.id, variants, experiment.variants);
-    metrics.push({ ...describe(metric), comparison: compareMetric(spec, variants, { alpha: experiment.alpha }), reason: null });
+    const compared = compareMetric(spec, variants, { alpha: experiment.alpha });
+    metrics.push({ ...describe(metric), comparison: { ...compared, notes: [...compared.notes, ...leftOut] }, reason: null });
   }
 
   // The client side's metrics first, then the system under test's (its probes'), each in the experiment's order.

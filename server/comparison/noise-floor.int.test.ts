@@ -9,8 +9,7 @@ import { db } from "~/server/db/client";
 import { noiseFloorText, verdictText } from "~/server/display/display";
 import { sampleSd, median } from "~/server/stats/descriptive";
 import { minimumDetectableEffectBetween, runsForEffect } from "~/server/stats/mde";
-import { agentApi, batchOf, jobsProject, registeredAgent, type TestAgent } from "~/test/agent-protocol";
-import type { TClaimedJob } from "~/server/schemas/jobs";
+import { batchOf, completeAll, jobsProject, registeredAgent } from "~/test/agent-protocol";
 import { getComparison } from "./comparison";
 import { experimentNoiseFloor } from "./noise-floor";
 import { metricResults } from "../reports/report-markdown";
@@ -20,18 +19,6 @@ afterAll(async () => {
   await db.$disconnect();
 });
 
-/** Claims and completes every job offered; each run's latency is value(job, i). */
-async function runAll(agent: TestAgent, value: (job: TClaimedJob, i: number) => number) {
-  for (let i = 0; ; i++) {
-    const reply = await agentApi.claim(agent.credential, 0);
-    if (reply.status === 204) return;
-    const job = (reply.body as { job: TClaimedJob }).job;
-    const v = value(job, i);
-    const done = await agentApi.complete(agent.credential, job.id, { leaseToken: job.leaseToken, run: { metrics: [{ key: "latency", samples: [v, v, v] }] } });
-    expect(done.status, JSON.stringify(done.body)).toBe(201);
-  }
-}
-
 describe("the noise floor of agent-run verdicts", () => {
   it("gives each candidate the MDE of its agent's A/A spread and says a smaller unseen change is under the floor", async () => {
     const project = await jobsProject(db, "floor", { measuredRuns: 5 });
@@ -40,12 +27,12 @@ describe("the noise floor of agent-run verdicts", () => {
 
     // No A/A batch yet: an agent-run comparison has no floor, and the Run dialog gets null.
     await batchOf(db, project, { runs: 5 });
-    await runAll(agent, (job, i) => 10 + (i % 5) * 0.1 + (job.variant.name === "B" ? 0.02 : 0));
+    await completeAll(agent, (job, i) => 10 + (i % 5) * 0.1 + (job.variant.name === "B" ? 0.02 : 0));
     expect((await getComparison(db, where, project.experimentSlug)).metrics[0]?.noiseFloor).toBeUndefined();
     expect(await experimentNoiseFloor(db, project.id, project.experimentSlug, 2)).toBeNull();
 
     const aa = await batchOf(db, project, { noise: true });
-    await runAll(agent, (_job, i) => 10 + (i % 5) * 0.1);
+    await completeAll(agent, (_job, i) => 10 + (i % 5) * 0.1);
     const comparison = await getComparison(db, where, project.experimentSlug);
     const metric = comparison.metrics[0]!;
     const candidate = metric.comparison!.comparisons[0]!;
@@ -55,8 +42,8 @@ describe("the noise floor of agent-run verdicts", () => {
       (row) => row.mean as number,
     );
     expect(aaValues).toHaveLength(10);
-    const runs = { baseline: 15, candidate: 5 }; // the A/A runs are the baseline's too
-    const expected = ((minimumDetectableEffectBetween(sampleSd(aaValues), 15, 5, 0.05) as number) / median(aaValues)) * 100;
+    const runs = { baseline: 5, candidate: 5 }; // the A/B batch's: the A/A runs are not compared (compared-runs.ts)
+    const expected = ((minimumDetectableEffectBetween(sampleSd(aaValues), 5, 5, 0.05) as number) / median(aaValues)) * 100;
     expect(floor).toMatchObject({ candidate: "B", runs, agents: [agent.name], unmeasured: [], batchId: aa.id });
     expect(floor!.mdePercent).toBeCloseTo(expected, 9);
     // B is 0.2 % slower: not significant, and smaller than the MDE — too small to tell, not "no change".
@@ -66,7 +53,7 @@ describe("the noise floor of agent-run verdicts", () => {
     expect(verdictText(candidate, floor)).toBe("under the noise floor");
     expect(noiseFloorText(floor!)).toMatch(
       new RegExp(
-        `^changes under ±${floor!.mdePercent!.toFixed(1).replace(".", "\\.")}% cannot be seen with 15 and 5 runs here \\(noise floor of ${agent.name}, measured \\d{4}-\\d\\d-\\d\\d\\)$`,
+        `^changes under ±${floor!.mdePercent!.toFixed(1).replace(".", "\\.")}% cannot be seen with 5 runs here \\(noise floor of ${agent.name}, measured \\d{4}-\\d\\d-\\d\\d\\)$`,
       ),
     );
 
@@ -89,9 +76,12 @@ describe("the noise floor of agent-run verdicts", () => {
     const measured = await registeredAgent(project);
     const other = await registeredAgent(project);
     await batchOf(db, project, { noise: true, agentId: measured.id });
-    await runAll(measured, (_job, i) => 20 + (i % 4) * 0.3);
+    await completeAll(measured, (_job, i) => 20 + (i % 4) * 0.3);
+    // A/B on both agents: the A/A runs are not compared, so the measured agent must run some of the compared ones.
+    await batchOf(db, project, { runs: 4, agentId: measured.id });
+    await completeAll(measured, (job, i) => 20 + (i % 4) * 0.3 + (job.variant.name === "B" ? 5 : 0));
     const ab = await batchOf(db, project, { runs: 4, agentId: other.id });
-    await runAll(other, (job, i) => 20 + (i % 4) * 0.3 + (job.variant.name === "B" ? 5 : 0));
+    await completeAll(other, (job, i) => 20 + (i % 4) * 0.3 + (job.variant.name === "B" ? 5 : 0));
 
     const own = await getComparison(db, { projectId: project.id }, project.experimentSlug, undefined, { batchId: ab.id });
     // Only the other agent ran this batch, and it has no floor.

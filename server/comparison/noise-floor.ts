@@ -125,10 +125,12 @@ export interface RunSources {
 }
 
 async function runSources(db: Db, experimentId: string, batchId: string | undefined): Promise<RunSources> {
-  // A job's agent is the one that ran it to success (the run's producer).
+  // A job's agent is the one that ran it to success (the run's producer). The compared runs only
+  // (compared-runs.ts): an A/A batch's runs are not, unless it is the batch compared.
   const rows = await db.$queryRaw<{ variantId: string; agentId: string | null }[]>`
-    SELECT r."variantId", j."agentId" FROM "Run" r LEFT JOIN "Job" j ON j."runId" = r."id"
-    WHERE r."experimentId" = ${experimentId} AND r."status" = 'succeeded' AND (${batchId ?? null}::text IS NULL OR j."batchId" = ${batchId ?? null}::text)
+    SELECT r."variantId", j."agentId" FROM "Run" r LEFT JOIN "Job" j ON j."runId" = r."id" LEFT JOIN "JobBatch" b ON b."id" = j."batchId"
+    WHERE r."experimentId" = ${experimentId} AND r."status" = 'succeeded'
+      AND (${batchId ?? null}::text IS NULL AND b."noise" IS NOT TRUE OR j."batchId" = ${batchId ?? null}::text)
     GROUP BY 1, 2`;
   const sources: RunSources = { agents: new Map(), uploaded: new Set() };
   for (const row of rows) {

@@ -37,12 +37,14 @@ export async function listRuns(db: Db, projectId: string, experimentSlug: string
         environment: true,
         warnings: true,
         variant: { select: { name: true } },
+        job: { select: { batch: { select: { noise: true } } } },
       },
     }),
     db.run.count({ where: { experimentId: experiment.id } }),
   ]);
   return {
-    runs: runs.map(({ variant, ...run }) => ({ ...run, variant: variant.name })),
+    // noise: the run is an A/A batch's, which measures the noise floor and is not compared.
+    runs: runs.map(({ variant, job, ...run }) => ({ ...run, variant: variant.name, noise: job?.batch.noise ?? false })),
     total,
     offset: page.offset,
     limit: page.limit,
