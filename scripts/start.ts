@@ -193,7 +193,11 @@ async function startLocalJvmAgent(db: Db, openDb: () => Db, url: string, build: 
   });
 }
 
-/** What every local agent is started with (the agents read the same variables): this server, its enrollment, name, label and files. */
+/**
+ * What every local agent is started with (the agents read the same variables): this server, its
+ * enrollment, name, label and files, and the machine lock the Go and JVM agents take turns with
+ * (two measurements at once on one machine would disturb each other's numbers).
+ */
 function agentEnvironment(url: string, plan: Extract<LocalAgentPlan, { start: true }>): NodeJS.ProcessEnv {
   return {
     ...process.env,
@@ -203,6 +207,7 @@ function agentEnvironment(url: string, plan: Extract<LocalAgentPlan, { start: tr
     VERSUS_AGENT_LABELS: "pool=local",
     VERSUS_AGENT_CREDENTIAL_FILE: plan.files.credentialFile,
     VERSUS_AGENT_BUFFER_DIR: plan.files.bufferDir,
+    VERSUS_AGENT_MACHINE_LOCK: path.resolve(env.VERSUS_DATA_DIR, "local-agents.lock"),
   };
 }
 
