@@ -29,24 +29,33 @@ export function variantData(
   aggregation: MetricAggregation,
   merged?: MergedPercentiles | null,
 ): VariantData {
-  const scales = new Set(rows.map((r) => r.histogramScale));
-  const histograms = merged === undefined && rows.every((r) => r.histogram) && scales.size === 1 ? rows.map((r) => r.histogram as Uint8Array) : undefined;
+  const scale = merged === undefined && rows.every((r) => r.histogram) ? commonScale(rows) : undefined;
   return {
     name,
     isBaseline,
     replicates: rows.map((r) => runFigure(r, aggregation)),
-    histograms,
-    histogramScale: histograms ? ((rows[0]?.histogramScale ?? 1) as number) : undefined,
+    histograms: scale === undefined ? undefined : rows.map((r) => r.histogram as Uint8Array),
+    histogramScale: scale,
     mergedPercentiles: merged,
   };
 }
 
 /** The histogram group of one variant's rows, when every row has a histogram on one scale. */
-export function histogramGroup(rows: { id: string; histogramScale: number | null }[]): HistogramGroup | undefined {
-  const scales = new Set(rows.map((r) => r.histogramScale));
+export function histogramGroup(rows: { id: string; histogramScale: number | null; max?: number | null }[]): HistogramGroup | undefined {
+  const scale = commonScale(rows);
+  return scale === undefined ? undefined : { resultIds: rows.map((r) => r.id), scale };
+}
+
+/**
+ * The scale the rows' histograms merge at: the one they share, where a histogram of zeros only
+ * (max 0) is the same at every scale and shares any; undefined when a row has none or two differ.
+ */
+function commonScale(rows: { histogramScale: number | null; max?: number | null }[]): number | undefined {
   // ingest stores histogram and histogramScale together, so a scale means a histogram.
-  if (rows.length === 0 || scales.size !== 1 || rows[0]?.histogramScale == null) return undefined;
-  return { resultIds: rows.map((r) => r.id), scale: rows[0].histogramScale };
+  if (rows.length === 0 || rows.some((r) => r.histogramScale == null)) return undefined;
+  const scales = new Set(rows.filter((r) => r.max !== 0).map((r) => r.histogramScale as number));
+  if (scales.size > 1) return undefined;
+  return scales.values().next().value ?? (rows[0]?.histogramScale as number);
 }
 
 export async function getComparison(
