@@ -40,12 +40,15 @@ export function variantData(
   };
 }
 
-/** The histogram group of one variant's rows, when every row has a histogram on one scale. */
-export function histogramGroup(rows: { id: string; histogramScale: number | null }[]): HistogramGroup | undefined {
+/**
+ * The histogram group of one variant's rows, when every row has a histogram on one scale;
+ * `lineage` names whose rows they are (merged-percentiles.ts grows its merge as runs arrive).
+ */
+export function histogramGroup(rows: { id: string; histogramScale: number | null }[], lineage?: string): HistogramGroup | undefined {
   const scales = new Set(rows.map((r) => r.histogramScale));
   // ingest stores histogram and histogramScale together, so a scale means a histogram.
   if (rows.length === 0 || scales.size !== 1 || rows[0]?.histogramScale == null) return undefined;
-  return { resultIds: rows.map((r) => r.id), scale: rows[0].histogramScale };
+  return { resultIds: rows.map((r) => r.id), scale: rows[0].histogramScale, lineage };
 }
 
 export async function getComparison(
@@ -118,7 +121,7 @@ async function compare(
     const present = experiment.variants
       .map((variant) => ({ variant, own: rows.filter((r) => r.run.variantId === variant.id) }))
       .filter(({ variant, own }) => own.length > 0 || variant.id === baseline.id);
-    const groups = present.map(({ own }) => histogramGroup(own));
+    const groups = present.map(({ variant, own }) => histogramGroup(own, JSON.stringify([metric.id, variant.id, only.batchId ?? null])));
     const merged = await mergedPercentiles(
       db,
       groups.filter((g): g is HistogramGroup => g !== undefined),
