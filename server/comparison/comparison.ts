@@ -59,6 +59,23 @@ export async function getComparison(
   /** Only the runs stored by this batch's jobs (a batch's own verdict: server/regressions/batch-result.ts). */
   only: { batchId?: string } = {},
 ): Promise<TComparison> {
+  const { experiment, compared } = await cachedComparisonOf(db, where, experimentRef, baselineName, only);
+  // Outside the cache: a new A/A batch changes the floor without changing these runs.
+  return withNoiseFloor(db, experiment, compared, only);
+}
+
+/**
+ * The comparison before its noise floor, from the cache when the experiment is as it was
+ * (comparison-cache.ts), with the key it is cached under: whatever else is a function of the same
+ * runs (the experiment page's charts) is cached under it too.
+ */
+export async function cachedComparisonOf(
+  db: Db,
+  where: { projectId: string } | { projectSlug: string },
+  experimentRef: string,
+  baselineName?: string,
+  only: { batchId?: string } = {},
+): Promise<{ experiment: ExperimentToCompare; key: string; compared: TComparison }> {
   const experiment = await findExperiment(db, where, experimentRef);
   if (!experiment) throw new AppError("NOT_FOUND", `No experiment "${experimentRef}" in this project`);
 
@@ -80,8 +97,7 @@ export async function getComparison(
     only.batchId ?? null,
   ]);
   const compared = cachedComparison(key) ?? rememberComparison(key, await compare(db, experiment, baseline, only));
-  // Outside the cache: a new A/A batch changes the floor without changing these runs.
-  return withNoiseFloor(db, experiment, compared, only);
+  return { experiment, key, compared };
 }
 
 type ExperimentToCompare = NonNullable<Awaited<ReturnType<typeof findExperiment>>>;
