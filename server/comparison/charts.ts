@@ -13,9 +13,8 @@ import { percentileFigure } from "./chart-percentiles";
 import { downsampleMinMax } from "./chart-downsample";
 import { hasFiniteFigures, isFiniteSeries, storedFigures } from "../runs/finite-figures";
 import type { TComparison } from "../schemas/comparison";
-import { cachedComparisonOf } from "./comparison";
+import { cachedComparisonOf, withNoiseFloorOf } from "./comparison";
 import { cachedCharts, rememberCharts } from "./comparison-cache";
-import { withNoiseFloor } from "./noise-floor";
 import { runFigure } from "../runs/run-figure";
 import { targetOverlays } from "./target-overlays";
 
@@ -56,7 +55,7 @@ async function loadTimeSeries(db: Db, experimentId: string) {
 export async function getExperimentResults(db: Db, where: { projectSlug: string }, experimentSlug: string, baselineName?: string) {
   // Refuses an unknown experiment (404) or baseline (422) with the comparison's own messages.
   const { experiment, key, compared } = await cachedComparisonOf(db, where, experimentSlug, baselineName);
-  const comparison = await withNoiseFloor(db, experiment, compared);
+  const comparison = await withNoiseFloorOf(db, experiment, compared);
   try {
     // The charts take the comparison's figures, which the noise floor does not change.
     return { comparison, charts: cachedCharts(key) ?? rememberCharts(key, await chartsFor(db, where, compared)), chartsError: null };

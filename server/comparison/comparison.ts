@@ -14,6 +14,7 @@ import { cachedComparison, comparisonKey, rememberComparison } from "./compariso
 import type { TComparison } from "../schemas/comparison";
 import { probeNamesOf, probeOfMetric } from "../workloads/probe-metrics";
 import { withNoiseFloor } from "./noise-floor";
+import { experimentToCompare, type ExperimentToCompare } from "./experiment-to-compare";
 
 type StoredResult = RunFigureSource;
 
@@ -60,8 +61,12 @@ export async function getComparison(
   only: { batchId?: string } = {},
 ): Promise<TComparison> {
   const { experiment, compared } = await cachedComparisonOf(db, where, experimentRef, baselineName, only);
-  // Outside the cache: a new A/A batch changes the floor without changing these runs.
-  return withNoiseFloor(db, experiment, compared, only);
+  return withNoiseFloorOf(db, experiment, compared, only);
+}
+
+/** Outside the cache: a new A/A batch changes the floor without changing these runs. */
+export function withNoiseFloorOf(db: Db, experiment: ExperimentToCompare, compared: TComparison, only: { batchId?: string } = {}): Promise<TComparison> | TComparison {
+  return experiment.hasNoiseBatch ? withNoiseFloor(db, experiment, compared, only) : compared;
 }
 
 /**
@@ -76,7 +81,7 @@ export async function cachedComparisonOf(
   baselineName?: string,
   only: { batchId?: string } = {},
 ): Promise<{ experiment: ExperimentToCompare; key: string; compared: TComparison }> {
-  const experiment = await findExperiment(db, where, experimentRef);
+  const experiment = await experimentToCompare(db, where, experimentRef);
   if (!experiment) throw new AppError("NOT_FOUND", `No experiment "${experimentRef}" in this project`);
 
   const baseline = baselineName ? experiment.variants.find((v) => v.name === baselineName) : experiment.variants.find((v) => v.isBaseline);
@@ -98,16 +103,6 @@ export async function cachedComparisonOf(
   ]);
   const compared = cachedComparison(key) ?? rememberComparison(key, await compare(db, experiment, baseline, only));
   return { experiment, key, compared };
-}
-
-type ExperimentToCompare = NonNullable<Awaited<ReturnType<typeof findExperiment>>>;
-
-function findExperiment(db: Db, where: { projectId: string } | { projectSlug: string }, experimentRef: string) {
-  const projectFilter = "projectId" in where ? { projectId: where.projectId } : { project: { slug: where.projectSlug } };
-  return db.experiment.findFirst({
-    where: { ...projectFilter, OR: [{ slug: experimentRef }, { id: experimentRef }] },
-    include: { variants: { orderBy: { position: "asc" } }, metrics: { orderBy: { position: "asc" } } },
-  });
 }
 
 async function compare(
