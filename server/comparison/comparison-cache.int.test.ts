@@ -6,8 +6,8 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { db } from "~/server/db/client";
 import { createProject } from "~/server/projects/projects";
 import { ingestResults, type IngestOptions } from "~/server/runs/ingest-results";
-import type { TResultsUpload } from "~/server/schemas/results";
 import { signedInUser } from "~/test/signed-in";
+import { twoVariantUpload } from "~/test/two-variant-upload";
 import { getExperimentResults } from "./charts";
 import { getComparison } from "./comparison";
 
@@ -23,17 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => db.$disconnect());
 
-const upload = (shift: number): TResultsUpload => ({
-  experiment: "cached",
-  create: true,
-  runs: ["base", "cand"].map((variant, v) => ({
-    variant,
-    status: "succeeded" as const,
-    environment: {},
-    tags: [],
-    metrics: [{ key: "latency", unit: "ms", direction: "lower_is_better" as const, samples: [10 + v + shift, 11 + v + shift, 12 + v + shift] }],
-  })),
-});
+const upload = (shift: number) => twoVariantUpload("cached", shift);
 
 const runCounts = (comparison: Awaited<ReturnType<typeof getComparison>>) => comparison.variants.map((v) => [v.name, v.runs]);
 
@@ -70,20 +60,10 @@ it("answers from the cache until a run is added or deleted or a setting changes"
 
 // The experiment page's charts are cached under the comparison's key: a view after an upload, a
 // deleted run or a changed time series draws it.
-const charted = (shift: number): TResultsUpload => ({
-  experiment: "charted",
-  create: true,
-  runs: ["base", "cand"].map((variant, v) => ({
-    variant,
-    status: "succeeded" as const,
-    environment: {},
-    tags: [],
-    metrics: [
-      { key: "latency", unit: "ms", direction: "lower_is_better" as const, samples: [10 + v + shift, 11 + v + shift, 12 + v + shift] },
-      { key: "rps", unit: "req/s", direction: "higher_is_better" as const, timeSeries: { intervalMs: 1000, values: [100 + shift, 101 + shift, 102 + shift] } },
-    ],
-  })),
-});
+const charted = (shift: number) =>
+  twoVariantUpload("charted", shift, [
+    { key: "rps", unit: "req/s", direction: "higher_is_better" as const, timeSeries: { intervalMs: 1000, values: [100 + shift, 101 + shift, 102 + shift] } },
+  ]);
 
 const drawnRuns = (results: Awaited<ReturnType<typeof page>>) => results.charts?.metrics.find((m) => m.key === "latency")?.runs.map((r) => r.runId);
 const drawnSeries = (results: Awaited<ReturnType<typeof page>>) => results.charts?.metrics.find((m) => m.key === "rps")?.timeSeries.map((s) => s.points.map((p) => p.value));

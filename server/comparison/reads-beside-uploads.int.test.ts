@@ -8,8 +8,8 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { db } from "~/server/db/client";
 import { createProject } from "~/server/projects/projects";
 import { ingestResults, type IngestOptions } from "~/server/runs/ingest-results";
-import type { TResultsUpload } from "~/server/schemas/results";
 import { signedInUser } from "~/test/signed-in";
+import { twoVariantUpload } from "~/test/two-variant-upload";
 import { getExperimentResults } from "./charts";
 import { getComparison } from "./comparison";
 
@@ -23,17 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => db.$disconnect());
 
-const upload = (shift: number): TResultsUpload => ({
-  experiment: "beside",
-  create: true,
-  runs: ["base", "cand"].map((variant, v) => ({
-    variant,
-    status: "succeeded" as const,
-    environment: {},
-    tags: [],
-    metrics: [{ key: "latency", unit: "ms", direction: "lower_is_better" as const, samples: [10 + v + shift, 11 + v + shift, 12 + v + shift] }],
-  })),
-});
+const upload = (shift: number) => twoVariantUpload("beside", shift);
 
 /** `read` answers, or the test fails saying it waited (a read blocked on a lock never answers). */
 async function answers<T>(read: () => Promise<T>): Promise<T> {
