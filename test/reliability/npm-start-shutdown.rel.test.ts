@@ -30,7 +30,8 @@ it("stops the web server and then PostgreSQL when only its own process gets SIGT
   const [port, pgPort] = [await freePort(), await freePort()];
   start = new Child(
     "npm start",
-    spawn(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), "scripts/start.ts"], {
+    // start.ts itself, without tsx's command-line wrapper (which only relays signals), so the process signalled is the one that stops the rest.
+    spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
       cwd: root,
       stdio: ["ignore", "pipe", "pipe"],
       env: {
@@ -51,10 +52,12 @@ it("stops the web server and then PostgreSQL when only its own process gets SIGT
   expect(await answers(port)).toBe(true);
   expect(await answers(pgPort)).toBe(true);
 
-  // (tsx, which npm start runs it with, ends with 143 after relaying the signal, whatever the script's code.)
-  await start.stop("SIGTERM");
-  expect(start.lines).toContain("[versus] stopping embedded PostgreSQL");
+  expect(await start.stop("SIGTERM")).toBe(0);
+  await eventually("the ordered shutdown to reach PostgreSQL", () => start?.lines.includes("[versus] stopping embedded PostgreSQL"), {
+    timeoutMs: 60_000,
+    context,
+  });
   // Nothing it started is left: neither the web server nor PostgreSQL answers.
-  await eventually("the web server to be gone", async () => !(await answers(port)), { timeoutMs: 20_000, context });
-  expect(await answers(pgPort)).toBe(false);
+  await eventually("the web server to be gone", async () => !(await answers(port)), { timeoutMs: 30_000, context });
+  await eventually("PostgreSQL to be gone", async () => !(await answers(pgPort)), { timeoutMs: 30_000, context });
 }, 240_000);
