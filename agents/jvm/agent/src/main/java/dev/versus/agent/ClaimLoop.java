@@ -40,7 +40,6 @@ final class ClaimLoop {
       MachineLock machine,
       Signal until) {
     while (!until.fired()) {
-      Optional<Job> job;
       if (machine != null) {
         try {
           if (!machine.acquire(until)) return;
@@ -51,7 +50,7 @@ final class ClaimLoop {
         }
       }
       try {
-        job = client.claim(machine == null ? waitSeconds : Math.min(waitSeconds, MachineLock.CLAIM_WAIT_SECONDS), until);
+        Optional<Job> job = client.claim(machine == null ? waitSeconds : Math.min(waitSeconds, MachineLock.CLAIM_WAIT_SECONDS), until);
         job.ifPresent(runJob::run);
       } catch (ApiException.Unauthorized unauthorized) {
         if (!until.fired()) onUnauthorized.accept(unauthorized);
