@@ -44,7 +44,6 @@ try {
 let child: ChildProcess | undefined;
 let localAgent: Supervisor | undefined;
 let localJvmAgent: Supervisor | undefined;
-let shuttingDown = false;
 
 // The Prisma client is generated code (not committed); make it when missing or older than the schema.
 const generatedClient = path.join(root, "server/db/generated/client.ts");
@@ -59,9 +58,9 @@ log(env.DATABASE_URL ? "using DATABASE_URL" : `starting embedded PostgreSQL (dat
 const database = await openDatabase();
 
 let stopped: Promise<never> | undefined;
+const shuttingDown = () => stopped !== undefined;
 /** Stops everything once, in order, then exits; a second call (the start failing because of the stop) waits for the first. */
 function shutdown(code: number): Promise<never> {
-  shuttingDown = true;
   stopped ??= (async () => {
     // The agents first: they may still release their jobs or deliver results to the running server.
     await Promise.all([localAgent?.stop(), localJvmAgent?.stop()]);
@@ -113,12 +112,12 @@ try {
   const args = [tsxCli, path.join(root, "scripts/serve.ts"), ...(dev ? ["--dev"] : [])];
   child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "inherit", "inherit"], env: process.env });
   child.once("exit", (code) => {
-    if (!shuttingDown) {
+    if (!shuttingDown()) {
       log(`server exited with code ${code}`);
       void shutdown(code ?? 1);
     }
   });
-  await waitForHealth(`http://127.0.0.1:${env.PORT}`, { timeoutMs: 150_000, keepWaiting: () => !shuttingDown });
+  await waitForHealth(`http://127.0.0.1:${env.PORT}`, { timeoutMs: 150_000, keepWaiting: () => !shuttingDown() });
   const publicUrl = defaultPublicOrigin();
   log(`Versus is running at ${publicUrl}  (Ctrl-C to stop)`);
   const setup = await issueSetupLink(db, publicUrl);
@@ -126,13 +125,13 @@ try {
     log("no account exists yet. Create the first owner with this one-time link (valid 24 h):");
     log(`  ${setup.url}`);
   }
-  if (env.VERSUS_LOCAL_AGENT === "1" && !shuttingDown)
+  if (env.VERSUS_LOCAL_AGENT === "1" && !shuttingDown())
     await startLocalAgent(db, () => createPrismaClient(database.url), `http://127.0.0.1:${env.PORT}`, goAgent);
-  if (jvmAgent && !shuttingDown) await startLocalJvmAgent(db, () => createPrismaClient(database.url), `http://127.0.0.1:${env.PORT}`, jvmAgent);
+  if (jvmAgent && !shuttingDown()) await startLocalJvmAgent(db, () => createPrismaClient(database.url), `http://127.0.0.1:${env.PORT}`, jvmAgent);
   await db.$disconnect();
 } catch (error) {
   // Stopping (Ctrl-C) mid-start makes the start fail (its database goes away): that is no failure to report.
-  if (!shuttingDown) console.error(`[versus] start failed: ${error instanceof Error ? error.message : String(error)}`);
+  if (!shuttingDown()) console.error(`[versus] start failed: ${error instanceof Error ? error.message : String(error)}`);
   await shutdown(1);
 }
 
