@@ -3,6 +3,7 @@
 // a hung-up long-poll that stops waiting, and every other request left to Next.js (a stand-in
 // here that records what reached it). The database is the real one.
 import http from "node:http";
+import zlib from "node:zlib";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiAnswerHeaders } from "~/next.config.js";
@@ -241,6 +242,79 @@ describe("the upload routes served without Next.js", () => {
     expect(JSON.parse(imported.body)).toMatchObject({ runs: [{ variant: "B" }] });
     const refused = await call("POST", "/api/v1/imports?format=no-such-tool", { credential, body: text, contentType: "text/plain" });
     expect(refused.status, refused.body).toBe(400);
+    expect(reached.length).toBe(before);
+  });
+});
+
+describe("the routes a CI job polls served without Next.js", () => {
+  /** The answer's raw bytes, with `acceptEncoding` sent as the client's Accept-Encoding. */
+  function raw(path: string, credential: string, acceptEncoding?: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+    const headers: http.OutgoingHttpHeaders = { authorization: `Bearer ${credential}`, ...(acceptEncoding ? { "accept-encoding": acceptEncoding } : {}) };
+    return new Promise((resolve, reject) => {
+      const req = http.request({ host: "127.0.0.1", port, method: "GET", path, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res
+          .on("data", (chunk: Buffer) => chunks.push(chunk))
+          .on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      });
+      req.on("error", reject).end();
+    });
+  }
+
+  it("a comparison: the handler's JSON, gzipped when the client accepts gzip (Vary: Accept-Encoding), plain when it does not", async () => {
+    const credential = (await createApiKey(db, project.slug, "direct reads")).secret;
+    const samples = (shift: number) => Array.from({ length: 200 }, (_, i) => 10 + shift + (i % 17) / 10);
+    const runs = [0, 1, 2].flatMap(() => [
+      { variant: "A", metrics: [{ key: "latency", unit: "ms", direction: "lower_is_better", samples: samples(0) }] },
+      { variant: "B", metrics: [{ key: "latency", samples: samples(1) }] },
+    ]);
+    const stored = await call("POST", "/api/v1/results", { credential, body: { experiment: "direct-reads", create: true, runs } });
+    expect(stored.status, stored.body).toBe(201);
+    const before = reached.length;
+    const path = "/api/v1/experiments/direct-reads/comparison";
+
+    const plain = await raw(path, credential);
+    expect(plain.status, plain.body.toString()).toBe(200);
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.headers.vary).toContain("Accept-Encoding");
+    expect(plain.body.length).toBeGreaterThan(1024);
+    const comparison = JSON.parse(plain.body.toString()) as { metrics: unknown[] };
+    expect(comparison.metrics.length).toBe(1);
+
+    const gzipped = await raw(path, credential, "br;q=1, gzip;q=0.8");
+    expect(gzipped.status).toBe(200);
+    expect(gzipped.headers["content-encoding"]).toBe("gzip");
+    expect(gzipped.headers.vary).toContain("Accept-Encoding");
+    expect(Number(gzipped.headers["content-length"])).toBe(gzipped.body.length);
+    expect(gzipped.body.length).toBeLessThan(plain.body.length);
+    expect(JSON.parse(zlib.gunzipSync(gzipped.body).toString())).toEqual(comparison);
+    for (const { key, value } of apiAnswerHeaders) expect(gzipped.headers[key.toLowerCase()]).toBe(value);
+
+    // gzip refused by its client (q=0): plain.
+    expect((await raw(path, credential, "gzip;q=0")).headers["content-encoding"]).toBeUndefined();
+    expect(reached.length).toBe(before);
+  });
+
+  it("check, history, badge (two path parameters) and batches answer as their handlers do; a small answer is never gzipped", async () => {
+    const credential = (await createApiKey(db, project.slug, "direct polls")).secret;
+    const before = reached.length;
+    const history = await raw("/api/v1/experiments/direct-reads/history?metric=latency", credential, "gzip");
+    expect(history.status, history.body.toString()).toBe(200);
+    const badge = await raw("/api/v1/experiments/direct-reads/badge/latency.svg", credential);
+    expect(badge.status, badge.body.toString()).toBe(200);
+    expect(badge.headers["content-type"]).toMatch(/^image\/svg\+xml/);
+    expect(badge.body.toString()).toContain("<svg");
+    const unknownMetric = await raw("/api/v1/experiments/direct-reads/badge/no-such-metric.svg", credential);
+    expect(unknownMetric.status).toBe(404);
+    const check = await raw("/api/v1/experiments/no-such-experiment/check?commit=abc1234&branch=main", credential, "gzip");
+    expect(check.status, check.body.toString()).toBe(404);
+    expect(check.headers["content-encoding"]).toBeUndefined();
+    expect(JSON.parse(check.body.toString())).toMatchObject({ error: { code: "NOT_FOUND" } });
+    const batch = await raw("/api/v1/batches/no-such-batch", credential);
+    expect(batch.status).toBe(404);
+    const postToRead = await call("POST", "/api/v1/experiments/direct-reads/comparison", { credential });
+    expect(postToRead.status).toBe(405);
+    expect(postToRead.headers.allow).toBe("GET, HEAD, OPTIONS");
     expect(reached.length).toBe(before);
   });
 });

@@ -1,12 +1,14 @@
-// The agent protocol's routes (POST /api/v1/agents/… and /api/v1/jobs/…) and the upload routes
-// (POST /api/v1/results and /api/v1/imports), served by the HTTP server in front of Next.js
-// without passing through Next.js. They are the busiest routes by far (every agent claims, renews
-// and completes in a loop; every CI job uploads) and Next.js's routing, tracing, stream
-// conversions and compression took half of the server's CPU per job (bench/jobs.ts) and an eighth
-// of it per upload (bench/load.ts). The route modules are the very ones Next.js serves —
-// app/api/v1/**/route.ts, loaded here as they are — so the handlers, validation, errors and
-// answers are the same; only the request's way in and the answer's way out differ. Headers are
-// those next.config.js gives every API answer.
+// The agent protocol's routes (POST /api/v1/agents/… and /api/v1/jobs/…), the upload routes
+// (POST /api/v1/results and /api/v1/imports) and the routes a CI job polls (an experiment's
+// comparison, check, history and badge; its batches), served by the HTTP server in front of
+// Next.js without passing through Next.js. They are the busiest routes by far (every agent claims,
+// renews and completes in a loop; every CI job uploads, then reads its verdict) and Next.js's
+// routing, tracing, stream conversions and compression took half of the server's CPU per job
+// (bench/jobs.ts), an eighth of it per upload and two thirds of it per comparison read
+// (bench/load.ts). The route modules are the very ones Next.js serves — app/api/v1/**/route.ts,
+// loaded here as they are — so the handlers, validation, errors and answers are the same; only the
+// request's way in and the answer's way out differ. Headers are those next.config.js gives every
+// API answer, and answers are gzipped for clients that accept it, as Next.js does.
 import http from "node:http";
 import { apiAnswerHeaders } from "../../next.config.js";
 import type { RouteMethod } from "../../server/api/route-methods";
@@ -18,8 +20,9 @@ import { fetchRequestOf, sendResponse, smallBodyOf } from "./fetch-bridge";
 // which cost more than the handler's own work. Larger ones (many samples) are streamed.
 const PRE_READ_BYTES = 64 * 1024;
 
-// (The only path parameter of these routes is a job's id; the upload routes have none.)
-type RouteModule = Record<RouteMethod, (req: Request, context: { params: Promise<{ id: string }> }) => Promise<Response>>;
+// Each route's handlers take the path parameters its folder names ([id], [slugOrId], [metric]),
+// which its pattern's `params` name in the same order (hence `never` here: any route's own shape).
+type RouteModule = Record<RouteMethod, (req: Request, context: { params: Promise<never> }) => Promise<Response>>;
 
 interface DirectRoute {
   pattern: RegExp;
@@ -50,6 +53,33 @@ const routes: DirectRoute[] = [
   { pattern: /^\/api\/v1\/jobs\/([^/]+)\/release$/, params: ["id"], load: once(() => import("../../app/api/v1/jobs/[id]/release/route")) },
   { pattern: /^\/api\/v1\/results$/, params: [], load: once(() => import("../../app/api/v1/results/route")) },
   { pattern: /^\/api\/v1\/imports$/, params: [], load: once(() => import("../../app/api/v1/imports/route")) },
+  {
+    pattern: /^\/api\/v1\/experiments\/([^/]+)\/comparison$/,
+    params: ["slugOrId"],
+    load: once(() => import("../../app/api/v1/experiments/[slugOrId]/comparison/route")),
+  },
+  {
+    pattern: /^\/api\/v1\/experiments\/([^/]+)\/check$/,
+    params: ["slugOrId"],
+    load: once(() => import("../../app/api/v1/experiments/[slugOrId]/check/route")),
+  },
+  {
+    pattern: /^\/api\/v1\/experiments\/([^/]+)\/history$/,
+    params: ["slugOrId"],
+    load: once(() => import("../../app/api/v1/experiments/[slugOrId]/history/route")),
+  },
+  {
+    pattern: /^\/api\/v1\/experiments\/([^/]+)\/badge\/([^/]+)$/,
+    params: ["slugOrId", "metric"],
+    load: once(() => import("../../app/api/v1/experiments/[slugOrId]/badge/[metric]/route")),
+  },
+  {
+    pattern: /^\/api\/v1\/experiments\/([^/]+)\/batches$/,
+    params: ["slugOrId"],
+    load: once(() => import("../../app/api/v1/experiments/[slugOrId]/batches/route")),
+  },
+  { pattern: /^\/api\/v1\/batches\/([^/]+)$/, params: ["id"], load: once(() => import("../../app/api/v1/batches/[id]/route")) },
+  { pattern: /^\/api\/v1\/batches\/([^/]+)\/cancel$/, params: ["id"], load: once(() => import("../../app/api/v1/batches/[id]/cancel/route")) },
 ];
 
 /** The route a request is for, with its parameters, or undefined: Next.js serves it. */
@@ -68,7 +98,7 @@ export function directRouteOf(url: string): { route: DirectRoute; params: Record
 }
 
 /**
- * Serves the request when it is for one of the agent protocol's or the upload routes (true), or leaves it
+ * Serves the request when it is for one of the routes above (true), or leaves it
  * to Next.js (false). `origin` is the address the server listens on, for the Request's URL; the
  * handlers take links' origin from the request's headers (server/http/public-origin.ts).
  */
@@ -101,6 +131,6 @@ async function answer(req: http.IncomingMessage, res: http.ServerResponse, found
     return;
   }
   const request = fetchRequestOf(req, new URL(req.url ?? "/", origin), hangUp.signal, body);
-  const response = await routeModule[req.method as RouteMethod](request, { params: Promise.resolve(found.params as { id: string }) });
+  const response = await routeModule[req.method as RouteMethod](request, { params: Promise.resolve(found.params) as Promise<never> });
   await sendResponse(res, response, apiAnswerHeaders);
 }

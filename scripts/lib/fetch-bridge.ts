@@ -3,6 +3,7 @@
 // direct-routes.ts serves the agent routes with them, and the CLI's integration tests serve
 // their routes the same way.
 import type http from "node:http";
+import { encodeAnswer } from "./gzip-answer";
 
 /**
  * The Request of a Node request: its headers as sent, its body streamed, or `body` when the
@@ -84,12 +85,15 @@ export async function smallBodyOf(req: http.IncomingMessage, limitBytes: number)
 
 /**
  * Writes a handler's Response: `headers` first (the handler's own win), the status, and the body
- * buffered with its length (the answers these routes give are small; HEAD sends none).
+ * buffered with its length (the answers these routes give are small; HEAD sends none), gzipped
+ * when the client accepts it (gzip-answer.ts).
  */
 export async function sendResponse(res: http.ServerResponse, response: Response, headers: readonly { key: string; value: string }[] = []): Promise<void> {
-  const body = res.req.method === "HEAD" ? Buffer.alloc(0) : Buffer.from(await response.arrayBuffer());
+  const encoded = await encodeAnswer(res.req, response.headers, Buffer.from(await response.arrayBuffer()));
+  const body = res.req.method === "HEAD" ? Buffer.alloc(0) : encoded.body;
   for (const { key, value } of headers) res.setHeader(key, value);
   response.headers.forEach((value, key) => res.setHeader(key, value));
+  for (const [key, value] of Object.entries(encoded.headers)) res.setHeader(key, value);
   // (204 and 304 carry no Content-Length: they have no body by definition.)
   if (response.status !== 204 && response.status !== 304) res.setHeader("Content-Length", body.length);
   res.writeHead(response.status);
