@@ -318,3 +318,23 @@ describe("the routes a CI job polls served without Next.js", () => {
     expect(reached.length).toBe(before);
   });
 });
+
+describe("the browser's tRPC calls served without Next.js", () => {
+  it("a batch of queries answers each (a public one, one that needs a session: 401), and a cross-site mutation is refused (403)", async () => {
+    const before = reached.length;
+    const batch = await call(
+      "GET",
+      `/api/trpc/setup.status,job.batches?batch=1&input=${encodeURIComponent(JSON.stringify({ 1: { json: { projectSlug: "p", experimentSlug: "e" } } }))}`,
+    );
+    const answers = JSON.parse(batch.body) as [{ result?: { data: { json: { needsSetup: boolean } } } }, { error?: { json: { data: { code: string } } } }];
+    expect(typeof answers[0].result?.data.json.needsSetup).toBe("boolean");
+    expect(answers[1].error?.json.data.code).toBe("UNAUTHORIZED");
+    expect(batch.headers["cache-control"]).toBe("no-store");
+    const crossSite = await call("POST", "/api/trpc/invitation.accept", {
+      headers: { cookie: "better-auth.session_token=x", origin: "https://elsewhere.example", "sec-fetch-site": "cross-site" },
+      body: {},
+    });
+    expect(crossSite.status, crossSite.body).toBe(403);
+    expect(reached.length).toBe(before);
+  });
+});

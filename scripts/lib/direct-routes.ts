@@ -1,11 +1,11 @@
 // The agent protocol's routes (POST /api/v1/agents/… and /api/v1/jobs/…), the upload routes
-// (POST /api/v1/results and /api/v1/imports) and the routes a CI job polls (an experiment's
-// comparison, check, history and badge; its batches), served by the HTTP server in front of
-// Next.js without passing through Next.js. They are the busiest routes by far (every agent claims,
-// renews and completes in a loop; every CI job uploads, then reads its verdict) and Next.js's
-// routing, tracing, stream conversions and compression took half of the server's CPU per job
-// (bench/jobs.ts), an eighth of it per upload and two thirds of it per comparison read
-// (bench/load.ts). The route modules are the very ones Next.js serves — app/api/v1/**/route.ts,
+// (POST /api/v1/results and /api/v1/imports), the routes a CI job polls (an experiment's
+// comparison, check, history and badge; its batches) and the browser's tRPC calls, served by the
+// HTTP server in front of Next.js without passing through Next.js. They are the busiest routes by
+// far (every agent claims, renews and completes in a loop; every CI job uploads, then reads its
+// verdict; every open page's live panels poll) and Next.js's routing, tracing, stream conversions
+// and compression took half of the server's CPU per job (bench/jobs.ts), an eighth of it per
+// upload, two thirds of it per comparison read and a third of it per tRPC query (bench/load.ts). The route modules are the very ones Next.js serves — app/api/v1/**/route.ts,
 // loaded here as they are — so the handlers, validation, errors and answers are the same; only the
 // request's way in and the answer's way out differ. Headers are those next.config.js gives every
 // API answer, and answers are gzipped for clients that accept it, as Next.js does.
@@ -80,6 +80,8 @@ const routes: DirectRoute[] = [
   },
   { pattern: /^\/api\/v1\/batches\/([^/]+)$/, params: ["id"], load: once(() => import("../../app/api/v1/batches/[id]/route")) },
   { pattern: /^\/api\/v1\/batches\/([^/]+)\/cancel$/, params: ["id"], load: once(() => import("../../app/api/v1/batches/[id]/cancel/route")) },
+  // The browser's calls (each page's live panels poll them); the procedure is named in the path.
+  { pattern: /^\/api\/trpc\/([^/]+)$/, params: ["trpc"], load: once(() => import("../../app/api/trpc/[trpc]/route")) },
 ];
 
 /** The route a request is for, with its parameters, or undefined: Next.js serves it. */

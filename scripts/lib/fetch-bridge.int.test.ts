@@ -72,3 +72,23 @@ describe("a body refused before it is read to the end", () => {
     expect(crashes).toEqual([]);
   });
 });
+
+describe("sendResponse", () => {
+  it("sends every Set-Cookie of the answer (not only the last)", async () => {
+    const cookieServer = http.createServer((_req, res) => {
+      const headers = new Headers({ "content-type": "text/plain" });
+      headers.append("set-cookie", "a=1; Path=/");
+      headers.append("set-cookie", "b=2; Path=/; HttpOnly");
+      void sendResponse(res, new Response("ok", { headers }));
+    });
+    await new Promise<void>((resolve) => cookieServer.listen(0, "127.0.0.1", resolve));
+    try {
+      const answer = await fetch(`http://127.0.0.1:${(cookieServer.address() as AddressInfo).port}/`);
+      expect(answer.headers.getSetCookie()).toEqual(["a=1; Path=/", "b=2; Path=/; HttpOnly"]);
+      expect(await answer.text()).toBe("ok");
+    } finally {
+      cookieServer.closeAllConnections();
+      await new Promise<void>((resolve) => cookieServer.close(() => resolve()));
+    }
+  });
+});

@@ -93,6 +93,9 @@ export async function sendResponse(res: http.ServerResponse, response: Response,
   const body = res.req.method === "HEAD" ? Buffer.alloc(0) : encoded.body;
   for (const { key, value } of headers) res.setHeader(key, value);
   response.headers.forEach((value, key) => res.setHeader(key, value));
+  // (forEach gives each Set-Cookie apart, and setHeader keeps only the last: send them all.)
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) res.setHeader("set-cookie", cookies);
   for (const [key, value] of Object.entries(encoded.headers)) res.setHeader(key, value);
   // (204 and 304 carry no Content-Length: they have no body by definition.)
   if (response.status !== 204 && response.status !== 304) res.setHeader("Content-Length", body.length);
