@@ -24,10 +24,21 @@ export interface ProjectAccess {
  * member of answers exactly like one that does not exist, so slugs cannot be probed.
  */
 export async function requireProjectRole(db: Db, userId: string, projectSlug: string, needed: MemberRole): Promise<ProjectAccess> {
+  const access = await projectMembership(db, userId, projectSlug);
+  requireRole(access, needed);
+  return access;
+}
+
+/** The caller's membership of the project (NOT_FOUND when there is none, as for no project). */
+export async function projectMembership(db: Db, userId: string, projectSlug: string): Promise<ProjectAccess> {
   const membership = await db.member.findFirst({ where: { userId, project: { slug: projectSlug } }, select: { role: true, projectId: true } });
   if (!membership) throw new AppError("NOT_FOUND", `No project "${projectSlug}"`);
-  if (!roleAtLeast(membership.role, needed)) {
-    throw new AppError("FORBIDDEN", `You are a ${membership.role} of "${projectSlug}"; this needs the ${needed} role or higher`);
-  }
   return { projectId: membership.projectId, projectSlug, role: membership.role };
+}
+
+/** FORBIDDEN unless the membership's role is at least `needed`. */
+export function requireRole(access: ProjectAccess, needed: MemberRole): void {
+  if (!roleAtLeast(access.role, needed)) {
+    throw new AppError("FORBIDDEN", `You are a ${access.role} of "${access.projectSlug}"; this needs the ${needed} role or higher`);
+  }
 }

@@ -3,7 +3,7 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
 import { ZodError } from "zod";
-import { requireProjectRole, type MemberRole } from "../access/project-access";
+import { projectMembership, requireRole, type MemberRole, type ProjectAccess } from "../access/project-access";
 import { getSessionUser, type SessionUser } from "../auth/session";
 import { db, type Db } from "../db/client";
 import { DATABASE_UNAVAILABLE_DIGEST } from "../http/database-unavailable-wording";
@@ -18,12 +18,17 @@ export interface TRPCContext {
   headers: Headers;
   /** The signed-in user from the session cookie; null when signed out. */
   user: SessionUser | null;
+  /**
+   * The caller's membership per project slug, looked up once per context (one page's or one
+   * batch's request) however many of its queries name the project: a page calls eight.
+   */
+  memberships?: Map<string, Promise<ProjectAccess>>;
 }
 
 export async function createTRPCContext(options: { headers: Headers; db?: Db }): Promise<TRPCContext> {
   const database = options.db ?? db;
   try {
-    return { db: database, headers: options.headers, user: await getSessionUser(options.headers) };
+    return { db: database, headers: options.headers, user: await getSessionUser(options.headers), memberships: new Map() };
   } catch (error) {
     // Reading the session is the first database call of a signed-in request. better-auth
     // reports its failure without the cause: ask the database whether it is there.
@@ -136,7 +141,14 @@ export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
  * inside that project.
  */
 export const projectProcedure = (role: MemberRole) =>
-  authedProcedure.input(ZProjectRef).use(async ({ ctx, input, next }) => {
-    const access = await requireProjectRole(ctx.db, ctx.user.id, input.projectSlug, role);
+  authedProcedure.input(ZProjectRef).use(async ({ ctx, input, type, next }) => {
+    // Queries share the context's look-up; a mutation (which may change who is a member) and
+    // whatever follows it in its batch look again.
+    if (type !== "query") ctx.memberships?.clear();
+    const found = type === "query" ? ctx.memberships?.get(input.projectSlug) : undefined;
+    const membership = found ?? projectMembership(ctx.db, ctx.user.id, input.projectSlug);
+    if (type === "query" && !found) ctx.memberships?.set(input.projectSlug, membership);
+    const access = await membership;
+    requireRole(access, role);
     return next({ ctx: { ...ctx, access } });
   });
