@@ -7,11 +7,20 @@
 // they stay non-negative integers (exact below 2⁵³). Only u ≤ ⌊n1·n2/2⌋ is kept: the
 // distribution is symmetric, and the operations never look at higher powers. Cost O(m · n1·n2).
 
-const CACHE_LIMIT = 256;
+// Bounded by bytes, not entries: the largest table (n1·n2 = 4,000,000) holds 32 MB, so 256 entries
+// (the bound this replaced) could hold gigabytes, and a server whose experiments keep gaining runs
+// meets a new (n1, n2) with almost every comparison.
+const CACHE_BYTES = 64 * 2 ** 20;
 const cache = new Map<string, { counts: Float64Array; cumulative: Float64Array; total: number }>();
+let cachedBytes = 0;
 
 /** Largest n1·n2 for which exact tables are built (about 8 × 250,000 or 2,000 × 2,000). */
 export const EXACT_MAX_PRODUCT = 4_000_000;
+
+/** Bytes the cached tables hold (never above 64 MB). */
+export function cachedTableBytes(): number {
+  return cachedBytes;
+}
 
 export function canComputeExact(n1: number, n2: number): boolean {
   return n1 >= 1 && n2 >= 1 && n1 * n2 <= EXACT_MAX_PRODUCT && Number.isFinite(binomial(n1 + n2, Math.min(n1, n2)));
@@ -49,8 +58,15 @@ function table(n1: number, n2: number) {
     cumulative[u] = acc;
   }
   const entry = { counts: c, cumulative, total };
-  if (cache.size >= CACHE_LIMIT) cache.clear(); // bounded memory in a long-running server
+  const bytes = c.byteLength + cumulative.byteLength;
+  // Oldest first out (a Map iterates in insertion order) until the new table fits.
+  for (const [oldest, old] of cache) {
+    if (cachedBytes + bytes <= CACHE_BYTES) break;
+    cache.delete(oldest);
+    cachedBytes -= old.counts.byteLength + old.cumulative.byteLength;
+  }
   cache.set(key, entry);
+  cachedBytes += bytes;
   return entry;
 }
 
