@@ -52,6 +52,17 @@ export class AppError extends Error {
 /** What a caller is told about an unexpected failure; the details go to the server log only. */
 export const INTERNAL_ERROR_MESSAGE = "Internal error; the server log has the details";
 
+/**
+ * The issues' messages for an error's one-line message: each different message once, with how many
+ * fields it was said of when more than one (six runs missing one metric's unit are one sentence,
+ * not six); the fields themselves stay in the error's details.
+ */
+export function issuesSummary(fieldIssues: readonly FieldIssue[]): string {
+  const counts = new Map<string, number>();
+  for (const { message } of fieldIssues) counts.set(message, (counts.get(message) ?? 0) + 1);
+  return [...counts].map(([message, count]) => (count > 1 ? `${message} (${count} places)` : message)).join("; ");
+}
+
 export function badInput(fieldIssues: FieldIssue[]): AppError {
   const summary = fieldIssues.map((issue) => `${issue.path.join(".") || "input"}: ${issue.message}`).join("; ");
   return new AppError("BAD_REQUEST", `Invalid input — ${summary}`, { fieldIssues });

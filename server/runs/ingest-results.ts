@@ -5,7 +5,7 @@ import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import { inSqlTransaction, poolClient, type SqlClient } from "../db/sql-transaction";
 import { isUniqueViolation } from "../db/prisma-errors";
-import { AppError, badInput, type FieldIssue } from "../core/errors";
+import { AppError, badInput, issuesSummary, type FieldIssue } from "../core/errors";
 import { contradictions, repeatedMetricKeys } from "./metric-checks";
 import { prepareRuns, type PreparedMetric } from "./prepare-metric";
 import type { TResultsUpload, TRunMetricInput, TUploadResponse } from "../schemas/results";
@@ -186,7 +186,7 @@ async function store(
       }
     }),
   );
-  if (issues.length) throw new AppError("UNPROCESSABLE", issues.map((i) => i.message).join("; "), { fieldIssues: issues });
+  if (issues.length) throw new AppError("UNPROCESSABLE", issuesSummary(issues), { fieldIssues: issues });
 
   let metricPosition = nextPosition(experiment.metrics);
   for (const metric of definitions.values()) {

@@ -12,7 +12,7 @@
 // FOR SHARE. Neither conflicts with the FOR KEY SHARE locks that foreign-key checks take, so
 // readers and inserts that merely reference the experiment are not held up.
 import { Prisma } from "../db/generated/client";
-import { AppError, type FieldIssue } from "../core/errors";
+import { AppError, issuesSummary, type FieldIssue } from "../core/errors";
 import type { SqlClient } from "../db/sql-transaction";
 
 type Tx = Prisma.TransactionClient;
@@ -49,7 +49,7 @@ export async function allocateRepetitions(tx: SqlClient, runs: RunToNumber[]): P
         path: [...run.path, "repetition"],
         message: `variant "${run.variantName}" already has a run with repetition ${run.repetition}; leave repetition out to number the run automatically`,
       }));
-    if (issues.length) throw new AppError("CONFLICT", issues.map((issue) => issue.message).join("; "), { fieldIssues: issues });
+    if (issues.length) throw new AppError("CONFLICT", issuesSummary(issues), { fieldIssues: issues });
   }
 
   // Per variant: how many runs need a number, and the highest number given explicitly.

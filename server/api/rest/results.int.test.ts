@@ -399,6 +399,13 @@ describe("POST /api/v1/results without create", () => {
     expect(fieldPaths(body)).toEqual(["runs.0.metrics.0.unit"]);
   });
 
+  it("says a message once when it holds for several runs, with how many, and names every field in the details", async () => {
+    const runs = Array.from({ length: 6 }, (_, i) => ({ variant: i % 2 ? "candidate" : "baseline", metrics: [{ key: "undefined_metric", samples: [1] }] }));
+    const { body } = await expectRefused(db, () => post({ experiment: "existing", create: true, runs }, { key: ctx.key }), 422, "UNPROCESSABLE");
+    expect(body.error.message).toBe('metric "undefined_metric" is new: send its unit and direction (in at least one run) to create it (6 places)');
+    expect(fieldPaths(body)).toEqual(runs.map((_, i) => `runs.${i}.metrics.0.unit`));
+  });
+
   it("creates a new metric from the one run that defines it; other runs may leave unit and direction out, not contradict them", async () => {
     const defined = { unit: "ms", direction: "lower_is_better" };
     const created = await postJson(
