@@ -99,4 +99,13 @@ describe("the gate's minimum change", () => {
       expect(fieldPaths(body as ErrorBody), bad).toContain("minChange");
     }
   });
+
+  it('a call without its commit says the commit is required (not Zod\'s "expected string, received undefined")', async () => {
+    const url = new URL("http://test.local/api/v1/experiments/gzip-history/check");
+    const response = await GET(new Request(url, { headers: { authorization: `Bearer ${key}` } }), { params: Promise.resolve({ slugOrId: "gzip-history" }) });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as ErrorBody;
+    expect(body.error.message).toBe("Invalid input — commit: required (string); branch: required (string)");
+    expect(fieldPaths(body)).toEqual(["commit", "branch"]);
+  });
 });
