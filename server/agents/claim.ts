@@ -39,6 +39,9 @@ interface ClaimedRow {
   experimentTitle: string;
   variantName: string;
   metrics: TClaimedJob["metrics"];
+  groupId: string | null;
+  shard: number | null;
+  shards: number;
 }
 
 /**
@@ -103,6 +106,9 @@ const CLAIMED_COLUMNS = [
   "experimentTitle",
   "variantName",
   "metrics",
+  "groupId",
+  "shard",
+  "shards",
 ] as const satisfies readonly (keyof ClaimedRow)[];
 
 /**
@@ -113,8 +119,12 @@ function claimSql(caller: { agentId: Prisma.Sql; projectId: Prisma.Sql }, leaseS
   // One sub-select, not three comparisons: the planner cannot estimate containment against the
   // agent's arrays and guessed that almost no job matches, so it sorted every queued job instead
   // of walking the index in order; a sub-select it counts as matching half the rows.
+  // A shard of a job group goes to an agent holding no other shard of the group (each agent
+  // runs its own share of the load).
   const mayRun = Prisma.sql`(SELECT j."capabilities" <@ a."capabilities" AND j."requiredLabels" <@ a."labels"
-          AND (j."pinnedAgentId" IS NULL OR j."pinnedAgentId" = a."id") FROM agent a)`;
+          AND (j."pinnedAgentId" IS NULL OR j."pinnedAgentId" = a."id")
+          AND (j."groupId" IS NULL OR NOT EXISTS (SELECT 1 FROM "Job" o WHERE o."groupId" = j."groupId" AND o."id" <> j."id"
+            AND o."agentId" = a."id" AND o."status" IN ('leased', 'succeeded'))) FROM agent a)`;
   return Prisma.sql`
     agent AS (
       SELECT "id", "capabilities", "labels" FROM "Agent"
@@ -163,10 +173,11 @@ function claimSql(caller: { agentId: Prisma.Sql; projectId: Prisma.Sql }, leaseS
         "status" = 'leased', "agentId" = ${caller.agentId}, "leaseToken" = ${leaseTokenSql(Prisma.sql`j."id"`, leaseSecret)},
         "leaseExpiresAt" = ${utcNow} + make_interval(secs => ${leaseSeconds}::float8),
         "attempts" = j."attempts" + 1, "cancelRequested" = false,
-        "startedAt" = ${utcNow}, "finishedAt" = NULL, "updatedAt" = ${utcNow}
+        "startedAt" = ${utcNow}, "finishedAt" = NULL, "updatedAt" = ${utcNow}, "readyAt" = NULL
       FROM candidate c, "Experiment" e, "Variant" v
       WHERE j."id" = c."id" AND e."id" = j."experimentId" AND v."id" = j."variantId"
       RETURNING j."id", j."leaseToken", j."leaseExpiresAt", j."attempts", j."maxAttempts", j."batchId", j."repetition", j."warmup", j."payload",
+        j."groupId", j."shard", j."shards",
         e."slug" AS "experimentSlug", e."title" AS "experimentTitle", v."name" AS "variantName",
         (SELECT coalesce(json_agg(json_build_object('key', m."key", 'unit', m."unit", 'direction', m."direction", 'aggregation', m."aggregation") ORDER BY m."position"), '[]')
            FROM "Metric" m WHERE m."experimentId" = j."experimentId") AS "metrics"
@@ -190,6 +201,7 @@ function claimedJob(row: ClaimedRow, leaseSeconds: number): TClaimedJob {
     // Jobs queued before probes existed have none in their payload.
     probes: row.payload.probes ?? [],
     metrics: row.metrics,
+    ...(row.groupId !== null ? { group: { id: row.groupId, shard: row.shard ?? 0, shards: row.shards } } : {}),
   };
 }
 

@@ -96,6 +96,17 @@ export const ZClaimedJob = z
         "what to sample on the system under test during the measured window, as the variant had them when the batch started ([] when none); each probe's metrics are reported as `<name>.<suffix>` (docs/agent-protocol.md, Probes)",
     }),
     metrics: z.array(z.object({ key: z.string(), unit: z.string(), direction: ZMetricDirection, aggregation: ZMetricAggregation })),
+    group: z
+      .object({
+        id: z.string(),
+        shard: z.number().int().meta({ description: "this shard's index in the group, from 0" }),
+        shards: z.number().int().meta({ description: "how many agents run the group together" }),
+      })
+      .optional()
+      .meta({
+        description:
+          "present when the job is a shard of a job group (one load test split over several agents; the settings are this shard's share): report ready, then start at the start time the server answers (docs/agent-protocol.md, Job groups)",
+      }),
   })
   .meta({ id: "ClaimedJob" });
 export type TClaimedJob = z.input<typeof ZClaimedJob>;
