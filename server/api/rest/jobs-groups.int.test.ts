@@ -1,8 +1,11 @@
 // A variant whose workload asks for several agents is queued as job groups, on a real, migrated
 // PostgreSQL: each of its jobs is N shards with their shares of the load; every shard goes to a
 // different agent that offers `shards`; an agent lacking it never joins.
+import { build, encodeIntoCompressedBase64 } from "hdr-histogram-js";
 import { afterAll, describe, expect, it } from "vitest";
 import { db } from "~/server/db/client";
+import { histogramFigures } from "~/server/runs/histogram";
+import { mulberry32 } from "~/server/stats/prng";
 import { agentApi, batchOf, claimed, jobsProject, registeredAgent, type JobsProject } from "~/test/agent-protocol";
 
 afterAll(() => db.$disconnect());
@@ -74,5 +77,136 @@ describe("job groups", () => {
     await expect(batchOf(db, project)).rejects.toThrow(
       'Variant "Split" asks for 2 agents, but workload "noop" marks no load setting (x-versus-split) to share among them: set agents to 1',
     );
+  });
+});
+
+describe("a job group's synchronized start", () => {
+  async function claimedGroup(label: string, maxAttempts = 3) {
+    const project = await groupProject(label, { rate: 300 });
+    const agents = await Promise.all([1, 2, 3].map((i) => registeredAgent(project, { name: `${label}-${i}`, capabilities: ["noop", "shards"], workloads: [splitNoop] })));
+    await batchOf(db, project, { maxAttempts });
+    const jobs = [];
+    for (const agent of agents) jobs.push(await claimed(agent));
+    return { project, agents, jobs };
+  }
+
+  it("answers every shard the same start time once all are ready, and records each agent's clock offset", async () => {
+    const { agents, jobs } = await claimedGroup("groups-start");
+    const first = await agentApi.ready(agents[0]!.credential, jobs[0]!.id, { leaseToken: jobs[0]!.leaseToken, clockOffsetMs: 3.5 });
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body).toMatchObject({ startAt: null, ready: 1, shards: 3 });
+    expect(first.body.waitingFor).toEqual(["shard 2 of 3 (agent groups-start-2): not ready", "shard 3 of 3 (agent groups-start-3): not ready"]);
+
+    await agentApi.ready(agents[1]!.credential, jobs[1]!.id, { leaseToken: jobs[1]!.leaseToken, clockOffsetMs: -12 });
+    const before = Date.now();
+    const last = await agentApi.ready(agents[2]!.credential, jobs[2]!.id, { leaseToken: jobs[2]!.leaseToken });
+    expect(last.body).toMatchObject({ ready: 3, waitingFor: [] });
+    const startAt = Date.parse(last.body.startAt as string);
+    expect(startAt).toBeGreaterThan(before);
+    // The others hear the same instant on their next call.
+    const again = await Promise.all([0, 1].map((i) => agentApi.ready(agents[i]!.credential, jobs[i]!.id, { leaseToken: jobs[i]!.leaseToken })));
+    expect(again.map((reply) => reply.body.startAt)).toEqual([last.body.startAt, last.body.startAt]);
+    const stored = await db.job.findMany({ where: { groupId: jobs[0]!.group?.id }, orderBy: { shard: "asc" } });
+    expect(stored.map((job) => job.clockOffsetMs)).toEqual([3.5, -12, null]);
+    expect(new Set(stored.map((job) => job.groupStartAt?.toISOString()))).toEqual(new Set([last.body.startAt]));
+  });
+
+  it("gives the group back, naming the agent it waited for, when a shard is not ready in time", async () => {
+    const { agents, jobs } = await claimedGroup("groups-timeout");
+    for (const i of [0, 1]) await agentApi.ready(agents[i]!.credential, jobs[i]!.id, { leaseToken: jobs[i]!.leaseToken });
+    await db.job.updateMany({ where: { groupId: jobs[0]!.group?.id, readyAt: { not: null } }, data: { readyAt: new Date(Date.now() - 61_000) } });
+    const late = await agentApi.ready(agents[0]!.credential, jobs[0]!.id, { leaseToken: jobs[0]!.leaseToken });
+    expect(late.status).toBe(409);
+    expect(late.body.error.message).toBe(
+      "the job group's 3 shards were not all ready within 60 s: waited for shard 3 of 3 (agent groups-timeout-3): not ready; the group is queued again",
+    );
+    const stored = await db.job.findMany({ where: { groupId: jobs[0]!.group?.id }, orderBy: { shard: "asc" } });
+    expect(stored.map((job) => [job.status, job.readyAt])).toEqual([
+      ["queued", null],
+      ["queued", null],
+      ["queued", null],
+    ]);
+    // Given back: its agent's next call about it is refused.
+    expect((await agentApi.ready(agents[2]!.credential, jobs[2]!.id, { leaseToken: jobs[2]!.leaseToken })).status).toBe(409);
+  });
+
+  it("fails the group when a shard not ready in time has no attempt left", async () => {
+    const { agents, jobs } = await claimedGroup("groups-exhausted", 1);
+    await agentApi.ready(agents[0]!.credential, jobs[0]!.id, { leaseToken: jobs[0]!.leaseToken });
+    await db.job.updateMany({ where: { groupId: jobs[0]!.group?.id, readyAt: { not: null } }, data: { readyAt: new Date(Date.now() - 61_000) } });
+    const late = await agentApi.ready(agents[0]!.credential, jobs[0]!.id, { leaseToken: jobs[0]!.leaseToken });
+    expect(late.body.error.message).toMatch(/waited for shard 2 of 3 \(agent groups-exhausted-2\): not ready; shard 3 of 3 \(agent groups-exhausted-3\): not ready; no attempt left, so the group failed$/);
+    expect((await db.job.findMany({ where: { groupId: jobs[0]!.group?.id } })).map((job) => job.status)).toEqual(["failed", "failed", "failed"]);
+  });
+
+  it("refuses ready for a job that is not a shard", async () => {
+    const project = await jobsProject(db, "groups-lone", { measuredRuns: 1 });
+    const agent = await registeredAgent(project);
+    await batchOf(db, project);
+    const job = await claimed(agent);
+    const reply = await agentApi.ready(agent.credential, job.id, { leaseToken: job.leaseToken });
+    expect(reply.status).toBe(400);
+    expect(reply.body.error.message).toBe(`Job "${job.id}" is not a shard of a job group: run it without calling ready`);
+  });
+});
+
+describe("a job group's one run", () => {
+  const encoded = (latencies: readonly number[]) => {
+    const histogram = build({ bitBucketSize: 64, autoResize: true, numberOfSignificantValueDigits: 3 });
+    for (const latency of latencies) histogram.recordValue(Math.round(latency * 1000));
+    const text = encodeIntoCompressedBase64(histogram);
+    histogram.destroy();
+    return text;
+  };
+  const latencies = (seed: number, median: number) => {
+    const random = mulberry32(seed);
+    return Array.from({ length: 2000 }, () => median * Math.exp(0.5 * Math.log(1 / (1 - random()))));
+  };
+
+  it("stores one run when the last shard completes: the exact merge of the shards' histograms, counts summed", async () => {
+    const project = await jobsProject(db, "groups-merge", {
+      measuredRuns: 1,
+      variants: [{ name: "Split", isBaseline: true, config: { workload: "noop", settings: { rate: 300 }, agents: 3 } }],
+      metrics: [
+        { key: "latency", unit: "ms", direction: "lower_is_better" },
+        { key: "requests", unit: "count", direction: "higher_is_better" },
+      ],
+    });
+    const agents = await Promise.all([1, 2, 3].map((i) => registeredAgent(project, { name: `merge-${i}`, capabilities: ["noop", "shards"], workloads: [splitNoop] })));
+    await batchOf(db, project);
+    const raw = [latencies(1, 3), latencies(2, 4), latencies(3, 5)];
+    const replies = [];
+    for (const [i, agent] of agents.entries()) {
+      const job = await claimed(agent);
+      const run = {
+        startedAt: new Date(Date.UTC(2026, 10, 30, 12, 0, 0, i * 10)).toISOString(),
+        metrics: [
+          { key: "latency", histogram: encoded(raw[i]!), histogramScale: 1000 },
+          { key: "requests", value: raw[i]!.length },
+        ],
+      };
+      replies.push(await agentApi.complete(agent.credential, job.id, { leaseToken: job.leaseToken, run }));
+      if (i === 0) {
+        // Nothing is stored while other shards run; a repeated complete says so again.
+        expect(await db.run.count({ where: { experiment: { projectId: project.id } } })).toBe(0);
+        const again = await agentApi.complete(agent.credential, job.id, { leaseToken: job.leaseToken, run });
+        expect([again.status, again.body]).toEqual([200, { run: null, replayed: true }]);
+      }
+    }
+    expect(replies.map((reply) => reply.status)).toEqual([201, 201, 201]);
+    expect(replies.map((reply) => reply.body.run === null)).toEqual([true, true, false]);
+
+    const runs = await db.run.findMany({ where: { experiment: { projectId: project.id } }, include: { results: { include: { metric: true } } } });
+    expect(runs).toHaveLength(1);
+    const union = histogramFigures(encoded(raw.flat()), 1000);
+    const latency = runs[0]?.results.find((m) => m.metric.key === "latency");
+    expect([latency?.n, latency?.p50, latency?.p99, latency?.p999]).toEqual([6000n, union?.p50, union?.p99, union?.p999]);
+    expect(runs[0]?.results.find((m) => m.metric.key === "requests")?.mean).toBe(6000);
+    expect(runs[0]?.sourceDetail).toBe("3 agents: merge-1, merge-2, merge-3");
+    expect(runs[0]?.startedAt?.toISOString()).toBe("2026-11-30T12:00:00.000Z");
+    // Each shard's own document stays on its job.
+    const shards = await db.job.findMany({ where: { projectId: project.id }, orderBy: { shard: "asc" } });
+    expect(shards.map((job) => ((job.shardRun as { metrics: { key: string; value?: number }[] }).metrics[1]?.value))).toEqual([2000, 2000, 2000]);
+    expect(shards.map((job) => job.runId)).toEqual([null, null, runs[0]?.id]);
   });
 });
