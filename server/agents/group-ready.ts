@@ -99,6 +99,7 @@ export async function reportReady(db: Db, holder: LeaseHolder, jobId: string, in
     return {
       reply: {
         startAt: startAt?.toISOString() ?? null,
+        receivedAt: now.toISOString(),
         serverTime: new Date().toISOString(),
         ready: rows.length - waiting.length,
         shards: rows.length,

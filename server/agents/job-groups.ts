@@ -31,6 +31,14 @@ export async function shardSettings(
         { fieldIssues: [{ path: ["variants"], message: `workload "${workload.workload}" cannot be split over agents` }] },
       );
     }
+    const given = splitSettingNames(schema).filter((name) => typeof workload.settings[name] === "number");
+    if (given.length === 0) {
+      throw new AppError(
+        "UNPROCESSABLE",
+        `Variant "${variant.name}" asks for ${workload.agents} agents: give the load to share among them (${splitSettingNames(schema).join(", ")}) in its settings`,
+        { fieldIssues: [{ path: ["variants"], message: `no load setting given to split over ${workload.agents} agents` }] },
+      );
+    }
     shares.set(variant.id, splitSettings(workload.settings, schema, workload.agents as number, ["variants", variant.name, "settings"]));
   }
   return shares;

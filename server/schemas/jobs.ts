@@ -62,7 +62,7 @@ export const ZReadyRequest = z
       .optional()
       .meta({
         description:
-          "the agent's clock minus the server's, in ms, measured NTP-style on its last round trip: ((t0 − serverTime) + (t3 − serverTime)) / 2, t0 and t3 the agent's clock when it sent the call and read the reply",
+          "the agent's clock minus the server's, in ms, measured NTP-style on its previous ready call: ((t0 − receivedAt) + (t3 − serverTime)) / 2, t0 and t3 the agent's clock when it sent the call and read the reply",
       }),
   })
   .meta({ id: "ReadyRequest" });
@@ -74,7 +74,8 @@ export const ZReadyReply = z
       .datetime()
       .nullable()
       .meta({ description: "the server-clock instant every shard of the group starts its measured load; null while shards are not ready yet (ask again)" }),
-    serverTime: z.iso.datetime().meta({ description: "the server's clock as it answered, for the agent's clock offset" }),
+    receivedAt: z.iso.datetime().meta({ description: "the server's clock when the call arrived (t1), for the agent's clock offset" }),
+    serverTime: z.iso.datetime().meta({ description: "the server's clock as it answered (t2), for the agent's clock offset" }),
     ready: z.number().int().meta({ description: "shards of the group ready so far" }),
     shards: z.number().int(),
     waitingFor: z.array(z.string()).meta({ description: "the shards not ready yet, and which agent holds each" }),

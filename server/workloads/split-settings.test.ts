@@ -17,14 +17,14 @@ describe("splitSettings", () => {
     const shares = splitSettings({ url: "http://127.0.0.1:8080/", rate: 3000, requests: 10 }, http, 3);
     expect(shares.map((share) => share.rate)).toEqual([1000, 1000, 1000]);
     expect(shares.map((share) => share.requests)).toEqual([4, 3, 3]);
-    // Left out, a marked setting is split from its default (connections 10, maxConnections 256).
-    expect(shares.map((share) => share.connections)).toEqual([4, 3, 3]);
-    expect(shares.map((share) => share.maxConnections)).toEqual([86, 85, 85]);
+    // Left out, a marked setting stays out: its default may not apply (the open model refuses connections).
+    expect(shares.map((share) => "connections" in share || "maxConnections" in share)).toEqual([false, false, false]);
     expect(shares.every((share) => share.url === "http://127.0.0.1:8080/")).toBe(true);
   });
 
-  it("leaves out a marked setting with no default that the variant did not give (the closed model's rate)", () => {
-    expect(splitSettings({ connections: 8 }, http, 2).map((share) => "rate" in share)).toEqual([false, false]);
+  it("splits the closed model's connections and leaves its rate out", () => {
+    const shares = splitSettings({ connections: 10 }, http, 3);
+    expect(shares).toEqual([{ connections: 4 }, { connections: 3 }, { connections: 3 }]);
   });
 
   it("refuses, naming the setting, a whole number too small to give each agent its minimum", () => {

@@ -2,8 +2,9 @@
 // share of the load. Which settings are load is the workload's to say: its settings schema marks
 // them `"x-versus-split": true` (the open model's rate, the closed model's connections or
 // callers, a fixed number of requests, the cap on requests in flight), so a third-party agent's
-// workload splits the same way. A marked setting left out is split from its schema default; one
-// without a default stays out (the open model's rate, when the variant runs the closed model).
+// workload splits the same way. Only the marked settings the variant gives are split: one left
+// out may not apply (the Go agent's open model refuses `connections`), so its default is not
+// split for it, and a variant that gives none of them has no load to split (refused at Run).
 import { AppError, type FieldIssue } from "../core/errors";
 import type { TWorkloadSettings } from "../schemas/workload";
 
@@ -11,7 +12,6 @@ export const SPLIT_KEY = "x-versus-split";
 
 interface PropertySchema {
   type?: string | string[];
-  default?: unknown;
   minimum?: number;
   [SPLIT_KEY]?: boolean;
 }
@@ -41,7 +41,7 @@ export function splitSettings(settings: TWorkloadSettings, schema: Record<string
   const issues: FieldIssue[] = [];
   for (const [name, property] of Object.entries(properties(schema))) {
     if (property[SPLIT_KEY] !== true) continue;
-    const total = settings[name] ?? property.default;
+    const total = settings[name];
     if (typeof total !== "number") continue;
     if (isInteger(property)) {
       const least = Math.max(property.minimum ?? 1, 0);

@@ -32,7 +32,7 @@ async function groupProject(label: string, settings: Record<string, unknown>, ag
 
 describe("job groups", () => {
   it("queues one group of N shards per job, each with its share, for agents offering shards", async () => {
-    const project = await groupProject("groups-queue", { rate: 300, url: "http://127.0.0.1:1/" });
+    const project = await groupProject("groups-queue", { rate: 300, connections: 10, url: "http://127.0.0.1:1/" });
     // An agent that runs noop but not shards: advertising the workload lets the batch split it, and it never gets a shard.
     const lacking = await registeredAgent(project, { capabilities: ["noop"], workloads: [splitNoop] });
     const batch = await batchOf(db, project);
@@ -77,6 +77,12 @@ describe("job groups", () => {
     await expect(batchOf(db, project)).rejects.toThrow(
       'Variant "Split" asks for 2 agents, but workload "noop" marks no load setting (x-versus-split) to share among them: set agents to 1',
     );
+  });
+
+  it("refuses a split variant that gives none of its load settings", async () => {
+    const project = await groupProject("groups-no-load", { url: "http://127.0.0.1:1/" }, 2);
+    await registeredAgent(project, { capabilities: ["noop", "shards"], workloads: [splitNoop] });
+    await expect(batchOf(db, project)).rejects.toThrow('Variant "Split" asks for 2 agents: give the load to share among them (rate, connections) in its settings');
   });
 });
 

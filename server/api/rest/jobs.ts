@@ -45,8 +45,10 @@ export async function postLease(ctx: AgentContext, jobId: string): Promise<Respo
 }
 
 export async function postReady(ctx: AgentContext, jobId: string): Promise<Response> {
+  // The server's t1 of the agent's clock offset: as the call arrives.
+  const receivedAt = new Date();
   const request = parseInput(ZReadyRequest, await bodyOf(ctx, jobId));
-  return json(await reportReady(ctx.db, holder(ctx, request.leaseToken), jobId, request));
+  return json(await reportReady(ctx.db, holder(ctx, request.leaseToken), jobId, request, receivedAt));
 }
 
 export async function postComplete(ctx: AgentCredentialContext, jobId: string): Promise<Response> {

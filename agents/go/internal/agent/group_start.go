@@ -19,9 +19,10 @@ type groupStart struct {
 
 // awaitGroupStart reports a group's shard ready until the server answers the group's start
 // time, then waits for that instant on this agent's clock. Each ready round trip measures the
-// clock offset NTP-style ((t0 + t3) / 2 − serverTime) and sends it on the next call, so the server
-// records it with the run; the start instant is the server's corrected by the latest offset, so
-// agents whose clocks disagree still start together.
+// clock offset NTP-style (((t0 − receivedAt) + (t3 − serverTime)) / 2) and sends it on the next
+// call, so the server records it with the run (once more after the start time came, if that was
+// the first call); the start instant is the server's corrected by the latest offset, so agents
+// whose clocks disagree still start together.
 func awaitGroupStart(ctx context.Context, ready readyCall, leaseToken string, now func() time.Time) (groupStart, error) {
 	var offset *float64
 	for {
@@ -31,9 +32,16 @@ func awaitGroupStart(ctx context.Context, ready readyCall, leaseToken string, no
 		if err != nil {
 			return groupStart{}, err
 		}
-		measured := (float64(t0.UnixNano())+float64(t3.UnixNano()))/2/1e6 - float64(answer.ServerTime.UnixNano())/1e6
+		measured := float64(t0.Sub(answer.ReceivedAt)+t3.Sub(answer.ServerTime)) / 2 / float64(time.Millisecond)
+		first := offset == nil
 		offset = &measured
 		if answer.StartAt != nil {
+			if first {
+				// Recorded with the run: the same start time comes back.
+				if _, err := ready(ctx, api.ReadyRequest{LeaseToken: leaseToken, ClockOffsetMs: offset}); err != nil {
+					return groupStart{}, err
+				}
+			}
 			at := answer.StartAt.Add(time.Duration(measured * float64(time.Millisecond)))
 			if err := sleepUntil(ctx, at, now); err != nil {
 				return groupStart{}, err

@@ -24,8 +24,9 @@ func TestAwaitGroupStartWaitsForTheStartTimeAndMeasuresTheClockOffset(t *testing
 			t.Fatalf("lease token %q", body.LeaseToken)
 		}
 		sent = append(sent, body.ClockOffsetMs)
-		answer := &api.ReadyResponse{ServerTime: time.Now(), RetryAfterMs: 20, Shards: 2, Ready: 1}
-		if len(sent) == 3 {
+		received := time.Now()
+		answer := &api.ReadyResponse{ReceivedAt: received, ServerTime: time.Now(), RetryAfterMs: 20, Shards: 2, Ready: 1}
+		if len(sent) >= 3 {
 			answer.StartAt = &startAt
 		}
 		return answer, nil

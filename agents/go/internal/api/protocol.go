@@ -150,6 +150,7 @@ type ReadyRequest struct {
 // is ready (nil until then: ask again after RetryAfterMs).
 type ReadyResponse struct {
 	StartAt      *time.Time `json:"startAt"`
+	ReceivedAt   time.Time  `json:"receivedAt"`
 	ServerTime   time.Time  `json:"serverTime"`
 	Ready        int        `json:"ready"`
 	Shards       int        `json:"shards"`

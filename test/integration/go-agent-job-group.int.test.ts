@@ -1,0 +1,122 @@
+// One load test across three Go agents (separate processes, versus-agent built as `npm start`
+// builds it) against one loopback target, through this test's route server (the agent
+// protocol's own route handlers on the integration database): the variant asks for agents: 3,
+// each agent runs its third of the open model's rate, all start at the group's start time, and
+// the server stores ONE run whose latency percentiles are those of every shard's requests
+// together and whose request count is the shards' sum. A fourth agent, the reference agent (it
+// runs no http), never joins. Skipped, saying so, where Go is not installed.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { build, encodeIntoCompressedBase64 } from "hdr-histogram-js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serveDirectRoute } from "~/scripts/lib/direct-routes";
+import { startRouteServer, type RouteServer } from "~/test/route-server";
+import { eventually, startAgent } from "~/test/reliability/processes";
+import { goAgentKit, hasGo } from "~/test/reliability/go-agent-kit";
+
+const { db } = await import("~/server/db/client");
+const { jobsProject } = await import("~/test/agent-protocol");
+const { jobWakeups } = await import("~/server/agents/wakeups");
+const { startBatch } = await import("~/server/agents/batches");
+const { histogramFigures, recordedValues } = await import("~/server/runs/histogram");
+
+const kit = goAgentKit("go-agent-job-group.int.test.ts");
+let server: RouteServer;
+let target: http.Server;
+let targetUrl = "";
+let served = 0;
+
+beforeAll(async () => {
+  server = await startRouteServer(async (req, res) => {
+    if (await serveDirectRoute(req, res, server.url)) return;
+    res.writeHead(404).end();
+  });
+  target = http.createServer((_req, res) => {
+    served++;
+    res.writeHead(200, { "content-type": "text/plain" }).end("ok");
+  });
+  await new Promise<void>((resolve) => target.listen(0, "127.0.0.1", resolve));
+  targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}/`;
+});
+
+afterAll(async () => {
+  await server?.close();
+  await new Promise((resolve) => target?.close(resolve));
+  await jobWakeups().close();
+  await db.$disconnect();
+});
+
+/** One histogram of every value the shards' histograms hold, recorded anew: the union of their requests. */
+function unionOf(histograms: string[], scale: number) {
+  const union = build({ bitBucketSize: 64, autoResize: true, numberOfSignificantValueDigits: 3 });
+  for (const encoded of histograms) {
+    const { values, counts } = recordedValues(encoded, scale);
+    values.forEach((value, i) => union.recordValueWithCount(Math.round(value * scale), counts[i] as number));
+  }
+  return union;
+}
+
+describe.skipIf(!hasGo)("a load test split over three Go agents", () => {
+  it("starts the shards together and stores one run merged exactly from theirs", async () => {
+    const project = await jobsProject(db, "go-group", {
+      measuredRuns: 1,
+      variants: [{ name: "Split", isBaseline: true, config: { workload: "http", settings: { url: targetUrl, rate: 150, duration: 2 }, agents: 3 } }],
+      metrics: [
+        { key: "latency", unit: "ms", direction: "lower_is_better" },
+        { key: "requests", unit: "count", direction: "higher_is_better" },
+        { key: "throughput", unit: "req/s", direction: "higher_is_better" },
+      ],
+    });
+    const reference = kit.track(startAgent({ url: server.url, enrollmentToken: project.token, name: "go-group-reference" }));
+    const agents = [1, 2, 3].map((i) => kit.track(startAgent({ url: server.url, enrollmentToken: project.token, name: `go-group-${i}`, goBinary: kit.binary() })));
+    await Promise.all(agents.map((agent) => kit.ready(agent)));
+    await eventually("four agents to enroll", async () => (await db.agent.count({ where: { projectId: project.id } })) === 4, { context: kit.context });
+    expect(reference.running).toBe(true);
+
+    const batch = await startBatch(db, project.id, null, { experimentSlug: project.experimentSlug, order: "interleaved", labels: {}, maxAttempts: 1 });
+    await eventually("the group to finish", async () => (await db.job.count({ where: { batchId: batch.id, status: { in: ["queued", "leased"] } } })) === 0, {
+      context: kit.context,
+    });
+    const shards = await db.job.findMany({ where: { batchId: batch.id }, orderBy: { shard: "asc" }, include: { agent: true } });
+    expect(shards.map((job) => [job.status, job.error]), kit.context()).toEqual([
+      ["succeeded", null],
+      ["succeeded", null],
+      ["succeeded", null],
+    ]);
+    // Three different Go agents, never the reference agent.
+    expect(new Set(shards.map((job) => job.agent?.name)).size).toBe(3);
+    expect(shards.every((job) => job.agent?.name.startsWith("go-group-") && job.agent.kind === "go")).toBe(true);
+    expect(shards.map((job) => (job.payload as { settings: { rate: number } }).settings.rate)).toEqual([50, 50, 50]);
+
+    const runs = await db.run.findMany({ where: { experiment: { projectId: project.id } }, include: { results: { include: { metric: true } } } });
+    expect(runs).toHaveLength(1);
+    const result = (key: string) => runs[0]?.results.find((r) => r.metric.key === key);
+    type ShardRun = { startedAt: string; metrics: { key: string; histogram?: string; histogramScale?: number; value?: number }[] };
+    const shardRuns = shards.map((job) => job.shardRun as ShardRun);
+    const shardMetric = (run: ShardRun, key: string) => run.metrics.find((m) => m.key === key);
+
+    // Total requests: the sum of the shards' (and every one of them reached the target).
+    const perShard = shardRuns.map((run) => shardMetric(run, "requests")?.value as number);
+    expect(result("requests")?.mean).toBe(perShard.reduce((a, b) => a + b, 0));
+    expect(result("requests")?.mean).toBe(served);
+
+    // Merged percentiles: those of one histogram of every shard's requests.
+    const scale = shardMetric(shardRuns[0]!, "latency")?.histogramScale as number;
+    const union = unionOf(
+      shardRuns.map((run) => shardMetric(run, "latency")?.histogram as string),
+      scale,
+    );
+    const unionFigures = histogramFigures(encodeIntoCompressedBase64(union), scale);
+    union.destroy();
+    const latency = result("latency");
+    const figures = { p50: latency?.p50, p99: latency?.p99, p999: latency?.p999, n: Number(latency?.n) };
+    expect(figures).toEqual({ p50: unionFigures?.p50, p99: unionFigures?.p99, p999: unionFigures?.p999, n: unionFigures?.n });
+
+    // The shards started within 50 ms of each other (their own clocks; one machine here).
+    const starts = shardRuns.map((run) => Date.parse(run.startedAt));
+    const skew = Math.max(...starts) - Math.min(...starts);
+    console.info(`go-agent-job-group: merged p50 ${figures.p50} ms, p99 ${figures.p99} ms, p99.9 ${figures.p999} ms over ${figures.n} requests; union p50 ${unionFigures?.p50}, p99 ${unionFigures?.p99}, p99.9 ${unionFigures?.p999}; start skew ${skew} ms; clock offsets ${shards.map((job) => job.clockOffsetMs?.toFixed(3)).join(", ")} ms`);
+    expect(skew).toBeLessThanOrEqual(50);
+    expect(shards.every((job) => job.clockOffsetMs !== null && job.groupStartAt !== null)).toBe(true);
+  });
+});
