@@ -129,9 +129,13 @@ export async function startBatch(
   }
 
   if (pinned && chosen.some((variant) => (workloads.get(variant.id)?.agents ?? 1) > 1)) {
-    throw new AppError("UNPROCESSABLE", "A variant whose workload runs on several agents cannot be pinned to one agent: leave the agent out or set agents to 1", {
-      fieldIssues: [{ path: ["agentId"], message: "the workload asks for several agents" }],
-    });
+    throw new AppError(
+      "UNPROCESSABLE",
+      "A variant whose workload runs on several agents cannot be pinned to one agent: leave the agent out or set agents to 1",
+      {
+        fieldIssues: [{ path: ["agentId"], message: "the workload asks for several agents" }],
+      },
+    );
   }
   // Each job of a variant split over N agents is a group of N shards, each with its share of the load.
   const shares = await shardSettings(db, projectId, chosen, workloads);
@@ -190,13 +194,11 @@ export async function startBatch(
         };
         if (!shards) return [{ ...common, payload: workload as Prisma.InputJsonObject }];
         const groupId = crypto.randomUUID();
-        return shards.map((settings, shard) => ({
-          ...common,
-          payload: { ...workload, settings } as Prisma.InputJsonObject,
-          groupId,
-          shard,
-          shards: shards.length,
-        }));
+        return shards.map((settings, shard) => {
+          // The probes sample the system under test once per group: the first shard's agent does.
+          const share = { ...workload, settings, probes: shard === 0 ? workload.probes : [] };
+          return { ...common, capabilities: jobCapabilities(share), payload: share as Prisma.InputJsonObject, groupId, shard, shards: shards.length };
+        });
       });
       for (let start = 0; start < rows.length; start += 1000) {
         await tx.job.createMany({ data: rows.slice(start, start + 1000).map((row, i) => ({ ...row, position: start + i })) });

@@ -16,7 +16,14 @@ import { getCheckOperation } from "./rest/check.openapi";
 import { getComparisonOperation } from "./rest/comparison.openapi";
 import { getHistoryOperation } from "./rest/history.openapi";
 import { postImportOperation } from "./rest/imports.openapi";
-import { postClaimOperation, postCompleteOperation, postFailOperation, postLeaseOperation, postReadyOperation, postReleaseOperation } from "./rest/jobs.openapi";
+import {
+  postClaimOperation,
+  postCompleteOperation,
+  postFailOperation,
+  postLeaseOperation,
+  postReadyOperation,
+  postReleaseOperation,
+} from "./rest/jobs.openapi";
 import { badTextNote, securitySchemes } from "./rest/openapi-parts";
 import { postResultsOperation } from "./rest/results.openapi";
 

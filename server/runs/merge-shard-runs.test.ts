@@ -41,7 +41,15 @@ function shard(agentName: string, raw: readonly number[], startSkewMs: number, p
       tags: [],
       metrics: [
         { key: "latency", unit: "ms", direction: "lower_is_better", histogram: encoded(raw), histogramScale: SCALE },
-        { key: "latency_p99", unit: "ms", direction: "lower_is_better", value: rawPercentile([...raw].sort((a, b) => a - b), 99) },
+        {
+          key: "latency_p99",
+          unit: "ms",
+          direction: "lower_is_better",
+          value: rawPercentile(
+            [...raw].sort((a, b) => a - b),
+            99,
+          ),
+        },
         { key: "requests", unit: "count", direction: "higher_is_better", value: raw.length },
         {
           key: "throughput",
@@ -72,7 +80,11 @@ describe("mergeShardRuns", () => {
     expect(mergedFigures?.n).toBe(9000);
     // Within HdrHistogram's 3 significant digits of the raw values' own percentiles.
     const sorted = union.sort((x, y) => x - y);
-    for (const [key, percentile] of [["p50", 50], ["p99", 99], ["p999", 99.9]] as const) {
+    for (const [key, percentile] of [
+      ["p50", 50],
+      ["p99", 99],
+      ["p999", 99.9],
+    ] as const) {
       expect(Math.abs((mergedFigures?.[key] as number) / rawPercentile(sorted, percentile) - 1)).toBeLessThan(0.001);
     }
     // 150 of 9000 requests stalled (1.7 %): the merged p99 shows the stall, though two agents never saw it.
@@ -92,13 +104,27 @@ describe("mergeShardRuns", () => {
     expect(merged.startedAt).toBe(new Date(T0).toISOString());
     expect(merged.finishedAt).toBe(new Date(T0 + 40 + 3000).toISOString());
     expect(merged.sourceDetail).toBe("3 agents: agent-a, agent-b, agent-c");
-    expect(merged.environment).toEqual({ agents: [{ agent: "agent-a", cores: 2 }, { agent: "agent-b", cores: 2 }, { agent: "agent-c", cores: 2 }] });
+    expect(merged.environment).toEqual({
+      agents: [
+        { agent: "agent-a", cores: 2 },
+        { agent: "agent-b", cores: 2 },
+        { agent: "agent-c", cores: 2 },
+      ],
+    });
   });
 
   it("refuses histograms recorded at different scales, naming the agent", () => {
     const odd = shard("agent-b", b, 0, [1]);
     odd.run.metrics[0] = { key: "latency", unit: "ms", direction: "lower_is_better", histogram: encoded(b, 100), histogramScale: 100 };
     expect(() => mergeShardRuns([shards[0] as ShardRun, odd])).toThrow(/agent-b recorded its histogram at scale 100, agent-a at 1000/);
+  });
+
+  it("takes a probe's metrics from the one shard that sampled the system under test", () => {
+    const sampling = structuredClone(shards[0] as ShardRun);
+    sampling.run.metrics.push({ key: "app.cpu_percent", unit: "%", direction: "lower_is_better", value: 40 });
+    const result = mergeShardRuns([sampling, shards[1] as ShardRun, shards[2] as ShardRun], ["app"]);
+    expect(result.metrics.find((m) => m.key === "app.cpu_percent")).toEqual({ key: "app.cpu_percent", unit: "%", direction: "lower_is_better", value: 40 });
+    expect(result.warnings).toBeUndefined();
   });
 
   it("leaves out, with a warning, a metric not every shard reported or whose figures do not add up", () => {

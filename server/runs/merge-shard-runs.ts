@@ -9,8 +9,9 @@
 //   aligned second (the shards started at one instant);
 // - `<name>_peak` beside a summed series `<name>`: the busiest second of the summed series;
 // - raw samples: concatenated.
-// A metric that fits none of these, or that not every shard reported, is left out of the merged
-// run with a warning saying so.
+// A probe's metrics (`<probe>.<suffix>`) come from the one shard that samples the system under
+// test for the group, as it reported them. A metric that fits none of these, or that not every
+// shard reported, is left out of the merged run with a warning saying so.
 import type { z } from "zod";
 import { AppError } from "../core/errors";
 import type { ZJobRunInput } from "../schemas/jobs";
@@ -37,22 +38,30 @@ export function isAdditiveUnit(unit: string | undefined): boolean {
 const PERCENTILE_SUFFIX = /^(.+)_p(50|90|95|99|999)$/;
 const PEAK_SUFFIX = /^(.+)_peak$/;
 
-/** The merged run of a group's shards (at least one); refuses histograms recorded at different scales. */
-export function mergeShardRuns(shards: readonly ShardRun[]): TJobRun {
+/**
+ * The merged run of a group's shards (at least one); refuses histograms recorded at different
+ * scales. `probeNames`: the group's probes, whose metrics one shard reports for all.
+ */
+export function mergeShardRuns(shards: readonly ShardRun[], probeNames: readonly string[] = []): TJobRun {
   const first = shards[0];
   if (!first) throw new RangeError("mergeShardRuns needs at least one shard");
   const warnings: string[] = [];
   const keys = [...new Set(shards.flatMap((shard) => shard.run.metrics.map((metric) => metric.key)))];
   const metricsOf = (key: string) => shards.map((shard) => shard.run.metrics.find((metric) => metric.key === key));
   const complete = new Map<string, TMetric[]>();
+  const merged = new Map<string, TMetric>();
   for (const key of keys) {
     const found = metricsOf(key);
+    const sampled = probeNames.some((name) => key.startsWith(`${name}.`)) ? found.find((metric) => metric !== undefined) : undefined;
+    if (sampled) {
+      merged.set(key, sampled);
+      continue;
+    }
     const missing = shards.filter((_, i) => !found[i]).map((shard) => shard.agentName);
     if (missing.length) warnings.push(`metric "${key}" is left out of the merged run: ${missing.join(", ")} did not report it`);
     else complete.set(key, found as TMetric[]);
   }
 
-  const merged = new Map<string, TMetric>();
   const summedSeries = new Map<string, TSeries>();
   const histograms = new Map<string, { histogram: string; scale: number }>();
   // Histograms and additive figures first: the percentile and peak rules read them.
@@ -106,13 +115,15 @@ export function mergeShardRuns(shards: readonly ShardRun[]): TJobRun {
   }
 
   const times = (field: "startedAt" | "finishedAt") =>
-    shards.map((shard) => shard.run[field]).filter((time): time is string => time !== undefined).map((time) => Date.parse(time));
+    shards
+      .map((shard) => shard.run[field])
+      .filter((time): time is string => time !== undefined)
+      .map((time) => Date.parse(time));
   const started = times("startedAt");
   const finished = times("finishedAt");
-  const allWarnings = [
-    ...shards.flatMap((shard) => (shard.run.warnings ?? []).map((warning) => `${shard.agentName}: ${warning}`)),
-    ...warnings,
-  ].map((warning) => (warning.length > MAX_WARNING_CHARS ? `${warning.slice(0, MAX_WARNING_CHARS - 1)}…` : warning));
+  const allWarnings = [...shards.flatMap((shard) => (shard.run.warnings ?? []).map((warning) => `${shard.agentName}: ${warning}`)), ...warnings].map(
+    (warning) => (warning.length > MAX_WARNING_CHARS ? `${warning.slice(0, MAX_WARNING_CHARS - 1)}…` : warning),
+  );
   return {
     status: shards.some((shard) => shard.run.status === "failed") ? "failed" : "succeeded",
     ...(started.length ? { startedAt: new Date(Math.min(...started)).toISOString() } : {}),

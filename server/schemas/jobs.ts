@@ -56,14 +56,10 @@ export const ZLeaseRequest = z.object({ leaseToken: ZLeaseToken }).meta({ id: "L
 export const ZReadyRequest = z
   .object({
     leaseToken: ZLeaseToken,
-    clockOffsetMs: z
-      .number({ error: "clockOffsetMs must be a number" })
-      .refine(Number.isFinite, "clockOffsetMs must be a finite number")
-      .optional()
-      .meta({
-        description:
-          "the agent's clock minus the server's, in ms, measured NTP-style on its previous ready call: ((t0 − receivedAt) + (t3 − serverTime)) / 2, t0 and t3 the agent's clock when it sent the call and read the reply",
-      }),
+    clockOffsetMs: z.number({ error: "clockOffsetMs must be a number" }).refine(Number.isFinite, "clockOffsetMs must be a finite number").optional().meta({
+      description:
+        "the agent's clock minus the server's, in ms, measured NTP-style on its previous ready call: ((t0 − receivedAt) + (t3 − serverTime)) / 2, t0 and t3 the agent's clock when it sent the call and read the reply",
+    }),
   })
   .meta({ id: "ReadyRequest" });
 export type TReadyRequest = z.output<typeof ZReadyRequest>;

@@ -3,7 +3,10 @@ import goWorkloads from "./built-in/go-workloads.json";
 import { splitSettingNames, splitSettings } from "./split-settings";
 
 const schemaOf = (name: string) =>
-  (goWorkloads as { name: string; settingsSchema: Record<string, unknown> }[]).find((advert) => advert.name === name)?.settingsSchema as Record<string, unknown>;
+  (goWorkloads as { name: string; settingsSchema: Record<string, unknown> }[]).find((advert) => advert.name === name)?.settingsSchema as Record<
+    string,
+    unknown
+  >;
 
 describe("splitSettings", () => {
   const http = schemaOf("http");
@@ -31,7 +34,12 @@ describe("splitSettings", () => {
     expect(() => splitSettings({ connections: 2 }, http, 3, ["variants", 0, "config", "settings"])).toThrow(
       expect.objectContaining({
         message: "connections 2 cannot be split over 3 agents: each needs at least 1 (give at least 3)",
-        fieldIssues: [{ path: ["variants", 0, "config", "settings", "connections"], message: "connections 2 cannot be split over 3 agents: each needs at least 1 (give at least 3)" }],
+        fieldIssues: [
+          {
+            path: ["variants", 0, "config", "settings", "connections"],
+            message: "connections 2 cannot be split over 3 agents: each needs at least 1 (give at least 3)",
+          },
+        ],
       }),
     );
   });

@@ -36,7 +36,12 @@ const isInteger = (property: PropertySchema) => property.type === "integer" || (
  * as given. Refused, naming the setting, when a whole number is too small to give every shard at
  * least its minimum (1 when the schema says none).
  */
-export function splitSettings(settings: TWorkloadSettings, schema: Record<string, unknown>, count: number, path: (string | number)[] = ["settings"]): TWorkloadSettings[] {
+export function splitSettings(
+  settings: TWorkloadSettings,
+  schema: Record<string, unknown>,
+  count: number,
+  path: (string | number)[] = ["settings"],
+): TWorkloadSettings[] {
   const shares: TWorkloadSettings[] = Array.from({ length: count }, () => ({ ...settings }));
   const issues: FieldIssue[] = [];
   for (const [name, property] of Object.entries(properties(schema))) {
@@ -47,7 +52,10 @@ export function splitSettings(settings: TWorkloadSettings, schema: Record<string
       const least = Math.max(property.minimum ?? 1, 0);
       const base = Math.floor(total / count);
       if (base < least) {
-        issues.push({ path: [...path, name], message: `${name} ${total} cannot be split over ${count} agents: each needs at least ${least} (give at least ${least * count})` });
+        issues.push({
+          path: [...path, name],
+          message: `${name} ${total} cannot be split over ${count} agents: each needs at least ${least} (give at least ${least * count})`,
+        });
         continue;
       }
       const extra = total - base * count;

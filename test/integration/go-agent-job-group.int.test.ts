@@ -68,7 +68,9 @@ describe.skipIf(!hasGo)("a load test split over three Go agents", () => {
       ],
     });
     const reference = kit.track(startAgent({ url: server.url, enrollmentToken: project.token, name: "go-group-reference" }));
-    const agents = [1, 2, 3].map((i) => kit.track(startAgent({ url: server.url, enrollmentToken: project.token, name: `go-group-${i}`, goBinary: kit.binary() })));
+    const agents = [1, 2, 3].map((i) =>
+      kit.track(startAgent({ url: server.url, enrollmentToken: project.token, name: `go-group-${i}`, goBinary: kit.binary() })),
+    );
     await Promise.all(agents.map((agent) => kit.ready(agent)));
     await eventually("four agents to enroll", async () => (await db.agent.count({ where: { projectId: project.id } })) === 4, { context: kit.context });
     expect(reference.running).toBe(true);
@@ -78,7 +80,10 @@ describe.skipIf(!hasGo)("a load test split over three Go agents", () => {
       context: kit.context,
     });
     const shards = await db.job.findMany({ where: { batchId: batch.id }, orderBy: { shard: "asc" }, include: { agent: true } });
-    expect(shards.map((job) => [job.status, job.error]), kit.context()).toEqual([
+    expect(
+      shards.map((job) => [job.status, job.error]),
+      kit.context(),
+    ).toEqual([
       ["succeeded", null],
       ["succeeded", null],
       ["succeeded", null],
@@ -115,7 +120,9 @@ describe.skipIf(!hasGo)("a load test split over three Go agents", () => {
     // The shards started within 50 ms of each other (their own clocks; one machine here).
     const starts = shardRuns.map((run) => Date.parse(run.startedAt));
     const skew = Math.max(...starts) - Math.min(...starts);
-    console.info(`go-agent-job-group: merged p50 ${figures.p50} ms, p99 ${figures.p99} ms, p99.9 ${figures.p999} ms over ${figures.n} requests; union p50 ${unionFigures?.p50}, p99 ${unionFigures?.p99}, p99.9 ${unionFigures?.p999}; start skew ${skew} ms; clock offsets ${shards.map((job) => job.clockOffsetMs?.toFixed(3)).join(", ")} ms`);
+    console.info(
+      `go-agent-job-group: merged p50 ${figures.p50} ms, p99 ${figures.p99} ms, p99.9 ${figures.p999} ms over ${figures.n} requests; union p50 ${unionFigures?.p50}, p99 ${unionFigures?.p99}, p99.9 ${unionFigures?.p999}; start skew ${skew} ms; clock offsets ${shards.map((job) => job.clockOffsetMs?.toFixed(3)).join(", ")} ms`,
+    );
     expect(skew).toBeLessThanOrEqual(50);
     expect(shards.every((job) => job.clockOffsetMs !== null && job.groupStartAt !== null)).toBe(true);
   });

@@ -73,7 +73,10 @@ describe("job groups", () => {
 
   it("refuses to split a workload that marks no load setting", async () => {
     const project = await groupProject("groups-unmarked", { size: 1 }, 2);
-    await registeredAgent(project, { capabilities: ["noop", "shards"], workloads: [{ name: "noop", settingsSchema: { type: "object", properties: { size: { type: "integer" } } } }] });
+    await registeredAgent(project, {
+      capabilities: ["noop", "shards"],
+      workloads: [{ name: "noop", settingsSchema: { type: "object", properties: { size: { type: "integer" } } } }],
+    });
     await expect(batchOf(db, project)).rejects.toThrow(
       'Variant "Split" asks for 2 agents, but workload "noop" marks no load setting (x-versus-split) to share among them: set agents to 1',
     );
@@ -82,14 +85,18 @@ describe("job groups", () => {
   it("refuses a split variant that gives none of its load settings", async () => {
     const project = await groupProject("groups-no-load", { url: "http://127.0.0.1:1/" }, 2);
     await registeredAgent(project, { capabilities: ["noop", "shards"], workloads: [splitNoop] });
-    await expect(batchOf(db, project)).rejects.toThrow('Variant "Split" asks for 2 agents: give the load to share among them (rate, connections) in its settings');
+    await expect(batchOf(db, project)).rejects.toThrow(
+      'Variant "Split" asks for 2 agents: give the load to share among them (rate, connections) in its settings',
+    );
   });
 });
 
 describe("a job group's synchronized start", () => {
   async function claimedGroup(label: string, maxAttempts = 3) {
     const project = await groupProject(label, { rate: 300 });
-    const agents = await Promise.all([1, 2, 3].map((i) => registeredAgent(project, { name: `${label}-${i}`, capabilities: ["noop", "shards"], workloads: [splitNoop] })));
+    const agents = await Promise.all(
+      [1, 2, 3].map((i) => registeredAgent(project, { name: `${label}-${i}`, capabilities: ["noop", "shards"], workloads: [splitNoop] })),
+    );
     await batchOf(db, project, { maxAttempts });
     const jobs = [];
     for (const agent of agents) jobs.push(await claimed(agent));
@@ -141,7 +148,9 @@ describe("a job group's synchronized start", () => {
     await agentApi.ready(agents[0]!.credential, jobs[0]!.id, { leaseToken: jobs[0]!.leaseToken });
     await db.job.updateMany({ where: { groupId: jobs[0]!.group?.id, readyAt: { not: null } }, data: { readyAt: new Date(Date.now() - 61_000) } });
     const late = await agentApi.ready(agents[0]!.credential, jobs[0]!.id, { leaseToken: jobs[0]!.leaseToken });
-    expect(late.body.error.message).toMatch(/waited for shard 2 of 3 \(agent groups-exhausted-2\): not ready; shard 3 of 3 \(agent groups-exhausted-3\): not ready; no attempt left, so the group failed$/);
+    expect(late.body.error.message).toMatch(
+      /waited for shard 2 of 3 \(agent groups-exhausted-2\): not ready; shard 3 of 3 \(agent groups-exhausted-3\): not ready; no attempt left, so the group failed$/,
+    );
     expect((await db.job.findMany({ where: { groupId: jobs[0]!.group?.id } })).map((job) => job.status)).toEqual(["failed", "failed", "failed"]);
   });
 
@@ -178,7 +187,9 @@ describe("a job group's one run", () => {
         { key: "requests", unit: "count", direction: "higher_is_better" },
       ],
     });
-    const agents = await Promise.all([1, 2, 3].map((i) => registeredAgent(project, { name: `merge-${i}`, capabilities: ["noop", "shards"], workloads: [splitNoop] })));
+    const agents = await Promise.all(
+      [1, 2, 3].map((i) => registeredAgent(project, { name: `merge-${i}`, capabilities: ["noop", "shards"], workloads: [splitNoop] })),
+    );
     await batchOf(db, project);
     const raw = [latencies(1, 3), latencies(2, 4), latencies(3, 5)];
     const replies = [];
@@ -212,7 +223,7 @@ describe("a job group's one run", () => {
     expect(runs[0]?.startedAt?.toISOString()).toBe("2026-11-30T12:00:00.000Z");
     // Each shard's own document stays on its job.
     const shards = await db.job.findMany({ where: { projectId: project.id }, orderBy: { shard: "asc" } });
-    expect(shards.map((job) => ((job.shardRun as { metrics: { key: string; value?: number }[] }).metrics[1]?.value))).toEqual([2000, 2000, 2000]);
+    expect(shards.map((job) => (job.shardRun as { metrics: { key: string; value?: number }[] }).metrics[1]?.value)).toEqual([2000, 2000, 2000]);
     expect(shards.map((job) => job.runId)).toEqual([null, null, runs[0]?.id]);
   });
 });
