@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { db } from "~/server/db/client";
 import { histogramFigures } from "~/server/runs/histogram";
 import { mulberry32 } from "~/server/stats/prng";
-import { agentApi, batchOf, claimed, jobsProject, registeredAgent, type JobsProject } from "~/test/agent-protocol";
+import { agentApi, batchOf, claimed, goodRun, jobsProject, registeredAgent, type JobsProject } from "~/test/agent-protocol";
 
 afterAll(() => db.$disconnect());
 
@@ -225,5 +225,48 @@ describe("a job group's one run", () => {
     const shards = await db.job.findMany({ where: { projectId: project.id }, orderBy: { shard: "asc" } });
     expect(shards.map((job) => (job.shardRun as { metrics: { key: string; value?: number }[] }).metrics[1]?.value)).toEqual([2000, 2000, 2000]);
     expect(shards.map((job) => job.runId)).toEqual([null, null, runs[0]?.id]);
+  });
+});
+
+describe("a shard that fails", () => {
+  async function runningGroup(label: string) {
+    const project = await groupProject(label, { rate: 300 });
+    const agents = await Promise.all(
+      [1, 2, 3].map((i) => registeredAgent(project, { name: `${label}-${i}`, capabilities: ["noop", "shards"], workloads: [splitNoop] })),
+    );
+    await batchOf(db, project);
+    const jobs = [];
+    for (const agent of agents) jobs.push(await claimed(agent));
+    // The first shard has finished and kept its run; the others are running.
+    const done = await agentApi.complete(agents[0]!.credential, jobs[0]!.id, { leaseToken: jobs[0]!.leaseToken, run: goodRun() });
+    expect(done.body).toEqual({ run: null, replayed: false });
+    return { project, agents, jobs };
+  }
+
+  it("sends the whole group back to the queue when it is retried, dropping the finished shard's run", async () => {
+    const { agents, jobs } = await runningGroup("groups-retry");
+    const failed = await agentApi.fail(agents[1]!.credential, jobs[1]!.id, { leaseToken: jobs[1]!.leaseToken, error: "target unreachable", retryable: true });
+    expect(failed.body.status).toBe("queued");
+    const stored = await db.job.findMany({ where: { groupId: jobs[0]!.group?.id }, orderBy: { shard: "asc" } });
+    expect(stored.map((job) => [job.status, job.shardRun])).toEqual([
+      ["queued", null],
+      ["queued", null],
+      ["queued", null],
+    ]);
+    expect(stored[0]?.error).toBe("shard 2 of 3 (agent groups-retry-2) failed, so the whole group runs again: target unreachable");
+    // The third shard's agent hears that its lease ended.
+    expect((await agentApi.lease(agents[2]!.credential, jobs[2]!.id, { leaseToken: jobs[2]!.leaseToken })).status).toBe(409);
+    expect(await db.run.count({ where: { job: { groupId: jobs[0]!.group?.id } } })).toBe(0);
+  });
+
+  it("fails the whole group, naming the agent, when the failure is final; no run is stored", async () => {
+    const { agents, jobs } = await runningGroup("groups-final");
+    await agentApi.fail(agents[2]!.credential, jobs[2]!.id, { leaseToken: jobs[2]!.leaseToken, error: "bad settings", retryable: false });
+    const stored = await db.job.findMany({ where: { groupId: jobs[0]!.group?.id }, orderBy: { shard: "asc" } });
+    expect(stored.map((job) => job.status)).toEqual(["failed", "failed", "failed"]);
+    expect(stored[1]?.error).toBe(
+      "shard 3 of 3 (agent groups-final-3) failed: the group's run is not stored, it would be measured by fewer agents than asked (bad settings)",
+    );
+    expect(await db.run.count({ where: { job: { groupId: jobs[0]!.group?.id } } })).toBe(0);
   });
 });
