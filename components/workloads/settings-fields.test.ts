@@ -184,7 +184,9 @@ describe("settingsForm on the built-in agents' workloads", () => {
     expect(parseFieldText(byKey(cipher, "provider") as ScalarField, "AmazonCorrettoCryptoProvider")).toEqual({ value: "AmazonCorrettoCryptoProvider" });
     expect(byKey(fieldsOf(schemaOf(jvmWorkloads as Advert[], "json")), "mapper")).toMatchObject({ kind: "enum", options: ["shared", "new-per-call"] });
     const kafka = fieldsOf(schemaOf(jvmWorkloads as Advert[], "kafka"));
-    expect(byKey(kafka, "bootstrapServers")).toMatchObject({ kind: "string", required: true });
+    // Required unless localBroker is true (the agent starts a broker for the run): the workload says which is missing.
+    expect(byKey(kafka, "bootstrapServers")).toMatchObject({ kind: "string", required: false });
+    expect(byKey(kafka, "localBroker")).toMatchObject({ kind: "boolean" });
     expect(byKey(kafka, "serializer")).toMatchObject({ kind: "string", default: "JACKSON_OBJECT_MAPPER" });
     expect(byKey(kafka, "acks")).toMatchObject({ kind: "enum", options: ["all", "1", "0"], default: "all" });
     expect(byKey(kafka, "compressionType")).toMatchObject({ kind: "enum", options: ["none", "gzip", "snappy", "lz4", "zstd"], default: "none" });

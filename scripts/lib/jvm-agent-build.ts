@@ -13,6 +13,11 @@ export interface JvmAgentBuild {
 
 const has = (command: string, args: string[]) => spawnSync(command, args, { stdio: "ignore" }).status === 0;
 
+/** Whether `java` and `mvn` are on the PATH: what building and running the JVM agent takes. */
+export function javaAndMavenAvailable(): boolean {
+  return has("java", ["-version"]) && has("mvn", ["-v"]);
+}
+
 export function jvmAgentJars(root: string): JvmAgentBuild {
   const dir = path.join(root, "agents/jvm");
   return { jar: path.join(dir, "agent/target/versus-agent-jvm.jar"), brokerJar: path.join(dir, "local-broker/target/versus-kafka-broker.jar") };

@@ -13,7 +13,8 @@ import { percentileFigure } from "./chart-percentiles";
 import { downsampleMinMax } from "./chart-downsample";
 import { hasFiniteFigures, isFiniteSeries, storedFigures } from "../runs/finite-figures";
 import type { TComparison } from "../schemas/comparison";
-import { getComparison } from "./comparison";
+import { cachedComparisonOf, withNoiseFloorOf } from "./comparison";
+import { cachedCharts, rememberCharts } from "./comparison-cache";
 import { runFigure } from "../runs/run-figure";
 import { targetOverlays } from "./target-overlays";
 import { comparedRunsWhere } from "./compared-runs";
@@ -48,13 +49,17 @@ async function loadTimeSeries(db: Db, experimentId: string) {
 
 /**
  * The comparison and its charts from one computation: the experiment page shows both, and the
- * charts reuse the comparison's figures. A failure in the charts leaves the comparison standing.
+ * charts reuse the comparison's figures. Both are cached under one key, so a view of an experiment
+ * whose runs did not change reads neither results nor series. A failure in the charts leaves the
+ * comparison standing.
  */
 export async function getExperimentResults(db: Db, where: { projectSlug: string }, experimentSlug: string, baselineName?: string) {
   // Refuses an unknown experiment (404) or baseline (422) with the comparison's own messages.
-  const comparison = await getComparison(db, where, experimentSlug, baselineName);
+  const { experiment, key, compared } = await cachedComparisonOf(db, where, experimentSlug, baselineName);
+  const comparison = await withNoiseFloorOf(db, experiment, compared);
   try {
-    return { comparison, charts: await chartsFor(db, where, comparison), chartsError: null };
+    // The charts take the comparison's figures, which the noise floor does not change.
+    return { comparison, charts: cachedCharts(key) ?? rememberCharts(key, await chartsFor(db, where, compared)), chartsError: null };
   } catch (error) {
     console.error("charts failed:", error);
     return { comparison, charts: null, chartsError: error instanceof Error ? error.message : String(error) };
@@ -71,7 +76,9 @@ export async function chartsFor(db: Db, where: { projectSlug: string }, comparis
       metrics: { orderBy: { position: "asc" }, select: { id: true, key: true, unit: true, direction: true, aggregation: true } },
     },
   });
-  const [results, series] = await Promise.all([loadResults(db, experiment.id), loadTimeSeries(db, experiment.id)]);
+  // One after the other: a read takes at most one of the pool's connections at a time.
+  const results = await loadResults(db, experiment.id);
+  const series = await loadTimeSeries(db, experiment.id);
   // In the comparison's order: the client side's metrics, then its probes' (the system under test's).
   const rank = new Map(comparison.metrics.map((metric, index) => [metric.key, index]));
   const metrics = [...experiment.metrics].sort((a, b) => (rank.get(a.key) ?? 0) - (rank.get(b.key) ?? 0));

@@ -6,12 +6,14 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { db } from "~/server/db/client";
 import { createProject } from "~/server/projects/projects";
 import { ingestResults, type IngestOptions } from "~/server/runs/ingest-results";
-import type { TResultsUpload } from "~/server/schemas/results";
 import { signedInUser } from "~/test/signed-in";
+import { twoVariantUpload } from "~/test/two-variant-upload";
+import { getExperimentResults } from "./charts";
 import { getComparison } from "./comparison";
 
 let options: IngestOptions;
 const where = () => ({ projectId: options.projectId });
+const page = () => getExperimentResults(db, { projectSlug: options.projectSlug }, "charted");
 
 beforeAll(async () => {
   const owner = await signedInUser(db, "comparison-cache");
@@ -21,17 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => db.$disconnect());
 
-const upload = (shift: number): TResultsUpload => ({
-  experiment: "cached",
-  create: true,
-  runs: ["base", "cand"].map((variant, v) => ({
-    variant,
-    status: "succeeded" as const,
-    environment: {},
-    tags: [],
-    metrics: [{ key: "latency", unit: "ms", direction: "lower_is_better" as const, samples: [10 + v + shift, 11 + v + shift, 12 + v + shift] }],
-  })),
-});
+const upload = (shift: number) => twoVariantUpload("cached", shift);
 
 const runCounts = (comparison: Awaited<ReturnType<typeof getComparison>>) => comparison.variants.map((v) => [v.name, v.runs]);
 
@@ -64,4 +56,41 @@ it("answers from the cache until a run is added or deleted or a setting changes"
 
   // Another baseline is another comparison.
   expect((await getComparison(db, where(), "cached", "cand")).baseline).toBe("cand");
+});
+
+// The experiment page's charts are cached under the comparison's key: a view after an upload, a
+// deleted run or a changed time series draws it.
+const charted = (shift: number) =>
+  twoVariantUpload("charted", shift, [
+    { key: "rps", unit: "req/s", direction: "higher_is_better" as const, timeSeries: { intervalMs: 1000, values: [100 + shift, 101 + shift, 102 + shift] } },
+  ]);
+
+const drawnRuns = (results: Awaited<ReturnType<typeof page>>) => results.charts?.metrics.find((m) => m.key === "latency")?.runs.map((r) => r.runId);
+const drawnSeries = (results: Awaited<ReturnType<typeof page>>) =>
+  results.charts?.metrics.find((m) => m.key === "rps")?.timeSeries.map((s) => s.points.map((p) => p.value));
+
+it("draws the charts from the cache until the runs or their series change", async () => {
+  const first = await ingestResults(db, charted(0), options);
+  const before = await page();
+  expect((await page()).charts).toBe(before.charts);
+  expect(drawnRuns(before)).toEqual(first.runs.map((r) => r.id));
+
+  const second = await ingestResults(db, charted(1), options);
+  const added = await page();
+  expect(drawnRuns(added)).toEqual([first.runs[0]?.id, second.runs[0]?.id, first.runs[1]?.id, second.runs[1]?.id]);
+  expect(added.comparison.variants.map((v) => v.runs)).toEqual([2, 2]);
+
+  await db.$executeRaw`UPDATE "RunTimeSeries" SET "values" = ARRAY[7, 8, 9]::float8[] WHERE "runId" = ${second.runs[1]?.id as string}`;
+  expect(drawnSeries(await page())).toEqual([
+    [100, 101, 102],
+    [101, 102, 103],
+    [100, 101, 102],
+    [7, 8, 9],
+  ]);
+
+  await db.runTimeSeries.deleteMany({ where: { runId: first.runs[0]?.id as string } });
+  expect(drawnSeries(await page())).toHaveLength(3);
+
+  await db.run.delete({ where: { id: second.runs[0]?.id as string } });
+  expect(drawnRuns(await page())).toEqual([first.runs[0]?.id, first.runs[1]?.id, second.runs[1]?.id]);
 });

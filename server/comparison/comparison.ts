@@ -15,6 +15,7 @@ import type { TComparison } from "../schemas/comparison";
 import { probeNamesOf, probeOfMetric } from "../workloads/probe-metrics";
 import { withNoiseFloor } from "./noise-floor";
 import { comparedRunsWhere, noiseRunsLeftOut } from "./compared-runs";
+import { experimentToCompare, type ExperimentToCompare } from "./experiment-to-compare";
 
 type StoredResult = RunFigureSource;
 
@@ -29,24 +30,36 @@ export function variantData(
   aggregation: MetricAggregation,
   merged?: MergedPercentiles | null,
 ): VariantData {
-  const scales = new Set(rows.map((r) => r.histogramScale));
-  const histograms = merged === undefined && rows.every((r) => r.histogram) && scales.size === 1 ? rows.map((r) => r.histogram as Uint8Array) : undefined;
+  const scale = merged === undefined && rows.every((r) => r.histogram) ? commonScale(rows) : undefined;
   return {
     name,
     isBaseline,
     replicates: rows.map((r) => runFigure(r, aggregation)),
-    histograms,
-    histogramScale: histograms ? ((rows[0]?.histogramScale ?? 1) as number) : undefined,
+    histograms: scale === undefined ? undefined : rows.map((r) => r.histogram as Uint8Array),
+    histogramScale: scale,
     mergedPercentiles: merged,
   };
 }
 
-/** The histogram group of one variant's rows, when every row has a histogram on one scale. */
-export function histogramGroup(rows: { id: string; histogramScale: number | null }[]): HistogramGroup | undefined {
-  const scales = new Set(rows.map((r) => r.histogramScale));
+/**
+ * The histogram group of one variant's rows, when every row has a histogram on one scale;
+ * `lineage` names whose rows they are (merged-percentiles.ts grows its merge as runs arrive).
+ */
+export function histogramGroup(rows: { id: string; histogramScale: number | null; max?: number | null }[], lineage?: string): HistogramGroup | undefined {
+  const scale = commonScale(rows);
+  return scale === undefined ? undefined : { resultIds: rows.map((r) => r.id), scale, lineage };
+}
+
+/**
+ * The scale the rows' histograms merge at: the one they share, where a histogram of zeros only
+ * (max 0) is the same at every scale and shares any; undefined when a row has none or two differ.
+ */
+function commonScale(rows: { histogramScale: number | null; max?: number | null }[]): number | undefined {
   // ingest stores histogram and histogramScale together, so a scale means a histogram.
-  if (rows.length === 0 || scales.size !== 1 || rows[0]?.histogramScale == null) return undefined;
-  return { resultIds: rows.map((r) => r.id), scale: rows[0].histogramScale };
+  if (rows.length === 0 || rows.some((r) => r.histogramScale == null)) return undefined;
+  const scales = new Set(rows.filter((r) => r.max !== 0).map((r) => r.histogramScale as number));
+  if (scales.size > 1) return undefined;
+  return scales.values().next().value ?? (rows[0]?.histogramScale as number);
 }
 
 export async function getComparison(
@@ -57,7 +70,33 @@ export async function getComparison(
   /** Only the runs stored by this batch's jobs (a batch's own verdict: server/regressions/batch-result.ts). */
   only: { batchId?: string } = {},
 ): Promise<TComparison> {
-  const experiment = await findExperiment(db, where, experimentRef);
+  const { experiment, compared } = await cachedComparisonOf(db, where, experimentRef, baselineName, only);
+  return withNoiseFloorOf(db, experiment, compared, only);
+}
+
+/** Outside the cache: a new A/A batch changes the floor without changing these runs. */
+export function withNoiseFloorOf(
+  db: Db,
+  experiment: ExperimentToCompare,
+  compared: TComparison,
+  only: { batchId?: string } = {},
+): Promise<TComparison> | TComparison {
+  return experiment.hasNoiseBatch ? withNoiseFloor(db, experiment, compared, only) : compared;
+}
+
+/**
+ * The comparison before its noise floor, from the cache when the experiment is as it was
+ * (comparison-cache.ts), with the key it is cached under: whatever else is a function of the same
+ * runs (the experiment page's charts) is cached under it too.
+ */
+export async function cachedComparisonOf(
+  db: Db,
+  where: { projectId: string } | { projectSlug: string },
+  experimentRef: string,
+  baselineName?: string,
+  only: { batchId?: string } = {},
+): Promise<{ experiment: ExperimentToCompare; key: string; compared: TComparison }> {
+  const experiment = await experimentToCompare(db, where, experimentRef);
   if (!experiment) throw new AppError("NOT_FOUND", `No experiment "${experimentRef}" in this project`);
 
   const baseline = baselineName ? experiment.variants.find((v) => v.name === baselineName) : experiment.variants.find((v) => v.isBaseline);
@@ -78,18 +117,7 @@ export async function getComparison(
     only.batchId ?? null,
   ]);
   const compared = cachedComparison(key) ?? rememberComparison(key, await compare(db, experiment, baseline, only));
-  // Outside the cache: a new A/A batch changes the floor without changing these runs.
-  return withNoiseFloor(db, experiment, compared, only);
-}
-
-type ExperimentToCompare = NonNullable<Awaited<ReturnType<typeof findExperiment>>>;
-
-function findExperiment(db: Db, where: { projectId: string } | { projectSlug: string }, experimentRef: string) {
-  const projectFilter = "projectId" in where ? { projectId: where.projectId } : { project: { slug: where.projectSlug } };
-  return db.experiment.findFirst({
-    where: { ...projectFilter, OR: [{ slug: experimentRef }, { id: experimentRef }] },
-    include: { variants: { orderBy: { position: "asc" } }, metrics: { orderBy: { position: "asc" } } },
-  });
+  return { experiment, key, compared };
 }
 
 async function compare(
@@ -120,7 +148,7 @@ async function compare(
     const present = experiment.variants
       .map((variant) => ({ variant, own: rows.filter((r) => r.run.variantId === variant.id) }))
       .filter(({ variant, own }) => own.length > 0 || variant.id === baseline.id);
-    const groups = present.map(({ own }) => histogramGroup(own));
+    const groups = present.map(({ variant, own }) => histogramGroup(own, JSON.stringify([metric.id, variant.id, only.batchId ?? null])));
     const merged = await mergedPercentiles(
       db,
       groups.filter((g): g is HistogramGroup => g !== undefined),

@@ -140,6 +140,7 @@ describe("compareSchemas and the SQL-only objects", () => {
     for (const event of ["inserted", "updated", "deleted"]) {
       actual.tables.Run!.triggers.push({ name: `Run_${event}_touch_runs_version`, function: "versus_touch_runs_version" });
       actual.tables.RunMetricResult!.triggers.push({ name: `RunMetricResult_${event}_touch_runs_version`, function: "versus_touch_runs_version_of_results" });
+      actual.tables.RunTimeSeries!.triggers.push({ name: `RunTimeSeries_${event}_touch_runs_version`, function: "versus_touch_runs_version_of_results" });
     }
     actual.functions.push("versus_touch_runs_version", "versus_touch_runs_version_of_results");
     // The "runs stored" marks wake the background workers.

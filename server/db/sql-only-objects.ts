@@ -28,6 +28,9 @@ export const sqlOnlyObjects = {
     "RunMetricResult_inserted_touch_runs_version",
     "RunMetricResult_updated_touch_runs_version",
     "RunMetricResult_deleted_touch_runs_version",
+    "RunTimeSeries_inserted_touch_runs_version",
+    "RunTimeSeries_updated_touch_runs_version",
+    "RunTimeSeries_deleted_touch_runs_version",
     // A stored "runs stored" task wakes the background workers (LISTEN versus_runs_stored).
     "RunsStoredTask_inserted_notify",
   ],

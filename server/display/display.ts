@@ -147,7 +147,23 @@ function measureDigits(value: number): string {
   const magnitude = Math.abs(value);
   if (!everyday(magnitude)) return value.toExponential(MEASURE_DIGITS - 1);
   const digits = magnitude >= 1000 ? 0 : Math.max(0, MEASURE_DIGITS - 1 - Math.floor(Math.log10(magnitude || 1)));
-  return value.toLocaleString("en-US", { maximumFractionDigits: Math.min(digits, 6), minimumFractionDigits: 0 });
+  return grouped(value, 0, Math.min(digits, 6));
+}
+
+// One formatter per pair of fraction digits, made once: Number#toLocaleString with options builds
+// a new Intl.NumberFormat on every call, which was the largest single cost of rendering the
+// experiment page under bench/load.ts. `format` writes exactly what toLocaleString would.
+const formatters = new Map<string, Intl.NumberFormat>();
+
+/** `value` in en-US with thousands grouped and between `minFraction` and `maxFraction` decimals. */
+function grouped(value: number, minFraction: number, maxFraction: number): string {
+  const key = `${minFraction},${maxFraction}`;
+  let formatter = formatters.get(key);
+  if (!formatter) {
+    formatter = new Intl.NumberFormat("en-US", { minimumFractionDigits: minFraction, maximumFractionDigits: maxFraction });
+    formatters.set(key, formatter);
+  }
+  return formatter.format(value);
 }
 
 /** The decimal place (negative: tens, hundreds…) of `value`'s `digits`-th significant digit. */
@@ -162,9 +178,9 @@ function decimalsFor(value: number, digits: number): number {
 function atDecimals(value: number, decimals: number): string {
   // A double holds about 15 significant digits: never write more than it knows.
   const places = Math.min(decimals, 15 - Math.floor(Math.log10(Math.abs(value) || 1)));
-  if (places >= 0) return value.toLocaleString("en-US", { minimumFractionDigits: places, maximumFractionDigits: places });
+  if (places >= 0) return grouped(value, places, places);
   const unit = 10 ** -places;
-  return (Math.round(value / unit) * unit).toLocaleString("en-US", { maximumFractionDigits: 0 });
+  return grouped(Math.round(value / unit) * unit, 0, 0);
 }
 
 /** `value` at the decimal place `decimals`, with an exponent where a lone measurement would use one. */

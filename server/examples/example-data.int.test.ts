@@ -31,6 +31,7 @@ const CACHE_RUNNABLE = "cache-scale-out-runnable";
 const S3_MAIL_RUNNABLE = "s3-upload-mail-runnable";
 const S3_SMS_RUNNABLE = "s3-upload-sms-runnable";
 const CPU_RUNNABLE = "upload-cpu-provider-runnable";
+const KAFKA_RUNNABLE = "kafka-serializers-runnable";
 const HISTORY = "gzip-history";
 const ALL = [
   RUNNABLE,
@@ -46,6 +47,7 @@ const ALL = [
   CACHE_RUNNABLE,
   PRODUCT,
   COUPON,
+  KAFKA_RUNNABLE,
   KAFKA,
   HISTORY,
 ];
@@ -58,6 +60,7 @@ const RUNS: Record<string, number> = {
   [S3_MAIL_RUNNABLE]: 0,
   [S3_SMS_RUNNABLE]: 0,
   [CPU_RUNNABLE]: 0,
+  [KAFKA_RUNNABLE]: 0,
   [S3]: 2,
   [HTTP]: 4,
   [CPU]: 15,
@@ -140,9 +143,18 @@ describe("loadExampleDataOnce", () => {
     for (const experiment of project!.experiments)
       expect(experiment).toMatchObject({
         isExample: true,
-        status: [RUNNABLE, HTTP_RUNNABLE, JVM_RUNNABLE, GRPC_RUNNABLE, CACHE_RUNNABLE, S3_MAIL_RUNNABLE, S3_SMS_RUNNABLE, CPU_RUNNABLE, HISTORY].includes(
-          experiment.slug,
-        )
+        status: [
+          RUNNABLE,
+          HTTP_RUNNABLE,
+          JVM_RUNNABLE,
+          GRPC_RUNNABLE,
+          CACHE_RUNNABLE,
+          S3_MAIL_RUNNABLE,
+          S3_SMS_RUNNABLE,
+          CPU_RUNNABLE,
+          KAFKA_RUNNABLE,
+          HISTORY,
+        ].includes(experiment.slug)
           ? "active"
           : "completed",
       });
@@ -169,6 +181,7 @@ describe("loadExampleDataOnce", () => {
       [S3_MAIL_RUNNABLE]: "Plain",
       [S3_SMS_RUNNABLE]: "Plain",
       [CPU_RUNNABLE]: "SunJCE",
+      [KAFKA_RUNNABLE]: "SPRING_JSON",
       [JVM_RUNNABLE]: "Shared ObjectMapper",
       [S3]: "Plain",
       [HTTP]: "gRPC/Unary",

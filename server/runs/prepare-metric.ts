@@ -55,7 +55,9 @@ async function histogramScales(db: Db, projectId: string, experimentSlug: string
     FROM "Metric" m JOIN "Experiment" e ON e."id" = m."experimentId"
     CROSS JOIN LATERAL (
       SELECT r."histogramScale" FROM "RunMetricResult" r
-      WHERE r."metricId" = m."id" AND r."histogramScale" IS NOT NULL
+      -- A histogram of zeros only fits any scale, so it does not fix one: the first run of a
+      -- plain upload (compress time 0) would otherwise record every later gzip time in whole units.
+      WHERE r."metricId" = m."id" AND r."histogramScale" IS NOT NULL AND r."max" > 0
       LIMIT 1
     ) s
     WHERE e."projectId" = ${projectId} AND e."slug" = ${experimentSlug}`,

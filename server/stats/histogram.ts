@@ -47,38 +47,57 @@ function meanOf(histogram: Histogram): number {
 /** Merge histograms (base64 strings or raw bytes of the compressed encoding); null if none. */
 export function mergeHistograms(encoded: readonly (Uint8Array | string)[]): MergedPercentiles | null {
   if (encoded.length === 0) return null;
-  const merged = build({ bitBucketSize: 64, autoResize: true, numberOfSignificantValueDigits: 3 });
+  const merged = emptyMerge();
   try {
-    for (const item of encoded) {
-      const text = typeof item === "string" ? item.trim() : toBase64(item);
-      let h;
-      try {
-        h = decodeFromCompressedBase64(text, 64);
-      } catch (e) {
-        throw new RangeError(`not a compressed HdrHistogram (V2 encoding): ${e instanceof Error ? e.message : String(e)}`);
-      }
-      try {
-        merged.add(h);
-      } finally {
-        h.destroy();
-      }
-    }
-    if (merged.totalCount === 0) return null;
-    return {
-      count: merged.totalCount,
-      // As HdrHistogram's getMinValue/getMaxValue: the lowest and highest equivalent values of
-      // the first and last non-empty buckets (the raw maxValue of a decoded histogram is the
-      // bucket's lowest value).
-      min: merged.getValueAtPercentile(0),
-      max: merged.getValueAtPercentile(100),
-      mean: meanOf(merged),
-      p50: merged.getValueAtPercentile(50),
-      p90: merged.getValueAtPercentile(90),
-      p95: merged.getValueAtPercentile(95),
-      p99: merged.getValueAtPercentile(99),
-      p999: merged.getValueAtPercentile(99.9),
-    };
+    addHistograms(merged, encoded);
+    return percentilesOf(merged);
   } finally {
     merged.destroy();
   }
+}
+
+/** A histogram to merge others into (addHistograms); its percentiles are percentilesOf's. */
+export function emptyMerge(): Histogram {
+  return build({ bitBucketSize: 64, autoResize: true, numberOfSignificantValueDigits: 3 });
+}
+
+/**
+ * Adds histograms (base64 strings or raw bytes of the compressed encoding) to `merged`. Adding is
+ * counting into buckets, so a merge grown one histogram at a time has exactly the counts of one
+ * made from all of them at once, whatever the order.
+ */
+export function addHistograms(merged: Histogram, encoded: readonly (Uint8Array | string)[]): void {
+  for (const item of encoded) {
+    const text = typeof item === "string" ? item.trim() : toBase64(item);
+    let h;
+    try {
+      h = decodeFromCompressedBase64(text, 64);
+    } catch (e) {
+      throw new RangeError(`not a compressed HdrHistogram (V2 encoding): ${e instanceof Error ? e.message : String(e)}`);
+    }
+    try {
+      merged.add(h);
+    } finally {
+      h.destroy();
+    }
+  }
+}
+
+/** The percentiles of a merge; null while nothing was recorded. */
+export function percentilesOf(merged: Histogram): MergedPercentiles | null {
+  if (merged.totalCount === 0) return null;
+  return {
+    count: merged.totalCount,
+    // As HdrHistogram's getMinValue/getMaxValue: the lowest and highest equivalent values of
+    // the first and last non-empty buckets (the raw maxValue of a decoded histogram is the
+    // bucket's lowest value).
+    min: merged.getValueAtPercentile(0),
+    max: merged.getValueAtPercentile(100),
+    mean: meanOf(merged),
+    p50: merged.getValueAtPercentile(50),
+    p90: merged.getValueAtPercentile(90),
+    p95: merged.getValueAtPercentile(95),
+    p99: merged.getValueAtPercentile(99),
+    p999: merged.getValueAtPercentile(99.9),
+  };
 }

@@ -2,18 +2,18 @@
 // build, on the test run's database) and agents (agents/reference, agents/go), each a child
 // process the test can stop, SIGKILL or restart, with its output kept for the assertions and
 // for the failure message.
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
+import { jvmAgentJars } from "../../scripts/lib/jvm-agent-build";
 import { waitForHealth } from "../../scripts/lib/wait-for-health";
 import { freePort } from "../free-port";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const agentMain = path.join(root, "agents/reference/main.ts");
-const jvmAgentJar = path.join(root, "agents/jvm/agent/target/versus-agent-jvm.jar");
 
 /** A child process whose output lines are kept; exit() resolves with its code or signal. */
 export class Child {
@@ -107,7 +107,7 @@ export function startAgent(options: AgentOptions): Child & { stateDir: string } 
   const [command, args] = options.goBinary
     ? [options.goBinary, ["agent"]]
     : options.jvm
-      ? ["java", ["-jar", jvmAgentJar]]
+      ? ["java", ["-jar", jvmAgentJars(root).jar]]
       : [process.execPath, ["--import", "tsx", agentMain]];
   const child = new Child(
     `agent ${options.name}${options.jvm ? " (jvm)" : ""}`,
@@ -146,19 +146,7 @@ export async function eventually<T>(
   }
 }
 
-/** Whether `java` and `mvn` are on the PATH (the JVM agent's tests need both). */
-export function hasJavaAndMaven(): boolean {
-  return ["java", "mvn"].every((tool) => spawnSync(tool, ["-version"], { stdio: "ignore" }).status === 0);
-}
-
-/** Builds agents/jvm/agent/target/versus-agent-jvm.jar (its own tests run in the "jvm agent" step of npm test). */
-export function buildJvmAgent(): string {
-  const build = spawnSync("mvn", ["-q", "-B", "package", "-DskipTests"], { cwd: path.join(root, "agents/jvm"), encoding: "utf8" });
-  if (build.status !== 0) throw new Error(`mvn package failed in agents/jvm:\n${build.stdout}\n${build.stderr}`);
-  return jvmAgentJar;
-}
-
-/** A JVM agent process (java -jar versus-agent-jvm.jar, built by buildJvmAgent) with the same environment as startAgent. */
+/** A JVM agent process (java -jar versus-agent-jvm.jar, built as npm start builds it: jvm-agent-kit.ts) with the same environment as startAgent. */
 export function startJvmAgent(options: AgentOptions): Child & { stateDir: string } {
   return startAgent({ ...options, jvm: true });
 }

@@ -75,6 +75,7 @@ func parseAgentOptions(args []string, getenv func(string) string, usageOut io.Wr
 	bufferDir := fs.String("buffer-dir", "", "results not yet acknowledged (VERSUS_AGENT_BUFFER_DIR; default "+filepath.Join(stateDir, "buffer")+")")
 	grace := fs.String("shutdown-grace", "", "on SIGTERM/SIGINT, seconds a running job may take to finish before it is released (VERSUS_AGENT_SHUTDOWN_GRACE_SECONDS; default 10)")
 	logFormat := fs.String("log-format", "", "text (key=value lines) or json (VERSUS_AGENT_LOG_FORMAT; default text)")
+	machineLock := fs.String("machine-lock", "", "a file the agents of this machine lock while one of them claims and runs a job, so they measure one at a time (VERSUS_AGENT_MACHINE_LOCK; npm start gives its Go and JVM agents the same one)")
 	exitWithParent := fs.Bool("exit-with-parent", false, "stop gracefully when the parent process goes away (VERSUS_AGENT_EXIT_WITH_PARENT=1)")
 	fs.Usage = func() {
 		fmt.Fprintf(usageOut, "usage: versus-agent [agent] [flags]\n\nTakes jobs from a Versus server and runs them (docs/agent-protocol.md). Also: VERSUS_AGENT_CLAIM_JITTER_MS (longest random pause between claims, default 1000); VERSUS_GIT_COMMIT, VERSUS_GIT_BRANCH, VERSUS_GIT_COMMIT_MESSAGE, VERSUS_GIT_COMMIT_TIME or VERSUS_GIT_DIR (the commit runs measured).\n\n")
@@ -148,6 +149,7 @@ func parseAgentOptions(args []string, getenv func(string) string, usageOut io.Wr
 	if o.LogFormat != "text" && o.LogFormat != "json" {
 		problems = append(problems, fmt.Sprintf("--log-format / VERSUS_AGENT_LOG_FORMAT must be text or json (got %q)", o.LogFormat))
 	}
+	o.MachineLock = pick(*machineLock, "VERSUS_AGENT_MACHINE_LOCK")
 	o.ExitWithParent = *exitWithParent
 	if v := strings.TrimSpace(getenv("VERSUS_AGENT_EXIT_WITH_PARENT")); !*exitWithParent && v != "" {
 		switch v {

@@ -17,12 +17,13 @@ func TestAgentOptionsComeFromFlagsThenEnvironmentThenDefaults(t *testing.T) {
 	o, err := parseAgentOptions(
 		[]string{"--url", "http://flag:3000/", "--label", "pool=lab", "--label", "gpu=none", "--shutdown-grace", "2.5"},
 		fakeEnv(map[string]string{"VERSUS_URL": "http://env:3000", "VERSUS_ENROLLMENT_TOKEN": "venr_x", "VERSUS_AGENT_NAME": "box", "VERSUS_AGENT_LABELS": "pool=env,zone=a",
-			"VERSUS_AGENT_CLAIM_JITTER_MS": "250", "VERSUS_AGENT_EXIT_WITH_PARENT": "1", "VERSUS_AGENT_BUFFER_DIR": "/tmp/b"}),
+			"VERSUS_AGENT_CLAIM_JITTER_MS": "250", "VERSUS_AGENT_EXIT_WITH_PARENT": "1", "VERSUS_AGENT_BUFFER_DIR": "/tmp/b",
+			"VERSUS_AGENT_MACHINE_LOCK": "/tmp/versus-machine.lock"}),
 		io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.URL != "http://flag:3000" || o.EnrollmentToken != "venr_x" || o.Name != "box" || o.BufferDir != "/tmp/b" {
+	if o.URL != "http://flag:3000" || o.EnrollmentToken != "venr_x" || o.Name != "box" || o.BufferDir != "/tmp/b" || o.MachineLock != "/tmp/versus-machine.lock" {
 		t.Errorf("options %+v", o)
 	}
 	if o.ShutdownGrace != 2500*time.Millisecond || o.ClaimJitter != 250*time.Millisecond || !o.ExitWithParent || o.LogFormat != "text" {

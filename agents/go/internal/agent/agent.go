@@ -57,6 +57,9 @@ type Config struct {
 	Git env.GitSource
 	// RunGit runs git for Git (env.RunGit when nil).
 	RunGit env.GitRunner
+	// MachineLock is a file the agents of one machine lock while they claim and run a job, so
+	// that only one of them measures at a time (empty: none).
+	MachineLock string
 }
 
 // ConfigError is a configuration the agent cannot start with.

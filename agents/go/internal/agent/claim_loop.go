@@ -18,9 +18,36 @@ const claimErrorPause = 5 * time.Second
 // sharing a machine would disturb each other's numbers. It returns when ctx ends (the agent is
 // stopping) once the running job is finished and reported; a waiting claim is abandoned at once,
 // and the server puts a job it was answering with back in the queue without counting an attempt.
+//
+// With a machine lock (Config.MachineLock), each claim and the job it brings happen while this
+// agent holds the lock, with a short long-poll, so agents sharing a machine take turns.
 func (a *Agent) runClaimLoop(ctx context.Context) {
+	var machine *machineLock
+	if a.cfg.MachineLock != "" {
+		machine = &machineLock{path: a.cfg.MachineLock}
+	}
 	for ctx.Err() == nil {
-		job, err := a.client.Claim(ctx, a.claimWait)
+		wait := a.claimWait
+		if machine != nil {
+			if err := machine.acquire(ctx); err != nil {
+				if ctx.Err() != nil {
+					return
+				}
+				a.log.Error("machine_lock.failed", "error", err.Error())
+				if !pause(ctx, claimErrorPause) {
+					return
+				}
+				continue
+			}
+			wait = min(wait, machineClaimWait)
+		}
+		job, err := a.client.Claim(ctx, wait)
+		if err == nil && job != nil {
+			a.runJob(job)
+		}
+		if machine != nil {
+			machine.release()
+		}
 		if err != nil {
 			if ctx.Err() != nil {
 				return
@@ -42,9 +69,6 @@ func (a *Agent) runClaimLoop(ctx context.Context) {
 				}
 				continue
 			}
-		}
-		if job != nil {
-			a.runJob(job)
 		}
 		if !pause(ctx, a.randomJitter()) {
 			return

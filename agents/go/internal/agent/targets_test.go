@@ -11,7 +11,10 @@ import (
 	"github.com/versus/agents/go/internal/workload/targets/targetstest"
 )
 
-func TestMain(m *testing.M) { targetstest.Main(m) }
+func TestMain(m *testing.M) {
+	holdMachineLockIfAsked()
+	targetstest.Main(m)
+}
 
 // A job whose http settings name targets starts them as `versus-agent run` does: the load and a
 // probe reach the started target, the run says so, and the target is gone when the job is done.

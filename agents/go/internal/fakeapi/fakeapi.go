@@ -58,8 +58,10 @@ type Agent struct {
 // Call is one request the fake answered.
 type Call struct {
 	Path, UserAgent string
-	Status          int
-	Body            map[string]any
+	// Query is the request's query string (e.g. "wait=30" on a claim).
+	Query  string
+	Status int
+	Body   map[string]any
 }
 
 // JobOptions change an enqueued job.
@@ -355,7 +357,7 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, body, 503, "UNAVAILABLE", "database unavailable")
 		return
 	case HangUp:
-		s.calls = append(s.calls, Call{Path: r.URL.Path, UserAgent: r.UserAgent(), Status: 0, Body: body})
+		s.calls = append(s.calls, Call{Path: r.URL.Path, Query: r.URL.RawQuery, UserAgent: r.UserAgent(), Status: 0, Body: body})
 		if conn, _, err := w.(http.Hijacker).Hijack(); err == nil {
 			conn.Close()
 		}
@@ -517,7 +519,7 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, body map[string]an
 
 // send answers (with s.mu held) and records the call.
 func (s *Server) send(w http.ResponseWriter, r *http.Request, body map[string]any, status int, payload any) {
-	s.calls = append(s.calls, Call{Path: r.URL.Path, UserAgent: r.UserAgent(), Status: status, Body: body})
+	s.calls = append(s.calls, Call{Path: r.URL.Path, Query: r.URL.RawQuery, UserAgent: r.UserAgent(), Status: status, Body: body})
 	s.notifyLocked()
 	if payload == nil {
 		w.WriteHeader(status)

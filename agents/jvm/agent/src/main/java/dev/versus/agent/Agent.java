@@ -98,7 +98,8 @@ public final class Agent {
       log.atError().setMessage("buffer.resend_failed").addKeyValue("error", broken.getMessage()).log();
     }
     log.atInfo().setMessage("agent.ready").addKeyValue("name", config.name()).addKeyValue("workloads", String.join(",", workloads.names())).addKeyValue("url", config.url()).log();
-    ClaimLoop.run(client, log, claimWaitSeconds, config.claimJitterMs(), this::runJob, this::rejectUnreadable, this::unauthorized, stopping);
+    ClaimLoop.run(client, log, claimWaitSeconds, config.claimJitterMs(), this::runJob, this::rejectUnreadable, this::unauthorized,
+        config.machineLock() == null ? null : new MachineLock(config.machineLock()), stopping);
     halt.fire("stopped");
     heartbeat.join();
     log.atInfo().setMessage("agent.stopped").addKeyValue("exit_code", exitCode).log();

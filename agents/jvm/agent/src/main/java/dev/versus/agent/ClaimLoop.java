@@ -26,6 +26,8 @@ final class ClaimLoop {
    * Claims with a long poll, runs what comes, claims again after a random pause of up to
    * jitterMs. One job at a time: two measurements sharing a machine disturb each other's numbers.
    * Runs until until fires (a running job is finished first); stopping abandons a waiting claim.
+   * With a machine lock (null: none), each claim and the job it brings happen while the lock is
+   * held, with a short long-poll, so the agents sharing a machine take turns.
    */
   static void run(
       ApiClient client,
@@ -35,11 +37,21 @@ final class ClaimLoop {
       JobHandler runJob,
       UnreadableHandler reject,
       Consumer<ApiException.Unauthorized> onUnauthorized,
+      MachineLock machine,
       Signal until) {
     while (!until.fired()) {
-      Optional<Job> job;
+      if (machine != null) {
+        try {
+          if (!machine.acquire(until)) return;
+        } catch (java.io.IOException unusable) {
+          log.atError().setMessage("machine_lock.failed").addKeyValue("error", unusable.getMessage()).log();
+          until.sleep(5_000);
+          continue;
+        }
+      }
       try {
-        job = client.claim(waitSeconds, until);
+        Optional<Job> job = client.claim(machine == null ? waitSeconds : Math.min(waitSeconds, MachineLock.CLAIM_WAIT_SECONDS), until);
+        job.ifPresent(runJob::run);
       } catch (ApiException.Unauthorized unauthorized) {
         if (!until.fired()) onUnauthorized.accept(unauthorized);
         return;
@@ -53,8 +65,9 @@ final class ClaimLoop {
         log.atError().setMessage("claim.failed").addKeyValue("error", refused.getMessage()).log();
         until.sleep(5_000 + Math.round(ThreadLocalRandom.current().nextDouble() * jitterMs));
         continue;
+      } finally {
+        if (machine != null) machine.release();
       }
-      job.ifPresent(runJob::run);
       until.sleep(Math.round(ThreadLocalRandom.current().nextDouble() * jitterMs));
     }
   }

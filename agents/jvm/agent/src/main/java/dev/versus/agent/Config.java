@@ -29,7 +29,9 @@ public record Config(
     GitSource git,
     /** The workloads to offer (--workloads); empty: every one the agent has. */
     List<String> workloads,
-    boolean exitWithParent) {
+    boolean exitWithParent,
+    /** The file the agents of this machine lock while one of them claims and runs a job (--machine-lock); null: none. */
+    Path machineLock) {
 
   /** A configuration the agent cannot start with; exit 78. */
   public static final class ConfigException extends Exception {
@@ -99,7 +101,8 @@ public record Config(
         Math.round(jitter),
         GitSource.read(env, GitSource::runGit),
         names(flags.workloads),
-        flags.exitWithParent);
+        flags.exitWithParent,
+        flags.machineLock == null || flags.machineLock.isBlank() ? null : Path.of(flags.machineLock.trim()));
   }
 
   /** "json, kafka" into [json, kafka]; null or blank: none. */

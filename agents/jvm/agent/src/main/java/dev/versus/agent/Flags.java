@@ -34,7 +34,8 @@ final class Flags {
       "--buffer-dir", "VERSUS_AGENT_BUFFER_DIR",
       "--plugins-dir", "VERSUS_AGENT_PLUGINS_DIR",
       "--shutdown-grace", "VERSUS_AGENT_SHUTDOWN_GRACE_SECONDS",
-      "--workloads", "VERSUS_AGENT_WORKLOADS");
+      "--workloads", "VERSUS_AGENT_WORKLOADS",
+      "--machine-lock", "VERSUS_AGENT_MACHINE_LOCK");
 
   @Option(names = "--url", paramLabel = "<url>", description = "Versus server address (VERSUS_URL)")
   String url;
@@ -64,6 +65,10 @@ final class Flags {
   @Option(names = "--workloads", paramLabel = "<name,name>",
       description = {"offer only these workloads (VERSUS_AGENT_WORKLOADS; default: every built-in and plugin workload);", "npm start offers only those the Go agent lacks"})
   String workloads;
+
+  @Option(names = "--machine-lock", paramLabel = "<path>",
+      description = {"a file the agents of this machine lock while one of them claims and runs a job, so they measure one at a time", "(VERSUS_AGENT_MACHINE_LOCK; npm start gives its Go and JVM agents the same one)"})
+  String machineLock;
 
   @Option(names = "--exit-with-parent", description = "stop (as on SIGTERM) when the process that started the agent exits; npm start uses it")
   boolean exitWithParent;

@@ -53,7 +53,7 @@ final class TestAgent implements AutoCloseable {
   }
 
   static Config config(FakeJobApi api, Path dir, String token, double graceSeconds, GitSource git) {
-    return new Config(api.url(), token, "test-agent", Map.of("os", "linux", "pool", "lab"), dir.resolve("credential.json"), dir.resolve("buffer"), dir.resolve("plugins"), graceSeconds, 0, git, java.util.List.of(), false);
+    return new Config(api.url(), token, "test-agent", Map.of("os", "linux", "pool", "lab"), dir.resolve("credential.json"), dir.resolve("buffer"), dir.resolve("plugins"), graceSeconds, 0, git, java.util.List.of(), false, null);
   }
 
   /** Waits until a log line has this event; returns the line. */

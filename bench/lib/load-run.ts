@@ -1,0 +1,193 @@
+// One run of bench/load.ts against a fresh server with a given number of server processes
+// (VERSUS_WORKERS): seeds the experiment the readers read, runs the uploaders and readers, prints
+// the run's figures and correctness checks, and hands back what the side-by-side table compares.
+import os from "node:os";
+import autocannon from "autocannon";
+import { mulberry32 } from "../../server/stats/prng";
+import { importUpload, resultsUpload, UPLOAD_EXPERIMENTS } from "./load-bodies";
+import { Ledger, resendUnanswered, uploaderRequest } from "./load-ledger";
+import { storedRuns, storedWithoutAnswer, verifyLoad, waitForQuiet, type Check } from "./load-verify";
+import { signInFirstOwner } from "./owner-session";
+import { sampleRss } from "./rss-sampler";
+import { rawUploadsPerSecond } from "./raw-reference";
+import { postgresCpuSeconds, startBenchServerWithKey, type BenchServer } from "./server";
+
+export const UPLOADERS = { results: 50, imports: 50 };
+/** A client that waits longer than this gives up on the answer (the upload may still be stored). */
+const TIMEOUT_SECONDS = 30;
+const READ_EXPERIMENT = "load-read";
+const READ_UPLOADS = 30;
+const RETRIES = { concurrent: 0.1, later: 0.1 };
+
+export interface LoadRunOptions {
+  name: string;
+  port: number;
+  workers: number;
+  seconds: number;
+  readers: { comparison: number; page: number };
+  /** Seconds of the raw-SQL reference after the load (0: none). */
+  rawSeconds: number;
+  /** Called with every server started, so a signal can stop it. */
+  started(server: BenchServer): void;
+}
+
+export interface LoadRunFigures {
+  workers: number;
+  endpoints: { title: string; perSecond: number; p50: number; p99: number; timeouts: number }[];
+  uploadsPerSecond: number;
+  /** Server and PostgreSQL CPU seconds per acknowledged upload (the readers' work included). */
+  cpuPerUpload: { server: number; postgres: number };
+  rssPeak: number;
+  rawUploadsPerSecond: number | null;
+  checks: Check[];
+}
+
+const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
+
+export async function loadRun(options: LoadRunOptions): Promise<LoadRunFigures> {
+  const { seconds, readers } = options;
+  const up = await startBenchServerWithKey(options.name, options.port, { VERSUS_WORKERS: String(options.workers) });
+  const server = up.server;
+  options.started(server);
+  try {
+    const {
+      databaseUrl,
+      auth,
+      server: { baseUrl },
+    } = up;
+    const cookie = await signInFirstOwner(baseUrl, databaseUrl);
+
+    // The experiment the readers read: 30 uploads of two runs each (baseline and three candidates).
+    for (let i = 0; i < READ_UPLOADS; i++) {
+      const upload = resultsUpload(1_000_000 + i, READ_EXPERIMENT);
+      const response = await fetch(`${baseUrl}${upload.path}`, { method: "POST", headers: { ...auth, "Content-Type": upload.contentType }, body: upload.body });
+      if (response.status !== 201) throw new Error(`seeding ${READ_EXPERIMENT}: ${response.status} ${await response.text()}`);
+    }
+    const comparisonPath = `/api/v1/experiments/${READ_EXPERIMENT}/comparison`;
+    const pagePath = `/p/bench/e/${READ_EXPERIMENT}`;
+    const page = await fetch(`${baseUrl}${pagePath}`, { headers: { Cookie: cookie }, redirect: "manual" });
+    if (page.status !== 200 || !(await page.text()).includes(READ_EXPERIMENT))
+      throw new Error(`the experiment page answered ${page.status} to the signed-in owner`);
+
+    const ledger = new Ledger();
+    const random = mulberry32(7);
+    const uploader = (name: string, make: typeof resultsUpload) =>
+      uploaderRequest({ name, make, ledger, headers: auth, concurrentRetries: RETRIES.concurrent, laterRetries: RETRIES.later, random });
+    const load = (title: string, connections: number, request: autocannon.Request, headers: Record<string, string> = {}) =>
+      autocannon({ title, url: baseUrl, connections, duration: seconds, timeout: TIMEOUT_SECONDS, headers, requests: [request] });
+
+    console.log(
+      `\nVERSUS_WORKERS=${options.workers}, ${seconds} s: ${UPLOADERS.results} + ${UPLOADERS.imports} uploaders, ${readers.comparison} comparison readers, ` +
+        `${readers.page} page readers (server CPU summed over its processes; RSS of one)`,
+    );
+    const rss = sampleRss(server.serverPid);
+    const cpuBefore = { server: server.serverCpuSeconds(), postgres: postgresCpuSeconds(server.dataDir), bench: process.cpuUsage() };
+    const results = await Promise.all([
+      load("POST /api/v1/results", UPLOADERS.results, uploader("results", resultsUpload)),
+      load("POST /api/v1/imports", UPLOADERS.imports, uploader("imports", importUpload)),
+      ...(readers.comparison ? [load("GET comparison (REST)", readers.comparison, { method: "GET", path: comparisonPath }, auth)] : []),
+      ...(readers.page ? [load("GET experiment page", readers.page, { method: "GET", path: pagePath }, { Cookie: cookie })] : []),
+    ]);
+    const memory = rss.stop();
+    const cpu = {
+      server: server.serverCpuSeconds() - cpuBefore.server,
+      postgres: postgresCpuSeconds(server.dataDir) - cpuBefore.postgres,
+      bench: (({ user, system }) => (user + system) / 1e6)(process.cpuUsage(cpuBefore.bench)),
+    };
+    const loadAverage = os.loadavg()[0] as number;
+
+    console.log(
+      `\n${"endpoint".padEnd(24)} ${"conns".padStart(5)} ${"answers".padStart(8)} ${"req/s".padStart(7)} ${"p50".padStart(8)} ${"p99".padStart(8)}  answers by status; socket errors`,
+    );
+    for (const result of results) {
+      const statuses = Object.entries(result.statusCodeStats ?? {})
+        .map(([status, { count }]) => `${status}: ${count}`)
+        .join(", ");
+      console.log(
+        `${(result.title ?? "").padEnd(24)} ${String(result.connections).padStart(5)} ${String(result.requests.total).padStart(8)} ${(result.requests.total / result.duration).toFixed(1).padStart(7)} ` +
+          `${`${result.latency.p50} ms`.padStart(8)} ${`${result.latency.p99} ms`.padStart(8)}  ${statuses || "none"}; ${result.errors} errors (${result.timeouts} timeouts)`,
+      );
+    }
+    // CPU time stays put when other work shares the machine; requests per second do not.
+    const answered = results.reduce((n, r) => n + r.requests.total, 0);
+    console.log(
+      `\nCPU over the load: server ${cpu.server.toFixed(1)} s, PostgreSQL ${cpu.postgres.toFixed(1)} s, this script (autocannon, bodies) ${cpu.bench.toFixed(1)} s; ` +
+        `server + PostgreSQL per answered request ${(((cpu.server + cpu.postgres) / answered) * 1000).toFixed(1)} ms. ` +
+        `Machine: ${os.cpus().length} cores, load average ${loadAverage.toFixed(1)} at the end (other work shares it)`,
+    );
+    const bounded = memory.secondHalfPeak <= memory.firstHalfPeak * 1.1 + 32 * 2 ** 20;
+    console.log(
+      `\nserver RSS: start ${mb(memory.start)}, peak ${mb(memory.peak)}, end ${mb(memory.end)}; peak of the first half ${mb(memory.firstHalfPeak)}, of the second ${mb(memory.secondHalfPeak)} ` +
+        `(bounded: second ≤ first + 10% + 32 MB ${bounded ? "✓" : "✗"}; ${memory.samples} samples)`,
+    );
+    console.log(`  peak of each tenth of the load: ${memory.tenths.map((bytes) => (bytes / 2 ** 20).toFixed(0)).join(" ")} MB`);
+
+    const checks: Check[] = [];
+    const fiveHundreds = results.reduce((n, r) => n + r["5xx"], 0);
+    checks.push({ ok: fiveHundreds === 0, label: "no 5xx answer", detail: `${fiveHundreds}` });
+    const refusedUploads = results.slice(0, 2).reduce((n, r) => n + r["4xx"], 0);
+    checks.push({ ok: refusedUploads === 0, label: "no upload refused (4xx)", detail: `${refusedUploads}` });
+    const badReads = results.slice(2).reduce((n, r) => n + r.requests.total - r["2xx"], 0);
+    checks.push({ ok: badReads === 0, label: "every read answered 2xx", detail: `${badReads} did not` });
+
+    // Uploads whose answer never came: stored or not? Then each is sent again, as its client would.
+    await waitForQuiet(databaseUrl, UPLOAD_EXPERIMENTS);
+    const sent = [...ledger.uploads.values()];
+    const requests = sent.reduce((n, r) => n + r.sends, 0);
+    const acknowledged = ledger.acknowledged().length;
+    const lostAnswers = storedWithoutAnswer(await storedRuns(databaseUrl, UPLOAD_EXPERIMENTS), ledger);
+    const lostStored = [...lostAnswers.values()].filter((ids) => ids.length > 0);
+    await resendUnanswered(baseUrl, auth, ledger);
+    const stored = await storedRuns(databaseUrl, UPLOAD_EXPERIMENTS);
+    checks.push(...verifyLoad(stored, ledger, lostAnswers));
+    console.log(
+      `\n${sent.length} uploads sent (${requests} requests with retries), ${acknowledged} acknowledged during the load; ` +
+        `${lostAnswers.size} never answered (timed out, or in flight when the load stopped), of which ${lostStored.length} were stored ` +
+        `(${lostStored.reduce((n, ids) => n + ids.length, 0)} runs); each was sent again afterwards. ${stored.runs.length} runs stored in all`,
+    );
+    for (const check of checks) console.log(`  ${check.ok ? "✓" : "✗"} ${check.label}: ${check.detail}`);
+
+    // Per acknowledged upload: everything the server and PostgreSQL spent over the load (the
+    // readers' share included), and beside it the raw-SQL reference storing the same kind of rows.
+    const uploadsPerSecond = acknowledged / seconds;
+    const cpuPerUpload = { server: cpu.server / acknowledged, postgres: cpu.postgres / acknowledged };
+    console.log(
+      `\nserver + PostgreSQL CPU per acknowledged upload: ${((cpuPerUpload.server + cpuPerUpload.postgres) * 1000).toFixed(1)} ms ` +
+        `(server ${(cpuPerUpload.server * 1000).toFixed(1)} ms, PostgreSQL ${(cpuPerUpload.postgres * 1000).toFixed(1)} ms; readers' work included); ` +
+        `${uploadsPerSecond.toFixed(1)} acknowledged uploads/s`,
+    );
+    let raw: number | null = null;
+    if (options.rawSeconds > 0) {
+      raw = (
+        await rawUploadsPerSecond({
+          databaseUrl,
+          projectSlug: "bench",
+          makes: [resultsUpload, importUpload],
+          uploaders: UPLOADERS.results + UPLOADERS.imports,
+          seconds: options.rawSeconds,
+        })
+      ).uploadsPerSecond;
+      console.log(
+        `raw-SQL reference (same rows, ${UPLOADERS.results + UPLOADERS.imports} uploaders, a pool of 10, ${options.rawSeconds} s, server idle): ${raw.toFixed(1)} uploads/s; ` +
+          `Versus ÷ raw = ${(uploadsPerSecond / raw).toFixed(2)}`,
+      );
+    }
+    return {
+      workers: options.workers,
+      endpoints: results.map((r) => ({
+        title: r.title ?? "",
+        perSecond: r.requests.total / r.duration,
+        p50: r.latency.p50,
+        p99: r.latency.p99,
+        timeouts: r.timeouts,
+      })),
+      uploadsPerSecond,
+      cpuPerUpload,
+      rssPeak: memory.peak,
+      rawUploadsPerSecond: raw,
+      checks,
+    };
+  } finally {
+    await server.stop();
+  }
+}
