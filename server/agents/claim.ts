@@ -3,7 +3,8 @@
 // take the same job and never wait for each other. A job is offered when it is queued and its
 // backoff is over, or when it is leased but its lease expired (a crashed agent's job; taking it
 // counts an attempt). The same statement settles expired leases that may not be re-offered:
-// those of cancelled jobs, and those on their last attempt (failed, with the reason).
+// those of cancelled jobs, and those on their last attempt (failed, with the reason). A job
+// group's shard is never offered alone: the waiting claim settles its group (./lost-shards.ts).
 //
 // claimJobWaiting wraps it in the long-poll: look, and if nothing is there, wait until work of
 // the project is announced (LISTEN/NOTIFY, server/agents/wakeups.ts), RECHECK_MS passes, the wait
@@ -18,6 +19,7 @@ import type { TVariantWorkload } from "../schemas/workload";
 import { leaseTokenSql } from "./lease-conflict";
 import { LEASE_SECONDS, RECHECK_MS } from "./timing";
 import { jobWakeups, type JobWakeups } from "./wakeups";
+import { settleLostShards } from "./lost-shards";
 import { utcNow } from "../db/utc-now";
 
 export interface Claimant {
@@ -137,7 +139,7 @@ function claimSql(caller: { agentId: Prisma.Sql; projectId: Prisma.Sql }, leaseS
           ELSE 'the lease expired on attempt ' || "attempts" || ' of ' || "maxAttempts" || ': the agent stopped renewing it (it crashed, hung or lost the network)' END,
         "finishedAt" = ${utcNow}, "updatedAt" = ${utcNow}
       WHERE "projectId" = ${caller.projectId} AND "status" = 'leased' AND "leaseExpiresAt" < ${utcNow}
-        AND ("attempts" >= "maxAttempts" OR "cancelRequested")
+        AND ("attempts" >= "maxAttempts" OR "cancelRequested") AND "groupId" IS NULL
       RETURNING "id"
     ),
     -- What this agent may run: its capabilities and labels cover the job's, and the job is not
@@ -157,7 +159,7 @@ function claimSql(caller: { agentId: Prisma.Sql; projectId: Prisma.Sql }, leaseS
     expired AS (
       SELECT j."id", j."createdAt", j."batchId", j."position" FROM "Job" j
       WHERE j."projectId" = ${caller.projectId} AND j."status" = 'leased' AND j."leaseExpiresAt" < ${utcNow}
-        AND j."attempts" < j."maxAttempts" AND NOT j."cancelRequested"
+        AND j."attempts" < j."maxAttempts" AND NOT j."cancelRequested" AND j."groupId" IS NULL
         AND ${mayRun}
       ORDER BY j."createdAt", j."batchId", j."position"
       LIMIT 1
@@ -223,6 +225,7 @@ export async function claimJobWaiting(db: Db, claimant: Claimant, options: Claim
   for (;;) {
     const subscription = options.waitSeconds > 0 ? wakeups.subscribe(claimant.projectId) : undefined;
     try {
+      await settleLostShards(db, claimant.projectId);
       const job = await claimJob(db, claimant);
       if (job) {
         if (options.signal?.aborted && options.onAbandoned) {

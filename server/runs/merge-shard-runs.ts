@@ -22,6 +22,20 @@ export type TJobRun = z.output<typeof ZJobRunInput>;
 type TMetric = TJobRun["metrics"][number];
 type TSeries = NonNullable<TMetric["timeSeries"]>;
 
+/** A shard whose agent was lost mid-run, left out of a partial run (server/agents/lost-shards.ts). */
+export interface MissingShard {
+  shard: number;
+  shards: number;
+  agentName: string;
+}
+
+/** The warning a partial run carries first: how many agents measured it and whose share is missing. */
+export function partialWarning(measured: number, missing: readonly MissingShard[]): string {
+  const total = measured + missing.length;
+  const lost = missing.map((shard) => `shard ${shard.shard + 1} of ${shard.shards} (agent ${shard.agentName})`).join(", ");
+  return `partial run: measured by ${measured} of ${total} agents — ${lost} lost mid-run (lease expired), so ${missing.length === 1 ? "its" : "their"} share of the load is missing from these figures`;
+}
+
 export interface ShardRun {
   /** The agent that ran the shard, to name it in warnings. */
   agentName: string;
@@ -42,10 +56,10 @@ const PEAK_SUFFIX = /^(.+)_peak$/;
  * The merged run of a group's shards (at least one); refuses histograms recorded at different
  * scales. `probeNames`: the group's probes, whose metrics one shard reports for all.
  */
-export function mergeShardRuns(shards: readonly ShardRun[], probeNames: readonly string[] = []): TJobRun {
+export function mergeShardRuns(shards: readonly ShardRun[], probeNames: readonly string[] = [], missing: readonly MissingShard[] = []): TJobRun {
   const first = shards[0];
   if (!first) throw new RangeError("mergeShardRuns needs at least one shard");
-  const warnings: string[] = [];
+  const warnings: string[] = missing.length ? [partialWarning(shards.length, missing)] : [];
   const keys = [...new Set(shards.flatMap((shard) => shard.run.metrics.map((metric) => metric.key)))];
   const metricsOf = (key: string) => shards.map((shard) => shard.run.metrics.find((metric) => metric.key === key));
   const complete = new Map<string, TMetric[]>();
@@ -128,12 +142,15 @@ export function mergeShardRuns(shards: readonly ShardRun[], probeNames: readonly
     status: shards.some((shard) => shard.run.status === "failed") ? "failed" : "succeeded",
     ...(started.length ? { startedAt: new Date(Math.min(...started)).toISOString() } : {}),
     ...(finished.length ? { finishedAt: new Date(Math.max(...finished)).toISOString() } : {}),
-    environment: { agents: shards.map((shard) => ({ agent: shard.agentName, ...shard.run.environment })) },
+    environment: {
+      agents: shards.map((shard) => ({ agent: shard.agentName, ...shard.run.environment })),
+      ...(missing.length ? { missingShards: missing.map((shard) => ({ agent: shard.agentName, shard: shard.shard })) } : {}),
+    },
     ...(first.run.gitCommit ? { gitCommit: first.run.gitCommit } : {}),
     ...(first.run.gitBranch ? { gitBranch: first.run.gitBranch } : {}),
     ...(first.run.gitCommitMessage ? { gitCommitMessage: first.run.gitCommitMessage } : {}),
     ...(first.run.gitCommitTime ? { gitCommitTime: first.run.gitCommitTime } : {}),
-    tags: [...new Set(shards.flatMap((shard) => shard.run.tags))],
+    tags: [...new Set([...shards.flatMap((shard) => shard.run.tags), ...(missing.length ? ["partial"] : [])])],
     sourceDetail: `${shards.length} agents: ${shards.map((shard) => shard.agentName).join(", ")}`.slice(0, 200),
     ...(allWarnings.length ? { warnings: allWarnings.slice(0, MAX_RUN_WARNINGS) } : {}),
     metrics: keys.flatMap((key) => merged.get(key) ?? []),

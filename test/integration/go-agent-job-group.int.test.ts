@@ -4,7 +4,9 @@
 // each agent runs its third of the open model's rate, all start at the group's start time, and
 // the server stores ONE run whose latency percentiles are those of every shard's requests
 // together and whose request count is the shards' sum. A fourth agent, the reference agent (it
-// runs no http), never joins. Skipped, saying so, where Go is not installed.
+// runs no http), never joins. And one of three agents SIGKILLed mid-run: the group is stored
+// partial (or run again, per onShardLoss), each request counted once. Skipped, saying so, where
+// Go is not installed.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { build, encodeIntoCompressedBase64 } from "hdr-histogram-js";
@@ -15,7 +17,7 @@ import { eventually, startAgent } from "~/test/reliability/processes";
 import { goAgentKit, hasGo } from "~/test/reliability/go-agent-kit";
 
 const { db } = await import("~/server/db/client");
-const { jobsProject } = await import("~/test/agent-protocol");
+const { expireLease, jobsProject } = await import("~/test/agent-protocol");
 const { jobWakeups } = await import("~/server/agents/wakeups");
 const { startBatch } = await import("~/server/agents/batches");
 const { histogramFigures, recordedValues } = await import("~/server/runs/histogram");
@@ -125,5 +127,91 @@ describe.skipIf(!hasGo)("a load test split over three Go agents", () => {
     );
     expect(skew).toBeLessThanOrEqual(50);
     expect(shards.every((job) => job.clockOffsetMs !== null && job.groupStartAt !== null)).toBe(true);
+  });
+});
+
+describe.skipIf(!hasGo)("one of three Go agents SIGKILLed mid-run", () => {
+  const latencyMetrics = [
+    { key: "latency", unit: "ms", direction: "lower_is_better" },
+    { key: "requests", unit: "count", direction: "higher_is_better" },
+  ] as const;
+  type ShardRun = { metrics: { key: string; value?: number }[] };
+  const requestsOf = (run: unknown) => (run as ShardRun).metrics.find((m) => m.key === "requests")?.value as number;
+
+  /** Three Go agents, a batch of one split run; resolves once every shard has run for a second past the group's start. */
+  async function groupUnderway(label: string, onShardLoss: "fail" | "partial", maxAttempts: number) {
+    const project = await jobsProject(db, label, {
+      measuredRuns: 1,
+      variants: [
+        { name: "Split", isBaseline: true, config: { workload: "http", settings: { url: targetUrl, rate: 90, duration: 6 }, agents: 3, onShardLoss } },
+      ],
+      metrics: [...latencyMetrics],
+    });
+    const agents = [1, 2, 3].map((i) =>
+      kit.track(startAgent({ url: server.url, enrollmentToken: project.token, name: `${label}-${i}`, goBinary: kit.binary() })),
+    );
+    await Promise.all(agents.map((agent) => kit.ready(agent)));
+    const batch = await startBatch(db, project.id, null, { experimentSlug: project.experimentSlug, order: "interleaved", labels: {}, maxAttempts });
+    const shards = await eventually(
+      "the group to be a second into its run",
+      async () => {
+        const jobs = await db.job.findMany({ where: { batchId: batch.id }, orderBy: { shard: "asc" }, include: { agent: true } });
+        const start = jobs[0]?.groupStartAt?.getTime();
+        return jobs.every((job) => job.status === "leased") && start !== undefined && Date.now() > start + 1000 && jobs;
+      },
+      { context: kit.context },
+    );
+    // The agent of the middle shard dies; the test does not wait the lease's 60 s out, it ends it.
+    const victim = agents.find((agent) => agent.label === `agent ${shards[1]?.agent?.name}`) as (typeof agents)[number];
+    expect(await victim.stop("SIGKILL")).toBe("SIGKILL");
+    await expireLease(db, shards[1]!.id);
+    return { project, batch, victim: shards[1]!.agent?.name as string };
+  }
+
+  it("partial: one run from the two survivors, marked partial naming the lost agent, each request once", async () => {
+    const { project, batch, victim } = await groupUnderway("go-partial", "partial", 1);
+    await eventually("the group to settle", async () => (await db.job.count({ where: { batchId: batch.id, status: { in: ["queued", "leased"] } } })) === 0, {
+      context: kit.context,
+    });
+    const shards = await db.job.findMany({ where: { batchId: batch.id }, orderBy: { shard: "asc" } });
+    expect(
+      shards.map((job) => job.status),
+      kit.context(),
+    ).toEqual(["succeeded", "failed", "succeeded"]);
+    const runs = await db.run.findMany({ where: { experiment: { projectId: project.id } }, include: { results: { include: { metric: true } } } });
+    expect(runs).toHaveLength(1);
+    const requests = runs[0]?.results.find((r) => r.metric.key === "requests")?.mean;
+    const survivors = [shards[0], shards[2]].map((job) => requestsOf(job?.shardRun));
+    expect(requests).toBe(survivors[0]! + survivors[1]!);
+    expect(Number(runs[0]?.results.find((r) => r.metric.key === "latency")?.n)).toBe(requests);
+    expect(runs[0]?.warnings[0]).toMatch(new RegExp(`^partial run: measured by 2 of 3 agents — shard 2 of 3 \\(agent ${victim}\\) lost mid-run`));
+    console.info(
+      `go-agent-job-group (SIGKILL, partial): stored ${requests} requests from the survivors (${survivors.join(" + ")}); warning: ${runs[0]?.warnings[0]}`,
+    );
+  });
+
+  it("fail with an attempt left: the group runs again on three agents and stores one run of its second attempt", async () => {
+    const { project, batch } = await groupUnderway("go-retry", "fail", 2);
+    // A third agent again, so the group can run on three.
+    const spare = kit.track(startAgent({ url: server.url, enrollmentToken: project.token, name: "go-retry-spare", goBinary: kit.binary() }));
+    await kit.ready(spare);
+    await eventually("the group to finish", async () => (await db.job.count({ where: { batchId: batch.id, status: { in: ["queued", "leased"] } } })) === 0, {
+      context: kit.context,
+    });
+    const shards = await db.job.findMany({ where: { batchId: batch.id }, orderBy: { shard: "asc" }, include: { agent: true } });
+    expect(
+      shards.map((job) => [job.status, job.attempts]),
+      kit.context(),
+    ).toEqual([
+      ["succeeded", 2],
+      ["succeeded", 2],
+      ["succeeded", 2],
+    ]);
+    expect(shards.some((job) => job.agent?.name === "go-retry-spare")).toBe(true);
+    const runs = await db.run.findMany({ where: { experiment: { projectId: project.id } }, include: { results: { include: { metric: true } } } });
+    expect(runs).toHaveLength(1);
+    const requests = runs[0]?.results.find((r) => r.metric.key === "requests")?.mean;
+    expect(requests).toBe(shards.reduce((sum, job) => sum + requestsOf(job.shardRun), 0));
+    expect(runs[0]?.warnings ?? []).not.toContainEqual(expect.stringMatching(/partial/));
   });
 });
