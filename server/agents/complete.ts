@@ -18,6 +18,7 @@ import { holdsLastLease, jobOfProject, type JobState, type LeaseHolder } from ".
 import { leaseLost } from "./lease-conflict";
 import { storeJobRun } from "../runs/store-runs";
 import { completeShard } from "./complete-shard";
+import { withGeneratorVerdict } from "../runs/generator-limits";
 
 export interface CompleteOptions {
   projectSlug: string;
@@ -138,6 +139,7 @@ export async function completeJob(
     }
   }
 
+  toStore = withGeneratorVerdict(toStore);
   // CPU work before the write, as for uploads.
   const now = new Date();
   const [metrics = []] = await prepareRuns(db, { projectId: holder.projectId, slug: job.experimentSlug }, [toStore], () => ["run"], now);

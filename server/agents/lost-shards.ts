@@ -14,6 +14,7 @@
 //   stores it (./complete-shard.ts).
 import type { Db } from "../db/client";
 import { utcNow } from "../db/utc-now";
+import { withGeneratorVerdict } from "../runs/generator-limits";
 import { mergeShardRuns } from "../runs/merge-shard-runs";
 import { prepareRuns } from "../runs/prepare-metric";
 import { storeJobRun } from "../runs/store-runs";
@@ -131,7 +132,7 @@ async function settleGroup(db: Db, projectId: string, groupId: string, now: Date
   const { carrier, rows } = settled;
   if (!carrier) return void (await settleConfirmationOf(db, rows[0] as Row));
   const parts = groupParts(rows);
-  const merged = mergeShardRuns(parts.shards, parts.probeNames, parts.missing);
+  const merged = withGeneratorVerdict(mergeShardRuns(parts.shards, parts.probeNames, parts.missing));
   const experiment = await db.experiment.findUniqueOrThrow({
     where: { id: carrier.experimentId },
     select: { slug: true, metrics: { select: { id: true, key: true } } },

@@ -143,7 +143,12 @@ export function mergeShardRuns(shards: readonly ShardRun[], probeNames: readonly
     ...(started.length ? { startedAt: new Date(Math.min(...started)).toISOString() } : {}),
     ...(finished.length ? { finishedAt: new Date(Math.max(...finished)).toISOString() } : {}),
     environment: {
-      agents: shards.map((shard) => ({ agent: shard.agentName, ...shard.run.environment })),
+      // The agent's registered name last: an agent's own environment may say `agent` too (the Go
+      // agent describes itself there), kept as `reportedAgent`.
+      agents: shards.map(({ agentName, run }) => {
+        const { agent: reported, ...environment } = (run.environment ?? {}) as Record<string, unknown>;
+        return { agent: agentName, ...environment, ...(reported !== undefined && reported !== agentName ? { reportedAgent: reported } : {}) };
+      }),
       ...(missing.length ? { missingShards: missing.map((shard) => ({ agent: shard.agentName, shard: shard.shard })) } : {}),
     },
     ...(first.run.gitCommit ? { gitCommit: first.run.gitCommit } : {}),
