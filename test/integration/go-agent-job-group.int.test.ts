@@ -7,7 +7,10 @@
 // runs no http), never joins. And one of three agents SIGKILLed mid-run: the group is stored
 // partial (or run again, per onShardLoss), each request counted once. Skipped, saying so, where
 // Go is not installed.
+import fs from "node:fs";
 import http from "node:http";
+import os from "node:os";
+import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { build, encodeIntoCompressedBase64 } from "hdr-histogram-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -21,6 +24,7 @@ const { expireLease, jobsProject } = await import("~/test/agent-protocol");
 const { jobWakeups } = await import("~/server/agents/wakeups");
 const { startBatch } = await import("~/server/agents/batches");
 const { histogramFigures, recordedValues } = await import("~/server/runs/histogram");
+const { getComparison } = await import("~/server/comparison/comparison");
 
 const kit = goAgentKit("go-agent-job-group.int.test.ts");
 let server: RouteServer;
@@ -213,5 +217,75 @@ describe.skipIf(!hasGo)("one of three Go agents SIGKILLed mid-run", () => {
     const requests = runs[0]?.results.find((r) => r.metric.key === "requests")?.mean;
     expect(requests).toBe(shards.reduce((sum, job) => sum + requestsOf(job.shardRun), 0));
     expect(runs[0]?.warnings ?? []).not.toContainEqual(expect.stringMatching(/partial/));
+  });
+});
+
+describe.skipIf(!hasGo)("a split run its generators cannot keep up with", () => {
+  it("says that the load generators, not the target, limited it, on the run and in the comparison", async () => {
+    // 60,000 requests a second over one connection per agent: no loopback generator keeps that.
+    const project = await jobsProject(db, "go-limited", {
+      measuredRuns: 1,
+      variants: [
+        { name: "Split", isBaseline: true, config: { workload: "http", settings: { url: targetUrl, rate: 60000, maxConnections: 3, duration: 1 }, agents: 3 } },
+      ],
+      metrics: [{ key: "latency", unit: "ms", direction: "lower_is_better" }],
+    });
+    const agents = [1, 2, 3].map((i) =>
+      kit.track(startAgent({ url: server.url, enrollmentToken: project.token, name: `go-limited-${i}`, goBinary: kit.binary() })),
+    );
+    await Promise.all(agents.map((agent) => kit.ready(agent)));
+    const batch = await startBatch(db, project.id, null, { experimentSlug: project.experimentSlug, order: "interleaved", labels: {}, maxAttempts: 1 });
+    await eventually("the group to finish", async () => (await db.job.count({ where: { batchId: batch.id, status: { in: ["queued", "leased"] } } })) === 0, {
+      context: kit.context,
+    });
+    const runs = await db.run.findMany({ where: { experiment: { projectId: project.id } } });
+    expect(runs, kit.context()).toHaveLength(1);
+    const run = runs[0]!;
+    expect(run.tags).toContain("generator-limited");
+    expect(run.warnings[0]).toMatch(
+      /^the load generators, not the target, limited this run: go-limited-\d \(\d+ of \d+ send slots late, CPU \d+% of \d+ cores\)/,
+    );
+    const generators = (
+      run.environment as { agents: { agent: string; generator: { late: number; slots: number; cpuPercent: number; keptRate: boolean } }[] }
+    ).agents.map((shard) => `${shard.agent}: ${shard.generator.late}/${shard.generator.slots} late, CPU ${shard.generator.cpuPercent.toFixed(0)}%`);
+    console.info(`go-agent-job-group (generator-limited): ${generators.join("; ")}`);
+
+    const comparison = await getComparison(db, { projectId: project.id }, project.experimentSlug);
+    expect(comparison.metrics[0]?.reason).toContain("the load generators, not the target, limited 1 run of Split: their agents could not keep the asked rate");
+  });
+});
+
+describe.skipIf(!hasGo)("two Go agents of one machine sharing its machine lock (as npm start's)", () => {
+  it("run the two shards of a group together instead of holding the lock against each other", async () => {
+    const project = await jobsProject(db, "go-locked", {
+      measuredRuns: 1,
+      variants: [{ name: "Split", isBaseline: true, config: { workload: "http", settings: { url: targetUrl, rate: 40, duration: 1 }, agents: 2 } }],
+      metrics: [{ key: "requests", unit: "count", direction: "higher_is_better" }],
+    });
+    const lock = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "versus-lock-")), "local-agents.lock");
+    const agents = [1, 2].map((i) =>
+      kit.track(
+        startAgent({
+          url: server.url,
+          enrollmentToken: project.token,
+          name: `go-locked-${i}`,
+          goBinary: kit.binary(),
+          env: { VERSUS_AGENT_MACHINE_LOCK: lock },
+        }),
+      ),
+    );
+    await Promise.all(agents.map((agent) => kit.ready(agent)));
+    const batch = await startBatch(db, project.id, null, { experimentSlug: project.experimentSlug, order: "interleaved", labels: {}, maxAttempts: 1 });
+    // Well within the group's 60 s readiness timeout: a lock held while waiting for ready would hit it.
+    await eventually("the group to finish", async () => (await db.job.count({ where: { batchId: batch.id, status: { in: ["queued", "leased"] } } })) === 0, {
+      context: kit.context,
+      timeoutMs: 30_000,
+    });
+    const shards = await db.job.findMany({ where: { batchId: batch.id } });
+    expect(
+      shards.map((job) => job.status),
+      kit.context(),
+    ).toEqual(["succeeded", "succeeded"]);
+    expect(await db.run.count({ where: { experiment: { projectId: project.id } } })).toBe(1);
   });
 });
