@@ -9,7 +9,6 @@ import (
 	"github.com/versus/agents/go/internal/workload/workloadtest"
 )
 
-
 // 100,000 requests a second over one connection: no generator keeps that on loopback (one round
 // trip through the kernel alone takes longer than the 10 µs between slots), so the run must say
 // that the generator, not the target, set its pace.
