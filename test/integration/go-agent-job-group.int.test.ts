@@ -289,3 +289,45 @@ describe.skipIf(!hasGo)("two Go agents of one machine sharing its machine lock (
     expect(await db.run.count({ where: { experiment: { projectId: project.id } } })).toBe(1);
   });
 });
+
+describe.skipIf(!hasGo)("the open model split over three agents against a target that stalls", () => {
+  it("shows the stall in the merged p99", async () => {
+    // Every 2 s the target holds each answer until 500 ms into the period: requests arriving then wait.
+    const PERIOD_MS = 2000;
+    const STALL_MS = 500;
+    const stalling = http.createServer((_req, res) => {
+      const into = Date.now() % PERIOD_MS;
+      setTimeout(() => res.writeHead(200).end("ok"), into < STALL_MS ? STALL_MS - into : 0);
+    });
+    await new Promise<void>((resolve) => stalling.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(stalling.address() as AddressInfo).port}/`;
+      const project = await jobsProject(db, "go-stall", {
+        measuredRuns: 1,
+        variants: [{ name: "Split", isBaseline: true, config: { workload: "http", settings: { url, rate: 90, duration: 4 }, agents: 3 } }],
+        metrics: [{ key: "latency", unit: "ms", direction: "lower_is_better" }],
+      });
+      const agents = [1, 2, 3].map((i) =>
+        kit.track(startAgent({ url: server.url, enrollmentToken: project.token, name: `go-stall-${i}`, goBinary: kit.binary() })),
+      );
+      await Promise.all(agents.map((agent) => kit.ready(agent)));
+      const batch = await startBatch(db, project.id, null, { experimentSlug: project.experimentSlug, order: "interleaved", labels: {}, maxAttempts: 1 });
+      await eventually("the group to finish", async () => (await db.job.count({ where: { batchId: batch.id, status: { in: ["queued", "leased"] } } })) === 0, {
+        context: kit.context,
+      });
+      const runs = await db.run.findMany({ where: { experiment: { projectId: project.id } }, include: { results: true } });
+      expect(runs, kit.context()).toHaveLength(1);
+      const latency = runs[0]!.results[0]!;
+      // A quarter of the requests arrive in a stall, a fifth of those in its first 100 ms: at least
+      // 5 % wait 400 ms or more, whatever the machine's speed, so the p99 must be at least that.
+      console.info(
+        `go-agent-job-group (stall ${STALL_MS} ms every ${PERIOD_MS} ms, 90 req/s over 3 agents): merged p50 ${latency.p50} ms, p99 ${latency.p99} ms, max ${latency.max} ms over ${latency.n} requests`,
+      );
+      expect(latency.p99).toBeGreaterThanOrEqual(STALL_MS - 100);
+      // Most requests do not meet the stall: the median stays far below it.
+      expect(latency.p50).toBeLessThan(STALL_MS - 100);
+    } finally {
+      await new Promise((resolve) => stalling.close(resolve));
+    }
+  });
+});
