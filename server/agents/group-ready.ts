@@ -108,7 +108,8 @@ export async function reportReady(db: Db, holder: LeaseHolder, jobId: string, in
       },
     };
   });
-  if ("reply" in outcome) return outcome.reply;
+  // The server's t2 as late as it can be: after the commit, as the answer leaves.
+  if ("reply" in outcome) return { ...outcome.reply, serverTime: new Date().toISOString() };
   if ("givenBack" in outcome) {
     await notifyWork(db, holder.projectId);
     throw new AppError("CONFLICT", outcome.givenBack, { reason: "lease_ended" });

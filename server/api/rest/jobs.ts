@@ -44,9 +44,8 @@ export async function postLease(ctx: AgentContext, jobId: string): Promise<Respo
   return json(await renewLease(ctx.db, holder(ctx, leaseToken), jobId));
 }
 
-export async function postReady(ctx: AgentContext, jobId: string): Promise<Response> {
-  // The server's t1 of the agent's clock offset: as the call arrives.
-  const receivedAt = new Date();
+/** `receivedAt`: the server's t1 of the agent's clock offset, taken by the route as the call arrived. */
+export async function postReady(ctx: AgentContext, jobId: string, receivedAt = new Date()): Promise<Response> {
   const request = parseInput(ZReadyRequest, await bodyOf(ctx, jobId));
   return json(await reportReady(ctx.db, holder(ctx, request.leaseToken), jobId, request, receivedAt));
 }
