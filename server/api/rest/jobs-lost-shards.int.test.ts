@@ -8,6 +8,7 @@ import type { TClaimedJob } from "~/server/schemas/jobs";
 import type { TShardLoss } from "~/server/schemas/workload";
 import { agentApi, batchOf, claimed, expireLease, jobsProject, registeredAgent } from "~/test/agent-protocol";
 import { settleLostShards } from "~/server/agents/lost-shards";
+import { runShards } from "~/server/runs/run-shards";
 
 afterAll(() => db.$disconnect());
 
@@ -96,6 +97,13 @@ describe("a shard whose agent is lost mid-run", () => {
     const stored = await group.shards();
     expect(stored[1]?.error).toMatch(/agent lost-partial-running-2 stopped renewing it .*; the group's run is stored partial, without this shard's share$/);
     expect(stored.map((job) => job.runId)).toEqual([null, null, run.id]);
+    // The run's page lists each agent, the lost one as lost.
+    const agents = await runShards(db, group.project.id, group.project.experimentSlug, run.id);
+    expect(agents?.shards.map((shard) => [shard.agent, shard.state])).toEqual([
+      ["lost-partial-running-1", "measured"],
+      ["lost-partial-running-2", "lost"],
+      ["lost-partial-running-3", "measured"],
+    ]);
   });
 
   it("partial, others done: the claim stores their run once, however many claims settle the group at once", async () => {
