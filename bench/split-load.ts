@@ -13,9 +13,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { embeddedUrl, readEmbeddedCredentials } from "../server/db/embedded-postgres";
 import { buildGoBinaries, fixed, startTarget, type Target } from "./lib/http-tools";
-import { startBenchServer, type BenchServer } from "./lib/server";
+import { benchProjectOf, startBenchServer, type BenchServer } from "./lib/server";
 
 const PORT = Number(process.env.BENCH_PORT ?? 3370);
 const RATE = Number(process.env.BENCH_RATE ?? 3000);
@@ -47,20 +46,13 @@ try {
   const binaries = buildGoBinaries();
   target = await startTarget(binaries.target);
   server = await startBenchServer("split", PORT, { VERSUS_LOCAL_AGENT: "0" });
-  const credentials = readEmbeddedCredentials(server.dataDir);
-  if (!credentials) throw new Error("no embedded database credentials");
-  const databaseUrl = embeddedUrl(credentials, PORT + 1000, "versus");
-  process.env.DATABASE_URL = databaseUrl;
-  const { createPrismaClient } = await import("../server/db/client");
-  const { createProject } = await import("../server/projects/projects");
+  const { db, project, user } = await benchProjectOf(server, PORT, { name: "Split bench", slug: "split-bench" });
   const { createExperiment } = await import("../server/experiments/experiments");
   const { createEnrollmentToken } = await import("../server/agents/enrollment-tokens");
   const { startBatch } = await import("../server/agents/batches");
   const { ZExperimentInput } = await import("../server/schemas/experiment");
-  const db = createPrismaClient(databaseUrl);
+
   try {
-    const project = await createProject(db, { name: "Split bench", slug: "split-bench", description: "" });
-    const user = await db.user.create({ data: { email: "bench@example.test", name: "bench" } });
     const settings = { url: target.url, rate: RATE, duration: SECONDS, warmupSeconds: 1 };
     await createExperiment(
       db,

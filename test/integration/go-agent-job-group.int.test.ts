@@ -62,6 +62,26 @@ function unionOf(histograms: string[], scale: number) {
   return union;
 }
 
+/** `count` Go agents enrolled in the project, named `<label>-1` …, once each is ready. */
+async function goAgents(project: { token: string }, label: string, count: number, env?: Record<string, string>) {
+  const agents = Array.from({ length: count }, (_, i) =>
+    kit.track(startAgent({ url: server.url, enrollmentToken: project.token, name: `${label}-${i + 1}`, goBinary: kit.binary(), ...(env ? { env } : {}) })),
+  );
+  await Promise.all(agents.map((agent) => kit.ready(agent)));
+  return agents;
+}
+
+/** Run on the experiment: one batch, interleaved, on any agent. */
+const runExperiment = (project: { id: string; experimentSlug: string }, maxAttempts = 1) =>
+  startBatch(db, project.id, null, { experimentSlug: project.experimentSlug, order: "interleaved", labels: {}, maxAttempts });
+
+/** Resolves once no job of the batch is queued or leased. */
+const batchSettled = (batchId: string, options: { timeoutMs?: number } = {}) =>
+  eventually("the batch to settle", async () => (await db.job.count({ where: { batchId, status: { in: ["queued", "leased"] } } })) === 0, {
+    context: kit.context,
+    ...options,
+  });
+
 describe.skipIf(!hasGo)("a load test split over three Go agents", () => {
   it("starts the shards together and stores one run merged exactly from theirs", async () => {
     const project = await jobsProject(db, "go-group", {
@@ -74,17 +94,12 @@ describe.skipIf(!hasGo)("a load test split over three Go agents", () => {
       ],
     });
     const reference = kit.track(startAgent({ url: server.url, enrollmentToken: project.token, name: "go-group-reference" }));
-    const agents = [1, 2, 3].map((i) =>
-      kit.track(startAgent({ url: server.url, enrollmentToken: project.token, name: `go-group-${i}`, goBinary: kit.binary() })),
-    );
-    await Promise.all(agents.map((agent) => kit.ready(agent)));
+    await goAgents(project, "go-group", 3);
     await eventually("four agents to enroll", async () => (await db.agent.count({ where: { projectId: project.id } })) === 4, { context: kit.context });
     expect(reference.running).toBe(true);
 
-    const batch = await startBatch(db, project.id, null, { experimentSlug: project.experimentSlug, order: "interleaved", labels: {}, maxAttempts: 1 });
-    await eventually("the group to finish", async () => (await db.job.count({ where: { batchId: batch.id, status: { in: ["queued", "leased"] } } })) === 0, {
-      context: kit.context,
-    });
+    const batch = await runExperiment(project);
+    await batchSettled(batch.id);
     const shards = await db.job.findMany({ where: { batchId: batch.id }, orderBy: { shard: "asc" }, include: { agent: true } });
     expect(
       shards.map((job) => [job.status, job.error]),
@@ -151,11 +166,8 @@ describe.skipIf(!hasGo)("one of three Go agents SIGKILLed mid-run", () => {
       ],
       metrics: [...latencyMetrics],
     });
-    const agents = [1, 2, 3].map((i) =>
-      kit.track(startAgent({ url: server.url, enrollmentToken: project.token, name: `${label}-${i}`, goBinary: kit.binary() })),
-    );
-    await Promise.all(agents.map((agent) => kit.ready(agent)));
-    const batch = await startBatch(db, project.id, null, { experimentSlug: project.experimentSlug, order: "interleaved", labels: {}, maxAttempts });
+    const agents = await goAgents(project, label, 3);
+    const batch = await runExperiment(project, maxAttempts);
     const shards = await eventually(
       "the group to be a second into its run",
       async () => {
@@ -174,9 +186,7 @@ describe.skipIf(!hasGo)("one of three Go agents SIGKILLed mid-run", () => {
 
   it("partial: one run from the two survivors, marked partial naming the lost agent, each request once", async () => {
     const { project, batch, victim } = await groupUnderway("go-partial", "partial", 1);
-    await eventually("the group to settle", async () => (await db.job.count({ where: { batchId: batch.id, status: { in: ["queued", "leased"] } } })) === 0, {
-      context: kit.context,
-    });
+    await batchSettled(batch.id);
     const shards = await db.job.findMany({ where: { batchId: batch.id }, orderBy: { shard: "asc" } });
     expect(
       shards.map((job) => job.status),
@@ -199,9 +209,7 @@ describe.skipIf(!hasGo)("one of three Go agents SIGKILLed mid-run", () => {
     // A third agent again, so the group can run on three.
     const spare = kit.track(startAgent({ url: server.url, enrollmentToken: project.token, name: "go-retry-spare", goBinary: kit.binary() }));
     await kit.ready(spare);
-    await eventually("the group to finish", async () => (await db.job.count({ where: { batchId: batch.id, status: { in: ["queued", "leased"] } } })) === 0, {
-      context: kit.context,
-    });
+    await batchSettled(batch.id);
     const shards = await db.job.findMany({ where: { batchId: batch.id }, orderBy: { shard: "asc" }, include: { agent: true } });
     expect(
       shards.map((job) => [job.status, job.attempts]),
@@ -230,14 +238,9 @@ describe.skipIf(!hasGo)("a split run its generators cannot keep up with", () => 
       ],
       metrics: [{ key: "latency", unit: "ms", direction: "lower_is_better" }],
     });
-    const agents = [1, 2, 3].map((i) =>
-      kit.track(startAgent({ url: server.url, enrollmentToken: project.token, name: `go-limited-${i}`, goBinary: kit.binary() })),
-    );
-    await Promise.all(agents.map((agent) => kit.ready(agent)));
-    const batch = await startBatch(db, project.id, null, { experimentSlug: project.experimentSlug, order: "interleaved", labels: {}, maxAttempts: 1 });
-    await eventually("the group to finish", async () => (await db.job.count({ where: { batchId: batch.id, status: { in: ["queued", "leased"] } } })) === 0, {
-      context: kit.context,
-    });
+    await goAgents(project, "go-limited", 3);
+    const batch = await runExperiment(project);
+    await batchSettled(batch.id);
     const runs = await db.run.findMany({ where: { experiment: { projectId: project.id } } });
     expect(runs, kit.context()).toHaveLength(1);
     const run = runs[0]!;
@@ -263,24 +266,10 @@ describe.skipIf(!hasGo)("two Go agents of one machine sharing its machine lock (
       metrics: [{ key: "requests", unit: "count", direction: "higher_is_better" }],
     });
     const lock = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "versus-lock-")), "local-agents.lock");
-    const agents = [1, 2].map((i) =>
-      kit.track(
-        startAgent({
-          url: server.url,
-          enrollmentToken: project.token,
-          name: `go-locked-${i}`,
-          goBinary: kit.binary(),
-          env: { VERSUS_AGENT_MACHINE_LOCK: lock },
-        }),
-      ),
-    );
-    await Promise.all(agents.map((agent) => kit.ready(agent)));
-    const batch = await startBatch(db, project.id, null, { experimentSlug: project.experimentSlug, order: "interleaved", labels: {}, maxAttempts: 1 });
+    await goAgents(project, "go-locked", 2, { VERSUS_AGENT_MACHINE_LOCK: lock });
+    const batch = await runExperiment(project);
     // Well within the group's 60 s readiness timeout: a lock held while waiting for ready would hit it.
-    await eventually("the group to finish", async () => (await db.job.count({ where: { batchId: batch.id, status: { in: ["queued", "leased"] } } })) === 0, {
-      context: kit.context,
-      timeoutMs: 30_000,
-    });
+    await batchSettled(batch.id, { timeoutMs: 30_000 });
     const shards = await db.job.findMany({ where: { batchId: batch.id } });
     expect(
       shards.map((job) => job.status),
@@ -307,14 +296,9 @@ describe.skipIf(!hasGo)("the open model split over three agents against a target
         variants: [{ name: "Split", isBaseline: true, config: { workload: "http", settings: { url, rate: 90, duration: 4 }, agents: 3 } }],
         metrics: [{ key: "latency", unit: "ms", direction: "lower_is_better" }],
       });
-      const agents = [1, 2, 3].map((i) =>
-        kit.track(startAgent({ url: server.url, enrollmentToken: project.token, name: `go-stall-${i}`, goBinary: kit.binary() })),
-      );
-      await Promise.all(agents.map((agent) => kit.ready(agent)));
-      const batch = await startBatch(db, project.id, null, { experimentSlug: project.experimentSlug, order: "interleaved", labels: {}, maxAttempts: 1 });
-      await eventually("the group to finish", async () => (await db.job.count({ where: { batchId: batch.id, status: { in: ["queued", "leased"] } } })) === 0, {
-        context: kit.context,
-      });
+      await goAgents(project, "go-stall", 3);
+      const batch = await runExperiment(project);
+      await batchSettled(batch.id);
       const runs = await db.run.findMany({ where: { experiment: { projectId: project.id } }, include: { results: true } });
       expect(runs, kit.context()).toHaveLength(1);
       const latency = runs[0]!.results[0]!;
