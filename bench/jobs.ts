@@ -14,8 +14,7 @@
 // Run: npx tsx bench/jobs.ts   (not part of the test suite; builds the app if needed)
 import http from "node:http";
 import pg from "pg";
-import { embeddedUrl, readEmbeddedCredentials } from "../server/db/embedded-postgres";
-import { cpuSecondsOf, postgresCpuSeconds, startBenchServer, type BenchServer } from "./lib/server";
+import { benchProjectOf, cpuSecondsOf, postgresCpuSeconds, startBenchServer, type BenchServer } from "./lib/server";
 
 const PORT = 3360; // bench/upload-1m.ts uses 3210, bench/comparison.ts 3220 (+1000 for PostgreSQL)
 const AGENTS = 8;
@@ -55,22 +54,14 @@ const quantile = (xs: number[], q: number) => {
 try {
   server = await startBenchServer("jobs", PORT);
   const base = server.baseUrl;
-  const credentials = readEmbeddedCredentials(server.dataDir);
-  if (!credentials) throw new Error("no embedded database credentials");
-  const databaseUrl = embeddedUrl(credentials, PORT + 1000, "versus");
-  process.env.DATABASE_URL = databaseUrl;
-  const { createPrismaClient } = await import("../server/db/client");
-  const { createProject } = await import("../server/projects/projects");
+  const { db, project, user, databaseUrl } = await benchProjectOf(server, PORT, { name: "Jobs bench", slug: "jobs-bench" });
   const { createExperiment } = await import("../server/experiments/experiments");
   const { createEnrollmentToken } = await import("../server/agents/enrollment-tokens");
   const { startBatch } = await import("../server/agents/batches");
   const { ZExperimentInput } = await import("../server/schemas/experiment");
-  const db = createPrismaClient(databaseUrl);
 
   try {
     // ---- set-up: a project, experiments with an "empty" workload, 8 enrolled agents
-    const project = await createProject(db, { name: "Jobs bench", slug: "jobs-bench", description: "" });
-    const user = await db.user.create({ data: { email: "bench@example.test", name: "bench" } });
     const experiment = (slug: string, variants: string[], measuredRuns: number) =>
       createExperiment(
         db,

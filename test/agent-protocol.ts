@@ -8,11 +8,12 @@ import { POST as registerRoute } from "~/app/api/v1/agents/register/route";
 import { POST as completeRoute } from "~/app/api/v1/jobs/[id]/complete/route";
 import { POST as failRoute } from "~/app/api/v1/jobs/[id]/fail/route";
 import { POST as leaseRoute } from "~/app/api/v1/jobs/[id]/lease/route";
+import { POST as readyRoute } from "~/app/api/v1/jobs/[id]/ready/route";
 import { POST as releaseRoute } from "~/app/api/v1/jobs/[id]/release/route";
 import { POST as claimRoute } from "~/app/api/v1/jobs/claim/route";
 import type { Db } from "~/server/db/client";
 import { startBatch } from "~/server/agents/batches";
-import type { TClaimedJob } from "~/server/schemas/jobs";
+import type { TClaimedJob, TReadyReply } from "~/server/schemas/jobs";
 import { ZExperimentInput, type TExperimentFormValues } from "~/server/schemas/experiment";
 import { createEnrollmentToken } from "~/server/agents/enrollment-tokens";
 import { createExperiment } from "~/server/experiments/experiments";
@@ -53,6 +54,8 @@ export const agentApi = {
     claimRoute(request(`/jobs/claim?wait=${wait}`, credential, undefined, signal)).then(replyOf<{ job: TClaimedJob } | null>),
   lease: (credential: string, jobId: string, body: unknown) =>
     leaseRoute(request(`/jobs/${jobId}/lease`, credential, body), params(jobId)).then(replyOf<{ leaseExpiresAt: string; cancelRequested: boolean }>),
+  ready: (credential: string, jobId: string, body: unknown) =>
+    readyRoute(request(`/jobs/${jobId}/ready`, credential, body), params(jobId)).then(replyOf<TReadyReply & ErrorReply>),
   complete: (credential: string, jobId: string, body: unknown) =>
     completeRoute(request(`/jobs/${jobId}/complete`, credential, body), params(jobId)).then(replyOf<CompleteBody>),
   fail: (credential: string, jobId: string, body: unknown) =>

@@ -156,3 +156,21 @@ export async function startBenchServerWithKey(
   }).trim();
   return { server, databaseUrl, auth: { Authorization: `Bearer ${apiKey}` } };
 }
+
+/**
+ * A script's own way into a bench server's database, for set-up the API does not offer: sets
+ * DATABASE_URL (the server modules a script then imports read it when first loaded) and opens a
+ * client, with a project and a user of it to own what the script makes.
+ */
+export async function benchProjectOf(server: BenchServer, port: number, project: { name: string; slug: string }) {
+  const credentials = readEmbeddedCredentials(server.dataDir);
+  if (!credentials) throw new Error("no embedded database credentials");
+  const databaseUrl = embeddedUrl(credentials, port + 1000, "versus");
+  process.env.DATABASE_URL = databaseUrl;
+  const { createPrismaClient } = await import("../../server/db/client");
+  const { createProject } = await import("../../server/projects/projects");
+  const db = createPrismaClient(databaseUrl);
+  const created = await createProject(db, { ...project, description: "" });
+  const user = await db.user.create({ data: { email: "bench@example.test", name: "bench" } });
+  return { db, databaseUrl, project: created, user };
+}

@@ -7,6 +7,7 @@ import { useTRPC } from "~/components/trpc/react";
 import { importFormats } from "~/server/schemas/import-formats";
 import type { RunsPage } from "~/server/runs/experiment-runs";
 import { Pager } from "./pager";
+import { RunAgents } from "./run-agents";
 import { usePagedList } from "./use-paged-list";
 
 /** A one-line summary of a run's captured environment (CPU, cores, OS, runtime). */
@@ -90,6 +91,13 @@ export function RunsTable({ projectSlug, experimentSlug, first, uploadHint, empt
                   <td className="small">{environmentSummary(run.environment)}</td>
                   <td className="small muted">{formatDateTime(run.finishedAt ?? run.createdAt)}</td>
                 </tr>
+                {run.agents > 1 ? (
+                  <tr className="run-agents-row">
+                    <td colSpan={7}>
+                      <RunAgents projectSlug={projectSlug} experimentSlug={experimentSlug} runId={run.id} agents={run.agents} />
+                    </td>
+                  </tr>
+                ) : null}
                 {run.warnings.length ? (
                   // What the run's producer noticed that its figures do not say (a probe's gaps…), right under the run.
                   <tr className="run-warnings" data-testid="run-warnings">

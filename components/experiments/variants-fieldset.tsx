@@ -60,7 +60,15 @@ export function VariantsFieldset({ projectSlug, metricKeys, onAddMetrics }: Prop
               name={`variants.${index}.config`}
               render={({ field: config }) => {
                 const configErrors = errors?.[index]?.config as
-                  { message?: string; workload?: { message?: string }; settings?: { message?: string }; probes?: ProbeErrors } | undefined;
+                  | {
+                      message?: string;
+                      workload?: { message?: string };
+                      settings?: { message?: string };
+                      probes?: ProbeErrors;
+                      agents?: { message?: string };
+                      onShardLoss?: { message?: string };
+                    }
+                  | undefined;
                 return (
                   <WorkloadEditor
                     name={`variants.${index}.config`}
@@ -74,6 +82,8 @@ export function VariantsFieldset({ projectSlug, metricKeys, onAddMetrics }: Prop
                       config: configErrors?.message,
                       settings: configErrors?.settings?.message,
                       probes: configErrors?.probes,
+                      agents: configErrors?.agents?.message,
+                      onShardLoss: configErrors?.onShardLoss?.message,
                     }}
                     submitted={formState.isSubmitted}
                     agentsHref={`/p/${projectSlug}/agents`}

@@ -18,6 +18,7 @@ import { KAFKA_LOCAL_BROKER_CAPABILITY, TARGETS_CAPABILITY } from "~/server/work
 import { MissingCapabilities } from "./missing-capabilities";
 import { agentsThatCanRun, batchDuration, jobCount, orderPreview, parseLabels, unofferedNeeds, type RunnableVariant } from "./run-plan";
 import { AgentOptions } from "./agent-options";
+import { GroupNeeds } from "./group-needs";
 import { RunsForMde } from "./runs-for-mde";
 
 export interface RunTarget {
@@ -82,6 +83,8 @@ export function RunForm({ target, onStarted }: { target: RunTarget; onStarted: (
   const seedNumber = seedText.trim() === "" ? undefined : Number(seedText);
   const seed = seedNumber !== undefined && Number.isInteger(seedNumber) && seedNumber >= 0 ? seedNumber : undefined;
   const count = jobCount(variants.length, warmupRuns, measuredRuns);
+  // A run several agents make together is a job per agent (one shard each).
+  const jobs = count.total + variants.reduce((sum, variant) => sum + (variant.agents - 1) * (warmupRuns + measuredRuns), 0);
   const preview = orderPreview(
     variants.map((variant) => variant.name),
     warmupRuns,
@@ -262,12 +265,13 @@ export function RunForm({ target, onStarted }: { target: RunTarget; onStarted: (
 
       <section className="run-preview" aria-label="What Run queues" data-testid="run-preview">
         <p style={{ margin: 0 }}>
-          <strong>{plural(count.total, "job")}</strong>
+          <strong>{plural(jobs, "job")}</strong>
           {variants.length ? (
             <>
               : {count.warmup ? `${plural(count.warmup, "warm-up")} and ` : ""}
               {plural(count.measured, "measured run")} ({warmupRuns ? `${warmupRuns} + ` : ""}
               {measuredRuns} for each of {plural(variants.length, "variant")})
+              {jobs > count.total ? ", a job per agent for the runs several agents make together" : ""}
             </>
           ) : null}
         </p>
@@ -293,6 +297,7 @@ export function RunForm({ target, onStarted }: { target: RunTarget; onStarted: (
               : "Order: warm-ups first, then the measured runs shuffled with the seed picked at start."}
           </p>
         ) : null}
+        {agents.data ? <GroupNeeds variants={variants} agents={agents.data} labels={labels} /> : null}
         {agents.error ? <p className="error">The agents could not be loaded: {agents.error.message}</p> : null}
         {onlineCapable && variants.length ? (
           onlineCapable.length ? (
@@ -319,7 +324,7 @@ export function RunForm({ target, onStarted }: { target: RunTarget; onStarted: (
 
       <div className="form-actions">
         <button type="submit" className="button primary" disabled={!hydrated || start.isPending || variants.length === 0}>
-          {start.isPending ? "Starting…" : `Run ${plural(count.total, "job")}`}
+          {start.isPending ? "Starting…" : `Run ${plural(jobs, "job")}`}
         </button>
       </div>
     </form>

@@ -11,6 +11,8 @@ export interface RunnableVariant {
   workload: string | null;
   /** What its jobs need from an agent: the workload and `probe:<kind>` per probe kind (server/workloads/job-capabilities.ts). */
   needs: string[];
+  /** How many agents make each of its runs together (a job group, docs/agents.md); 1 for one agent. */
+  agents: number;
 }
 
 export interface JobCount {

@@ -7,7 +7,9 @@ import { useEffect, useState } from "react";
 import { Segmented } from "~/components/charts/segmented";
 import { Field, FieldError, invalidProps } from "~/components/forms/field";
 import type { AdvertisedWorkload } from "~/server/agents/agent-admin";
-import type { TWorkloadMetric } from "~/server/schemas/workload";
+import type { TShardLoss, TWorkloadMetric } from "~/server/schemas/workload";
+import { splitSettingNames } from "~/server/workloads/split-settings";
+import { AgentsField } from "./agents-field";
 import { settingsProblems } from "~/server/workloads/settings-problems";
 import { SchemaForm } from "./schema-form";
 import { jsonExample, settingsForm } from "./settings-fields";
@@ -20,6 +22,8 @@ export interface WorkloadConfig {
   workload?: string;
   settings?: Settings;
   probes?: ProbeDraft[];
+  agents?: number;
+  onShardLoss?: TShardLoss;
 }
 
 interface Props {
@@ -33,7 +37,7 @@ interface Props {
   workloads: AdvertisedWorkload[] | undefined;
   workloadsError?: string;
   /** Problems the form's own schema or the server found (the workload name, the config). */
-  errors: { workload?: string; config?: string; settings?: string; probes?: ProbeErrors };
+  errors: { workload?: string; config?: string; settings?: string; probes?: ProbeErrors; agents?: string; onShardLoss?: string };
   /** After a submit attempt, missing required settings are shown too. */
   submitted: boolean;
   agentsHref: string;
@@ -141,6 +145,8 @@ export function WorkloadEditor({ name, variant, value, onChange, workloads, work
   const shownJson = jsonText ?? JSON.stringify(settings, null, 2);
   // Agents that offer this workload with other settings than the ones this form draws.
   const otherSettings = advert?.agents.filter((agent) => !agent.sameSettings) ?? [];
+  // The load settings several agents can share: the agents field is offered when there are some.
+  const splitNames = advert ? splitSettingNames(advert.settingsSchema) : [];
 
   return (
     <div className="workload-editor" data-testid="workload-editor">
@@ -212,6 +218,25 @@ export function WorkloadEditor({ name, variant, value, onChange, workloads, work
             {form && "unsupported" in form ? ` The settings are edited as JSON: ${form.unsupported}.` : null}
           </p>
           {advert ? <WorkloadMetrics workload={advert} metricKeys={metricKeys} onAdd={onAddMetrics} /> : null}
+          {splitNames.length || (value.agents ?? 1) > 1 ? (
+            <AgentsField
+              name={name}
+              variant={variant}
+              agents={value.agents}
+              onShardLoss={value.onShardLoss}
+              splitNames={splitNames.length ? splitNames : ["its load"]}
+              shardAgents={advert?.agents.filter((agent) => agent.shards) ?? []}
+              errors={{ agents: errors.agents, onShardLoss: errors.onShardLoss }}
+              onChange={(next) => {
+                const { agents: _agents, onShardLoss: _loss, ...rest } = value;
+                commit(
+                  { ...rest, ...(next.agents !== undefined ? { agents: next.agents } : {}), ...(next.onShardLoss ? { onShardLoss: next.onShardLoss } : {}) },
+                  effectiveMode === "form" ? textProblems : {},
+                  jsonProblem,
+                );
+              }}
+            />
+          ) : null}
           <div className="workload-settings-head">
             <span className="label">Settings</span>
             {typed ? (

@@ -48,6 +48,7 @@ const routes: DirectRoute[] = [
   { pattern: /^\/api\/v1\/agents\/heartbeat$/, params: [], load: once(() => import("../../app/api/v1/agents/heartbeat/route")) },
   { pattern: /^\/api\/v1\/jobs\/claim$/, params: [], load: once(() => import("../../app/api/v1/jobs/claim/route")) },
   { pattern: /^\/api\/v1\/jobs\/([^/]+)\/lease$/, params: ["id"], load: once(() => import("../../app/api/v1/jobs/[id]/lease/route")) },
+  { pattern: /^\/api\/v1\/jobs\/([^/]+)\/ready$/, params: ["id"], load: once(() => import("../../app/api/v1/jobs/[id]/ready/route")) },
   { pattern: /^\/api\/v1\/jobs\/([^/]+)\/complete$/, params: ["id"], load: once(() => import("../../app/api/v1/jobs/[id]/complete/route")) },
   { pattern: /^\/api\/v1\/jobs\/([^/]+)\/fail$/, params: ["id"], load: once(() => import("../../app/api/v1/jobs/[id]/fail/route")) },
   { pattern: /^\/api\/v1\/jobs\/([^/]+)\/release$/, params: ["id"], load: once(() => import("../../app/api/v1/jobs/[id]/release/route")) },

@@ -1,6 +1,7 @@
 // The Agents page and the variant form: list a project's agents with whether they are online
 // and what they run, revoke one (its credential is refused at once and its running jobs go back
 // to the queue), ask one to stop and resume it, and the workloads the project's agents advertise.
+import { SHARDS_CAPABILITY } from "../workloads/job-capabilities";
 import type { Db } from "../db/client";
 import { AppError } from "../core/errors";
 import { ONLINE_WITHIN_MS } from "./timing";
@@ -124,8 +125,11 @@ export async function resumeAgent(db: Db, projectId: string, agentId: string): P
 }
 
 export interface AdvertisedWorkload extends Omit<TWorkloadAdvert, "metrics"> {
-  /** The agents that advertise it, most recently seen first; `sameSettings`: its settings schema is the one shown. */
-  agents: { id: string; name: string; kind: "go" | "jvm" | "other"; online: boolean; sameSettings: boolean }[];
+  /**
+   * The agents that advertise it, most recently seen first; `sameSettings`: its settings schema is
+   * the one shown; `shards`: it can take a share of a run split over several agents.
+   */
+  agents: { id: string; name: string; kind: "go" | "jvm" | "other"; online: boolean; sameSettings: boolean; shards: boolean }[];
   /**
    * Every metric an agent that advertises it reports (the union, in the first agent's order), with
    * the agents that report each: the form offers them, the server refuses any other key.
@@ -145,7 +149,7 @@ export async function advertisedWorkloads(db: Db, projectId: string, now = new D
   const agents = await db.agent.findMany({
     where: { projectId, revokedAt: null },
     orderBy: [{ lastSeenAt: { sort: "desc", nulls: "last" } }, { name: "asc" }],
-    select: { id: true, name: true, kind: true, workloads: true, lastSeenAt: true, revokedAt: true },
+    select: { id: true, name: true, kind: true, workloads: true, capabilities: true, lastSeenAt: true, revokedAt: true },
   });
   const byName = new Map<string, AdvertisedWorkload>();
   for (const agent of agents) {
@@ -158,6 +162,7 @@ export async function advertisedWorkloads(db: Db, projectId: string, now = new D
         kind: agent.kind,
         online: isOnline(agent, now),
         sameSettings: JSON.stringify(workload.settingsSchema) === JSON.stringify(entry.settingsSchema),
+        shards: agent.capabilities.includes(SHARDS_CAPABILITY),
       });
       if (!metrics) entry.metricsKnown = false;
       for (const metric of metrics ?? []) {

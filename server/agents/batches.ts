@@ -1,6 +1,7 @@
 // "Run" on an experiment: a batch of jobs for its variants × (warm-up + measured runs), queued in
 // one transaction and announced to waiting agents; and what the dashboard does with batches
 // afterwards: watch them, cancel a batch or a job, retry failed jobs.
+import crypto from "node:crypto";
 import type { Db, Prisma } from "../db/client";
 import { AppError, type FieldIssue } from "../core/errors";
 import type { TLabels } from "../schemas/agents";
@@ -12,6 +13,7 @@ import { isOnline } from "./agent-admin";
 import { batchWaitReasons, type WaitingAgent } from "./batch-waits";
 import { settleConfirmationOf } from "./confirmation-wakeup";
 import { newSeed, planBatch } from "./plan";
+import { shardSettings } from "./job-groups";
 import { notifyWork } from "./wakeups";
 
 export interface StartedBatch {
@@ -126,9 +128,21 @@ export async function startBatch(
     }
   }
 
+  if (pinned && chosen.some((variant) => (workloads.get(variant.id)?.agents ?? 1) > 1)) {
+    throw new AppError(
+      "UNPROCESSABLE",
+      "A variant whose workload runs on several agents cannot be pinned to one agent: leave the agent out or set agents to 1",
+      {
+        fieldIssues: [{ path: ["agentId"], message: "the workload asks for several agents" }],
+      },
+    );
+  }
+  // Each job of a variant split over N agents is a group of N shards, each with its share of the load.
+  const shares = await shardSettings(db, projectId, chosen, workloads);
+
   // An A/A batch: two sides of `runs` runs each, of the one variant.
   const measuredRuns = (input.runs ?? experiment.measuredRuns) * (input.noise ? 2 : 1);
-  const total = chosen.length * (experiment.warmupRuns + measuredRuns);
+  const total = chosen.reduce((sum, variant) => sum + (workloads.get(variant.id)?.agents ?? 1) * (experiment.warmupRuns + measuredRuns), 0);
   if (total > MAX_BATCH_JOBS) {
     throw new AppError(
       "UNPROCESSABLE",
@@ -160,28 +174,34 @@ export async function startBatch(
           createdAt,
         },
       });
-      for (let start = 0; start < plan.length; start += 1000) {
-        await tx.job.createMany({
-          data: plan.slice(start, start + 1000).map((job) => {
-            const workload = workloads.get(job.variant.id) as TVariantWorkload;
-            return {
-              projectId,
-              experimentId: experiment.id,
-              variantId: job.variant.id,
-              batchId: batch.id,
-              position: job.position,
-              repetition: job.repetition,
-              warmup: job.warmup,
-              capabilities: jobCapabilities(workload),
-              requiredLabels: input.labels,
-              payload: workload as Prisma.InputJsonObject,
-              pinnedAgentId: pinned?.id,
-              maxAttempts: input.maxAttempts,
-              runAfter: createdAt,
-              createdAt,
-            };
-          }),
+      // A group's shards sit next to each other in the batch's order, so agents claim them together.
+      const rows = plan.flatMap((job) => {
+        const workload = workloads.get(job.variant.id) as TVariantWorkload;
+        const shards = shares.get(job.variant.id);
+        const common = {
+          projectId,
+          experimentId: experiment.id,
+          variantId: job.variant.id,
+          batchId: batch.id,
+          repetition: job.repetition,
+          warmup: job.warmup,
+          capabilities: jobCapabilities(workload),
+          requiredLabels: input.labels,
+          pinnedAgentId: pinned?.id,
+          maxAttempts: input.maxAttempts,
+          runAfter: createdAt,
+          createdAt,
+        };
+        if (!shards) return [{ ...common, payload: workload as Prisma.InputJsonObject }];
+        const groupId = crypto.randomUUID();
+        return shards.map((settings, shard) => {
+          // The probes sample the system under test once per group: the first shard's agent does.
+          const share = { ...workload, settings, probes: shard === 0 ? workload.probes : [] };
+          return { ...common, capabilities: jobCapabilities(share), payload: share as Prisma.InputJsonObject, groupId, shard, shards: shards.length };
         });
+      });
+      for (let start = 0; start < rows.length; start += 1000) {
+        await tx.job.createMany({ data: rows.slice(start, start + 1000).map((row, i) => ({ ...row, position: start + i })) });
       }
       await notifyWork(tx, projectId);
       return batch.id;
@@ -192,7 +212,7 @@ export async function startBatch(
     id: batchId,
     order: input.order,
     seed,
-    jobs: plan.length,
+    jobs: total,
     eligibleAgents: await countEligibleAgents(db, projectId, needed, input.labels, pinned?.id),
   };
 }

@@ -3,7 +3,8 @@
 // take the same job and never wait for each other. A job is offered when it is queued and its
 // backoff is over, or when it is leased but its lease expired (a crashed agent's job; taking it
 // counts an attempt). The same statement settles expired leases that may not be re-offered:
-// those of cancelled jobs, and those on their last attempt (failed, with the reason).
+// those of cancelled jobs, and those on their last attempt (failed, with the reason). A job
+// group's shard is never offered alone: the waiting claim settles its group (./lost-shards.ts).
 //
 // claimJobWaiting wraps it in the long-poll: look, and if nothing is there, wait until work of
 // the project is announced (LISTEN/NOTIFY, server/agents/wakeups.ts), RECHECK_MS passes, the wait
@@ -18,6 +19,7 @@ import type { TVariantWorkload } from "../schemas/workload";
 import { leaseTokenSql } from "./lease-conflict";
 import { LEASE_SECONDS, RECHECK_MS } from "./timing";
 import { jobWakeups, type JobWakeups } from "./wakeups";
+import { settleLostShards } from "./lost-shards";
 import { utcNow } from "../db/utc-now";
 
 export interface Claimant {
@@ -39,6 +41,9 @@ interface ClaimedRow {
   experimentTitle: string;
   variantName: string;
   metrics: TClaimedJob["metrics"];
+  groupId: string | null;
+  shard: number | null;
+  shards: number;
 }
 
 /**
@@ -103,6 +108,9 @@ const CLAIMED_COLUMNS = [
   "experimentTitle",
   "variantName",
   "metrics",
+  "groupId",
+  "shard",
+  "shards",
 ] as const satisfies readonly (keyof ClaimedRow)[];
 
 /**
@@ -113,8 +121,12 @@ function claimSql(caller: { agentId: Prisma.Sql; projectId: Prisma.Sql }, leaseS
   // One sub-select, not three comparisons: the planner cannot estimate containment against the
   // agent's arrays and guessed that almost no job matches, so it sorted every queued job instead
   // of walking the index in order; a sub-select it counts as matching half the rows.
+  // A shard of a job group goes to an agent holding no other shard of the group (each agent
+  // runs its own share of the load).
   const mayRun = Prisma.sql`(SELECT j."capabilities" <@ a."capabilities" AND j."requiredLabels" <@ a."labels"
-          AND (j."pinnedAgentId" IS NULL OR j."pinnedAgentId" = a."id") FROM agent a)`;
+          AND (j."pinnedAgentId" IS NULL OR j."pinnedAgentId" = a."id")
+          AND (j."groupId" IS NULL OR NOT EXISTS (SELECT 1 FROM "Job" o WHERE o."groupId" = j."groupId" AND o."id" <> j."id"
+            AND o."agentId" = a."id" AND o."status" IN ('leased', 'succeeded'))) FROM agent a)`;
   return Prisma.sql`
     agent AS (
       SELECT "id", "capabilities", "labels" FROM "Agent"
@@ -127,7 +139,7 @@ function claimSql(caller: { agentId: Prisma.Sql; projectId: Prisma.Sql }, leaseS
           ELSE 'the lease expired on attempt ' || "attempts" || ' of ' || "maxAttempts" || ': the agent stopped renewing it (it crashed, hung or lost the network)' END,
         "finishedAt" = ${utcNow}, "updatedAt" = ${utcNow}
       WHERE "projectId" = ${caller.projectId} AND "status" = 'leased' AND "leaseExpiresAt" < ${utcNow}
-        AND ("attempts" >= "maxAttempts" OR "cancelRequested")
+        AND ("attempts" >= "maxAttempts" OR "cancelRequested") AND "groupId" IS NULL
       RETURNING "id"
     ),
     -- What this agent may run: its capabilities and labels cover the job's, and the job is not
@@ -147,7 +159,7 @@ function claimSql(caller: { agentId: Prisma.Sql; projectId: Prisma.Sql }, leaseS
     expired AS (
       SELECT j."id", j."createdAt", j."batchId", j."position" FROM "Job" j
       WHERE j."projectId" = ${caller.projectId} AND j."status" = 'leased' AND j."leaseExpiresAt" < ${utcNow}
-        AND j."attempts" < j."maxAttempts" AND NOT j."cancelRequested"
+        AND j."attempts" < j."maxAttempts" AND NOT j."cancelRequested" AND j."groupId" IS NULL
         AND ${mayRun}
       ORDER BY j."createdAt", j."batchId", j."position"
       LIMIT 1
@@ -163,10 +175,11 @@ function claimSql(caller: { agentId: Prisma.Sql; projectId: Prisma.Sql }, leaseS
         "status" = 'leased', "agentId" = ${caller.agentId}, "leaseToken" = ${leaseTokenSql(Prisma.sql`j."id"`, leaseSecret)},
         "leaseExpiresAt" = ${utcNow} + make_interval(secs => ${leaseSeconds}::float8),
         "attempts" = j."attempts" + 1, "cancelRequested" = false,
-        "startedAt" = ${utcNow}, "finishedAt" = NULL, "updatedAt" = ${utcNow}
+        "startedAt" = ${utcNow}, "finishedAt" = NULL, "updatedAt" = ${utcNow}, "readyAt" = NULL
       FROM candidate c, "Experiment" e, "Variant" v
       WHERE j."id" = c."id" AND e."id" = j."experimentId" AND v."id" = j."variantId"
       RETURNING j."id", j."leaseToken", j."leaseExpiresAt", j."attempts", j."maxAttempts", j."batchId", j."repetition", j."warmup", j."payload",
+        j."groupId", j."shard", j."shards",
         e."slug" AS "experimentSlug", e."title" AS "experimentTitle", v."name" AS "variantName",
         (SELECT coalesce(json_agg(json_build_object('key', m."key", 'unit', m."unit", 'direction', m."direction", 'aggregation', m."aggregation") ORDER BY m."position"), '[]')
            FROM "Metric" m WHERE m."experimentId" = j."experimentId") AS "metrics"
@@ -190,6 +203,7 @@ function claimedJob(row: ClaimedRow, leaseSeconds: number): TClaimedJob {
     // Jobs queued before probes existed have none in their payload.
     probes: row.payload.probes ?? [],
     metrics: row.metrics,
+    ...(row.groupId !== null ? { group: { id: row.groupId, shard: row.shard ?? 0, shards: row.shards } } : {}),
   };
 }
 
@@ -211,6 +225,7 @@ export async function claimJobWaiting(db: Db, claimant: Claimant, options: Claim
   for (;;) {
     const subscription = options.waitSeconds > 0 ? wakeups.subscribe(claimant.projectId) : undefined;
     try {
+      await settleLostShards(db, claimant.projectId);
       const job = await claimJob(db, claimant);
       if (job) {
         if (options.signal?.aborted && options.onAbandoned) {

@@ -17,6 +17,8 @@ import { repetitionsExhausted } from "../runs/run-numbering";
 import { holdsLastLease, jobOfProject, type JobState, type LeaseHolder } from "./lease";
 import { leaseLost } from "./lease-conflict";
 import { storeJobRun } from "../runs/store-runs";
+import { completeShard } from "./complete-shard";
+import { withGeneratorVerdict } from "../runs/generator-limits";
 
 export interface CompleteOptions {
   projectSlug: string;
@@ -28,6 +30,8 @@ export interface CompleteOptions {
 
 type JobRow = Pick<JobState, "id" | "status" | "agentId" | "leaseToken" | "runAfter" | "cancelRequested"> & {
   warmup: boolean;
+  /** The job group the job is a shard of, or null for a lone job. */
+  groupId: string | null;
   experimentId: string;
   variantId: string;
   experimentSlug: string;
@@ -62,7 +66,7 @@ export async function jobToCompleteAs(db: Db, credential: AgentCredential, jobId
     credential,
     Prisma.sql`
     SELECT caller.*, j."id" AS "job_id", j."status"::text AS "job_status", j."agentId" AS "job_agentId", j."leaseToken" AS "job_leaseToken",
-      j."runAfter" AS "job_runAfter", j."cancelRequested" AS "job_cancelRequested", j."warmup" AS "job_warmup",
+      j."runAfter" AS "job_runAfter", j."cancelRequested" AS "job_cancelRequested", j."warmup" AS "job_warmup", j."groupId" AS "job_groupId",
       j."experimentId" AS "job_experimentId", j."variantId" AS "job_variantId", e."slug" AS "job_experimentSlug",
       b."gitCommit" AS "job_gitCommit", b."gitBranch" AS "job_gitBranch", b."gitCommitMessage" AS "job_gitCommitMessage", b."gitCommitTime" AS "job_gitCommitTime",
       COALESCE((SELECT json_agg(json_build_object('id', m."id", 'key', m."key", 'unit', m."unit", 'direction', m."direction"))
@@ -79,6 +83,7 @@ export async function jobToCompleteAs(db: Db, credential: AgentCredential, jobId
     runAfter: row.job_runAfter,
     cancelRequested: row.job_cancelRequested,
     warmup: row.job_warmup,
+    groupId: row.job_groupId,
     experimentId: row.job_experimentId,
     variantId: row.job_variantId,
     experimentSlug: row.job_experimentSlug,
@@ -120,9 +125,24 @@ export async function completeJob(
   });
   if (issues.length) throw new AppError("UNPROCESSABLE", issues.map((issue) => issue.message).join("; "), { fieldIssues: issues });
 
+  // A shard of a measured group: kept until the last shard's complete stores the group's merged run.
+  let toStore = run;
+  let sourceDetail = `agent ${options.agentName}`;
+  if (job.groupId && !job.warmup) {
+    // With the experiment's units: the merge sums counts and rates, and a shard may leave units out.
+    const withUnits = { ...run, metrics: run.metrics.map((metric) => ({ ...metric, unit: metric.unit ?? known.get(metric.key)?.unit })) };
+    const shard = await completeShard(db, holder, jobId, job.groupId, withUnits, options.agentName);
+    if (shard.kind === "waiting") return { reply: { run: null, replayed: false }, created: true };
+    if (shard.kind === "last") {
+      toStore = shard.merged;
+      sourceDetail = shard.merged.sourceDetail ?? sourceDetail;
+    }
+  }
+
+  toStore = withGeneratorVerdict(toStore);
   // CPU work before the write, as for uploads.
   const now = new Date();
-  const [metrics = []] = await prepareRuns(db, { projectId: holder.projectId, slug: job.experimentSlug }, [run], () => ["run"], now);
+  const [metrics = []] = await prepareRuns(db, { projectId: holder.projectId, slug: job.experimentSlug }, [toStore], () => ["run"], now);
   const prepared = metrics.map((metric) => ({ metricId: (known.get(metric.key) as { id: string }).id, prepared: metric }));
 
   if (job.warmup) {
@@ -135,9 +155,9 @@ export async function completeJob(
     const stored = await storeJobRun(
       db,
       { id: jobId, agentId: holder.agentId, leaseToken: holder.leaseToken, experimentId: job.experimentId, variantId: job.variantId },
-      run,
+      toStore,
       prepared,
-      { sourceDetail: `agent ${options.agentName}`, now },
+      { sourceDetail, now },
     );
     if (stored)
       return {

@@ -5,6 +5,7 @@
 // first did while the job still carries that lease token.
 import type { Db } from "../db/client";
 import { settleConfirmationOf } from "./confirmation-wakeup";
+import { followFailedShard } from "./group-failure";
 import { AppError } from "../core/errors";
 import type { TFailReply, TFailRequest, TLeaseReply, TReleaseReply } from "../schemas/jobs";
 import type { Claimant } from "./claim";
@@ -68,20 +69,41 @@ export async function renewLease(db: Db, holder: LeaseHolder, jobId: string): Pr
 export async function failJob(db: Db, holder: LeaseHolder, jobId: string, input: TFailRequest, now = new Date()): Promise<TFailReply> {
   const job = await db.job.findFirst({
     where: { id: jobId, projectId: holder.projectId },
-    select: { attempts: true, maxAttempts: true, cancelRequested: true, batchId: true, experimentId: true },
+    select: {
+      attempts: true,
+      maxAttempts: true,
+      cancelRequested: true,
+      batchId: true,
+      experimentId: true,
+      groupId: true,
+      shard: true,
+      shards: true,
+      agent: { select: { name: true } },
+    },
   });
   if (!job) throw new AppError("NOT_FOUND", `No job "${jobId}" in this agent's project`);
   const status = input.cancelled || job.cancelRequested ? "cancelled" : input.retryable && job.attempts < job.maxAttempts ? "queued" : "failed";
   const runAfter = new Date(now.getTime() + backoffSeconds(job.attempts) * 1000);
-  const { count } = await db.job.updateMany({
-    where: { id: jobId, projectId: holder.projectId, agentId: holder.agentId, leaseToken: holder.leaseToken, status: "leased" },
-    data: {
-      status,
-      error: input.error,
-      logTail: input.logTail || null,
-      leaseExpiresAt: null,
-      ...(status === "queued" ? { runAfter, finishedAt: null } : { finishedAt: now }),
-    },
+  // One transaction: a shard's failure moves its whole group (./group-failure.ts).
+  const { count } = await db.$transaction(async (tx) => {
+    const ended = await tx.job.updateMany({
+      where: { id: jobId, projectId: holder.projectId, agentId: holder.agentId, leaseToken: holder.leaseToken, status: "leased" },
+      data: {
+        status,
+        error: input.error,
+        logTail: input.logTail || null,
+        leaseExpiresAt: null,
+        ...(status === "queued" ? { runAfter, finishedAt: null } : { finishedAt: now }),
+      },
+    });
+    if (ended.count === 1 && job.groupId)
+      await followFailedShard(
+        tx,
+        { id: jobId, groupId: job.groupId, shard: job.shard ?? 0, shards: job.shards, agentName: job.agent?.name ?? "?" },
+        { status, error: input.error, runAfter },
+        now,
+      );
+    return ended;
   });
   if (count === 1) {
     if (status === "queued") return { status, retryAt: runAfter.toISOString() };

@@ -27,3 +27,12 @@ export function backoffSeconds(failedAttempt: number): number {
 
 /** A job is retried at most this often unless the batch says otherwise. */
 export const DEFAULT_MAX_ATTEMPTS = 3;
+
+/** How long a job group's ready shards wait for the rest before the group is given back (or fails). */
+export const GROUP_READY_TIMEOUT_SECONDS = 60;
+
+/** How far in the future a job group's start time is set when its last shard is ready: every agent's next ready call hears it well before. */
+export const GROUP_START_LEAD_MS = 2000;
+
+/** How often a ready shard asks again while it waits for the rest of its group. */
+export const GROUP_READY_POLL_MS = 250;

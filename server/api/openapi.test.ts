@@ -81,6 +81,7 @@ describe("the OpenAPI document: errors", () => {
       "POST /api/v1/jobs/{id}/complete",
       "POST /api/v1/jobs/{id}/fail",
       "POST /api/v1/jobs/{id}/lease",
+      "POST /api/v1/jobs/{id}/ready",
       "POST /api/v1/jobs/{id}/release",
       "POST /api/v1/results",
     ]);

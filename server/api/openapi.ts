@@ -16,7 +16,14 @@ import { getCheckOperation } from "./rest/check.openapi";
 import { getComparisonOperation } from "./rest/comparison.openapi";
 import { getHistoryOperation } from "./rest/history.openapi";
 import { postImportOperation } from "./rest/imports.openapi";
-import { postClaimOperation, postCompleteOperation, postFailOperation, postLeaseOperation, postReleaseOperation } from "./rest/jobs.openapi";
+import {
+  postClaimOperation,
+  postCompleteOperation,
+  postFailOperation,
+  postLeaseOperation,
+  postReadyOperation,
+  postReleaseOperation,
+} from "./rest/jobs.openapi";
 import { badTextNote, securitySchemes } from "./rest/openapi-parts";
 import { postResultsOperation } from "./rest/results.openapi";
 
@@ -62,6 +69,7 @@ export function buildOpenApiDocument(serverUrl?: string) {
       "/api/v1/agents/heartbeat": { post: postHeartbeatOperation },
       "/api/v1/jobs/claim": { post: postClaimOperation },
       "/api/v1/jobs/{id}/lease": { post: postLeaseOperation },
+      "/api/v1/jobs/{id}/ready": { post: postReadyOperation },
       "/api/v1/jobs/{id}/complete": { post: postCompleteOperation },
       "/api/v1/jobs/{id}/fail": { post: postFailOperation },
       "/api/v1/jobs/{id}/release": { post: postReleaseOperation },

@@ -14,7 +14,7 @@ import { cachedComparison, comparisonKey, rememberComparison } from "./compariso
 import type { TComparison } from "../schemas/comparison";
 import { probeNamesOf, probeOfMetric } from "../workloads/probe-metrics";
 import { withNoiseFloor } from "./noise-floor";
-import { comparedRunsWhere, noiseRunsLeftOut } from "./compared-runs";
+import { comparedRunsWhere, noiseRunsLeftOut, generatorLimitedRuns } from "./compared-runs";
 import { experimentToCompare, type ExperimentToCompare } from "./experiment-to-compare";
 
 type StoredResult = RunFigureSource;
@@ -127,7 +127,11 @@ async function compare(
   only: { batchId?: string },
 ): Promise<TComparison> {
   const runFilter = comparedRunsWhere(experiment.id, only.batchId);
-  const leftOut = await noiseRunsLeftOut(db, experiment.id, experiment.variants, only.batchId);
+  // Said beside every metric's figures: the A/A runs left out, and the runs their generators limited.
+  const leftOut = [
+    ...(await noiseRunsLeftOut(db, experiment.id, experiment.variants, only.batchId)),
+    ...(await generatorLimitedRuns(db, runFilter, experiment.variants)),
+  ];
   const stored = await db.runMetricResult.findMany({
     where: { run: runFilter },
     // Runs stored by one upload share their transaction's createdAt: break ties by run id (cuids

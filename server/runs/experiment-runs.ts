@@ -37,14 +37,15 @@ export async function listRuns(db: Db, projectId: string, experimentSlug: string
         environment: true,
         warnings: true,
         variant: { select: { name: true } },
-        job: { select: { batch: { select: { noise: true } } } },
+        job: { select: { shards: true, batch: { select: { noise: true } } } },
       },
     }),
     db.run.count({ where: { experimentId: experiment.id } }),
   ]);
   return {
     // noise: the run is an A/A batch's, which measures the noise floor and is not compared.
-    runs: runs.map(({ variant, job, ...run }) => ({ ...run, variant: variant.name, noise: job?.batch.noise ?? false })),
+    // agents: how many agents made the run together (a job group's), 1 for one agent or an upload.
+    runs: runs.map(({ variant, job, ...run }) => ({ ...run, variant: variant.name, noise: job?.batch.noise ?? false, agents: job?.shards ?? 1 })),
     total,
     offset: page.offset,
     limit: page.limit,

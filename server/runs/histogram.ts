@@ -65,6 +65,21 @@ export function encodeHistogram(histogram: Histogram): Buffer {
   return Buffer.from(hdr.encodeIntoCompressedBase64(histogram), "base64");
 }
 
+/**
+ * The exact merge of histograms recorded at one scale (V2 compressed encoding, base64), encoded
+ * the same way: every bucket's count is the sum of the inputs' counts, so its percentiles are
+ * those of one histogram of all the inputs' values.
+ */
+export function mergeEncodedHistograms(encoded: readonly string[]): string {
+  const merged = hdr.build({ bitBucketSize: 64, autoResize: true, numberOfSignificantValueDigits: SIGNIFICANT_DIGITS });
+  try {
+    for (const item of encoded) merged.add(decodeHistogram(item));
+    return hdr.encodeIntoCompressedBase64(merged);
+  } finally {
+    merged.destroy();
+  }
+}
+
 export function decodeHistogram(bytes: Uint8Array | string): Histogram {
   const base64 = typeof bytes === "string" ? bytes : Buffer.from(bytes).toString("base64");
   return hdr.decodeFromCompressedBase64(base64, 64, false);

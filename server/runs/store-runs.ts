@@ -210,7 +210,12 @@ export async function storeJobRun(
   job: JobToStore,
   run: RunToStore,
   metrics: { metricId: string; prepared: PreparedMetric }[],
-  options: { sourceDetail: string; now: Date },
+  options: {
+    sourceDetail: string;
+    now: Date;
+    /** The job ends failed with this error instead of succeeded: a lost shard carrying its group's partial run (server/agents/lost-shards.ts). */
+    failedWith?: string;
+  },
 ): Promise<{ id: string; repetition: number } | null> {
   const rows = runRows([{ run, variantId: job.variantId, repetition: null, metrics }], {
     experimentId: job.experimentId,
@@ -223,7 +228,7 @@ export async function storeJobRun(
     db,
     Prisma.sql`
     WITH done AS (
-      UPDATE "Job" SET "status" = 'succeeded', "runId" = ${runId}, "error" = NULL, "leaseExpiresAt" = NULL,
+      UPDATE "Job" SET "status" = ${options.failedWith === undefined ? "succeeded" : "failed"}::"JobStatus", "runId" = ${runId}, "error" = ${options.failedWith ?? null}, "leaseExpiresAt" = NULL,
         "finishedAt" = ${utcNow}, "updatedAt" = ${utcNow}
       WHERE "id" = ${job.id} AND "agentId" = ${job.agentId} AND "leaseToken" = ${job.leaseToken} AND "status" = 'leased'
         AND (SELECT "nextRepetition" FROM "Variant" WHERE "id" = ${job.variantId}) <= ${MAX_REPETITION}

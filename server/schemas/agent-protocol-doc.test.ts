@@ -6,7 +6,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { ZAgentRegister, ZAgentRegistered, ZHeartbeat, ZHeartbeatReply } from "./agents";
-import { ZClaimReply, ZCompleteRequest, ZFailRequest, ZLeaseRequest } from "./jobs";
+import { ZClaimReply, ZCompleteRequest, ZFailRequest, ZLeaseRequest, ZReadyReply, ZReadyRequest } from "./jobs";
 import { ZRunMetricInput } from "./results";
 import { ZVariantConfig } from "./workload";
 
@@ -26,6 +26,7 @@ const expected: [string, z.ZodType[]][] = [
   ["POST /api/v1/agents/heartbeat", [ZHeartbeat, ZHeartbeatReply]],
   ["POST /api/v1/jobs/claim", [ZClaimReply]],
   ["POST /api/v1/jobs/{id}/lease", [ZLeaseRequest]],
+  ["POST /api/v1/jobs/{id}/ready", [ZReadyRequest, ZReadyReply]],
   // The complete request, then a run's metric with a value (its "Summaries and values").
   ["POST /api/v1/jobs/{id}/complete", [ZCompleteRequest, ZRunMetricInput]],
   ["POST /api/v1/jobs/{id}/fail", [ZFailRequest]],

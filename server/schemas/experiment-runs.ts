@@ -24,3 +24,6 @@ export type TRunPage = z.output<typeof ZRunPage>;
 
 export const ZRunsPageRef = ZExperimentRef.extend(ZRunPage.shape);
 export const ZMetricResultsPageRef = ZExperimentRef.extend({ metricKey: ZMetricKey, ...ZRunPage.shape });
+
+/** One run of the experiment, by id (the per-agent figures of a run several agents made). */
+export const ZRunRef = ZExperimentRef.extend({ runId: z.string().trim().min(1, "runId is required").max(100, "runId must be at most 100 characters") });

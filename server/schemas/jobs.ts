@@ -52,6 +52,34 @@ export const ZJobPath = z.object({
 
 export const ZLeaseRequest = z.object({ leaseToken: ZLeaseToken }).meta({ id: "LeaseRequest" });
 
+/** A shard of a job group saying it is ready to start (docs/agent-protocol.md, Job groups). */
+export const ZReadyRequest = z
+  .object({
+    leaseToken: ZLeaseToken,
+    clockOffsetMs: z.number({ error: "clockOffsetMs must be a number" }).refine(Number.isFinite, "clockOffsetMs must be a finite number").optional().meta({
+      description:
+        "the agent's clock minus the server's, in ms, measured NTP-style on its previous ready call: ((t0 − receivedAt) + (t3 − serverTime)) / 2, t0 and t3 the agent's clock when it sent the call and read the reply",
+    }),
+  })
+  .meta({ id: "ReadyRequest" });
+export type TReadyRequest = z.output<typeof ZReadyRequest>;
+
+export const ZReadyReply = z
+  .object({
+    startAt: z.iso
+      .datetime()
+      .nullable()
+      .meta({ description: "the server-clock instant every shard of the group starts its measured load; null while shards are not ready yet (ask again)" }),
+    receivedAt: z.iso.datetime().meta({ description: "the server's clock when the call arrived (t1), for the agent's clock offset" }),
+    serverTime: z.iso.datetime().meta({ description: "the server's clock as it answered (t2), for the agent's clock offset" }),
+    ready: z.number().int().meta({ description: "shards of the group ready so far" }),
+    shards: z.number().int(),
+    waitingFor: z.array(z.string()).meta({ description: "the shards not ready yet, and which agent holds each" }),
+    retryAfterMs: z.number().int().meta({ description: "ask again after this long while startAt is null" }),
+  })
+  .meta({ id: "ReadyReply" });
+export type TReadyReply = z.input<typeof ZReadyReply>;
+
 /**
  * What a 409 about a job's lease says in `details.reason` (server/agents/lease-conflict.ts): which
  * case it is. Every one means "not yours: stop working on the job and drop its result".
@@ -96,6 +124,17 @@ export const ZClaimedJob = z
         "what to sample on the system under test during the measured window, as the variant had them when the batch started ([] when none); each probe's metrics are reported as `<name>.<suffix>` (docs/agent-protocol.md, Probes)",
     }),
     metrics: z.array(z.object({ key: z.string(), unit: z.string(), direction: ZMetricDirection, aggregation: ZMetricAggregation })),
+    group: z
+      .object({
+        id: z.string(),
+        shard: z.number().int().meta({ description: "this shard's index in the group, from 0" }),
+        shards: z.number().int().meta({ description: "how many agents run the group together" }),
+      })
+      .optional()
+      .meta({
+        description:
+          "present when the job is a shard of a job group (one load test split over several agents; the settings are this shard's share): report ready, then start at the start time the server answers (docs/agent-protocol.md, Job groups)",
+      }),
   })
   .meta({ id: "ClaimedJob" });
 export type TClaimedJob = z.input<typeof ZClaimedJob>;

@@ -14,8 +14,41 @@ export const ZWorkloadName = z
 /** A workload's settings: whatever its JSON Schema describes; the agent checks them when it runs. */
 export const ZWorkloadSettings = z.record(z.string(), z.unknown());
 
+export type TWorkloadSettings = z.output<typeof ZWorkloadSettings>;
+
+/** The most agents one load test may be split over. */
+export const MAX_GROUP_AGENTS = 16;
+
+/**
+ * How many agents run each of the variant's jobs together, each with its share of the load
+ * (docs/agent-protocol.md, "Job groups"); 1, or left out, is one agent.
+ */
+export const ZWorkloadAgents = z
+  .number({ error: "agents must be a whole number" })
+  .int("agents must be a whole number")
+  .min(1, "agents must be at least 1")
+  .max(MAX_GROUP_AGENTS, `agents must be at most ${MAX_GROUP_AGENTS}`)
+  .meta({ description: "how many agents run each job together, each with its share of the load (1: one agent)" });
+
+/**
+ * What a job group does when one of its shards' agents is lost mid-run (its lease expired):
+ * "fail" (the default) retries the whole group while attempts remain, else fails it; "partial"
+ * stores the run of the shards that finished, marked partial with the lost agents named.
+ */
+export const shardLossModes = ["fail", "partial"] as const;
+export const ZShardLoss = z.enum(shardLossModes, { error: `onShardLoss must be one of ${shardLossModes.join(", ")}` }).meta({
+  description: "when a shard's agent is lost mid-run: fail (retry the group while attempts remain) or partial (store the others' run, marked partial)",
+});
+export type TShardLoss = z.output<typeof ZShardLoss>;
+
 /** The workload a variant runs, and the probes its agent samples on the system under test meanwhile (./probe.ts). */
-export const ZVariantWorkload = z.object({ workload: ZWorkloadName, settings: ZWorkloadSettings.default({}), probes: ZProbes.default([]) });
+export const ZVariantWorkload = z.object({
+  workload: ZWorkloadName,
+  settings: ZWorkloadSettings.default({}),
+  probes: ZProbes.default([]),
+  agents: ZWorkloadAgents.optional(),
+  onShardLoss: ZShardLoss.optional(),
+});
 export type TVariantWorkload = z.output<typeof ZVariantWorkload>;
 
 /**
@@ -23,7 +56,13 @@ export type TVariantWorkload = z.output<typeof ZVariantWorkload>;
  * only "Run" needs a workload). Unknown keys are refused so a misspelt "workload" is not lost.
  */
 export const ZVariantConfig = z
-  .strictObject({ workload: ZWorkloadName.optional(), settings: ZWorkloadSettings.optional(), probes: ZProbes.optional() })
+  .strictObject({
+    workload: ZWorkloadName.optional(),
+    settings: ZWorkloadSettings.optional(),
+    probes: ZProbes.optional(),
+    agents: ZWorkloadAgents.optional(),
+    onShardLoss: ZShardLoss.optional(),
+  })
   .refine((config) => config.workload !== undefined || config.settings === undefined, {
     message: "choose a workload for these settings",
     path: ["workload"],
@@ -31,6 +70,14 @@ export const ZVariantConfig = z
   .refine((config) => config.workload !== undefined || !config.probes?.length, {
     message: "probes: probes sample the system under test while a workload runs; choose a workload first",
     path: ["probes"],
+  })
+  .refine((config) => config.workload !== undefined || config.agents === undefined, {
+    message: "agents: choose a workload for the agents to run first",
+    path: ["agents"],
+  })
+  .refine((config) => config.onShardLoss === undefined || (config.agents ?? 1) > 1, {
+    message: "onShardLoss: only a workload split over several agents (agents 2 or more) can lose a shard",
+    path: ["onShardLoss"],
   });
 export type TVariantConfig = z.output<typeof ZVariantConfig>;
 

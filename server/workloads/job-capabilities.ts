@@ -10,11 +10,16 @@ import type { TVariantWorkload } from "../schemas/workload";
 /** The capability of an agent whose workloads start the bundled targets a job's settings list (the Go agent's http, grpc and s3). */
 export const TARGETS_CAPABILITY = "targets";
 
+/** The capability of an agent that runs job groups' shards: it reports ready and starts at the group's start time (docs/agent-protocol.md, "Job groups"). */
+export const SHARDS_CAPABILITY = "shards";
+
 /** The capability of an agent whose kafka workload starts a broker for each run (the JVM agent given the local broker's jar). */
 export const KAFKA_LOCAL_BROKER_CAPABILITY = "kafka:local-broker";
 
 export function jobCapabilities(workload: TVariantWorkload): string[] {
   const targets = Array.isArray(workload.settings.targets) && workload.settings.targets.length > 0 ? [TARGETS_CAPABILITY] : [];
   const broker = workload.workload === "kafka" && workload.settings.localBroker === true ? [KAFKA_LOCAL_BROKER_CAPABILITY] : [];
-  return [...new Set([workload.workload, ...targets, ...broker, ...workload.probes.map((probe) => probeCapability(probe.kind))])];
+  // A shard of a job group needs an agent that reports ready and starts at the group's start time.
+  const shards = (workload.agents ?? 1) > 1 ? [SHARDS_CAPABILITY] : [];
+  return [...new Set([workload.workload, ...targets, ...broker, ...shards, ...workload.probes.map((probe) => probeCapability(probe.kind))])];
 }

@@ -1,4 +1,4 @@
-// POST /api/v1/jobs/claim and /api/v1/jobs/{id}/{lease,complete,fail,release} in the OpenAPI
+// POST /api/v1/jobs/claim and /api/v1/jobs/{id}/{lease,ready,complete,fail,release} in the OpenAPI
 // document (../openapi.ts collects them); the handlers are in jobs.ts.
 import type { ZodOpenApiOperationObject } from "zod-openapi";
 import {
@@ -11,6 +11,8 @@ import {
   ZJobPath,
   ZLeaseReply,
   ZLeaseRequest,
+  ZReadyReply,
+  ZReadyRequest,
   ZReleaseReply,
 } from "../../schemas/jobs";
 import { aboutAJob, asAgent, bodyProblems, errorResponses, jsonContent, unauthorized } from "./openapi-parts";
@@ -34,6 +36,20 @@ export const postLeaseOperation: ZodOpenApiOperationObject = {
   requestParams: { path: ZJobPath },
   requestBody: { required: true, ...jsonContent(ZLeaseRequest) },
   responses: { "200": { description: "Renewed", ...jsonContent(ZLeaseReply) }, ...errorResponses({ ...bodyProblems, ...aboutAJob }) },
+};
+
+export const postReadyOperation: ZodOpenApiOperationObject = {
+  tags: ["Jobs"],
+  summary: "A job group's shard is ready: hear the start time every shard of the group starts at (null while others are not ready; ask again)",
+  description:
+    "Only for a job whose claim carried `group`. When every shard is ready the reply carries startAt, a server-clock instant a little ahead; a group not all ready within 60 s of its first ready shard is given back (409 lease_ended, naming the shards it waited for).",
+  security: asAgent,
+  requestParams: { path: ZJobPath },
+  requestBody: { required: true, ...jsonContent(ZReadyRequest) },
+  responses: {
+    "200": { description: "Recorded: the start time, or who the group still waits for", ...jsonContent(ZReadyReply) },
+    ...errorResponses({ ...bodyProblems, ...aboutAJob }),
+  },
 };
 
 export const postCompleteOperation: ZodOpenApiOperationObject = {

@@ -1,9 +1,10 @@
-// POST /api/v1/jobs/claim and /api/v1/jobs/{id}/{lease,complete,fail,release}
+// POST /api/v1/jobs/claim and /api/v1/jobs/{id}/{lease,ready,complete,fail,release}
 // (docs/agent-protocol.md). Thin: parse with the shared schema, call one service.
 import { claimJobAs, claimJobWaiting } from "../../agents/claim";
 import { completeJob, jobToCompleteAs } from "../../agents/complete";
+import { reportReady } from "../../agents/group-ready";
 import { failJob, releaseJob, renewLease } from "../../agents/lease";
-import { ZClaimQuery, ZCompleteRequest, ZFailRequest, ZJobPath, ZLeaseRequest } from "../../schemas/jobs";
+import { ZClaimQuery, ZCompleteRequest, ZFailRequest, ZJobPath, ZLeaseRequest, ZReadyRequest } from "../../schemas/jobs";
 import { parseInput } from "../../schemas/validation";
 import type { TClaimedJob } from "../../schemas/jobs";
 import type { AgentContext, AgentCredentialContext } from "./agent-handler";
@@ -41,6 +42,12 @@ const holder = (ctx: AgentContext, leaseToken: string) => ({ agentId: ctx.princi
 export async function postLease(ctx: AgentContext, jobId: string): Promise<Response> {
   const { leaseToken } = parseInput(ZLeaseRequest, await bodyOf(ctx, jobId));
   return json(await renewLease(ctx.db, holder(ctx, leaseToken), jobId));
+}
+
+/** `receivedAt`: the server's t1 of the agent's clock offset, taken by the route as the call arrived. */
+export async function postReady(ctx: AgentContext, jobId: string, receivedAt = new Date()): Promise<Response> {
+  const request = parseInput(ZReadyRequest, await bodyOf(ctx, jobId));
+  return json(await reportReady(ctx.db, holder(ctx, request.leaseToken), jobId, request, receivedAt));
 }
 
 export async function postComplete(ctx: AgentCredentialContext, jobId: string): Promise<Response> {

@@ -1,6 +1,7 @@
 import { ZComparisonRef } from "../../schemas/comparison";
 import { ZCreateExperiment, ZExperimentRef, ZUpdateExperiment } from "../../schemas/experiment";
-import { ZMetricResultsPageRef, ZRunsPageRef } from "../../schemas/experiment-runs";
+import { ZMetricResultsPageRef, ZRunRef, ZRunsPageRef } from "../../schemas/experiment-runs";
+import { runShards } from "../../runs/run-shards";
 import { getExperimentResults } from "../../comparison/charts";
 import { getComparison } from "../../comparison/comparison";
 import { ZProjectRef } from "../../schemas/project";
@@ -20,6 +21,10 @@ export const experimentRouter = createTRPCRouter({
   runs: projectProcedure("viewer")
     .input(ZRunsPageRef)
     .query(({ ctx, input }) => listRuns(ctx.db, ctx.access.projectId, input.experimentSlug, input)),
+  /** The per-agent figures of a run several agents made together (null for one agent's run). */
+  runShards: projectProcedure("viewer")
+    .input(ZRunRef)
+    .query(({ ctx, input }) => runShards(ctx.db, ctx.access.projectId, input.experimentSlug, input.runId)),
   /** A page of one metric's stored results, by variant and repetition. */
   metricResults: projectProcedure("viewer")
     .input(ZMetricResultsPageRef)

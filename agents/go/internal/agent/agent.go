@@ -316,6 +316,18 @@ func (a *Agent) runJob(job *api.Job) {
 	if problem != "" {
 		a.log.Warn("git.unreadable", "job", job.ID, "reason", problem)
 	}
+	if job.Group != nil {
+		// A shard of a job group: every shard starts its load at the group's start time.
+		start, err := awaitGroupStart(jobCtx, func(ctx context.Context, body api.ReadyRequest) (*api.ReadyResponse, error) {
+			return a.client.Ready(ctx, job.ID, body)
+		}, job.LeaseToken, time.Now)
+		if err != nil {
+			a.report(running, a.groupStartFailed(jobCtx, job, err))
+			return
+		}
+		a.log.Info("job.group_start", "job", job.ID, "group", job.Group.ID, "shard", job.Group.Shard, "shards", job.Group.Shards,
+			"start", start.at.UTC().Format(time.RFC3339Nano), "clock_offset_ms", start.offsetMs)
+	}
 	outcome := executeJob(jobCtx, job, a.cfg.Registry, identity{Name: a.cfg.Name, Version: a.cfg.Version, Kind: "go"},
 		func(line string) { a.log.Debug("workload.log", "job", job.ID, "line", line) })
 	if outcome.kind == outcomeComplete {
@@ -323,6 +335,24 @@ func (a *Agent) runJob(job *api.Job) {
 	}
 	// The lease is still renewed while the result is delivered.
 	a.report(running, outcome)
+}
+
+// groupStartFailed is what to report when a shard could not get its group's start time: the
+// group was given back (409: the lease is not ours), the job was stopped meanwhile, or the
+// server could not be reached (a failed attempt, retried).
+func (a *Agent) groupStartFailed(ctx context.Context, job *api.Job, err error) jobOutcome {
+	switch {
+	case ctx.Err() != nil:
+		return jobOutcome{kind: outcomeStopped, reason: context.Cause(ctx)}
+	case errors.Is(err, api.ErrConflict), errors.Is(err, api.ErrNotFound):
+		a.log.Warn("job.group_given_back", "job", job.ID, "reason", err.Error())
+		return jobOutcome{kind: outcomeStopped, reason: errLeaseLost}
+	case errors.Is(err, api.ErrUnauthorized):
+		a.unauthorized(err)
+		return jobOutcome{kind: outcomeStopped, reason: errUnauthorized}
+	default:
+		return jobOutcome{kind: outcomeFail, retryable: true, err: truncate("waiting for the job group's start time: "+err.Error(), maxErrorChars)}
+	}
 }
 
 // report tells the server how a job ended.

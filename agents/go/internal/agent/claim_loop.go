@@ -20,7 +20,8 @@ const claimErrorPause = 5 * time.Second
 // and the server puts a job it was answering with back in the queue without counting an attempt.
 //
 // With a machine lock (Config.MachineLock), each claim and the job it brings happen while this
-// agent holds the lock, with a short long-poll, so agents sharing a machine take turns.
+// agent holds the lock, with a short long-poll, so agents sharing a machine take turns; a shard
+// of a job group lets the lock go once claimed, for its group's other shards.
 func (a *Agent) runClaimLoop(ctx context.Context) {
 	var machine *machineLock
 	if a.cfg.MachineLock != "" {
@@ -43,6 +44,12 @@ func (a *Agent) runClaimLoop(ctx context.Context) {
 		}
 		job, err := a.client.Claim(ctx, wait)
 		if err == nil && job != nil {
+			if machine != nil && job.Group != nil {
+				// A group's shards run together by design, and the others may be this machine's
+				// agents' to claim: held, the lock would keep them from their shards until the
+				// group's readiness timeout gave it back.
+				machine.release()
+			}
 			a.runJob(job)
 		}
 		if machine != nil {

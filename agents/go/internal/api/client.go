@@ -22,6 +22,7 @@ const (
 	CallHeartbeat Call = "heartbeat"
 	CallClaim     Call = "claim"
 	CallLease     Call = "lease"
+	CallReady     Call = "ready"
 	CallComplete  Call = "complete"
 	CallFail      Call = "fail"
 	CallRelease   Call = "release"
@@ -37,6 +38,8 @@ var DefaultPolicies = map[Call]RetryPolicy{
 	CallClaim: {Attempts: 5, BaseDelay: time.Second, MaxDelay: 30 * time.Second},
 	// Must land before the lease ends; the next renewal comes a third of a lease later.
 	CallLease: {Attempts: 4, BaseDelay: 500 * time.Millisecond, MaxDelay: 5 * time.Second},
+	// The group waits for every shard; the next ready call comes a moment later anyway.
+	CallReady: {Attempts: 4, BaseDelay: 250 * time.Millisecond, MaxDelay: 2 * time.Second},
 	// A measured result (on disk meanwhile): retried until the server takes it.
 	CallComplete: {Attempts: 0, BaseDelay: time.Second, MaxDelay: time.Minute},
 	CallFail:     {Attempts: 0, BaseDelay: time.Second, MaxDelay: time.Minute},
@@ -51,6 +54,7 @@ var requestTimeout = map[Call]time.Duration{
 	CallHeartbeat: 15 * time.Second,
 	CallClaim:     15 * time.Second, // + the long-poll's wait
 	CallLease:     15 * time.Second,
+	CallReady:     15 * time.Second,
 	CallComplete:  2 * time.Minute,
 	CallFail:      30 * time.Second,
 	CallRelease:   10 * time.Second,

@@ -22,6 +22,7 @@ var protocol = []struct {
 	{CallHeartbeat, "/api/v1/agents/heartbeat", HeartbeatRequest{}, "200", HeartbeatResponse{}},
 	{CallClaim, "/api/v1/jobs/claim", nil, "200", ClaimResponse{}},
 	{CallLease, "/api/v1/jobs/{id}/lease", LeaseRequest{}, "200", LeaseResponse{}},
+	{CallReady, "/api/v1/jobs/{id}/ready", ReadyRequest{}, "200", ReadyResponse{}},
 	{CallComplete, "/api/v1/jobs/{id}/complete", CompleteRequest{}, "201", CompleteResponse{}},
 	{CallComplete, "/api/v1/jobs/{id}/complete", CompleteRequest{}, "200", CompleteResponse{}},
 	{CallFail, "/api/v1/jobs/{id}/fail", FailRequest{}, "200", FailResponse{}},

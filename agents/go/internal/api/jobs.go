@@ -82,6 +82,16 @@ func (c *Client) RenewLease(ctx context.Context, jobID, leaseToken string) (*Lea
 	return &out, nil
 }
 
+// Ready tells the server a group's shard is ready; the answer carries the group's start time
+// once every shard is.
+func (c *Client) Ready(ctx context.Context, jobID string, body ReadyRequest) (*ReadyResponse, error) {
+	var out ReadyResponse
+	if _, err := c.do(ctx, request{call: CallReady, path: jobPath(jobID, "ready"), body: body, out: &out}); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
 // Complete sends a job's run; the server stores exactly one run however often it is sent.
 func (c *Client) Complete(ctx context.Context, jobID, leaseToken string, run result.Run) (*CompleteResponse, error) {
 	var out CompleteResponse

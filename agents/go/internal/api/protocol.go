@@ -103,6 +103,9 @@ type Job struct {
 		Settings json.RawMessage `json:"settings"`
 	} `json:"workload"`
 	Metrics []JobMetric `json:"metrics"`
+	// Group is set when the job is a shard of a job group: one load test split over several
+	// agents, this one running its share (the settings above); see Ready.
+	Group *JobGroup `json:"group,omitempty"`
 	// Probes is the claim's job.probes as sent (absent: none), for internal/probe to decode and
 	// check. Read by UnmarshalJSON beside the fields above, so the claim's other fields decode
 	// the same whether or not a server sends probes.
@@ -127,6 +130,32 @@ func (j *Job) UnmarshalJSON(data []byte) error {
 // LeaseRequest is the body of lease and release: the lease the call is made under.
 type LeaseRequest struct {
 	LeaseToken string `json:"leaseToken"`
+}
+
+// JobGroup names a job's group and its place in it.
+type JobGroup struct {
+	ID     string `json:"id"`
+	Shard  int    `json:"shard"`
+	Shards int    `json:"shards"`
+}
+
+// ReadyRequest is the body of ready: a group's shard is ready to start, and its clock's offset
+// against the server's (agent minus server, ms) as measured on its previous ready call.
+type ReadyRequest struct {
+	LeaseToken    string   `json:"leaseToken"`
+	ClockOffsetMs *float64 `json:"clockOffsetMs,omitempty"`
+}
+
+// ReadyResponse is ready's 200: the group's start time on the server's clock once every shard
+// is ready (nil until then: ask again after RetryAfterMs).
+type ReadyResponse struct {
+	StartAt      *time.Time `json:"startAt"`
+	ReceivedAt   time.Time  `json:"receivedAt"`
+	ServerTime   time.Time  `json:"serverTime"`
+	Ready        int        `json:"ready"`
+	Shards       int        `json:"shards"`
+	WaitingFor   []string   `json:"waitingFor"`
+	RetryAfterMs int        `json:"retryAfterMs"`
 }
 
 // ClaimResponse is claim's 200: the job, leased to this agent.

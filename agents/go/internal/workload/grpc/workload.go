@@ -48,7 +48,8 @@ func (Workload) Info() workload.Info {
 // Prepare checks the settings; with a protoFile it also finds the method and encodes the
 // requests, so a wrong method or message fails before any call.
 // Capabilities: jobs with bundled targets started for them can require it.
-func (Workload) Capabilities() []string { return []string{targets.Capability} }
+// shards: the agent runs a job group's share of the load, starting at the group's start time.
+func (Workload) Capabilities() []string { return []string{targets.Capability, "shards"} }
 
 func (Workload) Prepare(settings json.RawMessage) (workload.Runner, error) {
 	p, err := parseSettings(settings)

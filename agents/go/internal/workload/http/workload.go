@@ -46,7 +46,8 @@ func (Workload) Info() workload.Info {
 }
 
 // Capabilities: jobs needing HTTP/2, or bundled targets started for them, can require it.
-func (Workload) Capabilities() []string { return []string{"http2", targets.Capability} }
+// shards: the agent runs a job group's share of the load, starting at the group's start time.
+func (Workload) Capabilities() []string { return []string{"http2", targets.Capability, "shards"} }
 
 func (Workload) Prepare(settings json.RawMessage) (workload.Runner, error) {
 	p, err := parseSettings(settings)

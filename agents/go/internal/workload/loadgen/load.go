@@ -31,6 +31,8 @@ type Load struct {
 	bytesIn, bytesOut  []int64 // per second of the measured window
 	inAtMeasure, outAt int64   // wire counters when the measured window began
 	lastIn, lastOut    int64
+	pacing             pacing // the open model's pacer: how late its slots went out
+	measuredPace       *Pace  // what Report recorded of it, for Warn
 }
 
 // New prepares a run of plan p: each worker gets its own sender from newSender; wire counts the
@@ -158,6 +160,13 @@ func (l *Load) runOpen(ctx context.Context) {
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	var counted int64
+	l.pacing.start()
+	// handed notes a slot of the measured window as it goes to a worker.
+	handed := func(t int64, waited bool) {
+		if t >= l.measureFrom {
+			l.pacing.handed(l.now()-t, waited)
+		}
+	}
 pace:
 	for i := int64(0); ctx.Err() == nil; i++ {
 		t := int64(float64(i) * interval)
@@ -180,15 +189,18 @@ pace:
 		}
 		select {
 		case due <- t:
+			handed(t, false)
 			continue
 		default:
 		}
 		if spawned < l.p.MaxInFlight {
+			handed(t, false)
 			spawn(t)
 			continue
 		}
 		select {
 		case due <- t:
+			handed(t, true)
 		case <-ctx.Done():
 			break pace
 		}

@@ -172,6 +172,11 @@ func (l *Load) Report(rec workload.Recorder) (Totals, error) {
 		series(b.key, seriesOf(min(whole, max(0, len(per)-1)), func(i int) float64 { return float64(per[i]) }))
 	}
 	rec.Value("bytes_total", float64(t.BytesIn+t.BytesOut))
+	// Once, so the environment and the warning give the same figures.
+	l.measuredPace = l.Pace()
+	if l.measuredPace != nil {
+		rec.Environment("generator", l.measuredPace)
+	}
 	return t, nil
 }
 
@@ -186,6 +191,7 @@ func (l *Load) Warn(rec workload.Recorder, t Totals, n Nouns) {
 	} else if sent := float64(t.Responses+t.NoResponse) / t.Seconds; sent < 0.95*l.p.Rate {
 		rec.Warn(fmt.Sprintf("open model: %.0f %s/s finished of the %.0f asked for: the target (or this machine) could not keep up, and the latencies include the time %s waited", sent, n.Operations, l.p.Rate, n.Operations))
 	}
+	warnPace(rec, l.measuredPace, l.p.MaxInFlight, n)
 	if t.Clamped > 0 {
 		rec.Warn(fmt.Sprintf("%d latencies were above an hour and were recorded as an hour", t.Clamped))
 	}

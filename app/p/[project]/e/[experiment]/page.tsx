@@ -102,7 +102,12 @@ export default async function ExperimentPage({ params, searchParams }: Params) {
                 experimentSlug={experiment.slug}
                 variants={experiment.variants.map((variant) => {
                   const workload = workloadOf(variant.config);
-                  return { name: variant.name, workload: workload?.workload ?? null, needs: workload ? jobCapabilities(workload) : [] };
+                  return {
+                    name: variant.name,
+                    workload: workload?.workload ?? null,
+                    needs: workload ? jobCapabilities(workload) : [],
+                    agents: workload?.agents ?? 1,
+                  };
                 })}
                 builtIn={Object.fromEntries(agentRun.map((name) => [name, builtInAgentsWith(name)]))}
                 warmupRuns={experiment.warmupRuns}
