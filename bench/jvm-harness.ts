@@ -14,13 +14,13 @@
 //      it reached steady state, and the CV of its measured iterations.
 // Figures only: nothing here asserts a time. The target is a median ratio of 0.95–1.05.
 //
-// Run time: JMH's defaults take 500 s a case and a round (2 cases, 3 rounds: about an hour with the
-// harness's runs). To bound it on a shared machine:
-//   VERSUS_BENCH_ROUNDS=n          rounds (default 3)
-//   VERSUS_BENCH_JMH_FORKS=n       JMH's forks (default 5, JMH's)
-//   VERSUS_BENCH_JMH_SECONDS=s     JMH's warm-up and measured iteration length (default 10, JMH's)
-//   VERSUS_BENCH_EQUAL=0           skip the equal-settings comparison
-//   VERSUS_BENCH_SIZES=80          the payload sizes, comma-separated (default 80,51200)
+// Run time: JMH's defaults take 500 s a case and a round (2 cases, 2 rounds: about 40 minutes with
+// the harness's runs). To bound it on a shared machine:
+//   BENCH_ROUNDS=n          rounds (default 2: each side goes first once)
+//   BENCH_JMH_FORKS=n       JMH's forks (default 5, JMH's)
+//   BENCH_JMH_SECONDS=s     JMH's warm-up and measured iteration length (default 10, JMH's)
+//   BENCH_EQUAL=0           skip the equal-settings comparison
+//   BENCH_SIZES=80          the payload sizes, comma-separated (default 80,51200)
 // The output says when JMH did not run at its defaults.
 // Run: npx tsx bench/jvm-harness.ts
 import { execFileSync, spawnSync } from "node:child_process";
@@ -30,12 +30,12 @@ import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
 const jar = path.join(root, "bench/jmh/target/benchmarks.jar");
-const ROUNDS = Number(process.env.VERSUS_BENCH_ROUNDS ?? 3);
-const JMH_FORKS = Number(process.env.VERSUS_BENCH_JMH_FORKS ?? 5);
-const JMH_SECONDS = Number(process.env.VERSUS_BENCH_JMH_SECONDS ?? 10);
-const EQUAL = process.env.VERSUS_BENCH_EQUAL !== "0";
-const SIZES = (process.env.VERSUS_BENCH_SIZES ?? "80,51200").split(",").map(Number);
-if (SIZES.some((size) => !Number.isInteger(size) || size < 1)) throw new Error(`VERSUS_BENCH_SIZES: whole numbers of bytes, comma-separated, e.g. 80,51200`);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const JMH_FORKS = Number(process.env.BENCH_JMH_FORKS ?? 5);
+const JMH_SECONDS = Number(process.env.BENCH_JMH_SECONDS ?? 10);
+const EQUAL = process.env.BENCH_EQUAL !== "0";
+const SIZES = (process.env.BENCH_SIZES ?? "80,51200").split(",").map(Number);
+if (SIZES.some((size) => !Number.isInteger(size) || size < 1)) throw new Error(`BENCH_SIZES: whole numbers of bytes, comma-separated, e.g. 80,51200`);
 const JMH_AT_DEFAULTS = JMH_FORKS === 5 && JMH_SECONDS === 10;
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "versus-jvm-bench-"));
 
@@ -135,6 +135,15 @@ function alternate(round: number, runHarness: () => HarnessFigures, runJmh: () =
   return { first: "JMH", harness: runHarness(), jmh: j };
 }
 
+/** A round's figures as soon as it ends, so a run cut short still shows what it measured. */
+function progress(what: string, r: Round) {
+  const h = r.harness;
+  console.log(
+    `  ${what}: harness ${us(h.nsPerOp)} µs/op, JMH ${us(r.jmh.nsPerOp)} µs/op, ratio ${(h.nsPerOp / r.jmh.nsPerOp).toFixed(3)}; ` +
+      `warm-up ${h.warmupIterations} iterations (${h.warmupSeconds.toFixed(1)} s, ${h.steadyState}), CV ${h.cvPercent.toFixed(1)}%`,
+  );
+}
+
 function report(title: string, rounds: Round[]) {
   console.log(`\n${title}`);
   const rows = [["round", "first", "harness µs/op", "JMH µs/op", "ratio", "warm-up its", "warm-up s", "steady state", "CV %", "harness B/op", "JMH B/op"]];
@@ -189,6 +198,7 @@ try {
           () => jmh(sizeBytes, JMH_FORKS, JMH_SECONDS),
         ),
       );
+      progress("each at its defaults", defaults.at(-1)!);
       if (EQUAL) {
         const fixed = { ...own, steadyState: false, warmupIterations: 5, warmupTime: 1000, iterations: 5, iterationTime: 1000 };
         equal.push(
@@ -198,6 +208,7 @@ try {
             () => jmh(sizeBytes, 1, 1),
           ),
         );
+        progress("equal settings", equal.at(-1)!);
       }
     }
     report(`gzip ${sizeBytes} B — each at its defaults (the harness: 1 s iterations, warm-up until steady, 10 measured; ${jmhDefaults})`, defaults);
