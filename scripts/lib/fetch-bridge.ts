@@ -1,7 +1,7 @@
 // Node's HTTP server speaks IncomingMessage/ServerResponse; the REST route handlers take a Fetch
 // API Request and answer a Response (as Next.js calls them). These two carry a call across:
-// direct-routes.ts serves the agent routes with them, and the CLI's integration tests serve
-// their routes the same way.
+// direct-routes.ts serves the routes it takes from Next.js with them, and the CLI's integration
+// tests serve their routes the same way.
 import type http from "node:http";
 import { encodeAnswer } from "./gzip-answer";
 
