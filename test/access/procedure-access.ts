@@ -26,6 +26,7 @@ export const procedureAccess: Record<string, Access> = {
   "experiment.get": "viewer",
   "experiment.runs": "viewer",
   "experiment.metricResults": "viewer",
+  "experiment.runShards": "viewer",
   "experiment.comparison": "viewer",
   "experiment.results": "viewer",
   "experiment.create": "member",
