@@ -3,7 +3,7 @@
 // afterwards: watch them, cancel a batch or a job, retry failed jobs.
 import crypto from "node:crypto";
 import type { Db, Prisma } from "../db/client";
-import { AppError, type FieldIssue } from "../core/errors";
+import { AppError, type FieldIssue, issuesSummary } from "../core/errors";
 import type { TLabels } from "../schemas/agents";
 import { MAX_BATCH_JOBS, type TJobOrder, type TJobStatus, type TStartBatch } from "../schemas/jobs";
 import { workloadOf, type TVariantWorkload } from "../schemas/workload";
@@ -61,7 +61,7 @@ export async function startBatch(
   input.variants?.forEach((name, index) => {
     if (!known.has(name)) issues.push({ path: ["variants", index], message: `no variant "${name}" in this experiment` });
   });
-  if (issues.length) throw new AppError("BAD_REQUEST", issues.map((i) => i.message).join("; "), { fieldIssues: issues });
+  if (issues.length) throw new AppError("BAD_REQUEST", issuesSummary(issues), { fieldIssues: issues });
   if (input.noise && input.variants) {
     throw new AppError("BAD_REQUEST", "A noise batch runs the baseline variant against itself: leave variants out", {
       fieldIssues: [{ path: ["variants"], message: "not with noise: the baseline is run against itself" }],

@@ -7,7 +7,7 @@
 // is then dropped: its job is marked succeeded without a run.
 import { type Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
-import { AppError, badInput, type FieldIssue } from "../core/errors";
+import { AppError, badInput, type FieldIssue, issuesSummary } from "../core/errors";
 import { contradictions, repeatedMetricKeys, type KnownMetric } from "../runs/metric-checks";
 import { prepareRuns } from "../runs/prepare-metric";
 import type { TCompleteReply, TCompleteRequest } from "../schemas/jobs";
@@ -123,7 +123,7 @@ export async function completeJob(
       ];
     return contradictions(metric, metricOfExperiment, path);
   });
-  if (issues.length) throw new AppError("UNPROCESSABLE", issues.map((issue) => issue.message).join("; "), { fieldIssues: issues });
+  if (issues.length) throw new AppError("UNPROCESSABLE", issuesSummary(issues), { fieldIssues: issues });
 
   // A shard of a measured group: kept until the last shard's complete stores the group's merged run.
   let toStore = run;

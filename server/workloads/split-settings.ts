@@ -5,7 +5,7 @@
 // workload splits the same way. Only the marked settings the variant gives are split: one left
 // out may not apply (the Go agent's open model refuses `connections`), so its default is not
 // split for it, and a variant that gives none of them has no load to split (refused at Run).
-import { AppError, type FieldIssue } from "../core/errors";
+import { AppError, type FieldIssue, issuesSummary } from "../core/errors";
 import type { TWorkloadSettings } from "../schemas/workload";
 
 export const SPLIT_KEY = "x-versus-split";
@@ -64,6 +64,6 @@ export function splitSettings(
       shares.forEach((share) => (share[name] = total / count));
     }
   }
-  if (issues.length) throw new AppError("UNPROCESSABLE", issues.map((issue) => issue.message).join("; "), { fieldIssues: issues });
+  if (issues.length) throw new AppError("UNPROCESSABLE", issuesSummary(issues), { fieldIssues: issues });
   return shares;
 }

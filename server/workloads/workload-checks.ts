@@ -3,7 +3,7 @@
 // when it is run. Revoked agents do not count; offline ones do (their advert is what they ran
 // last, and they may come back).
 import type { Db } from "../db/client";
-import { AppError } from "../core/errors";
+import { AppError, issuesSummary } from "../core/errors";
 import type { TWorkloadAdvert } from "../schemas/workload";
 import { workloadFitIssues, type FitExperiment, type WorkloadOffer } from "./workload-fit";
 import { readAdvert } from "./workload-order";
@@ -38,5 +38,5 @@ export async function requireWorkloadFit(db: Db, projectId: string, experiment: 
   const offers = await workloadOffers(db, projectId);
   const issues = workloadFitIssues(experiment, (name) => offers.get(name) ?? []);
   if (issues.length === 0) return;
-  throw new AppError("UNPROCESSABLE", `${what}: ${issues.map((issue) => issue.message).join("; ")}`, { fieldIssues: issues });
+  throw new AppError("UNPROCESSABLE", `${what}: ${issuesSummary(issues)}`, { fieldIssues: issues });
 }
