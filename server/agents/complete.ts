@@ -16,9 +16,8 @@ import { queryAsAgent, type AgentCredential, type AgentPrincipal } from "./agent
 import { repetitionsExhausted } from "../runs/run-numbering";
 import { holdsLastLease, jobOfProject, type JobState, type LeaseHolder } from "./lease";
 import { leaseLost } from "./lease-conflict";
-import { storeJobRun } from "../runs/store-runs";
+import { storeRunOfJob } from "./store-job-run";
 import { completeShard } from "./complete-shard";
-import { withGeneratorVerdict } from "../runs/generator-limits";
 
 export interface CompleteOptions {
   projectSlug: string;
@@ -139,24 +138,21 @@ export async function completeJob(
     }
   }
 
-  toStore = withGeneratorVerdict(toStore);
-  // CPU work before the write, as for uploads.
   const now = new Date();
-  const [metrics = []] = await prepareRuns(db, { projectId: holder.projectId, slug: job.experimentSlug }, [toStore], () => ["run"], now);
-  const prepared = metrics.map((metric) => ({ metricId: (known.get(metric.key) as { id: string }).id, prepared: metric }));
-
   if (job.warmup) {
+    // A warm-up's run is checked as a measured one would be (its samples, histograms), then dropped.
+    await prepareRuns(db, { projectId: holder.projectId, slug: job.experimentSlug }, [toStore], () => ["run"], now);
     const { count } = await db.job.updateMany({
       where: { id: jobId, agentId: holder.agentId, leaseToken: holder.leaseToken, status: "leased" },
       data: { status: "succeeded", runId: null, error: null, leaseExpiresAt: null, finishedAt: now },
     });
     if (count === 1) return { reply: { run: null, replayed: false }, created: true };
   } else {
-    const stored = await storeJobRun(
+    const stored = await storeRunOfJob(
       db,
+      { projectId: holder.projectId, slug: job.experimentSlug, metricIds: new Map(job.metrics.map((metric) => [metric.key, metric.id])) },
       { id: jobId, agentId: holder.agentId, leaseToken: holder.leaseToken, experimentId: job.experimentId, variantId: job.variantId },
       toStore,
-      prepared,
       { sourceDetail, now },
     );
     if (stored)

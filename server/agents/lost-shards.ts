@@ -14,12 +14,10 @@
 //   stores it (./complete-shard.ts).
 import type { Db } from "../db/client";
 import { utcNow } from "../db/utc-now";
-import { withGeneratorVerdict } from "../runs/generator-limits";
 import { mergeShardRuns } from "../runs/merge-shard-runs";
-import { prepareRuns } from "../runs/prepare-metric";
-import { storeJobRun } from "../runs/store-runs";
 import type { TVariantWorkload } from "../schemas/workload";
 import { settleConfirmationOf } from "./confirmation-wakeup";
+import { storeRunOfJob } from "./store-job-run";
 import { groupParts, groupRowSelect, isLostShard, type GroupRow } from "./complete-shard";
 import { followFailedShard } from "./group-failure";
 import { backoffSeconds } from "./timing";
@@ -132,15 +130,14 @@ async function settleGroup(db: Db, projectId: string, groupId: string, now: Date
   const { carrier, rows } = settled;
   if (!carrier) return void (await settleConfirmationOf(db, rows[0] as Row));
   const parts = groupParts(rows);
-  const merged = withGeneratorVerdict(mergeShardRuns(parts.shards, parts.probeNames, parts.missing));
+  const merged = mergeShardRuns(parts.shards, parts.probeNames, parts.missing);
   const experiment = await db.experiment.findUniqueOrThrow({
     where: { id: carrier.experimentId },
     select: { slug: true, metrics: { select: { id: true, key: true } } },
   });
-  const [metrics = []] = await prepareRuns(db, { projectId, slug: experiment.slug }, [merged], () => ["run"], now);
-  const ids = new Map(experiment.metrics.map((metric) => [metric.key, metric.id]));
-  await storeJobRun(
+  await storeRunOfJob(
     db,
+    { projectId, slug: experiment.slug, metricIds: new Map(experiment.metrics.map((metric) => [metric.key, metric.id])) },
     {
       id: carrier.id,
       agentId: carrier.agentId as string,
@@ -149,7 +146,6 @@ async function settleGroup(db: Db, projectId: string, groupId: string, now: Date
       variantId: carrier.variantId,
     },
     merged,
-    metrics.map((metric) => ({ metricId: ids.get(metric.key) as string, prepared: metric })),
     { sourceDetail: merged.sourceDetail ?? `${parts.shards.length} agents`, now, failedWith: settled.error },
   );
   await settleConfirmationOf(db, carrier);
