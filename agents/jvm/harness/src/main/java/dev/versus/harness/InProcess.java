@@ -144,6 +144,8 @@ final class InProcess {
     recorder.summary(Harness.HEAP_PEAK, Summary.constant(1, c.heapPeakBytes()));
     String unsettled = Warmup.warning(result.warmup(), SteadyState.cv(result.nsPerOperationPerIteration()));
     if (unsettled != null) recorder.warn(unsettled);
+    String noisy = MeasuredNoise.warning(result.warmup(), result.nsPerOperationPerIteration());
+    if (noisy != null) recorder.warn(noisy);
     if (harness.warmupIterations() == 0) recorder.warn("no warm-up iterations: the JIT compiled during the measured ones" + (harness.batchSize() == 0 ? ", and every operation was timed alone" : ""));
     Warmup.Report w = result.warmup();
     if (w.iterations() > 0) {

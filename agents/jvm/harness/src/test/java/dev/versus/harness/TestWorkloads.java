@@ -93,4 +93,48 @@ public final class TestWorkloads {
       return blackhole -> Thread.sleep(5);
     }
   }
+  /**
+   * Sleeps 1 ms per operation while warming up, then 1 ms and 10 ms in turn, iteration by
+   * iteration: measured iterations that differ by a CV far over 10% on any machine.
+   */
+  public static final class Uneven implements Workload {
+    @Override
+    public String name() {
+      return "test-uneven";
+    }
+
+    @Override
+    public String description() {
+      return "measured iterations sleep 1 ms and 10 ms per operation in turn";
+    }
+
+    @Override
+    public String settingsSchema() {
+      return "{\"type\": \"object\", \"properties\": {}}";
+    }
+
+    @Override
+    public Benchmark prepare(JsonNode settings) {
+      return new Benchmark() {
+        boolean measuring;
+        int iteration;
+        long sleepMs = 1;
+
+        @Override
+        public void beforeMeasurement() {
+          measuring = true;
+        }
+
+        @Override
+        public void beforeIteration() {
+          sleepMs = measuring && iteration++ % 2 == 1 ? 10 : 1;
+        }
+
+        @Override
+        public void operation(Blackhole blackhole) throws InterruptedException {
+          Thread.sleep(sleepMs);
+        }
+      };
+    }
+  }
 }

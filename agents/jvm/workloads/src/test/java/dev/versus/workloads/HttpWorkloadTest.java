@@ -53,7 +53,9 @@ class HttpWorkloadTest {
   void errorResponsesAreCountedAndWarnedAbout() throws Exception {
     ObjectNode run = Runs.run(new HttpWorkload(), "{\"url\": \"" + base + "/missing\", " + Runs.BRIEF + "}");
     assertEquals(60, Runs.metric(run, "error_count").get("summary").get("mean").asLong());
-    assertTrue(run.get("environment").get("warnings").get(0).asText().contains("60 of 60"));
+    // Among the run's warnings, wherever the harness's own (a noisy machine's, say) put it.
+    String warnings = run.get("environment").get("warnings").toString();
+    assertTrue(warnings.contains("60 of 60"), warnings);
   }
 
   @Test
