@@ -18,10 +18,13 @@ import { env, requiredEnv } from "../server/core/env";
 import { serveDirectRoute } from "./lib/direct-routes";
 import { settleForwardedHeaders, trustedProxyList } from "./lib/forwarded-headers";
 import { guardMethods, refuseConnect } from "./lib/method-guard";
+import { limitHeapGrowth } from "./lib/heap-growth";
 import { answeringPagesDuringOutages } from "./lib/outage-page";
 import { exitWithPrimary, serverProcessCount, superviseWorkers } from "./lib/worker-processes";
 
 const dev = process.argv.includes("--dev");
+// Before Next.js loads: its modules are most of what a fresh heap holds (./lib/heap-growth.ts).
+limitHeapGrowth(env.VERSUS_HEAP_GROWTH_PERCENT);
 // With several server processes this one is their primary (./lib/worker-processes.ts) and serves
 // nothing itself; the development server is always one process.
 const processes = dev ? 1 : serverProcessCount();

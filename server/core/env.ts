@@ -54,6 +54,16 @@ const ZEnv = z.object({
     .min(1, "must be a number of server processes (1–256)")
     .max(256, "must be a number of server processes (1–256)")
     .optional(),
+  /**
+   * How far V8 lets a server process's heap grow past what survived its last full collection, in
+   * percent (scripts/serve.ts); 0 leaves it to V8, which grows it by up to 4× under a steady load.
+   */
+  VERSUS_HEAP_GROWTH_PERCENT: z.coerce
+    .number({ error: "must be a percentage (0–400)" })
+    .int("must be a whole percentage (0–400)")
+    .min(0, "must be a percentage (0–400)")
+    .max(400, "must be a percentage (0–400)")
+    .default(10),
   /** Largest request body the REST API accepts (uploads, imports), in bytes. */
   VERSUS_MAX_BODY_BYTES: z.coerce
     .number({ error: "must be a number of bytes" })

@@ -1,0 +1,11 @@
+// How far V8 lets the heap grow past what survived its last full collection (scripts/serve.ts,
+// VERSUS_HEAP_GROWTH_PERCENT). On its own V8 grows it by up to 4× when collections are quick, so a
+// server under a steady load holds hundreds of MB of garbage it has room to leave; a growth
+// factor keeps the heap near its live size without a cap that would end the process on a large
+// upload. Set at run time because Node refuses the flag in NODE_OPTIONS.
+import v8 from "node:v8";
+
+/** 0 leaves V8's own growth. */
+export function limitHeapGrowth(percent: number): void {
+  if (percent > 0) v8.setFlagsFromString(`--heap-growing-percent=${Math.round(percent)}`);
+}
