@@ -44,10 +44,30 @@ const FIRST_POOL_MIN = 2;
 
 const listed = (agents: { name: string }[]) => agents.map((agent) => agent.name).join(", ");
 
-export function AgentsField({ name, variant, agents, onShardLoss, splitNames, shardAgents, errors, onChange }: Props) {
-  // What is typed, so an empty box, a half-typed number or half-typed labels stay as typed.
+/** A whole number of agents (1–MAX_GROUP_AGENTS) that keeps what is typed (an empty box, a half-typed number) until it loses focus. */
+function AgentNumber({ id, value, error, onChange }: { id: string; value: number; error?: string; onChange: (typed: string) => void }) {
   const [text, setText] = useState<string | null>(null);
-  const [minText, setMinText] = useState<string | null>(null);
+  return (
+    <input
+      id={id}
+      type="number"
+      inputMode="numeric"
+      min={1}
+      max={MAX_GROUP_AGENTS}
+      step={1}
+      value={text ?? String(value)}
+      onChange={(event) => {
+        setText(event.target.value);
+        onChange(event.target.value);
+      }}
+      onBlur={() => setText(null)}
+      {...invalidProps(id, error)}
+    />
+  );
+}
+
+export function AgentsField({ name, variant, agents, onShardLoss, splitNames, shardAgents, errors, onChange }: Props) {
+  // What is typed, so half-typed labels stay as typed.
   const [labelsText, setLabelsText] = useState<string | null>(null);
   const [labelsProblem, setLabelsProblem] = useState<string | null>(null);
   const modeId = `${name}.agentsMode`;
@@ -62,7 +82,6 @@ export function AgentsField({ name, variant, agents, onShardLoss, splitNames, sh
   const change = (next: TWorkloadAgentsInput | undefined) => onChange({ agents: next, onShardLoss: keepLoss(next) });
 
   const edit = (typed: string) => {
-    setText(typed);
     const value = Number(typed);
     // 1 (or nothing) is one agent: the config leaves agents out. Anything else goes to the schema, which says what is wrong.
     change(typed.trim() === "" || value === 1 ? undefined : value);
@@ -75,12 +94,9 @@ export function AgentsField({ name, variant, agents, onShardLoss, splitNames, sh
     change({ labels: "labels" in parsed ? parsed.labels : {}, min: pool?.min });
   };
   const editMin = (typed: string) => {
-    setMinText(typed);
     change({ labels: pool?.labels ?? {}, min: typed.trim() === "" ? undefined : Number(typed) });
   };
   const choose = (mode: string) => {
-    setText(null);
-    setMinText(null);
     setLabelsText(null);
     setLabelsProblem(null);
     change(mode === "pool" ? { labels: {}, min: FIRST_POOL_MIN } : 2);
@@ -123,34 +139,12 @@ export function AgentsField({ name, variant, agents, onShardLoss, splitNames, sh
               />
             </Field>
             <Field id={minId} label="At least" hint={`Fewer online refuses Run (1–${MAX_GROUP_AGENTS})`} error={minError}>
-              <input
-                id={minId}
-                type="number"
-                inputMode="numeric"
-                min={1}
-                max={MAX_GROUP_AGENTS}
-                step={1}
-                value={minText ?? String(pool.min ?? 1)}
-                onChange={(event) => editMin(event.target.value)}
-                onBlur={() => setMinText(null)}
-                {...invalidProps(minId, minError)}
-              />
+              <AgentNumber id={minId} value={pool.min ?? 1} error={minError} onChange={editMin} />
             </Field>
           </>
         ) : (
           <Field id={agentsId} label="Agents" error={errors.agents}>
-            <input
-              id={agentsId}
-              type="number"
-              inputMode="numeric"
-              min={1}
-              max={MAX_GROUP_AGENTS}
-              step={1}
-              value={text ?? String(count)}
-              onChange={(event) => edit(event.target.value)}
-              onBlur={() => setText(null)}
-              {...invalidProps(agentsId, errors.agents)}
-            />
+            <AgentNumber id={agentsId} value={count} error={errors.agents} onChange={edit} />
           </Field>
         )}
         {pool || count > 1 ? (
