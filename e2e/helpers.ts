@@ -1,7 +1,7 @@
 // Typed helpers for browser tests: unique names per test so runs never collide (documenso style).
 import fs from "node:fs";
 import path from "node:path";
-import { expect, type Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 
 export function uniqueSuffix(): string {
   return `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
@@ -48,14 +48,19 @@ export async function addMetric(page: Page, index: number, metric: MetricRow) {
   if (metric.direction) await page.locator(`[id="metrics.${index}.direction"]`).selectOption({ label: metric.direction });
 }
 
-/** Full-page screenshots at 1280 and 390 px for a person to look at, when SHOTS_DIR is set (not part of what a test asserts). */
-export async function shot(page: Page, name: string) {
+/**
+ * Full-page screenshots at 1280 and 390 px for a person to look at, when SHOTS_DIR is set (not part
+ * of what a test asserts). `focus` is scrolled into view at each width: a long dialog scrolls
+ * inside itself, which a full-page screenshot does not.
+ */
+export async function shot(page: Page, name: string, focus?: Locator) {
   const dir = process.env.SHOTS_DIR;
   if (!dir) return;
   fs.mkdirSync(dir, { recursive: true });
   const size = page.viewportSize();
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 900 });
+    await focus?.scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(dir, `${name}-${width}.png`), fullPage: true });
   }
   if (size) await page.setViewportSize(size);

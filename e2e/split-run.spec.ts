@@ -1,14 +1,16 @@
 // One load test across two Go agents, from the page alone: the variant form's Agents field (with
 // what the `shards` capability is and which online agents offer it), the Run dialog saying how
 // many agents each run needs and which are online with `shards`, and the stored run's per-agent
-// figures — clock offsets, start skew and the agents' series stacked. The target is a small HTTP
-// server this test starts on 127.0.0.1.
+// figures — clock offsets, start skew and the agents' series stacked. Then the same agents as a
+// pool chosen by their label: the form's pool fields, the Run dialog counting the pool and
+// refusing Run below its minimum, and a run made by every agent of the pool once it is enough.
+// The target is a small HTTP server this test starts on 127.0.0.1.
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { createProjectViaUi, openForm, shot, uniqueSuffix } from "./helpers";
 
 const GO_AGENT = path.resolve(import.meta.dirname, "../agents/go/bin/versus-agent");
@@ -35,6 +37,24 @@ test.afterAll(async () => {
 
 test.describe.configure({ timeout: 300_000 });
 
+const config = "variants.0.config";
+
+/** Fills the new-experiment form up to the variant's agents: one http variant, one measured run of 3 s at 100 req/s on the test's target. */
+async function newHttpExperiment(page: Page, projectSlug: string, title: string, variant: string): Promise<string> {
+  await openForm(page, `/p/${projectSlug}/new`);
+  const unique = `${title} ${uniqueSuffix()}`;
+  await page.getByLabel("Title").fill(unique);
+  await page.getByLabel("Warm-up runs").fill("0");
+  await page.getByLabel("Measured runs").fill("1");
+  await page.locator('[id="variants.0.name"]').fill(variant);
+  await page.getByRole("button", { name: "Remove variant 2" }).click();
+  await page.locator(`[id="${config}.workload"]`).selectOption("http");
+  await page.locator(`[id="${config}.settings.url"]`).fill(targetUrl);
+  await page.locator(`[id="${config}.settings.rate"]`).fill("100");
+  await page.locator(`[id="${config}.settings.duration"]`).fill("3");
+  return unique;
+}
+
 test("split a variant over two agents in the form, see who can take it in the Run dialog, and read each agent's part of the run", async ({ page, baseURL }) => {
   test.skip(!fs.existsSync(GO_AGENT), "the Go agent was not built (Go is not installed): only it offers shards");
 
@@ -45,6 +65,7 @@ test("split a variant over two agents in the form, see who can take it in the Ru
   await tokenForm.getByRole("button", { name: "Create token" }).click();
   const token = ((await page.getByTestId("enrollment-token-secret").textContent()) ?? "").trim();
   const names = [1, 2].map((i) => `split-${i}-${uniqueSuffix()}`);
+  const pool = `pool=split-${uniqueSuffix()}`;
   for (const name of names) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "versus-split-agent-"));
     dirs.push(dir);
@@ -57,6 +78,7 @@ test("split a variant over two agents in the form, see who can take it in the Ru
           VERSUS_AGENT_NAME: name,
           VERSUS_AGENT_CREDENTIAL_FILE: path.join(dir, "credential.json"),
           VERSUS_AGENT_BUFFER_DIR: path.join(dir, "buffer"),
+          VERSUS_AGENT_LABELS: pool,
         },
         stdio: "ignore",
       }),
@@ -70,18 +92,7 @@ test("split a variant over two agents in the form, see who can take it in the Ru
   }
 
   // The experiment: one http variant made by two agents at once.
-  await openForm(page, `/p/${projectSlug}/new`);
-  const title = `Split load ${uniqueSuffix()}`;
-  await page.getByLabel("Title").fill(title);
-  await page.getByLabel("Warm-up runs").fill("0");
-  await page.getByLabel("Measured runs").fill("1");
-  await page.locator('[id="variants.0.name"]').fill("Split");
-  await page.getByRole("button", { name: "Remove variant 2" }).click();
-  const config = "variants.0.config";
-  await page.locator(`[id="${config}.workload"]`).selectOption("http");
-  await page.locator(`[id="${config}.settings.url"]`).fill(targetUrl);
-  await page.locator(`[id="${config}.settings.rate"]`).fill("100");
-  await page.locator(`[id="${config}.settings.duration"]`).fill("3");
+  const title = await newHttpExperiment(page, projectSlug, "Split load", "Split");
   const agentsField = page.locator(`[id="${config}.agents"]`);
   await expect(agentsField).toHaveValue("1");
   const hint = page.locator(`[id="${config}.agents-hint"]`);
@@ -129,4 +140,56 @@ test("split a variant over two agents in the form, see who can take it in the Ru
   await expect(chart.locator("svg.recharts-surface")).toBeVisible();
   await expect(chart.locator(".recharts-area")).toHaveCount(2);
   await shot(page, "split-run-agents");
+
+  // The same agents as a pool: every online agent labelled with the pool's label, at least 3.
+  const poolTitle = await newHttpExperiment(page, projectSlug, "Pool load", "Pooled");
+  await page.locator(`[id="${config}.agentsMode"]`).selectOption("pool");
+  await expect(page.locator(`[id="${config}.agents.min"]`)).toHaveValue("2");
+  await page.locator(`[id="${config}.agents.labels"]`).fill("pool");
+  await expect(page.locator(`[id="${config}.agents.labels-error"]`)).toHaveText("“pool” is not key=value: write labels as pool=lab, os=linux");
+  await page.locator(`[id="${config}.agents.labels"]`).fill(pool);
+  await page.locator(`[id="${config}.agents.min"]`).fill("3");
+  await expect(hint).toContainText(`Counted when you press Run: every agent then online with ${pool} that offers the workload and “shards”`);
+  await expect(hint).toContainText("2 online here now — ");
+  for (const name of names) await expect(hint).toContainText(name);
+  for (const metric of ["latency", "throughput", "requests"]) {
+    await page
+      .getByTestId("workload-metrics")
+      .getByRole("button", { name: `Add metric ${metric}`, exact: true })
+      .click();
+  }
+  await shot(page, "pool-form");
+  await page.getByRole("button", { name: "Create experiment" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: poolTitle })).toBeVisible();
+
+  // Two online in the pool, three asked for: the dialog says so and Run is refused.
+  await page.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(dialog.locator('form[data-ready="true"]')).toBeVisible();
+  const poolNeeds = dialog.getByTestId("run-pool");
+  await expect(poolNeeds).toContainText(
+    `Each run of Pooled is made by every online agent labelled ${pool} that offers shards, at least 3, counted when you press Run:`,
+  );
+  await expect(poolNeeds).toContainText(/only 2 online now \(.+\), so Run is refused until 1 more is\./);
+  for (const name of names) await expect(poolNeeds).toContainText(name);
+  await dialog.getByRole("button", { name: "Run 2 jobs" }).click();
+  await expect(dialog.locator("#run-variants-error")).toContainText("too few agents online in the pool");
+  await shot(page, "pool-run-dialog-short", poolNeeds);
+  await expect(page.getByTestId("batch")).toHaveCount(0);
+  await dialog.getByRole("button", { name: "Close" }).click();
+
+  // At least 2: both agents of the pool make the run.
+  await openForm(page, `${new URL(page.url()).pathname}/edit`);
+  await page.locator(`[id="${config}.agents.min"]`).fill("2");
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: poolTitle })).toBeVisible();
+  await page.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(dialog.locator('form[data-ready="true"]')).toBeVisible();
+  await expect(poolNeeds).toContainText("2 online now — ");
+  for (const name of names) await expect(poolNeeds).toContainText(name);
+  await shot(page, "pool-run-dialog", poolNeeds);
+  await dialog.getByRole("button", { name: "Run 2 jobs" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId("batch").first().getByTestId("batch-tallies")).toHaveText(/done/, { timeout: 120_000 });
+  await page.reload();
+  await expect(runs.getByRole("row").filter({ hasText: "2 agents:" })).toHaveCount(1);
 });

@@ -65,7 +65,7 @@ export function VariantsFieldset({ projectSlug, metricKeys, onAddMetrics }: Prop
                       workload?: { message?: string };
                       settings?: { message?: string };
                       probes?: ProbeErrors;
-                      agents?: { message?: string };
+                      agents?: { message?: string; labels?: { message?: string }; min?: { message?: string } };
                       onShardLoss?: { message?: string };
                     }
                   | undefined;
@@ -82,7 +82,8 @@ export function VariantsFieldset({ projectSlug, metricKeys, onAddMetrics }: Prop
                       config: configErrors?.message,
                       settings: configErrors?.settings?.message,
                       probes: configErrors?.probes,
-                      agents: configErrors?.agents?.message,
+                      // A pool's own field's problem sits under it (agents.labels, agents.min); the field shows them in one place.
+                      agents: configErrors?.agents?.message ?? configErrors?.agents?.labels?.message ?? configErrors?.agents?.min?.message,
                       onShardLoss: configErrors?.onShardLoss?.message,
                     }}
                     submitted={formState.isSubmitted}

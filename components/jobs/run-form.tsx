@@ -16,7 +16,7 @@ import { ZStartBatch, type TJobOrder } from "~/server/schemas/jobs";
 import type { BuiltInAgent } from "~/server/workloads/built-in-agents";
 import { KAFKA_LOCAL_BROKER_CAPABILITY, TARGETS_CAPABILITY } from "~/server/workloads/job-capabilities";
 import { MissingCapabilities } from "./missing-capabilities";
-import { agentsThatCanRun, batchDuration, jobCount, orderPreview, parseLabels, unofferedNeeds, type RunnableVariant } from "./run-plan";
+import { agentsThatCanRun, batchDuration, jobCount, orderPreview, parseLabels, unofferedNeeds, variantAgents, type RunnableVariant } from "./run-plan";
 import { AgentOptions } from "./agent-options";
 import { GroupNeeds } from "./group-needs";
 import { RunsForMde } from "./runs-for-mde";
@@ -83,8 +83,10 @@ export function RunForm({ target, onStarted }: { target: RunTarget; onStarted: (
   const seedNumber = seedText.trim() === "" ? undefined : Number(seedText);
   const seed = seedNumber !== undefined && Number.isInteger(seedNumber) && seedNumber >= 0 ? seedNumber : undefined;
   const count = jobCount(variants.length, warmupRuns, measuredRuns);
-  // A run several agents make together is a job per agent (one shard each).
-  const jobs = count.total + variants.reduce((sum, variant) => sum + (variant.agents - 1) * (warmupRuns + measuredRuns), 0);
+  // A run several agents make together is a job per agent (one shard each); a pool's agents are counted as the start will count them.
+  const perRun = variants.map((variant) => variantAgents(variant, agents.data ?? [], labels));
+  const jobs = count.total + perRun.reduce((sum, entry) => sum + (Math.max(1, entry.count) - 1) * (warmupRuns + measuredRuns), 0);
+  const shortPools = perRun.flatMap((entry, i) => (entry.short ? [`“${variants[i]?.name}” runs on ${entry.short}`] : []));
   const preview = orderPreview(
     variants.map((variant) => variant.name),
     warmupRuns,
@@ -116,6 +118,8 @@ export function RunForm({ target, onStarted }: { target: RunTarget; onStarted: (
     const found: Problems = {};
     if ("error" in parsedLabels) found.labels = parsedLabels.error;
     if (where === "agent" && !agentId) found.agentId = "choose an agent";
+    // The server refuses it too; said here so that nothing is sent that cannot start.
+    if (agents.data && shortPools.length) found.variants = `too few agents online in the pool: ${shortPools.join("; ")}`;
     const input = {
       projectSlug,
       experimentSlug,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { planBatch } from "~/server/agents/plan";
-import { agentsThatCanRun, batchDuration, jobCount, orderPreview, parseLabels, unofferedNeeds, type AgentForRun } from "./run-plan";
+import { agentsThatCanRun, batchDuration, jobCount, orderPreview, parseLabels, unofferedNeeds, variantAgents, type AgentForRun } from "./run-plan";
 
 describe("jobCount", () => {
   it("counts warm-ups and measured runs per variant", () => {
@@ -71,6 +71,17 @@ describe("agentsThatCanRun", () => {
     expect(agentsThatCanRun(agents, ["gzip"], { pool: "lab", os: "linux" })).toEqual([]);
     expect(agentsThatCanRun(agents, ["gzip"], {}, "c").map((a) => a.id)).toEqual(["c"]);
     expect(agentsThatCanRun(agents, ["gzip"], {}, "b")).toEqual([]);
+  });
+
+  it("counts a variant's pool as the batch start will: online, not stopping, labelled, within the batch's labels", () => {
+    const pooled = [...agents, agent("f", { stopRequested: true }), agent("g", { labels: { pool: "lab", zone: "b" } })];
+    const variant = { name: "Split", workload: "gzip", needs: ["gzip"], agents: { labels: { pool: "lab" }, min: 2 } };
+    expect(variantAgents(variant, pooled, {})).toMatchObject({ count: 2, short: null, members: [{ id: "a" }, { id: "g" }] });
+    expect(variantAgents(variant, pooled, { zone: "b" })).toMatchObject({
+      count: 1,
+      short: "every online agent labelled pool=lab that runs “gzip”, at least 2: 1 is online now (g)",
+    });
+    expect(variantAgents({ ...variant, agents: 3 }, pooled, {})).toEqual({ count: 3, pool: null, members: [], short: null });
   });
 
   it("also requires the probe kinds the jobs sample", () => {

@@ -2,8 +2,10 @@
 // of the project's agents could take them. The order comes from the same planBatch the server
 // queues with, so the preview is the batch's order.
 import { planBatch } from "~/server/agents/plan";
-import { ZLabels, type TLabels } from "~/server/schemas/agents";
+import { ZLabels, type TLabels } from "~/server/schemas/labels";
 import type { TJobOrder } from "~/server/schemas/jobs";
+import { agentCount, agentPool, type TAgentPool, type TWorkloadAgents } from "~/server/schemas/workload";
+import { poolMembers, poolShortfall } from "~/server/agents/agent-pools";
 
 export interface RunnableVariant {
   name: string;
@@ -11,8 +13,8 @@ export interface RunnableVariant {
   workload: string | null;
   /** What its jobs need from an agent: the workload and `probe:<kind>` per probe kind (server/workloads/job-capabilities.ts). */
   needs: string[];
-  /** How many agents make each of its runs together (a job group, docs/agents.md); 1 for one agent. */
-  agents: number;
+  /** How many agents make each of its runs together (a job group, docs/agents.md): a number (1 for one agent), or a pool counted at Run. */
+  agents: TWorkloadAgents;
 }
 
 export interface JobCount {
@@ -70,6 +72,25 @@ export interface AgentForRun {
   revokedAt: Date | null;
   capabilities: string[];
   labels: TLabels;
+  stopRequested?: boolean;
+}
+
+export interface VariantAgents {
+  /** How many agents would make each run if Run were pressed now. */
+  count: number;
+  pool: TAgentPool | null;
+  /** A pool's agents that could take a shard now (the server counts the same ones at start). */
+  members: AgentForRun[];
+  /** Why Run would be refused: the pool has fewer than its minimum online; null otherwise. */
+  short: string | null;
+}
+
+/** How many agents each run of the variant takes: its number, or its pool counted as the batch start will count it. */
+export function variantAgents(variant: RunnableVariant, agents: AgentForRun[], labels: TLabels): VariantAgents {
+  const pool = agentPool(variant.agents);
+  if (!pool) return { count: agentCount(variant.agents, 0), pool: null, members: [], short: null };
+  const members = poolMembers(agents, variant.needs, pool, labels);
+  return { count: agentCount(variant.agents, members.length), pool, members, short: poolShortfall(variant.workload ?? "", pool, members) };
 }
 
 /**

@@ -7,7 +7,7 @@ import { useEffect, useState } from "react";
 import { Segmented } from "~/components/charts/segmented";
 import { Field, FieldError, invalidProps } from "~/components/forms/field";
 import type { AdvertisedWorkload } from "~/server/agents/agent-admin";
-import type { TShardLoss, TWorkloadMetric } from "~/server/schemas/workload";
+import { splitsOverAgents, type TShardLoss, type TWorkloadAgentsInput, type TWorkloadMetric } from "~/server/schemas/workload";
 import { splitSettingNames } from "~/server/workloads/split-settings";
 import { AgentsField } from "./agents-field";
 import { settingsProblems } from "~/server/workloads/settings-problems";
@@ -22,7 +22,7 @@ export interface WorkloadConfig {
   workload?: string;
   settings?: Settings;
   probes?: ProbeDraft[];
-  agents?: number;
+  agents?: TWorkloadAgentsInput;
   onShardLoss?: TShardLoss;
 }
 
@@ -218,7 +218,7 @@ export function WorkloadEditor({ name, variant, value, onChange, workloads, work
             {form && "unsupported" in form ? ` The settings are edited as JSON: ${form.unsupported}.` : null}
           </p>
           {advert ? <WorkloadMetrics workload={advert} metricKeys={metricKeys} onAdd={onAddMetrics} /> : null}
-          {splitNames.length || (value.agents ?? 1) > 1 ? (
+          {splitNames.length || splitsOverAgents(value.agents) ? (
             <AgentsField
               name={name}
               variant={variant}

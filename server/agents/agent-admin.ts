@@ -6,7 +6,7 @@ import type { Db } from "../db/client";
 import { AppError } from "../core/errors";
 import { ONLINE_WITHIN_MS } from "./timing";
 import { notifyWork } from "./wakeups";
-import type { TLabels } from "../schemas/agents";
+import type { TLabels } from "../schemas/labels";
 import type { TWorkloadAdvert, TWorkloadMetric } from "../schemas/workload";
 import { readAdvert } from "../workloads/workload-order";
 
@@ -127,9 +127,10 @@ export async function resumeAgent(db: Db, projectId: string, agentId: string): P
 export interface AdvertisedWorkload extends Omit<TWorkloadAdvert, "metrics"> {
   /**
    * The agents that advertise it, most recently seen first; `sameSettings`: its settings schema is
-   * the one shown; `shards`: it can take a share of a run split over several agents.
+   * the one shown; `shards`: it can take a share of a run split over several agents; `labels`: what
+   * a pool of agents is chosen by.
    */
-  agents: { id: string; name: string; kind: "go" | "jvm" | "other"; online: boolean; sameSettings: boolean; shards: boolean }[];
+  agents: { id: string; name: string; kind: "go" | "jvm" | "other"; online: boolean; sameSettings: boolean; shards: boolean; labels: TLabels }[];
   /**
    * Every metric an agent that advertises it reports (the union, in the first agent's order), with
    * the agents that report each: the form offers them, the server refuses any other key.
@@ -149,7 +150,7 @@ export async function advertisedWorkloads(db: Db, projectId: string, now = new D
   const agents = await db.agent.findMany({
     where: { projectId, revokedAt: null },
     orderBy: [{ lastSeenAt: { sort: "desc", nulls: "last" } }, { name: "asc" }],
-    select: { id: true, name: true, kind: true, workloads: true, capabilities: true, lastSeenAt: true, revokedAt: true },
+    select: { id: true, name: true, kind: true, workloads: true, capabilities: true, labels: true, lastSeenAt: true, revokedAt: true },
   });
   const byName = new Map<string, AdvertisedWorkload>();
   for (const agent of agents) {
@@ -163,6 +164,7 @@ export async function advertisedWorkloads(db: Db, projectId: string, now = new D
         online: isOnline(agent, now),
         sameSettings: JSON.stringify(workload.settingsSchema) === JSON.stringify(entry.settingsSchema),
         shards: agent.capabilities.includes(SHARDS_CAPABILITY),
+        labels: agent.labels as TLabels,
       });
       if (!metrics) entry.metricsKnown = false;
       for (const metric of metrics ?? []) {

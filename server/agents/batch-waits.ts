@@ -5,7 +5,7 @@
 // without a word once the Run dialog is closed. An online agent that could take the jobs means
 // nothing is wrong: they wait their turn.
 import { formatDateTime } from "../display/display";
-import type { TLabels } from "../schemas/agents";
+import type { TLabels } from "../schemas/labels";
 
 export interface WaitingAgent {
   id: string;
@@ -26,7 +26,8 @@ export interface WaitingBatch {
 }
 
 const quoted = (names: string[]) => names.map((name) => `“${name}”`).join(", ");
-const labelText = (labels: TLabels) =>
+/** "pool=lab, os=linux". */
+export const labelText = (labels: TLabels) =>
   Object.entries(labels)
     .map(([key, value]) => `${key}=${value}`)
     .join(", ");

@@ -4,12 +4,13 @@
 import crypto from "node:crypto";
 import type { Db, Prisma } from "../db/client";
 import { AppError, type FieldIssue, issuesSummary } from "../core/errors";
-import type { TLabels } from "../schemas/agents";
+import type { TLabels } from "../schemas/labels";
 import { MAX_BATCH_JOBS, type TJobOrder, type TJobStatus, type TStartBatch } from "../schemas/jobs";
-import { workloadOf, type TVariantWorkload } from "../schemas/workload";
+import { agentPool, splitsOverAgents, workloadOf, type TVariantWorkload } from "../schemas/workload";
 import { jobCapabilities } from "../workloads/job-capabilities";
 import { requireWorkloadFit } from "../workloads/workload-checks";
 import { isOnline } from "./agent-admin";
+import { resolvePools, type TResolvedWorkload } from "./agent-pools";
 import { batchWaitReasons, type WaitingAgent } from "./batch-waits";
 import { settleConfirmationOf } from "./confirmation-wakeup";
 import { newSeed, planBatch } from "./plan";
@@ -128,7 +129,7 @@ export async function startBatch(
     }
   }
 
-  if (pinned && chosen.some((variant) => (workloads.get(variant.id)?.agents ?? 1) > 1)) {
+  if (pinned && chosen.some((variant) => splitsOverAgents(workloads.get(variant.id)?.agents))) {
     throw new AppError(
       "UNPROCESSABLE",
       "A variant whose workload runs on several agents cannot be pinned to one agent: leave the agent out or set agents to 1",
@@ -137,12 +138,16 @@ export async function startBatch(
       },
     );
   }
+  // A pool is counted now: its groups get a shard per agent of it that could take one.
+  const hasPool = [...workloads.values()].some((workload) => agentPool(workload.agents));
+  const pools = resolvePools(chosen, workloads, hasPool ? await waitingAgents(db, projectId) : [], input.labels);
+  const resolved = pools.workloads;
   // Each job of a variant split over N agents is a group of N shards, each with its share of the load.
-  const shares = await shardSettings(db, projectId, chosen, workloads);
+  const shares = await shardSettings(db, projectId, chosen, resolved);
 
   // An A/A batch: two sides of `runs` runs each, of the one variant.
   const measuredRuns = (input.runs ?? experiment.measuredRuns) * (input.noise ? 2 : 1);
-  const total = chosen.reduce((sum, variant) => sum + (workloads.get(variant.id)?.agents ?? 1) * (experiment.warmupRuns + measuredRuns), 0);
+  const total = chosen.reduce((sum, variant) => sum + (resolved.get(variant.id)?.agents ?? 1) * (experiment.warmupRuns + measuredRuns), 0);
   if (total > MAX_BATCH_JOBS) {
     throw new AppError(
       "UNPROCESSABLE",
@@ -176,7 +181,7 @@ export async function startBatch(
       });
       // A group's shards sit next to each other in the batch's order, so agents claim them together.
       const rows = plan.flatMap((job) => {
-        const workload = workloads.get(job.variant.id) as TVariantWorkload;
+        const workload = resolved.get(job.variant.id) as TResolvedWorkload;
         const shards = shares.get(job.variant.id);
         const common = {
           projectId,
@@ -186,7 +191,7 @@ export async function startBatch(
           repetition: job.repetition,
           warmup: job.warmup,
           capabilities: jobCapabilities(workload),
-          requiredLabels: input.labels,
+          requiredLabels: pools.labels.get(job.variant.id) ?? input.labels,
           pinnedAgentId: pinned?.id,
           maxAttempts: input.maxAttempts,
           runAfter: createdAt,
@@ -213,7 +218,8 @@ export async function startBatch(
     order: input.order,
     seed,
     jobs: total,
-    eligibleAgents: await countEligibleAgents(db, projectId, needed, input.labels, pinned?.id),
+    // A pool's labels too: the agents that could run every job are in every pool.
+    eligibleAgents: await countEligibleAgents(db, projectId, needed, Object.assign({}, input.labels, ...pools.labels.values()), pinned?.id),
   };
 }
 

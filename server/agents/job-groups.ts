@@ -3,9 +3,10 @@
 // the settings schema its agents advertise.
 import type { Db } from "../db/client";
 import { AppError } from "../core/errors";
-import type { TVariantWorkload, TWorkloadSettings } from "../schemas/workload";
+import type { TWorkloadSettings } from "../schemas/workload";
 import { SPLIT_KEY, splitSettingNames, splitSettings } from "../workloads/split-settings";
 import { workloadOffers } from "../workloads/workload-checks";
+import type { TResolvedWorkload } from "./agent-pools";
 
 /**
  * Each split variant's shard settings (by variant id); variants run by one agent are absent.
@@ -15,14 +16,14 @@ export async function shardSettings(
   db: Db,
   projectId: string,
   variants: readonly { id: string; name: string }[],
-  workloads: ReadonlyMap<string, TVariantWorkload>,
+  workloads: ReadonlyMap<string, TResolvedWorkload>,
 ): Promise<Map<string, TWorkloadSettings[]>> {
   const split = variants.filter((variant) => (workloads.get(variant.id)?.agents ?? 1) > 1);
   const shares = new Map<string, TWorkloadSettings[]>();
   if (split.length === 0) return shares;
   const offers = await workloadOffers(db, projectId);
   for (const variant of split) {
-    const workload = workloads.get(variant.id) as TVariantWorkload;
+    const workload = workloads.get(variant.id) as TResolvedWorkload;
     const schema = offers.get(workload.workload)?.[0]?.settingsSchema ?? {};
     if (splitSettingNames(schema).length === 0) {
       throw new AppError(
@@ -39,7 +40,7 @@ export async function shardSettings(
         { fieldIssues: [{ path: ["variants"], message: `no load setting given to split over ${workload.agents} agents` }] },
       );
     }
-    shares.set(variant.id, splitSettings(workload.settings, schema, workload.agents as number, ["variants", variant.name, "settings"]));
+    shares.set(variant.id, splitSettings(workload.settings, schema, workload.agents ?? 1, ["variants", variant.name, "settings"]));
   }
   return shares;
 }

@@ -13,7 +13,7 @@ import type { SeriesSubject } from "../history/commit-series";
 import { currentSeries, pointsOf } from "../history/stored-series";
 import { hasFiniteFigures, storedFigures } from "../runs/finite-figures";
 import { runFigure } from "../runs/run-figure";
-import type { TLabels } from "../schemas/agents";
+import type { TLabels } from "../schemas/labels";
 import { announceAlert, ruleToAnnounce, type RuleToAnnounce } from "./announce-alert";
 import { confirmationVerdict } from "./confirmation-verdict";
 

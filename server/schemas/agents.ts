@@ -2,6 +2,7 @@
 // replies, and the dashboard's agent procedures. Shared by REST, OpenAPI and tRPC.
 import { z } from "zod";
 import { ZSlug } from "./common";
+import { ZLabels } from "./labels";
 import { ZWorkloadAdvert } from "./workload";
 
 export const agentKinds = ["go", "jvm", "other"] as const;
@@ -13,15 +14,6 @@ export const ZCapabilities = z
   .array(z.string().trim().min(1, "a capability cannot be blank").max(100, "a capability must be at most 100 characters"))
   .max(200, "at most 200 capabilities")
   .transform((names) => [...new Set(names)]);
-
-/** key → value strings used to pin work to machines, e.g. {"pool": "lab"}. */
-export const ZLabels = z
-  .record(
-    z.string().trim().min(1, "a label key cannot be blank").max(64, "a label key must be at most 64 characters"),
-    z.string().max(200, "a label value must be at most 200 characters"),
-  )
-  .refine((labels) => Object.keys(labels).length <= 50, "at most 50 labels");
-export type TLabels = z.output<typeof ZLabels>;
 
 const ZAgentVersion = z.string().trim().min(1, "version is required").max(50, "version must be at most 50 characters");
 const ZWorkloadAdverts = z.array(ZWorkloadAdvert).max(100, "at most 100 workloads");

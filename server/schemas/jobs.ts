@@ -1,7 +1,7 @@
 // The job side of the protocol (docs/agent-protocol.md: claim, lease, complete, fail, release)
 // and the dashboard's batch procedures. Shared by REST, OpenAPI and tRPC.
 import { z } from "zod";
-import { ZLabels } from "./agents";
+import { ZLabels } from "./labels";
 import { MAX_BATCH_JOBS } from "./batch-limits";
 import { ZSlug } from "./common";
 import { ZMetricAggregation, ZMetricDirection } from "./experiment";

@@ -5,7 +5,7 @@
 // not take that setting). The queue matches jobs to agents with it,
 // and the Run dialog says which of these no agent offers.
 import { probeCapability } from "../schemas/probe";
-import type { TVariantWorkload } from "../schemas/workload";
+import { splitsOverAgents, type TVariantWorkload } from "../schemas/workload";
 
 /** The capability of an agent whose workloads start the bundled targets a job's settings list (the Go agent's http, grpc and s3). */
 export const TARGETS_CAPABILITY = "targets";
@@ -20,6 +20,6 @@ export function jobCapabilities(workload: TVariantWorkload): string[] {
   const targets = Array.isArray(workload.settings.targets) && workload.settings.targets.length > 0 ? [TARGETS_CAPABILITY] : [];
   const broker = workload.workload === "kafka" && workload.settings.localBroker === true ? [KAFKA_LOCAL_BROKER_CAPABILITY] : [];
   // A shard of a job group needs an agent that reports ready and starts at the group's start time.
-  const shards = (workload.agents ?? 1) > 1 ? [SHARDS_CAPABILITY] : [];
+  const shards = splitsOverAgents(workload.agents) ? [SHARDS_CAPABILITY] : [];
   return [...new Set([workload.workload, ...targets, ...broker, ...shards, ...workload.probes.map((probe) => probeCapability(probe.kind))])];
 }

@@ -5,8 +5,9 @@
 // the server stores ONE run whose latency percentiles are those of every shard's requests
 // together and whose request count is the shards' sum. A fourth agent, the reference agent (it
 // runs no http), never joins. And one of three agents SIGKILLed mid-run: the group is stored
-// partial (or run again, per onShardLoss), each request counted once. Skipped, saying so, where
-// Go is not installed.
+// partial (or run again, per onShardLoss), each request counted once. A pool of labelled agents
+// counted at the start takes the shards, an unlabelled agent none. Skipped, saying so, where Go
+// is not installed.
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -275,6 +276,37 @@ describe.skipIf(!hasGo)("two Go agents of one machine sharing its machine lock (
       shards.map((job) => job.status),
       kit.context(),
     ).toEqual(["succeeded", "succeeded"]);
+    expect(await db.run.count({ where: { experiment: { projectId: project.id } } })).toBe(1);
+  });
+});
+
+describe.skipIf(!hasGo)("a pool of labelled Go agents", () => {
+  it("splits each run over the pool's agents online at the start, never an agent without its label", async () => {
+    const project = await jobsProject(db, "go-pool", {
+      measuredRuns: 1,
+      variants: [
+        {
+          name: "Pooled",
+          isBaseline: true,
+          config: { workload: "http", settings: { url: targetUrl, rate: 40, duration: 1 }, agents: { labels: { pool: "lab" }, min: 2 } },
+        },
+      ],
+      metrics: [{ key: "requests", unit: "count", direction: "higher_is_better" }],
+    });
+    await goAgents(project, "go-pool-lab", 2, { VERSUS_AGENT_LABELS: "pool=lab" });
+    await goAgents(project, "go-pool-other", 1);
+    const batch = await runExperiment(project);
+    expect(batch.jobs).toBe(2);
+    await batchSettled(batch.id, { timeoutMs: 30_000 });
+    const shards = await db.job.findMany({ where: { batchId: batch.id }, orderBy: { shard: "asc" }, include: { agent: true } });
+    expect(
+      shards.map((job) => [job.status, job.shards, job.requiredLabels, job.agent?.name.startsWith("go-pool-lab-")]),
+      kit.context(),
+    ).toEqual([
+      ["succeeded", 2, { pool: "lab" }, true],
+      ["succeeded", 2, { pool: "lab" }, true],
+    ]);
+    expect(new Set(shards.map((job) => job.agentId)).size).toBe(2);
     expect(await db.run.count({ where: { experiment: { projectId: project.id } } })).toBe(1);
   });
 });
