@@ -10,8 +10,13 @@ export const FLOAT64_LIMIT = 100_000;
 const FLOAT64 = 1;
 const FLOAT32 = 2;
 
-// Level 1: measured on a million latencies, 40 % faster than the default for 2 % more bytes.
-const DEFLATE = { level: 1 };
+// Run-length matching only (Z_RLE): after the shuffle, the sign and exponent bytes come in long
+// runs and the low mantissa bytes are noise no match finder shortens, so looking back further only
+// costs time. Measured on a million latencies (float32): 43 ms and 2.86 MB, against 122 ms and
+// 2.90 MB at level 1 with the usual matching (218 ms and 2.85 MB at the default level); on a
+// thousand (float64) 0.12 ms against 0.17 ms, the same bytes. Plain deflate either way: blobs
+// written before inflate as they did.
+const DEFLATE = { level: 1, strategy: zlib.constants.Z_RLE };
 const deflateRaw = promisify(zlib.deflateRaw);
 
 function shuffled(samples: ArrayLike<number>): { format: number; bytes: Uint8Array } {
