@@ -6,8 +6,9 @@
 // together and whose request count is the shards' sum. A fourth agent, the reference agent (it
 // runs no http), never joins. And one of three agents SIGKILLed mid-run: the group is stored
 // partial (or run again, per onShardLoss), each request counted once. A pool of labelled agents
-// counted at the start takes the shards, an unlabelled agent none. Skipped, saying so, where Go
-// is not installed.
+// counted at the start takes the shards, an unlabelled agent none. The grpc workload splits and
+// merges the same way against the agent's bundled gRPC target. Skipped, saying so, where Go is not
+// installed.
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -17,7 +18,8 @@ import { build, encodeIntoCompressedBase64 } from "hdr-histogram-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serveDirectRoute } from "~/scripts/lib/direct-routes";
 import { startRouteServer, type RouteServer } from "~/test/route-server";
-import { eventually, startAgent } from "~/test/reliability/processes";
+import { spawn } from "node:child_process";
+import { Child, eventually, startAgent } from "~/test/reliability/processes";
 import { goAgentKit, hasGo } from "~/test/reliability/go-agent-kit";
 
 const { db } = await import("~/server/db/client");
@@ -308,6 +310,73 @@ describe.skipIf(!hasGo)("a pool of labelled Go agents", () => {
     ]);
     expect(new Set(shards.map((job) => job.agentId)).size).toBe(2);
     expect(await db.run.count({ where: { experiment: { projectId: project.id } } })).toBe(1);
+  });
+});
+
+describe.skipIf(!hasGo)("a gRPC load test split over two Go agents", () => {
+  it("splits the call rate, and stores one run whose percentiles are those of both shards' calls", async () => {
+    // The agent's own bundled target serves the gRPC payload service on a free port.
+    const grpcTarget = kit.track(
+      new Child("grpc target", spawn(kit.binary(), ["target", "--addr", "127.0.0.1:0", "--grpc-addr", "127.0.0.1:0", "--payload-size", "1024"])),
+    );
+    const address = await eventually(
+      "the target to listen for gRPC",
+      () => grpcTarget.lines.map((line) => /^listening for gRPC on (\S+)$/.exec(line)?.[1]).find(Boolean) ?? false,
+      { context: kit.context },
+    );
+    const project = await jobsProject(db, "go-grpc-group", {
+      measuredRuns: 1,
+      variants: [
+        {
+          name: "Unary",
+          isBaseline: true,
+          config: {
+            workload: "grpc",
+            settings: { target: address, method: "versus.target.Payloads/Unary", data: '{"size": 1024}', model: "open", rate: 100, duration: 2 },
+            agents: 2,
+          },
+        },
+      ],
+      metrics: [
+        { key: "latency", unit: "ms", direction: "lower_is_better" },
+        { key: "requests", unit: "count", direction: "higher_is_better" },
+      ],
+    });
+    await goAgents(project, "go-grpc", 2);
+    const batch = await runExperiment(project);
+    await batchSettled(batch.id);
+    const shards = await db.job.findMany({ where: { batchId: batch.id }, orderBy: { shard: "asc" }, include: { agent: true } });
+    expect(
+      shards.map((job) => [job.status, job.error, (job.payload as { settings: { rate: number } }).settings.rate]),
+      kit.context(),
+    ).toEqual([
+      ["succeeded", null, 50],
+      ["succeeded", null, 50],
+    ]);
+    expect(new Set(shards.map((job) => job.agentId)).size).toBe(2);
+
+    const runs = await db.run.findMany({ where: { experiment: { projectId: project.id } }, include: { results: { include: { metric: true } } } });
+    expect(runs).toHaveLength(1);
+    type ShardRun = { metrics: { key: string; histogram?: string; histogramScale?: number; value?: number }[] };
+    const shardRuns = shards.map((job) => job.shardRun as ShardRun);
+    const shardMetric = (run: ShardRun, key: string) => run.metrics.find((m) => m.key === key);
+    const result = (key: string) => runs[0]?.results.find((r) => r.metric.key === key);
+    const perShard = shardRuns.map((run) => shardMetric(run, "requests")?.value as number);
+    expect(perShard.every((calls) => calls > 0)).toBe(true);
+    expect(result("requests")?.mean).toBe(perShard[0]! + perShard[1]!);
+
+    const scale = shardMetric(shardRuns[0]!, "latency")?.histogramScale as number;
+    const union = unionOf(
+      shardRuns.map((run) => shardMetric(run, "latency")?.histogram as string),
+      scale,
+    );
+    const unionFigures = histogramFigures(encodeIntoCompressedBase64(union), scale);
+    union.destroy();
+    const latency = result("latency");
+    expect({ p50: latency?.p50, p99: latency?.p99, n: Number(latency?.n) }).toEqual({ p50: unionFigures?.p50, p99: unionFigures?.p99, n: unionFigures?.n });
+    console.info(
+      `go-agent-job-group (grpc): ${Number(latency?.n)} calls (${perShard.join(" + ")}), merged p50 ${latency?.p50} ms, p99 ${latency?.p99} ms; union p50 ${unionFigures?.p50}, p99 ${unionFigures?.p99}`,
+    );
   });
 });
 
