@@ -23,8 +23,6 @@ import { answeringPagesDuringOutages } from "./lib/outage-page";
 import { exitWithPrimary, serverProcessCount, superviseWorkers } from "./lib/worker-processes";
 
 const dev = process.argv.includes("--dev");
-// Before Next.js loads: its modules are most of what a fresh heap holds (./lib/heap-growth.ts).
-limitHeapGrowth(env.VERSUS_HEAP_GROWTH_PERCENT);
 // With several server processes this one is their primary (./lib/worker-processes.ts) and serves
 // nothing itself; the development server is always one process.
 const processes = dev ? 1 : serverProcessCount();
@@ -53,7 +51,12 @@ const server = http.createServer((req, res) => {
 });
 server.on("connect", refuseConnect);
 if (dev) server.on("upgrade", app.getUpgradeHandler()); // hot reloading's WebSocket
-server.listen(port, hostname, () => console.log(`▲ Next.js ${dev ? "development server" : "server"} on http://${hostname}:${port}`));
+server.listen(port, hostname, () => {
+  // Once serving (./lib/heap-growth.ts): while Next.js loads, the heap only grows, and holding
+  // each step to 10 % would collect dozens of times for nothing and slow the start.
+  limitHeapGrowth(env.VERSUS_HEAP_GROWTH_PERCENT);
+  console.log(`▲ Next.js ${dev ? "development server" : "server"} on http://${hostname}:${port}`);
+});
 
 // Marks left by runs stored while no worker ran (a crash, a restart) are done now.
 const stopWorker = new AbortController();

@@ -119,6 +119,11 @@ describe("VERSUS_WORKERS=2", () => {
   it("a worker killed alone is replaced; SIGTERM to the server stops its workers", async () => {
     const server = await startServer({ databaseUrl, env: { VERSUS_WORKERS: "2" } });
     servers.push(server);
+    // Killed while still starting, a worker stops the server (a crash at start-up would loop);
+    // the health check answered from one, so wait until both have said they listen.
+    await eventually("both workers to listen", () => server.lines.filter((line) => line.startsWith("▲ Next.js server on")).length === 2, {
+      context: () => server.tail(),
+    });
     const [first, second] = workersOf(server);
     process.kill(first as number, "SIGKILL");
     const replaced = await eventually(
