@@ -7,6 +7,7 @@
 import { useState } from "react";
 import { Field, invalidProps } from "~/components/forms/field";
 import { parseLabels } from "~/components/jobs/run-plan";
+import { hasLabels } from "~/server/agents/agent-pools";
 import { labelText } from "~/server/agents/batch-waits";
 import type { TLabels } from "~/server/schemas/labels";
 import {
@@ -104,8 +105,7 @@ export function AgentsField({ name, variant, agents, onShardLoss, splitNames, sh
 
   // The agents of the pool as labelled now: what Run would count, were it pressed now.
   const poolLabels = pool?.labels ?? {};
-  const inPool =
-    pool && Object.keys(poolLabels).length ? online.filter((agent) => Object.entries(poolLabels).every(([key, value]) => agent.labels[key] === value)) : [];
+  const inPool = pool && Object.keys(poolLabels).length ? online.filter((agent) => hasLabels(agent, poolLabels)) : [];
   const poolError = labelsProblem ?? errors.agents;
   // The schema names the pool's field its message is about (server/schemas/workload.ts, ZWorkloadAgents).
   const minError = poolError?.startsWith("agents.min:") ? poolError : undefined;

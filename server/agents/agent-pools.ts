@@ -22,7 +22,8 @@ export interface PoolCandidate {
 /** A workload whose agents are a number: a pool's, counted at batch start. */
 export type TResolvedWorkload = Omit<TVariantWorkload, "agents"> & { agents?: number };
 
-const hasLabels = (agent: PoolCandidate, labels: TLabels) => Object.entries(labels).every(([key, value]) => agent.labels[key] === value);
+/** Whether the agent carries every one of these labels (the same value for each key). */
+export const hasLabels = (agent: { labels: TLabels }, labels: TLabels) => Object.entries(labels).every(([key, value]) => agent.labels[key] === value);
 
 /**
  * The agents that could take a shard of a pool's jobs now: unrevoked, online, not asked to stop,
