@@ -65,6 +65,24 @@ function unionOf(histograms: string[], scale: number) {
   return union;
 }
 
+/** What a shard stored for the merge: its run document. */
+type ShardRun = { startedAt: string; metrics: { key: string; histogram?: string; histogramScale?: number; value?: number }[] };
+const shardMetric = (run: ShardRun, key: string) => run.metrics.find((m) => m.key === key);
+
+/** The figures of one histogram of every shard's latencies: what the merged run must show. */
+function unionLatency(shardRuns: ShardRun[]) {
+  const scale = shardMetric(shardRuns[0]!, "latency")?.histogramScale as number;
+  const union = unionOf(
+    shardRuns.map((run) => shardMetric(run, "latency")?.histogram as string),
+    scale,
+  );
+  try {
+    return histogramFigures(encodeIntoCompressedBase64(union), scale);
+  } finally {
+    union.destroy();
+  }
+}
+
 /** `count` Go agents enrolled in the project, named `<label>-1` …, once each is ready. */
 async function goAgents(project: { token: string }, label: string, count: number, env?: Record<string, string>) {
   const agents = Array.from({ length: count }, (_, i) =>
@@ -120,9 +138,7 @@ describe.skipIf(!hasGo)("a load test split over three Go agents", () => {
     const runs = await db.run.findMany({ where: { experiment: { projectId: project.id } }, include: { results: { include: { metric: true } } } });
     expect(runs).toHaveLength(1);
     const result = (key: string) => runs[0]?.results.find((r) => r.metric.key === key);
-    type ShardRun = { startedAt: string; metrics: { key: string; histogram?: string; histogramScale?: number; value?: number }[] };
     const shardRuns = shards.map((job) => job.shardRun as ShardRun);
-    const shardMetric = (run: ShardRun, key: string) => run.metrics.find((m) => m.key === key);
 
     // Total requests: the sum of the shards' (and every one of them reached the target).
     const perShard = shardRuns.map((run) => shardMetric(run, "requests")?.value as number);
@@ -130,13 +146,7 @@ describe.skipIf(!hasGo)("a load test split over three Go agents", () => {
     expect(result("requests")?.mean).toBe(served);
 
     // Merged percentiles: those of one histogram of every shard's requests.
-    const scale = shardMetric(shardRuns[0]!, "latency")?.histogramScale as number;
-    const union = unionOf(
-      shardRuns.map((run) => shardMetric(run, "latency")?.histogram as string),
-      scale,
-    );
-    const unionFigures = histogramFigures(encodeIntoCompressedBase64(union), scale);
-    union.destroy();
+    const unionFigures = unionLatency(shardRuns);
     const latency = result("latency");
     const figures = { p50: latency?.p50, p99: latency?.p99, p999: latency?.p999, n: Number(latency?.n) };
     expect(figures).toEqual({ p50: unionFigures?.p50, p99: unionFigures?.p99, p999: unionFigures?.p999, n: unionFigures?.n });
@@ -357,21 +367,13 @@ describe.skipIf(!hasGo)("a gRPC load test split over two Go agents", () => {
 
     const runs = await db.run.findMany({ where: { experiment: { projectId: project.id } }, include: { results: { include: { metric: true } } } });
     expect(runs).toHaveLength(1);
-    type ShardRun = { metrics: { key: string; histogram?: string; histogramScale?: number; value?: number }[] };
     const shardRuns = shards.map((job) => job.shardRun as ShardRun);
-    const shardMetric = (run: ShardRun, key: string) => run.metrics.find((m) => m.key === key);
     const result = (key: string) => runs[0]?.results.find((r) => r.metric.key === key);
     const perShard = shardRuns.map((run) => shardMetric(run, "requests")?.value as number);
     expect(perShard.every((calls) => calls > 0)).toBe(true);
     expect(result("requests")?.mean).toBe(perShard[0]! + perShard[1]!);
 
-    const scale = shardMetric(shardRuns[0]!, "latency")?.histogramScale as number;
-    const union = unionOf(
-      shardRuns.map((run) => shardMetric(run, "latency")?.histogram as string),
-      scale,
-    );
-    const unionFigures = histogramFigures(encodeIntoCompressedBase64(union), scale);
-    union.destroy();
+    const unionFigures = unionLatency(shardRuns);
     const latency = result("latency");
     expect({ p50: latency?.p50, p99: latency?.p99, n: Number(latency?.n) }).toEqual({ p50: unionFigures?.p50, p99: unionFigures?.p99, n: unionFigures?.n });
     console.info(
