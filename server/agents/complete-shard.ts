@@ -11,6 +11,7 @@ import type { Prisma } from "../db/generated/client";
 import { mergeShardRuns, type MissingShard, type ShardRun, type TJobRun } from "../runs/merge-shard-runs";
 import type { TVariantWorkload } from "../schemas/workload";
 import type { LeaseHolder } from "./lease";
+import { lockJobGroup } from "./group-lock";
 
 export type ShardOutcome = { kind: "waiting" } | { kind: "lost" } | { kind: "last"; merged: TJobRun };
 
@@ -74,7 +75,7 @@ export async function completeShard(
   now = new Date(),
 ): Promise<ShardOutcome> {
   const outcome = await db.$transaction(async (tx): Promise<ShardOutcome | ({ kind: "all" } & ReturnType<typeof groupParts>)> => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${groupId}))`;
+    await lockJobGroup(tx, groupId);
     const { count } = await tx.job.updateMany({
       where: { id: jobId, projectId: holder.projectId, agentId: holder.agentId, leaseToken: holder.leaseToken, status: "leased" },
       data: { shardRun: run as Prisma.InputJsonObject },

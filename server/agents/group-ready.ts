@@ -14,6 +14,7 @@ import { holdsLastLease, jobOfProject, type LeaseHolder } from "./lease";
 import { leaseLost } from "./lease-conflict";
 import { GROUP_READY_POLL_MS, GROUP_READY_TIMEOUT_SECONDS, GROUP_START_LEAD_MS } from "./timing";
 import { notifyWork } from "./wakeups";
+import { lockJobGroup } from "./group-lock";
 
 interface ShardRow {
   id: string;
@@ -47,7 +48,7 @@ export async function reportReady(db: Db, holder: LeaseHolder, jobId: string, in
     const job = await tx.job.findFirst({ where: { id: jobId, projectId: holder.projectId }, select: { groupId: true } });
     if (!job) throw new AppError("NOT_FOUND", `No job "${jobId}" in this agent's project`);
     if (!job.groupId) throw new AppError("BAD_REQUEST", `Job "${jobId}" is not a shard of a job group: run it without calling ready`);
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${job.groupId}))`;
+    await lockJobGroup(tx, job.groupId);
     const rows: ShardRow[] = await tx.job.findMany({
       where: { groupId: job.groupId },
       orderBy: { shard: "asc" },

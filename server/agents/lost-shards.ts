@@ -22,6 +22,7 @@ import { groupParts, groupRowSelect, isLostShard, type GroupRow } from "./comple
 import { followFailedShard } from "./group-failure";
 import { backoffSeconds } from "./timing";
 import { notifyWork } from "./wakeups";
+import { lockJobGroup } from "./group-lock";
 
 type Row = GroupRow & {
   attempts: number;
@@ -56,8 +57,8 @@ const expiredError = (row: Row) =>
 
 async function settleGroup(db: Db, projectId: string, groupId: string, now: Date): Promise<void> {
   const settled = await db.$transaction(async (tx): Promise<Settled> => {
-    // The same lock as the group's ready and complete calls: a shard completing now is seen done, or sees this.
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${groupId}))`;
+    // The group's lock (./group-lock.ts): a shard completing now is seen done, or sees this.
+    await lockJobGroup(tx, groupId);
     const expired = await tx.$queryRaw<{ id: string }[]>`
       SELECT "id" FROM "Job" WHERE "groupId" = ${groupId} AND "status" = 'leased' AND "leaseExpiresAt" < ${utcNow}`;
     if (expired.length === 0) return { kind: "none" };
