@@ -8,7 +8,8 @@
 // repeated complete of it stores nothing twice.
 import type { Db } from "../db/client";
 import type { Prisma } from "../db/generated/client";
-import { mergeShardRuns, type MissingShard, type ShardRun, type TJobRun } from "../runs/merge-shard-runs";
+import { mergeShardRuns, type MissingShard, type ShardRun } from "../runs/merge-shard-runs";
+import type { TJobRun } from "../schemas/jobs";
 import type { TVariantWorkload } from "../schemas/workload";
 import type { LeaseHolder } from "./lease";
 import { lockJobGroup } from "./group-lock";

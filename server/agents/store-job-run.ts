@@ -7,7 +7,7 @@ import type { Db } from "../db/client";
 import { withGeneratorVerdict } from "../runs/generator-limits";
 import { prepareRuns } from "../runs/prepare-metric";
 import { storeJobRun, type JobToStore } from "../runs/store-runs";
-import type { TJobRun } from "../runs/merge-shard-runs";
+import type { TJobRun } from "../schemas/jobs";
 
 export interface ExperimentOfJob {
   projectId: string;

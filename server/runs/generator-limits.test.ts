@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { GENERATOR_LIMITED_TAG, withGeneratorVerdict } from "./generator-limits";
-import type { TJobRun } from "./merge-shard-runs";
+import type { TJobRun } from "../schemas/jobs";
 
 const run = (environment: Record<string, unknown>): TJobRun => ({ status: "succeeded", tags: ["x"], environment, metrics: [], warnings: ["earlier"] });
 const kept = { keptRate: true, late: 0, slots: 100, cpuPercent: 12, cores: 2 };

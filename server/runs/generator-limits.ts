@@ -6,7 +6,7 @@
 // and says so first among its warnings, shown with the run (an agent's own caveats travel in its
 // environment, which the runs table does not show).
 import { MAX_RUN_WARNINGS, MAX_WARNING_CHARS } from "../schemas/results";
-import type { TJobRun } from "./merge-shard-runs";
+import type { TJobRun } from "../schemas/jobs";
 
 export const GENERATOR_LIMITED_TAG = "generator-limited";
 

@@ -12,13 +12,11 @@
 // A probe's metrics (`<probe>.<suffix>`) come from the one shard that samples the system under
 // test for the group, as it reported them. A metric that fits none of these, or that not every
 // shard reported, is left out of the merged run with a warning saying so.
-import type { z } from "zod";
 import { AppError } from "../core/errors";
-import type { ZJobRunInput } from "../schemas/jobs";
+import type { TJobRun } from "../schemas/jobs";
 import { MAX_RUN_WARNINGS, MAX_WARNING_CHARS } from "../schemas/results";
 import { histogramFigures, mergeEncodedHistograms, type PercentileKey } from "./histogram";
 
-export type TJobRun = z.output<typeof ZJobRunInput>;
 type TMetric = TJobRun["metrics"][number];
 type TSeries = NonNullable<TMetric["timeSeries"]>;
 

@@ -5,7 +5,7 @@
 // with what is known of them. Null for a run one agent made.
 import type { Db } from "../db/client";
 import { AppError } from "../core/errors";
-import type { TJobRun } from "./merge-shard-runs";
+import type { TJobRun } from "../schemas/jobs";
 import { histogramFigures } from "./histogram";
 
 type TMetric = TJobRun["metrics"][number];

@@ -146,6 +146,7 @@ export const ZClaimReply = z.object({ job: ZClaimedJob }).meta({ id: "ClaimReply
  * repetition): the commit, its branch, subject line and time included, as the agents capture them.
  */
 export const ZJobRunInput = ZRunInput.omit({ variant: true, repetition: true });
+export type TJobRun = z.output<typeof ZJobRunInput>;
 
 export const ZCompleteRequest = z.object({ leaseToken: ZLeaseToken, run: ZJobRunInput }).meta({ id: "CompleteRequest" });
 export type TCompleteRequest = z.output<typeof ZCompleteRequest>;
