@@ -117,9 +117,12 @@ export async function startBatch(
     }
   }
 
+  // The project's agents as they are now, read once for what needs them: the online check and a pool's count.
+  const hasPool = [...workloads.values()].some((workload) => agentPool(workload.agents));
+  const agentsNow = options.requireOnlineAgent || hasPool ? await waitingAgents(db, projectId) : [];
   if (options.requireOnlineAgent) {
     const needs = [...new Map([...workloads.values()].map((workload) => jobCapabilities(workload)).map((caps) => [caps.join("\u0000"), caps])).values()];
-    const reasons = batchWaitReasons({ needs, requiredLabels: input.labels, pinnedAgentId: pinned?.id ?? null }, await waitingAgents(db, projectId));
+    const reasons = batchWaitReasons({ needs, requiredLabels: input.labels, pinnedAgentId: pinned?.id ?? null }, agentsNow);
     if (reasons.length) {
       throw new AppError("UNPROCESSABLE", `No online agent can run this batch now, so nothing was started. ${reasons.join(" ")}`, {
         fieldIssues: [
@@ -139,8 +142,7 @@ export async function startBatch(
     );
   }
   // A pool is counted now: its groups get a shard per agent of it that could take one.
-  const hasPool = [...workloads.values()].some((workload) => agentPool(workload.agents));
-  const pools = resolvePools(chosen, workloads, hasPool ? await waitingAgents(db, projectId) : [], input.labels);
+  const pools = resolvePools(chosen, workloads, agentsNow, input.labels);
   const resolved = pools.workloads;
   // Each job of a variant split over N agents is a group of N shards, each with its share of the load.
   const shares = await shardSettings(db, projectId, chosen, resolved);
