@@ -69,6 +69,23 @@ describe("experiment.runs", () => {
     expect(first.limit).toBe(RUNS_PAGE_SIZE);
     expect(first.runs.map((run) => `${run.variant}#${run.repetition}`).slice(0, 3)).toEqual(["cand#24", "cand#23", "cand#22"]);
     expect(first.runs).toHaveLength(RUNS_PAGE_SIZE);
+    // Every field the runs table reads, typed as the page gets it.
+    expect(first.runs[0]).toEqual({
+      id: expect.any(String),
+      status: "succeeded",
+      source: "upload",
+      sourceDetail: "",
+      repetition: 24,
+      createdAt: expect.any(Date),
+      finishedAt: expect.any(Date),
+      gitCommit: null,
+      gitBranch: null,
+      environment: {},
+      warnings: [],
+      variant: "cand",
+      noise: false,
+      agents: 1,
+    });
 
     const second = await owner.caller.experiment.runs({ projectSlug, experimentSlug, offset: 20, limit: 20 });
     expect(second.offset).toBe(20);
@@ -113,6 +130,14 @@ describe("experiment.metricResults", () => {
       ...Array.from({ length: 15 }, (_, i) => `cand#${i}`),
     ]);
     expect(second.rows[0]?.result).toMatchObject({ n: 1, mean: 20, unusable: null });
+    // Every field the results table reads: n a number (a BigInt column), the figures not sent null.
+    expect(second.rows[0]).toEqual({
+      run: { id: expect.any(String), repetition: 20, variant: "base" },
+      result: {
+        ...{ n: 1, mean: 20, sd: null, min: null, max: null, p50: null, p90: null, p95: null, p99: null, p999: null, sum: null, value: null },
+        ...{ histogramScale: null, summaryNote: null, unusable: null, runValue: 20, explicit: false },
+      },
+    });
   });
 
   it("counts only the runs that have the metric", async () => {
