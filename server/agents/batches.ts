@@ -2,7 +2,9 @@
 // one transaction and announced to waiting agents; and what the dashboard does with batches
 // afterwards: watch them, cancel a batch or a job, retry failed jobs.
 import crypto from "node:crypto";
-import type { Db, Prisma } from "../db/client";
+import type { Db } from "../db/client";
+import { Prisma } from "../db/generated/client";
+import { preparedQuery } from "../db/prepared-statements";
 import { AppError, type FieldIssue, issuesSummary } from "../core/errors";
 import type { TLabels } from "../schemas/labels";
 import { MAX_BATCH_JOBS, type TJobOrder, type TJobStatus, type TStartBatch } from "../schemas/jobs";
@@ -300,8 +302,15 @@ const jobRowSelect = {
 
 /** The experiment's most recent batches, newest first, with each job's progress. */
 export async function listBatches(db: Db, projectId: string, experimentSlug: string, limit = 10): Promise<BatchRow[]> {
-  const experiment = await db.experiment.findUnique({ where: { projectId_slug: { projectId, slug: experimentSlug } }, select: { id: true } });
+  // The page asks on every view, and most experiments have no batch (uploads only): one prepared
+  // statement answers that, where Prisma's pipeline took three statements and ~8 ms of CPU.
+  const [experiment] = await preparedQuery<{ id: string; hasBatches: boolean }>(
+    db,
+    Prisma.sql`SELECT e."id", EXISTS (SELECT 1 FROM "JobBatch" b WHERE b."experimentId" = e."id") AS "hasBatches"
+               FROM "Experiment" e WHERE e."projectId" = ${projectId} AND e."slug" = ${experimentSlug}`,
+  );
   if (!experiment) throw new AppError("NOT_FOUND", `No experiment "${experimentSlug}" in this project`);
+  if (!experiment.hasBatches) return [];
   const batches = await db.jobBatch.findMany({
     where: { experimentId: experiment.id },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
