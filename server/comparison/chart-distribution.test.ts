@@ -20,6 +20,17 @@ describe("recordedValues", () => {
 describe("distributionOf", () => {
   const runs = (values: number[], scale = 100) => [recordedValues(encoded(values, scale), scale)];
 
+  it("gives shares and cumulative shares to six significant digits, the counts exact", () => {
+    const d = distributionOf([{ variant: "a", runs: runs([1, 2, 3]) }], [], 3)!;
+    expect(d.linear.variants[0]).toEqual({
+      variant: "a",
+      total: 3,
+      counts: [1, 1, 1],
+      shares: [0.333333, 0.333333, 0.333333],
+      cumulative: [0.333333, 0.666667, 1],
+    });
+  });
+
   // Scale 100 keeps these values under 2048 units, where HdrHistogram records them exactly.
   it("shares buckets between variants and accounts for every sample", () => {
     const d = distributionOf(
