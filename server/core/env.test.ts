@@ -25,10 +25,10 @@ describe("readEnv", () => {
       expect(() => readEnv({ VERSUS_WORKERS: bad }), bad).toThrow(/VERSUS_WORKERS: must be (a|a whole) number of server processes \(1–256\)/);
   });
 
-  it("VERSUS_HEAP_GROWTH_PERCENT: 10 unless set, 0 leaves V8's own growth, at most 400", () => {
-    expect(readEnv({}).VERSUS_HEAP_GROWTH_PERCENT).toBe(10);
+  it("VERSUS_HEAP_GROWTH_PERCENT: 25 unless set, 0 leaves V8's own growth, at most 400", () => {
+    expect(readEnv({}).VERSUS_HEAP_GROWTH_PERCENT).toBe(25);
     expect(readEnv({ VERSUS_HEAP_GROWTH_PERCENT: "0" }).VERSUS_HEAP_GROWTH_PERCENT).toBe(0);
-    expect(readEnv({ VERSUS_HEAP_GROWTH_PERCENT: "25" }).VERSUS_HEAP_GROWTH_PERCENT).toBe(25);
+    expect(readEnv({ VERSUS_HEAP_GROWTH_PERCENT: "10" }).VERSUS_HEAP_GROWTH_PERCENT).toBe(10);
     for (const bad of ["-1", "2.5", "a lot", "401"])
       expect(() => readEnv({ VERSUS_HEAP_GROWTH_PERCENT: bad }), bad).toThrow(/VERSUS_HEAP_GROWTH_PERCENT: must be a (whole )?percentage \(0–400\)/);
   });

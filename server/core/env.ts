@@ -63,7 +63,7 @@ const ZEnv = z.object({
     .int("must be a whole percentage (0–400)")
     .min(0, "must be a percentage (0–400)")
     .max(400, "must be a percentage (0–400)")
-    .default(10),
+    .default(25),
   /** Largest request body the REST API accepts (uploads, imports), in bytes. */
   VERSUS_MAX_BODY_BYTES: z.coerce
     .number({ error: "must be a number of bytes" })
