@@ -32,7 +32,23 @@ final class Fork {
 
   private static final long POLL_MS = 50;
 
-  static RunResult run(Workload workload, JsonNode settings, RunOptions options) throws SettingsException, RunFailedException {
+  /**
+   * The run in {@code forks} fresh JVMs, one after another (as JMH runs its forks), merged into
+   * one run ({@link ForkMerge}). The log names each fork; a cancellation, a failure or a settings
+   * error in any fork ends the run. The measured window is told each fork's window (the agent's
+   * probes sample the first).
+   */
+  static RunResult run(Workload workload, JsonNode settings, RunOptions options, int forks) throws SettingsException, RunFailedException {
+    List<ForkMerge.ForkRun> runs = new ArrayList<>();
+    for (int i = 1; i <= forks; i++) {
+      if (options.cancelled().getAsBoolean()) throw new RunCancelledException(runs.isEmpty() ? "" : runs.get(runs.size() - 1).result().logTail());
+      if (forks > 1 && options.onLog() != null) options.onLog().accept("fork " + i + " of " + forks);
+      runs.add(runOne(workload, settings, options));
+    }
+    return ForkMerge.merge(runs, workload.operationTime().key());
+  }
+
+  static ForkMerge.ForkRun runOne(Workload workload, JsonNode settings, RunOptions options) throws SettingsException, RunFailedException {
     HarnessSettings harness = HarnessSettings.from(settings);
     Path resultFile;
     try {
@@ -160,7 +176,7 @@ final class Fork {
     }
   }
 
-  private static RunResult result(Path file, int exitCode, Deque<String> tail, RunOptions options) throws SettingsException, RunFailedException {
+  private static ForkMerge.ForkRun result(Path file, int exitCode, Deque<String> tail, RunOptions options) throws SettingsException, RunFailedException {
     JsonNode answer;
     try {
       answer = Files.size(file) == 0 ? null : Harness.MAPPER.readTree(file.toFile());
@@ -176,6 +192,8 @@ final class Fork {
     List<String> warnings = new ArrayList<>();
     answer.path("warnings").forEach(w -> warnings.add(w.asText()));
     ObjectNode run = (ObjectNode) answer.get("run");
-    return new RunResult(run, warnings, tail(tail));
+    double[] iterations = new double[answer.path("iterationNsPerOperation").size()];
+    for (int i = 0; i < iterations.length; i++) iterations[i] = answer.get("iterationNsPerOperation").get(i).asDouble();
+    return new ForkMerge.ForkRun(new RunResult(run, warnings, tail(tail)), iterations);
   }
 }

@@ -8,7 +8,9 @@ import java.nio.file.Path;
 
 /**
  * The forked JVM's entry point (see {@link Fork}): reads {"workload", "settings"} from stdin,
- * finds the workload on its class path, runs it in this JVM and writes {"run", "warnings"},
+ * finds the workload on its class path, runs it in this JVM (one fork, whatever the settings'
+ * {@code forks}: {@link Fork} starts them one by one) and writes {"run", "warnings",
+ * "iterationNsPerOperation"},
  * {"settingsError": {field, message}} or {"error"} to the file named by its argument. Log lines
  * go to stderr, where the parent reads them, and so do the measured window's two moments (a line
  * of the parent's random marker and "opened" or "closed").
@@ -27,10 +29,12 @@ public final class ForkMain {
       RunOptions options = RunOptions.inProcess().withLog(System.err::println);
       String marker = request.path("windowMarker").asText("");
       if (!marker.isEmpty()) options = options.withMeasuredWindow(Fork.markerWindow(marker));
-      RunResult result = InProcess.run(workload, request.get("settings"), options.withFork(false));
+      ForkMerge.ForkRun measured = InProcess.measure(workload, request.get("settings"), options.withFork(false));
+      RunResult result = measured.result();
       ((ObjectNode) result.run().get("environment").get("harness")).put("forked", true);
       answer.set("run", result.run());
       answer.set("warnings", Harness.MAPPER.valueToTree(result.warnings()));
+      answer.set("iterationNsPerOperation", Harness.MAPPER.valueToTree(measured.iterationNsPerOperation()));
     } catch (SettingsException e) {
       ObjectNode error = answer.putObject("settingsError");
       error.put("field", e.field());

@@ -89,12 +89,14 @@ public final class Harness {
 
   /**
    * Runs the workload with these settings: checks them against {@link #settingsSchema} (then the
-   * workload's prepare judges what a schema cannot), runs warm-up and measured iterations in a
-   * forked JVM (or this one, {@code options.fork() == false}) and returns the run document.
+   * workload's prepare judges what a schema cannot), runs warm-up and measured iterations in
+   * {@code forks} forked JVMs one after another, merged into one run (or once in this JVM, {@code
+   * options.fork() == false}, whatever {@code forks} says) and returns the run document.
    */
   public static RunResult run(Workload workload, JsonNode settings, RunOptions options) throws SettingsException, RunFailedException {
-    SettingsCheck.check(settingsSchema(workload), settings);
-    if (options.fork()) return Fork.run(workload, settings, options);
+    ObjectNode schema = settingsSchema(workload);
+    SettingsCheck.check(schema, settings);
+    if (options.fork()) return Fork.run(workload, settings, options, HarnessSettings.forks(settings, schema));
     return InProcess.run(workload, settings, options);
   }
 }

@@ -17,6 +17,11 @@ final class InProcess {
   private InProcess() {}
 
   static RunResult run(Workload workload, JsonNode settings, RunOptions options) throws SettingsException, RunFailedException {
+    return measure(workload, settings, options).result();
+  }
+
+  /** The run, and its measured iterations' mean times per operation (ns), which a fork hands back beside it. */
+  static ForkMerge.ForkRun measure(Workload workload, JsonNode settings, RunOptions options) throws SettingsException, RunFailedException {
     HarnessSettings harness = HarnessSettings.from(settings);
     List<MetricSpec> specs = Harness.metrics(workload);
     RunRecorder recorder = new RunRecorder(Harness.MAPPER, specs, options.onLog());
@@ -57,10 +62,12 @@ final class InProcess {
     harnessEnv.put("batchSize", measured.batchSize());
     harnessEnv.set("warmup", warmupJson(measured.warmup()));
     harnessEnv.put("measuredCvPercent", round(SteadyState.cv(measured.nsPerOperationPerIteration()) * 100));
+    // One JVM: a forked run of several forks says how many in the merged run (ForkMerge).
+    harnessEnv.put("forks", 1);
     harnessEnv.put("forked", options.fork());
     environment.set("harness", harnessEnv);
     ObjectNode run = recorder.build(startedAt, Instant.now(), environment);
-    return new RunResult(run, recorder.warnings(), recorder.logTail());
+    return new ForkMerge.ForkRun(new RunResult(run, recorder.warnings(), recorder.logTail()), measured.nsPerOperationPerIteration());
   }
 
   /** What warm-up did, as the run's environment records it (environment.harness.warmup). */

@@ -169,16 +169,21 @@ final class RunRecorder implements Recorder {
     for (Map.Entry<String, ObjectNode> entry : metrics.entrySet()) {
       ObjectNode node = entry.getValue().deepCopy();
       List<Double> values = samples.get(entry.getKey());
-      if (values != null && values.size() > SAMPLES_INLINE_MAX) {
-        ByteBuffer bytes = ByteBuffer.allocate(8 * values.size()).order(java.nio.ByteOrder.LITTLE_ENDIAN);
-        values.forEach(bytes::putDouble);
-        node.put("samplesBase64", Base64.getEncoder().encodeToString(bytes.array()));
-      } else if (values != null) {
-        ArrayNode array = node.putArray("samples");
-        values.forEach(array::add);
-      }
+      if (values != null) putSamples(node, values);
       list.add(node);
     }
     return run;
+  }
+
+  /** A metric's samples: inline, or as samplesBase64 when there are more than SAMPLES_INLINE_MAX. */
+  static void putSamples(ObjectNode node, List<Double> values) {
+    if (values.size() > SAMPLES_INLINE_MAX) {
+      ByteBuffer bytes = ByteBuffer.allocate(8 * values.size()).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+      values.forEach(bytes::putDouble);
+      node.put("samplesBase64", Base64.getEncoder().encodeToString(bytes.array()));
+    } else {
+      ArrayNode array = node.putArray("samples");
+      values.forEach(array::add);
+    }
   }
 }

@@ -46,7 +46,8 @@ public final class HttpWorkload implements Workload {
           "body": {"type": "string", "default": "", "description": "Request body (POST and PUT)"},
           "headers": {"type": "array", "items": {"type": "string", "pattern": "^[^:]+:.*$"}, "default": [], "description": "Extra headers, \\"Name: value\\""},
           "httpVersion": {"type": "string", "enum": ["HTTP_1_1", "HTTP_2"], "default": "HTTP_1_1", "description": "HTTP/1.1, or HTTP/2 (negotiated; h2c upgrade on http://)"},
-          "timeoutMs": {"type": "integer", "x-unit": "ms", "minimum": 1, "maximum": 600000, "default": 10000, "description": "Longest a request may take; longer fails the run"}
+          "timeoutMs": {"type": "integer", "x-unit": "ms", "minimum": 1, "maximum": 600000, "default": 10000, "description": "Longest a request may take; longer fails the run"},
+          "forks": {"type": "integer", "minimum": 1, "maximum": 20, "default": 1, "description": "Fresh JVMs the test runs in, one after another (the harness's setting; 1 here: a load test measures the target, and probes sample the first fork's window)"}
         }}""";
   }
 

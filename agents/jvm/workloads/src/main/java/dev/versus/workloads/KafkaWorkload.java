@@ -53,7 +53,8 @@ public final class KafkaWorkload implements Workload {
           "batchSize": {"type": "integer", "x-unit": "B", "minimum": 0, "maximum": 16777216, "default": 16384, "description": "The producer's batch.size: the most bytes of records sent to a partition at once"},
           "maxInFlight": {"type": "integer", "minimum": 0, "maximum": 1000000, "default": 0, "description": "Most records awaiting the broker's ack at once (the next send waits for a free slot); 0: no bound, every record of an operation is handed to the producer at once and its send time includes the wait in the producer's queue"},
           "compressionType": {"type": "string", "enum": ["none", "gzip", "snappy", "lz4", "zstd"], "default": "none", "description": "The producer's compression.type"},
-          "timeoutMs": {"type": "integer", "x-unit": "ms", "minimum": 100, "maximum": 600000, "default": 10000, "description": "Longest wait for the broker: at the start (an unreachable broker fails the run then), for metadata and for each record's acknowledgement"}
+          "timeoutMs": {"type": "integer", "x-unit": "ms", "minimum": 100, "maximum": 600000, "default": 10000, "description": "Longest wait for the broker: at the start (an unreachable broker fails the run then), for metadata and for each record's acknowledgement"},
+          "forks": {"type": "integer", "minimum": 1, "maximum": 20, "default": 1, "description": "Fresh JVMs the test runs in, one after another (the harness's setting; 1 here: each fork sends its own records, to its own local broker)"}
         }}""";
   }
 
