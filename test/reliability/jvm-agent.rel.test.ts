@@ -85,11 +85,24 @@ describe.skipIf(!tools)("the JVM agent with a real server", () => {
     expect(runs).toHaveLength(4);
     for (const stored of runs) {
       expect(stored.environment).toMatchObject({
-        harness: { steadyState: true, maxWarmupTimeMs: 1, warmup: { iterations: 1, steadyState: "not reached" }, measuredCvPercent: expect.any(Number) },
+        // Three forks by default, each with its one warm-up iteration; the warm-up's figures are the forks' totals.
+        harness: {
+          steadyState: true,
+          maxWarmupTimeMs: 1,
+          forks: 3,
+          warmup: { iterations: 3, steadyState: "not reached" },
+          measuredCvPercent: expect.any(Number),
+          forkRuns: Array.from({ length: 3 }, () => expect.objectContaining({ warmup: expect.objectContaining({ iterations: 1 }) })),
+        },
       });
-      expect(stored.warnings).toEqual([
-        expect.stringMatching(/^did not reach steady state in [\d.]+ s: only 1 warm-up iteration fitted, the trend test needs 5 /),
-      ]);
+      // Each fork's warm-up says so, named by its fork.
+      expect(stored.warnings).toEqual(
+        [1, 2, 3].map((fork) =>
+          expect.stringMatching(
+            new RegExp(`^fork ${fork} of 3: did not reach steady state in [\\d.]+ s: only 1 warm-up iteration fitted, the trend test needs 5 `),
+          ),
+        ),
+      );
     }
 
     // SIGTERM: the agent stops cleanly with exit code 0.
