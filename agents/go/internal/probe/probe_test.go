@@ -228,15 +228,21 @@ func TestAnEndpointThatStopsMidRunLeavesAGapAndAWarning(t *testing.T) {
 			var served atomic.Int32
 			stopAfter := int32(-1)
 			stopped := make(chan struct{})
+			var stopping sync.Once
 			var srv *httptest.Server
 			srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				// The reading after the last one answered is cut off, and the endpoint stops.
-				if n := served.Add(1); n == atomic.LoadInt32(&stopAfter)+1 {
-					go func() {
-						srv.CloseClientConnections()
-						srv.Close()
-						close(stopped)
-					}()
+				// Every reading after the last one answered is cut off, and the endpoint stops. Every
+				// one, not only the next: Go's client sends a GET again on a new connection when its
+				// connection is cut, and that retry can arrive before the endpoint is closed.
+				n := served.Add(1)
+				if stop := atomic.LoadInt32(&stopAfter); stop >= 0 && n > stop {
+					stopping.Do(func() {
+						go func() {
+							srv.CloseClientConnections()
+							srv.Close()
+							close(stopped)
+						}()
+					})
 					panic(http.ErrAbortHandler)
 				}
 				metrics.ServeHTTP(w, r)
