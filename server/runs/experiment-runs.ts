@@ -12,7 +12,7 @@ import { runFigure } from "./run-figure";
 
 // Both lists are read with prepared statements on the pool (../db/prepared-statements.ts): the page
 // reads each on every view, and Prisma's pipeline cost several times what PostgreSQL did for
-// these few rows (a metric's page was four statements and ~9 ms of CPU; now two and ~1 ms).
+// these few rows (a metric's page was four statements and ~9 ms of CPU; now two and ~2 ms).
 
 /** The experiment's id and how many rows the list counts; NOT_FOUND for an unknown slug. */
 async function experimentCount(db: Db, projectId: string, experimentSlug: string, count: Prisma.Sql) {
