@@ -14,16 +14,6 @@ import { runFigure } from "./run-figure";
 // reads each on every view, and Prisma's pipeline cost several times what PostgreSQL did for
 // these few rows (a metric's page was four statements and ~9 ms of CPU; now two and ~2 ms).
 
-/** The experiment's id and how many rows the list counts; NOT_FOUND for an unknown slug. */
-async function experimentCount(db: Db, projectId: string, experimentSlug: string, count: Prisma.Sql) {
-  const [row] = await preparedQuery<{ id: string; total: bigint }>(
-    db,
-    Prisma.sql`SELECT e."id", (${count}) AS "total" FROM "Experiment" e WHERE e."projectId" = ${projectId} AND e."slug" = ${experimentSlug}`,
-  );
-  if (!row) throw new AppError("NOT_FOUND", `No experiment "${experimentSlug}" in this project`);
-  return { id: row.id, total: Number(row.total) };
-}
-
 interface RunRow {
   id: string;
   status: RunStatus;
@@ -43,7 +33,12 @@ interface RunRow {
 
 /** A page of the experiment's runs, newest first, with how many there are in all. */
 export async function listRuns(db: Db, projectId: string, experimentSlug: string, page: TRunPage) {
-  const experiment = await experimentCount(db, projectId, experimentSlug, Prisma.sql`SELECT count(*) FROM "Run" r WHERE r."experimentId" = e."id"`);
+  const [experiment] = await preparedQuery<{ id: string; total: bigint }>(
+    db,
+    Prisma.sql`SELECT e."id", (SELECT count(*) FROM "Run" r WHERE r."experimentId" = e."id") AS "total"
+               FROM "Experiment" e WHERE e."projectId" = ${projectId} AND e."slug" = ${experimentSlug}`,
+  );
+  if (!experiment) throw new AppError("NOT_FOUND", `No experiment "${experimentSlug}" in this project`);
   const runs = await preparedQuery<RunRow>(
     db,
     Prisma.sql`
@@ -62,13 +57,20 @@ export async function listRuns(db: Db, projectId: string, experimentSlug: string
     // noise: the run is an A/A batch's, which measures the noise floor and is not compared.
     // agents: how many agents made the run together (a job group's), 1 for one agent or an upload.
     runs: runs.map(({ noise, shards, ...run }) => ({ ...run, noise: noise ?? false, agents: shards ?? 1 })),
-    total: experiment.total,
+    total: Number(experiment.total),
     offset: page.offset,
     limit: page.limit,
   };
 }
 
 export type RunsPage = Awaited<ReturnType<typeof listRuns>>;
+
+/** Every stored figure of a result (finite-figures.ts), as the column list of a statement. */
+const storedFigureColumns = Prisma.raw(
+  Object.keys(storedFigures)
+    .map((figure) => `rm."${figure}"`)
+    .join(", "),
+);
 
 type ResultRow = StoredFigures & { n: bigint; summaryNote: string | null; runId: string; repetition: number; variant: string };
 
@@ -84,15 +86,10 @@ export async function listMetricResults(db: Db, projectId: string, experimentSlu
   );
   if (!metric) throw new AppError("NOT_FOUND", `No experiment "${experimentSlug}" in this project`);
   if (!metric.id || !metric.aggregation) throw new AppError("NOT_FOUND", `No metric "${metricKey}" in experiment "${experimentSlug}"`);
-  const figures = Prisma.raw(
-    Object.keys(storedFigures)
-      .map((figure) => `rm."${figure}"`)
-      .join(", "),
-  );
   const results = await preparedQuery<ResultRow>(
     db,
     Prisma.sql`
-      SELECT rm."n", ${figures}, rm."summaryNote", r."id" AS "runId", r."repetition", v."name" AS "variant"
+      SELECT rm."n", ${storedFigureColumns}, rm."summaryNote", r."id" AS "runId", r."repetition", v."name" AS "variant"
       FROM "RunMetricResult" rm
       JOIN "Run" r ON r."id" = rm."runId"
       JOIN "Variant" v ON v."id" = r."variantId"
