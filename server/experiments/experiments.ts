@@ -12,19 +12,23 @@ import { replicateFigure } from "../runs/run-figure";
 import { getProjectBySlug } from "../projects/projects";
 import { lockExperiment, lockProjectForNewExperiment } from "../runs/run-numbering";
 import { requireWorkloadFit } from "../workloads/workload-checks";
+import { byLastChange, lastChange, lastChanges } from "./last-change";
 
 type Tx = Prisma.TransactionClient;
 
 export async function listExperiments(db: Db, projectSlug: string) {
   const project = await getProjectBySlug(db, projectSlug);
-  const experiments = await db.experiment.findMany({
-    where: { projectId: project.id },
-    orderBy: { updatedAt: "desc" },
-    include: {
-      variants: { orderBy: { position: "asc" }, select: { name: true, isBaseline: true } },
-      _count: { select: { runs: true, metrics: true } },
-    },
-  });
+  const [unsorted, changes] = await Promise.all([
+    db.experiment.findMany({
+      where: { projectId: project.id },
+      include: {
+        variants: { orderBy: { position: "asc" }, select: { name: true, isBaseline: true } },
+        _count: { select: { runs: true, metrics: true } },
+      },
+    }),
+    lastChanges(db, project.id),
+  ]);
+  const experiments = byLastChange(unsorted, changes);
   // Seeded example runs per experiment, so an example the user added runs to is not called example data.
   const seeded = await db.run.groupBy({ by: ["experimentId"], where: { experiment: { projectId: project.id }, source: "example" }, _count: { _all: true } });
   const exampleRuns = new Map(seeded.map((row) => [row.experimentId, row._count._all]));
@@ -37,7 +41,7 @@ export async function listExperiments(db: Db, projectSlug: string) {
       status: experiment.status,
       tags: experiment.tags,
       isExample: experiment.isExample,
-      updatedAt: experiment.updatedAt,
+      updatedAt: changes.get(experiment.id) ?? experiment.updatedAt,
       variants: experiment.variants,
       metricCount: experiment._count.metrics,
       runCount: experiment._count.runs,
@@ -49,19 +53,20 @@ export async function listExperiments(db: Db, projectSlug: string) {
 export async function getExperiment(db: Db, projectSlug: string, experimentSlug: string) {
   // Prepared statements on the pool (../db/prepared-statements.ts): every experiment page view
   // starts here, and Prisma's pipeline cost ~7 ms of CPU for what PostgreSQL answers in three.
-  type ExperimentRow = Experiment & { projectName: string; runCount: bigint; exampleRuns: bigint };
+  type ExperimentRow = Experiment & { projectName: string; runCount: bigint; lastRunAt: Date | null; exampleRuns: bigint };
   const [row] = await preparedQuery<{ [K in keyof ExperimentRow]: ExperimentRow[K] | null } & { projectName: string }>(
     db,
     Prisma.sql`
       SELECT e.*, p."name" AS "projectName",
              (SELECT count(*) FROM "Run" r WHERE r."experimentId" = e."id") AS "runCount",
+             (SELECT max(r."createdAt") FROM "Run" r WHERE r."experimentId" = e."id") AS "lastRunAt",
              CASE WHEN e."isExample" THEN (SELECT count(*) FROM "Run" r WHERE r."experimentId" = e."id" AND r."source" = 'example') ELSE 0 END AS "exampleRuns"
       FROM "Project" p LEFT JOIN "Experiment" e ON e."projectId" = p."id" AND e."slug" = ${experimentSlug}
       WHERE p."slug" = ${projectSlug}`,
   );
   if (!row) throw new AppError("NOT_FOUND", `No project "${projectSlug}"`);
   if (row.id === null) throw new AppError("NOT_FOUND", `No experiment "${experimentSlug}" in project "${projectSlug}"`);
-  const { projectName, runCount, exampleRuns, ...experiment } = row as ExperimentRow;
+  const { projectName, runCount, lastRunAt, exampleRuns, ...experiment } = row as ExperimentRow;
   const [variants, metrics] = await Promise.all([
     preparedQuery<Variant & { runCount: bigint }>(
       db,
@@ -76,6 +81,7 @@ export async function getExperiment(db: Db, projectSlug: string, experimentSlug:
     project: { slug: projectSlug, name: projectName },
     experiment: {
       ...experiment,
+      updatedAt: lastChange(experiment.updatedAt, lastRunAt),
       // summaryFigure: the summary's figure a run without a value of its own contributes.
       metrics: metrics.map((metric) => ({ ...metric, summaryFigure: replicateFigure(metric.aggregation) })),
       parameters: experiment.parameters as { name: string; value: string }[],

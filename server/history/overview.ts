@@ -2,6 +2,7 @@
 // open change points, newest first, so a regression anywhere in the project is one click away.
 import type { Db } from "../db/client";
 import { listOpenChangePoints, type OpenChangePoint } from "./open-change-points";
+import { byLastChange, lastChanges } from "../experiments/last-change";
 
 export interface HistoryOverview {
   experiments: {
@@ -15,7 +16,7 @@ export interface HistoryOverview {
 }
 
 export async function getHistoryOverview(db: Db, projectId: string): Promise<HistoryOverview> {
-  const [commitCounts, experiments, open] = await Promise.all([
+  const [commitCounts, unsorted, changes, open] = await Promise.all([
     db.$queryRaw<{ experimentId: string; commits: bigint; last: Date | null }[]>`
       SELECT r."experimentId", COUNT(DISTINCT r."gitCommit") AS "commits", MAX(COALESCE(r."gitCommitTime", r."startedAt", r."createdAt")) AS "last"
       FROM "Run" r JOIN "Experiment" e ON e."id" = r."experimentId"
@@ -23,11 +24,12 @@ export async function getHistoryOverview(db: Db, projectId: string): Promise<His
       GROUP BY r."experimentId"`,
     db.experiment.findMany({
       where: { projectId },
-      orderBy: { updatedAt: "desc" },
       select: { id: true, slug: true, title: true, metrics: { orderBy: { position: "asc" }, select: { key: true, label: true, unit: true } } },
     }),
+    lastChanges(db, projectId),
     listOpenChangePoints(db, projectId),
   ]);
+  const experiments = byLastChange(unsorted, changes);
   const counts = new Map(commitCounts.map((c) => [c.experimentId, c]));
   const withHistory = experiments.filter((e) => counts.has(e.id));
   const slugs = new Set(withHistory.map((e) => e.slug));

@@ -11,7 +11,7 @@ import { prepareRuns, type PreparedMetric } from "./prepare-metric";
 import type { TResultsUpload, TRunMetricInput, TUploadResponse } from "../schemas/results";
 import { inTurn } from "./ingest-turns";
 import { experimentUrl } from "../http/public-origin";
-import { insertRuns, touchExperiment } from "./store-runs";
+import { insertRuns } from "./store-runs";
 import { allocateRepetitions, repeatedRepetitions } from "./run-numbering";
 import { lockExperimentSql, readLockedExperiment, type ExperimentLock, type UploadExperiment } from "./upload-experiment";
 import { utcNow } from "../db/utc-now";
@@ -67,7 +67,6 @@ export async function ingestResults(db: Db, upload: TResultsUpload, options: Ing
           return stored;
         }),
       );
-      if (stored.touch) await touchExperiment(db, stored.touch, { wait: true });
       return stored.response;
     } catch (error) {
       if (error instanceof NeedsExclusiveLock) {
@@ -100,7 +99,7 @@ async function store(
   options: IngestOptions,
   now: Date,
   lock: ExperimentLock,
-): Promise<{ response: TUploadResponse; replayed: boolean; touch?: string }> {
+): Promise<{ response: TUploadResponse; replayed: boolean }> {
   // The idempotency record: a concurrent request with the same key makes the INSERT wait until
   // it commits, and then finds its row. Under the shared lock, the record and the experiment's
   // lock are one statement (one round trip). Under the exclusive one, the record comes first in a
@@ -228,11 +227,7 @@ async function store(
     repetition: repetitions[r] as number,
     metrics: (prepared[r] ?? []).map((m) => m.key),
   }));
-  // The experiments list sorts by last change: touched after commit, at most once a second (a
-  // write of the row here would wait for, and hold up, every other upload sharing its lock).
-  const stale = lock === "exclusive" || experiment.updatedAt.getTime() < now.getTime() - TOUCH_EVERY_MS;
-  const touch = stale && touchDue(experiment.id, now.getTime()) ? experiment.id : undefined;
-
+  // The experiment's row is not written: its last change is its newest run's (../experiments/last-change.ts).
   return {
     response: {
       experiment: { slug: experiment.slug, url: experimentUrl(options.baseUrl, options.projectSlug, experiment.slug) },
@@ -241,22 +236,7 @@ async function store(
       created,
     },
     replayed: false,
-    touch,
   };
-}
-
-const TOUCH_EVERY_MS = 1000;
-// When this process last touched each experiment: uploads that read the row before a touch
-// committed would each touch it again (a statement that finds nothing to change, but a round trip).
-const touchedAt = new Map<string, number>();
-
-/** Whether this process touched the experiment more than TOUCH_EVERY_MS ago (or never); if so, it is touching it now. */
-function touchDue(experimentId: string, nowMs: number): boolean {
-  const last = touchedAt.get(experimentId);
-  if (last !== undefined && nowMs - last < TOUCH_EVERY_MS) return false;
-  if (touchedAt.size >= 10_000) touchedAt.clear(); // bounded; forgetting costs one touch per experiment
-  touchedAt.set(experimentId, nowMs);
-  return true;
 }
 
 /** Whether the experiment has every variant and metric the upload names: nothing to create. */

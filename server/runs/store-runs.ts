@@ -14,8 +14,8 @@
 //
 // An agent's complete is one SQL statement (so one round trip and its own transaction): mark the
 // job succeeded under the lease presented, take the next repetition from the variant's counter,
-// insert the run, its metric results and time series, mark the runs stored when the run names a
-// commit, and touch the experiment. What it leaves out is what a job needs not: its run always
+// insert the run, its metric results and time series, and mark the runs stored when the run names a
+// commit. What it leaves out is what a job needs not: its run always
 // goes to an experiment, variant and metrics that exist, and the job row itself is the
 // idempotency record. A second complete of the same job waits on the job's row lock in `done`,
 // then finds it no longer leased and writes nothing. Completes of different jobs of one variant
@@ -224,7 +224,7 @@ export async function storeJobRun(
     now: options.now,
   });
   const runId = (rows.runs[0] as { id: string }).id;
-  const stored = await preparedQuery<{ id: string; repetition: number; touchDue: boolean | null }>(
+  const stored = await preparedQuery<{ id: string; repetition: number }>(
     db,
     Prisma.sql`
     WITH done AS (
@@ -237,29 +237,8 @@ export async function storeJobRun(
     numbered AS (${takeRepetitionsSql(job.variantId, 1, 0, Prisma.sql`EXISTS (SELECT 1 FROM done)`)}),
     ${insertRunsSql(rows, { numbered: "numbered" })},
     marked AS (${markRunsStoredSql(job.experimentId, Prisma.sql`${Boolean(run.gitCommit)} AND EXISTS (SELECT 1 FROM run)`)})
-    -- Whether the experiment's last change is a second old (see touchExperiment).
-    SELECT "id", "repetition",
-      (SELECT e."updatedAt" < ${utcNow} - interval '1 second' FROM "Experiment" e WHERE e."id" = ${job.experimentId}) AS "touchDue"
-    FROM run`,
+    SELECT "id", "repetition" FROM run`,
   );
   const row = stored[0];
-  if (!row) return null;
-  if (row.touchDue) await touchExperiment(db, job.experimentId);
-  return { id: row.id, repetition: row.repetition };
-}
-
-/**
- * The experiments list sorts by last change; once a second is often enough. In a statement of its
- * own, after the run's: inside that one, waiting for an upload's lock on the experiment (even
- * under SKIP LOCKED, PostgreSQL may wait for a row version being updated) while holding the
- * variant's counter deadlocked with the upload, which takes them the other way round. Here it
- * holds nothing else. An agent's complete skips a row locked by an upload (which touches it
- * itself after committing); an upload (`wait`) waits for the uploads sharing the row's lock: under
- * a steady stream of them the row is almost never free, and would never be touched.
- */
-export async function touchExperiment(db: Db, experimentId: string, options: { wait?: boolean } = {}): Promise<void> {
-  const statement = (skip: PrismaTypes.Sql) => Prisma.sql`
-    UPDATE "Experiment" SET "updatedAt" = ${utcNow}
-    WHERE "id" = (SELECT "id" FROM "Experiment" WHERE "id" = ${experimentId} AND "updatedAt" < ${utcNow} - interval '1 second' FOR NO KEY UPDATE ${skip})`;
-  await preparedQuery(db, statement(options.wait ? Prisma.empty : Prisma.sql`SKIP LOCKED`));
+  return row ? { id: row.id, repetition: row.repetition } : null;
 }

@@ -16,7 +16,6 @@ export type ExperimentLock = "share" | "exclusive";
 export interface UploadExperiment {
   id: string;
   slug: string;
-  updatedAt: Date;
   variants: { id: string; name: string; position: number }[];
   metrics: { id: string; key: string; unit: string; direction: string; position: number }[];
 }
@@ -36,7 +35,7 @@ export async function readLockedExperiment(tx: SqlClient, id: string): Promise<U
   // One statement, not Prisma's include: that runs one query per relation at once on the
   // transaction's single connection, which node-postgres deprecates (and pg 9 refuses).
   const [row] = await tx.query<UploadExperiment>(Prisma.sql`
-    SELECT e."id", e."slug", e."updatedAt",
+    SELECT e."id", e."slug",
       COALESCE((SELECT json_agg(json_build_object('id', v."id", 'name', v."name", 'position', v."position") ORDER BY v."position") FROM "Variant" v WHERE v."experimentId" = e."id"), '[]') AS "variants",
       COALESCE((SELECT json_agg(json_build_object('id', m."id", 'key', m."key", 'unit', m."unit", 'direction', m."direction", 'position', m."position") ORDER BY m."position")
         FROM "Metric" m WHERE m."experimentId" = e."id"), '[]') AS "metrics"

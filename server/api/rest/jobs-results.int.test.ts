@@ -7,6 +7,7 @@ import { db } from "~/server/db/client";
 import { cancelBatch, cancelJob, retryFailed } from "~/server/agents/batches";
 import { LOG_TAIL_MAX_BYTES } from "~/server/schemas/jobs";
 import { ingestResults } from "~/server/runs/ingest-results";
+import { listExperiments } from "~/server/experiments/experiments";
 import { agentApi, batchOf, claimed, goodRun, jobsProject, registeredAgent, type ErrorReply } from "~/test/agent-protocol";
 import { rowCounts } from "~/test/rest-assertions";
 
@@ -289,13 +290,16 @@ describe("complete", () => {
     expect(scales[1]?.histogramScale).toBe(scales[0]?.histogramScale);
   });
 
-  it("marks the experiment changed, so the experiments list shows it first", async () => {
+  it("changes the experiment with its run, so the experiments list shows it first, without writing the experiment's row", async () => {
     const { project, agent, job } = await leasedJob("touches-experiment");
     const where = { project: { slug: project.slug } };
-    await db.experiment.updateMany({ where, data: { updatedAt: new Date("2026-01-01T00:00:00Z") } });
+    const edited = new Date("2026-01-01T00:00:00Z");
+    await db.experiment.updateMany({ where, data: { updatedAt: edited } });
+    expect((await listExperiments(db, project.slug)).experiments[0]?.updatedAt).toEqual(edited);
     expect((await agentApi.complete(agent.credential, job.id, { leaseToken: job.leaseToken, run: goodRun() })).status).toBe(201);
-    const { updatedAt } = await db.experiment.findFirstOrThrow({ where, select: { updatedAt: true } });
-    expect(Date.now() - updatedAt.getTime()).toBeLessThan(60 * 60 * 1000);
+    const run = await db.run.findFirstOrThrow({ where: { experiment: where }, select: { createdAt: true } });
+    expect((await listExperiments(db, project.slug)).experiments[0]?.updatedAt).toEqual(run.createdAt);
+    expect((await db.experiment.findFirstOrThrow({ where, select: { updatedAt: true } })).updatedAt).toEqual(edited);
   });
 });
 
