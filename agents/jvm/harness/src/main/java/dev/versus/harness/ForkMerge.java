@@ -31,8 +31,8 @@ import org.HdrHistogram.Histogram;
  * The environment is the first fork's (the machine), with {@code harness.forks}, each fork's
  * warm-up, measured CV, batch size and mean time per operation in {@code harness.forkRuns}, the
  * spread of those means ({@code forkSpreadPercent}: sample sd / mean, in %), the warm-ups all told
- * in {@code warmup}, and {@code measuredCvPercent} over every fork's measured iterations. A fork's
- * warnings are the run's, each prefixed with the fork ("fork 2 of 3: …").
+ * in {@code warmup}, and {@code measuredCvPercent} over every fork's measured iterations. The
+ * forks' warnings are the run's, named by the forks that gave them ({@link ForkWarnings}).
  */
 final class ForkMerge {
   private ForkMerge() {}
@@ -50,11 +50,9 @@ final class ForkMerge {
     run.put("startedAt", first.get("startedAt").asText());
     run.put("finishedAt", runs.get(runs.size() - 1).get("finishedAt").asText());
 
-    List<String> warnings = new ArrayList<>();
+    List<String> warnings = ForkWarnings.merge(forks.stream().map(f -> f.result().warnings()).toList());
     StringBuilder log = new StringBuilder();
     for (int i = 0; i < forks.size(); i++) {
-      String prefix = "fork " + (i + 1) + " of " + forks.size() + ": ";
-      for (String warning : forks.get(i).result().warnings()) warnings.add(prefix + warning);
       if (log.length() > 0) log.append('\n');
       log.append(forks.get(i).result().logTail());
     }

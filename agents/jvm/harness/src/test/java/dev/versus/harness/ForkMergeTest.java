@@ -101,7 +101,8 @@ class ForkMergeTest {
     assertEquals("not reached", harness.get("warmup").get("steadyState").asText(), "not reached when one fork did not reach it");
     assertFalse(harness.has("batchSize"), "each fork chose its own: in forkRuns");
 
-    assertEquals(List.of("fork 1 of 2: warning of fork 1", "fork 2 of 2: warning of fork 2"), merged.warnings());
+    // The forks' warnings differ only in a figure: one line, each fork's figure in turn (ForkWarningsTest).
+    assertEquals(List.of("forks 1 and 2 of 2: warning of fork 1/2"), merged.warnings());
     assertEquals(Harness.MAPPER.valueToTree(merged.warnings()), run.get("environment").get("warnings"));
     assertTrue(merged.logTail().contains("log of fork 1") && merged.logTail().contains("log of fork 2"), merged.logTail());
   }
