@@ -5,15 +5,14 @@
 // skipped (with the reason) where Go is not installed.
 import { execFileSync, spawnSync } from "node:child_process";
 import crypto from "node:crypto";
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/server/db/client";
 import { getExperimentResults } from "~/server/comparison/charts";
 import { createApiKey } from "~/server/projects/api-keys";
 import { createProject } from "~/server/projects/projects";
 import { signedInUser } from "~/test/signed-in";
+import { buildGoAgent } from "~/scripts/lib/go-agent-build";
 import { uploadStored } from "~/test/rest-assertions";
 
 const hasGo = !spawnSync("go", ["version"]).error;
@@ -28,12 +27,16 @@ interface RunDocument {
 afterAll(() => db.$disconnect());
 
 describe.skipIf(!hasGo)("the Go agent's http run document on the real server", () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "versus-go-agent-"));
-  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  let agent = "";
+  // Built before the test, not in it: on a fresh machine the first build fetches and compiles the
+  // agent's modules, which took over the test's 60 s while the other integration files ran.
+  beforeAll(async () => {
+    const built = await buildGoAgent(path.resolve(import.meta.dirname, "../.."), "test");
+    if ("reason" in built) throw new Error(built.reason);
+    agent = built.binary;
+  }, 600_000);
 
   it("stores latency with its histogram percentiles and the per-second series", async () => {
-    const agent = path.join(dir, "versus-agent");
-    execFileSync("go", ["build", "-o", agent, "./cmd/versus-agent"], { cwd: path.resolve(import.meta.dirname, "../../agents/go"), stdio: "inherit" });
     const run = (settings: object) =>
       JSON.parse(
         execFileSync(agent, ["run", "--workload", "http", "--json", "--settings", JSON.stringify(settings)], {
