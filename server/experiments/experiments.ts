@@ -12,7 +12,7 @@ import { replicateFigure } from "../runs/run-figure";
 import { getProjectBySlug } from "../projects/projects";
 import { lockExperiment, lockProjectForNewExperiment } from "../runs/run-numbering";
 import { requireWorkloadFit } from "../workloads/workload-checks";
-import { byLastChange, lastChange, lastChanges } from "./last-change";
+import { byLastChange, lastChange, lastChanges, lastRunAtSql } from "./last-change";
 
 type Tx = Prisma.TransactionClient;
 
@@ -59,7 +59,7 @@ export async function getExperiment(db: Db, projectSlug: string, experimentSlug:
     Prisma.sql`
       SELECT e.*, p."name" AS "projectName",
              (SELECT count(*) FROM "Run" r WHERE r."experimentId" = e."id") AS "runCount",
-             (SELECT max(r."createdAt") FROM "Run" r WHERE r."experimentId" = e."id") AS "lastRunAt",
+             ${lastRunAtSql(`e."id"`)} AS "lastRunAt",
              CASE WHEN e."isExample" THEN (SELECT count(*) FROM "Run" r WHERE r."experimentId" = e."id" AND r."source" = 'example') ELSE 0 END AS "exampleRuns"
       FROM "Project" p LEFT JOIN "Experiment" e ON e."projectId" = p."id" AND e."slug" = ${experimentSlug}
       WHERE p."slug" = ${projectSlug}`,

@@ -8,6 +8,9 @@ import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import { preparedQuery } from "../db/prepared-statements";
 
+/** A sub-select giving the newest run's time of the experiment whose id is in `experimentId` (a column, e.g. `e."id"`). */
+export const lastRunAtSql = (experimentId: string) => Prisma.sql`(SELECT max(r."createdAt") FROM "Run" r WHERE r."experimentId" = ${Prisma.raw(experimentId)})`;
+
 /** The later of an edit and the newest run (none: the edit). */
 export function lastChange(updatedAt: Date, lastRunAt: Date | null): Date {
   return lastRunAt && lastRunAt > updatedAt ? lastRunAt : updatedAt;
@@ -18,7 +21,7 @@ export async function lastChanges(db: Db, projectId: string): Promise<Map<string
   const rows = await preparedQuery<{ id: string; updatedAt: Date; lastRunAt: Date | null }>(
     db,
     Prisma.sql`
-    SELECT e."id", e."updatedAt", (SELECT max(r."createdAt") FROM "Run" r WHERE r."experimentId" = e."id") AS "lastRunAt"
+    SELECT e."id", e."updatedAt", ${lastRunAtSql(`e."id"`)} AS "lastRunAt"
     FROM "Experiment" e WHERE e."projectId" = ${projectId}`,
   );
   return new Map(rows.map((row) => [row.id, lastChange(row.updatedAt, row.lastRunAt)]));
