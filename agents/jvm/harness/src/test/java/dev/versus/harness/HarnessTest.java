@@ -34,7 +34,8 @@ class HarnessTest {
   static java.util.List<String> warningsBesideNoise(ObjectNode run) {
     java.util.List<String> warnings = new java.util.ArrayList<>();
     for (JsonNode warning : run.get("environment").path("warnings")) {
-      String own = warning.asText().replaceFirst("^fork \\d+ of \\d+: ", "");
+      // A fork's own ("fork 2 of 3: …") or the forks' merged one ("forks 2 and 3 of 3: …", ForkWarnings).
+      String own = warning.asText().replaceFirst("^forks? \\d+(?:(?:, | and )\\d+)* of \\d+: ", "");
       if (!own.startsWith("the measured iterations' times per operation varied by a CV of ")) warnings.add(warning.asText());
     }
     return warnings;
