@@ -3,7 +3,7 @@
 // comparison and its charts. The latency metric keeps its HdrHistogram (the comparison's
 // percentiles come from it) and the per-second series are there. Builds versus-agent with `go`;
 // skipped (with the reason) where Go is not installed.
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,10 +12,10 @@ import { getExperimentResults } from "~/server/comparison/charts";
 import { createApiKey } from "~/server/projects/api-keys";
 import { createProject } from "~/server/projects/projects";
 import { signedInUser } from "~/test/signed-in";
-import { buildGoAgent } from "~/scripts/lib/go-agent-build";
+import { buildGoAgent, goAvailable } from "~/scripts/lib/go-agent-build";
 import { uploadStored } from "~/test/rest-assertions";
 
-const hasGo = !spawnSync("go", ["version"]).error;
+const hasGo = goAvailable();
 if (!hasGo) console.warn("go-agent-http-run-document: skipped, `go` is not on PATH (install Go to build versus-agent)");
 
 interface RunDocument {
