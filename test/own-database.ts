@@ -111,15 +111,21 @@ export async function startOwnDatabase(): Promise<OwnDatabase> {
   };
 }
 
-/** Ends every session open to the database (a pool's idle connections too) but the caller's own, as an administrator would. */
-export async function endSessionsOf(admin: pg.Client, databaseName: string): Promise<void> {
-  await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [databaseName]);
-  // pg_terminate_backend only signals: wait until they are gone.
+/**
+ * Ends every session open to the database (a pool's idle connections too) but the caller's own, as
+ * an administrator would, and waits until none is left. A pool may reconnect in the moment a
+ * slot is freed, so the ending is repeated until a look finds none (throws after `timeoutMs`).
+ */
+export async function endSessionsOf(admin: pg.Client, databaseName: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
   for (;;) {
+    // pg_terminate_backend only signals: the count below is how one knows they are gone.
+    await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [databaseName]);
+    await new Promise((resolve) => setTimeout(resolve, 50));
     const { rows } = await admin.query<{ count: string }>("SELECT count(*) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [
       databaseName,
     ]);
     if (Number(rows[0]?.count) === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    if (Date.now() > deadline) throw new Error(`${rows[0]?.count} sessions of ${databaseName} still open after ${timeoutMs} ms of ending them`);
   }
 }

@@ -35,11 +35,18 @@ export async function fillConnectionSlots(database: OwnDatabase): Promise<() => 
     }
   };
   await fill();
-  // The slots the database's own sessions held are freed by ending them; take those too.
+  // The slots the database's own sessions held are freed by ending them; take those too. A pool
+  // that reconnects between the ending and the taking keeps its slot: end it again until a look
+  // after the taking finds none of the database's sessions left.
   const [admin] = held;
   if (!admin) throw new Error("could not open a single connection");
-  await endSessionsOf(admin, database.name);
-  await fill();
+  for (let attempt = 1; ; attempt++) {
+    await endSessionsOf(admin, database.name);
+    await fill();
+    const { rows } = await admin.query<{ count: string }>("SELECT count(*) FROM pg_stat_activity WHERE datname = $1", [database.name]);
+    if (Number(rows[0]?.count) === 0) break;
+    if (attempt === 20) throw new Error(`the database's sessions took the freed slots again, 20 times`);
+  }
   return async () => {
     await Promise.all(held.splice(0).map((client) => client.end().catch(() => undefined)));
   };
