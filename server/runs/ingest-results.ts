@@ -12,7 +12,7 @@ import type { TResultsUpload, TRunMetricInput, TUploadResponse } from "../schema
 import { inTurn } from "./ingest-turns";
 import { experimentUrl } from "../http/public-origin";
 import { insertRuns } from "./store-runs";
-import { allocateRepetitions, repeatedRepetitions } from "./run-numbering";
+import { refuseTakenRepetitions, repeatedRepetitions, repetitionsExhausted, type RunToNumber } from "./run-numbering";
 import { lockExperimentSql, readLockedExperiment, type ExperimentLock, type UploadExperiment } from "./upload-experiment";
 import { utcNow } from "../db/utc-now";
 
@@ -198,35 +198,33 @@ async function store(
     created.metrics.push(metric.key);
   }
 
-  // Repetitions continue each variant's numbering unless the upload gives them.
-  const repetitions = await allocateRepetitions(
-    tx,
-    upload.runs.map((run, r) => ({
-      variantId: variantIds.get(run.variant) as string,
-      variantName: run.variant,
-      repetition: run.repetition,
-      path: ["runs", r],
-    })),
-  );
-
-  // New runs with a commit may move the experiment's change points and breach its alert rules:
-  // insertRuns marks them in the same statement, so the work after them is done even after a crash.
+  // Repetitions continue each variant's numbering unless the upload gives them: taken from the
+  // variants' counters in the statement that inserts the runs, so an upload holds a counter for
+  // that statement and its commit only. New runs with a commit may move the experiment's change
+  // points and breach its alert rules: insertRuns marks them in the same statement, so the work
+  // after them is done even after a crash.
+  const toNumber = upload.runs.map((run, r) => ({
+    variantId: variantIds.get(run.variant) as string,
+    variantName: run.variant,
+    repetition: run.repetition,
+    path: ["runs", r],
+  }));
+  await refuseTakenRepetitions(tx, toNumber);
   const inserted = await insertRuns(
     tx,
     upload.runs.map((run, r) => ({
       run,
-      variantId: variantIds.get(run.variant) as string,
-      repetition: repetitions[r] as number,
+      variantId: (toNumber[r] as RunToNumber).variantId,
+      repetition: run.repetition ?? null,
       metrics: (prepared[r] ?? []).map((metric) => ({ metricId: (metricIds.get(metric.key) as { id: string }).id, prepared: metric })),
     })),
     { experimentId: experiment.id, source: options.source, sourceDetail: options.sourceDetail ?? "", ingestRequestId, now },
   );
-  const stored: TUploadResponse["runs"] = upload.runs.map((run, r) => ({
-    id: (inserted[r] as { id: string }).id,
-    variant: run.variant,
-    repetition: repetitions[r] as number,
-    metrics: (prepared[r] ?? []).map((m) => m.key),
-  }));
+  const stored: TUploadResponse["runs"] = upload.runs.map((run, r) => {
+    const row = inserted[r];
+    if (!row) throw repetitionsExhausted(run.variant, ["runs", r, "repetition"]);
+    return { id: row.id, variant: run.variant, repetition: row.repetition, metrics: (prepared[r] ?? []).map((m) => m.key) };
+  });
   // The experiment's row is not written: its last change is its newest run's (../experiments/last-change.ts).
   return {
     response: {

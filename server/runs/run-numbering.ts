@@ -28,46 +28,52 @@ export interface RunToNumber {
 }
 
 /**
- * The repetition of each run, in order. An explicit repetition the variant already has is refused
- * (409): a run is never stored under another run's number. Unnumbered runs follow the highest
- * repetition stored, given in this request or ever handed out, so they never collide with the
- * explicit ones. An explicit number a concurrent upload stores first is caught by the unique
- * constraint on (variant, repetition): the upload runs again and is refused here.
+ * Refuses (409) an explicit repetition the variant already has: a run is never stored under
+ * another run's number. An explicit number a concurrent upload stores first is caught by the
+ * unique constraint on (variant, repetition): the upload runs again and is refused here.
  */
-export async function allocateRepetitions(tx: SqlClient, runs: RunToNumber[]): Promise<number[]> {
+export async function refuseTakenRepetitions(tx: SqlClient, runs: RunToNumber[]): Promise<void> {
   const explicit = runs.filter((run): run is RunToNumber & { repetition: number } => run.repetition !== undefined);
-  if (explicit.length) {
-    const wanted = explicit.map((run) => ({ variantId: run.variantId, repetition: run.repetition }));
-    const taken = await tx.query<{ variantId: string; repetition: number }>(Prisma.sql`
-      SELECT r."variantId", r."repetition" FROM "Run" r
-      JOIN json_to_recordset(${JSON.stringify(wanted)}::json) AS w("variantId" text, "repetition" int)
-        ON r."variantId" = w."variantId" AND r."repetition" = w."repetition"`);
-    const isTaken = new Set(taken.map((run) => `${run.variantId}:${run.repetition}`));
-    const issues: FieldIssue[] = explicit
-      .filter((run) => isTaken.has(`${run.variantId}:${run.repetition}`))
-      .map((run) => ({
-        path: [...run.path, "repetition"],
-        message: `variant "${run.variantName}" already has a run with repetition ${run.repetition}; leave repetition out to number the run automatically`,
-      }));
-    if (issues.length) throw new AppError("CONFLICT", issuesSummary(issues), { fieldIssues: issues });
-  }
+  if (!explicit.length) return;
+  const wanted = explicit.map((run) => ({ variantId: run.variantId, repetition: run.repetition }));
+  const taken = await tx.query<{ variantId: string; repetition: number }>(Prisma.sql`
+    SELECT r."variantId", r."repetition" FROM "Run" r
+    JOIN json_to_recordset(${JSON.stringify(wanted)}::json) AS w("variantId" text, "repetition" int)
+      ON r."variantId" = w."variantId" AND r."repetition" = w."repetition"`);
+  const isTaken = new Set(taken.map((run) => `${run.variantId}:${run.repetition}`));
+  const issues: FieldIssue[] = explicit
+    .filter((run) => isTaken.has(`${run.variantId}:${run.repetition}`))
+    .map((run) => ({
+      path: [...run.path, "repetition"],
+      message: `variant "${run.variantName}" already has a run with repetition ${run.repetition}; leave repetition out to number the run automatically`,
+    }));
+  if (issues.length) throw new AppError("CONFLICT", issuesSummary(issues), { fieldIssues: issues });
+}
 
-  // Per variant: how many runs need a number, and the highest number given explicitly.
-  const wanted = new Map<string, { auto: number; floor: number }>();
-  for (const run of runs) {
-    const entry = wanted.get(run.variantId) ?? { auto: 0, floor: 0 };
-    if (run.repetition === undefined) entry.auto++;
-    else entry.floor = Math.max(entry.floor, run.repetition + 1);
+/** What the numbering of some runs asks of their variants' counters (takeRepetitionsSql). */
+export interface Numbering {
+  /** Per variant: how many numbers to take, above the highest number given explicitly. */
+  variants: { variantId: string; count: number; floor: number }[];
+  /** Per run, in order: an unnumbered run's place among its variant's unnumbered runs (0 for a numbered one). */
+  autoIndex: number[];
+}
+
+/**
+ * The counters' part of numbering these runs: unnumbered runs follow the highest repetition
+ * stored, given in this request or ever handed out, so they never collide with the explicit ones.
+ */
+export function numberingOf(runs: { variantId: string; repetition?: number | null }[]): Numbering {
+  const wanted = new Map<string, { count: number; floor: number }>();
+  const autoIndex = runs.map((run) => {
+    const entry = wanted.get(run.variantId) ?? { count: 0, floor: 0 };
     wanted.set(run.variantId, entry);
-  }
-  const next = await takeRepetitionsOfVariants(tx, wanted);
-  return runs.map((run) => {
-    if (run.repetition !== undefined) return run.repetition;
-    const repetition = next.get(run.variantId) as number;
-    if (repetition > MAX_REPETITION) throw repetitionsExhausted(run.variantName, [...run.path, "repetition"]);
-    next.set(run.variantId, repetition + 1);
-    return repetition;
+    if (run.repetition !== undefined && run.repetition !== null) {
+      entry.floor = Math.max(entry.floor, run.repetition + 1);
+      return 0;
+    }
+    return entry.count++;
   });
+  return { variants: [...wanted].map(([variantId, entry]) => ({ variantId, ...entry })), autoIndex };
 }
 
 /** The largest repetition (the Run column is a 32-bit integer). */
@@ -81,33 +87,20 @@ export function repetitionsExhausted(variantName: string, path: (string | number
 }
 
 /**
- * Advances a variant's counter past `floor` (explicit numbers stored alongside) and by `count`
- * numbers, returning the counter afterwards: the numbers taken are [result - count, result). The
- * row lock of the UPDATE makes a concurrent writer wait and then see the advanced counter; the
- * highest stored repetition is a floor too, for runs written by anything that skipped the counter.
- * `onlyIf` lets a larger statement advance it only when its other parts apply.
+ * The CTEs `wanted`, `locked` and `numbered` of a statement that stores runs: each variant's
+ * counter advanced past `floor` (explicit numbers stored alongside) and by `count` numbers,
+ * `numbered` giving each variant's first number taken ("variantId", "first"). The highest stored
+ * repetition is a floor too, for runs written by anything that skipped the counter. The counters
+ * are locked in the order of the variants' ids first (`locked`), and only rows already locked are
+ * updated: writers of the same variants wait for each other instead of deadlocking, each holding
+ * the counters it advanced until its statement's transaction commits — for an upload, the one
+ * statement that also inserts its runs (store-runs.ts), so the wait is that statement's and its
+ * commit's. `onlyIf` lets the statement advance them only when its other parts apply.
  */
-export const takeRepetitionsSql = (variantId: string, count: number, floor: number, onlyIf: Prisma.Sql = Prisma.sql`TRUE`) => Prisma.sql`
-  UPDATE "Variant" SET "nextRepetition" = GREATEST(
-    "nextRepetition",
-    ${floor}::bigint,
-    COALESCE((SELECT MAX(r."repetition")::bigint + 1 FROM "Run" r WHERE r."variantId" = ${variantId}), 0)
-  ) + ${count}::bigint
-  WHERE "id" = ${variantId} AND ${onlyIf}
-  RETURNING "nextRepetition"`;
-
-/**
- * takeRepetitionsSql for several variants in one statement: the first number taken of each. The
- * counters are locked in the order of the variants' ids first (`locked`), and only rows already
- * locked are updated: uploads to one experiment share its lock (upload-experiment.ts) and meet
- * here, each holding the counters it advanced until it commits, so two uploads of the same
- * variants wait for each other instead of deadlocking.
- */
-async function takeRepetitionsOfVariants(tx: SqlClient, wanted: Map<string, { auto: number; floor: number }>): Promise<Map<string, number>> {
-  const rows = [...wanted].map(([variantId, { auto, floor }]) => ({ variantId, count: auto, floor }));
-  const taken = await tx.query<{ id: string; first: bigint }>(Prisma.sql`
-    WITH wanted AS (SELECT * FROM json_to_recordset(${JSON.stringify(rows)}::json) AS w("variantId" text, "count" bigint, "floor" bigint)),
-    locked AS (SELECT v."id" FROM "Variant" v WHERE v."id" IN (SELECT "variantId" FROM wanted) ORDER BY v."id" FOR NO KEY UPDATE)
+export const takeRepetitionsSql = (variants: Numbering["variants"], onlyIf: Prisma.Sql = Prisma.sql`TRUE`) => Prisma.sql`
+  wanted AS (SELECT * FROM json_to_recordset(${JSON.stringify(variants)}::json) AS w("variantId" text, "count" bigint, "floor" bigint)),
+  locked AS (SELECT v."id" FROM "Variant" v WHERE v."id" IN (SELECT "variantId" FROM wanted) AND ${onlyIf} ORDER BY v."id" FOR NO KEY UPDATE),
+  numbered AS (
     UPDATE "Variant" v SET "nextRepetition" = GREATEST(
       v."nextRepetition",
       w."floor",
@@ -115,10 +108,8 @@ async function takeRepetitionsOfVariants(tx: SqlClient, wanted: Map<string, { au
     ) + w."count"
     FROM wanted w JOIN locked l ON l."id" = w."variantId"
     WHERE v."id" = w."variantId"
-    RETURNING v."id", v."nextRepetition" - w."count" AS "first"`);
-  if (taken.length !== rows.length) throw new AppError("NOT_FOUND", "a variant of this upload no longer exists");
-  return new Map(taken.map((row) => [row.id, Number(row.first)]));
-}
+    RETURNING v."id" AS "variantId", v."nextRepetition" - w."count" AS "first"
+  )`;
 
 /** The same explicit repetition twice for one variant in one request: refused before anything is stored. */
 export function repeatedRepetitions(runs: { variant: string; repetition?: number }[]): FieldIssue[] {

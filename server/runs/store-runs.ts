@@ -28,7 +28,7 @@ import { utcNow } from "../db/utc-now";
 import type { SqlClient } from "../db/sql-transaction";
 import type { TRunInput } from "../schemas/results";
 import type { PreparedMetric } from "./prepare-metric";
-import { MAX_REPETITION, takeRepetitionsSql } from "./run-numbering";
+import { MAX_REPETITION, numberingOf, takeRepetitionsSql } from "./run-numbering";
 
 export type RunToStore = Pick<
   TRunInput,
@@ -48,7 +48,7 @@ export type RunToStore = Pick<
 export interface RunOfRequest {
   run: RunToStore;
   variantId: string;
-  /** Known before the statement (uploads); null: the statement's `numbered` CTE gives it (agent runs). */
+  /** Given by the uploader; null: the next of the variant's counter, taken in the statement that inserts the run. */
   repetition: number | null;
   metrics: { metricId: string; prepared: PreparedMetric }[];
 }
@@ -66,10 +66,11 @@ export interface RunContext {
 /** The rows of these runs, with their ids (time-ordered, so runs of one statement sort in request order). */
 function runRows(runs: RunOfRequest[], context: RunContext) {
   const iso = (date: Date | null) => (date ? date.toISOString() : null);
+  const numbering = numberingOf(runs);
   const runRows = [];
   const results = [];
   const series = [];
-  for (const { run, variantId, repetition, metrics } of runs) {
+  for (const [index, { run, variantId, repetition, metrics }] of runs.entries()) {
     const id = uuidv7();
     const startedAt = run.startedAt ? new Date(run.startedAt) : null;
     const finishedAt = run.finishedAt ? new Date(run.finishedAt) : startedAt ? null : context.now;
@@ -78,6 +79,7 @@ function runRows(runs: RunOfRequest[], context: RunContext) {
       id,
       variantId,
       repetition,
+      autoIndex: numbering.autoIndex[index] as number,
       status: run.status ?? "succeeded",
       source: context.source,
       sourceDetail: run.sourceDetail ?? context.sourceDetail,
@@ -114,29 +116,31 @@ function runRows(runs: RunOfRequest[], context: RunContext) {
       }
     }
   }
-  return { experimentId: context.experimentId, runs: runRows, results, series };
+  return { experimentId: context.experimentId, variants: numbering.variants, runs: runRows, results, series };
 }
 
 export type RunRows = ReturnType<typeof runRows>;
 
 /**
- * The CTEs `run`, `results` and `series` that insert the rows (`run` returns each stored run's id
- * and repetition). With `numbered`, the name of a CTE returning "nextRepetition" from the
- * variant's counter (run-numbering.ts), runs without a repetition take the one it handed out, and
- * nothing is inserted when it returned no row.
+ * The CTEs that number and insert the rows: the variants' counters advanced (takeRepetitionsSql,
+ * only when `onlyIf` holds), then `run`, `results` and `series` (`run` returns each stored run's
+ * id and repetition). A run without a repetition takes the next of its variant's counter; a run
+ * whose number would pass MAX_REPETITION is not inserted, nor is any when the counters were not
+ * advanced.
  */
-export function insertRunsSql(rows: RunRows, options: { numbered?: string } = {}): PrismaTypes.Sql {
-  const numbered = options.numbered ? Prisma.raw(`"${options.numbered}"`) : null;
-  const repetition = numbered ? Prisma.sql`COALESCE(r."repetition", ${numbered}."nextRepetition" - 1)` : Prisma.sql`r."repetition"`;
+function insertRunsSql(rows: RunRows, onlyIf?: PrismaTypes.Sql): PrismaTypes.Sql {
+  const repetition = Prisma.sql`COALESCE(r."repetition", n."first" + r."autoIndex")`;
   return Prisma.sql`
+    ${takeRepetitionsSql(rows.variants, onlyIf)},
     run AS (
       INSERT INTO "Run" ("id", "experimentId", "variantId", "status", "source", "sourceDetail", "repetition", "startedAt", "finishedAt", "environment", "gitCommit", "gitBranch", "gitCommitMessage", "gitCommitTime", "tags", "warnings", "ingestRequestId", "createdAt")
       SELECT r."id", ${rows.experimentId}, r."variantId", r."status"::"RunStatus", r."source"::"RunSource", r."sourceDetail", ${repetition}, r."startedAt", r."finishedAt",
         r."environment", r."gitCommit", r."gitBranch", r."gitCommitMessage", r."gitCommitTime", r."tags", r."warnings", r."ingestRequestId", ${utcNow}
       FROM json_to_recordset(${JSON.stringify(rows.runs)}::json) AS r(
-        "id" text, "variantId" text, "repetition" int, "status" text, "source" text, "sourceDetail" text, "startedAt" timestamp, "finishedAt" timestamp,
+        "id" text, "variantId" text, "repetition" int, "autoIndex" bigint, "status" text, "source" text, "sourceDetail" text, "startedAt" timestamp, "finishedAt" timestamp,
         "environment" jsonb, "gitCommit" text, "gitBranch" text, "gitCommitMessage" text, "gitCommitTime" timestamp, "tags" text[], "warnings" text[], "ingestRequestId" text)
-      ${numbered ? Prisma.sql`CROSS JOIN ${numbered}` : Prisma.empty}
+      JOIN numbered n ON n."variantId" = r."variantId"
+      WHERE ${repetition} <= ${MAX_REPETITION}
       RETURNING "id", "repetition"
     ),
     results AS (
@@ -157,11 +161,12 @@ export function insertRunsSql(rows: RunRows, options: { numbered?: string } = {}
 }
 
 /**
- * Inserts the runs in one statement (inside the caller's transaction), with their experiment's
- * "runs stored" mark when one of them names a commit: each run's id and repetition, in request
- * order.
+ * Numbers and inserts the runs in one statement (inside the caller's transaction), with their
+ * experiment's "runs stored" mark when one of them names a commit: each run's id and repetition,
+ * in request order, or null for a run not stored because its variant has no numbers left (the
+ * caller refuses the request and rolls back).
  */
-export async function insertRuns(tx: SqlClient, runs: RunOfRequest[], context: RunContext): Promise<{ id: string; repetition: number }[]> {
+export async function insertRuns(tx: SqlClient, runs: RunOfRequest[], context: RunContext): Promise<({ id: string; repetition: number } | null)[]> {
   const rows = runRows(runs, context);
   if (rows.runs.length === 0) return [];
   const named = runs.some(({ run }) => run.gitCommit);
@@ -170,7 +175,7 @@ export async function insertRuns(tx: SqlClient, runs: RunOfRequest[], context: R
     marked AS (${markRunsStoredSql(rows.experimentId, Prisma.sql`${named}`)})
     SELECT "id", "repetition" FROM run`);
   const byId = new Map(stored.map((row) => [row.id, row]));
-  return rows.runs.map((run) => byId.get(run.id) as { id: string; repetition: number });
+  return rows.runs.map((run) => byId.get(run.id) ?? null);
 }
 
 /** How long after the runs a mark is due: a burst of uploads or completes shares one refresh. */
@@ -234,8 +239,7 @@ export async function storeJobRun(
         AND (SELECT "nextRepetition" FROM "Variant" WHERE "id" = ${job.variantId}) <= ${MAX_REPETITION}
       RETURNING "id"
     ),
-    numbered AS (${takeRepetitionsSql(job.variantId, 1, 0, Prisma.sql`EXISTS (SELECT 1 FROM done)`)}),
-    ${insertRunsSql(rows, { numbered: "numbered" })},
+    ${insertRunsSql(rows, Prisma.sql`EXISTS (SELECT 1 FROM done)`)},
     marked AS (${markRunsStoredSql(job.experimentId, Prisma.sql`${Boolean(run.gitCommit)} AND EXISTS (SELECT 1 FROM run)`)})
     SELECT "id", "repetition" FROM run`,
   );

@@ -136,6 +136,11 @@ describe("values PostgreSQL cannot hold are refused with 400 naming the field, n
     upload.runs[0]!.repetition = 2_147_483_647;
     const stored = await postResults(upload);
     expect(stored.status, await stored.clone().text()).toBe(201);
+    // Its variant has no number left for an unnumbered run, even beside one of another variant: 422 naming that run, nothing stored.
+    const unnumbered = { ...upload.runs[0]!, repetition: undefined };
+    const exhausted = await refused(() => postResults({ ...upload, runs: [{ ...unnumbered, variant: "gzip" }, unnumbered] }), 422, "UNPROCESSABLE");
+    expect(fieldPaths(exhausted.body)).toEqual(["runs.1.repetition"]);
+    expect(exhausted.body.error.message).toContain('variant "plain" has no repetition numbers left');
   });
 
   it("JSON nested deeper than any real upload (an environment 4,000 levels deep) → 400 naming the limit", async () => {
