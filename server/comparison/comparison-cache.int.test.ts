@@ -1,25 +1,20 @@
 // A comparison is computed once per state of its experiment and answered from the cache after
 // that, and any change it depends on — a new run, a deleted run, a changed setting — computes it
 // afresh (the key holds each variant's runsVersion, kept by database triggers).
-import crypto from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { db } from "~/server/db/client";
-import { createProject } from "~/server/projects/projects";
 import { ingestResults, type IngestOptions } from "~/server/runs/ingest-results";
-import { signedInUser } from "~/test/signed-in";
 import { twoVariantUpload } from "~/test/two-variant-upload";
 import { getExperimentResults } from "./charts";
 import { getComparison } from "./comparison";
+import { uploadProject } from "~/test/upload-project";
 
 let options: IngestOptions;
 const where = () => ({ projectId: options.projectId });
 const page = () => getExperimentResults(db, { projectSlug: options.projectSlug }, "charted");
 
 beforeAll(async () => {
-  const owner = await signedInUser(db, "comparison-cache");
-  const slug = `cmp-cache-${crypto.randomBytes(4).toString("hex")}`;
-  const project = await createProject(db, { name: slug, slug, description: "" }, owner.id);
-  options = { projectId: project.id, projectSlug: slug, source: "upload", bodySha256: "", baseUrl: "http://test.local" };
+  options = await uploadProject(db, "cmp-cache");
 });
 afterAll(() => db.$disconnect());
 

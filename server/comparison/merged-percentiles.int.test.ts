@@ -1,24 +1,19 @@
 // A variant's merged percentiles grow with its runs: after new runs only their histograms are
 // read and added to the last merge, and what comes out is exactly a merge of every run's
 // histogram at once. A set that lost a run (deleted) is merged afresh.
-import crypto from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { db, type Db } from "~/server/db/client";
-import { createProject } from "~/server/projects/projects";
 import { ingestResults, type IngestOptions } from "~/server/runs/ingest-results";
 import { unscale } from "~/server/stats/compare";
 import { mergeHistograms } from "~/server/stats/histogram";
-import { signedInUser } from "~/test/signed-in";
 import { mergedPercentiles, type HistogramGroup } from "./merged-percentiles";
+import { uploadProject } from "~/test/upload-project";
 
 let options: IngestOptions;
 let results: { id: string; histogram: Uint8Array<ArrayBuffer>; histogramScale: number }[];
 
 beforeAll(async () => {
-  const owner = await signedInUser(db, "merged-percentiles");
-  const slug = `merged-${crypto.randomBytes(4).toString("hex")}`;
-  const project = await createProject(db, { name: slug, slug, description: "" }, owner.id);
-  options = { projectId: project.id, projectSlug: slug, source: "upload", bodySha256: "", baseUrl: "http://test.local" };
+  options = await uploadProject(db, "merged");
   // Four runs of one variant, each with its own spread, so every merge of a different set differs.
   for (let run = 0; run < 4; run++) {
     const samples = Array.from({ length: 200 }, (_, i) => 10 + run * 3 + ((i * 7919) % 101) / (run + 1));
@@ -35,7 +30,7 @@ beforeAll(async () => {
     );
   }
   const rows = await db.runMetricResult.findMany({
-    where: { run: { experiment: { projectId: project.id } } },
+    where: { run: { experiment: { projectId: options.projectId } } },
     orderBy: [{ run: { createdAt: "asc" } }, { runId: "asc" }],
     select: { id: true, histogram: true, histogramScale: true },
   });

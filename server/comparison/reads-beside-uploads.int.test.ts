@@ -2,24 +2,19 @@
 // takes — the experiment row (FOR NO KEY UPDATE, as an upload that creates variants does), the
 // variants' rows (their repetition counters, and runsVersion as the triggers set it) — the reads
 // answer, with what was committed before; the upload's runs show in the first read after it commits.
-import crypto from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { db } from "~/server/db/client";
-import { createProject } from "~/server/projects/projects";
 import { ingestResults, type IngestOptions } from "~/server/runs/ingest-results";
-import { signedInUser } from "~/test/signed-in";
 import { twoVariantUpload } from "~/test/two-variant-upload";
 import { getExperimentResults } from "./charts";
 import { getComparison } from "./comparison";
+import { uploadProject } from "~/test/upload-project";
 
 let options: IngestOptions;
 
 beforeAll(async () => {
-  const owner = await signedInUser(db, "reads-beside-uploads");
-  const slug = `reads-${crypto.randomBytes(4).toString("hex")}`;
-  const project = await createProject(db, { name: slug, slug, description: "" }, owner.id);
-  options = { projectId: project.id, projectSlug: slug, source: "upload", bodySha256: "", baseUrl: "http://test.local" };
+  options = await uploadProject(db, "reads");
 });
 afterAll(() => db.$disconnect());
 

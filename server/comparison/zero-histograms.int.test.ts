@@ -3,22 +3,17 @@
 // theirs, and the all-zero histograms merge with any. Before, the first all-zero run fixed the
 // metric's scale at 1 unit, so every later run's 0.3–2 ms times were recorded as whole
 // milliseconds: the page showed a 0.8 ms median beside p50 / p90 / p99 of 0 / 0 / 0 ms.
-import crypto from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { db } from "~/server/db/client";
-import { createProject } from "~/server/projects/projects";
 import { ingestResults, type IngestOptions } from "~/server/runs/ingest-results";
 import type { TResultsUpload } from "~/server/schemas/results";
-import { signedInUser } from "~/test/signed-in";
 import { getComparison } from "./comparison";
+import { uploadProject } from "~/test/upload-project";
 
 let options: IngestOptions;
 
 beforeAll(async () => {
-  const owner = await signedInUser(db, "zero-histograms");
-  const slug = `zero-hist-${crypto.randomBytes(4).toString("hex")}`;
-  const project = await createProject(db, { name: slug, slug, description: "" }, owner.id);
-  options = { projectId: project.id, projectSlug: slug, source: "upload", bodySha256: "", baseUrl: "http://test.local" };
+  options = await uploadProject(db, "zero-hist");
 });
 afterAll(() => db.$disconnect());
 

@@ -1,21 +1,16 @@
 // An experiment's last change is the later of its last edit and its newest run: runs move it to
 // the top of the experiments list (and the page's "Updated") without writing its row, which every
 // upload sharing the row's lock would wait for.
-import crypto from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { db } from "~/server/db/client";
-import { createProject } from "~/server/projects/projects";
 import { ingestResults, type IngestOptions } from "~/server/runs/ingest-results";
 import { getExperiment, listExperiments } from "~/server/experiments/experiments";
-import { signedInUser } from "~/test/signed-in";
+import { uploadProject } from "~/test/upload-project";
 
 let options: IngestOptions;
 
 beforeAll(async () => {
-  const owner = await signedInUser(db, "last-change");
-  const slug = `last-change-${crypto.randomBytes(4).toString("hex")}`;
-  const project = await createProject(db, { name: slug, slug, description: "" }, owner.id);
-  options = { projectId: project.id, projectSlug: slug, source: "upload", bodySha256: "", baseUrl: "http://test.local" };
+  options = await uploadProject(db, "last-change");
 });
 afterAll(() => db.$disconnect());
 

@@ -6,7 +6,6 @@
 // than the pool has connections queue behind it, and a read must still be answered. Then the held
 // upload goes on and every upload is stored, each run under its own repetition. Likewise uploads
 // to many experiments at once take at most MAX_INGEST_TRANSACTIONS connections.
-import crypto from "node:crypto";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -15,9 +14,8 @@ import { PrismaClient } from "~/server/db/generated/client";
 import { attachPool } from "~/server/db/prepared-statements";
 import type { TResultsUpload } from "~/server/schemas/results";
 import { MAX_INGEST_TRANSACTIONS, waitingForTurn } from "~/server/runs/ingest-turns";
-import { createProject } from "~/server/projects/projects";
 import { ingestResults, type IngestOptions } from "~/server/runs/ingest-results";
-import { signedInUser } from "~/test/signed-in";
+import { uploadProject } from "~/test/upload-project";
 
 // One connection more than the upload transactions may take.
 const POOL_SIZE = MAX_INGEST_TRANSACTIONS + 1;
@@ -28,10 +26,7 @@ const small = attachPool(new PrismaClient({ adapter: new PrismaPg(pool) }), pool
 let options: IngestOptions;
 
 beforeAll(async () => {
-  const owner = await signedInUser(db, "turns");
-  const slug = `turns-${crypto.randomBytes(4).toString("hex")}`;
-  const project = await createProject(db, { name: slug, slug, description: "" }, owner.id);
-  options = { projectId: project.id, projectSlug: slug, source: "upload", bodySha256: "", baseUrl: "http://test.local" };
+  options = await uploadProject(db, "turns");
 });
 afterAll(async () => {
   await small.$disconnect();

@@ -3,23 +3,18 @@
 // connection, which node-postgres deprecates ("Calling client.query() when the client is already
 // executing a query") and pg 9 refuses. Stored, stored again into the existing experiment, and
 // replayed (also by two requests with the same key at once): no such warning.
-import crypto from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { db } from "~/server/db/client";
-import { createProject } from "~/server/projects/projects";
 import { ingestResults, type IngestOptions } from "~/server/runs/ingest-results";
 import type { TResultsUpload } from "~/server/schemas/results";
-import { signedInUser } from "~/test/signed-in";
+import { uploadProject } from "~/test/upload-project";
 
 let options: IngestOptions;
 const warnings: string[] = [];
 const onWarning = (warning: Error) => warnings.push(warning.message);
 
 beforeAll(async () => {
-  const owner = await signedInUser(db, "one-query");
-  const slug = `one-query-${crypto.randomBytes(4).toString("hex")}`;
-  const project = await createProject(db, { name: slug, slug, description: "" }, owner.id);
-  options = { projectId: project.id, projectSlug: slug, source: "upload", bodySha256: "same", baseUrl: "http://test.local" };
+  options = { ...(await uploadProject(db, "one-query")), bodySha256: "same" };
   process.on("warning", onWarning);
 });
 afterAll(async () => {

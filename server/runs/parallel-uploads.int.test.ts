@@ -3,21 +3,16 @@
 // its transaction, an upload to another variant of the same experiment commits. Uploads to the
 // same variant still get distinct repetitions (they meet at the variant's counter), and an edit of
 // the experiment waits for the uploads sharing its lock, so nothing it removes vanishes under them.
-import crypto from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { db } from "~/server/db/client";
-import { createProject } from "~/server/projects/projects";
 import { ingestResults, type IngestOptions } from "~/server/runs/ingest-results";
 import type { TResultsUpload } from "~/server/schemas/results";
-import { signedInUser } from "~/test/signed-in";
+import { uploadProject } from "~/test/upload-project";
 
 let options: IngestOptions;
 
 beforeAll(async () => {
-  const owner = await signedInUser(db, "parallel");
-  const slug = `parallel-${crypto.randomBytes(4).toString("hex")}`;
-  const project = await createProject(db, { name: slug, slug, description: "" }, owner.id);
-  options = { projectId: project.id, projectSlug: slug, source: "upload", bodySha256: "", baseUrl: "http://test.local" };
+  options = await uploadProject(db, "parallel");
 });
 afterAll(() => db.$disconnect());
 
