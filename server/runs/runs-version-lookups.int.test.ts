@@ -1,0 +1,82 @@
+// Variant.runsVersion's triggers find the variants of changed runs and results by key, whatever
+// the planner believes of the tables' sizes. A plan made while "Run" was small joined the changed
+// results to the whole table, and PL/pgSQL kept it for the connection's life: every later upload on
+// that connection read every run stored. Here the planner is made to believe scans cost nothing
+// (as it does of a nearly empty table), and the triggers must still read no table whole.
+// Real PostgreSQL.
+import pg from "pg";
+import { afterAll, beforeAll, expect, inject, it } from "vitest";
+import { uploadProject } from "~/test/upload-project";
+import { createPrismaClient } from "../db/client";
+import { ZResultsUpload } from "../schemas/results";
+import { ingestResults } from "./ingest-results";
+
+const db = createPrismaClient(inject("databaseUrl"));
+const client = new pg.Client({ connectionString: inject("databaseUrl") });
+let runId: string;
+
+beforeAll(async () => {
+  const options = await uploadProject(db, "runs-version");
+  const stored = await ingestResults(
+    db,
+    ZResultsUpload.parse({
+      experiment: "lookups",
+      create: true,
+      runs: [{ variant: "baseline", metrics: [{ key: "latency_ms", unit: "ms", direction: "lower_is_better", samples: [1, 2, 3] }] }],
+    }),
+    options,
+  );
+  runId = stored.runs[0]?.id as string;
+  await client.connect();
+});
+afterAll(async () => {
+  await client.end();
+  await db.$disconnect();
+});
+
+/** Sequential scans of `table` in the open transaction so far. */
+async function scansOf(table: string): Promise<number> {
+  const { rows } = await client.query<{ seq_scan: string }>(`SELECT "seq_scan" FROM pg_stat_xact_user_tables WHERE "relname" = $1`, [table]);
+  return Number(rows[0]?.seq_scan ?? 0);
+}
+
+// Each change names its rows without a scan of a table its trigger reads: under these costs,
+// finding the run by its id would scan "Run" itself, so a run is changed by its row's address
+// (and counted only for "Variant", the one table its trigger reads).
+const changes: [string, string[], (run: { id: string; ctid: string }) => [string, string[]]][] = [
+  ["a run", ["Variant"], (run) => [`UPDATE "Run" SET "tags" = "tags" WHERE "ctid" = $1::tid`, [run.ctid]]],
+  ["a run's result", ["Run", "Variant"], (run) => [`UPDATE "RunMetricResult" SET "mean" = "mean" WHERE "runId" = $1`, [run.id]]],
+  [
+    "a run's time series (it has none: the trigger runs all the same)",
+    ["Run", "Variant"],
+    (run) => [`DELETE FROM "RunTimeSeries" WHERE "runId" = $1`, [run.id]],
+  ],
+];
+
+it.each(changes)("changing %s bumps its variant's runsVersion reading no table whole", async (what, read, change) => {
+  await client.query("BEGIN");
+  try {
+    const version = async () =>
+      (
+        await client.query<{ v: string }>(`SELECT v."runsVersion"::text AS v FROM "Variant" v JOIN "Run" r ON r."variantId" = v."id" WHERE r."id" = $1`, [
+          runId,
+        ])
+      ).rows[0]?.v;
+    const old = await version();
+    const { rows: runs } = await client.query<{ ctid: string }>(`SELECT "ctid"::text FROM "Run" WHERE "id" = $1`, [runId]);
+    const [statement, values] = change({ id: runId, ctid: runs[0]?.ctid as string });
+    // What the planner believes of a table it has seen nearly empty: reading it whole is free.
+    await client.query("SET LOCAL seq_page_cost = 0; SET LOCAL cpu_tuple_cost = 0; SET LOCAL cpu_operator_cost = 0");
+    const scans = async () => Object.fromEntries(await Promise.all(read.map(async (table) => [table, await scansOf(table)] as const)));
+    const before = await scans();
+    await client.query(statement, values);
+    const after = await scans();
+    expect(after).toEqual(before);
+    await client.query("RESET seq_page_cost; RESET cpu_tuple_cost; RESET cpu_operator_cost");
+    const { rows } = await client.query<{ now: string }>("SELECT txid_current()::text AS now");
+    // A statement that changed no row (no series) leaves the version as it was.
+    expect(await version()).toBe(what.includes("time series") ? old : rows[0]?.now);
+  } finally {
+    await client.query("ROLLBACK");
+  }
+});
