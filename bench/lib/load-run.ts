@@ -158,18 +158,21 @@ export async function loadRun(options: LoadRunOptions): Promise<LoadRunFigures> 
     );
     let raw: number | null = null;
     if (options.rawSeconds > 0) {
-      raw = (
-        await rawUploadsPerSecond({
-          databaseUrl,
-          projectSlug: "bench",
-          makes: [resultsUpload, importUpload],
-          uploaders: UPLOADERS.results + UPLOADERS.imports,
-          seconds: options.rawSeconds,
-        })
-      ).uploadsPerSecond;
+      const reference = await rawUploadsPerSecond({
+        databaseUrl,
+        projectSlug: "bench",
+        makes: [resultsUpload, importUpload],
+        uploaders: UPLOADERS.results + UPLOADERS.imports,
+        seconds: options.rawSeconds,
+        postgresCpuSeconds: () => postgresCpuSeconds(server.dataDir),
+      });
+      raw = reference.uploadsPerSecond;
+      // Its CPU per upload is the floor of Versus's: what storing these rows costs PostgreSQL, and
+      // what the plainest client spends sending them (Versus's server spends that and its own work).
       console.log(
         `raw-SQL reference (same rows, ${UPLOADERS.results + UPLOADERS.imports} uploaders, a pool of 10, ${options.rawSeconds} s, server idle): ${raw.toFixed(1)} uploads/s; ` +
-          `Versus ÷ raw = ${(uploadsPerSecond / raw).toFixed(2)}`,
+          `Versus ÷ raw = ${(uploadsPerSecond / raw).toFixed(2)}; its CPU per upload: client ${(reference.cpuPerUpload.client * 1000).toFixed(1)} ms, ` +
+          `PostgreSQL ${(reference.cpuPerUpload.postgres * 1000).toFixed(1)} ms`,
       );
     }
     return {

@@ -158,7 +158,9 @@ export async function rawUploadsPerSecond(options: {
   uploaders: number;
   seconds: number;
   distinct?: number;
-}): Promise<{ uploadsPerSecond: number; uploads: number }> {
+  /** PostgreSQL's CPU seconds so far, read around the timed part. */
+  postgresCpuSeconds: () => number;
+}): Promise<{ uploadsPerSecond: number; uploads: number; cpuPerUpload: { client: number; postgres: number } }> {
   const distinct = options.distinct ?? 100;
   const prepared: PreparedUpload[] = [];
   for (let i = 0; i < distinct; i++) prepared.push(await prepare((options.makes[i % options.makes.length] as (index: number) => UploadBody)(2_000_000 + i)));
@@ -171,6 +173,7 @@ export async function rawUploadsPerSecond(options: {
     const ids = await idsOf(pool, options.projectSlug, [...new Set(prepared.map((upload) => upload.experiment))]);
     let next = 0;
     let stored = 0;
+    const cpuBefore = { client: process.cpuUsage(), postgres: options.postgresCpuSeconds() };
     const started = performance.now();
     const until = started + options.seconds * 1000;
     await Promise.all(
@@ -188,7 +191,9 @@ export async function rawUploadsPerSecond(options: {
       }),
     );
     const elapsed = (performance.now() - started) / 1000;
-    return { uploadsPerSecond: stored / elapsed, uploads: stored };
+    const client = process.cpuUsage(cpuBefore.client);
+    const cpuPerUpload = { client: (client.user + client.system) / 1e6 / stored, postgres: (options.postgresCpuSeconds() - cpuBefore.postgres) / stored };
+    return { uploadsPerSecond: stored / elapsed, uploads: stored, cpuPerUpload };
   } finally {
     await pool.end();
   }
