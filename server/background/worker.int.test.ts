@@ -1,15 +1,17 @@
 // The work after stored runs, on a real PostgreSQL: an upload with commits leaves a mark in its
 // own transaction (none without a commit, none for a replay), the worker does the work and
 // deletes the mark, a failed attempt keeps the mark with its error and a backoff and is retried
-// until it succeeds, and a burst of marks of one experiment is one piece of work.
+// until it succeeds, and a burst of marks of one experiment is one piece of work (its marks not due
+// yet included).
 import crypto from "node:crypto";
-import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import pg from "pg";
+import { afterAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { db, type Db } from "~/server/db/client";
 import { createApiKey } from "~/server/projects/api-keys";
 import { createProject } from "~/server/projects/projects";
 import { signedInUser } from "~/test/signed-in";
 import { uploadStored } from "~/test/rest-assertions";
-import { drainBackgroundWork, workOnce } from "./worker";
+import { drainBackgroundWork, RUNS_STORED_CHANNEL, workOnce } from "./worker";
 
 // Marks other files' uploads left are done first, so each test sees only its own.
 beforeEach(() => drainBackgroundWork(db));
@@ -64,6 +66,29 @@ describe("the work after stored runs", () => {
     expect(await marksOf(await experimentId("no-commit"))).toHaveLength(0);
   });
 
+  it("wakes the workers when a mark is stored, and only then: once per experiment and upload", async () => {
+    const listener = new pg.Client({ connectionString: inject("databaseUrl") });
+    await listener.connect();
+    try {
+      const woken: string[] = [];
+      listener.on("notification", (message) => {
+        if (message.channel === RUNS_STORED_CHANNEL) woken.push(message.payload ?? "");
+      });
+      await listener.query(`LISTEN ${RUNS_STORED_CHANNEL}`);
+      const uncommitted = { ...runs("quiet"), runs: runs("quiet").runs.map(({ gitCommit: _c, gitBranch: _b, gitCommitTime: _t, ...run }) => run) };
+      await uploadStored(key, uncommitted);
+      const quiet = await experimentId("quiet");
+      // The same experiment's runs with commits: 36 runs, one mark, one wake-up.
+      await uploadStored(key, runs("quiet"));
+      // A round trip on the listening session delivers what the commits before it notified.
+      await listener.query("SELECT 1");
+      await expect.poll(() => woken.filter((payload) => payload === quiet)).toEqual([quiet]);
+      expect(await marksOf(quiet)).toHaveLength(1);
+    } finally {
+      await listener.end();
+    }
+  });
+
   it("is retried after a failed attempt, with the error kept, until it succeeds", async () => {
     await uploadStored(key, runs("retried"));
     const id = await experimentId("retried");
@@ -110,5 +135,25 @@ describe("the work after stored runs", () => {
     expect(second?.experimentId).toBe(await experimentId("other"));
     await db.runsStoredTask.updateMany({ where: { experimentId: { in: [burst, second!.experimentId] } }, data: { lockedUntil: null } });
     await drainBackgroundWork(db);
+  });
+
+  it("takes the experiment's marks that are not due yet with its due one: the refresh reads their runs too", async () => {
+    for (let i = 0; i < 3; i++) await uploadStored(key, { ...runs("stream"), runs: runs("stream").runs.slice(i * 12, i * 12 + 12) });
+    const stream = await experimentId("stream");
+    const marks = await marksOf(stream);
+    expect(marks).toHaveLength(3);
+    // The first upload's mark is due; the later two were stored a moment ago (not due for a while).
+    const [due, ...later] = marks.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+    await db.runsStoredTask.update({ where: { id: due!.id }, data: { runAfter: new Date(Date.now() - 60_000) } });
+    await db.runsStoredTask.updateMany({ where: { id: { in: later.map((mark) => mark.id) } }, data: { runAfter: new Date(Date.now() + 3_600_000) } });
+    // Without moving "now": only the first mark is due, and the claim takes all three.
+    const { claimRunsStored, finishRunsStored } = await import("./worker");
+    const claimed = await claimRunsStored(db);
+    expect(claimed?.experimentId).toBe(stream);
+    expect(claimed?.ids.sort()).toEqual(marks.map((mark) => mark.id).sort());
+    // Nothing of the experiment is left to claim, due or not.
+    expect(await claimRunsStored(db, { dueWithinMs: 7_200_000 })).toBeNull();
+    await finishRunsStored(db, claimed!);
+    expect(await marksOf(stream)).toHaveLength(0);
   });
 });

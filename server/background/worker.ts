@@ -6,7 +6,12 @@
 // next mark on LISTEN (server/db/wakeups.ts) or until the next one is due — never polling the
 // table in a loop.
 //
-// A claim takes every due mark of one experiment at once (a burst of runs is one refresh), for
+// A claim is of one experiment with a due mark, and takes every free mark of it at once, due or
+// not: a mark is committed with its runs, so the refresh reads them all, and the next refresh waits
+// for a mark stored after it to come due. A burst of runs is one refresh, and under a steady stream
+// of uploads an experiment is refreshed once per MARK_DELAY_MS (store-runs.ts), not once per
+// refresh's length (bench/load.ts: taking only the due marks, the worker refreshed the same
+// experiments back to back, a quarter of the CPU per upload). Claims hold their marks for
 // LEASE_SECONDS; a worker that dies lets the lease run out and another takes the marks. Done marks
 // are deleted; a failed attempt gives them back with a later runAfter, and they are retried until
 // the work succeeds or the experiment is deleted. The work is idempotent — a retry after a
@@ -45,7 +50,8 @@ export interface ClaimedMarks {
 }
 
 /**
- * Claims the due marks of one experiment (the one waiting longest), or null when none is due.
+ * Claims the marks of one experiment with a due mark (the one waiting longest): all its free marks,
+ * due or not. Null when no mark is due.
  * `dueBy` moves "now" forward: a test or a drain need not wait for the burst delay.
  */
 export async function claimRunsStored(db: Db, options: { dueWithinMs?: number } = {}): Promise<ClaimedMarks | null> {
@@ -60,7 +66,7 @@ export async function claimRunsStored(db: Db, options: { dueWithinMs?: number } 
       ORDER BY "runAfter", "createdAt" LIMIT 1 FOR UPDATE SKIP LOCKED
     )
     UPDATE "RunsStoredTask" t SET "lockedUntil" = ${utcNow} + make_interval(secs => ${LEASE_SECONDS}), "attempts" = t."attempts" + 1
-    FROM next WHERE t."experimentId" = next."experimentId" AND t."runAfter" <= ${horizon} AND (t."lockedUntil" IS NULL OR t."lockedUntil" < ${utcNow})
+    FROM next WHERE t."experimentId" = next."experimentId" AND (t."lockedUntil" IS NULL OR t."lockedUntil" < ${utcNow})
     RETURNING t."id", t."experimentId", t."attempts"`);
   const first = rows[0];
   if (!first) return null;
