@@ -83,6 +83,9 @@ describe("the work after stored runs", () => {
       // A round trip on the listening session delivers what the commits before it notified.
       await listener.query("SELECT 1");
       await expect.poll(() => woken.filter((payload) => payload === quiet)).toEqual([quiet]);
+      // And no second one after it.
+      await listener.query("SELECT 1");
+      expect(woken.filter((payload) => payload === quiet)).toEqual([quiet]);
       expect(await marksOf(quiet)).toHaveLength(1);
     } finally {
       await listener.end();
