@@ -11,7 +11,7 @@ import { createApiKey } from "~/server/projects/api-keys";
 import { createProject } from "~/server/projects/projects";
 import { signedInUser } from "~/test/signed-in";
 import { uploadStored } from "~/test/rest-assertions";
-import { drainBackgroundWork, RUNS_STORED_CHANNEL, workOnce } from "./worker";
+import { claimRunsStored, drainBackgroundWork, finishRunsStored, RUNS_STORED_CHANNEL, workOnce } from "./worker";
 
 // Marks other files' uploads left are done first, so each test sees only its own.
 beforeEach(() => drainBackgroundWork(db));
@@ -129,7 +129,6 @@ describe("the work after stored runs", () => {
     await uploadStored(key, runs("other"));
     const burst = await experimentId("burst");
     expect(await marksOf(burst)).toHaveLength(3);
-    const { claimRunsStored } = await import("./worker");
     const first = await claimRunsStored(db, { dueWithinMs: 60_000 });
     const second = await claimRunsStored(db, { dueWithinMs: 60_000 });
     expect(first?.experimentId).toBe(burst);
@@ -150,7 +149,6 @@ describe("the work after stored runs", () => {
     await db.runsStoredTask.update({ where: { id: due!.id }, data: { runAfter: new Date(Date.now() - 60_000) } });
     await db.runsStoredTask.updateMany({ where: { id: { in: later.map((mark) => mark.id) } }, data: { runAfter: new Date(Date.now() + 3_600_000) } });
     // Without moving "now": only the first mark is due, and the claim takes all three.
-    const { claimRunsStored, finishRunsStored } = await import("./worker");
     const claimed = await claimRunsStored(db);
     expect(claimed?.experimentId).toBe(stream);
     expect(claimed?.ids.sort()).toEqual(marks.map((mark) => mark.id).sort());

@@ -6,18 +6,18 @@
 // next mark on LISTEN (server/db/wakeups.ts) or until the next one is due — never polling the
 // table in a loop.
 //
-// A claim is of one experiment with a due mark, and takes every free mark of it at once, due or
-// not (one waiting out a failed attempt's backoff too: the refresh redoes its work anyway): a mark
-// is committed with its runs, so the refresh reads them all, and the next refresh waits for a mark
-// stored after it to come due. A burst of runs is one refresh, and under a steady stream of
-// uploads an experiment is refreshed about once per MARK_DELAY_MS (store-runs.ts); taking only the
-// due marks, the next one was always due, and the worker refreshed the same experiment back to
-// back. Claims hold their marks for LEASE_SECONDS; a worker that dies lets the lease run out and another takes the marks. Done marks
-// are deleted; a failed attempt gives them back with a later runAfter, and they are retried until
-// the work succeeds or the experiment is deleted. The work is idempotent — a retry after a
-// failure, or after a worker died half-way, recomputes the same change points and opens no alert
-// twice. Several processes share the work through the claims; a failure is logged and retried
-// with backoff, never lost.
+// A claim is of one experiment with a due mark, and takes every free mark of it at once, due or not
+// (one waiting out a failed attempt's backoff too: the refresh redoes its work anyway): a mark is
+// committed with its runs, so the refresh reads them all, and the next refresh waits for a mark
+// stored after it to come due. A burst of runs is one refresh, and under a steady stream of uploads
+// an experiment is refreshed about once per MARK_DELAY_MS (store-runs.ts); taking only the due
+// marks, the next one was always due, and the worker refreshed the same experiment back to back.
+// Claims hold their marks for LEASE_SECONDS; a worker that dies lets the lease run out and another
+// takes the marks. Done marks are deleted; a failed attempt gives them back with a later runAfter,
+// and they are retried until the work succeeds or the experiment is deleted. The work is idempotent
+// — a retry after a failure, or after a worker died half-way, recomputes the same change points and
+// opens no alert twice. Several processes share the work through the claims; a failure is logged
+// and retried with backoff, never lost.
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import { utcNow } from "../db/utc-now";
