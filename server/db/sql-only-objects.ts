@@ -34,4 +34,8 @@ export const sqlOnlyObjects = {
     // A stored "runs stored" task wakes the background workers (LISTEN versus_runs_stored).
     "RunsStoredTask_inserted_notify",
   ],
+  functions: [
+    // The highest repetition of a variant, read in a snapshot of its own by the statement that numbers runs.
+    "versus_highest_repetition",
+  ],
 } as const;

@@ -90,7 +90,8 @@ export function repetitionsExhausted(variantName: string, path: (string | number
  * The CTEs `wanted`, `locked` and `numbered` of a statement that stores runs: each variant's
  * counter advanced past `floor` (explicit numbers stored alongside) and by `count` numbers,
  * `numbered` giving each variant's first number taken ("variantId", "first"). The highest stored
- * repetition is a floor too, for runs written by anything that skipped the counter. The counters
+ * repetition is a floor too, for runs written by anything that skipped the counter, read after
+ * the wait for the counter (versus_highest_repetition, in its own snapshot: see its migration). The counters
  * are locked in the order of the variants' ids first (`locked`), and only rows already locked are
  * updated: writers of the same variants wait for each other instead of deadlocking, each holding
  * the counters it advanced until its statement's transaction commits — for an upload, the one
@@ -104,7 +105,7 @@ export const takeRepetitionsSql = (variants: Numbering["variants"], onlyIf: Pris
     UPDATE "Variant" v SET "nextRepetition" = GREATEST(
       v."nextRepetition",
       w."floor",
-      COALESCE((SELECT MAX(r."repetition")::bigint + 1 FROM "Run" r WHERE r."variantId" = v."id"), 0)
+      COALESCE(versus_highest_repetition(v."id") + 1, 0)
     ) + w."count"
     FROM wanted w JOIN locked l ON l."id" = w."variantId"
     WHERE v."id" = w."variantId"
