@@ -2,8 +2,7 @@
 // repetition (the floor for runs written without the counter) only once the wait is over, so
 // runs committed meanwhile count too. Read with the statement's own snapshot, taken before the
 // wait, they were invisible: a run committed meanwhile without the counter was numbered again
-// (a unique violation), and under load every run committed meanwhile cost a visit to the table.
-// Real PostgreSQL.
+// (a unique violation). Real PostgreSQL.
 import pg from "pg";
 import { afterAll, beforeAll, expect, inject, it } from "vitest";
 import { uploadProject } from "~/test/upload-project";

@@ -91,12 +91,12 @@ export function repetitionsExhausted(variantName: string, path: (string | number
  * counter advanced past `floor` (explicit numbers stored alongside) and by `count` numbers,
  * `numbered` giving each variant's first number taken ("variantId", "first"). The highest stored
  * repetition is a floor too, for runs written by anything that skipped the counter, read after
- * the wait for the counter (versus_highest_repetition, in its own snapshot: see its migration). The counters
- * are locked in the order of the variants' ids first (`locked`), and only rows already locked are
- * updated: writers of the same variants wait for each other instead of deadlocking, each holding
- * the counters it advanced until its statement's transaction commits — for an upload, the one
- * statement that also inserts its runs (store-runs.ts), so the wait is that statement's and its
- * commit's. `onlyIf` lets the statement advance them only when its other parts apply.
+ * the wait for the counter (versus_highest_repetition, in a snapshot of its own: see its
+ * migration). The counters are locked in the order of the variants' ids first (`locked`), and
+ * only rows already locked are updated: writers of the same variants wait for each other instead
+ * of deadlocking, each holding the counters it advanced until its statement's transaction
+ * commits — for an upload, the one statement that also inserts its runs (store-runs.ts), so the
+ * wait is that statement's and its commit's. `onlyIf` lets the statement advance them only when its other parts apply.
  */
 export const takeRepetitionsSql = (variants: Numbering["variants"], onlyIf: Prisma.Sql = Prisma.sql`TRUE`) => Prisma.sql`
   wanted AS (SELECT * FROM json_to_recordset(${JSON.stringify(variants)}::json) AS w("variantId" text, "count" bigint, "floor" bigint)),

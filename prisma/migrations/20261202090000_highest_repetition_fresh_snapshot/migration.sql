@@ -4,12 +4,11 @@
 --
 -- Read in a function of its own because a VOLATILE function takes a new snapshot for each query
 -- it runs. The numbering statement waits for the variant's counter (a row lock) while other
--- uploads to the variant commit their runs; read with the statement's own snapshot, taken before
--- that wait, the highest entries of the index on ("variantId", "repetition") are those runs,
--- invisible to it, and each costs a visit to the table before a visible one is found
--- (bench/load.ts: about 190 runs read per upload to a busy variant, a quarter of PostgreSQL's CPU
--- per upload). With a snapshot taken after the wait, the highest entry is visible: one run read.
--- Index look-ups only, whatever the table's size when a connection first plans it (see
+-- writers of the variant commit; read with the statement's own snapshot, taken before that wait,
+-- the runs they committed are invisible to it, so a run committed meanwhile by a writer that
+-- skipped the counter was numbered again (a unique violation; highest-repetition.int.test.ts).
+-- With a snapshot taken after the wait, every committed run counts. Index look-ups only,
+-- whatever the table's size when a connection first plans it (see
 -- 20261201090000_runs_version_by_key).
 CREATE FUNCTION "versus_highest_repetition"(variant_id TEXT) RETURNS BIGINT
   LANGUAGE plpgsql VOLATILE
