@@ -96,7 +96,8 @@ export function repetitionsExhausted(variantName: string, path: (string | number
  * only rows already locked are updated: writers of the same variants wait for each other instead
  * of deadlocking, each holding the counters it advanced until its statement's transaction
  * commits — for an upload, the one statement that also inserts its runs (store-runs.ts), so the
- * wait is that statement's and its commit's. `onlyIf` lets the statement advance them only when its other parts apply.
+ * wait is that statement's and its commit's. `onlyIf` lets the statement advance them only when
+ * its other parts apply.
  */
 export const takeRepetitionsSql = (variants: Numbering["variants"], onlyIf: Prisma.Sql = Prisma.sql`TRUE`) => Prisma.sql`
   wanted AS (SELECT * FROM json_to_recordset(${JSON.stringify(variants)}::json) AS w("variantId" text, "count" bigint, "floor" bigint)),
