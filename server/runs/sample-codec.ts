@@ -47,12 +47,10 @@ export function decodeSamples(blob: Uint8Array): Float64Array {
   const format = blob[0];
   if (format !== FLOAT64 && format !== FLOAT32) throw new Error(`unknown sample encoding ${String(format)}`);
   const width = format === FLOAT64 ? 8 : 4;
+  // unshuffle writes a buffer of its own: float64 values are returned in it, float32 ones widened.
   const bytes = unshuffle(zlib.inflateRawSync(blob.subarray(1)), width);
-  const view =
-    format === FLOAT64
-      ? new Float64Array(bytes.buffer, bytes.byteOffset, bytes.length / 8)
-      : new Float32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4);
-  return Float64Array.from(view);
+  if (format === FLOAT64) return new Float64Array(bytes.buffer, bytes.byteOffset, bytes.length / 8);
+  return Float64Array.from(new Float32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4));
 }
 
 /** Decodes `samplesBase64` from an upload: little-endian float64 values, 8 bytes each. */
@@ -94,12 +92,12 @@ function unshuffle(bytes: Uint8Array, width: number): Uint8Array {
   for (let w = 0; w < perValue; w++) {
     const plane = 4 * w * count;
     for (let i = 0; i < count; i++) {
+      // A Uint32Array stores the bitwise result (a signed 32-bit integer) as its unsigned twin.
       words[i * perValue + w] =
-        ((bytes[plane + i] as number) |
-          ((bytes[plane + count + i] as number) << 8) |
-          ((bytes[plane + 2 * count + i] as number) << 16) |
-          ((bytes[plane + 3 * count + i] as number) << 24)) >>>
-        0;
+        (bytes[plane + i] as number) |
+        ((bytes[plane + count + i] as number) << 8) |
+        ((bytes[plane + 2 * count + i] as number) << 16) |
+        ((bytes[plane + 3 * count + i] as number) << 24);
     }
   }
   return out;
