@@ -58,12 +58,9 @@ it("a run committed without the counter while the numbering waits is a floor: th
       now: new Date(),
     }),
   );
-  for (let waited = 0; ; waited += 20) {
-    const [blocked] = await db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE ${rows[0]?.pid} = ANY(pg_blocking_pids("pid"))`;
-    if (blocked?.n) break;
-    if (waited > 10_000) throw new Error("the numbering statement never waited for the variant's row");
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  const waitingForWriter = async () =>
+    (await db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE ${rows[0]?.pid} = ANY(pg_blocking_pids("pid"))`)[0]?.n;
+  await expect.poll(waitingForWriter, { timeout: 10_000, message: "the numbering statement waits for the variant's row" }).toBe(1);
   await writer.query("COMMIT");
 
   expect((await numbered).map((run) => run?.repetition)).toEqual([2]);
