@@ -1,4 +1,5 @@
 // @ts-check
+import { PHASE_PRODUCTION_BUILD } from "next/constants.js";
 
 /**
  * Headers of every answer. Pages get their Content-Security-Policy (with a per-request nonce) and
@@ -31,4 +32,15 @@ const nextConfig = {
   },
 };
 
-export default nextConfig;
+/**
+ * The production build emits no source maps for its server chunks. scripts/serve.ts runs under
+ * tsx, which turns Node's source-map support on for the whole process (for the stack traces of the
+ * server's own TypeScript), so Node would read and keep the map of every chunk it loads: 45 MB of
+ * each server process's live heap, measured after a full collection (222 → 177 MB). `next start`
+ * does not use them either unless asked to. The development server keeps its maps.
+ * @param {string} phase
+ * @returns {import("next").NextConfig}
+ */
+export default function config(phase) {
+  return phase === PHASE_PRODUCTION_BUILD ? { ...nextConfig, experimental: { turbopackSourceMaps: false } } : nextConfig;
+}
