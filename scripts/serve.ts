@@ -15,7 +15,6 @@ import path from "node:path";
 import { runBackgroundWorker } from "../server/background/worker";
 import { db } from "../server/db/client";
 import { env, requiredEnv } from "../server/core/env";
-import { markProcessStopping } from "../server/core/process-stopping";
 import { serveDirectRoute } from "./lib/direct-routes";
 import { settleForwardedHeaders, trustedProxyList } from "./lib/forwarded-headers";
 import { guardMethods, refuseConnect } from "./lib/method-guard";
@@ -65,7 +64,6 @@ if (env.VERSUS_BACKGROUND_WORKER === "1") void runBackgroundWorker(db, requiredE
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => {
-    markProcessStopping();
     stopWorker.abort();
     server.close();
     server.closeAllConnections();

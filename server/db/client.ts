@@ -5,7 +5,6 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { requiredEnv } from "../core/env";
-import { processIsStopping } from "../core/process-stopping";
 import { PrismaClient } from "./generated/client";
 import { attachPool } from "./prepared-statements";
 
@@ -17,9 +16,7 @@ export function createPrismaClient(databaseUrl: string = requiredEnv("DATABASE_U
   // which ends the process when nobody listens. The adapter listens only once Prisma has run a
   // query, and the agents' statements use the pool directly; the pool drops the connection and
   // opens a new one when next asked.
-  pool.on("error", (error) => {
-    if (!processIsStopping()) console.warn(`database: an idle connection ended (${error.message})`);
-  });
+  pool.on("error", (error) => console.warn(`database: an idle connection ended (${error.message})`));
   const client = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
   // The adapter ends the pool on $disconnect only if Prisma itself ever connected.
   const disconnect = client.$disconnect.bind(client);

@@ -6,7 +6,6 @@
 // and ended backoffs are never announced), so a missed notification costs at most that long.
 import net from "node:net";
 import pg from "pg";
-import { processIsStopping } from "../core/process-stopping";
 
 export type WakeReason = "woken" | "timeout" | "aborted";
 
@@ -150,8 +149,7 @@ export class Wakeups {
   private scheduleReconnect(error: unknown) {
     if (this.closed || this.reconnectTimer) return;
     const delay = this.reconnectDelayMs;
-    if (!processIsStopping())
-      console.warn(`${this.name}: LISTEN connection unavailable (${error instanceof Error ? error.message : "closed"}); retrying in ${delay} ms`);
+    console.warn(`${this.name}: LISTEN connection unavailable (${error instanceof Error ? error.message : "closed"}); retrying in ${delay} ms`);
     this.reconnectDelayMs = Math.min(30_000, delay * 2);
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = undefined;
