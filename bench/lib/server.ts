@@ -2,6 +2,7 @@
 // in a throwaway data directory) and finds the Next.js server process to watch its memory.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import { embeddedUrl, readEmbeddedCredentials } from "../../server/db/embedded-postgres";
 import { waitForHealth } from "../../scripts/lib/wait-for-health";
@@ -20,6 +21,8 @@ const root = path.resolve(import.meta.dirname, "../..");
 
 /** `env` is added to the server's environment (VERSUS_WORKERS, say). */
 export async function startBenchServer(name: string, port: number, env: Record<string, string> = {}): Promise<BenchServer> {
+  await refuseBusyPort(port, "the server");
+  await refuseBusyPort(port + 1000, "its embedded PostgreSQL");
   const dataDir = path.join(root, ".data", `bench-${name}`);
   fs.rmSync(dataDir, { recursive: true, force: true });
   const child: ChildProcess = spawn(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), "scripts/start.ts"], {
@@ -62,6 +65,20 @@ export async function startBenchServer(name: string, port: number, env: Record<s
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Refuses a port something already listens on. Two benches started together (or a server one left
+ * behind) would otherwise share it: the second's server could not listen, and the bench failed
+ * later with "could not find the Next.js server process", or measured the other bench's server.
+ */
+async function refuseBusyPort(port: number, what: string): Promise<void> {
+  const busy = await new Promise<boolean>((resolve) => {
+    const probe = net.createServer();
+    probe.once("error", () => resolve(true));
+    probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(false)));
+  });
+  if (busy) throw new Error(`port ${port} (${what}) is in use: is another bench running, or a server one left behind? Stop it or wait for it to end`);
 }
 
 /** The deepest process below `pid` (children, grandchildren, …) whose command line matches. */
