@@ -70,6 +70,16 @@ function runRows(runs: RunOfRequest[], context: RunContext) {
   const runRows = [];
   const results = [];
   const series = [];
+  // Histograms and samples travel as one binary parameter, each result naming its slice
+  // (blobsOf): PostgreSQL then neither parses them out of the JSON text nor decodes base64.
+  const blobs: Uint8Array[] = [];
+  let blobBytes = 0;
+  const slice = (blob: Uint8Array | null) => {
+    if (!blob) return { at: null, bytes: null };
+    blobs.push(blob);
+    blobBytes += blob.byteLength;
+    return { at: blobBytes - blob.byteLength, bytes: blob.byteLength };
+  };
   for (const [index, { run, variantId, repetition, metrics }] of runs.entries()) {
     const id = uuidv7();
     const startedAt = run.startedAt ? new Date(run.startedAt) : null;
@@ -95,14 +105,19 @@ function runRows(runs: RunOfRequest[], context: RunContext) {
       ingestRequestId: context.ingestRequestId ?? null,
     });
     for (const { metricId, prepared } of metrics) {
+      const { histogram, samples, ...figures } = prepared.result;
+      const histogramSlice = slice(histogram);
+      const samplesSlice = slice(samples);
       results.push({
         id: uuidv7(),
         runId: id,
         metricId,
-        ...prepared.result,
-        n: prepared.result.n.toString(),
-        histogram: prepared.result.histogram && Buffer.from(prepared.result.histogram).toString("base64"),
-        samples: prepared.result.samples && Buffer.from(prepared.result.samples).toString("base64"),
+        ...figures,
+        n: figures.n.toString(),
+        histogramAt: histogramSlice.at,
+        histogramBytes: histogramSlice.bytes,
+        samplesAt: samplesSlice.at,
+        samplesBytes: samplesSlice.bytes,
       });
       if (prepared.timeSeries) {
         series.push({
@@ -116,7 +131,7 @@ function runRows(runs: RunOfRequest[], context: RunContext) {
       }
     }
   }
-  return { experimentId: context.experimentId, variants: numbering.variants, runs: runRows, results, series };
+  return { experimentId: context.experimentId, variants: numbering.variants, runs: runRows, results, series, blobs: Buffer.concat(blobs, blobBytes) };
 }
 
 export type RunRows = ReturnType<typeof runRows>;
@@ -143,14 +158,17 @@ function insertRunsSql(rows: RunRows, onlyIf?: PrismaTypes.Sql): PrismaTypes.Sql
       WHERE ${repetition} <= ${MAX_REPETITION}
       RETURNING "id", "repetition"
     ),
+    blobs AS (SELECT ${rows.blobs}::bytea AS "bytes"),
     results AS (
       INSERT INTO "RunMetricResult" ("id", "runId", "metricId", "n", "mean", "sd", "min", "max", "p50", "p90", "p95", "p99", "p999", "sum", "value", "histogram", "histogramScale", "samples", "createdAt")
       SELECT r."id", run."id", r."metricId", r."n", r."mean", r."sd", r."min", r."max", r."p50", r."p90", r."p95", r."p99", r."p999", r."sum", r."value",
-        decode(r."histogram", 'base64'), r."histogramScale", decode(r."samples", 'base64'), ${utcNow}
+        substring(blobs."bytes" FROM r."histogramAt" + 1 FOR r."histogramBytes"), r."histogramScale",
+        substring(blobs."bytes" FROM r."samplesAt" + 1 FOR r."samplesBytes"), ${utcNow}
       FROM json_to_recordset(${JSON.stringify(rows.results)}::json) AS r(
         "id" text, "runId" text, "metricId" text, "n" bigint, "mean" float8, "sd" float8, "min" float8, "max" float8, "p50" float8, "p90" float8,
-        "p95" float8, "p99" float8, "p999" float8, "sum" float8, "value" float8, "histogram" text, "histogramScale" float8, "samples" text)
-      JOIN run ON run."id" = r."runId"
+        "p95" float8, "p99" float8, "p999" float8, "sum" float8, "value" float8, "histogramAt" int, "histogramBytes" int, "histogramScale" float8,
+        "samplesAt" int, "samplesBytes" int)
+      JOIN run ON run."id" = r."runId" CROSS JOIN blobs
     ),
     series AS (
       INSERT INTO "RunTimeSeries" ("id", "runId", "metricId", "startedAt", "offsetsMs", "values", "createdAt")
