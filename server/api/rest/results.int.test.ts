@@ -667,7 +667,7 @@ describe("bad input", () => {
     expect(JSON.parse(text).runs[0].metrics[0].samples[1]).toBe(Infinity);
     const { body } = await expectRefused(db, () => post(text, { key: ctx.key }), 400, "BAD_REQUEST");
     expect(fieldPaths(body)).toEqual(["runs.0.metrics.0.samples.1"]);
-    expect(body.error.message).toMatch(/sample must be a (finite )?number/);
+    expect(body.error.message).toContain("sample must be a finite number");
   });
 
   it("Infinity in a summary (-1e999) → 400", async () => {
