@@ -248,8 +248,17 @@ describe("the upload routes served without Next.js", () => {
 
 describe("the routes a CI job polls served without Next.js", () => {
   /** The answer's raw bytes, with `acceptEncoding` sent as the client's Accept-Encoding. */
-  function raw(path: string, credential: string, acceptEncoding?: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
-    const headers: http.OutgoingHttpHeaders = { authorization: `Bearer ${credential}`, ...(acceptEncoding ? { "accept-encoding": acceptEncoding } : {}) };
+  function raw(
+    path: string,
+    credential: string,
+    acceptEncoding?: string,
+    more: http.OutgoingHttpHeaders = {},
+  ): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+    const headers: http.OutgoingHttpHeaders = {
+      authorization: `Bearer ${credential}`,
+      ...(acceptEncoding ? { "accept-encoding": acceptEncoding } : {}),
+      ...more,
+    };
     return new Promise((resolve, reject) => {
       const req = http.request({ host: "127.0.0.1", port, method: "GET", path, headers }, (res) => {
         const chunks: Buffer[] = [];
@@ -293,6 +302,51 @@ describe("the routes a CI job polls served without Next.js", () => {
     // gzip refused by its client (q=0): plain.
     expect((await raw(path, credential, "gzip;q=0")).headers["content-encoding"]).toBeUndefined();
     expect(reached.length).toBe(before);
+  });
+
+  it("a comparison's ETag: If-None-Match answers 304 without a body while the runs are the same, 200 with a new tag after new runs", async () => {
+    const credential = (await createApiKey(db, project.slug, "conditional reads")).secret;
+    const samples = (shift: number) => Array.from({ length: 300 }, (_, i) => 20 + shift + (i % 13) / 10);
+    const upload = (variant: string, shift: number) => ({
+      variant,
+      metrics: [{ key: "latency", unit: "ms", direction: "lower_is_better", samples: samples(shift) }],
+    });
+    const first = await call("POST", "/api/v1/results", {
+      credential,
+      body: { experiment: "conditional-reads", create: true, runs: [upload("A", 0), upload("B", 1)] },
+    });
+    expect(first.status, first.body).toBe(201);
+    const path = "/api/v1/experiments/conditional-reads/comparison";
+
+    const plain = await raw(path, credential);
+    const tag = plain.headers.etag as string;
+    expect(plain.status).toBe(200);
+    expect(tag).toMatch(/^W\/".+"$/);
+    // The cached comparison's gzipped bytes are kept: the same bytes answer after answer, and they are the plain answer.
+    const gzipped = [await raw(path, credential, "gzip"), await raw(path, credential, "gzip")];
+    for (const answer of gzipped) {
+      expect(answer.headers.etag).toBe(tag);
+      expect(zlib.gunzipSync(answer.body).toString()).toBe(plain.body.toString());
+    }
+    expect(gzipped[1]?.body.equals(gzipped[0]?.body as Buffer)).toBe(true);
+
+    for (const encoding of [undefined, "gzip"]) {
+      const unchanged = await raw(path, credential, encoding, { "if-none-match": tag });
+      expect(unchanged.status).toBe(304);
+      expect(unchanged.body.length).toBe(0);
+      expect(unchanged.headers.etag).toBe(tag);
+    }
+    // A tag of another answer, or a client that asks past caches, gets the whole answer.
+    expect((await raw(path, credential, undefined, { "if-none-match": 'W/"1-other"' })).status).toBe(200);
+    expect((await raw(path, credential, undefined, { "if-none-match": tag, "cache-control": "no-cache" })).status).toBe(200);
+
+    const more = await call("POST", "/api/v1/results", { credential, body: { experiment: "conditional-reads", runs: [upload("B", 2)] } });
+    expect(more.status, more.body).toBe(201);
+    const after = await raw(path, credential, "gzip", { "if-none-match": tag });
+    expect(after.status).toBe(200);
+    expect(after.headers.etag).not.toBe(tag);
+    const comparison = JSON.parse(zlib.gunzipSync(after.body).toString()) as { metrics: { variants: { name: string; runs: number }[] }[] };
+    expect(JSON.stringify(comparison)).not.toBe(plain.body.toString());
   });
 
   it("check, history, badge (two path parameters) and batches answer as their handlers do; a small answer is never gzipped", async () => {
