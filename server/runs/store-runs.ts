@@ -70,8 +70,8 @@ function runRows(runs: RunOfRequest[], context: RunContext) {
   const runRows = [];
   const results = [];
   const series = [];
-  // Histograms and samples travel as one binary parameter, each result naming its slice
-  // (blobsOf): PostgreSQL then neither parses them out of the JSON text nor decodes base64.
+  // Histograms and samples travel as one binary parameter (`blobs` in insertRunsSql), each result
+  // naming its slice: PostgreSQL then neither parses them out of the JSON text nor decodes base64.
   const blobs: Uint8Array[] = [];
   let blobBytes = 0;
   const slice = (blob: Uint8Array | null) => {
