@@ -14,7 +14,7 @@
 // Run: npx tsx bench/jobs.ts   (not part of the test suite; builds the app if needed)
 import http from "node:http";
 import pg from "pg";
-import { benchProjectOf, cpuSecondsOf, postgresCpuSeconds, startBenchServer, type BenchServer } from "./lib/server";
+import { benchProjectOf, postgresCpuSeconds, startBenchServer, type BenchServer } from "./lib/server";
 
 const PORT = 3360; // bench/upload-1m.ts uses 3210, bench/comparison.ts 3220 (+1000 for PostgreSQL)
 const AGENTS = 8;
@@ -35,10 +35,12 @@ async function cpuDuring(work: () => Promise<void>): Promise<{ server: number; p
     const usage = process.cpuUsage();
     return (usage.user + usage.system) / 1e6;
   };
-  const before = { server: cpuSecondsOf(bench.serverPid), postgres: postgresCpuSeconds(bench.dataDir), clients: own() };
+  // Every server process's: with several (VERSUS_WORKERS, one per core by default), the agents'
+  // connections are spread over them.
+  const before = { server: bench.serverCpuSeconds(), postgres: postgresCpuSeconds(bench.dataDir), clients: own() };
   await work();
   return {
-    server: cpuSecondsOf(bench.serverPid) - before.server,
+    server: bench.serverCpuSeconds() - before.server,
     postgres: postgresCpuSeconds(bench.dataDir) - before.postgres,
     clients: own() - before.clients,
   };

@@ -21,7 +21,9 @@ const PORT = 3210;
 /** Measured uploads per body form, and `\copy` runs, after the cold first upload. */
 const MEASURED = 5;
 const samples = latencySamples(COUNT);
-const server = await startBenchServer("upload-1m", PORT);
+// One server process: with several, the upload could land on another than the one whose memory is
+// read (serverPid), and the growth printed would be that of an idle process.
+const server = await startBenchServer("upload-1m", PORT, { VERSUS_WORKERS: "1" });
 const credentials = readEmbeddedCredentials(server.dataDir);
 if (!credentials) throw new Error("no embedded database credentials");
 const databaseUrl = embeddedUrl(credentials, PORT + 1000, "versus");
