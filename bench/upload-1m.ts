@@ -15,6 +15,7 @@ import pg from "pg";
 import { embeddedUrl, readEmbeddedCredentials } from "../server/db/embedded-postgres";
 import { latencySamples } from "./lib/samples";
 import { memoryOf, resetPeak, startBenchServer } from "./lib/server";
+import { median } from "./lib/timing";
 
 const COUNT = 1_000_000;
 const PORT = 3210;
@@ -133,10 +134,4 @@ try {
 } finally {
   await db.end();
   await server.stop();
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
