@@ -107,11 +107,14 @@ function withFailingTransactions(real: Db, failFrom = 1): Db {
   let calls = 0;
   const failed = () => (calls += 1) >= failFrom;
   // Uploads run their transaction on the pool under the client (server/db/sql-transaction.ts):
-  // a connection taken from it for one is a transaction too.
+  // a connection taken from it for one is a transaction too, and so is the one statement that
+  // stores an upload's runs when its experiment has everything (store-runs.ts, storeUploadRuns).
   const pool = poolOf(real);
+  const storesRuns = (config: unknown) => typeof config === "object" && config !== null && /INSERT INTO "Run"/.test((config as { text?: string }).text ?? "");
   const failingPool = {
     ended: false,
-    query: pool.query.bind(pool),
+    query: (config: unknown, ...rest: unknown[]) =>
+      storesRuns(config) && failed() ? Promise.reject(new Error("connection lost")) : (pool.query as (...a: unknown[]) => unknown)(config, ...rest),
     connect: () => (failed() ? Promise.reject(new Error("connection lost")) : pool.connect()),
   };
   // (Over an object inheriting from the client: the client's own pool property cannot be proxied.)

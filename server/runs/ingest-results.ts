@@ -1,5 +1,6 @@
 // Stores uploaded runs (POST /api/v1/results, and imports after conversion). All rows of one
 // upload are written in one transaction; an Idempotency-Key makes retries store exactly once.
+import pg from "pg";
 import { v7 as uuidv7 } from "uuid";
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
@@ -7,13 +8,13 @@ import { inSqlTransaction, poolClient, type SqlClient } from "../db/sql-transact
 import { isUniqueViolation } from "../db/prisma-errors";
 import { AppError, badInput, issuesSummary, type FieldIssue } from "../core/errors";
 import { contradictions, repeatedMetricKeys } from "./metric-checks";
-import { prepareRuns, type PreparedMetric } from "./prepare-metric";
+import { needsHistogramScales, prepareRuns, type PreparedMetric } from "./prepare-metric";
 import type { TResultsUpload, TRunMetricInput, TUploadResponse } from "../schemas/results";
 import { inTurn } from "./ingest-turns";
 import { experimentUrl } from "../http/public-origin";
-import { insertRuns } from "./store-runs";
+import { insertRuns, storeUploadRuns } from "./store-runs";
 import { refuseTakenRepetitions, repeatedRepetitions, repetitionsExhausted, type RunToNumber } from "./run-numbering";
-import { lockExperimentSql, readLockedExperiment, type ExperimentLock, type UploadExperiment } from "./upload-experiment";
+import { lockExperimentSql, readLockedExperiment, readUploadExperiment, type ExperimentLock, type UploadExperiment } from "./upload-experiment";
 import { utcNow } from "../db/utc-now";
 
 type Direction = NonNullable<TRunMetricInput["direction"]>;
@@ -34,7 +35,7 @@ export interface IngestOptions {
   /**
    * Runs inside the transaction after the runs were stored (not for a replay): a caller's own
    * writes that must commit with them or not at all (a job marked done with its run). Throwing
-   * rolls everything back.
+   * rolls everything back. An upload given one always takes the transaction (never storeAtOnce).
    */
   afterStore?: (tx: Tx, stored: TUploadResponse) => Promise<void>;
 }
@@ -49,12 +50,26 @@ export async function ingestResults(db: Db, upload: TResultsUpload, options: Ing
   repeated.push(...repeatedRepetitions(upload.runs));
   if (repeated.length) throw badInput(repeated);
 
-  // CPU work (summaries, histograms, compression) before the transaction, so it holds no locks.
+  // CPU work (summaries, histograms, compression) before anything is locked, with the experiment
+  // as it is now (and the histogram scales its metrics use) read in one statement.
   const now = new Date();
-  const prepared = await prepareRuns(db, { projectId: options.projectId, slug: upload.experiment }, upload.runs, (r) => ["runs", r], now);
+  const known = await readUploadExperiment(db, options.projectId, upload.experiment, needsHistogramScales(upload.runs));
+  const scales = new Map(known?.metrics.flatMap((metric) => (typeof metric.histogramScale === "number" ? [[metric.key, metric.histogramScale] as const] : [])));
+  const prepared = await prepareRuns(db, { projectId: options.projectId, slug: upload.experiment }, upload.runs, (r) => ["runs", r], now, scales);
 
-  // Most uploads add runs to variants and metrics that exist, and share the experiment's lock;
-  // one that finds something to create runs again under the exclusive lock (upload-experiment.ts).
+  // Most uploads add runs to variants and metrics that exist: one statement stores them.
+  if (known && !options.afterStore && storableAtOnce(known, upload)) {
+    const stored = await inTurn(() => storeAtOnce(db, known, upload, prepared, options, now)).catch((error: unknown) => {
+      // Something changed since the read (a variant or metric deleted, say), and the statement wrote
+      // nothing: the transaction below reads again under the lock, and stores or says what is wrong.
+      if (error instanceof pg.DatabaseError) return null;
+      throw error;
+    });
+    if (stored) return stored;
+  }
+
+  // The others share the experiment's lock in a transaction; one that finds something to create
+  // runs again under the exclusive lock (upload-experiment.ts).
   let lock: ExperimentLock = "share";
   for (let attempt = 1; ; attempt++) {
     try {
@@ -86,6 +101,64 @@ export async function ingestResults(db: Db, upload: TResultsUpload, options: Ing
 /** Thrown inside the transaction (rolling it back) when the upload must create variants or metrics. */
 class NeedsExclusiveLock extends Error {}
 
+/**
+ * Whether the experiment as read has everything the upload names, matching it (no unit or
+ * direction said otherwise), and the upload leaves the numbering to the counters: its runs can go
+ * in one statement (storeAtOnce). Anything else takes the transaction, which says what is wrong.
+ */
+function storableAtOnce(experiment: UploadExperiment, upload: TResultsUpload): boolean {
+  if (!hasEverything(experiment, upload) || upload.runs.some((run) => run.repetition !== undefined)) return false;
+  const metrics = new Map(experiment.metrics.map((metric) => [metric.key, metric]));
+  return upload.runs.every((run) =>
+    run.metrics.every((metric) => contradictions(metric, metrics.get(metric.key) as { unit: string; direction: string }, []).length === 0),
+  );
+}
+
+/**
+ * The upload's runs stored by one statement (store-runs.ts, storeUploadRuns) under the
+ * experiment read before: the answer, or the replay of the request that took the key first.
+ */
+async function storeAtOnce(
+  db: Db,
+  experiment: UploadExperiment,
+  upload: TResultsUpload,
+  prepared: PreparedMetric[][],
+  options: IngestOptions,
+  now: Date,
+): Promise<TUploadResponse> {
+  const variantIds = new Map(experiment.variants.map((variant) => [variant.name, variant.id]));
+  const metricIds = new Map(experiment.metrics.map((metric) => [metric.key, metric.id]));
+  const ingestRequestId = uuidv7();
+  const stored = await storeUploadRuns(
+    db,
+    upload.runs.map((run, r) => ({
+      run,
+      variantId: variantIds.get(run.variant) as string,
+      repetition: null,
+      metrics: (prepared[r] ?? []).map((metric) => ({ metricId: metricIds.get(metric.key) as string, prepared: metric })),
+    })),
+    {
+      experimentId: experiment.id,
+      source: options.source,
+      sourceDetail: options.sourceDetail ?? "",
+      ingestRequestId: options.idempotencyKey ? ingestRequestId : null,
+      now,
+    },
+    // Without a key, one row: the runs are stored whatever.
+    options.idempotencyKey ? recordSql(options, ingestRequestId) : Prisma.sql`SELECT NULL::text AS "id"`,
+  );
+  if (!stored.recorded) return replay(poolClient(db), options);
+  return answer(experiment.slug, upload, stored.runs, prepared, options, { experiment: false, variants: [], metrics: [] });
+}
+
+/** The idempotency record's INSERT, returning its id, or nothing when the key is taken (waiting for a request holding it to end). */
+const recordSql = (
+  options: IngestOptions,
+  id: string,
+) => Prisma.sql`INSERT INTO "IngestRequest" ("id", "projectId", "idempotencyKey", "bodySha256", "createdAt")
+      VALUES (${id}, ${options.projectId}, ${options.idempotencyKey as string}, ${options.bodySha256}, ${utcNow})
+      ON CONFLICT ("projectId", "idempotencyKey") DO NOTHING RETURNING "id"`;
+
 function findIngestRequest(db: Db, options: IngestOptions) {
   return db.ingestRequest.findUnique({
     where: { projectId_idempotencyKey: { projectId: options.projectId, idempotencyKey: options.idempotencyKey as string } },
@@ -105,11 +178,7 @@ async function store(
   // lock are one statement (one round trip). Under the exclusive one, the record comes first in a
   // statement of its own, so a request waiting for it holds no lock of the experiment meanwhile
   // (which the exclusive one could be waiting for).
-  const record = options.idempotencyKey
-    ? Prisma.sql`INSERT INTO "IngestRequest" ("id", "projectId", "idempotencyKey", "bodySha256", "createdAt")
-      VALUES (${uuidv7()}, ${options.projectId}, ${options.idempotencyKey}, ${options.bodySha256}, ${utcNow})
-      ON CONFLICT ("projectId", "idempotencyKey") DO NOTHING RETURNING "id"`
-    : Prisma.sql`SELECT NULL::text AS "id" WHERE FALSE`;
+  const record = options.idempotencyKey ? recordSql(options, uuidv7()) : Prisma.sql`SELECT NULL::text AS "id" WHERE FALSE`;
   const lockSql = lockExperimentSql(options.projectId, upload.experiment, lock);
   const [first] = await tx.query<{ ingestRequestId: string | null; experimentId?: string | null }>(Prisma.sql`
     WITH record AS (${record})
@@ -220,21 +289,25 @@ async function store(
     })),
     { experimentId: experiment.id, source: options.source, sourceDetail: options.sourceDetail ?? "", ingestRequestId, now },
   );
-  const stored: TUploadResponse["runs"] = upload.runs.map((run, r) => {
+  return { response: answer(experiment.slug, upload, inserted, prepared, options, created), replayed: false };
+}
+
+/** The answer to an upload whose runs were stored: `inserted`, in request order (null: a run its variant had no number left for). */
+function answer(
+  experimentSlug: string,
+  upload: TResultsUpload,
+  inserted: ({ id: string; repetition: number } | null)[],
+  prepared: PreparedMetric[][],
+  options: IngestOptions,
+  created: TUploadResponse["created"],
+): TUploadResponse {
+  const runs: TUploadResponse["runs"] = upload.runs.map((run, r) => {
     const row = inserted[r];
     if (!row) throw repetitionsExhausted(run.variant, ["runs", r, "repetition"]);
     return { id: row.id, variant: run.variant, repetition: row.repetition, metrics: (prepared[r] ?? []).map((m) => m.key) };
   });
   // The experiment's row is not written: its last change is its newest run's (../experiments/last-change.ts).
-  return {
-    response: {
-      experiment: { slug: experiment.slug, url: experimentUrl(options.baseUrl, options.projectSlug, experiment.slug) },
-      replayed: false,
-      runs: stored,
-      created,
-    },
-    replayed: false,
-  };
+  return { experiment: { slug: experimentSlug, url: experimentUrl(options.baseUrl, options.projectSlug, experimentSlug) }, replayed: false, runs, created };
 }
 
 /** Whether the experiment has every variant and metric the upload names: nothing to create. */

@@ -43,35 +43,42 @@ const bytes = (buffer: Buffer): Uint8Array<ArrayBuffer> =>
   new Uint8Array(buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength) as ArrayBuffer);
 
 /**
- * The histogram scale each metric's earlier runs used, so new histograms merge with theirs. One
- * indexed look-up per metric that stops at the first result with a scale, not a scan of every
- * result the experiment ever stored (this runs on each upload and each agent's complete).
+ * The histogram scale the earlier runs of metric `metricId` used (NULL when none has one), so new
+ * histograms merge with theirs. An indexed look-up that stops at the first result with a scale,
+ * not a scan of every result the experiment ever stored (this runs on each upload and each
+ * agent's complete).
  */
+export const earlierScaleSql = (metricId: Prisma.Sql) => Prisma.sql`
+  SELECT r."histogramScale" FROM "RunMetricResult" r
+  -- A histogram of zeros only fits any scale, so it does not fix one: the first run of a
+  -- plain upload (compress time 0) would otherwise record every later gzip time in whole units.
+  WHERE r."metricId" = ${metricId} AND r."histogramScale" IS NOT NULL AND r."max" > 0
+  LIMIT 1`;
+
+/** The histogram scale each metric of the experiment used so far (earlierScaleSql). */
 async function histogramScales(db: Db, projectId: string, experimentSlug: string): Promise<Map<string, number>> {
   const rows = await preparedQuery<{ key: string; histogramScale: number }>(
     db,
     Prisma.sql`
     SELECT m."key", s."histogramScale"
     FROM "Metric" m JOIN "Experiment" e ON e."id" = m."experimentId"
-    CROSS JOIN LATERAL (
-      SELECT r."histogramScale" FROM "RunMetricResult" r
-      -- A histogram of zeros only fits any scale, so it does not fix one: the first run of a
-      -- plain upload (compress time 0) would otherwise record every later gzip time in whole units.
-      WHERE r."metricId" = m."id" AND r."histogramScale" IS NOT NULL AND r."max" > 0
-      LIMIT 1
-    ) s
+    CROSS JOIN LATERAL (${earlierScaleSql(Prisma.sql`m."id"`)}) s
     WHERE e."projectId" = ${projectId} AND e."slug" = ${experimentSlug}`,
   );
   return new Map(rows.map((row) => [row.key, row.histogramScale]));
 }
 
+/** Whether preparing these runs records histograms, which need the scales earlier runs used. */
+export const needsHistogramScales = (runs: { metrics: TRunMetricInput[] }[]) =>
+  runs.some((run) => run.metrics.some((metric) => metric.samples || metric.samplesBase64 || metric.histogram));
+
 /**
  * Each run's metrics prepared, in request order, merging with the histograms of the experiment's
- * earlier runs (their scales are looked up only when a metric brings values to scale). One metric
- * at a time: each already overlaps its compression with its summary, and holding every run's
- * decoded samples at once would multiply the memory a large upload needs. `runPath` names a run
- * in the request (["runs", 2] in an upload, ["run"] in a complete); a run that does not say when
- * it started started `now`.
+ * earlier runs (their scales are looked up only when a metric brings values to scale, unless the
+ * caller gives them). One metric at a time: each already overlaps its compression with its
+ * summary, and holding every run's decoded samples at once would multiply the memory a large
+ * upload needs. `runPath` names a run in the request (["runs", 2] in an upload, ["run"] in a
+ * complete); a run that does not say when it started started `now`.
  */
 export async function prepareRuns(
   db: Db,
@@ -79,9 +86,10 @@ export async function prepareRuns(
   runs: { startedAt?: string; metrics: TRunMetricInput[] }[],
   runPath: (r: number) => (string | number)[],
   now: Date,
+  /** The scales, when the caller read them already (with needsHistogramScales). */
+  knownScales?: Map<string, number>,
 ): Promise<PreparedMetric[][]> {
-  const needsScales = runs.some((run) => run.metrics.some((metric) => metric.samples || metric.samplesBase64 || metric.histogram));
-  const scales = needsScales ? await histogramScales(db, experiment.projectId, experiment.slug) : new Map<string, number>();
+  const scales = knownScales ?? (needsHistogramScales(runs) ? await histogramScales(db, experiment.projectId, experiment.slug) : new Map<string, number>());
   const prepared: PreparedMetric[][] = [];
   for (const [r, run] of runs.entries()) {
     const startedAt = run.startedAt ? new Date(run.startedAt) : now;

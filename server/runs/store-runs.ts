@@ -139,14 +139,27 @@ export type RunRows = ReturnType<typeof runRows>;
 /**
  * The CTEs that number and insert the rows: the variants' counters advanced (takeRepetitionsSql,
  * only when `onlyIf` holds), then `run`, `results` and `series` (`run` returns each stored run's
- * id and repetition). A run without a repetition takes the next of its variant's counter; a run
- * whose number would pass MAX_REPETITION is not inserted, nor is any when the counters were not
- * advanced.
+ * id and repetition). A run without a repetition takes the next of its variant's counter.
+ * - `unnumbered: "skip"`: a run whose number would pass MAX_REPETITION is not inserted, nor is any
+ *   when the counters were not advanced; the caller's transaction tells and rolls back.
+ * - `unnumbered: "fail"`, for a statement that is its own transaction: the runs are inserted when
+ *   `insertIf` holds, and a run its statement could not number (its variant or experiment gone
+ *   since the caller read them, or a number past the Run column's range) fails the whole
+ *   statement, so it never commits some of an upload's runs without the others.
  */
-function insertRunsSql(rows: RunRows, onlyIf?: PrismaTypes.Sql): PrismaTypes.Sql {
+function insertRunsSql(
+  rows: RunRows,
+  options: { onlyIf?: PrismaTypes.Sql; unnumbered: "skip" } | { onlyIf: PrismaTypes.Sql; unnumbered: "fail"; insertIf: PrismaTypes.Sql },
+): PrismaTypes.Sql {
   const repetition = Prisma.sql`COALESCE(r."repetition", n."first" + r."autoIndex")`;
+  const numbered =
+    options.unnumbered === "skip"
+      ? Prisma.sql`JOIN numbered n ON n."variantId" = r."variantId"
+      WHERE ${repetition} <= ${MAX_REPETITION}`
+      : Prisma.sql`LEFT JOIN numbered n ON n."variantId" = r."variantId"
+      WHERE ${options.insertIf}`;
   return Prisma.sql`
-    ${takeRepetitionsSql(rows.variants, onlyIf)},
+    ${takeRepetitionsSql(rows.variants, options.onlyIf)},
     run AS (
       INSERT INTO "Run" ("id", "experimentId", "variantId", "status", "source", "sourceDetail", "repetition", "startedAt", "finishedAt", "environment", "gitCommit", "gitBranch", "gitCommitMessage", "gitCommitTime", "tags", "warnings", "ingestRequestId", "createdAt")
       SELECT r."id", ${rows.experimentId}, r."variantId", r."status"::"RunStatus", r."source"::"RunSource", r."sourceDetail", ${repetition}, r."startedAt", r."finishedAt",
@@ -154,8 +167,7 @@ function insertRunsSql(rows: RunRows, onlyIf?: PrismaTypes.Sql): PrismaTypes.Sql
       FROM json_to_recordset(${JSON.stringify(rows.runs)}::json) AS r(
         "id" text, "variantId" text, "repetition" int, "autoIndex" bigint, "status" text, "source" text, "sourceDetail" text, "startedAt" timestamp, "finishedAt" timestamp,
         "environment" jsonb, "gitCommit" text, "gitBranch" text, "gitCommitMessage" text, "gitCommitTime" timestamp, "tags" text[], "warnings" text[], "ingestRequestId" text)
-      JOIN numbered n ON n."variantId" = r."variantId"
-      WHERE ${repetition} <= ${MAX_REPETITION}
+      ${numbered}
       RETURNING "id", "repetition"
     ),
     blobs AS (SELECT ${rows.blobs}::bytea AS "bytes"),
@@ -189,11 +201,50 @@ export async function insertRuns(tx: SqlClient, runs: RunOfRequest[], context: R
   if (rows.runs.length === 0) return [];
   const named = runs.some(({ run }) => run.gitCommit);
   const stored = await tx.query<{ id: string; repetition: number }>(Prisma.sql`
-    WITH ${insertRunsSql(rows)},
+    WITH ${insertRunsSql(rows, { unnumbered: "skip" })},
     marked AS (${markRunsStoredSql(rows.experimentId, Prisma.sql`${named}`)})
     SELECT "id", "repetition" FROM run`);
   const byId = new Map(stored.map((row) => [row.id, row]));
   return rows.runs.map((run) => byId.get(run.id) ?? null);
+}
+
+/**
+ * An upload's runs stored by one statement that is its own transaction, for an upload whose
+ * experiment, variants and metrics its caller read beforehand (ingest-results.ts): `record`, the
+ * idempotency record's INSERT … RETURNING "id" (nothing returned: the key was taken), then the
+ * experiment's lock FOR SHARE, the counters, the runs, their results and series, and the mark.
+ * No lock is held across a round trip, so none waits for this process to get back to the
+ * connection: a busy server otherwise held its uploads' counters for most of their transactions.
+ * `recorded` false: the key was taken, and nothing was written. A change since the caller's read
+ * that the runs cannot be stored across (a variant or metric deleted, the experiment gone) fails
+ * the statement with the database's error, writing nothing, for the caller to go the long way.
+ */
+export async function storeUploadRuns(
+  db: Db,
+  runs: RunOfRequest[],
+  context: RunContext,
+  record: PrismaTypes.Sql,
+): Promise<{ recorded: boolean; runs: ({ id: string; repetition: number } | null)[] }> {
+  const rows = runRows(runs, context);
+  const named = runs.some(({ run }) => run.gitCommit);
+  const recorded = Prisma.sql`EXISTS (SELECT 1 FROM record)`;
+  const stored = await preparedQuery<{ recorded: boolean; id: string | null; repetition: number | null }>(
+    db,
+    Prisma.sql`
+    WITH record AS (${record}),
+    experiment_lock AS (SELECT "id" FROM "Experiment" WHERE "id" = ${rows.experimentId} AND ${recorded} FOR SHARE),
+    ${insertRunsSql(rows, { onlyIf: Prisma.sql`EXISTS (SELECT 1 FROM experiment_lock)`, unnumbered: "fail", insertIf: recorded })},
+    marked AS (${markRunsStoredSql(rows.experimentId, Prisma.sql`${named} AND EXISTS (SELECT 1 FROM run)`)})
+    SELECT ${recorded} AS "recorded", run."id", run."repetition" FROM (SELECT 1) AS one LEFT JOIN run ON TRUE`,
+  );
+  const byId = new Map(stored.map((row) => [row.id, row]));
+  return {
+    recorded: stored[0]?.recorded ?? false,
+    runs: rows.runs.map((run) => {
+      const row = byId.get(run.id);
+      return row ? { id: run.id, repetition: row.repetition as number } : null;
+    }),
+  };
 }
 
 /** How long after the runs a mark is due: a burst of uploads or completes shares one refresh. */
@@ -257,7 +308,7 @@ export async function storeJobRun(
         AND (SELECT "nextRepetition" FROM "Variant" WHERE "id" = ${job.variantId}) <= ${MAX_REPETITION}
       RETURNING "id"
     ),
-    ${insertRunsSql(rows, Prisma.sql`EXISTS (SELECT 1 FROM done)`)},
+    ${insertRunsSql(rows, { onlyIf: Prisma.sql`EXISTS (SELECT 1 FROM done)`, unnumbered: "skip" })},
     marked AS (${markRunsStoredSql(job.experimentId, Prisma.sql`${Boolean(run.gitCommit)} AND EXISTS (SELECT 1 FROM run)`)})
     SELECT "id", "repetition" FROM run`,
   );
