@@ -4,6 +4,7 @@ import { AppError } from "../../core/errors";
 import { ZImportQuery } from "../../schemas/imports";
 import { parseInput } from "../../schemas/validation";
 import { ingestImport } from "../../runs/ingest-import";
+import { atWork } from "../../runs/ingest-turns";
 import { decodeUtf8, idempotencyKeyOf } from "./body";
 import { json, type RestContext } from "./handler";
 import { importMediaTypes, requireMediaType } from "./media-type";
@@ -14,13 +15,16 @@ export async function postImport(ctx: RestContext): Promise<Response> {
   const idempotencyKey = idempotencyKeyOf(ctx.req);
   const { bytes, sha256 } = await ctx.body();
   if (bytes.length === 0) throw new AppError("BAD_REQUEST", `Request body is empty: send the ${query.format} output as the body`);
-  const result = await ingestImport(ctx.db, decodeUtf8(bytes), query, {
-    projectId: ctx.principal.projectId,
-    projectSlug: ctx.principal.projectSlug,
-    idempotencyKey,
-    // Same body into another experiment or variant is a different request.
-    bodySha256: `${sha256}:${ctx.url.search}`.slice(0, 200),
-    baseUrl: ctx.baseUrl,
-  });
+  // A few uploads at work at once, so reads are not queued behind every uploader (ingest-turns.ts).
+  const result = await atWork(() =>
+    ingestImport(ctx.db, decodeUtf8(bytes), query, {
+      projectId: ctx.principal.projectId,
+      projectSlug: ctx.principal.projectSlug,
+      idempotencyKey,
+      // Same body into another experiment or variant is a different request.
+      bodySha256: `${sha256}:${ctx.url.search}`.slice(0, 200),
+      baseUrl: ctx.baseUrl,
+    }),
+  );
   return json(result, result.replayed ? 200 : 201);
 }
