@@ -6,9 +6,10 @@
 //   (parse, check, summarize, compress, statements), and with every uploader's steps in the event
 //   loop's queue at once, each step of a page or comparison being read waited behind all of them:
 //   under bench/load.ts (50 uploaders per process of two), once uploads stopped waiting on each
-//   other in the database, the comparison's p50 went from 78 to 173 ms and the page's from 404 to
-//   796 ms. A few places keep the uploads' share of the queue small; the work is the same, and the
-//   uploads' latency is mostly their wait for a place.
+//   other in the database, the comparison's p50 went from 78 to 157 ms and the page's from 404 to
+//   796 ms (medians of three runs), and back to 89 and 487 ms with 4 places (of five). A few places
+//   keep the uploads' share of the queue small; the work is the same, and the uploads' latency is
+//   mostly their wait for a place.
 // - Upload transactions (MAX_INGEST_TRANSACTIONS): an upload that creates an experiment, variant
 //   or metric takes the experiment's row lock (run-numbering.ts), and a transaction waiting for
 //   that lock holds a pooled database connection meanwhile; a burst of such uploads would hold
