@@ -7,7 +7,7 @@
 // so every test starts by clearing the marker and any example project left behind.
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { createPrismaClient, type Db } from "../db/client";
-import { poolOf } from "../db/prepared-statements";
+import { insertsRuns, withPoolInFront } from "~/test/pool-in-front";
 import { drainBackgroundWork } from "~/server/background/worker";
 import { getComparison } from "../comparison/comparison";
 import { ZResultsUpload } from "../schemas/results";
@@ -106,30 +106,19 @@ async function runCounts(): Promise<Record<string, number>> {
 function withFailingTransactions(real: Db, failFrom = 1): Db {
   let calls = 0;
   const failed = () => (calls += 1) >= failFrom;
+  const lost = () => Promise.reject(new Error("connection lost"));
   // Uploads run their transaction on the pool under the client (server/db/sql-transaction.ts):
   // a connection taken from it for one is a transaction too, and so is the one statement that
   // stores an upload's runs when its experiment has everything (store-runs.ts, storeUploadRuns).
-  const pool = poolOf(real);
-  const storesRuns = (config: unknown) => typeof config === "object" && config !== null && /INSERT INTO "Run"/.test((config as { text?: string }).text ?? "");
-  const failingPool = {
-    ended: false,
-    query: (config: unknown, ...rest: unknown[]) =>
-      storesRuns(config) && failed() ? Promise.reject(new Error("connection lost")) : (pool.query as (...a: unknown[]) => unknown)(config, ...rest),
-    connect: () => (failed() ? Promise.reject(new Error("connection lost")) : pool.connect()),
-  };
-  // (Over an object inheriting from the client: the client's own pool property cannot be proxied.)
-  return new Proxy(Object.create(real) as Db, {
-    get(target, property, receiver) {
-      if (property === "$transaction") {
-        return (...args: unknown[]) => {
-          if (failed()) return Promise.reject(new Error("connection lost"));
-          return (target.$transaction as (...a: unknown[]) => unknown)(...args);
-        };
-      }
-      if (property === Symbol.for("versus.pgPool")) return failingPool;
-      return Reflect.get(target, property, receiver);
-    },
-  });
+  return withPoolInFront(
+    real,
+    (pool) => ({
+      query: (config, ...rest) => (insertsRuns(config) && failed() ? lost() : (pool.query as (...a: unknown[]) => unknown)(config, ...rest)),
+      connect: () => (failed() ? lost() : pool.connect()),
+    }),
+    (client, property) =>
+      property === "$transaction" ? (...args: unknown[]) => (failed() ? lost() : (client.$transaction as (...a: unknown[]) => unknown)(...args)) : undefined,
+  );
 }
 
 describe("loadExampleDataOnce", () => {

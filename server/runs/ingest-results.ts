@@ -12,8 +12,8 @@ import { needsHistogramScales, prepareRuns, type PreparedMetric } from "./prepar
 import type { TResultsUpload, TRunMetricInput, TUploadResponse } from "../schemas/results";
 import { inTurn } from "./ingest-turns";
 import { experimentUrl } from "../http/public-origin";
-import { insertRuns, storeUploadRuns } from "./store-runs";
-import { refuseTakenRepetitions, repeatedRepetitions, repetitionsExhausted, type RunToNumber } from "./run-numbering";
+import { insertRuns, storeUploadRuns, type RunContext, type RunOfRequest } from "./store-runs";
+import { refuseTakenRepetitions, repeatedRepetitions, repetitionsExhausted } from "./run-numbering";
 import { lockExperimentSql, readLockedExperiment, readUploadExperiment, type ExperimentLock, type UploadExperiment } from "./upload-experiment";
 import { utcNow } from "../db/utc-now";
 
@@ -131,19 +131,8 @@ async function storeAtOnce(
   const ingestRequestId = uuidv7();
   const stored = await storeUploadRuns(
     db,
-    upload.runs.map((run, r) => ({
-      run,
-      variantId: variantIds.get(run.variant) as string,
-      repetition: null,
-      metrics: (prepared[r] ?? []).map((metric) => ({ metricId: metricIds.get(metric.key) as string, prepared: metric })),
-    })),
-    {
-      experimentId: experiment.id,
-      source: options.source,
-      sourceDetail: options.sourceDetail ?? "",
-      ingestRequestId: options.idempotencyKey ? ingestRequestId : null,
-      now,
-    },
+    runsToStore(upload, prepared, variantIds, (key) => metricIds.get(key) as string),
+    runContext(experiment.id, options, options.idempotencyKey ? ingestRequestId : null, now),
     // Without a key, one row: the runs are stored whatever.
     options.idempotencyKey ? recordSql(options, ingestRequestId) : Prisma.sql`SELECT NULL::text AS "id"`,
   );
@@ -281,15 +270,25 @@ async function store(
   await refuseTakenRepetitions(tx, toNumber);
   const inserted = await insertRuns(
     tx,
-    upload.runs.map((run, r) => ({
-      run,
-      variantId: (toNumber[r] as RunToNumber).variantId,
-      repetition: run.repetition ?? null,
-      metrics: (prepared[r] ?? []).map((metric) => ({ metricId: (metricIds.get(metric.key) as { id: string }).id, prepared: metric })),
-    })),
-    { experimentId: experiment.id, source: options.source, sourceDetail: options.sourceDetail ?? "", ingestRequestId, now },
+    runsToStore(upload, prepared, variantIds, (key) => (metricIds.get(key) as { id: string }).id),
+    runContext(experiment.id, options, ingestRequestId, now),
   );
   return { response: answer(experiment.slug, upload, inserted, prepared, options, created), replayed: false };
+}
+
+/** The upload's runs as store-runs.ts stores them, with the ids of their variants (by name) and metrics (`metricId` of a key). */
+function runsToStore(upload: TResultsUpload, prepared: PreparedMetric[][], variantIds: Map<string, string>, metricId: (key: string) => string): RunOfRequest[] {
+  return upload.runs.map((run, r) => ({
+    run,
+    variantId: variantIds.get(run.variant) as string,
+    repetition: run.repetition ?? null,
+    metrics: (prepared[r] ?? []).map((metric) => ({ metricId: metricId(metric.key), prepared: metric })),
+  }));
+}
+
+/** Where the upload's runs come from, for store-runs.ts. */
+function runContext(experimentId: string, options: IngestOptions, ingestRequestId: string | null | undefined, now: Date): RunContext {
+  return { experimentId, source: options.source, sourceDetail: options.sourceDetail ?? "", ingestRequestId, now };
 }
 
 /** The answer to an upload whose runs were stored: `inserted`, in request order (null: a run its variant had no number left for). */

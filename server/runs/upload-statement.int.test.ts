@@ -5,9 +5,9 @@
 // does for a variant that is not there. Requests with one Idempotency-Key at once store it once.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { db, type Db } from "~/server/db/client";
-import { poolOf } from "~/server/db/prepared-statements";
 import { ingestResults, type IngestOptions } from "~/server/runs/ingest-results";
 import type { TResultsUpload } from "~/server/schemas/results";
+import { insertsRuns, withPoolInFront } from "~/test/pool-in-front";
 import { uploadProject } from "~/test/upload-project";
 
 let options: IngestOptions;
@@ -27,13 +27,10 @@ const upload = (experiment: string, variant: string, create: boolean): TResultsU
 
 /** `real`, except that `before` runs once just before the first statement that inserts runs is sent. */
 function beforeRunsStatement(real: Db, before: () => Promise<unknown>): Db {
-  const pool = poolOf(real);
   let pending: (() => Promise<unknown>) | null = before;
-  const insertsRuns = (config: unknown) => /INSERT INTO "Run"/.test((config as { text?: string } | null)?.text ?? "");
-  const proxiedPool = {
-    ended: false,
+  return withPoolInFront(real, (pool) => ({
     connect: () => pool.connect(),
-    query: async (config: unknown, ...rest: unknown[]) => {
+    query: async (config, ...rest) => {
       if (pending && insertsRuns(config)) {
         const run = pending;
         pending = null;
@@ -41,10 +38,7 @@ function beforeRunsStatement(real: Db, before: () => Promise<unknown>): Db {
       }
       return (pool.query as (...a: unknown[]) => unknown)(config, ...rest);
     },
-  };
-  return new Proxy(Object.create(real) as Db, {
-    get: (target, property, receiver) => (property === Symbol.for("versus.pgPool") ? proxiedPool : Reflect.get(target, property, receiver)),
-  });
+  }));
 }
 
 const keyed = (key: string) => ({ ...options, idempotencyKey: key, bodySha256: `sha of ${key}` });
