@@ -10,7 +10,6 @@
 // (./lib/worker-processes.ts).
 import cluster from "node:cluster";
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { runBackgroundWorker } from "../server/background/worker";
 import { db } from "../server/db/client";
@@ -20,6 +19,7 @@ import { settleForwardedHeaders, trustedProxyList } from "./lib/forwarded-header
 import { guardMethods, refuseConnect } from "./lib/method-guard";
 import { limitHeapGrowth } from "./lib/heap-growth";
 import { answeringPagesDuringOutages } from "./lib/outage-page";
+import { serveHandedConnections } from "./lib/connection-handoff";
 import { exitWithPrimary, serverProcessCount, superviseWorkers } from "./lib/worker-processes";
 
 const dev = process.argv.includes("--dev");
@@ -51,12 +51,17 @@ const server = http.createServer((req, res) => {
 });
 server.on("connect", refuseConnect);
 if (dev) server.on("upgrade", app.getUpgradeHandler()); // hot reloading's WebSocket
-server.listen(port, hostname, () => {
+const serving = () => {
   // Once serving (./lib/heap-growth.ts): while Next.js loads, the heap only grows, and holding
   // each step to 10 % would collect dozens of times for nothing and slow the start.
   limitHeapGrowth(env.VERSUS_HEAP_GROWTH_PERCENT);
   console.log(`▲ Next.js ${dev ? "development server" : "server"} on http://${hostname}:${port}`);
-});
+};
+// A worker of several serves the connections its primary hands it (./lib/connection-handoff.ts).
+if (cluster.isWorker) {
+  serveHandedConnections(server);
+  serving();
+} else server.listen(port, hostname, serving);
 
 // Marks left by runs stored while no worker ran (a crash, a restart) are done now.
 const stopWorker = new AbortController();
@@ -73,9 +78,9 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 
 /** The route's methods, as its own OPTIONS answer lists them (route handlers: server/api/route-methods.ts). */
 async function allowOf(req: IncomingMessage): Promise<string | null> {
-  const { address, family } = server.address() as AddressInfo;
-  const unspecified = address === "0.0.0.0" || address === "::";
-  const host = unspecified ? "127.0.0.1" : family === "IPv6" ? `[${address}]` : address;
+  // A worker of several does not listen itself; the port and host are the primary's, which are these.
+  const unspecified = hostname === "0.0.0.0" || hostname === "::";
+  const host = unspecified ? "127.0.0.1" : hostname.includes(":") ? `[${hostname}]` : hostname;
   const response = await fetch(`http://${host}:${port}${req.url ?? "/"}`, { method: "OPTIONS", redirect: "manual" });
   return response.headers.get("allow");
 }

@@ -1,7 +1,8 @@
 // Every core: scripts/serve.ts serves with VERSUS_WORKERS processes (one per core when unset),
 // as the primary of node:cluster. Each worker is a whole server (Next.js behind the HTTP server
-// of serve.ts, its own database pool) listening on the one port, which the primary shares out
-// connection by connection. What each process keeps for itself stays correct with several:
+// of serve.ts, its own database pool); the primary listens on the port and hands each connection
+// to the worker with the fewest open ones (./connection-handoff.ts). What each process keeps for
+// itself stays correct with several:
 // - comparisons are cached per process with a key read from the database on every read (the
 //   variants' runsVersion, kept by triggers), so a run stored through one process is seen by the
 //   next read through any other;
@@ -12,13 +13,15 @@
 // - the background work that follows stored runs is claimed from the database by any process
 //   that does it (server/background/worker.ts); only the first worker does, unless
 //   VERSUS_BACKGROUND_WORKER=0 says none should.
-// A worker that exits after it was listening is started again; one that exits before it ever
-// listened (a bad setting or a broken build) stops the server with its exit code, as a single
-// process would — decided by the worker's own "listening", not by a time since its start, which a
-// fast or a loaded machine would each get wrong. SIGTERM or SIGINT stops every worker, then the primary.
+// A worker that exits after it was serving is started again; one that exits before it ever
+// served (a bad setting or a broken build) stops the server with its exit code, as a single
+// process would — decided by the worker's own word that it serves, not by a time since its start,
+// which a fast or a loaded machine would each get wrong. SIGTERM or SIGINT stops every worker, then
+// the primary.
 import cluster, { type Worker } from "node:cluster";
 import os from "node:os";
 import { env } from "../../server/core/env";
+import { connectionDealer } from "./connection-handoff";
 
 /** How many server processes to run: VERSUS_WORKERS, else one per core. */
 export function serverProcessCount(): number {
@@ -28,30 +31,38 @@ export function serverProcessCount(): number {
 /** Runs `count` workers until a signal stops them (resolves 0) or one fails at start-up (resolves its code). */
 export function superviseWorkers(count: number, log: (line: string) => void): Promise<number> {
   return new Promise((resolve) => {
-    const started = new Map<Worker, { index: number; listening: boolean }>();
+    const started = new Map<Worker, { index: number; serving: boolean }>();
     let stopping: number | undefined;
+    const dealer = connectionDealer({ port: env.PORT, hostname: env.HOSTNAME }, (error) => {
+      log(`cannot listen on ${env.HOSTNAME}:${env.PORT}: ${error.message}`);
+      stop(1);
+    });
 
     const fork = (index: number) => {
       const worker = cluster.fork({ ...(index > 0 ? { VERSUS_BACKGROUND_WORKER: "0" } : {}) });
-      const state = { index, listening: false };
+      const state = { index, serving: false };
       started.set(worker, state);
-      worker.once("listening", () => (state.listening = true));
+      worker.on("message", (message: unknown) => {
+        if (dealer.message(worker, message) === "serving") state.serving = true;
+      });
     };
     const stop = (code: number) => {
       stopping ??= code;
+      dealer.close();
       for (const worker of started.keys()) if (!worker.isDead()) worker.process.kill("SIGTERM");
       if (started.size === 0) resolve(stopping);
     };
 
     cluster.on("exit", (worker, code, signal) => {
-      const { index, listening } = started.get(worker) ?? { index: -1, listening: false };
+      const { index, serving } = started.get(worker) ?? { index: -1, serving: false };
       started.delete(worker);
+      dealer.gone(worker);
       if (stopping !== undefined) {
         if (started.size === 0) resolve(stopping);
         return;
       }
       const how = signal ? `on ${signal}` : `with code ${code}`;
-      if (!listening) {
+      if (!serving) {
         log(`server worker ${index + 1} exited ${how} while starting: stopping`);
         stop(code || 1);
         return;
