@@ -3,6 +3,7 @@
 // and a new connection goes to the worker that holds fewer.
 import { fork, type ChildProcess } from "node:child_process";
 import http from "node:http";
+import net from "node:net";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { freePort } from "~/test/free-port";
@@ -18,13 +19,13 @@ afterEach(() => {
 });
 
 /** Two workers under a dealer on a free port; resolves once both serve. */
-async function twoWorkers() {
+async function twoWorkers(env: Record<string, string> = {}) {
   const port = await freePort();
   const errors: Error[] = [];
   const dealer = connectionDealer<ChildProcess>({ port, hostname: "127.0.0.1" }, (error) => errors.push(error));
   closeDealer = dealer.close;
   const serving = [0, 1].map(() => {
-    const child = fork(workerScript, { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+    const child = fork(workerScript, { execArgv: ["--import", "tsx"], env: { ...process.env, ...env }, stdio: ["ignore", "inherit", "inherit", "ipc"] });
     children.push(child);
     return new Promise<void>((resolve) => child.on("message", (message) => dealer.message(child, message) === "serving" && resolve()));
   });
@@ -68,6 +69,18 @@ describe("connectionDealer", () => {
     expect(more.map((c) => c.pid)).toEqual(more.map(() => first));
     for (const connection of [...burst, ...more]) connection.close();
     expect(errors).toEqual([]);
+  });
+
+  it("a worker still cuts off a client that is too slow to send its headers", { timeout: 60_000 }, async () => {
+    const { port } = await twoWorkers({ HEADERS_TIMEOUT_MS: "500" });
+    const socket = net.connect(port, "127.0.0.1");
+    socket.write("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n"); // and never the blank line
+    let answer = "";
+    socket.on("data", (chunk: Buffer) => (answer += chunk.toString()));
+    const started = performance.now();
+    await new Promise((resolve) => socket.on("close", resolve));
+    expect(answer).toMatch(/^HTTP\/1\.1 408/);
+    expect(performance.now() - started).toBeLessThan(30_000);
   });
 
   it("tells the primary when the port cannot be had", { timeout: 60_000 }, async () => {

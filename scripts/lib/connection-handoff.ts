@@ -42,7 +42,10 @@ export function connectionDealer<Worker extends Taker>(address: { port: number; 
     turn++;
     open.set(chosen, (open.get(chosen) as number) + 1);
     chosen.send({ versus: HANDOFF }, socket, (error) => {
-      if (error) socket.destroy();
+      if (!error) return;
+      // Not handed over (the worker is going): it will never say this connection closed.
+      socket.destroy();
+      if (open.has(chosen)) open.set(chosen, Math.max(0, (open.get(chosen) as number) - 1));
     });
   };
 
@@ -79,8 +82,11 @@ export function connectionDealer<Worker extends Taker>(address: { port: number; 
  */
 export function serveHandedConnections(server: Server) {
   process.on("message", (message: unknown, socket: unknown) => {
-    if (kindOf(message) !== HANDOFF || !(socket instanceof net.Socket)) return;
-    socket.once("close", () => process.connected && process.send?.({ versus: CLOSED }));
+    if (kindOf(message) !== HANDOFF) return;
+    const closed = () => process.connected && process.send?.({ versus: CLOSED });
+    // A connection its client closed while it was on its way arrives without its socket.
+    if (!(socket instanceof net.Socket)) return void closed();
+    socket.once("close", closed);
     server.emit("connection", socket);
     socket.resume();
   });
