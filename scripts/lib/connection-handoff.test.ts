@@ -83,6 +83,20 @@ describe("connectionDealer", () => {
     expect(performance.now() - started).toBeLessThan(30_000);
   });
 
+  it("opens no port once closed, though a worker says it serves after", async () => {
+    const port = await freePort();
+    const dealer = connectionDealer<ChildProcess>({ port, hostname: "127.0.0.1" }, () => {});
+    dealer.close();
+    const worker = { send: () => true } as unknown as ChildProcess;
+    expect(dealer.message(worker, { versus: "versus:serving" })).toBe("serving");
+    const refused = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, "127.0.0.1");
+      socket.on("connect", () => resolve(!socket.destroy()));
+      socket.on("error", () => resolve(true));
+    });
+    expect(refused).toBe(true);
+  });
+
   it("tells the primary when the port cannot be had", { timeout: 60_000 }, async () => {
     const { port, errors } = await twoWorkers();
     const second = connectionDealer<ChildProcess>({ port, hostname: "127.0.0.1" }, (error) => errors.push(error));

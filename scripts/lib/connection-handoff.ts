@@ -26,6 +26,7 @@ export function connectionDealer<Worker extends Taker>(address: { port: number; 
   const waiting: net.Socket[] = [];
   let turn = 0;
   let listener: net.Server | undefined;
+  let closed = false;
 
   const handOut = (socket: net.Socket) => {
     const serving = [...open.keys()];
@@ -56,11 +57,16 @@ export function connectionDealer<Worker extends Taker>(address: { port: number; 
       if (kind === CLOSED && open.has(worker)) open.set(worker, Math.max(0, (open.get(worker) as number) - 1));
       if (kind !== SERVING) return undefined;
       open.set(worker, 0);
-      if (!listener) {
+      if (!listener && !closed) {
         // pauseOnConnect: the primary reads nothing; the worker starts reading the socket it is handed.
-        listener = net.createServer({ pauseOnConnect: true }, handOut);
-        listener.on("error", onListenError);
-        listener.listen(address.port, address.hostname);
+        const opening = net.createServer({ pauseOnConnect: true }, handOut);
+        let listening = false;
+        opening.once("listening", () => (listening = true));
+        // Once listening, an error is a failed accept (too many open files, say), which passes, as
+        // node:cluster's own primary lets it pass; only a port that cannot be had stops the server.
+        opening.on("error", (error) => listening || onListenError(error));
+        opening.listen(address.port, address.hostname);
+        listener = opening;
       }
       for (const socket of waiting.splice(0)) handOut(socket);
       return "serving";
@@ -69,7 +75,8 @@ export function connectionDealer<Worker extends Taker>(address: { port: number; 
       open.delete(worker);
     },
     close() {
-      // The listener stays closed: a worker that says it serves while the server stops opens nothing.
+      // For good: a worker that says it serves while the server stops opens nothing.
+      closed = true;
       listener?.close();
       for (const socket of waiting.splice(0)) socket.destroy();
     },
