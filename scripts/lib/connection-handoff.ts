@@ -71,8 +71,9 @@ export function connectionDealer<Worker extends Taker>(address: { port: number; 
       for (const socket of waiting.splice(0)) handOut(socket);
       return "serving";
     },
-    gone(worker: Worker) {
-      open.delete(worker);
+    /** A worker has exited; whether it had said it serves. */
+    gone(worker: Worker): boolean {
+      return open.delete(worker);
     },
     close() {
       // For good: a worker that says it serves while the server stops opens nothing.

@@ -31,7 +31,8 @@ export function serverProcessCount(): number {
 /** Runs `count` workers until a signal stops them (resolves 0) or one fails at start-up (resolves its code). */
 export function superviseWorkers(count: number, log: (line: string) => void): Promise<number> {
   return new Promise((resolve) => {
-    const started = new Map<Worker, { index: number; serving: boolean }>();
+    // Each worker's place in the order; whether it serves is the dealer's to know.
+    const started = new Map<Worker, number>();
     let stopping: number | undefined;
     const dealer = connectionDealer({ port: env.PORT, hostname: env.HOSTNAME }, (error) => {
       log(`cannot listen on ${env.HOSTNAME}:${env.PORT}: ${error.message}`);
@@ -40,11 +41,8 @@ export function superviseWorkers(count: number, log: (line: string) => void): Pr
 
     const fork = (index: number) => {
       const worker = cluster.fork({ ...(index > 0 ? { VERSUS_BACKGROUND_WORKER: "0" } : {}) });
-      const state = { index, serving: false };
-      started.set(worker, state);
-      worker.on("message", (message: unknown) => {
-        if (dealer.message(worker, message) === "serving") state.serving = true;
-      });
+      started.set(worker, index);
+      worker.on("message", (message: unknown) => dealer.message(worker, message));
     };
     const stop = (code: number) => {
       stopping ??= code;
@@ -54,15 +52,15 @@ export function superviseWorkers(count: number, log: (line: string) => void): Pr
     };
 
     cluster.on("exit", (worker, code, signal) => {
-      const { index, serving } = started.get(worker) ?? { index: -1, serving: false };
+      const index = started.get(worker) ?? -1;
       started.delete(worker);
-      dealer.gone(worker);
+      const served = dealer.gone(worker);
       if (stopping !== undefined) {
         if (started.size === 0) resolve(stopping);
         return;
       }
       const how = signal ? `on ${signal}` : `with code ${code}`;
-      if (!serving) {
+      if (!served) {
         log(`server worker ${index + 1} exited ${how} while starting: stopping`);
         stop(code || 1);
         return;
