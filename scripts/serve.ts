@@ -40,6 +40,9 @@ const handle = app.getRequestHandler();
 
 // (An IPv6 address goes in brackets: HOSTNAME=:: listens on every address.)
 const origin = `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`;
+// Where this machine reaches its own routes: an address that means "every address" is not one to
+// connect to. From the settings, not the server's address: a worker of several never listens itself.
+const ownOrigin = hostname === "0.0.0.0" || hostname === "::" ? `http://127.0.0.1:${port}` : origin;
 // The development server leaves them to Next.js, which reloads them when their code changes.
 const pages = answeringPagesDuringOutages(handle);
 const serve = dev ? pages : async (req: IncomingMessage, res: ServerResponse) => void ((await serveDirectRoute(req, res, origin)) || (await pages(req, res)));
@@ -78,9 +81,6 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 
 /** The route's methods, as its own OPTIONS answer lists them (route handlers: server/api/route-methods.ts). */
 async function allowOf(req: IncomingMessage): Promise<string | null> {
-  // A worker of several does not listen itself; the port and host are the primary's, which are these.
-  const unspecified = hostname === "0.0.0.0" || hostname === "::";
-  const host = unspecified ? "127.0.0.1" : hostname.includes(":") ? `[${hostname}]` : hostname;
-  const response = await fetch(`http://${host}:${port}${req.url ?? "/"}`, { method: "OPTIONS", redirect: "manual" });
+  const response = await fetch(`${ownOrigin}${req.url ?? "/"}`, { method: "OPTIONS", redirect: "manual" });
   return response.headers.get("allow");
 }

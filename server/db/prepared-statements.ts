@@ -13,8 +13,9 @@ import pg from "pg";
 import type { Prisma } from "./generated/client";
 
 // On the client itself, under a registry symbol: a process can hold two copies of this module
-// (Next.js's bundle and the directly served agent routes) sharing one cached client.
-const POOL = Symbol.for("versus.pgPool");
+// (Next.js's bundle and the directly served agent routes) sharing one cached client. Exported for
+// tests that put a pool in front of a client's (test/pool-in-front.ts).
+export const POOL = Symbol.for("versus.pgPool");
 
 /** Remembers the pool a Prisma client's adapter uses, for preparedQuery. */
 export function attachPool<C extends object>(client: C, pool: pg.Pool): C {
