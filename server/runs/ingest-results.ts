@@ -1,7 +1,7 @@
 // Stores uploaded runs (POST /api/v1/results, and imports after conversion). All rows of one
 // upload are written in one transaction; an Idempotency-Key makes retries store exactly once.
 import pg from "pg";
-import { v7 as uuidv7 } from "uuid";
+import { timeOrderedId } from "../db/time-ordered-id";
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import { inSqlTransaction, poolClient, type SqlClient } from "../db/sql-transaction";
@@ -128,7 +128,7 @@ async function storeAtOnce(
 ): Promise<TUploadResponse> {
   const variantIds = new Map(experiment.variants.map((variant) => [variant.name, variant.id]));
   const metricIds = new Map(experiment.metrics.map((metric) => [metric.key, metric.id]));
-  const ingestRequestId = uuidv7();
+  const ingestRequestId = timeOrderedId();
   const stored = await storeUploadRuns(
     db,
     runsToStore(upload, prepared, variantIds, (key) => metricIds.get(key) as string),
@@ -167,7 +167,7 @@ async function store(
   // lock are one statement (one round trip). Under the exclusive one, the record comes first in a
   // statement of its own, so a request waiting for it holds no lock of the experiment meanwhile
   // (which the exclusive one could be waiting for).
-  const record = options.idempotencyKey ? recordSql(options, uuidv7()) : Prisma.sql`SELECT NULL::text AS "id" WHERE FALSE`;
+  const record = options.idempotencyKey ? recordSql(options, timeOrderedId()) : Prisma.sql`SELECT NULL::text AS "id" WHERE FALSE`;
   const lockSql = lockExperimentSql(options.projectId, upload.experiment, lock);
   const [first] = await tx.query<{ ingestRequestId: string | null; experimentId?: string | null }>(Prisma.sql`
     WITH record AS (${record})
@@ -187,7 +187,7 @@ async function store(
     // on the unique index and then retries (ingestResults), finding this one.
     const [row] = await tx.query<{ id: string; slug: string; updatedAt: Date }>(Prisma.sql`
       INSERT INTO "Experiment" ("id", "projectId", "slug", "title", "status", "measuredRuns", "tags", "createdAt", "updatedAt")
-      VALUES (${uuidv7()}, ${options.projectId}, ${upload.experiment}, ${upload.experimentTitle ?? upload.experiment}, 'active', 1, '{}', ${utcNow}, ${utcNow})
+      VALUES (${timeOrderedId()}, ${options.projectId}, ${upload.experiment}, ${upload.experimentTitle ?? upload.experiment}, 'active', 1, '{}', ${utcNow}, ${utcNow})
       RETURNING "id", "slug", "updatedAt"`);
     experiment = { ...(row as { id: string; slug: string; updatedAt: Date }), variants: [], metrics: [] };
     created.experiment = true;
@@ -209,7 +209,7 @@ async function store(
   for (const [index, name] of missingVariants.entries()) {
     // The first variant of a brand-new experiment becomes its baseline (exactly one is required).
     const isBaseline = experiment.variants.length === 0 && index === 0;
-    const id = uuidv7();
+    const id = timeOrderedId();
     await tx.query(Prisma.sql`
       INSERT INTO "Variant" ("id", "experimentId", "name", "isBaseline", "position", "createdAt")
       VALUES (${id}, ${experiment.id}, ${name}, ${isBaseline}, ${firstFreeVariant + index}, ${utcNow})`);
@@ -247,7 +247,7 @@ async function store(
 
   let metricPosition = nextPosition(experiment.metrics);
   for (const metric of definitions.values()) {
-    const row = { id: uuidv7(), key: metric.key, unit: metric.unit as string, direction: metric.direction as Direction, position: metricPosition++ };
+    const row = { id: timeOrderedId(), key: metric.key, unit: metric.unit as string, direction: metric.direction as Direction, position: metricPosition++ };
     await tx.query(Prisma.sql`
       INSERT INTO "Metric" ("id", "experimentId", "key", "unit", "direction", "aggregation", "label", "position", "createdAt")
       VALUES (${row.id}, ${experiment.id}, ${row.key}, ${row.unit}, ${row.direction}::"MetricDirection", ${metric.aggregation ?? "mean"}::"MetricAggregation",

@@ -20,7 +20,7 @@
 // idempotency record. A second complete of the same job waits on the job's row lock in `done`,
 // then finds it no longer leased and writes nothing. Completes of different jobs of one variant
 // wait only for each other's counter update, never for the experiment's lock that uploads take.
-import { v7 as uuidv7 } from "uuid";
+import { timeOrderedId } from "../db/time-ordered-id";
 import { type Db, type Prisma as PrismaTypes } from "../db/client";
 import { preparedQuery } from "../db/prepared-statements";
 import { Prisma } from "../db/generated/client";
@@ -81,7 +81,7 @@ function runRows(runs: RunOfRequest[], context: RunContext) {
     return { at: blobBytes - blob.byteLength, bytes: blob.byteLength };
   };
   for (const [index, { run, variantId, repetition, metrics }] of runs.entries()) {
-    const id = uuidv7();
+    const id = timeOrderedId();
     const startedAt = run.startedAt ? new Date(run.startedAt) : null;
     const finishedAt = run.finishedAt ? new Date(run.finishedAt) : startedAt ? null : context.now;
     runRows.push({
@@ -109,7 +109,7 @@ function runRows(runs: RunOfRequest[], context: RunContext) {
       const histogramSlice = slice(histogram);
       const samplesSlice = slice(samples);
       results.push({
-        id: uuidv7(),
+        id: timeOrderedId(),
         runId: id,
         metricId,
         ...figures,
@@ -121,7 +121,7 @@ function runRows(runs: RunOfRequest[], context: RunContext) {
       });
       if (prepared.timeSeries) {
         series.push({
-          id: uuidv7(),
+          id: timeOrderedId(),
           runId: id,
           metricId,
           startedAt: prepared.timeSeries.startedAt.toISOString(),
@@ -256,7 +256,7 @@ const delay = Prisma.sql`make_interval(secs => ${MARK_DELAY_MS / 1000})`;
 function markRunsStoredSql(experimentId: PrismaTypes.Sql | string, when: PrismaTypes.Sql): PrismaTypes.Sql {
   return Prisma.sql`
     INSERT INTO "RunsStoredTask" ("id", "experimentId", "runAfter", "createdAt")
-    SELECT ${uuidv7()}, ${experimentId}, ${utcNow} + ${delay}, ${utcNow} WHERE ${when}`;
+    SELECT ${timeOrderedId()}, ${experimentId}, ${utcNow} + ${delay}, ${utcNow} WHERE ${when}`;
 }
 
 /**
