@@ -1,9 +1,12 @@
 // HdrHistogram helpers. Histograms are stored in the V2 compressed encoding, which the JS, Go and
 // Java implementations all read and write, so histograms from any agent merge exactly.
 // HdrHistogram records integers; float values are recorded as round(value × scale).
+import zlib from "node:zlib";
 import * as hdr from "hdr-histogram-js";
 
 export type Histogram = hdr.Histogram;
+/** A histogram newHistogram made: the WebAssembly build, which also encodes itself uncompressed. */
+export type RecordingHistogram = Histogram & { encode(): Uint8Array };
 
 const SIGNIFICANT_DIGITS = 3;
 /** Values at or above 10^3 units keep 3 significant digits; below that the resolution is 1 unit. */
@@ -17,12 +20,12 @@ let wasmReady = false;
  * A histogram for recording at ingest. The WebAssembly build records about 5× faster than the
  * JS one (a million values in ~20 ms); call destroy() when done, it holds WASM memory.
  */
-export function newHistogram(): Histogram {
+export function newHistogram(): RecordingHistogram {
   if (!wasmReady) {
     hdr.initWebAssemblySync();
     wasmReady = true;
   }
-  return hdr.build({ bitBucketSize: 64, autoResize: true, numberOfSignificantValueDigits: SIGNIFICANT_DIGITS, useWebAssembly: true });
+  return hdr.build({ bitBucketSize: 64, autoResize: true, numberOfSignificantValueDigits: SIGNIFICANT_DIGITS, useWebAssembly: true }) as RecordingHistogram;
 }
 
 /**
@@ -61,8 +64,22 @@ export function samplesHistogram(
   }
 }
 
-export function encodeHistogram(histogram: Histogram): Buffer {
-  return Buffer.from(hdr.encodeIntoCompressedBase64(histogram), "base64");
+// The V2 compressed encoding's first word (V2 cookie, word size 0x10); the second is the length of
+// the zlib stream of the V2 encoding that follows.
+const V2_COMPRESSED_COOKIE = 0x1c849314;
+
+/**
+ * The histogram in the V2 compressed encoding: the bytes hdr-histogram-js's
+ * encodeIntoCompressedBase64 decodes to, assembled here rather than through that base64 text
+ * (which an upload then decoded again), half the cost of a few hundred such per second.
+ */
+export function encodeHistogram(histogram: RecordingHistogram): Buffer {
+  const compressed = zlib.deflateSync(histogram.encode());
+  const encoded = Buffer.allocUnsafe(8 + compressed.length);
+  encoded.writeInt32BE(V2_COMPRESSED_COOKIE | 0, 0);
+  encoded.writeInt32BE(compressed.length, 4);
+  compressed.copy(encoded, 8);
+  return encoded;
 }
 
 /**
