@@ -57,4 +57,22 @@ describe("env", () => {
       else process.env.VERSUS_MAX_BODY_BYTES = saved;
     }
   });
+
+  it("keeps an unchanged variable's value while another one went bad, and reads the bad one as unset while building", () => {
+    const saved = { VERSUS_MAX_BODY_BYTES: process.env.VERSUS_MAX_BODY_BYTES, PORT: process.env.PORT, skip: process.env.VERSUS_SKIP_ENV_VALIDATION };
+    const restore = (name: string, value: string | undefined) => (value === undefined ? delete process.env[name] : (process.env[name] = value));
+    try {
+      process.env.PORT = "4321";
+      expect(env.PORT).toBe(4321);
+      process.env.VERSUS_MAX_BODY_BYTES = "lots";
+      expect(env.PORT).toBe(4321);
+      expect(() => env.VERSUS_MAX_BODY_BYTES).toThrow(/VERSUS_MAX_BODY_BYTES: must be a number of bytes/);
+      process.env.VERSUS_SKIP_ENV_VALIDATION = "1";
+      expect(env.VERSUS_MAX_BODY_BYTES).toBe(64 * 1024 * 1024);
+    } finally {
+      restore("VERSUS_MAX_BODY_BYTES", saved.VERSUS_MAX_BODY_BYTES);
+      restore("PORT", saved.PORT);
+      restore("VERSUS_SKIP_ENV_VALIDATION", saved.skip);
+    }
+  });
 });
