@@ -107,7 +107,10 @@ export const takeRepetitionsSql = (variants: Numbering["variants"], onlyIf: Pris
       v."nextRepetition",
       w."floor",
       COALESCE(versus_highest_repetition(v."id") + 1, 0)
-    ) + w."count"
+    ) + w."count",
+    -- What the "runs inserted" trigger would set next (Variant.runsVersion, the transaction's id):
+    -- set with the counter, the row is written once per upload instead of twice.
+    "runsVersion" = txid_current()
     FROM wanted w JOIN locked l ON l."id" = w."variantId"
     WHERE v."id" = w."variantId"
     RETURNING v."id" AS "variantId", v."nextRepetition" - w."count" AS "first"
