@@ -4,9 +4,8 @@
 //
 // Its random bytes come from node:crypto in batches rather than from the uuid package's own
 // source, crypto.getRandomValues once per id: in a server process Next.js wraps that function to
-// track it in prerenders, and an upload of ten runs makes fifty ids — the wrapper, a native call
-// and a thread-pool-free RandomBytesJob each time took about 2.5 % of the server's CPU per upload
-// under bench/load.ts. Giving the bytes means giving the timestamp and counter too, so the
+// track it in prerenders, and an upload of ten runs makes fifty ids: the wrapper and a native
+// random-bytes job for each took about 2.5 % of the server's CPU per upload under bench/load.ts. Giving the bytes means giving the timestamp and counter too, so the
 // ordering within a millisecond is kept here as the uuid package keeps it (RFC 9562, method 1: a
 // counter seeded at random each new millisecond, incremented within one).
 import { randomFillSync } from "node:crypto";
