@@ -31,6 +31,9 @@ export function textProblem(text: string): string | undefined {
  * backslashes matter, so a regular expression skips the numbers between them.
  */
 export function refuseDeepJson(text: string): void {
+  // Deeper than MAX_INPUT_DEPTH takes more opening brackets than that: a body with fewer (a run of
+  // a million samples has a handful) needs no scan, which took 17 ms on one such body of 10 MB.
+  if (fewerOpeningBracketsThan(text, MAX_INPUT_DEPTH + 1)) return;
   const structural = /[[\]{}"\\]/g;
   let depth = 0;
   let inString = false;
@@ -45,6 +48,13 @@ export function refuseDeepJson(text: string): void {
       if (++depth > MAX_INPUT_DEPTH) throw new AppError("BAD_REQUEST", `The JSON body is ${nestingMessage}`);
     } else if (char === "]" || char === "}") depth--;
   }
+}
+
+/** Whether `text` holds fewer than `limit` of "[" and "{" together, in strings or not (indexOf scans fast). */
+function fewerOpeningBracketsThan(text: string, limit: number): boolean {
+  let count = 0;
+  for (const bracket of ["[", "{"]) for (let at = text.indexOf(bracket); at >= 0; at = text.indexOf(bracket, at + 1)) if (++count >= limit) return false;
+  return true;
 }
 
 const isPlainObject = (value: object): value is Record<string, unknown> => {
