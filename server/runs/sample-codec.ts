@@ -21,7 +21,10 @@ const deflateRaw = promisify(zlib.deflateRaw);
 
 function shuffled(samples: ArrayLike<number>): { format: number; bytes: Uint8Array } {
   const wide = samples.length <= FLOAT64_LIMIT;
-  return { format: wide ? FLOAT64 : FLOAT32, bytes: shuffle(wide ? Float64Array.from(samples) : Float32Array.from(samples)) };
+  // A typed array (samplesBase64's) is copied fastest by the constructor, a plain array (JSON's) by
+  // `from`: a million values in 1.7 against 5.2 ms, and 13.1 against 5.2 ms.
+  const Type = wide ? Float64Array : Float32Array;
+  return { format: wide ? FLOAT64 : FLOAT32, bytes: shuffle(ArrayBuffer.isView(samples) ? new Type(samples as Float64Array) : Type.from(samples)) };
 }
 
 export function encodeSamples(samples: ArrayLike<number>): Buffer {
@@ -57,6 +60,9 @@ export function decodeSamples(blob: Uint8Array): Float64Array {
 export function float64FromBase64(base64: string): Float64Array | undefined {
   const bytes = Buffer.from(base64, "base64");
   if (bytes.length === 0 || bytes.length % 8 !== 0) return undefined;
+  // A Float64Array must start at a multiple of 8: a large decoded buffer has its own memory
+  // (offset 0) and is used as it is; a small one may sit in Node's shared pool at any offset.
+  if (bytes.byteOffset % 8 === 0) return new Float64Array(bytes.buffer, bytes.byteOffset, bytes.length / 8);
   const aligned = new Uint8Array(bytes.length);
   aligned.set(bytes);
   return new Float64Array(aligned.buffer);
