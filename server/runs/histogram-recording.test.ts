@@ -1,0 +1,64 @@
+// recordScaled counts many values per place of the histogram before recording them: the histogram
+// must be the one recording each value makes, byte for byte, whatever the values' magnitudes.
+import { describe, expect, it } from "vitest";
+import { encodeHistogram, newHistogram, percentilesOf, recordScaled } from "./histogram";
+
+/** A deterministic stream of numbers in [0, 1). */
+function random(seed: number) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const oneByOne = (samples: number[], scale: number) => {
+  const histogram = newHistogram();
+  try {
+    for (const sample of samples) histogram.recordValue(Math.round(sample * scale));
+    return { bytes: encodeHistogram(histogram).toString("base64"), percentiles: percentilesOf(histogram, scale), count: histogram.totalCount };
+  } finally {
+    histogram.destroy();
+  }
+};
+
+const counted = (samples: number[], scale: number) => {
+  const histogram = newHistogram();
+  try {
+    recordScaled(
+      histogram,
+      samples,
+      samples.reduce((a, b) => Math.max(a, b), 0),
+      scale,
+    );
+    return { bytes: encodeHistogram(histogram).toString("base64"), percentiles: percentilesOf(histogram, scale), count: histogram.totalCount };
+  } finally {
+    histogram.destroy();
+  }
+};
+
+describe("recordScaled", () => {
+  const next = random(7);
+  it.each([
+    ["latencies in ms at scale 1000", Array.from({ length: 20_000 }, () => 0.2 + 40 * next() ** 3), 1000],
+    ["zeros among small counts", Array.from({ length: 10_000 }, (_, i) => (i % 7 === 0 ? 0 : Math.floor(next() * 3000))), 1],
+    ["every integer of the first buckets", Array.from({ length: 70_000 }, (_, i) => i), 1],
+    [
+      "powers of two and their neighbours",
+      Array.from({ length: 52 * 3 * 40 }, (_, i) => 2 ** Math.floor(i / 120) + ((i % 3) - 1)).map((v) => Math.max(0, v)),
+      1,
+    ],
+    ["values up to 2^52 across every magnitude", Array.from({ length: 30_000 }, () => Math.floor(2 ** (52 * next()))), 1],
+    ["one value repeated", Array.from({ length: 5000 }, () => 123.456), 1000],
+    ["fewer values than are counted first", Array.from({ length: 100 }, () => 5 + next()), 1000],
+  ])("%s: the bytes and percentiles of recording each value", (_name, samples, scale) => {
+    const expected = oneByOne(samples, scale);
+    const actual = counted(samples, scale);
+    expect(actual.count).toBe(samples.length);
+    expect(actual.bytes).toBe(expected.bytes);
+    expect(actual.percentiles).toEqual(expected.percentiles);
+  });
+});
