@@ -1,19 +1,8 @@
 // recordScaled counts many values per place of the histogram before recording them: the histogram
 // must be the one recording each value makes, byte for byte, whatever the values' magnitudes.
 import { describe, expect, it } from "vitest";
+import { mulberry32 } from "../stats/prng";
 import { encodeHistogram, newHistogram, percentilesOf, recordScaled } from "./histogram";
-
-/** A deterministic stream of numbers in [0, 1). */
-function random(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const oneByOne = (samples: number[], scale: number) => {
   const histogram = newHistogram();
@@ -41,7 +30,7 @@ const counted = (samples: number[], scale: number) => {
 };
 
 describe("recordScaled", () => {
-  const next = random(7);
+  const next = mulberry32(7);
   it.each([
     ["latencies in ms at scale 1000", Array.from({ length: 20_000 }, () => 0.2 + 40 * next() ** 3), 1000],
     ["zeros among small counts", Array.from({ length: 10_000 }, (_, i) => (i % 7 === 0 ? 0 : Math.floor(next() * 3000))), 1],
