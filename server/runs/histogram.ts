@@ -82,11 +82,6 @@ export function encodeHistogram(histogram: RecordingHistogram): Buffer {
   return encoded;
 }
 
-/**
- * The exact merge of histograms recorded at one scale (V2 compressed encoding, base64), encoded
- * the same way: every bucket's count is the sum of the inputs' counts, so its percentiles are
- * those of one histogram of all the inputs' values.
- */
 // HdrHistogram's layout for newHistogram's histograms (SIGNIFICANT_DIGITS, lowest discernible
 // value 1): bucket 0 holds 0…2047 one by one, bucket b ≥ 1 holds 2^(b+10)…2^(b+11) − 1 in 1024 steps
 // of 2^b, and a value's place in the counts array is b × 1024 + (value >> b).
@@ -113,11 +108,11 @@ function valueOfPlace(place: number): number {
 }
 
 /**
- * Records round(sample × scale) for every sample (non-negative, the largest `max`). Each value recorded in the WebAssembly build is
- * a call into it (a million: 38 ms); many values are counted here per place of the histogram
- * first, with HdrHistogram's own arithmetic, and each place is recorded once with its count (a few
- * thousand calls). The counts, and so the encoding and the percentiles, are the same
- * (histogram-recording.test.ts).
+ * Records round(sample × scale) for every sample (non-negative, the largest `max`). Each value
+ * recorded in the WebAssembly build is a call into it (a million: 38 ms); many values are counted
+ * here per place of the histogram first, with HdrHistogram's own arithmetic, and each place is
+ * recorded once with its count (a few thousand calls). The counts, and so the encoding and the
+ * percentiles, are the same (histogram-recording.test.ts).
  */
 export function recordScaled(histogram: Histogram, samples: ArrayLike<number>, max: number, scale: number): void {
   const n = samples.length;
@@ -136,6 +131,11 @@ export function recordScaled(histogram: Histogram, samples: ArrayLike<number>, m
   }
 }
 
+/**
+ * The exact merge of histograms recorded at one scale (V2 compressed encoding, base64), encoded
+ * the same way: every bucket's count is the sum of the inputs' counts, so its percentiles are
+ * those of one histogram of all the inputs' values.
+ */
 export function mergeEncodedHistograms(encoded: readonly string[]): string {
   const merged = hdr.build({ bitBucketSize: 64, autoResize: true, numberOfSignificantValueDigits: SIGNIFICANT_DIGITS });
   try {

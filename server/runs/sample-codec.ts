@@ -75,8 +75,8 @@ export function decodeSamples(blob: Uint8Array): Float64Array {
 export function float64FromBase64(base64: string): Float64Array | undefined {
   const bytes = Buffer.from(base64, "base64");
   if (bytes.length === 0 || bytes.length % 8 !== 0) return undefined;
-  // A Float64Array must start at a multiple of 8: a large decoded buffer has its own memory
-  // (offset 0) and is used as it is; a small one may sit in Node's shared pool at any offset.
+  // A Float64Array must start at a multiple of 8 bytes, as a decoded buffer does (its own memory,
+  // or a slice of Node's pool, which Node aligns to 8): used as it is; copied only if it did not.
   if (bytes.byteOffset % 8 === 0) return new Float64Array(bytes.buffer, bytes.byteOffset, bytes.length / 8);
   const aligned = new Uint8Array(bytes.length);
   aligned.set(bytes);
