@@ -42,23 +42,26 @@ const ASYNC_FROM = 50_000;
 // of 330 and 305 ms), for a few bytes more.
 const HEAD = { ...DEFLATE, finishFlush: zlib.constants.Z_SYNC_FLUSH };
 
-/** Where the bytes are cut in two for deflating (no cut below ASYNC_FROM samples). */
-const halfOf = (bytes: Uint8Array, count: number) => (count < ASYNC_FROM ? bytes.length : Math.floor(bytes.length / 2));
+/** The two halves large shuffled bytes are deflated in, the first with HEAD. */
+function halves(bytes: Uint8Array): [Uint8Array, Uint8Array] {
+  const half = Math.floor(bytes.length / 2);
+  return [bytes.subarray(0, half), bytes.subarray(half)];
+}
 
 export function encodeSamples(samples: ArrayLike<number>): Buffer {
   const { format, bytes } = shuffled(samples);
-  const half = halfOf(bytes, samples.length);
-  if (half === bytes.length) return Buffer.concat([Buffer.from([format]), zlib.deflateRawSync(bytes, DEFLATE)]);
-  return Buffer.concat([Buffer.from([format]), zlib.deflateRawSync(bytes.subarray(0, half), HEAD), zlib.deflateRawSync(bytes.subarray(half), DEFLATE)]);
+  if (samples.length < ASYNC_FROM) return Buffer.concat([Buffer.from([format]), zlib.deflateRawSync(bytes, DEFLATE)]);
+  const [head, tail] = halves(bytes);
+  return Buffer.concat([Buffer.from([format]), zlib.deflateRawSync(head, HEAD), zlib.deflateRawSync(tail, DEFLATE)]);
 }
 
 /** The same, compressing large sample sets on libuv's thread pool so the caller can summarise meanwhile. */
 export async function encodeSamplesAsync(samples: ArrayLike<number>): Promise<Buffer> {
   if (samples.length < ASYNC_FROM) return encodeSamples(samples);
   const { format, bytes } = shuffled(samples);
-  const half = halfOf(bytes, samples.length);
-  const [head, tail] = await Promise.all([deflateRaw(bytes.subarray(0, half), HEAD), deflateRaw(bytes.subarray(half), DEFLATE)]);
-  return Buffer.concat([Buffer.from([format]), head, tail]);
+  const [head, tail] = halves(bytes);
+  const deflated = await Promise.all([deflateRaw(head, HEAD), deflateRaw(tail, DEFLATE)]);
+  return Buffer.concat([Buffer.from([format]), ...deflated]);
 }
 
 export function decodeSamples(blob: Uint8Array): Float64Array {
