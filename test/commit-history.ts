@@ -4,6 +4,7 @@
 import crypto from "node:crypto";
 import type { Db } from "~/server/db/client";
 import { ingestResults } from "~/server/runs/ingest-results";
+import { ZResultsUpload } from "~/server/schemas/results";
 
 export interface TestCommit {
   sha: string;
@@ -37,7 +38,7 @@ export async function uploadCommits(
     const startedAt = new Date(start.getTime() + index * 60_000).toISOString();
     await ingestResults(
       db,
-      {
+      ZResultsUpload.parse({
         experiment,
         create: true,
         runs: commit.values.map((value) => ({
@@ -47,7 +48,7 @@ export async function uploadCommits(
           startedAt,
           metrics: [{ key: METRIC, unit: "ms", direction, samples: [value] }],
         })),
-      } as Parameters<typeof ingestResults>[1],
+      }),
       { projectId: project.id, projectSlug: project.slug, source: "upload", bodySha256: crypto.randomBytes(32).toString("hex"), baseUrl: "http://versus.test" },
     );
   }

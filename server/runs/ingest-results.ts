@@ -9,7 +9,7 @@ import { isUniqueViolation } from "../db/prisma-errors";
 import { AppError, badInput, issuesSummary, type FieldIssue } from "../core/errors";
 import { contradictions, repeatedMetricKeys } from "./metric-checks";
 import { needsHistogramScales, prepareRuns, type PreparedMetric } from "./prepare-metric";
-import type { TResultsUpload, TRunMetricInput, TUploadResponse } from "../schemas/results";
+import type { TRunMetricInput, TRunMetricToStore, TUploadResponse, TUploadToStore } from "../schemas/results";
 import { inTurn } from "./ingest-turns";
 import { experimentUrl } from "../http/public-origin";
 import { insertRuns, storeUploadRuns, type RunContext, type RunOfRequest } from "./store-runs";
@@ -43,7 +43,7 @@ export interface IngestOptions {
 /** Attempts of the transaction when concurrent uploads create the same experiment, variant or metric. */
 const MAX_ATTEMPTS = 10;
 
-export async function ingestResults(db: Db, upload: TResultsUpload, options: IngestOptions): Promise<TUploadResponse> {
+export async function ingestResults(db: Db, upload: TUploadToStore, options: IngestOptions): Promise<TUploadResponse> {
   // A run holds one result per metric (a unique constraint): refuse a repeated key as bad input,
   // before it could surface as a database error.
   const repeated = repeatedMetricKeys(upload.runs, (r) => ["runs", r]);
@@ -106,7 +106,7 @@ class NeedsExclusiveLock extends Error {}
  * direction said otherwise), and the upload leaves the numbering to the counters: its runs can go
  * in one statement (storeAtOnce). Anything else takes the transaction, which says what is wrong.
  */
-function storableAtOnce(experiment: UploadExperiment, upload: TResultsUpload): boolean {
+function storableAtOnce(experiment: UploadExperiment, upload: TUploadToStore): boolean {
   if (!hasEverything(experiment, upload) || upload.runs.some((run) => run.repetition !== undefined)) return false;
   const metrics = new Map(experiment.metrics.map((metric) => [metric.key, metric]));
   return upload.runs.every((run) =>
@@ -121,7 +121,7 @@ function storableAtOnce(experiment: UploadExperiment, upload: TResultsUpload): b
 async function storeAtOnce(
   db: Db,
   experiment: UploadExperiment,
-  upload: TResultsUpload,
+  upload: TUploadToStore,
   prepared: PreparedMetric[][],
   options: IngestOptions,
   now: Date,
@@ -156,7 +156,7 @@ function findIngestRequest(db: Db, options: IngestOptions) {
 
 async function store(
   tx: Tx,
-  upload: TResultsUpload,
+  upload: TUploadToStore,
   prepared: PreparedMetric[][],
   options: IngestOptions,
   now: Date,
@@ -219,7 +219,7 @@ async function store(
 
   // A new metric is defined by the first run that gives its unit and direction; the other runs
   // of the same upload may leave them out, but must not contradict them.
-  const definitions = new Map<string, TRunMetricInput>();
+  const definitions = new Map<string, TRunMetricToStore>();
   for (const metric of upload.runs.flatMap((run) => run.metrics)) {
     if (upload.create && !metricIds.has(metric.key) && metric.unit && metric.direction && !definitions.has(metric.key)) definitions.set(metric.key, metric);
   }
@@ -277,7 +277,7 @@ async function store(
 }
 
 /** The upload's runs as store-runs.ts stores them, with the ids of their variants (by name) and metrics (`metricId` of a key). */
-function runsToStore(upload: TResultsUpload, prepared: PreparedMetric[][], variantIds: Map<string, string>, metricId: (key: string) => string): RunOfRequest[] {
+function runsToStore(upload: TUploadToStore, prepared: PreparedMetric[][], variantIds: Map<string, string>, metricId: (key: string) => string): RunOfRequest[] {
   return upload.runs.map((run, r) => ({
     run,
     variantId: variantIds.get(run.variant) as string,
@@ -294,7 +294,7 @@ function runContext(experimentId: string, options: IngestOptions, ingestRequestI
 /** The answer to an upload whose runs were stored: `inserted`, in request order (null: a run its variant had no number left for). */
 function answer(
   experimentSlug: string,
-  upload: TResultsUpload,
+  upload: TUploadToStore,
   inserted: ({ id: string; repetition: number } | null)[],
   prepared: PreparedMetric[][],
   options: IngestOptions,
@@ -310,7 +310,7 @@ function answer(
 }
 
 /** Whether the experiment has every variant and metric the upload names: nothing to create. */
-function hasEverything(experiment: UploadExperiment, upload: TResultsUpload): boolean {
+function hasEverything(experiment: UploadExperiment, upload: TUploadToStore): boolean {
   const variants = new Set(experiment.variants.map((v) => v.name));
   const metrics = new Set(experiment.metrics.map((m) => m.key));
   return upload.runs.every((run) => variants.has(run.variant) && run.metrics.every((metric) => metrics.has(metric.key)));

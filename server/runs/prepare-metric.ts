@@ -5,7 +5,7 @@ import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import { preparedQuery } from "../db/prepared-statements";
 import { AppError, type FieldIssue } from "../core/errors";
-import type { TRunMetricInput } from "../schemas/results";
+import type { TRunMetricToStore } from "../schemas/results";
 import { summaryContradictions } from "../schemas/summary-rules";
 import { histogramFigures } from "./histogram";
 import { encodeSamplesAsync, float64FromBase64 } from "./sample-codec";
@@ -75,7 +75,7 @@ async function histogramScales(db: Db, projectId: string, experimentSlug: string
 }
 
 /** Whether preparing these runs records histograms, which need the scales earlier runs used. */
-export const needsHistogramScales = (runs: { metrics: TRunMetricInput[] }[]) =>
+export const needsHistogramScales = (runs: { metrics: TRunMetricToStore[] }[]) =>
   runs.some((run) => run.metrics.some((metric) => metric.samples || metric.samplesBase64 || metric.histogram));
 
 /**
@@ -89,7 +89,7 @@ export const needsHistogramScales = (runs: { metrics: TRunMetricInput[] }[]) =>
 export async function prepareRuns(
   db: Db,
   experiment: { projectId: string; slug: string },
-  runs: { startedAt?: string; metrics: TRunMetricInput[] }[],
+  runs: { startedAt?: string; metrics: TRunMetricToStore[] }[],
   runPath: (r: number) => (string | number)[],
   now: Date,
   /** The scales, when the caller read them already (with needsHistogramScales). */
@@ -108,7 +108,7 @@ export async function prepareRuns(
 
 /** `scales`: histogram scale per metric key used so far; updated with the scale chosen here. */
 export async function prepareMetric(
-  metric: TRunMetricInput,
+  metric: TRunMetricToStore,
   path: (string | number)[],
   runStartedAt: Date,
   scales: Map<string, number>,

@@ -172,6 +172,10 @@ export const ZIdempotencyHeaders = z.object({
 export type TResultsUpload = z.output<typeof ZResultsUpload>;
 export type TRunInput = z.output<typeof ZRunInput>;
 export type TRunMetricInput = z.output<typeof ZRunMetricInput>;
+/** A metric as storing reads it: its samples may be a typed array (a large JSON array is read straight into one, server/api/rest/lifted-samples.ts). */
+export type TRunMetricToStore = Omit<TRunMetricInput, "samples"> & { samples?: ArrayLike<number> };
+/** An upload as storing reads it (TRunMetricToStore). */
+export type TUploadToStore = Omit<TResultsUpload, "runs"> & { runs: (Omit<TRunInput, "metrics"> & { metrics: TRunMetricToStore[] })[] };
 
 export const ZUploadResponse = z.object({
   experiment: z.object({ slug: z.string(), url: z.string() }),

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST } from "~/app/api/v1/results/route";
 import { db } from "~/server/db/client";
 import { decodeSamples } from "~/server/runs/sample-codec";
+import { LIFT_FROM } from "~/server/api/rest/lifted-samples";
 import { createApiKey, revokeApiKey } from "~/server/projects/api-keys";
 import { createProject } from "~/server/projects/projects";
 import { expectRefused, fieldPaths, rowCounts } from "~/test/rest-assertions";
@@ -185,6 +186,32 @@ describe("POST /api/v1/results stores runs", () => {
     expect(relDiff(stored.mean, exact.mean)).toBeLessThan(1e-9);
     expect(relDiff(stored.sd!, exact.sd)).toBeLessThan(1e-9);
     expect(Array.from(decodeSamples(stored.samples!))).toEqual(samples);
+  });
+
+  it("stores a large JSON samples array (read straight into a typed array) exactly as the same samples sent as samplesBase64", async () => {
+    // Recorder-like values (µs resolution) in every form JSON allows, enough to be lifted out of the body.
+    const samples = latencies(LIFT_FROM * 2, 11).map((value, i) =>
+      i % 3 === 0 ? Math.round(value * 1000) / 1000 : i % 3 === 1 ? Math.round(value) : value / 1e6,
+    );
+    const text = JSON.stringify({ experiment: "lifted", create: true, runs: [{ variant: "json", metrics: [metric("latency", { samples })] }] }).replace(
+      /,/g,
+      ", ",
+    );
+    const lifted = await postJson(text, { key: ctx.key });
+    const samplesBase64 = Buffer.from(Float64Array.from(samples).buffer).toString("base64");
+    const base64 = await postJson({ experiment: "lifted", runs: [{ variant: "json", metrics: [metric("latency", { samplesBase64 })] }] }, { key: ctx.key });
+    expect([lifted.status, base64.status], JSON.stringify(lifted.body)).toEqual([201, 201]);
+    const [fromJson, fromBase64] = await Promise.all(
+      [lifted, base64].map((response) =>
+        db.runMetricResult.findFirstOrThrow({ where: { runId: response.body.runs[0]?.id }, omit: { id: true, runId: true, createdAt: true } }),
+      ),
+    );
+    expect(Array.from(decodeSamples(fromJson!.samples!))).toEqual(samples);
+    expect(fromJson).toEqual(fromBase64);
+    // One bad sample at the end: the array stays in the body, and the refusal names it as before.
+    const bad = text.replace(/\]\}\]\}\]\}$/, ', "x"]}]}]}');
+    const { body } = await expectRefused(db, () => post(bad, { key: ctx.key }), 400, "BAD_REQUEST");
+    expect(fieldPaths(body)).toEqual([`runs.0.metrics.0.samples.${samples.length}`]);
   });
 
   it("stores a time series given with intervalMs, and one with offsetsMs", async () => {

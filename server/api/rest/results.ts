@@ -3,8 +3,9 @@ import { parseInput } from "../../schemas/validation";
 import { ZResultsUpload } from "../../schemas/results";
 import { ingestResults } from "../../runs/ingest-results";
 import { atWork } from "../../runs/ingest-turns";
-import { idempotencyKeyOf, parseJson } from "./body";
+import { idempotencyKeyOf } from "./body";
 import { json, type RestContext } from "./handler";
+import { parseLiftingSamples, withLiftedSamples } from "./lifted-samples";
 import { requireMediaType, resultsMediaTypes } from "./media-type";
 
 export async function postResults(ctx: RestContext): Promise<Response> {
@@ -12,15 +13,17 @@ export async function postResults(ctx: RestContext): Promise<Response> {
   const idempotencyKey = idempotencyKeyOf(ctx.req);
   const { bytes, sha256 } = await ctx.body();
   // A few uploads at work at once, so reads are not queued behind every uploader (ingest-turns.ts).
-  const result = await atWork(() =>
-    ingestResults(ctx.db, parseInput(ZResultsUpload, parseJson(bytes)), {
+  const result = await atWork(() => {
+    // Large sample arrays are read into typed arrays, not parsed as JSON values (lifted-samples.ts).
+    const { value, lifted } = parseLiftingSamples(bytes);
+    return ingestResults(ctx.db, withLiftedSamples(parseInput(ZResultsUpload, value), lifted), {
       projectId: ctx.principal.projectId,
       projectSlug: ctx.principal.projectSlug,
       source: "upload",
       idempotencyKey,
       bodySha256: sha256,
       baseUrl: ctx.baseUrl,
-    }),
-  );
+    });
+  });
   return json(result, result.replayed ? 200 : 201);
 }

@@ -1,0 +1,157 @@
+// Lifting a results upload's large sample arrays out of the JSON body must change nothing a client
+// can see: every number is the double JSON.parse gives (bit for bit), every refusal keeps its
+// message and path, and anything the scan cannot follow is parsed whole.
+import { describe, expect, it } from "vitest";
+import { AppError } from "../../core/errors";
+import { mulberry32 } from "../../stats/prng";
+import { ZResultsUpload } from "../../schemas/results";
+import { parseInput } from "../../schemas/validation";
+import { parseJson } from "./body";
+import { LIFT_FROM, liftSampleArrays, parseLiftingSamples, withLiftedSamples } from "./lifted-samples";
+
+const random = mulberry32(7);
+
+/** Numbers written every way JSON allows, as their text (a JSON array's element). */
+function numberTexts(count: number): string[] {
+  const forms = [
+    () => String(Math.round(random() * 1e6) / 1000), // 123.456
+    () => String(Math.round(random() * 1e4)), // 1234
+    () => `-${(random() * 100).toFixed(3)}`, // negative
+    () => "0",
+    () => "-0",
+    () => `0.000${Math.round(random() * 999)}`, // leading zeros in the fraction
+    () => `${(random() * 9 + 1).toFixed(2)}e${Math.round(random() * 40 - 20)}`, // exponents both ways
+    () => `${Math.round(random() * 99)}E+${Math.round(random() * 25)}`, // past 10^22
+    () => `1.5e-${300 + Math.round(random() * 23)}`, // near and below the smallest double
+    () => String(random() * 1000), // 16-17 digits: Number() reads it
+    () => "123456789012345.678", // more than 15 digits with a point
+    () => "9007199254740993", // above 2^53: must round as JSON.parse does
+    () => "1.00000000000000000000000000001",
+  ];
+  return Array.from({ length: count }, (_, i) => forms[i % forms.length]!());
+}
+
+const upload = (samplesText: string, extra = "") =>
+  `{"experiment":"e","create":true${extra},"runs":[` +
+  `{"variant":"a","environment":{"note":"a \\"quoted\\" [bracket] {brace}","samples":[1,2,3]},"metrics":[{"key":"small","unit":"ms","samples":[1,2,3]}]},` +
+  `{"variant":"b","metrics":[{"key":"x","unit":"ms","summary":{"n":1,"mean":1}},{"key":"y","unit":"ms","value":1},{"key":"big","unit":"ms","samples":${samplesText}}]}]}`;
+
+/** What the route does: lift, parse, check, put back. */
+function throughRoute(text: string) {
+  const { value, lifted } = parseLiftingSamples(Buffer.from(text));
+  return { upload: withLiftedSamples(parseInput(ZResultsUpload, value), lifted), lifted };
+}
+
+function refusalOf(run: () => unknown): AppError {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(AppError);
+    return error as AppError;
+  }
+  throw new Error("expected a refusal");
+}
+
+describe("lifted sample arrays", () => {
+  it("reads a large array into a Float64Array, each number the double JSON.parse gives, bit for bit", () => {
+    const texts = numberTexts(LIFT_FROM * 3);
+    // Whitespace JSON allows between elements.
+    const text = upload(`[ ${texts.join(",\n\t")} \r\n]`);
+    const { upload: stored, lifted } = throughRoute(text);
+    expect(lifted.map(({ run, metric }) => [run, metric])).toEqual([[1, 2]]);
+    const samples = stored.runs[1]!.metrics[2]!.samples!;
+    expect(samples).toBeInstanceOf(Float64Array);
+    const expected = texts.map((number) => JSON.parse(number) as number);
+    expect(samples.length).toBe(expected.length);
+    const differing = expected.flatMap((value, i) => (Object.is(value, samples[i]) ? [] : [`${texts[i]}: ${value} ≠ ${samples[i]}`]));
+    expect(differing).toEqual([]);
+    // Nothing else moved: the rest is what JSON.parse makes of the whole body.
+    const whole = parseInput(ZResultsUpload, JSON.parse(text));
+    expect({ ...stored, runs: stored.runs.map((run, r) => (r === 1 ? { ...run, metrics: run.metrics.slice(0, 2) } : run)) }).toEqual({
+      ...whole,
+      runs: whole.runs.map((run, r) => (r === 1 ? { ...run, metrics: run.metrics.slice(0, 2) } : run)),
+    });
+    expect(stored.runs[0]!.environment).toEqual({ note: 'a "quoted" [bracket] {brace}', samples: [1, 2, 3] });
+  });
+
+  it("leaves alone arrays under LIFT_FROM, and arrays called samples anywhere but a metric", () => {
+    const small = Array.from({ length: LIFT_FROM - 1 }, (_, i) => i + 0.5).join(",");
+    expect(liftSampleArrays(Buffer.from(upload(`[${small}]`))).lifted).toEqual([]);
+    const big = Array.from({ length: LIFT_FROM }, (_, i) => i).join(",");
+    const elsewhere = `{"experiment":"e","samples":[${big}],"runs":[{"variant":"a","environment":{"samples":[${big}]},"samples":[${big}],"metrics":[{"key":"k","summary":{"n":1,"mean":1}}]}]}`;
+    expect(liftSampleArrays(Buffer.from(elsewhere)).lifted).toEqual([]);
+  });
+
+  it("leaves an array with anything but finite numbers to JSON.parse and the schema, which refuse it as before", () => {
+    const many = (last: string) => `[${[...Array.from({ length: LIFT_FROM }, (_, i) => String(i)), last].join(",")}]`;
+    for (const [last, message] of [
+      ['"7"', "sample must be a number"],
+      ["null", "sample must be a number"],
+      ["[1]", "sample must be a number"],
+      ["1e999", "sample must be a finite number"],
+    ] as const) {
+      const text = upload(many(last));
+      expect(liftSampleArrays(Buffer.from(text)).lifted).toEqual([]);
+      const refusal = refusalOf(() => throughRoute(text));
+      expect(refusal.fieldIssues).toContainEqual({ path: ["runs", 1, "metrics", 2, "samples", LIFT_FROM], message });
+    }
+    // Malformed numbers: JSON.parse's own message, its position counted in the whole body.
+    for (const bad of ["01", "1.", ".5", "+1", "1e", "1.2.3", "NaN", "1 2"]) {
+      const text = upload(many(bad));
+      expect(refusalOf(() => throughRoute(text)).message).toBe(refusalOf(() => parseJson(Buffer.from(text))).message);
+    }
+  });
+
+  it("parses the whole body when a key on the way repeats, as JSON.parse keeps the last", () => {
+    const big = `[${Array.from({ length: LIFT_FROM }, (_, i) => i).join(",")}]`;
+    const bodies = [
+      `{"experiment":"e","runs":[{"variant":"a","metrics":[{"key":"k","samples":${big},"samples":[5]}]}]}`,
+      `{"experiment":"e","runs":[{"variant":"a","metrics":[{"key":"k","samples":${big},"\\u0073amples":[5]}]}]}`,
+      `{"experiment":"e","runs":[{"variant":"a","metrics":[{"key":"k","samples":${big}}],"metrics":[{"key":"k","samples":[5]}]}]}`,
+      `{"experiment":"e","runs":[{"variant":"a","metrics":[{"key":"k","samples":${big}}]}],"runs":[{"variant":"b","metrics":[{"key":"k","samples":[5]}]}]}`,
+    ];
+    for (const text of bodies) {
+      expect(liftSampleArrays(Buffer.from(text)).lifted).toEqual([]);
+      expect(throughRoute(text).upload).toEqual(parseInput(ZResultsUpload, JSON.parse(text)));
+    }
+    // An escaped key that means "samples" is the key "samples".
+    const escaped = `{"experiment":"e","runs":[{"variant":"a","metrics":[{"key":"k","\\u0073amples":${big}}]}]}`;
+    expect(liftSampleArrays(Buffer.from(escaped)).lifted).toHaveLength(1);
+  });
+
+  it("says where a body malformed elsewhere goes wrong, counted in the whole body", () => {
+    const big = `[${Array.from({ length: LIFT_FROM }, (_, i) => i).join(",")}]`;
+    for (const text of [
+      `{"experiment":"e","runs":[{"variant":"a","metrics":[{"key":"k","samples":${big}}]}],}`,
+      `{"experiment":"e","runs":[{"variant":"a","metrics":[{"key":"k","samples":${big}}]}] "x"}`,
+      `{"experiment":"e","runs":[{"variant":"a","metrics":[{"key":"k","samples":${big}}`,
+    ]) {
+      expect(liftSampleArrays(Buffer.from(text)).lifted).toHaveLength(1);
+      expect(refusalOf(() => parseLiftingSamples(Buffer.from(text))).message).toBe(refusalOf(() => parseJson(Buffer.from(text))).message);
+    }
+  });
+
+  it("leaves an array of mostly 17-digit numbers to JSON.parse, and keeps its numbers", () => {
+    const texts = Array.from({ length: LIFT_FROM * 2 }, () => String(random() * 1000));
+    const text = upload(`[${texts.join(",")}]`);
+    expect(liftSampleArrays(Buffer.from(text)).lifted).toEqual([]);
+    expect(throughRoute(text).upload.runs[1]!.metrics[2]!.samples).toEqual(texts.map(Number));
+  });
+
+  it("lifts every large array of an upload, each put back in its own run and metric", () => {
+    const array = (offset: number) => `[${Array.from({ length: LIFT_FROM }, (_, i) => i + offset).join(",")}]`;
+    const text = `{"experiment":"e","runs":[${[0, 1, 2]
+      .map((r) => `{"variant":"v${r}","metrics":[{"key":"a","samples":${array(r * 10)}},{"key":"b","samples":${array(r * 10 + 5)}}]}`)
+      .join(",")}]}`;
+    const { upload: stored, lifted } = throughRoute(text);
+    expect(lifted).toHaveLength(6);
+    for (const r of [0, 1, 2])
+      for (const [m, offset] of [
+        [0, r * 10],
+        [1, r * 10 + 5],
+      ] as const) {
+        const samples = stored.runs[r]!.metrics[m]!.samples!;
+        expect([samples.length, samples[0], samples[LIFT_FROM - 1]]).toEqual([LIFT_FROM, offset, LIFT_FROM - 1 + offset]);
+      }
+  });
+});
