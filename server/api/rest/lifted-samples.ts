@@ -128,12 +128,16 @@ function findLargeSampleArrays(body: Buffer): FoundArray[] | undefined {
       stack.push({ array: false, key: undefined, seen: undefined });
       expectKey = true;
     } else if (byte === OPEN_ARRAY) {
-      const numbers = !expectKey && onSamplesPath(stack) ? readNumberArray(body, at) : undefined;
-      if (numbers) {
-        const { samples, end } = numbers;
-        if (samples && samples.length >= LIFT_FROM) found.push({ run: arrayIndex(stack[1]), metric: arrayIndex(stack[3]), samples, start: at, end });
+      // An array of numbers alone has no structure to follow: skipped whole, read only if it may be lifted.
+      const end = flatArrayEnd(body, at);
+      if (end === undefined) stack.push({ array: true, index: 0 });
+      else {
+        if (end - at > LIFT_FROM * 2 && !expectKey && onSamplesPath(stack)) {
+          const samples = readNumberArray(body, at, end);
+          if (samples && samples.length >= LIFT_FROM) found.push({ run: arrayIndex(stack[1]), metric: arrayIndex(stack[3]), samples, start: at, end });
+        }
         at = end - 1;
-      } else stack.push({ array: true, index: 0 });
+      }
     } else if (byte === CLOSE_OBJECT || byte === CLOSE_ARRAY) {
       stack.pop();
     } else if (byte === COMMA) {
@@ -181,11 +185,10 @@ const isSpace = (byte: number | undefined) => byte === 32 || byte === 10 || byte
 const POWERS_OF_TEN = Array.from({ length: 23 }, (_, exponent) => Number(`1e${exponent}`));
 
 /**
- * The array of JSON numbers opening at `at` as finite doubles, and the index after its "]";
- * undefined if it is empty or holds anything else, or a number that is not finite. Without
- * samples when it is left to JSON.parse (but has no strings or nesting for the scan to follow).
+ * The flat array between `at` and `end` as finite doubles, if it holds JSON numbers and nothing
+ * else, not mostly read by Number() (see the top of this file).
  */
-function readNumberArray(body: Buffer, at: number): { samples: Float64Array | undefined; end: number } | undefined {
+function readNumberArray(body: Buffer, at: number, end: number): Float64Array | undefined {
   let values = new Float64Array(LIFT_FROM);
   let count = 0;
   let slow = 0; // numbers read by Number(), not by the fast path
@@ -238,10 +241,7 @@ function readNumberArray(body: Buffer, at: number): { samples: Float64Array | un
     else {
       value = Math.abs(Number(body.toString("latin1", start, i)));
       // Mostly numbers of 16 or 17 digits (a double printed whole): JSON.parse reads those faster.
-      if (++slow > 256 && slow * 2 > count) {
-        const end = endOfFlatArray(body, i);
-        return end === undefined ? undefined : { samples: undefined, end };
-      }
+      if (++slow > 256 && slow * 2 > count) return undefined;
     }
     if (!Number.isFinite(value)) return undefined;
     if (count === values.length) {
@@ -252,22 +252,19 @@ function readNumberArray(body: Buffer, at: number): { samples: Float64Array | un
     values[count++] = negative ? -value : value;
 
     i = skipSpace(body, i);
-    if (body[i] === CLOSE_ARRAY) return { samples: values.slice(0, count), end: i + 1 };
+    if (body[i] === CLOSE_ARRAY) return i + 1 === end ? values.slice(0, count) : undefined;
     if (body[i] !== COMMA) return undefined;
     i = skipSpace(body, i + 1);
   }
 }
 
-/** After the "]" that closes a flat array from `from`, or undefined if a string or nesting comes first. */
-function endOfFlatArray(body: Buffer, from: number): number | undefined {
-  const close = body.indexOf(CLOSE_ARRAY, from);
+/** After the "]" closing the array that opens at `at`, if it holds no string, object or array; else undefined. */
+function flatArrayEnd(body: Buffer, at: number): number | undefined {
+  const close = body.indexOf(CLOSE_ARRAY, at + 1);
   if (close < 0) return undefined;
-  // Each a memchr: far faster than looking at every byte here.
-  for (const byte of [QUOTE, OPEN_ARRAY, OPEN_OBJECT]) {
-    const at = body.indexOf(byte, from);
-    if (at >= 0 && at < close) return undefined;
-  }
-  return close + 1;
+  // Each a memchr over the array alone: far faster than looking at its every byte here.
+  const inside = body.subarray(at + 1, close);
+  return inside.includes(QUOTE) || inside.includes(OPEN_ARRAY) || inside.includes(OPEN_OBJECT) ? undefined : close + 1;
 }
 
 function skipSpace(body: Buffer, at: number): number {
