@@ -131,6 +131,17 @@ describe("lifted sample arrays", () => {
     }
   });
 
+  it("scans a hostile body once: deep nesting is refused as parseJson refuses it, a million arrays cost one pass", () => {
+    const deep = Buffer.from(`{"runs":${"[".repeat(200_000)}${"]".repeat(200_000)}}`);
+    expect(refusalOf(() => parseLiftingSamples(deep)).message).toBe(refusalOf(() => parseJson(deep)).message);
+    // Each "[" looks ahead for its "]" and for a quote, "[" or "{" inside it: searched anew for
+    // every array, the quote at the far end would be looked for a million times over 4 MB.
+    const wide = Buffer.from(`{"experiment":"e","x":[${"[1],".repeat(1_000_000)}[1]],"runs":[{"variant":"a","metrics":[{"key":"k","value":1}]}],"y":"z"}`);
+    const { value, lifted } = parseLiftingSamples(wide);
+    expect(lifted).toEqual([]);
+    expect((value as { x: unknown[] }).x).toHaveLength(1_000_001);
+  });
+
   it("leaves an array of mostly 17-digit numbers to JSON.parse, and keeps its numbers", () => {
     const texts = Array.from({ length: LIFT_FROM * 2 }, () => String(random() * 1000));
     const text = upload(`[${texts.join(",")}]`);

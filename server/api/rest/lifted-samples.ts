@@ -18,6 +18,7 @@
 // doubles, so one rounding), otherwise Number() on the number's text; an array mostly of such
 // numbers is left to JSON.parse, which reads them faster.
 import type { TResultsUpload, TUploadToStore } from "../../schemas/results";
+import { MAX_INPUT_DEPTH } from "../../schemas/storable";
 import { parseJson } from "./body";
 
 /** Smaller arrays cost JSON.parse little; lifting them would only add a scan. */
@@ -43,7 +44,7 @@ export function parseLiftingSamples(body: Buffer): { value: unknown; lifted: Lif
 
 /** The body with its large sample arrays replaced by `[0]`, and those arrays; or the body as it was. */
 export function liftSampleArrays(body: Buffer): { body: Buffer; lifted: LiftedSamples[] } {
-  // LIFT_FROM numbers take at least as many commas: a shorter body has no array to lift.
+  // LIFT_FROM numbers take about twice as many bytes (digits and commas): a shorter body has none.
   if (body.length < LIFT_FROM * 2) return { body, lifted: [] };
   const found = findLargeSampleArrays(body);
   if (!found || found.length === 0) return { body, lifted: [] };
@@ -105,6 +106,7 @@ const E_UPPER = 69;
 function findLargeSampleArrays(body: Buffer): FoundArray[] | undefined {
   const found: FoundArray[] = [];
   const stack: Frame[] = [];
+  const flatArrayEnd = flatArrayEnds(body);
   let expectKey = false;
   for (let at = 0; at < body.length; at++) {
     const byte = body[at]!;
@@ -125,13 +127,17 @@ function findLargeSampleArrays(body: Buffer): FoundArray[] | undefined {
       }
       at = end - 1;
     } else if (byte === OPEN_OBJECT) {
+      // Too deep for any input: parseJson refuses it (refuseDeepJson), and says so.
+      if (stack.length === MAX_INPUT_DEPTH) return undefined;
       stack.push({ array: false, key: undefined, seen: undefined });
       expectKey = true;
     } else if (byte === OPEN_ARRAY) {
       // An array of numbers alone has no structure to follow: skipped whole, read only if it may be lifted.
-      const end = flatArrayEnd(body, at);
-      if (end === undefined) stack.push({ array: true, index: 0 });
-      else {
+      const end = flatArrayEnd(at);
+      if (end === undefined) {
+        if (stack.length === MAX_INPUT_DEPTH) return undefined;
+        stack.push({ array: true, index: 0 });
+      } else {
         if (end - at > LIFT_FROM * 2 && !expectKey && onSamplesPath(stack)) {
           const samples = readNumberArray(body, at, end);
           if (samples && samples.length >= LIFT_FROM) found.push({ run: arrayIndex(stack[1]), metric: arrayIndex(stack[3]), samples, start: at, end });
@@ -185,8 +191,8 @@ const isSpace = (byte: number | undefined) => byte === 32 || byte === 10 || byte
 const POWERS_OF_TEN = Array.from({ length: 23 }, (_, exponent) => Number(`1e${exponent}`));
 
 /**
- * The flat array between `at` and `end` as finite doubles, if it holds JSON numbers and nothing
- * else, not mostly read by Number() (see the top of this file).
+ * The flat array between `at` and `end` as doubles; undefined if it holds anything but JSON
+ * numbers, a number that is not finite, or mostly numbers only Number() reads (see the top).
  */
 function readNumberArray(body: Buffer, at: number, end: number): Float64Array | undefined {
   let values = new Float64Array(LIFT_FROM);
@@ -258,14 +264,32 @@ function readNumberArray(body: Buffer, at: number, end: number): Float64Array | 
   }
 }
 
-/** After the "]" closing the array that opens at `at`, if it holds no string, object or array; else undefined. */
-function flatArrayEnd(body: Buffer, at: number): number | undefined {
-  const close = body.indexOf(CLOSE_ARRAY, at + 1);
-  if (close < 0) return undefined;
-  // Each a memchr over the array alone: far faster than looking at its every byte here.
-  const inside = body.subarray(at + 1, close);
-  return inside.includes(QUOTE) || inside.includes(OPEN_ARRAY) || inside.includes(OPEN_OBJECT) ? undefined : close + 1;
+/**
+ * For the array opening at `at`: after its "]" if it holds no string, object or array, else
+ * undefined. Each of the four bytes is looked for with indexOf (a memchr, far faster than looking
+ * at every byte here) and its place kept until the scan passes it, as the scan only moves
+ * forward: each byte of the body is searched once, however many arrays a hostile body opens.
+ */
+function flatArrayEnds(body: Buffer): (at: number) => number | undefined {
+  const next = (byte: number) => {
+    let found = -1; // the first place of `byte` at or after the last `from` (body.length: none)
+    return (from: number) => {
+      if (found < from) {
+        const place = body.indexOf(byte, from);
+        found = place < 0 ? body.length : place;
+      }
+      return found;
+    };
+  };
+  const [close, quote, openArray, openObject] = [CLOSE_ARRAY, QUOTE, OPEN_ARRAY, OPEN_OBJECT].map(next) as [Next, Next, Next, Next];
+  return (at) => {
+    const end = close(at + 1);
+    if (end === body.length || quote(at + 1) < end || openArray(at + 1) < end || openObject(at + 1) < end) return undefined;
+    return end + 1;
+  };
 }
+
+type Next = (from: number) => number;
 
 function skipSpace(body: Buffer, at: number): number {
   let i = at;
