@@ -55,7 +55,7 @@ export function liftSampleArrays(body: Buffer): { body: Buffer; lifted: LiftedSa
     from = array.end;
   }
   parts.push(body.subarray(from));
-  return { body: Buffer.concat(parts), lifted: found.map(({ run, metric, samples }) => ({ run, metric, samples })) };
+  return { body: Buffer.concat(parts), lifted: found };
 }
 
 /** The checked upload with each lifted array in the place of its `[0]` stand-in. */
