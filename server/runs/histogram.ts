@@ -259,12 +259,3 @@ export function histogramFigures(histogram: Uint8Array | string, scale: number) 
   const max = values.at(-1) as number;
   return { n, mean: Math.min(max, Math.max(min, mean)), sd: n > 1 ? Math.sqrt(Math.max(0, m2) / (n - 1)) : 0, min, max, ...percentiles };
 }
-
-/** Percentiles of a histogram, converted back to the metric's unit. */
-export function percentilesOf(histogram: Histogram, scale: number): Record<PercentileKey, number> {
-  const result = {} as Record<PercentileKey, number>;
-  for (const [key, percentile] of Object.entries(PERCENTILES) as [PercentileKey, number][]) {
-    result[key] = histogram.getValueAtPercentile(percentile) / scale;
-  }
-  return result;
-}
