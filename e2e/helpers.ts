@@ -65,3 +65,16 @@ export async function shot(page: Page, name: string, focus?: Locator) {
   }
   if (size) await page.setViewportSize(size);
 }
+
+/** The experiment page's table of each run's results for one metric, picked in the results card. */
+export async function runsOf(page: Page, metric: string): Promise<Locator> {
+  const card = page.getByRole("region", { name: "Results per run" });
+  const picker = card.getByRole("group", { name: "Metric of the results" });
+  // One metric has no picker; otherwise the button shows its table (and is pressed).
+  if (await picker.isVisible()) {
+    const button = picker.getByRole("button", { name: metric, exact: true });
+    await button.click();
+    await expect(button).toHaveAttribute("aria-pressed", "true");
+  }
+  return card.getByRole("table", { name: `Runs of ${metric}`, exact: true });
+}

@@ -12,7 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { expect, test } from "@playwright/test";
-import { createProjectViaUi, openForm, shot, uniqueSuffix } from "./helpers";
+import { createProjectViaUi, openForm, runsOf, shot, uniqueSuffix } from "./helpers";
 
 const GO_MODULE = path.resolve(import.meta.dirname, "../agents/go");
 const hasGo = spawnSync("go", ["version"], { stdio: "ignore" }).status === 0;
@@ -164,7 +164,7 @@ test("a probe on each variant's server, added in the form and run by a Go agent:
   }
 
   // Each run's CPU is one value per interval of its measured part: 2 s at 0.5 s gives 4.
-  const runsOfCpu = page.getByRole("table", { name: "Runs of app.cpu_percent", exact: true }).locator("tbody tr");
+  const runsOfCpu = (await runsOf(page, "app.cpu_percent")).locator("tbody tr");
   await expect(runsOfCpu).toHaveCount(RUNS * 2);
   await expect(runsOfCpu.locator("td:nth-child(4)")).toHaveText(Array.from({ length: RUNS * 2 }, () => "4"));
 

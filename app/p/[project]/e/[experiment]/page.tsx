@@ -7,7 +7,7 @@ import { DefinitionTables } from "~/components/experiments/definition-tables";
 import { DeleteExperimentButton } from "~/components/experiments/delete-experiment-button";
 import { ExportLinks } from "~/components/exports/export-links";
 import { Markdown } from "~/components/experiments/markdown";
-import { MetricResults } from "~/components/experiments/metric-results";
+import { MetricResultsCard } from "~/components/experiments/metric-results";
 import { measuredRunsText } from "~/components/experiments/stored-runs";
 import { BatchesPanel } from "~/components/jobs/batches-panel";
 import { NoiseFloorPanel } from "~/components/jobs/noise-floor-panel";
@@ -45,6 +45,7 @@ export default async function ExperimentPage({ params, searchParams }: Params) {
   const ref = { projectSlug: project.slug, experimentSlug: experiment.slug };
   // What agents run for it: the Runs section says Run, and who runs each workload, until its first run.
   const agentRun = experiment.variants.flatMap((variant) => workloadOf(variant.config)?.workload ?? []);
+  const firstMetric = experiment.metrics[0];
   const [results, batches, firstRuns, firstResults, noiseFloor] = await Promise.all([
     // The comparison and its charts in one computation; if the charts fail, the comparison still
     // shows and the charts section says what went wrong.
@@ -53,7 +54,8 @@ export default async function ExperimentPage({ params, searchParams }: Params) {
     caller.job.batches(ref),
     // The first page of each list of runs; the lists load further pages themselves.
     caller.experiment.runs(ref),
-    Promise.all(experiment.metrics.map((metric) => caller.experiment.metricResults({ ...ref, metricKey: metric.key }))),
+    // The results card shows one metric at a time: the first one's first page comes with the page.
+    experiment.runCount > 0 && firstMetric ? caller.experiment.metricResults({ ...ref, metricKey: firstMetric.key }) : null,
     // The agents' measured noise (agent-run experiments only: nothing else has an agent to measure).
     agentRun.length ? caller.job.noiseFloor(ref) : null,
   ]);
@@ -216,11 +218,23 @@ export default async function ExperimentPage({ params, searchParams }: Params) {
 
       <DefinitionTables experiment={experiment} />
 
-      {experiment.metrics.map((metric, index) => (
-        // Keyed by the run count: when runs land (the batches panel refreshes the page), each list
+      {firstResults ? (
+        // Keyed by the run count: when runs land (the batches panel refreshes the page), the list
         // starts again from its first page, as the server rendered it.
-        <MetricResults key={`${metric.id}-${experiment.runCount}`} {...ref} metric={metric} first={firstResults[index] as (typeof firstResults)[number]} />
-      ))}
+        <MetricResultsCard
+          key={experiment.runCount}
+          {...ref}
+          metrics={experiment.metrics.map(({ key, label, unit, direction, aggregation, summaryFigure }) => ({
+            key,
+            label,
+            unit,
+            direction,
+            aggregation,
+            summaryFigure,
+          }))}
+          first={firstResults}
+        />
+      ) : null}
 
       <section className="card" aria-labelledby="runs-heading">
         <h2 id="runs-heading">
