@@ -152,8 +152,9 @@ function percentilesOfCounts(counts: ArrayLike<number>, total: number, scale: nu
  * is a call into it (a million: 38 ms); many values are counted here per place of the histogram
  * first, with HdrHistogram's own arithmetic, and each place is recorded once with its count (a few
  * thousand calls). The percentiles come from the places too: asking the histogram walked its
- * counts once per percentile, a tenth of the server's time summarising an upload's samples. The
- * counts, the encoding and the percentiles are the same (histogram-recording.test.ts).
+ * counts once per percentile, a fifth of the time spent summarising an upload's samples in a
+ * profile under bench/load.ts. The counts, the encoding and the percentiles are the same
+ * (histogram-recording.test.ts).
  */
 export function recordScaled(histogram: Histogram, samples: ArrayLike<number>, max: number, scale: number): Record<PercentileKey, number> {
   const n = samples.length;
