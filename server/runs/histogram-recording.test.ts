@@ -3,12 +3,14 @@
 // for byte, and the percentiles the ones HdrHistogram answers for it, whatever the values' magnitudes.
 import { describe, expect, it } from "vitest";
 import { mulberry32 } from "../stats/prng";
-import { encodeHistogram, newHistogram, PERCENTILES, recordScaled, type Histogram, type PercentileKey } from "./histogram";
+import { encodeHistogram, newHistogram, PERCENTILE_ENTRIES, recordScaled, type Histogram, type PercentileKey } from "./histogram";
 
 /** HdrHistogram's own answer, a percentile at a time, in the samples' unit. */
 function percentilesOf(histogram: Histogram, scale: number): Record<PercentileKey, number> {
-  const entries = Object.entries(PERCENTILES) as [PercentileKey, number][];
-  return Object.fromEntries(entries.map(([key, percentile]) => [key, histogram.getValueAtPercentile(percentile) / scale])) as Record<PercentileKey, number>;
+  return Object.fromEntries(PERCENTILE_ENTRIES.map(([key, percentile]) => [key, histogram.getValueAtPercentile(percentile) / scale])) as Record<
+    PercentileKey,
+    number
+  >;
 }
 
 const oneByOne = (samples: number[], scale: number) => {

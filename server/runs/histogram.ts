@@ -126,7 +126,8 @@ function rankOf(percentile: number, total: number): number {
   const exact = (percentile / 100) * total;
   return Math.max(1, Math.ceil(exact - 2 ** (Math.floor(Math.log2(exact)) - 52)));
 }
-const PERCENTILE_ENTRIES = Object.entries(PERCENTILES) as [PercentileKey, number][];
+/** PERCENTILES as [key, percentile] pairs, ascending. */
+export const PERCENTILE_ENTRIES = Object.entries(PERCENTILES) as [PercentileKey, number][];
 
 /**
  * The percentiles of places counted from place 0 (`counts[place]`), in one pass: the value of
@@ -250,7 +251,7 @@ export function histogramFigures(histogram: Uint8Array | string, scale: number) 
     m2 += delta * count * (value - mean);
   });
   const percentiles = {} as Record<PercentileKey, number>;
-  for (const [key, percentile] of Object.entries(PERCENTILES) as [PercentileKey, number][]) {
+  for (const [key, percentile] of PERCENTILE_ENTRIES) {
     const rank = Math.max(1, Math.floor((percentile / 100) * n + 0.5));
     let cumulative = 0;
     const index = counts.findIndex((count) => (cumulative += count) >= rank);
