@@ -8,7 +8,7 @@ import path from "node:path";
 import { spawn } from "node:child_process";
 import net from "node:net";
 import { afterAll, expect, it } from "vitest";
-import { freePort } from "~/test/free-port";
+import { freePorts } from "~/test/free-port";
 import { Child, eventually } from "./processes";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -27,7 +27,7 @@ const answers = (port: number) =>
   });
 
 it("stops the web server and then PostgreSQL when only its own process gets SIGTERM", async () => {
-  const [port, pgPort] = [await freePort(), await freePort()];
+  const [port, pgPort] = (await freePorts(2)) as [number, number];
   start = new Child(
     "npm start",
     // start.ts itself, without tsx's command-line wrapper (which only relays signals), so the process signalled is the one that stops the rest.

@@ -135,7 +135,8 @@ func sum(m result.Metric) float64 {
 // A started target answers /products from its cache after the first request (X-Cache: hit),
 // and a gRPC address serves the payload service the grpc workload calls.
 func TestStartedTargetsServeHTTPAndGRPC(t *testing.T) {
-	addr, grpcAddr := targetstest.FreeAddr(t), targetstest.FreeAddr(t)
+	addrs := targetstest.FreeAddrs(t, 2)
+	addr, grpcAddr := addrs[0], addrs[1]
 	running, err := targets.Start(context.Background(), []targets.Spec{{Name: "app-1", Addr: addr, GRPCAddr: grpcAddr, Args: []string{"--cache", "--products-delay", "1ms"}}}, t.Logf)
 	if err != nil {
 		t.Fatal(err)
@@ -164,7 +165,8 @@ func TestStartedTargetsServeHTTPAndGRPC(t *testing.T) {
 
 // A grpc run with its own targets: the target setting names the started target's grpcAddr.
 func TestGRPCRunStartsItsTargets(t *testing.T) {
-	addr, grpcAddr := targetstest.FreeAddr(t), targetstest.FreeAddr(t)
+	addrs := targetstest.FreeAddrs(t, 2)
+	addr, grpcAddr := addrs[0], addrs[1]
 	settings := fmt.Sprintf(`{"target": %q, "method": "versus.target.Payloads/Stream", "data": "{\"size\": 100000}", "calls": 5, "callers": 1,
 		"targets": [{"name": "grpc-1", "addr": %q, "grpcAddr": %q}]}`, grpcAddr, addr, grpcAddr)
 	r := runWith(context.Background(), t, grpcworkload.Workload{}, settings, "", nil)
@@ -182,7 +184,8 @@ func TestGRPCRunStartsItsTargets(t *testing.T) {
 // A target killed during the run fails it, naming the target and how it ended; the other
 // target is stopped too.
 func TestATargetThatDiesFailsTheRun(t *testing.T) {
-	addr1, addr2 := targetstest.FreeAddr(t), targetstest.FreeAddr(t)
+	addrs := targetstest.FreeAddrs(t, 2)
+	addr1, addr2 := addrs[0], addrs[1]
 	settings := fmt.Sprintf(`{"url": "http://%s/", "rate": 50, "duration": 60,
 		"targets": [{"name": "app-1", "addr": %q}, {"name": "app-2", "addr": %q}]}`, addr1, addr1, addr2)
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Second) // a guard: the kill ends the run long before

@@ -29,13 +29,21 @@ func Main(m *testing.M) {
 // FreeAddr is a loopback address whose port nothing listens on now (a target needs a fixed one).
 func FreeAddr(t testing.TB) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	return FreeAddrs(t, 1)[0]
+}
+
+// FreeAddrs is n different loopback addresses nothing listens on now. Each port is held until
+// all are chosen: closed one by one, the kernel may hand the same port out twice.
+func FreeAddrs(t testing.TB, n int) []string {
+	t.Helper()
+	addrs := make([]string, 0, n)
+	for range n {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ln.Close()
+		addrs = append(addrs, ln.Addr().String())
 	}
-	addr := ln.Addr().String()
-	if err := ln.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return addr
+	return addrs
 }
