@@ -5,6 +5,7 @@ import { notFound, redirect } from "next/navigation";
 import { TRPCError } from "@trpc/server";
 import { cache } from "react";
 import { createCaller } from "~/server/api/root";
+import { onOneConnectionOf } from "~/server/api/page-reads";
 import { createTRPCContext } from "~/server/api/trpc";
 
 // One context per request: the session is looked up once, however many procedures the layout and
@@ -16,6 +17,15 @@ export const api = cache(async () => createCaller(await requestContext()));
 /** Who is signed in for this request (null when signed out), from the same context. */
 export async function sessionUser() {
   return (await requestContext()).user;
+}
+
+/**
+ * Runs a page's reads on one pooled connection however many it makes at once
+ * (server/db/one-connection.ts), once the request's session is known (the layout reads it too, on
+ * a connection of its own, and the two must not overlap).
+ */
+export async function onOnePooledConnection<T>(read: () => Promise<T>): Promise<T> {
+  return onOneConnectionOf(await requestContext(), read);
 }
 
 /**

@@ -6,6 +6,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { requiredEnv } from "../core/env";
 import { PrismaClient } from "./generated/client";
+import { letReadsShareAConnection } from "./one-connection";
 import { attachPool } from "./prepared-statements";
 
 const globalForPrisma = globalThis as unknown as { versusPrisma?: PrismaClient };
@@ -17,6 +18,8 @@ export function createPrismaClient(databaseUrl: string = requiredEnv("DATABASE_U
   // query, and the agents' statements use the pool directly; the pool drops the connection and
   // opens a new one when next asked.
   pool.on("error", (error) => console.warn(`database: an idle connection ended (${error.message})`));
+  // A page's reads share one connection (one-connection.ts).
+  letReadsShareAConnection(pool);
   const client = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
   // The adapter ends the pool on $disconnect only if Prisma itself ever connected.
   const disconnect = client.$disconnect.bind(client);

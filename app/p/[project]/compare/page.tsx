@@ -4,14 +4,19 @@ import { TRPCError } from "@trpc/server";
 import { CompareForm } from "~/components/compare/compare-form";
 import { CrossComparisonResult } from "~/components/compare/cross-comparison-result";
 import { openProject, ProjectPage, type ProjectPageParams } from "~/app/_lib/project-page";
-import { api } from "~/app/_lib/trpc-server";
+import { api, onOnePooledConnection } from "~/app/_lib/trpc-server";
 import { requestOfQuery, ZCrossComparisonQuery } from "~/server/schemas/cross-comparison";
 
 export const metadata: Metadata = { title: "Compare runs" };
 
 type Params = ProjectPageParams & { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-export default async function ComparePage({ params, searchParams }: Params) {
+export default async function ComparePage(props: Params) {
+  // Its two reads, made at once, share one pooled connection.
+  return onOnePooledConnection(() => comparePage(props));
+}
+
+async function comparePage({ params, searchParams }: Params) {
   const project = await openProject({ params });
   const caller = await api();
   // A hand-edited link with a bad field is shown as no choice for that field, not as an error page.

@@ -24,7 +24,7 @@ import { roleAtLeast } from "~/server/access/project-access";
 import { openExperiment, ProjectPage, type ExperimentPageParams } from "~/app/_lib/project-page";
 import { workloadOf } from "~/server/schemas/workload";
 import { publicOrigin } from "~/app/_lib/public-origin";
-import { api } from "~/app/_lib/trpc-server";
+import { api, onOnePooledConnection } from "~/app/_lib/trpc-server";
 
 type Params = ExperimentPageParams & { searchParams: Promise<{ baseline?: string }> };
 
@@ -33,7 +33,13 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
   return { title: experiment };
 }
 
-export default async function ExperimentPage({ params, searchParams }: Params) {
+export default async function ExperimentPage(props: Params) {
+  // A view's reads — its sections are asked for at once — share one pooled connection, which
+  // leaves the rest of the pool to uploads and other readers.
+  return onOnePooledConnection(() => experimentPage(props));
+}
+
+async function experimentPage({ params, searchParams }: Params) {
   const { project, experiment, role } = await openExperiment({ params });
   const { baseline } = await searchParams;
   // Viewers read; editing, deleting and sharing are offered to members and owners only (the
