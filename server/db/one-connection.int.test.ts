@@ -1,6 +1,7 @@
 // A page's reads share one pooled connection (one-connection.ts): Prisma's statements and the
-// prepared ones, sent at once, all run on the connection onOneConnection holds, and it goes back
-// to the pool afterwards (or is closed when it broke).
+// prepared ones, sent at once, all run on the connection onOneConnection holds, one at a time (no
+// "already executing a query" from node-postgres, which pg 9 refuses), and it goes back to the pool
+// afterwards (or is closed when it broke).
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { createPrismaClient } from "./client";
 import { Prisma } from "./generated/client";
@@ -37,14 +38,38 @@ async function mostAtOnce(work: () => Promise<unknown>): Promise<number> {
 }
 
 describe("onOneConnection", () => {
-  it("runs every statement sent to the pool at once on the one connection it holds, and outside it they spread", async () => {
+  it("runs every statement sent to the pool at once on the one connection it holds, one at a time, and outside it they spread", async () => {
     const outside = await pidsOfSixAtOnce();
     expect(outside.size).toBeGreaterThan(1);
 
-    let inside = new Set<number>();
-    const most = await mostAtOnce(() => onOneConnection(db, async () => (inside = await pidsOfSixAtOnce())));
-    expect(inside.size).toBe(1);
-    expect(most).toBe(1);
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.message);
+    process.on("warning", onWarning);
+    try {
+      let inside = new Set<number>();
+      const most = await mostAtOnce(() => onOneConnection(db, async () => (inside = await pidsOfSixAtOnce())));
+      expect(inside.size).toBe(1);
+      expect(most).toBe(1);
+      // process.emitWarning delivers on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.filter((message) => message.includes("already executing a query"))).toEqual([]);
+    } finally {
+      process.off("warning", onWarning);
+    }
+  });
+
+  it("answers each statement with its own rows and error, in the order they were sent", async () => {
+    const answers = await onOneConnection(db, () =>
+      Promise.allSettled([
+        preparedQuery<{ n: number }>(db, Prisma.sql`SELECT ${1}::int AS n`),
+        preparedQuery(db, Prisma.sql`SELECT 1 / ${0}::int`),
+        db.$queryRaw<{ n: number }[]>`SELECT ${3}::int AS n`,
+        pool.query<{ n: number }>("SELECT 4::int AS n"),
+      ]),
+    );
+    expect(
+      answers.map((answer) => (answer.status === "fulfilled" ? ("rows" in answer.value ? answer.value.rows : answer.value) : String(answer.reason))),
+    ).toEqual([[{ n: 1 }], expect.stringMatching(/division by zero/), [{ n: 3 }], [{ n: 4 }]]);
   });
 
   it("gives the connection back when the read is done, and sends what the read left running to the pool", async () => {
@@ -79,10 +104,13 @@ describe("onOneConnection", () => {
         [{ pid }] = (await preparedQuery<{ pid: number }>(db, Prisma.sql`SELECT pg_backend_pid() AS pid`)) as [{ pid: number }];
         // Terminated from another session while it sleeps: PostgreSQL ends the connection.
         return preparedQuery(db, Prisma.sql`SELECT pg_sleep(5)`);
-      });
+      }).then(
+        () => "answered",
+        (error: unknown) => error, // taken at once: it fails before the test looks
+      );
       await new Promise((resolve) => setTimeout(resolve, 300));
       await other.$queryRaw`SELECT pg_terminate_backend(${pid}::int)`;
-      await expect(read).rejects.toThrow();
+      expect(String(await read)).toMatch(/terminating connection/);
       expect(pool.totalCount).toBe(opened - 1);
     } finally {
       await other.$disconnect();

@@ -4,9 +4,10 @@
 // their transactions (server/runs/ingest-turns.ts) and the comparison readers want theirs. Inside
 // onOneConnection every statement that goes to the pool — Prisma's (its driver adapter calls
 // pool.query) and the prepared ones (prepared-statements.ts) — goes to the one connection it
-// holds instead, where node-postgres runs them one after another as they come, without a round
-// trip through the event loop between them. Transactions still take a connection of their own
-// (pool.connect): a read has none.
+// holds instead, one after another in the order they were sent: each is given to the connection
+// when the one before it has been answered (node-postgres deprecates a query sent while another
+// runs, and pg 9 refuses it). Transactions still take a connection of their own (pool.connect):
+// a read has none.
 import { AsyncLocalStorage } from "node:async_hooks";
 import type pg from "pg";
 import { poolOf } from "./prepared-statements";
@@ -15,7 +16,11 @@ import { isDatabaseUnavailable } from "./unavailable";
 /** The connection held for a read; null once it went back to the pool. */
 interface Held {
   client: pg.PoolClient | null;
+  /** Settles when the last statement sent on `client` has been answered: the next one's turn. */
+  turn: Promise<unknown>;
 }
+
+const ignore = () => undefined;
 
 // On globalThis under a registry symbol: the pool's query (made where the pool is made) and the
 // pages (Next.js's bundle) may see two copies of this module, and both must share one store.
@@ -29,9 +34,20 @@ const held = (global[STORE] ??= new AsyncLocalStorage<Held>());
  */
 export function letReadsShareAConnection(pool: pg.Pool): void {
   const query = pool.query;
-  pool.query = function (this: pg.Pool, ...args: unknown[]) {
-    const client = held.getStore()?.client;
-    return (client ? client.query : query).apply(client ?? this, args as Parameters<typeof query>);
+  const onPool = (args: unknown[]) => query.apply(pool, args as Parameters<typeof query>) as unknown;
+  pool.query = function (...args: unknown[]) {
+    const lane = held.getStore();
+    if (!lane?.client) return onPool(args);
+    // Prisma and preparedQuery wait for a promise; a callback, when given, is called from it.
+    const callback = typeof args.at(-1) === "function" ? (args.pop() as (error: unknown, result?: unknown) => void) : undefined;
+    const answered = lane.turn.then(() => (lane.client ? lane.client.query(...(args as [pg.QueryConfig])) : onPool(args)));
+    lane.turn = answered.then(ignore, ignore);
+    if (!callback) return answered;
+    answered.then(
+      (result) => callback(null, result),
+      (error: unknown) => callback(error),
+    );
+    return undefined;
   } as typeof pool.query;
 }
 
@@ -51,7 +67,7 @@ export async function onOneConnection<T>(db: object, read: () => Promise<T>): Pr
   } catch {
     return read();
   }
-  const mine: Held = { client };
+  const mine: Held = { client, turn: Promise.resolve() };
   let broken = false;
   const onError = () => (broken = true);
   client.on("error", onError);
@@ -61,8 +77,13 @@ export async function onOneConnection<T>(db: object, read: () => Promise<T>): Pr
     if (isDatabaseUnavailable(error)) broken = true;
     throw error;
   } finally {
+    // A statement still waiting or running (the read failed before others it sent were answered)
+    // finishes on this connection before another request may have it.
+    for (let last; last !== mine.turn;) await (last = mine.turn);
     mine.client = null;
-    client.off("error", onError);
+    // A broken connection keeps the listener: its error can still come after it is closed, and
+    // nobody else listens then (the pool listens to the connections it keeps).
+    if (!broken) client.off("error", onError);
     client.release(broken);
   }
 }
