@@ -117,6 +117,23 @@ describe("onOneConnection", () => {
     }
   });
 
+  it("leaves another client's statements on that client's own pool", async () => {
+    const other = createPrismaClient(inject("databaseUrl"), { maxConnections: 1 });
+    try {
+      const [mine, theirs] = await onOneConnection(db, () =>
+        Promise.all([
+          preparedQuery<{ pid: number }>(db, Prisma.sql`SELECT pg_backend_pid() AS pid`),
+          preparedQuery<{ pid: number }>(other, Prisma.sql`SELECT pg_backend_pid() AS pid`),
+        ]),
+      );
+      const [alone] = await preparedQuery<{ pid: number }>(other, Prisma.sql`SELECT pg_backend_pid() AS pid`);
+      expect(theirs?.[0]?.pid).toBe(alone?.pid);
+      expect(theirs?.[0]?.pid).not.toBe(mine?.[0]?.pid);
+    } finally {
+      await other.$disconnect();
+    }
+  });
+
   it("nested, runs on the connection already held", async () => {
     const pids = await onOneConnection(db, async () => {
       const [outer] = await preparedQuery<{ pid: number }>(db, Prisma.sql`SELECT pg_backend_pid() AS pid`);

@@ -13,8 +13,9 @@ import type pg from "pg";
 import { poolOf } from "./prepared-statements";
 import { isDatabaseUnavailable } from "./unavailable";
 
-/** The connection held for a read; null once it went back to the pool. */
+/** The connection held for a read, of `pool`; null once it went back to the pool. */
 interface Held {
+  pool: pg.Pool;
   client: pg.PoolClient | null;
   /** Settles when the last statement sent on `client` has been answered: the next one's turn. */
   turn: Promise<unknown>;
@@ -37,7 +38,8 @@ export function letReadsShareAConnection(pool: pg.Pool): void {
   const onPool = (args: unknown[]) => query.apply(pool, args as Parameters<typeof query>) as unknown;
   pool.query = function (...args: unknown[]) {
     const lane = held.getStore();
-    if (!lane?.client) return onPool(args);
+    // Another pool's statements (another client's, another database's) are not the read's.
+    if (!lane?.client || lane.pool !== pool) return onPool(args);
     // Prisma and preparedQuery wait for a promise; a callback, when given, is called from it.
     const callback = typeof args.at(-1) === "function" ? (args.pop() as (error: unknown, result?: unknown) => void) : undefined;
     const answered = lane.turn.then(() => (lane.client ? lane.client.query(...(args as [pg.QueryConfig])) : onPool(args)));
@@ -60,14 +62,16 @@ export function letReadsShareAConnection(pool: pg.Pool): void {
  * unavailable database is).
  */
 export async function onOneConnection<T>(db: object, read: () => Promise<T>): Promise<T> {
-  if (held.getStore()?.client) return read();
+  const pool = poolOf(db);
+  const outer = held.getStore();
+  if (outer?.client && outer.pool === pool) return read();
   let client: pg.PoolClient;
   try {
-    client = await poolOf(db).connect();
+    client = await pool.connect();
   } catch {
     return read();
   }
-  const mine: Held = { client, turn: Promise.resolve() };
+  const mine: Held = { pool, client, turn: Promise.resolve() };
   let broken = false;
   const onError = () => (broken = true);
   client.on("error", onError);
