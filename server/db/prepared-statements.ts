@@ -36,8 +36,11 @@ export function statementName(text: string): string {
   return name;
 }
 
-// "2026-11-24 22:30:00.123", a timestamp without time zone as Prisma stores it: in UTC.
-const utcTimestamp = (text: string) => new Date(`${text.replace(" ", "T")}Z`);
+/**
+ * A timestamp without time zone as Prisma stores it, in UTC: "2026-11-24 22:30:00.123" as a
+ * column's text, "2026-11-24T22:30:00.123" inside PostgreSQL's JSON.
+ */
+export const utcTimestamp = (text: string) => new Date(`${text.replace(" ", "T")}Z`);
 const types = {
   getTypeParser: ((oid: number, format?: string) => {
     if (format !== "binary" && oid === pg.types.builtins.TIMESTAMP) return utcTimestamp;

@@ -6,12 +6,13 @@ import crypto from "node:crypto";
 import type { inferRouterInputs } from "@trpc/server";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import superjson from "superjson";
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { afterAll, describe, expect, inject, it, vi } from "vitest";
 import { appRouter, type AppRouter } from "../api/root";
 import { createTRPCContext } from "../api/trpc";
 import { createPrismaClient } from "../db/client";
+import { poolOf } from "../db/prepared-statements";
 import { AppError, type FieldIssue } from "../core/errors";
-import type { ExperimentDetail } from "./experiments";
+import { getExperiment as readExperiment, type ExperimentDetail } from "./experiments";
 import { toFormValues } from "~/components/experiments/to-form-values";
 import { expectTRPCError, fieldIssuesOfError } from "~/test/trpc-errors";
 import { signedInUser } from "~/test/signed-in";
@@ -607,6 +608,28 @@ describe("experiment.get and experiment.list", () => {
         { name: "Zstd", isBaseline: false },
       ],
     });
+  });
+
+  it("reads an experiment with its variants and metrics in one statement, each typed as Prisma reads its row", async () => {
+    const projectSlug = await createTestProject();
+    const slug = await createTestExperiment(projectSlug);
+    const detail = await getExperiment(projectSlug, slug);
+    await insertRun(detail, "Gzip");
+    await insertRun(detail, "Zstd");
+    // A page's reads share one connection, where every statement is a round trip of its own.
+    const statements = vi.spyOn(poolOf(db), "query");
+    const { experiment } = await readExperiment(db, projectSlug, slug);
+    expect(statements).toHaveBeenCalledTimes(1);
+    statements.mockRestore();
+
+    const variants = await db.variant.findMany({ where: { experimentId: experiment.id }, orderBy: { position: "asc" } });
+    const runCounts = { Plain: 0, Gzip: 1, Zstd: 1 };
+    expect(experiment.variants).toEqual(variants.map((variant) => ({ ...variant, runCount: runCounts[variant.name as keyof typeof runCounts] })));
+    expect(typeof experiment.variants[1]?.runsVersion).toBe("bigint");
+    const metrics = await db.metric.findMany({ where: { experimentId: experiment.id }, orderBy: { position: "asc" } });
+    expect(experiment.metrics).toEqual(metrics.map((metric) => ({ ...metric, summaryFigure: expect.any(String) })));
+    expect(experiment.metrics[0]?.createdAt).toBeInstanceOf(Date);
+    expect(experiment.runCount).toBe(2);
   });
 
   it("lists nothing for a project without experiments", async () => {

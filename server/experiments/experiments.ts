@@ -2,7 +2,7 @@
 // Every write that spans rows runs in one transaction, so bad input leaves nothing behind.
 import type { Db } from "../db/client";
 import { Prisma, type Experiment, type Metric, type Variant } from "../db/generated/client";
-import { preparedQuery } from "../db/prepared-statements";
+import { preparedQuery, utcTimestamp } from "../db/prepared-statements";
 import { isUniqueViolation } from "../db/prisma-errors";
 import { AppError } from "../core/errors";
 import { slugify } from "../schemas/common";
@@ -15,6 +15,8 @@ import { requireWorkloadFit } from "../workloads/workload-checks";
 import { byLastChange, lastChange, lastChanges, lastRunAtSql } from "./last-change";
 
 type Tx = Prisma.TransactionClient;
+/** A row as PostgreSQL's to_json gives it. */
+type JsonRow = Record<string, unknown>;
 
 export async function listExperiments(db: Db, projectSlug: string) {
   const project = await getProjectBySlug(db, projectSlug);
@@ -51,30 +53,47 @@ export async function listExperiments(db: Db, projectSlug: string) {
 }
 
 export async function getExperiment(db: Db, projectSlug: string, experimentSlug: string) {
-  // Prepared statements on the pool (../db/prepared-statements.ts): every experiment page view
-  // starts here, and Prisma's pipeline cost ~7 ms of CPU for what PostgreSQL answers in three.
-  type ExperimentRow = Experiment & { projectName: string; runCount: bigint; lastRunAt: Date | null; exampleRuns: bigint };
+  // One prepared statement on the pool (../db/prepared-statements.ts): every experiment page view
+  // starts here, and Prisma's pipeline cost ~7 ms of CPU for what PostgreSQL answers in one. The
+  // variants and metrics come as JSON arrays of their rows in the same statement: a page's reads
+  // share one connection (../db/one-connection.ts), where each statement is a round trip the
+  // next one waits for.
+  type ExperimentRow = Experiment & {
+    projectName: string;
+    runCount: bigint;
+    lastRunAt: Date | null;
+    exampleRuns: bigint;
+    variantRows: JsonRow[];
+    metricRows: JsonRow[];
+  };
   const [row] = await preparedQuery<{ [K in keyof ExperimentRow]: ExperimentRow[K] | null } & { projectName: string }>(
     db,
     Prisma.sql`
       SELECT e.*, p."name" AS "projectName",
              (SELECT count(*) FROM "Run" r WHERE r."experimentId" = e."id") AS "runCount",
              ${lastRunAtSql(`e."id"`)} AS "lastRunAt",
-             CASE WHEN e."isExample" THEN (SELECT count(*) FROM "Run" r WHERE r."experimentId" = e."id" AND r."source" = 'example') ELSE 0 END AS "exampleRuns"
+             CASE WHEN e."isExample" THEN (SELECT count(*) FROM "Run" r WHERE r."experimentId" = e."id" AND r."source" = 'example') ELSE 0 END AS "exampleRuns",
+             -- bigint columns as text: a JSON number past 2^53 would lose digits.
+             (SELECT coalesce(json_agg(to_jsonb(v) || jsonb_build_object(
+                        'runCount', (SELECT count(*) FROM "Run" r WHERE r."variantId" = v."id"),
+                        'nextRepetition', v."nextRepetition"::text, 'runsVersion', v."runsVersion"::text)
+                      ORDER BY v."position"), '[]')
+              FROM "Variant" v WHERE v."experimentId" = e."id") AS "variantRows",
+             (SELECT coalesce(json_agg(m ORDER BY m."position"), '[]') FROM "Metric" m WHERE m."experimentId" = e."id") AS "metricRows"
       FROM "Project" p LEFT JOIN "Experiment" e ON e."projectId" = p."id" AND e."slug" = ${experimentSlug}
       WHERE p."slug" = ${projectSlug}`,
   );
   if (!row) throw new AppError("NOT_FOUND", `No project "${projectSlug}"`);
   if (row.id === null) throw new AppError("NOT_FOUND", `No experiment "${experimentSlug}" in project "${projectSlug}"`);
-  const { projectName, runCount, lastRunAt, exampleRuns, ...experiment } = row as ExperimentRow;
-  const [variants, metrics] = await Promise.all([
-    preparedQuery<Variant & { runCount: bigint }>(
-      db,
-      Prisma.sql`SELECT v.*, (SELECT count(*) FROM "Run" r WHERE r."variantId" = v."id") AS "runCount"
-                 FROM "Variant" v WHERE v."experimentId" = ${experiment.id} ORDER BY v."position"`,
-    ),
-    preparedQuery<Metric>(db, Prisma.sql`SELECT m.* FROM "Metric" m WHERE m."experimentId" = ${experiment.id} ORDER BY m."position"`),
-  ]);
+  const { projectName, runCount, lastRunAt, exampleRuns, variantRows, metricRows, ...experiment } = row as ExperimentRow;
+  const variants = variantRows.map((variant): Variant & { runCount: number } => ({
+    ...(variant as unknown as Variant),
+    createdAt: utcTimestamp(variant.createdAt as string),
+    nextRepetition: BigInt(variant.nextRepetition as string),
+    runsVersion: BigInt(variant.runsVersion as string),
+    runCount: variant.runCount as number,
+  }));
+  const metrics = metricRows.map((metric): Metric => ({ ...(metric as unknown as Metric), createdAt: utcTimestamp(metric.createdAt as string) }));
   const runs = Number(runCount);
   const example = Number(exampleRuns);
   return {
@@ -86,7 +105,7 @@ export async function getExperiment(db: Db, projectSlug: string, experimentSlug:
       metrics: metrics.map((metric) => ({ ...metric, summaryFigure: replicateFigure(metric.aggregation) })),
       parameters: experiment.parameters as { name: string; value: string }[],
       // The runs themselves come a page at a time (../runs/experiment-runs.ts).
-      variants: variants.map(({ runCount: variantRuns, ...variant }) => ({ ...variant, runCount: Number(variantRuns) })),
+      variants,
       runCount: runs,
       /** Seeded example runs against everyone else's (server/experiments/example-notice.ts). */
       runOrigins: { example, own: runs - example } satisfies RunOrigins,

@@ -2,10 +2,12 @@
 // first) and of one metric's results (by variant, then repetition), with their totals; bad paging
 // input is refused on its field; an unknown experiment or metric is a 404.
 import crypto from "node:crypto";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { createPrismaClient } from "../db/client";
+import { poolOf } from "../db/prepared-statements";
 import { MAX_RUNS_PAGE_SIZE, RUNS_PAGE_SIZE } from "../schemas/experiment-runs";
 import { ZResultsUpload } from "../schemas/results";
+import { listMetricResults, listRuns } from "./experiment-runs";
 import { ingestResults } from "./ingest-results";
 import { expectTRPCError, fieldIssuesOfError } from "~/test/trpc-errors";
 import { signedInUser } from "~/test/signed-in";
@@ -19,9 +21,11 @@ const projectSlug = `it-runs-${suffix}`;
 const experimentSlug = "paged";
 /** Runs per variant: more than one page of each list. */
 const PER_VARIANT = 25;
+let projectId: string;
 
 beforeAll(async () => {
   const project = await owner.caller.project.create({ name: `Runs ${suffix}`, slug: projectSlug });
+  projectId = project.id;
   await owner.caller.experiment.create({
     projectSlug,
     experiment: {
@@ -99,6 +103,17 @@ describe("experiment.runs", () => {
     // Every run once across the pages.
     const ids = [...first.runs, ...second.runs, ...last.runs].map((run) => run.id);
     expect(new Set(ids).size).toBe(2 * PER_VARIANT);
+  });
+
+  it("reads the total and a page in one statement; a page past the end is empty, with the total", async () => {
+    // A page's reads share one connection, where every statement is a round trip of its own.
+    const statements = vi.spyOn(poolOf(db), "query");
+    const past = await listRuns(db, projectId, experimentSlug, { offset: 2 * PER_VARIANT, limit: RUNS_PAGE_SIZE });
+    const results = await listMetricResults(db, projectId, experimentSlug, "size", { offset: 1000, limit: RUNS_PAGE_SIZE });
+    expect(statements).toHaveBeenCalledTimes(2);
+    statements.mockRestore();
+    expect(past).toMatchObject({ runs: [], total: 2 * PER_VARIANT, offset: 2 * PER_VARIANT });
+    expect(results).toMatchObject({ rows: [], total: 2 * (PER_VARIANT - 5), offset: 1000 });
   });
 
   it("refuses paging input that is not a page, naming the field", async () => {
