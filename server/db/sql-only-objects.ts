@@ -33,6 +33,9 @@ export const sqlOnlyObjects = {
     "RunTimeSeries_deleted_touch_runs_version",
     // A stored "runs stored" task wakes the background workers (LISTEN versus_runs_stored).
     "RunsStoredTask_inserted_notify",
+    // A change of what an API key grants makes every process forget it (LISTEN versus_api_keys).
+    "ApiKey_changed_notify",
+    "Project_slug_changed_notify",
   ],
   functions: [
     // The highest repetition of a variant, read in a snapshot of its own by the statement that numbers runs.

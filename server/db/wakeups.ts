@@ -28,6 +28,8 @@ export class Wakeups {
   private reconnectDelayMs = 500;
   private reconnectTimer: NodeJS.Timeout | undefined;
   private closed = false;
+  private readonly keyListeners = new Set<(key: string) => void>();
+  private opened = 0;
 
   /** `name` says in logs and in pg_stat_activity what the connection is for. */
   constructor(
@@ -88,6 +90,20 @@ export class Wakeups {
     return this.client !== undefined;
   }
 
+  /**
+   * How many times the LISTEN connection has been opened. The same count before and after, with
+   * the connection listening both times, means no notification can have been missed between.
+   */
+  get connections(): number {
+    return this.opened;
+  }
+
+  /** Calls `listener` with the key of every notification, as it arrives; returns what stops it. */
+  onKey(listener: (key: string) => void): () => void {
+    this.keyListeners.add(listener);
+    return () => this.keyListeners.delete(listener);
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.reconnectTimer);
@@ -114,7 +130,9 @@ export class Wakeups {
     const socket = new net.Socket();
     const client = new pg.Client({ connectionString: this.databaseUrl, application_name: `versus ${this.name}`, stream: () => socket });
     client.on("notification", (message) => {
-      if (message.channel === this.channel && message.payload) this.wakeKey(message.payload);
+      if (message.channel !== this.channel || !message.payload) return;
+      for (const listener of this.keyListeners) listener(message.payload);
+      this.wakeKey(message.payload);
     });
     client.on("error", (error) => this.lost(client, error));
     client.on("end", () => this.lost(client));
@@ -135,6 +153,7 @@ export class Wakeups {
     socket.unref();
     const reconnected = this.reconnectDelayMs > 500;
     this.client = client;
+    this.opened++;
     this.reconnectDelayMs = 500;
     if (reconnected) this.wakeAll();
   }

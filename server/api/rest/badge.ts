@@ -10,6 +10,7 @@ import { ZBadgePath, ZBadgeQuery } from "../../schemas/check";
 import { ZExperimentPath } from "../../schemas/comparison";
 import { parseInput } from "../../schemas/validation";
 import { authenticateApiKey } from "../../projects/api-keys";
+import { apiKeyCache } from "../../projects/api-key-cache";
 import { liveShareLinkTarget } from "../../reports/share-links";
 import { badgeFor, badgeSvg } from "../../regressions/badge";
 import { experimentForCheck } from "../../regressions/check";
@@ -30,7 +31,7 @@ export async function getBadge(req: Request, params: { slugOrId: string; metric:
       scope = target;
       sharedExperimentId = target.experimentId;
     } else {
-      scope = await authenticateApiKey(db, req.headers.get("authorization"));
+      scope = await authenticateApiKey(db, req.headers.get("authorization"), apiKeyCache());
     }
     const experiment = await experimentForCheck(db, scope.projectId, slugOrId);
     if (sharedExperimentId !== undefined && experiment.id !== sharedExperimentId)

@@ -9,6 +9,7 @@ import { AppError, badInput, INTERNAL_ERROR_MESSAGE } from "../../core/errors";
 import { publicOrigin } from "../../http/public-origin";
 import { fieldIssuesOf } from "../../schemas/validation";
 import { authenticateApiKey, type ApiKeyPrincipal } from "../../projects/api-keys";
+import { apiKeyCache } from "../../projects/api-key-cache";
 import { readBody } from "./body";
 
 export interface RestContext<P = ApiKeyPrincipal> {
@@ -24,7 +25,8 @@ export interface RestContext<P = ApiKeyPrincipal> {
 
 /** A project API key's call: results, imports, comparisons. */
 export function restRoute(handler: (ctx: RestContext) => Promise<Response>) {
-  return authenticatedRoute(authenticateApiKey, handler);
+  // Keys this process has read before are not read again (../../projects/api-key-cache.ts).
+  return authenticatedRoute((db, authorization) => authenticateApiKey(db, authorization, apiKeyCache()), handler);
 }
 
 /**

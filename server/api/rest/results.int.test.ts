@@ -6,12 +6,14 @@
 // project of its own (random slugs) and row counts are compared before/after, never assumed.
 import crypto from "node:crypto";
 import * as hdr from "hdr-histogram-js";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST } from "~/app/api/v1/results/route";
 import { db } from "~/server/db/client";
 import { decodeSamples } from "~/server/runs/sample-codec";
 import { LIFT_FROM } from "~/server/api/rest/lifted-samples";
 import { createApiKey, revokeApiKey } from "~/server/projects/api-keys";
+import { apiKeyCache } from "~/server/projects/api-key-cache";
 import { createProject } from "~/server/projects/projects";
 import { expectRefused, fieldPaths, rowCounts } from "~/test/rest-assertions";
 import { lognormalSamples } from "~/server/stats/prng";
@@ -883,6 +885,28 @@ describe("bad input", () => {
     await revokeApiKey(db, ctx.slug, revoked.id);
     const { body } = await expectRefused(db, () => post(simpleUpload("revoked-key"), { key: revoked.secret }), 401, "UNAUTHORIZED");
     expect(body.error.message).toContain('API key "old CI key" was revoked on');
+  });
+
+  it("a key used before, then revoked by another process → 401 once the change is heard", async () => {
+    const key = await createApiKey(db, ctx.slug, "kept CI key");
+    await apiKeyCache().ready();
+    expect((await post(simpleUpload("kept-key"), { key: key.secret })).status).toBe(201);
+    // This process keeps the key it read (server/projects/api-key-cache.ts); another one revokes it.
+    const other = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await other.connect();
+    try {
+      await other.query(`UPDATE "ApiKey" SET "revokedAt" = now() WHERE "id" = $1`, [key.id]);
+    } finally {
+      await other.end();
+    }
+    const deadline = Date.now() + 10_000;
+    let response = await post(simpleUpload("kept-key"), { key: key.secret });
+    while (response.status !== 401 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      response = await post(simpleUpload("kept-key"), { key: key.secret });
+    }
+    expect(response.status).toBe(401);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toContain('API key "kept CI key" was revoked on');
   });
 
   it("a body over the limit → 413 from Content-Length, before reading it", async () => {
