@@ -4,6 +4,7 @@ import type { MemberRole } from "../access/project-access";
 import type { Db } from "../db/client";
 import { isUniqueViolation } from "../db/prisma-errors";
 import { AppError } from "../core/errors";
+import { forgetKeptApiKeys } from "./api-key-cache";
 import { slugify } from "../schemas/common";
 import type { TProjectInput } from "../schemas/project";
 
@@ -81,4 +82,6 @@ export async function setRepositoryUrl(db: Db, projectId: string, repositoryUrl:
 /** Deletes a project and everything in it (experiments, runs, keys, links, members). */
 export async function deleteProject(db: Db, projectId: string) {
   await db.project.delete({ where: { id: projectId } });
+  // Its keys went with it: this process forgets them now, the others when they hear it.
+  forgetKeptApiKeys();
 }
