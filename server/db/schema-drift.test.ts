@@ -146,6 +146,10 @@ describe("compareSchemas and the SQL-only objects", () => {
     // The "runs stored" marks wake the background workers.
     actual.tables.RunsStoredTask!.triggers.push({ name: "RunsStoredTask_inserted_notify", function: "notify_runs_stored" });
     actual.functions.push("notify_runs_stored");
+    // A change of what an API key grants makes every process forget it.
+    actual.tables.ApiKey!.triggers.push({ name: "ApiKey_changed_notify", function: "notify_api_key_changed" });
+    actual.tables.Project!.triggers.push({ name: "Project_slug_changed_notify", function: "notify_project_slug_changed" });
+    actual.functions.push("notify_api_key_changed", "notify_project_slug_changed");
     actual.functions.push("versus_highest_repetition");
     actual.tables.Job!.indexes.push({
       name: "Job_claimable",
