@@ -45,25 +45,14 @@ async function authenticate(secret: string, cache = kept) {
   }
 }
 
-/** Waits (bounded) until `secret` authenticates as `check` says: the change's notification arrived. */
-async function until(secret: string, check: (principal: Awaited<ReturnType<typeof authenticate>>["principal"]) => boolean) {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const { principal } = await authenticate(secret);
-    if (check(principal)) return principal;
-    if (Date.now() > deadline) throw new Error(`still ${JSON.stringify(principal)} after 10 s`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+/** What authenticating `secret` answers now: the key's name, or why it was refused. */
+async function answerTo(secret: string): Promise<string> {
+  const { principal } = await authenticate(secret);
+  return principal instanceof AppError ? principal.message : principal.keyName;
 }
 
-/** Waits (bounded) until authenticating `secret` sends as many statements as `check` wants. */
-async function untilStatements(secret: string, check: (statements: number) => boolean) {
-  const deadline = Date.now() + 15_000;
-  while (!check((await authenticate(secret)).statements)) {
-    if (Date.now() > deadline) throw new Error("the statements sent never changed as expected within 15 s");
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+// A change is heard when its notification arrives: wait for it, bounded.
+const heard = { timeout: 10_000, interval: 20 };
 
 describe("kept API keys", () => {
   it("reads a key once; a revocation by another process is heard, and the key is refused", async () => {
@@ -75,8 +64,7 @@ describe("kept API keys", () => {
     expect(again).toEqual({ principal: first.principal, statements: 0 });
 
     await other.query(`UPDATE "ApiKey" SET "revokedAt" = now() WHERE "id" = $1`, [key.id]);
-    const refused = await until(key.secret, (principal) => principal instanceof AppError);
-    expect((refused as AppError).message).toContain('API key "ci" was revoked on');
+    await expect.poll(() => answerTo(key.secret), heard).toContain('API key "ci" was revoked on');
   });
 
   it("hears a key renamed by hand, and a key deleted with its project", async () => {
@@ -86,11 +74,10 @@ describe("kept API keys", () => {
     expect((await authenticate(key.secret)).statements).toBe(0);
 
     await other.query(`UPDATE "ApiKey" SET "name" = 'after' WHERE "id" = $1`, [key.id]);
-    await until(key.secret, (principal) => !(principal instanceof AppError) && principal.keyName === "after");
+    await expect.poll(() => answerTo(key.secret), heard).toBe("after");
 
     await other.query(`DELETE FROM "Project" WHERE "slug" = $1`, [doomed]);
-    const unknown = await until(key.secret, (principal) => principal instanceof AppError);
-    expect((unknown as AppError).message).toBe("Unknown API key");
+    await expect.poll(() => answerTo(key.secret), heard).toBe("Unknown API key");
   });
 
   it("does not take recording a key's use for a change: the key stays kept", async () => {
@@ -121,8 +108,9 @@ describe("kept API keys", () => {
       `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'versus API key changes' AND datname = current_database()`,
     );
     // Lost: the next calls read the key again, until the listener is back and keeps it anew.
-    await untilStatements(key.secret, (statements) => statements > 0);
-    await untilStatements(key.secret, (statements) => statements === 0);
+    const statements = async () => (await authenticate(key.secret)).statements;
+    await expect.poll(statements, { timeout: 15_000, interval: 20 }).toBeGreaterThan(0);
+    await expect.poll(statements, { timeout: 15_000, interval: 20 }).toBe(0);
   });
 
   it("reads every key when it cannot listen", async () => {
