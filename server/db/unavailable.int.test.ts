@@ -96,6 +96,34 @@ describe("isDatabaseUnavailable, on what the client throws", () => {
     }
   });
 
+  it("PostgreSQL stopped, reached through its Unix-domain socket (a DATABASE_URL with ?host=<folder>): the socket is gone, and every call fails as unavailable", async () => {
+    // The embedded server makes its socket in PostgreSQL's default folder, as a packaged one does
+    // in /var/run/postgresql: connecting once it stopped fails with ENOENT, not ECONNREFUSED.
+    const { username, password, port, pathname } = new URL(database.url);
+    const socketUrl = `postgresql://${username}:${password}@localhost:${port}${pathname}?host=/tmp`;
+    const before = createPrismaClient(socketUrl);
+    expect(await preparedQuery(before, Prisma.sql`SELECT 1 AS one`)).toEqual([{ one: 1 }]);
+    await before.$disconnect();
+    const overSocket = createPrismaClient(socketUrl);
+    await database.stop();
+    try {
+      for (const call of [
+        () => overSocket.project.findMany({ take: 1 }),
+        () => overSocket.$queryRaw`SELECT 1`,
+        () => overSocket.$transaction(async (tx) => tx.project.count()),
+        () => preparedQuery(overSocket, Prisma.sql`SELECT 1 AS one`),
+      ]) {
+        const error = await errorOf(call);
+        expect(String(error)).toContain("connect ENOENT");
+        expect(isDatabaseUnavailable(error), String(error)).toBe(true);
+      }
+    } finally {
+      await database.start();
+    }
+    expect(await preparedQuery(overSocket, Prisma.sql`SELECT 1 AS one`)).toEqual([{ one: 1 }]);
+    await overSocket.$disconnect();
+  });
+
   // The calls that need a new connection: every one, since the refusal ended the pool's own.
   // node-postgres learns that an idle connection was ended only when its socket's close is read:
   // a call made before that meets the ended session (57P01, unavailable too) and the pool drops

@@ -19,6 +19,12 @@ describe("isDatabaseUnavailable", () => {
     ["08006 connection failure", pgError("08006", "connection failure")],
     ["53300 too many connections", pgError("53300", "sorry, too many clients already")],
     ["a reset socket", Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET", syscall: "read", errno: -104 })],
+    // The embedded PostgreSQL stopped: its Unix-domain socket is gone (node-postgres, then Prisma's model query as it passes it on).
+    ["no socket to connect to", Object.assign(new Error("connect ENOENT /tmp/.s.PGSQL.54320"), { code: "ENOENT", syscall: "connect", errno: -2 })],
+    [
+      "no socket, under a model query",
+      Object.assign(new Error("Invalid `db.project.findMany()` invocation:\n\nconnect ENOENT /tmp/.s.PGSQL.54320"), { code: "ENOENT" }),
+    ],
     ["node-postgres: connection terminated", new Error("Connection terminated unexpectedly")],
     ["node-postgres: a dead transaction's client", new Error("Client has encountered a connection error and is not queryable")],
     ["node-postgres: pool connect timeout", new Error("timeout exceeded when trying to connect")],
@@ -88,6 +94,7 @@ describe("isDatabaseUnavailable", () => {
       prismaError("P2010", { kind: "postgres", code: "55000", severity: "ERROR", message: 'currval of sequence "s" is not yet defined in this session' }),
     ],
     ["an ordinary error", new Error("Connection string is malformed")],
+    ["a file that is not there", Object.assign(new Error("ENOENT: no such file or directory, open 'results.json'"), { code: "ENOENT", syscall: "open" })],
     [
       "an error whose cause refers to itself",
       (() => {

@@ -33,6 +33,9 @@ const prismaCodes = new Set(["P1001", "P1002", "P1017", "P2024"]);
 const adapterKinds = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections"]);
 // Node's socket errors: refused, reset, timed out, broken pipe, no route, name not resolved.
 const socketCodes = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN"]);
+// Connecting to a Unix-domain socket that is not there: PostgreSQL removes its socket when it
+// stops, so a DATABASE_URL that names the socket's folder (?host=/var/run/postgresql) gets this.
+const NO_SOCKET = "ENOENT";
 // PostgreSQL: admin_shutdown, crash_shutdown, cannot_connect_now (starting up or shutting down),
 // too_many_connections; and class 08, connection exceptions.
 const sqlStates = new Set(["57P01", "57P02", "57P03", "53300"]);
@@ -59,6 +62,7 @@ export async function databaseIsUnavailable(db: { $queryRaw: (query: TemplateStr
 
 type Inspectable = {
   code?: unknown;
+  syscall?: unknown;
   errorCode?: unknown;
   kind?: unknown;
   originalCode?: unknown;
@@ -88,6 +92,9 @@ function looksUnavailable(value: Inspectable): boolean {
   const codes = [value.code, value.errorCode, value.originalCode].filter((code): code is string => typeof code === "string");
   if (codes.some((code) => prismaCodes.has(code) || socketCodes.has(code) || sqlStates.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
   if (codes.includes(NOT_ACCEPTING_CONNECTIONS) && refusedConnecting(value)) return true;
+  // Prisma passes the code on without the syscall, which its message still names.
+  if (codes.includes(NO_SOCKET) && (value.syscall === "connect" || (typeof value.message === "string" && value.message.includes(`connect ${NO_SOCKET}`))))
+    return true;
   if (typeof value.kind === "string" && adapterKinds.has(value.kind)) return true;
   return typeof value.message === "string" && driverMessages.some((pattern) => pattern.test(value.message as string));
 }
