@@ -19,7 +19,7 @@ describe("isDatabaseUnavailable", () => {
     ["08006 connection failure", pgError("08006", "connection failure")],
     ["53300 too many connections", pgError("53300", "sorry, too many clients already")],
     ["a reset socket", Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET", syscall: "read", errno: -104 })],
-    // The embedded PostgreSQL stopped: its Unix-domain socket is gone (node-postgres, then Prisma's model query as it passes it on).
+    // PostgreSQL, reached through its Unix-domain socket, stopped: the socket is gone (node-postgres, then a Prisma model query passing it on).
     ["no socket to connect to", Object.assign(new Error("connect ENOENT /tmp/.s.PGSQL.54320"), { code: "ENOENT", syscall: "connect", errno: -2 })],
     [
       "no socket, under a model query",
