@@ -57,6 +57,18 @@ describe("the REST API with the database unreachable", () => {
   });
 });
 
+describe("GET /api/health with the database unreachable", () => {
+  it("503 degraded, naming why the database cannot be reached", async () => {
+    const { GET: getHealth } = await import("~/app/api/health/route");
+    const response = await getHealth(new Request(`${base}/api/health`));
+    expect(response.status).toBe(503);
+    const body = (await response.json()) as { status: string; database: { status: string; error: string } };
+    expect(body.status).toBe("degraded");
+    expect(body.database.status).toBe("unreachable");
+    expect(body.database.error).toMatch(/Can't reach database server at 127\.0\.0\.1:\d+/);
+  });
+});
+
 /** A session cookie signed as better-auth signs them, so that it looks the session up. */
 function sessionCookie() {
   const token = crypto.randomBytes(16).toString("hex");

@@ -14,6 +14,8 @@ export async function checkHealth(version: string, db: Db = defaultDb): Promise<
     await db.$queryRaw`SELECT 1`;
     return { status: "ok", app, database: { status: "ok", latencyMs: Math.round((performance.now() - started) * 10) / 10 } };
   } catch (error) {
-    return { status: "degraded", app, database: { status: "unreachable", error: error instanceof Error ? error.message.split("\n")[0] : String(error) } };
+    // Prisma's messages begin with the invocation ("\nInvalid `…` invocation:") and end with the reason.
+    const reason = error instanceof Error ? (error.message.trim().split("\n").pop() ?? "") : String(error);
+    return { status: "degraded", app, database: { status: "unreachable", error: reason } };
   }
 }
