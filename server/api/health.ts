@@ -1,5 +1,6 @@
 // Liveness plus database reachability, for GET /api/health.
 import { db as defaultDb, type Db } from "../db/client";
+import { unavailableReason } from "../db/unavailable";
 
 export interface Health {
   status: "ok" | "degraded";
@@ -14,8 +15,6 @@ export async function checkHealth(version: string, db: Db = defaultDb): Promise<
     await db.$queryRaw`SELECT 1`;
     return { status: "ok", app, database: { status: "ok", latencyMs: Math.round((performance.now() - started) * 10) / 10 } };
   } catch (error) {
-    // Prisma's messages begin with the invocation ("\nInvalid `…` invocation:") and end with the reason.
-    const reason = error instanceof Error ? (error.message.trim().split("\n").pop() ?? "") : String(error);
-    return { status: "degraded", app, database: { status: "unreachable", error: reason } };
+    return { status: "degraded", app, database: { status: "unreachable", error: unavailableReason(error) } };
   }
 }

@@ -16,14 +16,21 @@ export { DATABASE_RETRY_AFTER_SECONDS };
 
 /** What a caller is told when `cause` is isDatabaseUnavailable: the 503 to retry (the cause stays in the server's log). */
 export function databaseUnavailableError(cause: unknown): AppError {
-  const reason = cause instanceof Error ? cause.message.trim().split("\n").pop() : String(cause);
-  console.warn(`database unavailable, answered 503: ${reason}`);
+  console.warn(`database unavailable, answered 503: ${unavailableReason(cause)}`);
   noteDatabaseUnavailable();
   return new AppError(
     "UNAVAILABLE",
     `The database is unavailable right now (restarting, refusing connections or unreachable); retry in ${DATABASE_RETRY_AFTER_SECONDS} seconds`,
     { cause },
   );
+}
+
+/**
+ * Why the database could not be reached, in one line: the last line of the error's message
+ * (Prisma's begin with the invocation, "\nInvalid `…` invocation:", and end with the reason).
+ */
+export function unavailableReason(cause: unknown): string {
+  return cause instanceof Error ? (cause.message.trim().split("\n").pop() ?? "") : String(cause);
 }
 
 // Prisma: can't reach the server, timed out reaching it, the server closed the connection,
