@@ -67,3 +67,25 @@ it("a run committed without the counter while the numbering waits is a floor: th
   const repetitions = await db.run.findMany({ where: { variantId }, select: { repetition: true }, orderBy: { repetition: "asc" } });
   expect(repetitions.map((run) => run.repetition)).toEqual([0, 1, 2]);
 });
+
+it("looks from the counter up: runs below it are the counter's own, a run above it written without the counter is the floor", async () => {
+  // Three runs (0, 1, 2) and the counter at 3 after the test above.
+  const highest = async (atLeast: number) =>
+    (await writer.query<{ top: string | null }>(`SELECT versus_highest_repetition($1, $2) AS "top"`, [variantId, atLeast])).rows[0]?.top;
+  expect(await highest(0)).toBe("2");
+  expect(await highest(3)).toBeNull();
+  await writer.query(`INSERT INTO "Run" ("id", "experimentId", "variantId", "source", "repetition") VALUES (gen_random_uuid()::text, $1, $2, 'upload', 7)`, [
+    experimentId,
+    variantId,
+  ]);
+  expect(await highest(3)).toBe("7");
+  const next = await inSqlTransaction(db, (tx) =>
+    insertRuns(tx, [{ run: { status: "succeeded", environment: {}, tags: [] }, variantId, repetition: null, metrics: [] }], {
+      experimentId,
+      source: "upload",
+      sourceDetail: "",
+      now: new Date(),
+    }),
+  );
+  expect(next.map((run) => run?.repetition)).toEqual([8]);
+});

@@ -92,8 +92,9 @@ export function repetitionsExhausted(variantName: string, path: (string | number
  * `numbered` giving each variant's first number taken ("variantId", "first"). The highest stored
  * repetition is a floor too, for runs written by anything that skipped the counter, read after
  * the wait for the counter (versus_highest_repetition, in a snapshot of its own: see its
- * migration). The counters are locked in the order of the variants' ids first (`locked`), and
- * only rows already locked are updated: writers of the same variants wait for each other instead
+ * migrations) and only from the counter up: below it are the runs of the writers that took it.
+ * The counters are locked in the order of the variants' ids first (`locked`), and only rows
+ * already locked are updated: writers of the same variants wait for each other instead
  * of deadlocking, each holding the counters it advanced until its statement's transaction
  * commits — for an upload, the one statement that also inserts its runs (store-runs.ts), so the
  * wait is that statement's and its commit's. `onlyIf` lets the statement advance them only when
@@ -106,7 +107,7 @@ export const takeRepetitionsSql = (variants: Numbering["variants"], onlyIf: Pris
     UPDATE "Variant" v SET "nextRepetition" = GREATEST(
       v."nextRepetition",
       w."floor",
-      COALESCE(versus_highest_repetition(v."id") + 1, 0)
+      COALESCE(versus_highest_repetition(v."id", v."nextRepetition") + 1, 0)
     ) + w."count",
     -- What the "runs inserted" trigger would set next (Variant.runsVersion, the transaction's id):
     -- set with the counter, the row is written once per upload instead of twice.
