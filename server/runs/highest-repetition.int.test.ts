@@ -38,19 +38,18 @@ afterAll(async () => {
   await db.$disconnect();
 });
 
-it("a run committed without the counter while the numbering waits is a floor: the next number is above it", async () => {
-  // A writer that skips the counter holds the variant's row and stores repetition 1, the number
-  // the counter (at 1 after the first upload) would hand out next.
-  await writer.query("BEGIN");
-  await writer.query(`SELECT "id" FROM "Variant" WHERE "id" = $1 FOR NO KEY UPDATE`, [variantId]);
-  await writer.query(`INSERT INTO "Run" ("id", "experimentId", "variantId", "source", "repetition") VALUES (gen_random_uuid()::text, $1, $2, 'upload', 1)`, [
+/** A run stored by a writer that skips the counter (on `writer`, inside whatever transaction it has open). */
+async function writeWithoutCounter(repetition: number) {
+  await writer.query(`INSERT INTO "Run" ("id", "experimentId", "variantId", "source", "repetition") VALUES (gen_random_uuid()::text, $1, $2, 'upload', $3)`, [
     experimentId,
     variantId,
+    repetition,
   ]);
-  const { rows } = await writer.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
+}
 
-  // The numbering statement starts (its snapshot does not see the writer's run) and waits.
-  const numbered = inSqlTransaction(db, (tx) =>
+/** One unnumbered run of the variant, numbered from its counter as an upload's are. */
+const numberOneRun = () =>
+  inSqlTransaction(db, (tx) =>
     insertRuns(tx, [{ run: { status: "succeeded", environment: {}, tags: [] }, variantId, repetition: null, metrics: [] }], {
       experimentId,
       source: "upload",
@@ -58,6 +57,17 @@ it("a run committed without the counter while the numbering waits is a floor: th
       now: new Date(),
     }),
   );
+
+it("a run committed without the counter while the numbering waits is a floor: the next number is above it", async () => {
+  // A writer that skips the counter holds the variant's row and stores repetition 1, the number
+  // the counter (at 1 after the first upload) would hand out next.
+  await writer.query("BEGIN");
+  await writer.query(`SELECT "id" FROM "Variant" WHERE "id" = $1 FOR NO KEY UPDATE`, [variantId]);
+  await writeWithoutCounter(1);
+  const { rows } = await writer.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
+
+  // The numbering statement starts (its snapshot does not see the writer's run) and waits.
+  const numbered = numberOneRun();
   const waitingForWriter = async () =>
     (await db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE ${rows[0]?.pid} = ANY(pg_blocking_pids("pid"))`)[0]?.n;
   await expect.poll(waitingForWriter, { timeout: 10_000, message: "the numbering statement waits for the variant's row" }).toBe(1);
@@ -74,18 +84,8 @@ it("looks from the counter up: runs below it are the counter's own, a run above 
     (await writer.query<{ top: string | null }>(`SELECT versus_highest_repetition($1, $2) AS "top"`, [variantId, atLeast])).rows[0]?.top;
   expect(await highest(0)).toBe("2");
   expect(await highest(3)).toBeNull();
-  await writer.query(`INSERT INTO "Run" ("id", "experimentId", "variantId", "source", "repetition") VALUES (gen_random_uuid()::text, $1, $2, 'upload', 7)`, [
-    experimentId,
-    variantId,
-  ]);
+  await writeWithoutCounter(7);
   expect(await highest(3)).toBe("7");
-  const next = await inSqlTransaction(db, (tx) =>
-    insertRuns(tx, [{ run: { status: "succeeded", environment: {}, tags: [] }, variantId, repetition: null, metrics: [] }], {
-      experimentId,
-      source: "upload",
-      sourceDetail: "",
-      now: new Date(),
-    }),
-  );
+  const next = await numberOneRun();
   expect(next.map((run) => run?.repetition)).toEqual([8]);
 });
