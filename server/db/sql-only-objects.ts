@@ -36,6 +36,9 @@ export const sqlOnlyObjects = {
     // A change of what an API key grants makes every process forget it (LISTEN versus_api_keys).
     "ApiKey_changed_notify",
     "Project_slug_changed_notify",
+    // Experiment.definitionVersion: advanced when a variant or metric an upload names changes (server/runs/upload-experiment-cache.ts).
+    "Variant_changed_definition_version",
+    "Metric_changed_definition_version",
   ],
   functions: [
     // The highest repetition of a variant, read in a snapshot of its own by the statement that numbers runs.

@@ -8,13 +8,14 @@ import { inSqlTransaction, poolClient, type SqlClient } from "../db/sql-transact
 import { isUniqueViolation } from "../db/prisma-errors";
 import { AppError, badInput, issuesSummary, type FieldIssue } from "../core/errors";
 import { contradictions, repeatedMetricKeys } from "./metric-checks";
-import { needsHistogramScales, prepareRuns, type PreparedMetric } from "./prepare-metric";
+import { prepareRuns, type PreparedMetric } from "./prepare-metric";
 import type { TRunMetricInput, TRunMetricToStore, TUploadResponse, TUploadToStore } from "../schemas/results";
 import { inTurn } from "./ingest-turns";
 import { experimentUrl } from "../http/public-origin";
 import { insertRuns, storeUploadRuns, type RunContext, type RunOfRequest } from "./store-runs";
 import { refuseTakenRepetitions, repeatedRepetitions, repetitionsExhausted } from "./run-numbering";
-import { lockExperimentSql, readLockedExperiment, readUploadExperiment, type ExperimentLock, type UploadExperiment } from "./upload-experiment";
+import { lockExperimentSql, readLockedExperiment, type ExperimentLock, type UploadExperiment } from "./upload-experiment";
+import { forgetUploadExperiment, uploadExperimentOf } from "./upload-experiment-cache";
 import { utcNow } from "../db/utc-now";
 
 type Direction = NonNullable<TRunMetricInput["direction"]>;
@@ -51,18 +52,23 @@ export async function ingestResults(db: Db, upload: TUploadToStore, options: Ing
   if (repeated.length) throw badInput(repeated);
 
   // CPU work (summaries, histograms, compression) before anything is locked, with the experiment
-  // as it is now (and the histogram scales its metrics use) read in one statement.
+  // (and the histogram scales its metrics use) as this process last read it, or read now in one
+  // statement (upload-experiment-cache.ts).
   const now = new Date();
-  const known = await readUploadExperiment(db, options.projectId, upload.experiment, needsHistogramScales(upload.runs));
+  const known = await uploadExperimentOf(db, options.projectId, upload.experiment, upload.runs);
   const scales = new Map(known?.metrics.flatMap((metric) => (typeof metric.histogramScale === "number" ? [[metric.key, metric.histogramScale] as const] : [])));
   const prepared = await prepareRuns(db, { projectId: options.projectId, slug: upload.experiment }, upload.runs, (r) => ["runs", r], now, scales);
 
   // Most uploads add runs to variants and metrics that exist: one statement stores them.
   if (known && !options.afterStore && storableAtOnce(known, upload)) {
     const stored = await inTurn(() => storeAtOnce(db, known, upload, prepared, options, now)).catch((error: unknown) => {
-      // Something changed since the read (a variant or metric deleted, say), and the statement wrote
-      // nothing: the transaction below reads again under the lock, and stores or says what is wrong.
-      if (error instanceof pg.DatabaseError) return null;
+      // Something changed since the read (a variant renamed or deleted, say), and the statement
+      // wrote nothing: the copy is forgotten, and the transaction below reads again under the
+      // lock, and stores or says what is wrong.
+      if (error instanceof pg.DatabaseError) {
+        forgetUploadExperiment(options.projectId, upload.experiment);
+        return null;
+      }
       throw error;
     });
     if (stored) return stored;
@@ -133,6 +139,7 @@ async function storeAtOnce(
     db,
     runsToStore(upload, prepared, variantIds, (key) => metricIds.get(key) as string),
     runContext(experiment.id, options, options.idempotencyKey ? ingestRequestId : null, now),
+    experiment,
     // Without a key, one row: the runs are stored whatever.
     options.idempotencyKey ? recordSql(options, ingestRequestId) : Prisma.sql`SELECT NULL::text AS "id"`,
   );
@@ -185,11 +192,11 @@ async function store(
     if (lock === "share") throw new NeedsExclusiveLock();
     // Invisible to other transactions until commit; one creating the same slug meanwhile waits
     // on the unique index and then retries (ingestResults), finding this one.
-    const [row] = await tx.query<{ id: string; slug: string; updatedAt: Date }>(Prisma.sql`
+    const [row] = await tx.query<{ id: string; slug: string; definitionVersion: number }>(Prisma.sql`
       INSERT INTO "Experiment" ("id", "projectId", "slug", "title", "status", "measuredRuns", "tags", "createdAt", "updatedAt")
       VALUES (${timeOrderedId()}, ${options.projectId}, ${upload.experiment}, ${upload.experimentTitle ?? upload.experiment}, 'active', 1, '{}', ${utcNow}, ${utcNow})
-      RETURNING "id", "slug", "updatedAt"`);
-    experiment = { ...(row as { id: string; slug: string; updatedAt: Date }), variants: [], metrics: [] };
+      RETURNING "id", "slug", "definitionVersion"`);
+    experiment = { ...(row as { id: string; slug: string; definitionVersion: number }), variants: [], metrics: [] };
     created.experiment = true;
   }
   if (lock === "share" && upload.create && !hasEverything(experiment, upload)) throw new NeedsExclusiveLock();

@@ -74,9 +74,11 @@ async function histogramScales(db: Db, projectId: string, experimentSlug: string
   return new Map(rows.map((row) => [row.key, row.histogramScale]));
 }
 
-/** Whether preparing these runs records histograms, which need the scales earlier runs used. */
-export const needsHistogramScales = (runs: { metrics: TRunMetricToStore[] }[]) =>
-  runs.some((run) => run.metrics.some((metric) => metric.samples || metric.samplesBase64 || metric.histogram));
+/** Whether preparing this metric records a histogram, which needs the scale its earlier runs used. */
+export const recordsHistogram = (metric: TRunMetricToStore) => Boolean(metric.samples || metric.samplesBase64 || metric.histogram);
+
+/** Whether preparing these runs records histograms (recordsHistogram). */
+export const needsHistogramScales = (runs: { metrics: TRunMetricToStore[] }[]) => runs.some((run) => run.metrics.some(recordsHistogram));
 
 /**
  * Each run's metrics prepared, in request order, merging with the histograms of the experiment's

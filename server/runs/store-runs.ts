@@ -215,14 +215,19 @@ export async function insertRuns(tx: SqlClient, runs: RunOfRequest[], context: R
  * experiment's lock FOR SHARE, the counters, the runs, their results and series, and the mark.
  * No lock is held across a round trip, so none waits for this process to get back to the
  * connection: a busy server otherwise held its uploads' counters for most of their transactions.
- * `recorded` false: the key was taken, and nothing was written. A change since the caller's read
- * that the runs cannot be stored across (a variant or metric deleted, the experiment gone) fails
- * the statement with the database's error, writing nothing, for the caller to go the long way.
+ * `recorded` false: the key was taken, and nothing was written. The experiment is locked only
+ * while its slug and definitionVersion are still `read`'s (the caller's read, or the copy its
+ * process kept: upload-experiment-cache.ts); FOR SHARE waits for an edit holding the row and then
+ * tests the row as the edit left it. A change since the read (a variant renamed or deleted, a
+ * metric's unit changed, the experiment renamed or gone) thus fails the statement with the
+ * database's error (a run left without a number), writing nothing, for the caller to go the long
+ * way.
  */
 export async function storeUploadRuns(
   db: Db,
   runs: RunOfRequest[],
   context: RunContext,
+  read: { slug: string; definitionVersion: number },
   record: PrismaTypes.Sql,
 ): Promise<{ recorded: boolean; runs: ({ id: string; repetition: number } | null)[] }> {
   const rows = runRows(runs, context);
@@ -232,7 +237,10 @@ export async function storeUploadRuns(
     db,
     Prisma.sql`
     WITH record AS (${record}),
-    experiment_lock AS (SELECT "id" FROM "Experiment" WHERE "id" = ${rows.experimentId} AND ${recorded} FOR SHARE),
+    experiment_lock AS (
+      SELECT "id" FROM "Experiment"
+      WHERE "id" = ${rows.experimentId} AND "slug" = ${read.slug} AND "definitionVersion" = ${read.definitionVersion} AND ${recorded}
+      FOR SHARE),
     ${insertRunsSql(rows, { onlyIf: Prisma.sql`EXISTS (SELECT 1 FROM experiment_lock)`, unnumbered: "fail", insertIf: recorded })},
     marked AS (${markRunsStoredSql(rows.experimentId, Prisma.sql`${named} AND EXISTS (SELECT 1 FROM run)`)})
     SELECT ${recorded} AS "recorded", run."id", run."repetition" FROM (SELECT 1) AS one LEFT JOIN run ON TRUE`,

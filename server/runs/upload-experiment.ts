@@ -9,10 +9,12 @@
 //   positions are "highest so far + 1", safe only while no one else adds any.
 // Neither conflicts with the FOR KEY SHARE locks that foreign-key checks take.
 //
-// Before either, an upload reads its experiment without a lock (readUploadExperiment). When that
-// read has every variant and metric the upload names, the upload's one statement takes the share
-// lock itself (store-runs.ts, storeUploadRuns); the transaction with the reads above is for the
-// uploads that create something, give their own repetitions, or find things changed meanwhile.
+// Before either, an upload reads its experiment without a lock (readUploadExperiment), or takes the
+// copy its process kept of an earlier read (upload-experiment-cache.ts). When that has every
+// variant and metric the upload names, the upload's one statement takes the share lock itself,
+// checking the copy is current (store-runs.ts, storeUploadRuns); the transaction with the reads
+// above is for the uploads that create something, give their own repetitions, or find things
+// changed meanwhile.
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import { preparedQuery } from "../db/prepared-statements";
@@ -24,6 +26,8 @@ export type ExperimentLock = "share" | "exclusive";
 export interface UploadExperiment {
   id: string;
   slug: string;
+  /** The experiment's definitionVersion when read: what a copy kept for later uploads is checked against. */
+  definitionVersion: number;
   variants: { id: string; name: string; position: number }[];
   /** `histogramScale`: the scale the metric's earlier runs used, when read (null: none has one). */
   metrics: { id: string; key: string; unit: string; direction: string; position: number; histogramScale?: number | null }[];
@@ -40,11 +44,12 @@ export function lockExperimentSql(projectId: string, slug: string, lock: Experim
 }
 
 /**
- * The experiment's columns an upload reads (`e` is its row): id, slug, and its variants and
- * metrics as JSON, each metric with the histogram scale its earlier runs used when `withScales`.
+ * The experiment's columns an upload reads (`e` is its row): id, slug, definition version, and its
+ * variants and metrics as JSON, each metric with the histogram scale its earlier runs used when
+ * `withScales`.
  */
 const uploadExperimentSql = (withScales: boolean) => Prisma.sql`
-    SELECT e."id", e."slug",
+    SELECT e."id", e."slug", e."definitionVersion",
       COALESCE((SELECT json_agg(json_build_object('id', v."id", 'name', v."name", 'position', v."position") ORDER BY v."position") FROM "Variant" v WHERE v."experimentId" = e."id"), '[]') AS "variants",
       COALESCE((SELECT json_agg(json_build_object('id', m."id", 'key', m."key", 'unit', m."unit", 'direction', m."direction", 'position', m."position",
           'histogramScale', CASE WHEN ${withScales} THEN (${earlierScaleSql(Prisma.sql`m."id"`)}) END) ORDER BY m."position")
