@@ -151,6 +151,10 @@ describe("compareSchemas and the SQL-only objects", () => {
     actual.tables.Project!.triggers.push({ name: "Project_slug_changed_notify", function: "notify_project_slug_changed" });
     actual.functions.push("notify_api_key_changed", "notify_project_slug_changed");
     actual.functions.push("versus_highest_repetition");
+    // Experiment.definitionVersion's triggers (a process's kept copy of an experiment is checked against it).
+    actual.tables.Variant!.triggers.push({ name: "Variant_changed_definition_version", function: "versus_touch_definition_version" });
+    actual.tables.Metric!.triggers.push({ name: "Metric_changed_definition_version", function: "versus_touch_definition_version" });
+    actual.functions.push("versus_touch_definition_version");
     actual.tables.Job!.indexes.push({
       name: "Job_claimable",
       unique: false,
@@ -186,7 +190,7 @@ describe("compareSchemas and the SQL-only objects", () => {
     const actual = withSqlOnlyObjects();
     actual.tables.Experiment!.checkConstraints = actual.tables.Experiment!.checkConstraints.filter((c) => c !== "Experiment_run_counts_valid");
     actual.tables.Variant!.indexes = actual.tables.Variant!.indexes.filter((i) => !i.predicate);
-    actual.tables.Variant!.triggers = [];
+    actual.tables.Variant!.triggers = actual.tables.Variant!.triggers.filter((t) => t.name !== "Variant_exactly_one_baseline");
     actual.functions = actual.functions.filter((f) => f !== "versus_highest_repetition");
     expect(compareSchemas(database(), actual)).toEqual([
       'check constraint "Experiment_run_counts_valid" listed in server/db/sql-only-objects.ts is not in the database',
