@@ -29,7 +29,7 @@ export interface IngestOptions {
   /** Default for runs that do not say, e.g. "jmh". */
   sourceDetail?: string;
   idempotencyKey?: string;
-  /** SHA-256 of the request body, to tell a retry from a different request with the same key. */
+  /** SHA-256 of the request body, to tell a retry from a different request with the same key (read only with idempotencyKey). */
   bodySha256: string;
   /** Absolute base URL for the links in the response. */
   baseUrl: string;

@@ -4,6 +4,7 @@
 //
 // Request bodies are UTF-8. One that is not is refused with the byte offset of the first bad
 // sequence, instead of being stored with U+FFFD replacement characters where the bytes were.
+import crypto from "node:crypto";
 import { AppError } from "../../core/errors";
 import { ZIdempotencyHeaders } from "../../schemas/results";
 import { refuseDeepJson } from "../../schemas/storable";
@@ -107,6 +108,9 @@ export function formatBytes(bytes: number): string {
   if (bytes >= 1024) return `${Math.round((bytes / 1024) * 10) / 10} KB`;
   return `${bytes} B`;
 }
+
+/** The body's SHA-256 (hex): what a retry with the same Idempotency-Key must match. */
+export const sha256Hex = (bytes: Buffer) => crypto.createHash("sha256").update(bytes).digest("hex");
 
 /** The Idempotency-Key header of an upload or import, if sent: a retry with the same key replays the stored answer. */
 export function idempotencyKeyOf(req: Request): string | undefined {

@@ -1,6 +1,5 @@
 // The REST API's one wrapper: authenticates the project API key, runs the handler, and turns
 // every error into {"error": {"code", "message", "details"}} with the right HTTP status.
-import crypto from "node:crypto";
 import { ZodError } from "zod";
 import { db, type Db } from "../../db/client";
 import { DATABASE_RETRY_AFTER_SECONDS, databaseUnavailableError, isDatabaseUnavailable } from "../../db/unavailable";
@@ -17,8 +16,8 @@ export interface RestContext<P = ApiKeyPrincipal> {
   url: URL;
   db: Db;
   principal: P;
-  /** The body (size-limited) and its SHA-256, read on demand. */
-  body(): Promise<{ bytes: Buffer; sha256: string }>;
+  /** The body (size-limited), read on demand. */
+  body(): Promise<{ bytes: Buffer }>;
   /** Absolute origin for links in responses (not req.url: Next.js builds that from the address it listens on). */
   baseUrl: string;
 }
@@ -39,7 +38,7 @@ export function authenticatedRoute<P>(authenticate: (db: Db, authorization: stri
     try {
       const principal = await authenticate(db, req.headers.get("authorization"));
       const url = new URL(req.url);
-      let body: { bytes: Buffer; sha256: string } | undefined;
+      let body: { bytes: Buffer } | undefined;
       return await handler({
         req,
         url,
@@ -47,10 +46,7 @@ export function authenticatedRoute<P>(authenticate: (db: Db, authorization: stri
         principal,
         baseUrl: publicOrigin(req.headers, req.url),
         body: async () => {
-          if (!body) {
-            const bytes = await readBody(req, env.VERSUS_MAX_BODY_BYTES);
-            body = { bytes, sha256: crypto.createHash("sha256").update(bytes).digest("hex") };
-          }
+          body ??= { bytes: await readBody(req, env.VERSUS_MAX_BODY_BYTES) };
           return body;
         },
       });

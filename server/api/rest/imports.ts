@@ -5,7 +5,7 @@ import { ZImportQuery } from "../../schemas/imports";
 import { parseInput } from "../../schemas/validation";
 import { ingestImport } from "../../runs/ingest-import";
 import { atWork } from "../../runs/ingest-turns";
-import { decodeUtf8, idempotencyKeyOf } from "./body";
+import { decodeUtf8, idempotencyKeyOf, sha256Hex } from "./body";
 import { json, type RestContext } from "./handler";
 import { importMediaTypes, requireMediaType } from "./media-type";
 
@@ -13,7 +13,7 @@ export async function postImport(ctx: RestContext): Promise<Response> {
   const query = parseInput(ZImportQuery, Object.fromEntries(ctx.url.searchParams));
   requireMediaType(ctx.req, importMediaTypes);
   const idempotencyKey = idempotencyKeyOf(ctx.req);
-  const { bytes, sha256 } = await ctx.body();
+  const { bytes } = await ctx.body();
   if (bytes.length === 0) throw new AppError("BAD_REQUEST", `Request body is empty: send the ${query.format} output as the body`);
   // A few uploads at work at once, so reads are not queued behind every uploader (ingest-turns.ts).
   const result = await atWork(() =>
@@ -21,8 +21,8 @@ export async function postImport(ctx: RestContext): Promise<Response> {
       projectId: ctx.principal.projectId,
       projectSlug: ctx.principal.projectSlug,
       idempotencyKey,
-      // Same body into another experiment or variant is a different request.
-      bodySha256: `${sha256}:${ctx.url.search}`.slice(0, 200),
+      // Same body into another experiment or variant is a different request. Only a key's record keeps it.
+      bodySha256: idempotencyKey ? `${sha256Hex(bytes)}:${ctx.url.search}`.slice(0, 200) : "",
       baseUrl: ctx.baseUrl,
     }),
   );
