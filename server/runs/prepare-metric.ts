@@ -117,7 +117,7 @@ export async function prepareMetric(
 ): Promise<PreparedMetric> {
   let samples: ArrayLike<number> | undefined = metric.samples;
   if (metric.samplesBase64 !== undefined) {
-    const decoded = float64FromBase64(metric.samplesBase64);
+    const decoded = typeof metric.samplesBase64 === "string" ? float64FromBase64(metric.samplesBase64) : metric.samplesBase64;
     if (!decoded) throw bad([...path, "samplesBase64"], "must be base64 of little-endian float64 values (a multiple of 8 bytes)");
     if (!allFinite(decoded)) throw bad([...path, "samplesBase64"], "contains NaN or Infinity");
     samples = decoded;

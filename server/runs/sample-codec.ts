@@ -89,7 +89,11 @@ export function decodeSamples(blob: Uint8Array): Float64Array {
 
 /** Decodes `samplesBase64` from an upload: little-endian float64 values, 8 bytes each. */
 export function float64FromBase64(base64: string): Float64Array | undefined {
-  const bytes = Buffer.from(base64, "base64");
+  return float64FromBytes(Buffer.from(base64, "base64"));
+}
+
+/** `samplesBase64`'s bytes, decoded, as float64 values; undefined when they are none or not whole values. */
+export function float64FromBytes(bytes: Buffer): Float64Array | undefined {
   if (bytes.length === 0 || bytes.length % 8 !== 0) return undefined;
   // A Float64Array must start at a multiple of 8 bytes, as a decoded buffer does (its own memory,
   // or a slice of Node's pool, which Node aligns to 8): used as it is; copied only if it did not.

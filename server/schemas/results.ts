@@ -173,7 +173,11 @@ export type TResultsUpload = z.output<typeof ZResultsUpload>;
 export type TRunInput = z.output<typeof ZRunInput>;
 export type TRunMetricInput = z.output<typeof ZRunMetricInput>;
 /** A metric as storing reads it: its samples may be a typed array (a large JSON array is read straight into one, server/api/rest/lifted-samples.ts). */
-export type TRunMetricToStore = Omit<TRunMetricInput, "samples"> & { samples?: ArrayLike<number> };
+export type TRunMetricToStore = Omit<TRunMetricInput, "samples" | "samplesBase64"> & {
+  samples?: ArrayLike<number>;
+  /** The text as sent, or its values already decoded from the body's bytes (lifted-samples.ts). */
+  samplesBase64?: string | Float64Array;
+};
 /** An upload as storing reads it (TRunMetricToStore). */
 export type TUploadToStore = Omit<TResultsUpload, "runs"> & { runs: (Omit<TRunInput, "metrics"> & { metrics: TRunMetricToStore[] })[] };
 

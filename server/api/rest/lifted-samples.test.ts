@@ -166,3 +166,58 @@ describe("lifted sample arrays", () => {
       }
   });
 });
+
+describe("lifted samplesBase64", () => {
+  const values = Float64Array.from({ length: LIFT_FROM * 2 }, (_, i) => (i % 3 ? 1 : -1) * (i + random()) * 10 ** ((i % 9) - 4));
+  const base64 = Buffer.from(values.buffer).toString("base64");
+  const withBase64 = (text: string, extra = "") =>
+    `{"experiment":"e","runs":[{"variant":"a","metrics":[{"key":"small","unit":"ms","samples":[1,2,3]},{"key":"big","unit":"ms","samplesBase64":"${text}"${extra}}]}]}`;
+
+  it("decodes a large samplesBase64 from the body's bytes into the values its text decodes to", () => {
+    const text = withBase64(base64);
+    const { upload: stored, lifted } = throughRoute(text);
+    expect(lifted.map(({ run, metric, field }) => [run, metric, field])).toEqual([[0, 1, "samplesBase64"]]);
+    const samples = stored.runs[0]!.metrics[1]!.samplesBase64;
+    expect(samples).toBeInstanceOf(Float64Array);
+    expect(Buffer.from((samples as Float64Array).buffer).equals(Buffer.from(values.buffer))).toBe(true);
+    // The rest is what JSON.parse makes of the whole body.
+    const whole = parseInput(ZResultsUpload, JSON.parse(text));
+    expect(stored.runs[0]!.metrics[0]).toEqual(whole.runs[0]!.metrics[0]);
+    expect({ ...stored.runs[0]!.metrics[1], samplesBase64: base64 }).toEqual(whole.runs[0]!.metrics[1]);
+  });
+
+  it("leaves to JSON.parse and the upload's checks a text that is not plain base64 of whole values, or is short", () => {
+    const cut = base64.slice(0, -12); // 9 bytes short of whole: not a multiple of 8
+    for (const [text, why] of [
+      [base64.replace("A", "\\u0041"), "an escape"],
+      [base64.replace("/", "\\/"), "an escaped slash"],
+      [`${base64.slice(0, 100)} ${base64.slice(101)}`, "a space (Node's decoder skips it)"],
+      [`${base64.slice(0, 100)}é${base64.slice(102)}`, "a character beyond ASCII"],
+      [base64.replace(/=+$/, ""), "no padding"],
+      [cut, "bytes that are not whole float64 values"],
+      [base64.slice(0, 4000), "fewer than LIFT_FROM values"],
+    ] as const) {
+      const body = withBase64(text);
+      expect(liftSampleArrays(Buffer.from(body)).lifted, why).toEqual([]);
+      expect(throughRoute(body).upload, why).toEqual(parseInput(ZResultsUpload, JSON.parse(body)));
+    }
+    // Control characters, which Node's decoder would skip, leaving whole values (a text without
+    // padding and four tabs): JSON.parse refuses the body, with the same message either way.
+    const unpadded = Buffer.from(values.buffer, 0, (3 * LIFT_FROM * 8) / 2).toString("base64");
+    expect(unpadded.endsWith("=")).toBe(false);
+    const control = withBase64(`${unpadded.slice(0, 100)}\t\t\t\t${unpadded.slice(100)}`);
+    expect(liftSampleArrays(Buffer.from(control)).lifted).toEqual([]);
+    expect(refusalOf(() => throughRoute(control)).message).toBe(refusalOf(() => parseJson(Buffer.from(control))).message);
+  });
+
+  it("parses the whole body when samplesBase64 repeats, and keeps the schema's refusal of samples with samplesBase64", () => {
+    const repeated = withBase64(base64, `,"samplesBase64":"AAAAAAAA8D8="`);
+    expect(liftSampleArrays(Buffer.from(repeated)).lifted).toEqual([]);
+    expect(throughRoute(repeated).upload.runs[0]!.metrics[1]!.samplesBase64).toBe("AAAAAAAA8D8=");
+    const both = withBase64(base64, `,"samples":[1]`);
+    expect(refusalOf(() => throughRoute(both)).fieldIssues).toContainEqual({
+      path: ["runs", 0, "metrics", 1, "samplesBase64"],
+      message: "give samples or samplesBase64, not both",
+    });
+  });
+});

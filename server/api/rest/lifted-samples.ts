@@ -1,4 +1,5 @@
-// A results upload's large `samples` arrays read straight from the JSON body into Float64Arrays.
+// A results upload's large `samples` arrays and `samplesBase64` texts read straight from the JSON
+// body into Float64Arrays.
 //
 // JSON.parse turns each number of a million-sample array into a heap number before it packs them
 // into an array, and the schema's check then builds that array again: on such a body this took
@@ -9,28 +10,41 @@
 // the typed arrays take their places (withLiftedSamples). The scan reads the body's bytes, not
 // its text: a loop over a byte array ran two to four times faster than one over a string.
 //
+// A `samplesBase64` text of LIFT_FROM values or more is decoded from the body's bytes the same
+// way, and `"AAAAAAAAAAA="` (one zero) left in its place: its body, 10 MB for a million values,
+// was otherwise decoded from UTF-8 and parsed whole (6 and 8 ms), making two 13.6 MB strings
+// for the one decoding needs. It is lifted only when JSON.parse would give the very text
+// (readBase64Samples), and stays `samplesBase64`, which prepare-metric.ts checks and names as it
+// does the text's.
+//
 // Only what is certainly right is lifted: an array with anything but JSON numbers in it (a
 // string, a null, a malformed number), or a number that is not finite (1e999), stays in the body,
 // and JSON.parse and the schema refuse it with the same message and path as before. A body whose
-// keys on the way (runs, metrics, samples) repeat — JSON.parse keeps the last, which the indexes
+// keys on the way (runs, metrics, samples, samplesBase64) repeat — JSON.parse keeps the last, which the indexes
 // here would not follow — is parsed whole. Each number is the double JSON.parse would give: the
 // exact fast path for up to 15 significant digits and a power of ten up to 22 (both exact as
 // doubles, so one rounding), otherwise Number() on the number's text; an array mostly of such
 // numbers is left to JSON.parse, which reads them faster.
 import type { TResultsUpload, TUploadToStore } from "../../schemas/results";
 import { MAX_INPUT_DEPTH } from "../../schemas/storable";
+import { float64FromBytes } from "../../runs/sample-codec";
 import { parseJson } from "./body";
 
 /** Smaller arrays cost JSON.parse little; lifting them would only add a scan. */
 export const LIFT_FROM = 4096;
 
+/** A `samplesBase64` this long or longer holds LIFT_FROM values or more (8 bytes each, 4 characters per 3). */
+const BASE64_LIFT_FROM = Math.ceil((LIFT_FROM * 8) / 3) * 4;
+
 export interface LiftedSamples {
   run: number;
   metric: number;
+  /** Which field it was read from: a `samples` array of numbers, or a `samplesBase64` text. */
+  field: "samples" | "samplesBase64";
   samples: Float64Array;
 }
 
-/** The body's value (parseJson) with its large sample arrays left as `[0]`, and those arrays. */
+/** The body's value (parseJson) with its large sample arrays left as stand-ins, and those arrays. */
 export function parseLiftingSamples(body: Buffer): { value: unknown; lifted: LiftedSamples[] } {
   const { body: rest, lifted } = liftSampleArrays(body);
   if (lifted.length === 0) return { value: parseJson(body), lifted };
@@ -42,7 +56,7 @@ export function parseLiftingSamples(body: Buffer): { value: unknown; lifted: Lif
   }
 }
 
-/** The body with its large sample arrays replaced by `[0]`, and those arrays; or the body as it was. */
+/** The body with its large sample arrays replaced by stand-ins (STAND_IN), and those arrays; or the body as it was. */
 export function liftSampleArrays(body: Buffer): { body: Buffer; lifted: LiftedSamples[] } {
   // LIFT_FROM numbers take about twice as many bytes (digits and commas): a shorter body has none.
   if (body.length < LIFT_FROM * 2) return { body, lifted: [] };
@@ -51,27 +65,30 @@ export function liftSampleArrays(body: Buffer): { body: Buffer; lifted: LiftedSa
   const parts: Buffer[] = [];
   let from = 0;
   for (const array of found) {
-    parts.push(body.subarray(from, array.start), STAND_IN);
+    parts.push(body.subarray(from, array.start), STAND_IN[array.field]);
     from = array.end;
   }
   parts.push(body.subarray(from));
   return { body: Buffer.concat(parts), lifted: found };
 }
 
-/** The checked upload with each lifted array in the place of its `[0]` stand-in. */
+/** The checked upload with each lifted array in the place of its stand-in. */
 export function withLiftedSamples(upload: TResultsUpload, lifted: LiftedSamples[]): TUploadToStore {
   const result: TUploadToStore = upload;
-  for (const { run, metric, samples } of lifted) {
+  for (const { run, metric, field, samples } of lifted) {
     const target = result.runs[run]?.metrics[metric];
     // The schema keeps runs and metrics in order, so the stand-in is where the scan left it.
-    if (target?.samples?.length !== 1 || target.samples[0] !== 0)
-      throw new Error(`lifted samples: runs[${run}].metrics[${metric}] is not the stand-in left there`);
-    target.samples = samples;
+    const standIn = field === "samples" ? target?.samples?.length === 1 && target.samples[0] === 0 : target?.samplesBase64 === BASE64_STAND_IN;
+    if (!target || !standIn) throw new Error(`lifted samples: runs[${run}].metrics[${metric}].${field} is not the stand-in left there`);
+    // A lifted samplesBase64 stays one: prepare-metric.ts checks and names it as it does the text's.
+    target[field] = samples;
   }
   return result;
 }
 
-const STAND_IN = Buffer.from("[0]");
+/** One value in each form (0, as base64: eight zero bytes), which the schema takes as it takes any. */
+const BASE64_STAND_IN = "AAAAAAAAAAA=";
+const STAND_IN = { samples: Buffer.from("[0]"), samplesBase64: Buffer.from(`"${BASE64_STAND_IN}"`) };
 
 interface FoundArray extends LiftedSamples {
   start: number;
@@ -80,8 +97,13 @@ interface FoundArray extends LiftedSamples {
 
 type Frame = { array: true; index: number } | { array: false; key: string | undefined; seen: Set<string> | undefined };
 
-/** The keys on the way to a lifted array, by depth: the body's "runs", a run's "metrics", a metric's "samples". */
-const PATH_KEYS = ["runs", undefined, "metrics", undefined, "samples"] as const;
+/** The keys on the way to a lifted array, by depth: the body's "runs", a run's "metrics"; then a metric's LIFTED_FIELDS. */
+const PATH_KEYS = ["runs", undefined, "metrics", undefined] as const;
+const LIFTED_FIELDS = ["samples", "samplesBase64"] as const;
+
+/** Whether `key` is one the scan follows (or lifts) at this depth of the stack. */
+const watchedAt = (depth: number, key: string | undefined) =>
+  depth === PATH_KEYS.length ? (LIFTED_FIELDS as readonly (string | undefined)[]).includes(key) : PATH_KEYS[depth] !== undefined && key === PATH_KEYS[depth];
 
 const QUOTE = 34;
 const BACKSLASH = 92;
@@ -97,11 +119,13 @@ const ZERO = 48;
 const NINE = 57;
 const E_LOWER = 101;
 const E_UPPER = 69;
+const EQUALS = 61;
 
 /**
- * The large number-only arrays at runs[r].metrics[m].samples, in body order; undefined when the
- * body is not one this scan can follow (JSON.parse then parses it whole, and says what is wrong).
- * Only brackets, braces, commas and strings matter for where it is.
+ * The large number-only arrays at runs[r].metrics[m].samples and the large texts at
+ * runs[r].metrics[m].samplesBase64, in body order; undefined when the body is not one this scan
+ * can follow (JSON.parse then parses it whole, and says what is wrong). Only brackets, braces,
+ * commas and strings matter for where it is.
  */
 function findLargeSampleArrays(body: Buffer): FoundArray[] | undefined {
   const found: FoundArray[] = [];
@@ -116,14 +140,17 @@ function findLargeSampleArrays(body: Buffer): FoundArray[] | undefined {
       const top = stack.at(-1);
       if (expectKey && top && !top.array) {
         expectKey = false;
-        const watched = PATH_KEYS[stack.length - 1];
-        // Only the keys on the way are read; any other key is just skipped.
-        top.key = watched === undefined ? undefined : keyText(body, at, end);
-        if (watched !== undefined && top.key === watched) {
+        const depth = stack.length - 1;
+        // Only the keys of objects on the way are read; any other key is just skipped.
+        top.key = depth === PATH_KEYS.length || PATH_KEYS[depth] !== undefined ? keyText(body, at, end) : undefined;
+        if (watchedAt(depth, top.key)) {
           top.seen ??= new Set();
-          if (top.seen.has(watched)) return undefined; // JSON.parse keeps the last; the indexes would not
-          top.seen.add(watched);
+          if (top.seen.has(top.key as string)) return undefined; // JSON.parse keeps the last; the indexes would not
+          top.seen.add(top.key as string);
         }
+      } else if (end - at > BASE64_LIFT_FROM && onLiftedPath(stack, "samplesBase64")) {
+        const samples = readBase64Samples(body, at + 1, end - 1);
+        if (samples) found.push({ run: arrayIndex(stack[1]), metric: arrayIndex(stack[3]), field: "samplesBase64", samples, start: at, end });
       }
       at = end - 1;
     } else if (byte === OPEN_OBJECT) {
@@ -138,9 +165,10 @@ function findLargeSampleArrays(body: Buffer): FoundArray[] | undefined {
         if (stack.length === MAX_INPUT_DEPTH) return undefined;
         stack.push({ array: true, index: 0 });
       } else {
-        if (end - at > LIFT_FROM * 2 && !expectKey && onSamplesPath(stack)) {
+        if (end - at > LIFT_FROM * 2 && !expectKey && onLiftedPath(stack, "samples")) {
           const samples = readNumberArray(body, at, end);
-          if (samples && samples.length >= LIFT_FROM) found.push({ run: arrayIndex(stack[1]), metric: arrayIndex(stack[3]), samples, start: at, end });
+          if (samples && samples.length >= LIFT_FROM)
+            found.push({ run: arrayIndex(stack[1]), metric: arrayIndex(stack[3]), field: "samples", samples, start: at, end });
         }
         at = end - 1;
       }
@@ -155,10 +183,15 @@ function findLargeSampleArrays(body: Buffer): FoundArray[] | undefined {
   return found;
 }
 
-/** Whether a "[" here opens runs[r].metrics[m].samples. */
-function onSamplesPath(stack: Frame[]): boolean {
-  if (stack.length !== PATH_KEYS.length) return false;
-  return stack.every((frame, depth) => frame.array === (PATH_KEYS[depth] === undefined) && (frame.array || frame.key === PATH_KEYS[depth]));
+/** Whether a value here is runs[r].metrics[m][field]. */
+function onLiftedPath(stack: Frame[], field: (typeof LIFTED_FIELDS)[number]): boolean {
+  if (stack.length !== PATH_KEYS.length + 1) return false;
+  const metric = stack[PATH_KEYS.length] as Frame;
+  if (metric.array || metric.key !== field) return false;
+  return PATH_KEYS.every((key, depth) => {
+    const frame = stack[depth] as Frame;
+    return frame.array === (key === undefined) && (frame.array || frame.key === key);
+  });
 }
 
 const arrayIndex = (frame: Frame | undefined) => (frame?.array ? frame.index : -1);
@@ -262,6 +295,24 @@ function readNumberArray(body: Buffer, at: number, end: number): Float64Array | 
     if (body[i] !== COMMA) return undefined;
     i = skipSpace(body, i + 1);
   }
+}
+
+/**
+ * The float64 values of the base64 text between `from` and `to` (a string's contents, without its
+ * quotes), decoded as prepare-metric.ts decodes `samplesBase64`; undefined unless JSON.parse would
+ * give that very text. Node's decoder skips what is not base64 (and reads the URL-safe alphabet as
+ * the text's decoding would too), so a padded text that decodes to its full length was base64
+ * throughout: no escape, no control character, nothing but ASCII. Anything else, or a length that
+ * is not whole float64 values, stays in the body for JSON.parse and prepare-metric.ts to read and,
+ * if need be, refuse as before.
+ */
+function readBase64Samples(body: Buffer, from: number, to: number): Float64Array | undefined {
+  const text = body.subarray(from, to);
+  if (text.length % 4 !== 0 || text.includes(BACKSLASH)) return undefined;
+  const padding = text[text.length - 1] === EQUALS ? (text[text.length - 2] === EQUALS ? 2 : 1) : 0;
+  const bytes = Buffer.from(text.toString("latin1"), "base64");
+  if (bytes.length !== ((text.length - padding) * 3) >>> 2) return undefined;
+  return float64FromBytes(bytes);
 }
 
 /**
