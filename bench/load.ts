@@ -18,6 +18,11 @@
 // Last, server + PostgreSQL CPU per acknowledged upload, and a raw-SQL reference: the same kind of
 // uploads' rows stored by a plain node-postgres loop over a pool as large as the server's
 // (bench/lib/raw-reference.ts), printed as Versus's acknowledged uploads/s ÷ the reference's.
+// The readers' work is in the CPU per upload, and they took Versus's uploads CPU the reference did
+// not share; so each figure is printed twice: as measured, and with the readers accounted for.
+// The reads are run again at the rates the load answered them (bench/lib/readers-at-rates.ts):
+// alone, to price a read and take the load's reads out of its CPU; and beside the reference, for
+// a ratio of uploads stored on a machine doing the same reads.
 //
 // The readers read an experiment of fixed size (seeded before the load), so their latency and the
 // server's memory stay comparable from the first second to the last; the uploads go elsewhere.
@@ -28,8 +33,9 @@
 // after the last load). The server code is in bench/lib/load-run.ts.
 //
 // Run: npx tsx bench/load.ts   (BENCH_SECONDS=10 for a short run, BENCH_READERS=0 for the uploads
-// alone, BENCH_RAW_SECONDS for the reference's, BENCH_WORKERS=1 or e.g. 1,2,4 for other server
-// process counts; BENCH_PORT moves the server, its PostgreSQL takes the port + 1000)
+// alone, BENCH_RAW_SECONDS for the reference's, BENCH_READERS_ALONE_SECONDS for the reads priced alone,
+// BENCH_WORKERS=1 or e.g. 1,2,4 for other server process counts; BENCH_PORT moves the server, its
+// PostgreSQL takes the port + 1000)
 import { loadRun, type LoadRunFigures } from "./lib/load-run";
 import type { BenchServer } from "./lib/server";
 
@@ -40,6 +46,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const READERS = process.env.BENCH_READERS === "0" ? { comparison: 0, page: 0 } : { comparison: 8, page: 4 };
 /** How long the raw-SQL reference stores uploads after the last load (bench/lib/raw-reference.ts). */
 const RAW_SECONDS = Number(process.env.BENCH_RAW_SECONDS ?? 15);
+/** How long the readers read alone after each load, at its rates, to price a read (bench/lib/load-run.ts). */
+const READERS_ALONE_SECONDS = Number(process.env.BENCH_READERS_ALONE_SECONDS ?? 10);
 const WORKERS = (process.env.BENCH_WORKERS ?? "1,2").split(",").map(Number);
 if (WORKERS.some((n) => !Number.isInteger(n) || n < 1))
   throw new Error(`BENCH_WORKERS: whole numbers from 1, separated by commas, not "${process.env.BENCH_WORKERS}"`);
@@ -59,6 +67,7 @@ for (const [index, workers] of WORKERS.entries()) {
       seconds: SECONDS,
       readers: READERS,
       rawSeconds: index === WORKERS.length - 1 ? RAW_SECONDS : 0,
+      readersAloneSeconds: READERS_ALONE_SECONDS,
       started: (started) => (server = started),
     }),
   );
@@ -67,6 +76,7 @@ for (const [index, workers] of WORKERS.entries()) {
 
 // Side by side: what the second server process bought (figures, never asserted).
 const raw = runs.at(-1)?.rawUploadsPerSecond ?? null;
+const rawBesideReads = runs.at(-1)?.rawBesideReadsPerSecond ?? null;
 const column = (text: string) => text.padStart(18);
 const row = (label: string, cell: (run: LoadRunFigures) => string) => console.log(`${label.padEnd(46)}${runs.map((run) => column(cell(run))).join("")}`);
 console.log("");
@@ -82,8 +92,17 @@ row(
   "CPU per acknowledged upload: server + PostgreSQL",
   (run) => `${(run.cpuPerUpload.server * 1000).toFixed(1)} + ${(run.cpuPerUpload.postgres * 1000).toFixed(1)} ms`,
 );
+if (runs.some((run) => run.uploadsOwnCpu))
+  row("  the same without the reads (priced alone)", (run) =>
+    run.uploadsOwnCpu ? `${(run.uploadsOwnCpu.server * 1000).toFixed(1)} + ${(run.uploadsOwnCpu.postgres * 1000).toFixed(1)} ms` : "",
+  );
 row("server RSS peak (one process)", (run) => `${(run.rssPeak / 2 ** 20).toFixed(0)} MB`);
 if (raw) row(`Versus ÷ raw SQL (${raw.toFixed(1)} uploads/s)`, (run) => (run.uploadsPerSecond / raw).toFixed(2));
+// The reference read beside the last run's reads, at that run's rates: a ratio for that run only.
+if (rawBesideReads)
+  row(`  ÷ raw SQL beside the same reads (${rawBesideReads.toFixed(1)}/s)`, (run) =>
+    run === runs.at(-1) ? (run.uploadsPerSecond / rawBesideReads).toFixed(2) : "",
+  );
 row("correctness checks", (run) => (run.checks.every((check) => check.ok) ? "all ✓" : `${run.checks.filter((check) => !check.ok).length} ✗`));
 
 if (runs.some((run) => run.checks.some((check) => !check.ok))) process.exitCode = 1;

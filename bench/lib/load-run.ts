@@ -10,6 +10,8 @@ import { storedRuns, storedWithoutAnswer, verifyLoad, waitForQuiet, type Check }
 import { signInFirstOwner } from "./owner-session";
 import { sampleRss } from "./rss-sampler";
 import { rawUploadsPerSecond } from "./raw-reference";
+import { readersAtRates, type Reader, type ReadersAtRates } from "./readers-at-rates";
+import { median } from "./timing";
 import { postgresCpuSeconds, startBenchServerWithKey, type BenchServer } from "./server";
 
 export const UPLOADERS = { results: 50, imports: 50 };
@@ -18,6 +20,8 @@ const TIMEOUT_SECONDS = 30;
 const READ_EXPERIMENT = "load-read";
 const READ_UPLOADS = 30;
 const RETRIES = { concurrent: 0.1, later: 0.1 };
+/** The raw-SQL reference's rounds, alone and beside the reads in turn (its seconds shared among them). */
+const RAW_ROUNDS = 3;
 
 export interface LoadRunOptions {
   name: string;
@@ -25,8 +29,10 @@ export interface LoadRunOptions {
   workers: number;
   seconds: number;
   readers: { comparison: number; page: number };
-  /** Seconds of the raw-SQL reference after the load (0: none). */
+  /** Seconds of the raw-SQL reference after the load (0: none), alone and again beside the readers. */
   rawSeconds: number;
+  /** Seconds the readers read alone after the load, at its rates, to price a read (0: not priced). */
+  readersAloneSeconds: number;
   /** Called with every server started, so a signal can stop it. */
   started(server: BenchServer): void;
 }
@@ -37,8 +43,12 @@ export interface LoadRunFigures {
   uploadsPerSecond: number;
   /** Server and PostgreSQL CPU seconds per acknowledged upload (the readers' work included). */
   cpuPerUpload: { server: number; postgres: number };
+  /** The same with the readers' share taken out (their reads priced alone); null without readers. */
+  uploadsOwnCpu: { server: number; postgres: number } | null;
   rssPeak: number;
   rawUploadsPerSecond: number | null;
+  /** The raw-SQL reference's uploads/s beside the load's reads at the load's rates; null without readers. */
+  rawBesideReadsPerSecond: number | null;
   checks: Check[];
 }
 
@@ -82,11 +92,14 @@ export async function loadRun(options: LoadRunOptions): Promise<LoadRunFigures> 
     );
     const rss = sampleRss(server.serverPid);
     const cpuBefore = { server: server.serverCpuSeconds(), postgres: postgresCpuSeconds(server.dataDir), bench: process.cpuUsage() };
+    const readerLoads = [
+      { title: "GET comparison (REST)", connections: readers.comparison, path: comparisonPath, headers: auth },
+      { title: "GET experiment page", connections: readers.page, path: pagePath, headers: { Cookie: cookie } },
+    ].filter((reader) => reader.connections > 0);
     const results = await Promise.all([
       load("POST /api/v1/results", UPLOADERS.results, uploader("results", resultsUpload)),
       load("POST /api/v1/imports", UPLOADERS.imports, uploader("imports", importUpload)),
-      ...(readers.comparison ? [load("GET comparison (REST)", readers.comparison, { method: "GET", path: comparisonPath }, auth)] : []),
-      ...(readers.page ? [load("GET experiment page", readers.page, { method: "GET", path: pagePath }, { Cookie: cookie })] : []),
+      ...readerLoads.map((reader) => load(reader.title, reader.connections, { method: "GET", path: reader.path }, reader.headers)),
     ]);
     const memory = rss.stop();
     const cpu = {
@@ -156,24 +169,80 @@ export async function loadRun(options: LoadRunOptions): Promise<LoadRunFigures> 
         `(server ${(cpuPerUpload.server * 1000).toFixed(1)} ms, PostgreSQL ${(cpuPerUpload.postgres * 1000).toFixed(1)} ms; readers' work included); ` +
         `${uploadsPerSecond.toFixed(1)} acknowledged uploads/s`,
     );
+
+    // The same without the readers' share: their reads again, alone, at the rates the load answered
+    // them, priced per read and taken out (readers-at-rates.ts). A read alone meets warmer caches
+    // and no collections of the uploads' garbage, so this prices the load's reads low if anything:
+    // what remains is the uploads' own cost or a little above it.
+    const readersAtLoadRates: Reader[] = readerLoads.map((reader, i) => ({ ...reader, perSecond: (results[2 + i]?.["2xx"] ?? 0) / seconds }));
+    let uploadsOwnCpu: LoadRunFigures["uploadsOwnCpu"] = null;
+    if (readersAtLoadRates.length > 0 && options.readersAloneSeconds > 0) {
+      const before = { server: server.serverCpuSeconds(), postgres: postgresCpuSeconds(server.dataDir) };
+      const alone = await readersAtRates(baseUrl, readersAtLoadRates, options.readersAloneSeconds);
+      const spent = { server: server.serverCpuSeconds() - before.server, postgres: postgresCpuSeconds(server.dataDir) - before.postgres };
+      const loadReads = results.slice(2).reduce((n, r) => n + r["2xx"], 0);
+      if (alone.answered > 0 && alone.failed === 0) {
+        const share = { server: (spent.server / alone.answered) * loadReads, postgres: (spent.postgres / alone.answered) * loadReads };
+        uploadsOwnCpu = { server: Math.max(0, cpu.server - share.server) / acknowledged, postgres: Math.max(0, cpu.postgres - share.postgres) / acknowledged };
+        console.log(
+          `the reads alone for ${options.readersAloneSeconds} s at the load's rates (${alone.perSecond.map((rate, i) => `${rate.toFixed(1)}/s of ${readersAtLoadRates[i]?.perSecond.toFixed(1)}`).join(", ")}): ` +
+            `server + PostgreSQL ${(((spent.server + spent.postgres) / alone.answered) * 1000).toFixed(2)} ms per read, so the load's ${loadReads} reads took ` +
+            `${share.server.toFixed(1)} + ${share.postgres.toFixed(1)} s of its CPU; without them, per acknowledged upload: ` +
+            `${((uploadsOwnCpu.server + uploadsOwnCpu.postgres) * 1000).toFixed(1)} ms (server ${(uploadsOwnCpu.server * 1000).toFixed(1)} ms, PostgreSQL ${(uploadsOwnCpu.postgres * 1000).toFixed(1)} ms)`,
+        );
+      } else console.log(`the reads alone: ${alone.answered} answered, ${alone.failed} failed; not priced`);
+    }
+
     let raw: number | null = null;
+    let rawBesideReads: number | null = null;
     if (options.rawSeconds > 0) {
-      const reference = await rawUploadsPerSecond({
-        databaseUrl,
-        projectSlug: "bench",
-        makes: [resultsUpload, importUpload],
-        uploaders: UPLOADERS.results + UPLOADERS.imports,
-        seconds: options.rawSeconds,
-        postgresCpuSeconds: () => postgresCpuSeconds(server.dataDir),
-      });
-      raw = reference.uploadsPerSecond;
-      // Its CPU per upload is the floor of Versus's: what storing these rows costs PostgreSQL, and
-      // what the plainest client spends sending them (Versus's server spends that and its own work).
-      console.log(
-        `raw-SQL reference (same rows, ${UPLOADERS.results + UPLOADERS.imports} uploaders, a pool of 10, ${options.rawSeconds} s, server idle): ${raw.toFixed(1)} uploads/s; ` +
-          `Versus ÷ raw = ${(uploadsPerSecond / raw).toFixed(2)}; its CPU per upload: client ${(reference.cpuPerUpload.client * 1000).toFixed(1)} ms, ` +
-          `PostgreSQL ${(reference.cpuPerUpload.postgres * 1000).toFixed(1)} ms`,
-      );
+      const reference = (seconds: number, beside?: (seconds: number) => Promise<unknown>) =>
+        rawUploadsPerSecond({
+          databaseUrl,
+          projectSlug: "bench",
+          makes: [resultsUpload, importUpload],
+          uploaders: UPLOADERS.results + UPLOADERS.imports,
+          seconds,
+          postgresCpuSeconds: () => postgresCpuSeconds(server.dataDir),
+          ...(beside ? { beside } : {}),
+        });
+      if (readersAtLoadRates.length === 0) {
+        const alone = await reference(options.rawSeconds);
+        raw = alone.uploadsPerSecond;
+        // Its CPU per upload is the floor of Versus's: what storing these rows costs PostgreSQL, and
+        // what the plainest client spends sending them (Versus's server spends that and its own work).
+        console.log(
+          `raw-SQL reference (same rows, ${UPLOADERS.results + UPLOADERS.imports} uploaders, a pool of 10, ${options.rawSeconds} s, server idle): ${raw.toFixed(1)} uploads/s; ` +
+            `Versus ÷ raw = ${(uploadsPerSecond / raw).toFixed(2)}; its CPU per upload: client ${(alone.cpuPerUpload.client * 1000).toFixed(1)} ms, ` +
+            `PostgreSQL ${(alone.cpuPerUpload.postgres * 1000).toFixed(1)} ms`,
+        );
+      } else {
+        // Versus's uploads shared the machine with the readers; so does the reference beside the
+        // same reads at the same rates, for a ratio of like with like. Alone and beside them in
+        // turn, RAW_ROUNDS times, medians: the tables grow and the machine's speed drifts (one
+        // 15 s stretch beside the reads, after the alone one, stored 172 uploads/s after a 60 s
+        // load and 493 after a 20 s one; rounds of 5 s in turn, 211-377 within one run).
+        const alone: Awaited<ReturnType<typeof reference>>[] = [];
+        const beside: number[] = [];
+        const failedReads: number[] = [];
+        const seconds = options.rawSeconds / RAW_ROUNDS;
+        for (let round = 0; round < RAW_ROUNDS; round++) {
+          alone.push(await reference(seconds));
+          const seen: { reads?: ReadersAtRates } = {};
+          beside.push((await reference(seconds, async (length) => (seen.reads = await readersAtRates(baseUrl, readersAtLoadRates, length)))).uploadsPerSecond);
+          failedReads.push(seen.reads?.failed ?? 0);
+        }
+        raw = median(alone.map((run) => run.uploadsPerSecond));
+        rawBesideReads = median(beside);
+        const list = (values: number[]) => values.map((value) => value.toFixed(0)).join(", ");
+        console.log(
+          `raw-SQL reference (same rows, ${UPLOADERS.results + UPLOADERS.imports} uploaders, a pool of 10, ${RAW_ROUNDS} × ${seconds} s each way, in turn): ` +
+            `server idle ${raw.toFixed(1)} uploads/s (median of ${list(alone.map((run) => run.uploadsPerSecond))}; CPU per upload: client ${(median(alone.map((run) => run.cpuPerUpload.client)) * 1000).toFixed(1)} ms, ` +
+            `PostgreSQL ${(median(alone.map((run) => run.cpuPerUpload.postgres)) * 1000).toFixed(1)} ms), Versus ÷ raw = ${(uploadsPerSecond / raw).toFixed(2)}; ` +
+            `beside the load's reads at its rates ${rawBesideReads.toFixed(1)} uploads/s (median of ${list(beside)}; ${failedReads.reduce((a, b) => a + b, 0)} reads failed), ` +
+            `Versus ÷ raw beside the same reads = ${(uploadsPerSecond / rawBesideReads).toFixed(2)}`,
+        );
+      }
     }
     return {
       workers: options.workers,
@@ -186,8 +255,10 @@ export async function loadRun(options: LoadRunOptions): Promise<LoadRunFigures> 
       })),
       uploadsPerSecond,
       cpuPerUpload,
+      uploadsOwnCpu,
       rssPeak: memory.peak,
       rawUploadsPerSecond: raw,
+      rawBesideReadsPerSecond: rawBesideReads,
       checks,
     };
   } finally {

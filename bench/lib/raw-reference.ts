@@ -160,6 +160,8 @@ export async function rawUploadsPerSecond(options: {
   distinct?: number;
   /** PostgreSQL's CPU seconds so far, read around the timed part. */
   postgresCpuSeconds: () => number;
+  /** Other work the timed part runs beside, started with it and given its length (the load's readers, say). */
+  beside?: (seconds: number) => Promise<unknown>;
 }): Promise<{ uploadsPerSecond: number; uploads: number; cpuPerUpload: { client: number; postgres: number } }> {
   const distinct = options.distinct ?? 100;
   const prepared: PreparedUpload[] = [];
@@ -176,8 +178,9 @@ export async function rawUploadsPerSecond(options: {
     const cpuBefore = { client: process.cpuUsage(), postgres: options.postgresCpuSeconds() };
     const started = performance.now();
     const until = started + options.seconds * 1000;
-    await Promise.all(
-      Array.from({ length: options.uploaders }, async () => {
+    await Promise.all([
+      options.beside?.(options.seconds),
+      ...Array.from({ length: options.uploaders }, async () => {
         while (performance.now() < until) {
           const upload = prepared[next++ % prepared.length] as PreparedUpload;
           const client = await pool.connect();
@@ -189,7 +192,7 @@ export async function rawUploadsPerSecond(options: {
           stored++;
         }
       }),
-    );
+    ]);
     const elapsed = (performance.now() - started) / 1000;
     const client = process.cpuUsage(cpuBefore.client);
     const cpuPerUpload = { client: (client.user + client.system) / 1e6 / stored, postgres: (options.postgresCpuSeconds() - cpuBefore.postgres) / stored };
