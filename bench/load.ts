@@ -29,7 +29,7 @@
 //
 // The whole load runs twice, against a fresh server each time: with one server process
 // (VERSUS_WORKERS=1) and with two (=2), and a last table sets their answers/s per endpoint, p50s,
-// uploads/s, CPU per acknowledged upload and memory side by side (the raw-SQL reference runs once,
+// uploads/s, CPU per acknowledged upload and memory side by side (the raw-SQL reference runs only
 // after the last load). The server code is in bench/lib/load-run.ts.
 //
 // Run: npx tsx bench/load.ts   (BENCH_SECONDS=10 for a short run, BENCH_READERS=0 for the uploads

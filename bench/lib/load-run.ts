@@ -224,13 +224,13 @@ export async function loadRun(options: LoadRunOptions): Promise<LoadRunFigures> 
         // load and 493 after a 20 s one; rounds of 5 s in turn, 211-377 within one run).
         const alone: Awaited<ReturnType<typeof reference>>[] = [];
         const beside: number[] = [];
-        const failedReads: number[] = [];
+        let failedReads = 0;
         const seconds = options.rawSeconds / RAW_ROUNDS;
         for (let round = 0; round < RAW_ROUNDS; round++) {
           alone.push(await reference(seconds));
           const seen: { reads?: ReadersAtRates } = {};
           beside.push((await reference(seconds, async (length) => (seen.reads = await readersAtRates(baseUrl, readersAtLoadRates, length)))).uploadsPerSecond);
-          failedReads.push(seen.reads?.failed ?? 0);
+          failedReads += seen.reads?.failed ?? 0;
         }
         raw = median(alone.map((run) => run.uploadsPerSecond));
         rawBesideReads = median(beside);
@@ -239,7 +239,7 @@ export async function loadRun(options: LoadRunOptions): Promise<LoadRunFigures> 
           `raw-SQL reference (same rows, ${UPLOADERS.results + UPLOADERS.imports} uploaders, a pool of 10, ${RAW_ROUNDS} × ${seconds} s each way, in turn): ` +
             `server idle ${raw.toFixed(1)} uploads/s (median of ${list(alone.map((run) => run.uploadsPerSecond))}; CPU per upload: client ${(median(alone.map((run) => run.cpuPerUpload.client)) * 1000).toFixed(1)} ms, ` +
             `PostgreSQL ${(median(alone.map((run) => run.cpuPerUpload.postgres)) * 1000).toFixed(1)} ms), Versus ÷ raw = ${(uploadsPerSecond / raw).toFixed(2)}; ` +
-            `beside the load's reads at its rates ${rawBesideReads.toFixed(1)} uploads/s (median of ${list(beside)}; ${failedReads.reduce((a, b) => a + b, 0)} reads failed), ` +
+            `beside the load's reads at its rates ${rawBesideReads.toFixed(1)} uploads/s (median of ${list(beside)}; ${failedReads} reads failed), ` +
             `Versus ÷ raw beside the same reads = ${(uploadsPerSecond / rawBesideReads).toFixed(2)}`,
         );
       }
