@@ -15,10 +15,13 @@ import type { RouteMethod } from "../../server/api/route-methods";
 import { INTERNAL_ERROR_MESSAGE } from "../../server/core/errors";
 import { fetchRequestOf, sendResponse, smallBodyOf } from "./fetch-bridge";
 
-// Agents' calls carry small bodies (a claim none, a complete usually a few KB), as do most uploads:
-// read whole, they reach the handler as a buffer rather than as a web stream over the socket,
-// which cost more than the handler's own work. Larger ones (many samples) are streamed.
-const PRE_READ_BYTES = 64 * 1024;
+// Agents' calls carry small bodies (a claim none, a complete usually a few KB), as do most uploads
+// (a CI job's few runs of a thousand samples, up to ~100 KB): read whole, they reach the handler
+// as a buffer beside its Request rather than as a web stream over the socket, which cost more
+// than the handler's own work. Larger ones (many samples) are streamed, so that the handler's
+// limit refuses a huge one without holding it, and so that callers the handler will refuse (a
+// wrong key) hold no more than this each meanwhile.
+const PRE_READ_BYTES = 256 * 1024;
 
 // Each route's handlers take the path parameters its folder names ([id], [slugOrId], [metric]),
 // which its pattern's `params` name in the same order (hence `never` here: any route's own shape).
@@ -29,6 +32,8 @@ interface DirectRoute {
   /** The route's path parameters, in the order of the pattern's groups. */
   params: string[];
   load: () => Promise<RouteModule>;
+  /** The handler reads the Request's own body (tRPC's), not with readBody: a body read ahead goes in the Request. */
+  bodyInRequest?: true;
 }
 
 // Static imports would make every importer of this file load the server's modules; these load
@@ -82,7 +87,7 @@ const routes: DirectRoute[] = [
   { pattern: /^\/api\/v1\/batches\/([^/]+)$/, params: ["id"], load: once(() => import("../../app/api/v1/batches/[id]/route")) },
   { pattern: /^\/api\/v1\/batches\/([^/]+)\/cancel$/, params: ["id"], load: once(() => import("../../app/api/v1/batches/[id]/cancel/route")) },
   // The browser's calls (each page's live panels poll them); the procedure is named in the path.
-  { pattern: /^\/api\/trpc\/([^/]+)$/, params: ["trpc"], load: once(() => import("../../app/api/trpc/[trpc]/route")) },
+  { pattern: /^\/api\/trpc\/([^/]+)$/, params: ["trpc"], load: once(() => import("../../app/api/trpc/[trpc]/route")), bodyInRequest: true },
 ];
 
 /** The route a request is for, with its parameters, or undefined: Next.js serves it. */
@@ -133,7 +138,7 @@ async function answer(req: http.IncomingMessage, res: http.ServerResponse, found
     res.destroy(); // the agent hung up while sending: nobody to answer
     return;
   }
-  const request = fetchRequestOf(req, new URL(req.url ?? "/", origin), hangUp.signal, body);
+  const request = fetchRequestOf(req, new URL(req.url ?? "/", origin), hangUp.signal, body, { beside: !found.route.bodyInRequest });
   const response = await routeModule[req.method as RouteMethod](request, { params: Promise.resolve(found.params) as Promise<never> });
   await sendResponse(res, response, apiAnswerHeaders);
 }

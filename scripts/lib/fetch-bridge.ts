@@ -3,27 +3,31 @@
 // direct-routes.ts serves the routes it takes from Next.js with them, and the CLI's integration
 // tests serve their routes the same way.
 import type http from "node:http";
+import { answerTextBeside, withBodyBeside } from "../../server/api/rest/bodies-beside";
 import { encodeAnswer } from "./gzip-answer";
 
 /**
  * The Request of a Node request: its headers as sent, its body streamed, or `body` when the
- * caller read it already. A GET or HEAD has none even when the client sent one (it means nothing
- * there, and the Fetch API refuses to build such a Request: the route then answers 405, not 500).
+ * caller read it already — in the Request, or, with `beside`, beside it, for a handler that reads
+ * its body with readBody (server/api/rest/bodies-beside.ts). A GET or HEAD has none even when the
+ * client sent one (it means nothing there, and the Fetch API refuses to build such a Request: the
+ * route then answers 405, not 500).
  */
-export function fetchRequestOf(req: http.IncomingMessage, url: URL, signal?: AbortSignal, body?: Buffer): Request {
+export function fetchRequestOf(req: http.IncomingMessage, url: URL, signal?: AbortSignal, body?: Buffer, { beside = false } = {}): Request {
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i] as string, req.rawHeaders[i + 1] as string);
   const method = req.method ?? "GET";
   const bodiless = method === "GET" || method === "HEAD";
   const streamed = body === undefined && !bodiless;
-  return new Request(url, {
+  const request = new Request(url, {
     method,
     headers,
-    body: streamed ? bodyStreamOf(req) : bodiless ? undefined : body,
+    body: streamed ? bodyStreamOf(req) : bodiless || beside ? undefined : body,
     signal,
     // Node's fetch needs this for a streamed request body.
     ...(streamed ? { duplex: "half" } : {}),
   } as RequestInit);
+  return beside && body !== undefined && !bodiless ? withBodyBeside(request, body) : request;
 }
 
 // How to drop what is left of each streamed request's body (see bodyStreamOf).
@@ -75,12 +79,21 @@ function bodyStreamOf(req: http.IncomingMessage): ReadableStream<Uint8Array> {
  * whole; undefined for any other, which is better streamed to the handler (its own limit then
  * refuses a huge one without holding it).
  */
-export async function smallBodyOf(req: http.IncomingMessage, limitBytes: number): Promise<Buffer | undefined> {
+export function smallBodyOf(req: http.IncomingMessage, limitBytes: number): Promise<Buffer | undefined> {
   const declared = Number(req.headers["content-length"]);
-  if (req.headers["content-length"] === undefined || !Number.isSafeInteger(declared) || declared > limitBytes) return undefined;
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+  if (req.headers["content-length"] === undefined || !Number.isSafeInteger(declared) || declared > limitBytes) return Promise.resolve(undefined);
+  // Events rather than `for await`, whose promise per chunk cost more than the copy: a body of
+  // 100 KB comes in a dozen chunks.
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.once("end", () => resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)));
+    req.once("error", reject);
+    // A client that hangs up mid-body ends the request without "end" (and, in some Node versions, without "error").
+    req.once("close", () => {
+      if (!req.readableEnded) reject(new Error("the client hung up while sending the body"));
+    });
+  });
 }
 
 /**
@@ -89,7 +102,10 @@ export async function smallBodyOf(req: http.IncomingMessage, limitBytes: number)
  * when the client accepts it (gzip-answer.ts).
  */
 export async function sendResponse(res: http.ServerResponse, response: Response, headers: readonly { key: string; value: string }[] = []): Promise<void> {
-  const encoded = await encodeAnswer(res.req, response.headers, Buffer.from(await response.arrayBuffer()));
+  // A JSON answer's text as its handler made it, its stream left unread (server/api/rest/bodies-beside.ts).
+  const text = answerTextBeside(response);
+  const bytes = text === undefined ? Buffer.from(await response.arrayBuffer()) : Buffer.from(text);
+  const encoded = await encodeAnswer(res.req, response.headers, bytes);
   const body = res.req.method === "HEAD" ? Buffer.alloc(0) : encoded.body;
   for (const { key, value } of headers) res.setHeader(key, value);
   response.headers.forEach((value, key) => res.setHeader(key, value));

@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "../../core/errors";
 import { MAX_INPUT_DEPTH, refuseDeepJson } from "../../schemas/storable";
+import { withBodyBeside } from "./bodies-beside";
 import { formatBytes, parseJson, readBody } from "./body";
 
 /** A body stream of `chunks` chunks of `size` bytes; records how many chunks were pulled. */
@@ -56,6 +57,16 @@ describe("readBody", () => {
     expect(error.code).toBe("BAD_REQUEST");
     expect(error.message).toMatch(/client closed the connection/);
     expect(error.httpStatus).toBe(400); // an AppError: errorResponse answers it before asking whether the database is away
+  });
+
+  it("takes a body read ahead beside the Request (the server in front's) as it is, and refuses one over the limit", async () => {
+    const bytes = Buffer.from('{"runs": []}');
+    const request = () => new Request("http://test.local/api/v1/results", { method: "POST" });
+    expect(await readBody(withBodyBeside(request(), bytes), 1000)).toBe(bytes);
+    const error = await refusal(readBody(withBodyBeside(request(), Buffer.alloc(1025)), 1024));
+    expect(error.code).toBe("PAYLOAD_TOO_LARGE");
+    // A Request of the bridge's without a body beside it has none.
+    expect((await readBody(request(), 1000)).length).toBe(0);
   });
 
   it("accepts a body of exactly the limit", async () => {

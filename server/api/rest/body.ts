@@ -6,6 +6,7 @@
 // sequence, instead of being stored with U+FFFD replacement characters where the bytes were.
 import crypto from "node:crypto";
 import { AppError } from "../../core/errors";
+import { bodyBeside } from "./bodies-beside";
 import { ZIdempotencyHeaders } from "../../schemas/results";
 import { refuseDeepJson } from "../../schemas/storable";
 import { parseInput } from "../../schemas/validation";
@@ -14,6 +15,12 @@ export async function readBody(req: Request, limitBytes: number): Promise<Buffer
   const tooLarge = () => new AppError("PAYLOAD_TOO_LARGE", `Request body is larger than the limit of ${formatBytes(limitBytes)} (VERSUS_MAX_BODY_BYTES)`);
   const declared = Number(req.headers.get("content-length"));
   if (Number.isFinite(declared) && declared > limitBytes) throw tooLarge();
+  // Read already by the server in front (./bodies-beside.ts).
+  const beside = bodyBeside(req);
+  if (beside) {
+    if (beside.length > limitBytes) throw tooLarge();
+    return beside;
+  }
   if (!req.body) return Buffer.alloc(0);
 
   const chunks: Uint8Array[] = [];

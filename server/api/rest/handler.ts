@@ -9,6 +9,7 @@ import { publicOrigin } from "../../http/public-origin";
 import { fieldIssuesOf } from "../../schemas/validation";
 import { authenticateApiKey, type ApiKeyPrincipal } from "../../projects/api-keys";
 import { apiKeyCache } from "../../projects/api-key-cache";
+import { jsonAnswer } from "./bodies-beside";
 import { readBody } from "./body";
 
 export interface RestContext<P = ApiKeyPrincipal> {
@@ -77,4 +78,5 @@ function errorHeaders(error: AppError): Record<string, string> {
   return {};
 }
 
-export const json = (body: unknown, status = 200) => Response.json(body, { status });
+/** A JSON answer (as Response.json's), whose text the server in front sends as it is (./bodies-beside.ts). */
+export const json = (body: unknown, status = 200) => jsonAnswer(body, status);
