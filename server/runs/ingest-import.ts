@@ -8,9 +8,9 @@ import { lineAndColumn } from "../importers/body-checks";
 import { importToUpload } from "../importers/to-upload";
 import { ImportFormatError } from "../importers/types";
 import type { TImportQuery } from "../schemas/imports";
-import { ZResultsUpload, type TUploadResponse } from "../schemas/results";
+import type { TUploadResponse } from "../schemas/results";
 import { refuseDeepJson } from "../schemas/storable";
-import { parseInput } from "../schemas/validation";
+import { checkedUpload } from "./checked-upload";
 import { ingestResults, type IngestOptions } from "./ingest-results";
 
 /** Who imports, and how to tell a retry: the source is "import", its detail the format. */
@@ -43,6 +43,6 @@ export async function ingestImport(db: Db, text: string, query: TImportQuery, op
     ...(query.commitMessage ? { gitCommitMessage: query.commitMessage } : {}),
     ...(query.commitTime ? { gitCommitTime: query.commitTime } : {}),
   };
-  const upload = parseInput(ZResultsUpload, { ...mapped, runs: mapped.runs.map((run) => ({ ...run, ...commit })) });
+  const upload = checkedUpload({ ...mapped, runs: mapped.runs.map((run) => ({ ...run, ...commit })) });
   return ingestResults(db, upload, { ...options, source: "import", sourceDetail: query.format });
 }

@@ -7,7 +7,8 @@ import { mulberry32 } from "../../stats/prng";
 import { ZResultsUpload } from "../../schemas/results";
 import { parseInput } from "../../schemas/validation";
 import { parseJson } from "./body";
-import { LIFT_FROM, liftSampleArrays, parseLiftingSamples, withLiftedSamples } from "./lifted-samples";
+import { withLiftedSamples } from "../../runs/checked-upload";
+import { LIFT_FROM, liftSampleArrays, parseLiftingSamples } from "./lifted-samples";
 
 const random = mulberry32(7);
 
@@ -36,7 +37,7 @@ const upload = (samplesText: string, extra = "") =>
   `{"variant":"a","environment":{"note":"a \\"quoted\\" [bracket] {brace}","samples":[1,2,3]},"metrics":[{"key":"small","unit":"ms","samples":[1,2,3]}]},` +
   `{"variant":"b","metrics":[{"key":"x","unit":"ms","summary":{"n":1,"mean":1}},{"key":"y","unit":"ms","value":1},{"key":"big","unit":"ms","samples":${samplesText}}]}]}`;
 
-/** What the route does: lift, parse, check, put back. */
+/** What the route does with the body's large arrays: lift, parse, check, put back (its smaller arrays become typed arrays too: checked-upload.test.ts). */
 function throughRoute(text: string) {
   const { value, lifted } = parseLiftingSamples(Buffer.from(text));
   return { upload: withLiftedSamples(parseInput(ZResultsUpload, value), lifted), lifted };

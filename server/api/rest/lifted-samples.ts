@@ -7,7 +7,7 @@
 // at runs[r].metrics[m].samples that hold LIFT_FROM numbers or more, and nothing but numbers, are
 // read here into typed arrays and cut out of the body, each replaced by `[0]`. The rest of the
 // body is parsed and checked as before, the stand-ins pass the schema like any sample, and then
-// the typed arrays take their places (withLiftedSamples). The scan reads the body's bytes, not
+// the typed arrays take their places (withLiftedSamples, in ../../runs/checked-upload.ts). The scan reads the body's bytes, not
 // its text: a loop over a byte array ran two to four times faster than one over a string.
 //
 // A `samplesBase64` text of LIFT_FROM values or more is decoded from the body's bytes the same
@@ -25,7 +25,7 @@
 // exact fast path for up to 15 significant digits and a power of ten up to 22 (both exact as
 // doubles, so one rounding), otherwise Number() on the number's text; an array mostly of such
 // numbers is left to JSON.parse, which reads them faster.
-import type { TResultsUpload, TUploadToStore } from "../../schemas/results";
+import { BASE64_STAND_IN, SAMPLES_STAND_IN, type LiftedSamples } from "../../runs/checked-upload";
 import { MAX_INPUT_DEPTH } from "../../schemas/storable";
 import { float64FromBytes } from "../../runs/sample-codec";
 import { parseJson } from "./body";
@@ -35,14 +35,6 @@ export const LIFT_FROM = 4096;
 
 /** A `samplesBase64` this long or longer holds LIFT_FROM values or more (8 bytes each, 4 characters per 3). */
 const BASE64_LIFT_FROM = Math.ceil((LIFT_FROM * 8) / 3) * 4;
-
-export interface LiftedSamples {
-  run: number;
-  metric: number;
-  /** Which field it was read from: a `samples` array of numbers, or a `samplesBase64` text. */
-  field: "samples" | "samplesBase64";
-  samples: Float64Array;
-}
 
 /** The body's value (parseJson) with its large sample arrays left as stand-ins, and those arrays. */
 export function parseLiftingSamples(body: Buffer): { value: unknown; lifted: LiftedSamples[] } {
@@ -72,23 +64,8 @@ export function liftSampleArrays(body: Buffer): { body: Buffer; lifted: LiftedSa
   return { body: Buffer.concat(parts), lifted: found };
 }
 
-/** The checked upload with each lifted array in the place of its stand-in. */
-export function withLiftedSamples(upload: TResultsUpload, lifted: LiftedSamples[]): TUploadToStore {
-  const result: TUploadToStore = upload;
-  for (const { run, metric, field, samples } of lifted) {
-    const target = result.runs[run]?.metrics[metric];
-    // The schema keeps runs and metrics in order, so the stand-in is where the scan left it.
-    const standIn = field === "samples" ? target?.samples?.length === 1 && target.samples[0] === 0 : target?.samplesBase64 === BASE64_STAND_IN;
-    if (!target || !standIn) throw new Error(`lifted samples: runs[${run}].metrics[${metric}].${field} is not the stand-in left there`);
-    // A lifted samplesBase64 stays one: prepare-metric.ts checks and names it as it does the text's.
-    target[field] = samples;
-  }
-  return result;
-}
-
-/** One value in each form (0, as base64: eight zero bytes), which the schema takes as it takes any. */
-const BASE64_STAND_IN = "AAAAAAAAAAA=";
-const STAND_IN = { samples: Buffer.from("[0]"), samplesBase64: Buffer.from(`"${BASE64_STAND_IN}"`) };
+/** The stand-ins (checked-upload.ts) as JSON text. */
+const STAND_IN = { samples: Buffer.from(JSON.stringify(SAMPLES_STAND_IN)), samplesBase64: Buffer.from(JSON.stringify(BASE64_STAND_IN)) };
 
 interface FoundArray extends LiftedSamples {
   start: number;
