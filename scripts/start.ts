@@ -24,6 +24,7 @@ import { buildJvmAgentForStart, type JvmAgentBuild } from "./lib/jvm-agent-build
 import { JVM_SLOT, prepareLocalAgent, waitUntilResumed, type LocalAgentPlan } from "./lib/local-agent";
 import { jvmOnlyWorkloads } from "../server/workloads/built-in-agents";
 import { waitForHealth } from "./lib/wait-for-health";
+import { serverEnvironment } from "./lib/malloc-arenas";
 
 const root = path.resolve(import.meta.dirname, "..");
 const dev = process.argv.includes("--dev");
@@ -110,7 +111,8 @@ try {
   const goAgent = env.VERSUS_LOCAL_AGENT === "1" && env.VERSUS_LOCAL_AGENT_KIND !== "reference" ? buildGoAgent(root, packageVersion()) : undefined;
   const jvmAgent = env.VERSUS_LOCAL_AGENT === "1" && env.VERSUS_LOCAL_JVM_AGENT === "1" ? buildJvmAgentForStart(root, log) : undefined;
   const args = [tsxCli, path.join(root, "scripts/serve.ts"), ...(dev ? ["--dev"] : [])];
-  child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "inherit", "inherit"], env: process.env });
+  // At most two malloc arenas per server process, for its RSS under load (./lib/malloc-arenas.ts).
+  child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "inherit", "inherit"], env: serverEnvironment(process.env) });
   child.once("exit", (code) => {
     if (!shuttingDown()) {
       log(`server exited with code ${code}`);
