@@ -10,6 +10,6 @@
 export const SERVER_MALLOC_ARENAS = "2";
 
 /** The environment `npm start` gives the server (scripts/serve.ts): `env` with MALLOC_ARENA_MAX set unless it already is. */
-export function serverEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+export function serverEnvironment<Env extends Record<string, string | undefined>>(env: Env): Env & { MALLOC_ARENA_MAX: string } {
   return { ...env, MALLOC_ARENA_MAX: env.MALLOC_ARENA_MAX || SERVER_MALLOC_ARENAS };
 }
