@@ -33,7 +33,8 @@
 // after the last load). The server code is in bench/lib/load-run.ts.
 //
 // Run: npx tsx bench/load.ts   (BENCH_SECONDS=10 for a short run, BENCH_READERS=0 for the uploads
-// alone, BENCH_RAW_SECONDS for the reference's, BENCH_READERS_ALONE_SECONDS for the reads priced alone,
+// alone or =C,P for C comparison and P page readers, BENCH_RAW_SECONDS for the reference's,
+// BENCH_READERS_ALONE_SECONDS for the reads priced alone,
 // BENCH_WORKERS=1 or e.g. 1,2,4 for other server process counts; BENCH_PORT moves the server, its
 // PostgreSQL takes the port + 1000)
 import { loadRun, type LoadRunFigures } from "./lib/load-run";
@@ -42,8 +43,9 @@ import type { BenchServer } from "./lib/server";
 // comparison.ts uses 3220, history.ts 3230, upload-1m.ts 3210.
 const PORT = Number(process.env.BENCH_PORT ?? 3400);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
-// BENCH_READERS=0 leaves the readers out, to see the uploads' own cost.
-const READERS = process.env.BENCH_READERS === "0" ? { comparison: 0, page: 0 } : { comparison: 8, page: 4 };
+// BENCH_READERS=0 leaves the readers out, to see the uploads' own cost; "8,0" or "0,4" (comparison
+// readers, page readers) keeps one kind, to see which of them costs the uploads what.
+const READERS = readersOf(process.env.BENCH_READERS);
 /** How long the raw-SQL reference stores uploads after the last load (bench/lib/raw-reference.ts). */
 const RAW_SECONDS = Number(process.env.BENCH_RAW_SECONDS ?? 15);
 /** How long the readers read alone after each load, at its rates, to price a read (bench/lib/load-run.ts). */
@@ -106,3 +108,11 @@ if (rawBesideReads)
 row("correctness checks", (run) => (run.checks.every((check) => check.ok) ? "all ✓" : `${run.checks.filter((check) => !check.ok).length} ✗`));
 
 if (runs.some((run) => run.checks.some((check) => !check.ok))) process.exitCode = 1;
+
+function readersOf(setting: string | undefined): { comparison: number; page: number } {
+  if (setting === undefined || setting === "") return { comparison: 8, page: 4 };
+  if (setting === "0") return { comparison: 0, page: 0 };
+  const counts = /^(\d+),(\d+)$/.exec(setting);
+  if (!counts) throw new Error(`BENCH_READERS: 0, or two whole numbers "comparison,page" such as 8,4, not "${setting}"`);
+  return { comparison: Number(counts[1]), page: Number(counts[2]) };
+}
