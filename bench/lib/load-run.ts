@@ -12,6 +12,7 @@ import { sampleRss } from "./rss-sampler";
 import { rawUploadsPerSecond } from "./raw-reference";
 import { readersAtRates, type Reader, type ReadersAtRates } from "./readers-at-rates";
 import { median } from "./timing";
+import { samplePostgresCpu, type PostgresCpuByKind } from "./postgres-cpu-by-kind";
 import { postgresCpuSeconds, startBenchServerWithKey, type BenchServer } from "./server";
 
 export const UPLOADERS = { results: 50, imports: 50 };
@@ -91,7 +92,8 @@ export async function loadRun(options: LoadRunOptions): Promise<LoadRunFigures> 
         `${readers.page} page readers (server CPU summed over its processes; RSS of one)`,
     );
     const rss = sampleRss(server.serverPid);
-    const cpuBefore = { server: server.serverCpuSeconds(), postgres: postgresCpuSeconds(server.dataDir), bench: process.cpuUsage() };
+    const cpuBefore = { server: server.serverCpuSeconds(), bench: process.cpuUsage() };
+    const postgresOverLoad = samplePostgresCpu(server.dataDir);
     const readerLoads = [
       { title: "GET comparison (REST)", connections: readers.comparison, path: comparisonPath, headers: auth },
       { title: "GET experiment page", connections: readers.page, path: pagePath, headers: { Cookie: cookie } },
@@ -102,9 +104,10 @@ export async function loadRun(options: LoadRunOptions): Promise<LoadRunFigures> 
       ...readerLoads.map((reader) => load(reader.title, reader.connections, { method: "GET", path: reader.path }, reader.headers)),
     ]);
     const memory = rss.stop();
+    const postgresByKind = postgresOverLoad.stop();
     const cpu = {
       server: server.serverCpuSeconds() - cpuBefore.server,
-      postgres: postgresCpuSeconds(server.dataDir) - cpuBefore.postgres,
+      postgres: postgresByKind.total,
       bench: (({ user, system }) => (user + system) / 1e6)(process.cpuUsage(cpuBefore.bench)),
     };
     const loadAverage = os.loadavg()[0] as number;
@@ -125,7 +128,7 @@ export async function loadRun(options: LoadRunOptions): Promise<LoadRunFigures> 
     const answered = results.reduce((n, r) => n + r.requests.total, 0);
     console.log(
       `\nCPU over the load: server ${cpu.server.toFixed(1)} s, PostgreSQL ${cpu.postgres.toFixed(1)} s, this script (autocannon, bodies) ${cpu.bench.toFixed(1)} s; ` +
-        `server + PostgreSQL per answered request ${(((cpu.server + cpu.postgres) / answered) * 1000).toFixed(1)} ms. ` +
+        `server + PostgreSQL per answered request ${(((cpu.server + cpu.postgres) / answered) * 1000).toFixed(1)} ms. PostgreSQL's by kind: ${byKind(postgresByKind)}. ` +
         `Machine: ${os.cpus().length} cores, load average ${loadAverage.toFixed(1)} at the end (other work shares it)`,
     );
     const bounded = memory.secondHalfPeak <= memory.firstHalfPeak * 1.1 + 32 * 2 ** 20;
@@ -177,16 +180,20 @@ export async function loadRun(options: LoadRunOptions): Promise<LoadRunFigures> 
     const readersAtLoadRates: Reader[] = readerLoads.map((reader, i) => ({ ...reader, perSecond: (results[2 + i]?.["2xx"] ?? 0) / seconds }));
     let uploadsOwnCpu: LoadRunFigures["uploadsOwnCpu"] = null;
     if (readersAtLoadRates.length > 0 && options.readersAloneSeconds > 0) {
-      const before = { server: server.serverCpuSeconds(), postgres: postgresCpuSeconds(server.dataDir) };
+      // PostgreSQL's share of a read is what its sessions spent: autovacuum and the writers then
+      // are still at the load's leftovers (postgres-cpu-by-kind.ts), not at the reads.
+      const serverBefore = server.serverCpuSeconds();
+      const postgresAlone = samplePostgresCpu(server.dataDir);
       const alone = await readersAtRates(baseUrl, readersAtLoadRates, options.readersAloneSeconds);
-      const spent = { server: server.serverCpuSeconds() - before.server, postgres: postgresCpuSeconds(server.dataDir) - before.postgres };
+      const postgresAloneByKind = postgresAlone.stop();
+      const spent = { server: server.serverCpuSeconds() - serverBefore, postgres: postgresAloneByKind.sessions };
       const loadReads = results.slice(2).reduce((n, r) => n + r["2xx"], 0);
       if (alone.answered > 0 && alone.failed === 0) {
         const share = { server: (spent.server / alone.answered) * loadReads, postgres: (spent.postgres / alone.answered) * loadReads };
         uploadsOwnCpu = { server: Math.max(0, cpu.server - share.server) / acknowledged, postgres: Math.max(0, cpu.postgres - share.postgres) / acknowledged };
         console.log(
           `the reads alone for ${options.readersAloneSeconds} s at the load's rates (${alone.perSecond.map((rate, i) => `${rate.toFixed(1)}/s of ${readersAtLoadRates[i]?.perSecond.toFixed(1)}`).join(", ")}): ` +
-            `server + PostgreSQL ${(((spent.server + spent.postgres) / alone.answered) * 1000).toFixed(2)} ms per read, so the load's ${loadReads} reads took ` +
+            `server + PostgreSQL's sessions ${(((spent.server + spent.postgres) / alone.answered) * 1000).toFixed(2)} ms per read (PostgreSQL's by kind meanwhile: ${byKind(postgresAloneByKind)}), so the load's ${loadReads} reads took ` +
             `${share.server.toFixed(1)} + ${share.postgres.toFixed(1)} s of its CPU; without them, per acknowledged upload: ` +
             `${((uploadsOwnCpu.server + uploadsOwnCpu.postgres) * 1000).toFixed(1)} ms (server ${(uploadsOwnCpu.server * 1000).toFixed(1)} ms, PostgreSQL ${(uploadsOwnCpu.postgres * 1000).toFixed(1)} ms)`,
         );
@@ -264,4 +271,8 @@ export async function loadRun(options: LoadRunOptions): Promise<LoadRunFigures> 
   } finally {
     await server.stop();
   }
+}
+
+function byKind(cpu: PostgresCpuByKind): string {
+  return `sessions ${cpu.sessions.toFixed(1)} s, autovacuum ${cpu.autovacuum.toFixed(1)} s, other background ${cpu.otherBackground.toFixed(1)} s, unattributed ${cpu.unattributed.toFixed(1)} s`;
 }

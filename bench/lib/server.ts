@@ -140,15 +140,31 @@ export function cpuSecondsOf(pid: number, withExitedChildren = false): number {
 }
 const CLOCK_TICKS = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
 
+/** The PID of the benchmark's PostgreSQL (its postmaster), from the data directory. */
+export function postmasterPid(dataDir: string): number {
+  return Number(fs.readFileSync(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
+}
+
 /** CPU seconds used so far by the benchmark's PostgreSQL: its postmaster and every process it started. */
 export function postgresCpuSeconds(dataDir: string): number {
-  const postmaster = Number(fs.readFileSync(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
-  const children = execFileSync("ps", ["-o", "pid=", "--ppid", String(postmaster)], { encoding: "utf8" })
-    .trim()
-    .split(/\s+/)
-    .filter(Boolean)
-    .map(Number);
-  return cpuSecondsOf(postmaster, true) + children.reduce((sum, pid) => sum + cpuSecondsOf(pid), 0);
+  const postmaster = postmasterPid(dataDir);
+  return cpuSecondsOf(postmaster, true) + childrenOf(postmaster).reduce((sum, pid) => sum + cpuSecondsOf(pid), 0);
+}
+
+/** The PIDs whose parent is `parent`, from /proc (no `ps` spawned several times a second). */
+export function childrenOf(parent: number): number[] {
+  const children: number[] = [];
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // After the command name (which may hold spaces and parentheses): state, then the parent's PID.
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === parent) children.push(Number(entry));
+    } catch {
+      // The process exited while the list was read.
+    }
+  }
+  return children;
 }
 
 /**
