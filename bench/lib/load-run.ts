@@ -180,8 +180,8 @@ export async function loadRun(options: LoadRunOptions): Promise<LoadRunFigures> 
     const readersAtLoadRates: Reader[] = readerLoads.map((reader, i) => ({ ...reader, perSecond: (results[2 + i]?.["2xx"] ?? 0) / seconds }));
     let uploadsOwnCpu: LoadRunFigures["uploadsOwnCpu"] = null;
     if (readersAtLoadRates.length > 0 && options.readersAloneSeconds > 0) {
-      // PostgreSQL's share of a read is what its sessions spent: autovacuum and the writers then
-      // are still at the load's leftovers (postgres-cpu-by-kind.ts), not at the reads.
+      // PostgreSQL's share of a read is what its sessions spent: autovacuum and the writers may
+      // still be at work the load left behind (postgres-cpu-by-kind.ts), which is not the reads'.
       const serverBefore = server.serverCpuSeconds();
       const postgresAlone = samplePostgresCpu(server.dataDir);
       const alone = await readersAtRates(baseUrl, readersAtLoadRates, options.readersAloneSeconds);
