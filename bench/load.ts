@@ -34,7 +34,9 @@
 //
 // Run: npx tsx bench/load.ts   (BENCH_SECONDS=10 for a short run, BENCH_READERS=0 for the uploads
 // alone or =C,P for C comparison and P page readers, BENCH_RAW_SECONDS for the reference's,
-// BENCH_READERS_ALONE_SECONDS for the reads priced alone,
+// BENCH_READERS_ALONE_SECONDS for the reads priced alone, BENCH_WARMUP_SECONDS for the same load
+// run first and not measured (0 by default; a server's code is still being compiled by V8 for
+// several hundred page views after it starts),
 // BENCH_WORKERS=1 or e.g. 1,2,4 for other server process counts; BENCH_PORT moves the server, its
 // PostgreSQL takes the port + 1000)
 import { loadRun, type LoadRunFigures } from "./lib/load-run";
@@ -50,6 +52,10 @@ const READERS = readersOf(process.env.BENCH_READERS);
 const RAW_SECONDS = Number(process.env.BENCH_RAW_SECONDS ?? 15);
 /** How long the readers read alone after each load, at its rates, to price a read (bench/lib/load-run.ts). */
 const READERS_ALONE_SECONDS = Number(process.env.BENCH_READERS_ALONE_SECONDS ?? 10);
+/** How long the same load runs first, not measured (bench/lib/load-run.ts). */
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 0);
+if (!Number.isFinite(WARMUP_SECONDS) || WARMUP_SECONDS < 0)
+  throw new Error(`BENCH_WARMUP_SECONDS: seconds, 0 or more, not "${process.env.BENCH_WARMUP_SECONDS}"`);
 const WORKERS = (process.env.BENCH_WORKERS ?? "1,2").split(",").map(Number);
 if (WORKERS.some((n) => !Number.isInteger(n) || n < 1))
   throw new Error(`BENCH_WORKERS: whole numbers from 1, separated by commas, not "${process.env.BENCH_WORKERS}"`);
@@ -70,6 +76,7 @@ for (const [index, workers] of WORKERS.entries()) {
       readers: READERS,
       rawSeconds: index === WORKERS.length - 1 ? RAW_SECONDS : 0,
       readersAloneSeconds: READERS_ALONE_SECONDS,
+      warmupSeconds: WARMUP_SECONDS,
       started: (started) => (server = started),
     }),
   );

@@ -34,6 +34,8 @@ export interface LoadRunOptions {
   rawSeconds: number;
   /** Seconds the readers read alone after the load, at its rates, to price a read (0: not priced). */
   readersAloneSeconds: number;
+  /** Seconds of the same load before the measured one, not measured. */
+  warmupSeconds: number;
   /** Called with every server started, so a signal can stop it. */
   started(server: BenchServer): void;
 }
@@ -84,25 +86,37 @@ export async function loadRun(options: LoadRunOptions): Promise<LoadRunFigures> 
     const random = mulberry32(7);
     const uploader = (name: string, make: typeof resultsUpload) =>
       uploaderRequest({ name, make, ledger, headers: auth, concurrentRetries: RETRIES.concurrent, laterRetries: RETRIES.later, random });
-    const load = (title: string, connections: number, request: autocannon.Request, headers: Record<string, string> = {}) =>
-      autocannon({ title, url: baseUrl, connections, duration: seconds, timeout: TIMEOUT_SECONDS, headers, requests: [request] });
+    const load = (title: string, connections: number, request: autocannon.Request, headers: Record<string, string> = {}, duration = seconds) =>
+      autocannon({ title, url: baseUrl, connections, duration, timeout: TIMEOUT_SECONDS, headers, requests: [request] });
 
     console.log(
       `\nVERSUS_WORKERS=${options.workers}, ${seconds} s: ${UPLOADERS.results} + ${UPLOADERS.imports} uploaders, ${readers.comparison} comparison readers, ` +
         `${readers.page} page readers (server CPU summed over its processes; RSS of one)`,
     );
-    const rss = sampleRss(server.serverPid);
-    const cpuBefore = { server: server.serverCpuSeconds(), bench: process.cpuUsage() };
-    const postgresOverLoad = samplePostgresCpu(server.dataDir);
     const readerLoads = [
       { title: "GET comparison (REST)", connections: readers.comparison, path: comparisonPath, headers: auth },
       { title: "GET experiment page", connections: readers.page, path: pagePath, headers: { Cookie: cookie } },
     ].filter((reader) => reader.connections > 0);
-    const results = await Promise.all([
-      load("POST /api/v1/results", UPLOADERS.results, uploader("results", resultsUpload)),
-      load("POST /api/v1/imports", UPLOADERS.imports, uploader("imports", importUpload)),
-      ...readerLoads.map((reader) => load(reader.title, reader.connections, { method: "GET", path: reader.path }, reader.headers)),
-    ]);
+    // One uploader of each kind for the warm-up and the load: the load's uploads follow on from the
+    // warm-up's, so no content is sent twice under two keys.
+    const uploaders = { results: uploader("results", resultsUpload), imports: uploader("imports", importUpload) };
+    const everyLoad = (duration: number) =>
+      Promise.all([
+        load("POST /api/v1/results", UPLOADERS.results, uploaders.results, {}, duration),
+        load("POST /api/v1/imports", UPLOADERS.imports, uploaders.imports, {}, duration),
+        ...readerLoads.map((reader) => load(reader.title, reader.connections, { method: "GET", path: reader.path }, reader.headers, duration)),
+      ]);
+    if (options.warmupSeconds > 0) {
+      const warm = await everyLoad(options.warmupSeconds);
+      console.log(
+        `warm-up (the same load for ${options.warmupSeconds} s, not measured): ${warm.map((r) => `${r.title} ${(r.requests.total / r.duration).toFixed(1)}/s`).join(", ")}`,
+      );
+    }
+    const acknowledgedBefore = ledger.acknowledged().length;
+    const rss = sampleRss(server.serverPid);
+    const cpuBefore = { server: server.serverCpuSeconds(), bench: process.cpuUsage() };
+    const postgresOverLoad = samplePostgresCpu(server.dataDir);
+    const results = await everyLoad(seconds);
     const memory = rss.stop();
     const postgresByKind = postgresOverLoad.stop();
     const cpu = {
@@ -150,7 +164,7 @@ export async function loadRun(options: LoadRunOptions): Promise<LoadRunFigures> 
     await waitForQuiet(databaseUrl, UPLOAD_EXPERIMENTS);
     const sent = [...ledger.uploads.values()];
     const requests = sent.reduce((n, r) => n + r.sends, 0);
-    const acknowledged = ledger.acknowledged().length;
+    const acknowledged = ledger.acknowledged().length - acknowledgedBefore;
     const lostAnswers = storedWithoutAnswer(await storedRuns(databaseUrl, UPLOAD_EXPERIMENTS), ledger);
     const lostStored = [...lostAnswers.values()].filter((ids) => ids.length > 0);
     await resendUnanswered(baseUrl, auth, ledger);
