@@ -22,7 +22,9 @@
 // not share; so each figure is printed twice: as measured, and with the readers accounted for.
 // The reads are run again at the rates the load answered them (bench/lib/readers-at-rates.ts):
 // alone, to price a read and take the load's reads out of its CPU; and beside the reference, for
-// a ratio of uploads stored on a machine doing the same reads.
+// a ratio of uploads stored on a machine doing the same reads. Last, Versus's floor: the
+// reference's CPU per upload plus what it is handed ready, each body read and its rows prepared
+// (summaries, histograms, compressed samples), timed in this process on warm code.
 //
 // The readers read an experiment of fixed size (seeded before the load), so their latency and the
 // server's memory stay comparable from the first second to the last; the uploads go elsewhere.
@@ -105,6 +107,8 @@ if (runs.some((run) => run.uploadsOwnCpu))
   row("  the same without the reads (priced alone)", (run) =>
     run.uploadsOwnCpu ? `${(run.uploadsOwnCpu.server * 1000).toFixed(1)} + ${(run.uploadsOwnCpu.postgres * 1000).toFixed(1)} ms` : "",
   );
+const floor = runs.at(-1)?.floorCpuPerUpload ?? null;
+if (floor) row("  floor: raw SQL's, plus reading and preparing", () => `${(floor * 1000).toFixed(1)} ms`);
 row("server RSS peak (one process)", (run) => `${(run.rssPeak / 2 ** 20).toFixed(0)} MB`);
 if (raw) row(`Versus ÷ raw SQL (${raw.toFixed(1)} uploads/s)`, (run) => (run.uploadsPerSecond / raw).toFixed(2));
 // The reference read beside the last run's reads, at that run's rates: a ratio for that run only.

@@ -9,7 +9,7 @@ import { Ledger, resendUnanswered, uploaderRequest } from "./load-ledger";
 import { storedRuns, storedWithoutAnswer, verifyLoad, waitForQuiet, type Check } from "./load-verify";
 import { signInFirstOwner } from "./owner-session";
 import { sampleRss } from "./rss-sampler";
-import { rawUploadsPerSecond } from "./raw-reference";
+import { preparationCpuPerUpload, rawUploadsPerSecond } from "./raw-reference";
 import { readersAtRates, type Reader, type ReadersAtRates } from "./readers-at-rates";
 import { median } from "./timing";
 import { samplePostgresCpu, type PostgresCpuByKind } from "./postgres-cpu-by-kind";
@@ -52,6 +52,8 @@ export interface LoadRunFigures {
   rawUploadsPerSecond: number | null;
   /** The raw-SQL reference's uploads/s beside the load's reads at the load's rates; null without readers. */
   rawBesideReadsPerSecond: number | null;
+  /** The raw-SQL reference's CPU per upload plus reading and preparing an upload's rows; null without the reference. */
+  floorCpuPerUpload: number | null;
   checks: Check[];
 }
 
@@ -216,7 +218,9 @@ export async function loadRun(options: LoadRunOptions): Promise<LoadRunFigures> 
 
     let raw: number | null = null;
     let rawBesideReads: number | null = null;
+    let floor: number | null = null;
     if (options.rawSeconds > 0) {
+      let rawCpu: { client: number; postgres: number };
       const reference = (seconds: number, beside?: (seconds: number) => Promise<unknown>) =>
         rawUploadsPerSecond({
           databaseUrl,
@@ -230,6 +234,7 @@ export async function loadRun(options: LoadRunOptions): Promise<LoadRunFigures> 
       if (readersAtLoadRates.length === 0) {
         const alone = await reference(options.rawSeconds);
         raw = alone.uploadsPerSecond;
+        rawCpu = alone.cpuPerUpload;
         // Its CPU per upload is the floor of Versus's: what storing these rows costs PostgreSQL, and
         // what the plainest client spends sending them (Versus's server spends that and its own work).
         console.log(
@@ -255,6 +260,7 @@ export async function loadRun(options: LoadRunOptions): Promise<LoadRunFigures> 
         }
         raw = median(alone.map((run) => run.uploadsPerSecond));
         rawBesideReads = median(beside);
+        rawCpu = { client: median(alone.map((run) => run.cpuPerUpload.client)), postgres: median(alone.map((run) => run.cpuPerUpload.postgres)) };
         const list = (values: number[]) => values.map((value) => value.toFixed(0)).join(", ");
         console.log(
           `raw-SQL reference (same rows, ${UPLOADERS.results + UPLOADERS.imports} uploaders, a pool of 10, ${RAW_ROUNDS} × ${seconds} s each way, in turn): ` +
@@ -264,6 +270,17 @@ export async function loadRun(options: LoadRunOptions): Promise<LoadRunFigures> 
             `Versus ÷ raw beside the same reads = ${(uploadsPerSecond / rawBesideReads).toFixed(2)}`,
         );
       }
+      // The least CPU Versus could spend per upload: the raw loop's, and what the loop is handed
+      // ready (the bodies read, the rows prepared), before HTTP, keys, answers and retries.
+      const handed = await preparationCpuPerUpload([resultsUpload, importUpload]);
+      floor = rawCpu.client + rawCpu.postgres + handed.reading + handed.preparing;
+      console.log(
+        `what the raw loop is handed, done by this process (warm): reading a body ${(handed.reading * 1000).toFixed(2)} ms, preparing its rows (summaries, ` +
+          `histograms, compressed samples) ${(handed.preparing * 1000).toFixed(2)} ms per upload; with the loop's own CPU, Versus's floor: ` +
+          `${(floor * 1000).toFixed(1)} ms per upload (against ${((cpuPerUpload.server + cpuPerUpload.postgres) * 1000).toFixed(1)} ms spent${
+            uploadsOwnCpu ? `, ${((uploadsOwnCpu.server + uploadsOwnCpu.postgres) * 1000).toFixed(1)} ms without the reads` : ""
+          })`,
+      );
     }
     return {
       workers: options.workers,
@@ -280,6 +297,7 @@ export async function loadRun(options: LoadRunOptions): Promise<LoadRunFigures> 
       rssPeak: memory.peak,
       rawUploadsPerSecond: raw,
       rawBesideReadsPerSecond: rawBesideReads,
+      floorCpuPerUpload: floor,
       checks,
     };
   } finally {
