@@ -235,8 +235,8 @@ export async function loadRun(options: LoadRunOptions): Promise<LoadRunFigures> 
         const alone = await reference(options.rawSeconds);
         raw = alone.uploadsPerSecond;
         rawCpu = alone.cpuPerUpload;
-        // Its CPU per upload is the floor of Versus's: what storing these rows costs PostgreSQL, and
-        // what the plainest client spends sending them (Versus's server spends that and its own work).
+        // Its CPU per upload is part of Versus's floor (below): what storing these rows costs
+        // PostgreSQL, and what the plainest client spends sending them.
         console.log(
           `raw-SQL reference (same rows, ${UPLOADERS.results + UPLOADERS.imports} uploaders, a pool of 10, ${options.rawSeconds} s, server idle): ${raw.toFixed(1)} uploads/s; ` +
             `Versus ÷ raw = ${(uploadsPerSecond / raw).toFixed(2)}; its CPU per upload: client ${(alone.cpuPerUpload.client * 1000).toFixed(1)} ms, ` +
