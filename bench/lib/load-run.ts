@@ -264,8 +264,8 @@ export async function loadRun(options: LoadRunOptions): Promise<LoadRunFigures> 
         const list = (values: number[]) => values.map((value) => value.toFixed(0)).join(", ");
         console.log(
           `raw-SQL reference (same rows, ${UPLOADERS.results + UPLOADERS.imports} uploaders, a pool of 10, ${RAW_ROUNDS} × ${seconds} s each way, in turn): ` +
-            `server idle ${raw.toFixed(1)} uploads/s (median of ${list(alone.map((run) => run.uploadsPerSecond))}; CPU per upload: client ${(median(alone.map((run) => run.cpuPerUpload.client)) * 1000).toFixed(1)} ms, ` +
-            `PostgreSQL ${(median(alone.map((run) => run.cpuPerUpload.postgres)) * 1000).toFixed(1)} ms), Versus ÷ raw = ${(uploadsPerSecond / raw).toFixed(2)}; ` +
+            `server idle ${raw.toFixed(1)} uploads/s (median of ${list(alone.map((run) => run.uploadsPerSecond))}; CPU per upload: client ${(rawCpu.client * 1000).toFixed(1)} ms, ` +
+            `PostgreSQL ${(rawCpu.postgres * 1000).toFixed(1)} ms), Versus ÷ raw = ${(uploadsPerSecond / raw).toFixed(2)}; ` +
             `beside the load's reads at its rates ${rawBesideReads.toFixed(1)} uploads/s (median of ${list(beside)}; ${failedReads} reads failed), ` +
             `Versus ÷ raw beside the same reads = ${(uploadsPerSecond / rawBesideReads).toFixed(2)}`,
         );
