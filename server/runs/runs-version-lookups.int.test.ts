@@ -15,6 +15,8 @@ import { ingestResults } from "./ingest-results";
 const db = createPrismaClient(inject("databaseUrl"));
 const client = new pg.Client({ connectionString: inject("databaseUrl") });
 let runId: string;
+/** The experiment's runs: enough that reading "Run" along its primary key shows in the counts. */
+const RUNS = 30;
 
 beforeAll(async () => {
   const options = await uploadProject(db, "runs-version");
@@ -25,14 +27,14 @@ beforeAll(async () => {
       create: true,
       // Runs enough that reading "Run" along its primary key shows: the one changed below is the
       // last in that order, so a merge join would read every other on the way to it.
-      runs: Array.from({ length: 30 }, (_, i) => ({
+      runs: Array.from({ length: RUNS }, (_, i) => ({
         variant: ["baseline", "gzip", "zstd"][i % 3] as string,
         metrics: [{ key: "latency_ms", unit: "ms", direction: "lower_is_better" as const, samples: [1, 2, 3 + i] }],
       })),
     }),
     options,
   );
-  runId = stored.runs.map((run) => run.id).sort((a, b) => (a < b ? -1 : 1))[29] as string;
+  runId = stored.runs.map((run) => run.id).sort((a, b) => (a < b ? -1 : 1))[RUNS - 1] as string;
   await client.connect();
 });
 afterAll(async () => {
